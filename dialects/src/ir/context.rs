@@ -1,0 +1,511 @@
+//! The context: owns interned types, attributes and strings, the dialect
+//! registry, the loaded sources, and the arenas of the IR itself.
+//!
+//! MLIR counterpart: `MLIRContext` (which owns types and attributes) plus the
+//! operation allocator. Keeping the arenas here lets every handle be a
+//! 4-byte index and keeps one compilation in one place.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::attributes::AttrKind;
+use super::operation::{BlockData, OperationData, RegionData};
+use super::value::{UseList, ValueData};
+use super::{
+    Attr, BlockId, Location, OpDef, OpId, RegionId, Registry, Scalar, SourceFile, SourceId, Type,
+    TypeKind, Use, Value, ValueDef,
+};
+
+/// An interned string.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Symbol(pub(crate) u32);
+
+/// A hash-consing table: each distinct key is stored once.
+pub(crate) struct Interner<K> {
+    map: HashMap<K, u32>,
+    items: Vec<K>,
+}
+
+impl<K: Clone + Eq + Hash> Interner<K> {
+    fn new() -> Self {
+        Interner {
+            map: HashMap::new(),
+            items: Vec::new(),
+        }
+    }
+    fn intern(&mut self, k: K) -> u32 {
+        if let Some(&i) = self.map.get(&k) {
+            return i;
+        }
+        let i = self.items.len() as u32;
+        self.items.push(k.clone());
+        self.map.insert(k, i);
+        i
+    }
+    fn get(&self, i: u32) -> &K {
+        &self.items[i as usize]
+    }
+}
+
+pub struct Context {
+    registry: Arc<Registry>,
+    strings: Interner<Box<str>>,
+    types: Interner<TypeKind>,
+    attrs: Interner<AttrKind>,
+    sources: Vec<SourceFile>,
+    pub(crate) ops: Vec<OperationData>,
+    pub(crate) blocks: Vec<BlockData>,
+    pub(crate) regions: Vec<RegionData>,
+    pub(crate) values: Vec<ValueData>,
+    /// Accept ops of dialects or names the registry does not know.
+    pub allow_unregistered: bool,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Context::new(Arc::new(Registry::default()))
+    }
+}
+
+impl Context {
+    pub fn new(registry: Arc<Registry>) -> Context {
+        Context {
+            registry,
+            strings: Interner::new(),
+            types: Interner::new(),
+            attrs: Interner::new(),
+            sources: Vec::new(),
+            ops: Vec::new(),
+            blocks: Vec::new(),
+            regions: Vec::new(),
+            values: Vec::new(),
+            allow_unregistered: false,
+        }
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    // ----- interning -------------------------------------------------------
+
+    pub fn sym(&mut self, s: &str) -> Symbol {
+        if let Some(&i) = self.strings.map.get(s) {
+            return Symbol(i);
+        }
+        Symbol(self.strings.intern(s.into()))
+    }
+    pub fn lookup_sym(&self, s: &str) -> Option<Symbol> {
+        self.strings.map.get(s).map(|&i| Symbol(i))
+    }
+    pub fn str(&self, s: Symbol) -> &str {
+        self.strings.get(s.0)
+    }
+    pub fn intern_type(&mut self, k: TypeKind) -> Type {
+        Type(self.types.intern(k))
+    }
+    pub fn type_kind(&self, t: Type) -> &TypeKind {
+        self.types.get(t.0)
+    }
+    pub fn scalar(&mut self, s: Scalar) -> Type {
+        self.intern_type(TypeKind::Scalar(s))
+    }
+    pub fn as_scalar(&self, t: Type) -> Option<Scalar> {
+        match self.type_kind(t) {
+            TypeKind::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+    pub fn intern_attr(&mut self, k: AttrKind) -> Attr {
+        Attr(self.attrs.intern(k))
+    }
+    pub fn attr_kind(&self, a: Attr) -> &AttrKind {
+        self.attrs.get(a.0)
+    }
+    pub fn int_attr(&mut self, v: i64, s: Scalar) -> Attr {
+        let ty = self.scalar(s);
+        self.intern_attr(AttrKind::Int { bits: v, ty })
+    }
+    pub fn string_attr(&mut self, s: &str) -> Attr {
+        let s = self.sym(s);
+        self.intern_attr(AttrKind::String(s))
+    }
+
+    // ----- sources ---------------------------------------------------------
+
+    pub fn add_source(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> SourceId {
+        self.sources.push(SourceFile::new(name.into(), text.into()));
+        SourceId(self.sources.len() as u32 - 1)
+    }
+    pub fn source(&self, id: SourceId) -> &SourceFile {
+        &self.sources[id.0 as usize]
+    }
+
+    // ----- reading the IR --------------------------------------------------
+
+    pub fn op_name(&self, op: OpId) -> &str {
+        self.str(self.ops[op.0 as usize].name)
+    }
+    pub fn op_name_sym(&self, op: OpId) -> Symbol {
+        self.ops[op.0 as usize].name
+    }
+    pub fn op_def(&self, op: OpId) -> Option<&OpDef> {
+        self.registry.op(self.op_name(op))
+    }
+    pub fn location(&self, op: OpId) -> Location {
+        self.ops[op.0 as usize].location
+    }
+    pub fn set_location(&mut self, op: OpId, loc: Location) {
+        self.ops[op.0 as usize].location = loc;
+    }
+    pub fn operands(&self, op: OpId) -> &[Value] {
+        &self.ops[op.0 as usize].operands
+    }
+    pub fn operand(&self, op: OpId, i: usize) -> Value {
+        self.ops[op.0 as usize].operands[i]
+    }
+    pub fn num_results(&self, op: OpId) -> usize {
+        self.ops[op.0 as usize].num_results as usize
+    }
+    pub fn result(&self, op: OpId, i: usize) -> Value {
+        let d = &self.ops[op.0 as usize];
+        assert!(i < d.num_results as usize, "result index out of range");
+        Value(d.first_result + i as u32)
+    }
+    pub fn results(&self, op: OpId) -> impl ExactSizeIterator<Item = Value> + Clone {
+        let d = &self.ops[op.0 as usize];
+        (d.first_result..d.first_result + d.num_results).map(Value)
+    }
+    pub fn attrs(&self, op: OpId) -> &[(Symbol, Attr)] {
+        &self.ops[op.0 as usize].attrs
+    }
+    pub fn attr(&self, op: OpId, name: &str) -> Option<Attr> {
+        let s = self.lookup_sym(name)?;
+        self.attrs(op)
+            .iter()
+            .find(|(k, _)| *k == s)
+            .map(|(_, a)| *a)
+    }
+    pub fn regions(&self, op: OpId) -> &[RegionId] {
+        &self.ops[op.0 as usize].regions
+    }
+    pub fn parent_block(&self, op: OpId) -> Option<BlockId> {
+        self.ops[op.0 as usize].parent
+    }
+    pub fn parent_op(&self, op: OpId) -> Option<OpId> {
+        let b = self.parent_block(op)?;
+        let r = self.blocks[b.0 as usize].parent?;
+        self.regions[r.0 as usize].parent
+    }
+    pub fn is_alive(&self, op: OpId) -> bool {
+        self.ops[op.0 as usize].alive
+    }
+    pub fn next_op(&self, op: OpId) -> Option<OpId> {
+        self.ops[op.0 as usize].next
+    }
+    pub fn prev_op(&self, op: OpId) -> Option<OpId> {
+        self.ops[op.0 as usize].prev
+    }
+
+    pub fn blocks(&self, r: RegionId) -> &[BlockId] {
+        &self.regions[r.0 as usize].blocks
+    }
+    pub fn region_parent(&self, r: RegionId) -> Option<OpId> {
+        self.regions[r.0 as usize].parent
+    }
+    pub fn block_args(&self, b: BlockId) -> &[Value] {
+        &self.blocks[b.0 as usize].args
+    }
+    pub fn block_parent(&self, b: BlockId) -> Option<RegionId> {
+        self.blocks[b.0 as usize].parent
+    }
+    /// The operations of a block, in order.
+    pub fn block_ops(&self, b: BlockId) -> BlockOps<'_> {
+        BlockOps {
+            ctx: self,
+            next: self.blocks[b.0 as usize].first,
+        }
+    }
+    pub fn first_op(&self, b: BlockId) -> Option<OpId> {
+        self.blocks[b.0 as usize].first
+    }
+    pub fn last_op(&self, b: BlockId) -> Option<OpId> {
+        self.blocks[b.0 as usize].last
+    }
+
+    pub fn value_type(&self, v: Value) -> Type {
+        self.values[v.0 as usize].ty
+    }
+    pub fn value_def(&self, v: Value) -> ValueDef {
+        self.values[v.0 as usize].def
+    }
+    pub fn uses(&self, v: Value) -> &[Use] {
+        self.values[v.0 as usize].uses.as_slice()
+    }
+    pub fn has_uses(&self, v: Value) -> bool {
+        !self.uses(v).is_empty()
+    }
+    /// The op defining `v`, if it is an op result.
+    pub fn defining_op(&self, v: Value) -> Option<OpId> {
+        match self.value_def(v) {
+            ValueDef::Result { op, .. } => Some(op),
+            _ => None,
+        }
+    }
+    /// The block a value is defined in.
+    pub fn value_block(&self, v: Value) -> Option<BlockId> {
+        match self.value_def(v) {
+            ValueDef::Result { op, .. } => self.parent_block(op),
+            ValueDef::BlockArg { block, .. } => Some(block),
+            ValueDef::Placeholder => None,
+        }
+    }
+
+    /// Whether `op` is `ancestor` or nested (at any depth) inside it.
+    pub fn is_ancestor(&self, ancestor: OpId, mut op: OpId) -> bool {
+        loop {
+            if op == ancestor {
+                return true;
+            }
+            match self.parent_op(op) {
+                Some(p) => op = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// All operations nested in `op` (not `op` itself), in pre-order.
+    pub fn walk(&self, op: OpId, f: &mut dyn FnMut(OpId)) {
+        for &r in self.regions(op) {
+            for &b in self.blocks(r) {
+                let mut cur = self.first_op(b);
+                while let Some(o) = cur {
+                    cur = self.next_op(o);
+                    f(o);
+                    self.walk(o, f);
+                }
+            }
+        }
+    }
+
+    /// Number of live operations nested in `op`, itself included.
+    pub fn count_ops(&self, op: OpId) -> usize {
+        let mut n = 1;
+        self.walk(op, &mut |_| n += 1);
+        n
+    }
+
+    // ----- creating and linking entities (used by Builder and Rewriter) -----
+
+    pub(crate) fn new_value(&mut self, ty: Type, def: ValueDef) -> Value {
+        self.values.push(ValueData {
+            ty,
+            def,
+            uses: UseList::Empty,
+        });
+        Value(self.values.len() as u32 - 1)
+    }
+
+    /// Creates a detached operation.
+    pub fn create_op(
+        &mut self,
+        name: Symbol,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: Vec<(Symbol, Attr)>,
+        regions: Vec<RegionId>,
+        location: Location,
+    ) -> OpId {
+        let id = OpId(self.ops.len() as u32);
+        let first_result = self.values.len() as u32;
+        for (i, &t) in result_types.iter().enumerate() {
+            self.new_value(
+                t,
+                ValueDef::Result {
+                    op: id,
+                    index: i as u32,
+                },
+            );
+        }
+        for (i, &v) in operands.iter().enumerate() {
+            self.values[v.0 as usize].uses.push(Use {
+                op: id,
+                index: i as u32,
+            });
+        }
+        for &r in &regions {
+            self.regions[r.0 as usize].parent = Some(id);
+        }
+        self.ops.push(OperationData {
+            name,
+            location,
+            operands: SmallVec::from_slice(operands),
+            first_result,
+            num_results: result_types.len() as u32,
+            attrs,
+            regions,
+            parent: None,
+            prev: None,
+            next: None,
+            alive: true,
+        });
+        id
+    }
+
+    pub fn create_region(&mut self) -> RegionId {
+        self.regions.push(RegionData {
+            blocks: Vec::new(),
+            parent: None,
+        });
+        RegionId(self.regions.len() as u32 - 1)
+    }
+
+    /// Creates a block with arguments of the given types and appends it to `region`.
+    pub fn append_block(&mut self, region: RegionId, arg_types: &[Type]) -> BlockId {
+        let b = BlockId(self.blocks.len() as u32);
+        self.blocks.push(BlockData {
+            args: Vec::new(),
+            first: None,
+            last: None,
+            parent: Some(region),
+        });
+        for (i, &t) in arg_types.iter().enumerate() {
+            let v = self.new_value(
+                t,
+                ValueDef::BlockArg {
+                    block: b,
+                    index: i as u32,
+                },
+            );
+            self.blocks[b.0 as usize].args.push(v);
+        }
+        self.regions[region.0 as usize].blocks.push(b);
+        b
+    }
+
+    pub fn add_block_arg(&mut self, b: BlockId, ty: Type) -> Value {
+        let index = self.blocks[b.0 as usize].args.len() as u32;
+        let v = self.new_value(ty, ValueDef::BlockArg { block: b, index });
+        self.blocks[b.0 as usize].args.push(v);
+        v
+    }
+
+    /// Links a detached `op` into `block` before `before` (at the end if `None`).
+    pub fn insert_op(&mut self, block: BlockId, before: Option<OpId>, op: OpId) {
+        debug_assert!(
+            self.ops[op.0 as usize].parent.is_none(),
+            "op is already linked"
+        );
+        let prev = match before {
+            Some(b) => self.ops[b.0 as usize].prev,
+            None => self.blocks[block.0 as usize].last,
+        };
+        {
+            let d = &mut self.ops[op.0 as usize];
+            d.parent = Some(block);
+            d.prev = prev;
+            d.next = before;
+        }
+        match prev {
+            Some(p) => self.ops[p.0 as usize].next = Some(op),
+            None => self.blocks[block.0 as usize].first = Some(op),
+        }
+        match before {
+            Some(b) => self.ops[b.0 as usize].prev = Some(op),
+            None => self.blocks[block.0 as usize].last = Some(op),
+        }
+    }
+
+    /// Unlinks `op` from its block, leaving it detached but alive.
+    pub fn detach_op(&mut self, op: OpId) {
+        let (parent, prev, next) = {
+            let d = &self.ops[op.0 as usize];
+            (d.parent, d.prev, d.next)
+        };
+        let Some(block) = parent else { return };
+        match prev {
+            Some(p) => self.ops[p.0 as usize].next = next,
+            None => self.blocks[block.0 as usize].first = next,
+        }
+        match next {
+            Some(n) => self.ops[n.0 as usize].prev = prev,
+            None => self.blocks[block.0 as usize].last = prev,
+        }
+        let d = &mut self.ops[op.0 as usize];
+        d.parent = None;
+        d.prev = None;
+        d.next = None;
+    }
+
+    /// Sets operand `i` of `op` to `v`, keeping use lists right.
+    pub fn set_operand(&mut self, op: OpId, i: usize, v: Value) {
+        let old = self.ops[op.0 as usize].operands[i];
+        let u = Use {
+            op,
+            index: i as u32,
+        };
+        self.values[old.0 as usize].uses.remove(u);
+        self.ops[op.0 as usize].operands[i] = v;
+        self.values[v.0 as usize].uses.push(u);
+    }
+
+    pub fn set_attr(&mut self, op: OpId, name: Symbol, a: Attr) {
+        let attrs = &mut self.ops[op.0 as usize].attrs;
+        match attrs.iter_mut().find(|(k, _)| *k == name) {
+            Some(slot) => slot.1 = a,
+            None => attrs.push((name, a)),
+        }
+    }
+
+    pub fn remove_attr(&mut self, op: OpId, name: Symbol) -> Option<Attr> {
+        let attrs = &mut self.ops[op.0 as usize].attrs;
+        let i = attrs.iter().position(|(k, _)| *k == name)?;
+        Some(attrs.remove(i).1)
+    }
+
+    /// Changes the type of a value (the caller keeps the IR well typed).
+    pub fn set_value_type(&mut self, v: Value, ty: Type) {
+        self.values[v.0 as usize].ty = ty;
+    }
+
+    pub(crate) fn drop_operand_uses(&mut self, op: OpId) {
+        let operands = std::mem::take(&mut self.ops[op.0 as usize].operands);
+        for (i, v) in operands.iter().enumerate() {
+            self.values[v.0 as usize].uses.remove(Use {
+                op,
+                index: i as u32,
+            });
+        }
+    }
+
+    pub(crate) fn mark_dead(&mut self, op: OpId) {
+        self.ops[op.0 as usize].alive = false;
+    }
+
+    /// Rough bytes held by the IR arenas (for the memory benchmark).
+    pub fn arena_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.ops.capacity() * size_of::<OperationData>()
+            + self.values.capacity() * size_of::<ValueData>()
+            + self.blocks.capacity() * size_of::<BlockData>()
+            + self.regions.capacity() * size_of::<RegionData>()
+    }
+}
+
+/// Iterator over the operations of a block.
+pub struct BlockOps<'a> {
+    ctx: &'a Context,
+    next: Option<OpId>,
+}
+
+impl Iterator for BlockOps<'_> {
+    type Item = OpId;
+    fn next(&mut self) -> Option<OpId> {
+        let cur = self.next?;
+        self.next = self.ctx.next_op(cur);
+        Some(cur)
+    }
+}

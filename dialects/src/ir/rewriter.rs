@@ -1,0 +1,170 @@
+//! The rewriter: in-place changes that keep use lists consistent —
+//! replace all uses, erase, move, and clone with a value mapping.
+//! MLIR counterpart: `RewriterBase`, `IRMapping`.
+
+use std::collections::HashMap;
+
+use super::{BlockId, Context, Dim, OpId, RegionId, Type, TypeKind, Value};
+
+/// A mapping from old values to new ones, used when cloning.
+#[derive(Default, Debug, Clone)]
+pub struct ValueMap {
+    map: HashMap<Value, Value>,
+}
+
+impl ValueMap {
+    pub fn insert(&mut self, from: Value, to: Value) {
+        self.map.insert(from, to);
+    }
+    pub fn get(&self, v: Value) -> Value {
+        self.map.get(&v).copied().unwrap_or(v)
+    }
+    pub fn contains(&self, v: Value) -> bool {
+        self.map.contains_key(&v)
+    }
+}
+
+impl Context {
+    /// Makes every use of `from` a use of `to`.
+    pub fn replace_all_uses(&mut self, from: Value, to: Value) {
+        if from == to {
+            return;
+        }
+        let uses = self.uses(from).to_vec();
+        for u in uses {
+            self.set_operand(u.op, u.index as usize, to);
+        }
+    }
+
+    /// Replaces the results of `op` by `new` and erases `op`.
+    pub fn replace_op(&mut self, op: OpId, new: &[Value]) {
+        let results: Vec<Value> = self.results(op).collect();
+        assert_eq!(
+            results.len(),
+            new.len(),
+            "replace_op: result count mismatch"
+        );
+        for (r, n) in results.into_iter().zip(new) {
+            self.replace_all_uses(r, *n);
+        }
+        self.erase_op(op);
+    }
+
+    /// Erases `op` and everything nested in it. Its results must be unused
+    /// (outside of `op` itself).
+    pub fn erase_op(&mut self, op: OpId) {
+        for r in self.regions(op).to_vec() {
+            self.erase_region_contents(r);
+        }
+        self.drop_operand_uses(op);
+        debug_assert!(
+            self.results(op).all(|r| !self.has_uses(r)),
+            "erase_op: '{}' still has uses",
+            self.op_name(op)
+        );
+        self.detach_op(op);
+        self.mark_dead(op);
+    }
+
+    fn erase_region_contents(&mut self, r: RegionId) {
+        for b in self.blocks(r).to_vec() {
+            // Erase back to front so uses inside the block go first.
+            while let Some(o) = self.last_op(b) {
+                self.erase_op(o);
+            }
+        }
+    }
+
+    /// Moves `op` to just before `before` (possibly in another block).
+    pub fn move_op_before(&mut self, op: OpId, before: OpId) {
+        self.detach_op(op);
+        let b = self
+            .parent_block(before)
+            .expect("move target is linked in a block");
+        self.insert_op(b, Some(before), op);
+    }
+
+    /// Moves `op` to the end of `block`.
+    pub fn move_op_to_end(&mut self, op: OpId, block: BlockId) {
+        self.detach_op(op);
+        self.insert_op(block, None, op);
+    }
+
+    /// Rewrites a type whose sizes mention mapped values.
+    pub fn map_type(&mut self, t: Type, map: &ValueMap) -> Type {
+        match self.type_kind(t).clone() {
+            TypeKind::Array { elem, shape } => {
+                let shape = shape
+                    .into_iter()
+                    .map(|d| match d {
+                        Dim::Value(v) => Dim::Value(map.get(v)),
+                        d => d,
+                    })
+                    .collect();
+                self.intern_type(TypeKind::Array { elem, shape })
+            }
+            TypeKind::Tuple(ts) => {
+                let ts = ts.into_iter().map(|t| self.map_type(t, map)).collect();
+                self.intern_type(TypeKind::Tuple(ts))
+            }
+            TypeKind::Function { inputs, results } => {
+                let inputs = inputs.into_iter().map(|t| self.map_type(t, map)).collect();
+                let results = results.into_iter().map(|t| self.map_type(t, map)).collect();
+                self.intern_type(TypeKind::Function { inputs, results })
+            }
+            _ => t,
+        }
+    }
+
+    /// Deep-clones `op` (detached). Operands are looked up in `map`; the
+    /// clone's results and nested values are added to it.
+    pub fn clone_op(&mut self, op: OpId, map: &mut ValueMap) -> OpId {
+        let operands: Vec<Value> = self.operands(op).iter().map(|&v| map.get(v)).collect();
+        let mut regions = Vec::new();
+        for r in self.regions(op).to_vec() {
+            let nr = self.create_region();
+            self.clone_region_into(r, nr, map);
+            regions.push(nr);
+        }
+        let result_types: Vec<Type> = self
+            .results(op)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|v| {
+                let t = self.value_type(v);
+                self.map_type(t, map)
+            })
+            .collect();
+        let name = self.op_name_sym(op);
+        let attrs = self.attrs(op).to_vec();
+        let loc = self.location(op);
+        let new = self.create_op(name, &operands, &result_types, attrs, regions, loc);
+        for (a, b) in self.results(op).zip(self.results(new)).collect::<Vec<_>>() {
+            map.insert(a, b);
+        }
+        new
+    }
+
+    /// Clones the blocks of `from` to the end of `to`.
+    pub fn clone_region_into(&mut self, from: RegionId, to: RegionId, map: &mut ValueMap) {
+        let blocks = self.blocks(from).to_vec();
+        let mut new_blocks = Vec::new();
+        for &b in &blocks {
+            let args = self.block_args(b).to_vec();
+            let tys: Vec<Type> = args.iter().map(|&a| self.value_type(a)).collect();
+            let tys: Vec<Type> = tys.into_iter().map(|t| self.map_type(t, map)).collect();
+            let nb = self.append_block(to, &tys);
+            for (a, n) in args.into_iter().zip(self.block_args(nb).to_vec()) {
+                map.insert(a, n);
+            }
+            new_blocks.push(nb);
+        }
+        for (b, nb) in blocks.into_iter().zip(new_blocks) {
+            let ops: Vec<OpId> = self.block_ops(b).collect();
+            for o in ops {
+                let c = self.clone_op(o, map);
+                self.insert_op(nb, None, c);
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Types: Futhark's scalar types, arrays with symbolic sizes, tuples,
+//! functions, records, memory blocks, and opaque dialect types.
+//!
+//! Types are interned in the [`Context`](super::Context); a [`Type`] is a
+//! 4-byte handle and two types are equal exactly when their handles are.
+//! MLIR counterpart: `mlir::Type` / `TypeStorage`.
+
+use super::{Symbol, Value};
+
+/// An interned type handle.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Type(pub(crate) u32);
+
+/// The scalar (primitive) types of Futhark.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Scalar {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F16,
+    F32,
+    F64,
+    Bool,
+}
+
+impl Scalar {
+    pub const ALL: [Scalar; 12] = [
+        Scalar::I8,
+        Scalar::I16,
+        Scalar::I32,
+        Scalar::I64,
+        Scalar::U8,
+        Scalar::U16,
+        Scalar::U32,
+        Scalar::U64,
+        Scalar::F16,
+        Scalar::F32,
+        Scalar::F64,
+        Scalar::Bool,
+    ];
+
+    /// The Futhark spelling (`u32`, `bool`), used by the pretty form.
+    pub fn futhark_name(self) -> &'static str {
+        match self {
+            Scalar::I8 => "i8",
+            Scalar::I16 => "i16",
+            Scalar::I32 => "i32",
+            Scalar::I64 => "i64",
+            Scalar::U8 => "u8",
+            Scalar::U16 => "u16",
+            Scalar::U32 => "u32",
+            Scalar::U64 => "u64",
+            Scalar::F16 => "f16",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+            Scalar::Bool => "bool",
+        }
+    }
+
+    /// The MLIR builtin spelling (`ui32`, `i1`), used by the generic form.
+    pub fn mlir_name(self) -> &'static str {
+        match self {
+            Scalar::U8 => "ui8",
+            Scalar::U16 => "ui16",
+            Scalar::U32 => "ui32",
+            Scalar::U64 => "ui64",
+            Scalar::Bool => "i1",
+            s => s.futhark_name(),
+        }
+    }
+
+    /// Parses either spelling.
+    pub fn from_name(s: &str) -> Option<Scalar> {
+        Scalar::ALL
+            .iter()
+            .copied()
+            .find(|k| k.futhark_name() == s || k.mlir_name() == s)
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
+    }
+    pub fn is_signed_int(self) -> bool {
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
+    }
+    pub fn is_unsigned_int(self) -> bool {
+        matches!(self, Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64)
+    }
+    pub fn is_int(self) -> bool {
+        self.is_signed_int() || self.is_unsigned_int()
+    }
+    /// Width in bits (`bool` counts as 1).
+    pub fn bits(self) -> u32 {
+        match self {
+            Scalar::Bool => 1,
+            Scalar::I8 | Scalar::U8 => 8,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 => 16,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
+            Scalar::I64 | Scalar::U64 | Scalar::F64 => 64,
+        }
+    }
+}
+
+/// One dimension of an array type: a constant, an SSA size value in scope,
+/// or unknown (`?`, an existential size not yet named).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Dim {
+    Const(u64),
+    Value(Value),
+    Unknown,
+}
+
+/// The address space of a memory block (`mem` dialect).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum MemSpace {
+    Host,
+    Device,
+    Shared,
+}
+
+impl MemSpace {
+    pub fn name(self) -> &'static str {
+        match self {
+            MemSpace::Host => "host",
+            MemSpace::Device => "device",
+            MemSpace::Shared => "shared",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<MemSpace> {
+        [MemSpace::Host, MemSpace::Device, MemSpace::Shared]
+            .into_iter()
+            .find(|m| m.name() == s)
+    }
+}
+
+/// The structure of a type.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TypeKind {
+    Scalar(Scalar),
+    /// `!fut.array<[%n][10]f32>`; the element type is never an array.
+    Array {
+        elem: Type,
+        shape: Vec<Dim>,
+    },
+    /// `tuple<i32, f32>` (only the `source` dialect has tuples).
+    Tuple(Vec<Type>),
+    /// `(i32, f32) -> i64`.
+    Function {
+        inputs: Vec<Type>,
+        results: Vec<Type>,
+    },
+    /// `!source.record<{x: i32, y: f32}>`, fields sorted by name.
+    Record(Vec<(Symbol, Type)>),
+    /// `!mem.block<device>`.
+    Mem(MemSpace),
+    /// Any other dialect type, kept as text: `!source.sum<...>`.
+    Opaque {
+        dialect: Symbol,
+        name: Symbol,
+        body: Option<Symbol>,
+    },
+}

@@ -1,0 +1,24 @@
+//! futmlir's dialects and the IR core they are built on.
+//!
+//! - [`ir`]: the MLIR-shaped core (context, operations, regions, values,
+//!   text, verifier).
+//! - [`source`], [`soac`], [`segop`], [`mem`], [`imp`]: the five levels of the
+//!   pipeline (see `DESIGN.md`), each with its ops and verifiers.
+//!
+//! [`registry`] returns a registry holding all of them.
+
+pub mod ir;
+
+use std::sync::Arc;
+
+/// A registry with the builtin dialect and the five futmlir dialects.
+pub fn registry() -> Arc<ir::Registry> {
+    let mut r = ir::Registry::default();
+    r.register(ir::builtin::dialect());
+    Arc::new(r)
+}
+
+/// A fresh context that knows every futmlir dialect.
+pub fn context() -> ir::Context {
+    ir::Context::new(registry())
+}

@@ -1,0 +1,3 @@
+fn main() {
+    println!("{}", futmlir_lowering::versions());
+}
