@@ -47,6 +47,8 @@ pub struct Printer<'a> {
 impl Context {
     pub fn print_op(&self, op: OpId, opts: PrintOptions) -> String {
         let mut p = Printer::new(self, opts);
+        p.names = vec![(UNNAMED, 0); self.values.len()];
+        p.number(op);
         p.op(op, 0);
         p.out
     }
@@ -104,13 +106,28 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn assign(&mut self, v: Value, idx: u32) {
-        let i = v.0 as usize;
-        if self.names.len() <= i {
-            self.names
-                .resize(self.ctx.values.len().max(i + 1), (UNNAMED, 0));
+    /// Names every value defined in `op` in print order, before printing,
+    /// so that forward references print with their final names.
+    fn number(&mut self, op: OpId) {
+        let ctx = self.ctx;
+        let n = ctx.num_results(op);
+        if n > 0 {
+            for (i, r) in ctx.results(op).enumerate() {
+                self.names[r.0 as usize] = (self.next_name, if n == 1 { 0 } else { i as u32 + 1 });
+            }
+            self.next_name += 1;
         }
-        self.names[i] = (self.next_name, idx);
+        for &r in ctx.regions(op) {
+            for &b in ctx.blocks(r) {
+                for &a in ctx.block_args(b) {
+                    self.names[a.0 as usize] = (self.next_name, 0);
+                    self.next_name += 1;
+                }
+                for o in ctx.block_ops(b) {
+                    self.number(o);
+                }
+            }
+        }
     }
 
     fn indent(&mut self, depth: usize) {
@@ -124,14 +141,11 @@ impl<'a> Printer<'a> {
         self.indent(depth);
         let n = ctx.num_results(op);
         if n > 0 {
-            for (i, r) in ctx.results(op).enumerate() {
-                self.assign(r, if n == 1 { 0 } else { i as u32 + 1 });
-            }
-            let _ = write!(self.out, "%{}", self.next_name);
+            let num = self.names[ctx.result(op, 0).0 as usize].0;
+            let _ = write!(self.out, "%{num}");
             if n > 1 {
                 let _ = write!(self.out, ":{n}");
             }
-            self.next_name += 1;
             self.out.push_str(" = ");
         }
         if self.opts.generic {
@@ -234,9 +248,8 @@ impl<'a> Printer<'a> {
                         if i > 0 {
                             self.out.push_str(", ");
                         }
-                        self.assign(a, 0);
-                        let _ = write!(self.out, "%{}: ", self.next_name);
-                        self.next_name += 1;
+                        self.name(a);
+                        self.out.push_str(": ");
                         self.ty(ctx.value_type(a));
                     }
                     self.out.push(')');
