@@ -1,3 +1,68 @@
-fn main() {
-    println!("{}", futmlir_lowering::versions());
+//! `futmlir`: the driver. See the README for a tour of the subcommands.
+
+mod opt;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "futmlir",
+    about = "A Futhark compiler built as an MLIR-style multi-dialect framework"
+)]
+#[command(disable_version_flag = true)]
+struct Cli {
+    /// Print futmlir's version and the MLIR/LLVM it links.
+    #[arg(long, short = 'V')]
+    version: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a pass pipeline on IR text and print the result.
+    Opt(opt::OptArgs),
+    /// Interpret a Futhark program (not implemented yet).
+    Run(Pending),
+    /// Compile a Futhark program to an executable (not implemented yet).
+    Build(Pending),
+    /// Run the `-- ==` test blocks of Futhark programs (not implemented yet).
+    Test(Pending),
+    /// Time entry points on their datasets (not implemented yet).
+    Bench(Pending),
+    /// Generate input values (not implemented yet).
+    Dataset(Pending),
+}
+
+#[derive(clap::Args)]
+struct Pending {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    rest: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.version {
+        println!("futmlir {}", env!("CARGO_PKG_VERSION"));
+        println!("{}", futmlir_lowering::toolchain());
+        return ExitCode::SUCCESS;
+    }
+    let pending = |name: &str| {
+        eprintln!("error: `futmlir {name}` is not implemented yet");
+        ExitCode::from(2)
+    };
+    match cli.command {
+        None => {
+            eprintln!("error: no subcommand given; see `futmlir --help`");
+            ExitCode::from(2)
+        }
+        Some(Command::Opt(a)) => opt::main(a),
+        Some(Command::Run(_)) => pending("run"),
+        Some(Command::Build(_)) => pending("build"),
+        Some(Command::Test(_)) => pending("test"),
+        Some(Command::Bench(_)) => pending("bench"),
+        Some(Command::Dataset(_)) => pending("dataset"),
+    }
 }

@@ -1,5 +1,48 @@
-//! Lowering from the futmlir dialects to upstream MLIR and LLVM.
-pub fn versions() -> String {
-    let c = melior::Context::new();
-    format!("{}", c.registered_dialect_count())
+//! Lowering from futmlir's dialects to upstream MLIR and LLVM.
+//!
+//! The conversions (`source_to_soac`, `soac_to_segop`, `segop_to_mem`,
+//! `mem_to_imp`, `imp_to_mlir`) and code generation arrive with the
+//! frontend and backend issues. What is here now proves the toolchain is
+//! linked: [`toolchain`] asks MLIR (through melior) and LLVM (through
+//! inkwell) who they are.
+
+use melior::dialect::DialectRegistry;
+use melior::ir::operation::OperationLike;
+use melior::ir::Module;
+use melior::utility::register_all_dialects;
+use melior::Context;
+
+/// What the linked MLIR and LLVM report about themselves.
+pub struct Toolchain {
+    pub llvm_version: (u32, u32, u32),
+    pub mlir_dialects: usize,
+    /// Whether MLIR parsed and verified a small `func` module.
+    pub mlir_works: bool,
+}
+
+pub fn toolchain() -> Toolchain {
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    let module = Module::parse(&context, "func.func @f(%x: i32) -> i32 { return %x : i32 }");
+    Toolchain {
+        llvm_version: inkwell::support::get_llvm_version(),
+        mlir_dialects: context.registered_dialect_count(),
+        mlir_works: module.is_some_and(|m| m.as_operation().verify()),
+    }
+}
+
+impl std::fmt::Display for Toolchain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (a, b, c) = self.llvm_version;
+        writeln!(f, "LLVM {a}.{b}.{c} (linked through inkwell 0.11)")?;
+        write!(
+            f,
+            "MLIR {a}.{b}.{c} (linked through melior 0.27; {} dialects registered; self-check {})",
+            self.mlir_dialects,
+            if self.mlir_works { "passed" } else { "FAILED" }
+        )
+    }
 }

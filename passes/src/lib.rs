@@ -1,1 +1,20 @@
-//! passes
+//! futmlir's passes and the machinery to run them.
+//!
+//! - [`pass`]: the `Pass` trait, `PassInfo` and typed options.
+//! - [`registry`]: every pass, one file each, in a folder named after the
+//!   dialect it works on ([`ir`] holds the dialect-independent ones).
+//! - [`pipeline`]: pipeline text (`ir-cse,ir-dce{max-iters=8}`), parsing
+//!   with caret errors, printing that parses back.
+//! - [`manager`]: runs a pipeline; [`instrument`]: dumps, verify-each, timing.
+
+pub mod instrument;
+pub mod ir;
+pub mod manager;
+pub mod pass;
+pub mod pipeline;
+pub mod registry;
+
+pub use instrument::Instrumentation;
+pub use manager::PassManager;
+pub use pass::{OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
+pub use pipeline::{Pipeline, PipelineError};

@@ -1,0 +1,290 @@
+//! `futmlir opt`: read IR text, run a pass pipeline, print the result.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use futmlir_dialects::ir::{Context, Diagnostic, PrintOptions};
+use futmlir_passes::registry::all_passes;
+use futmlir_passes::{Instrumentation, PassManager, Pipeline};
+
+#[derive(clap::Args)]
+pub struct OptArgs {
+    /// The IR file (`-` or nothing for stdin).
+    file: Option<String>,
+    /// The passes to run, e.g. `ir-cse,ir-dce{max-iters=4}`.
+    #[arg(long, value_name = "PIPELINE", default_value = "")]
+    pass_pipeline: String,
+    /// Write the output here instead of stdout.
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Print MLIR's generic operation syntax instead of the pretty form.
+    #[arg(long)]
+    print_op_generic: bool,
+    /// Print `loc(...)` after each op.
+    #[arg(long)]
+    print_debuginfo: bool,
+    /// Treat each chunk between `// -----` lines as a separate input.
+    #[arg(long)]
+    split_input_file: bool,
+    /// Check the diagnostics against `expected-error` comments instead of failing.
+    #[arg(long)]
+    verify_diagnostics: bool,
+    /// Accept ops of dialects futmlir does not know.
+    #[arg(long)]
+    allow_unregistered_dialect: bool,
+    /// List every pass with its description and options, then exit.
+    #[arg(long)]
+    list_passes: bool,
+    /// Print the parsed pipeline (every option spelled out) to stderr.
+    #[arg(long)]
+    dump_pass_pipeline: bool,
+    /// Print the IR to stderr after every pass.
+    #[arg(long)]
+    print_ir_after_all: bool,
+    /// Print the IR to stderr after every pass that changed it.
+    #[arg(long)]
+    print_ir_after_change: bool,
+    /// Write the IR after every pass to DIR, one numbered file per pass.
+    #[arg(long, value_name = "DIR")]
+    print_ir_tree_dir: Option<PathBuf>,
+    /// Verify the IR after every pass (default: on in debug builds).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    verify_each: Option<bool>,
+    /// Print a table of wall time per pass to stderr.
+    #[arg(long)]
+    timing: bool,
+}
+
+pub fn main(a: OptArgs) -> ExitCode {
+    if a.list_passes {
+        print!("{}", list_passes());
+        return ExitCode::SUCCESS;
+    }
+    let pipeline = match Pipeline::parse(&a.pass_pipeline) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{:?}", e.to_report(&a.pass_pipeline));
+            return ExitCode::FAILURE;
+        }
+    };
+    if a.dump_pass_pipeline {
+        eprintln!(
+            "Pass Manager with {} passes:\n{pipeline}",
+            count_passes(&pipeline)
+        );
+    }
+    let (name, text) = match read_input(a.file.as_deref()) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let chunks = if a.split_input_file {
+        split_chunks(&text)
+    } else {
+        vec![text.clone()]
+    };
+    let print = PrintOptions {
+        generic: a.print_op_generic,
+        locations: a.print_debuginfo,
+    };
+    let instrumentation = Instrumentation {
+        print_after_all: a.print_ir_after_all,
+        print_after_change: a.print_ir_after_change,
+        tree_dir: a.print_ir_tree_dir.clone(),
+        verify_each: a.verify_each.unwrap_or(cfg!(debug_assertions)),
+        timing: a.timing,
+        print,
+    };
+    let mut outputs = Vec::new();
+    let mut ok = true;
+    let mut pm = PassManager::new(pipeline, instrumentation);
+    for chunk in &chunks {
+        let mut ctx = futmlir_dialects::context();
+        ctx.allow_unregistered = a.allow_unregistered_dialect;
+        let result = process(&mut ctx, &name, chunk, &mut pm, print);
+        let diags = match result {
+            Ok(out) => {
+                outputs.push(out);
+                Vec::new()
+            }
+            Err(d) => d,
+        };
+        if a.verify_diagnostics {
+            ok &= check_expected(&ctx, &name, chunk, &diags);
+        } else if !diags.is_empty() {
+            for d in &diags {
+                eprintln!("{:?}", d.to_report(&ctx));
+            }
+            ok = false;
+        }
+    }
+    if a.timing {
+        eprint!("{}", pm.timing().report());
+    }
+    if !ok {
+        return ExitCode::FAILURE;
+    }
+    let out = outputs.join("// -----\n");
+    let written = match &a.output {
+        Some(p) => std::fs::write(p, out).map_err(|e| format!("cannot write {}: {e}", p.display())),
+        None => std::io::stdout()
+            .write_all(out.as_bytes())
+            .map_err(|e| format!("cannot write output: {e}")),
+    };
+    if let Err(e) = written {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn process(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    pm: &mut PassManager,
+    print: PrintOptions,
+) -> Result<String, Vec<Diagnostic>> {
+    let module = ctx.parse_str(name, text).map_err(|d| vec![d])?;
+    ctx.verify(module)?;
+    pm.run(ctx, module)?;
+    Ok(ctx.print_op(module, print))
+}
+
+fn read_input(file: Option<&str>) -> Result<(String, String), String> {
+    match file {
+        None | Some("-") => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| format!("cannot read stdin: {e}"))?;
+            Ok(("<stdin>".into(), s))
+        }
+        Some(f) => std::fs::read_to_string(f)
+            .map(|s| (f.to_string(), s))
+            .map_err(|e| format!("cannot read {f}: {e}")),
+    }
+}
+
+/// Splits on lines that are exactly `// -----`. Each chunk is padded with
+/// the newlines before it, so line numbers stay those of the whole file.
+pub fn split_chunks(text: &str) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let mut cur = String::new();
+    let mut line = 0;
+    for l in text.split_inclusive('\n') {
+        if l.trim_end() == "// -----" {
+            chunks.push(std::mem::take(&mut cur));
+            line += 1;
+            cur = "\n".repeat(line);
+            continue;
+        }
+        cur.push_str(l);
+        line += 1;
+    }
+    chunks.push(cur);
+    chunks
+}
+
+/// An `expected-error` comment: the line it refers to and the text.
+struct Expected {
+    line: u32,
+    at: u32,
+    text: String,
+    seen: bool,
+}
+
+fn parse_expected(chunk: &str) -> Vec<Expected> {
+    let mut out = Vec::new();
+    for (i, l) in chunk.lines().enumerate() {
+        let Some(pos) = l.find("expected-error") else {
+            continue;
+        };
+        let rest = &l[pos + "expected-error".len()..];
+        let mut line = i as i64 + 1;
+        let rest = rest.trim_start();
+        let rest = if let Some(r) = rest.strip_prefix('@') {
+            let end = r
+                .find(|c: char| c.is_whitespace() || c == '{')
+                .unwrap_or(r.len());
+            if let Ok(n) = r[..end].parse::<i64>() {
+                line += n;
+            }
+            &r[end..]
+        } else {
+            rest
+        };
+        let (Some(s), Some(e)) = (rest.find("{{"), rest.rfind("}}")) else {
+            continue;
+        };
+        if e < s + 2 {
+            continue;
+        }
+        out.push(Expected {
+            line: line.max(0) as u32,
+            at: i as u32 + 1,
+            text: rest[s + 2..e].to_string(),
+            seen: false,
+        });
+    }
+    out
+}
+
+/// `--verify-diagnostics`: every produced diagnostic must be expected on its
+/// line and every expected one produced. Reports mismatches; true if none.
+fn check_expected(ctx: &Context, name: &str, chunk: &str, diags: &[Diagnostic]) -> bool {
+    let mut expected = parse_expected(chunk);
+    let mut ok = true;
+    for d in diags {
+        let line = d.line(ctx).unwrap_or(0);
+        match expected
+            .iter_mut()
+            .find(|e| !e.seen && e.line == line && d.message.contains(&e.text))
+        {
+            Some(e) => e.seen = true,
+            None => {
+                eprintln!("{name}:{line}: unexpected error: {}", d.message);
+                ok = false;
+            }
+        }
+    }
+    for e in expected.iter().filter(|e| !e.seen) {
+        eprintln!(
+            "{name}:{}: expected error \"{}\" on line {} was not produced",
+            e.at, e.text, e.line
+        );
+        ok = false;
+    }
+    ok
+}
+
+fn count_passes(p: &Pipeline) -> usize {
+    use futmlir_passes::pipeline::Element;
+    p.elements
+        .iter()
+        .map(|e| match e {
+            Element::Pass { .. } => 1,
+            Element::Nested { pipeline, .. } => count_passes(pipeline),
+        })
+        .sum()
+}
+
+fn list_passes() -> String {
+    let mut s = String::from("Available passes:\n");
+    for p in all_passes() {
+        s.push_str(&format!("  {:<24} {}\n", p.name, p.description));
+        for o in p.options {
+            s.push_str(&format!(
+                "      {}=<{}>  {} (default: {})\n",
+                o.name,
+                o.kind.describe(),
+                o.help,
+                o.default
+            ));
+        }
+    }
+    s
+}

@@ -1,0 +1,100 @@
+//! `ir-cse`: common-subexpression elimination of pure, region-free ops.
+//!
+//! An op equal to one that dominates it (same name, operands, attributes
+//! and result types) is replaced by it. Scopes follow region nesting; an
+//! op isolated from above starts an empty scope.
+
+use std::collections::HashMap;
+
+use futmlir_dialects::ir::{Attr, Context, Diagnostic, OpId, Symbol, Traits, Type, Value};
+
+use crate::pass::{Options, Pass, PassInfo};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "ir-cse",
+    description: "Common-subexpression elimination of pure ops without regions",
+    options: &[],
+    create: |_: &Options| Box::new(Cse),
+};
+
+struct Cse;
+
+impl Pass for Cse {
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let mut table = Table::default();
+        table.op_regions(ctx, op);
+        Ok(())
+    }
+}
+
+/// The identity of an op for CSE.
+type Key = (Symbol, Vec<Value>, Vec<(Symbol, Attr)>, Vec<Type>);
+
+#[derive(Default)]
+struct Table {
+    map: HashMap<Key, OpId>,
+    undo: Vec<(Key, Option<OpId>)>,
+}
+
+impl Table {
+    fn key(ctx: &Context, op: OpId) -> Key {
+        (
+            ctx.op_name_sym(op),
+            ctx.operands(op).to_vec(),
+            ctx.attrs(op).to_vec(),
+            ctx.results(op).map(|r| ctx.value_type(r)).collect(),
+        )
+    }
+
+    fn op_regions(&mut self, ctx: &mut Context, op: OpId) {
+        let isolated = ctx
+            .op_def(op)
+            .is_some_and(|d| d.traits.contains(Traits::ISOLATED_FROM_ABOVE));
+        let saved = if isolated {
+            Some((
+                std::mem::take(&mut self.map),
+                std::mem::take(&mut self.undo),
+            ))
+        } else {
+            None
+        };
+        for r in ctx.regions(op).to_vec() {
+            for b in ctx.blocks(r).to_vec() {
+                let mark = self.undo.len();
+                let mut cur = ctx.first_op(b);
+                while let Some(o) = cur {
+                    cur = ctx.next_op(o);
+                    if !ctx.regions(o).is_empty() {
+                        self.op_regions(ctx, o);
+                        continue;
+                    }
+                    if !super::is_pure(ctx, o) || ctx.num_results(o) == 0 {
+                        continue;
+                    }
+                    let k = Self::key(ctx, o);
+                    match self.map.get(&k) {
+                        Some(&prev) => {
+                            let new: Vec<_> = ctx.results(prev).collect();
+                            ctx.replace_op(o, &new);
+                        }
+                        None => {
+                            let old = self.map.insert(k.clone(), o);
+                            self.undo.push((k, old));
+                        }
+                    }
+                }
+                while self.undo.len() > mark {
+                    let (k, old) = self.undo.pop().expect("undo log is longer than mark");
+                    match old {
+                        Some(o) => self.map.insert(k, o),
+                        None => self.map.remove(&k),
+                    };
+                }
+            }
+        }
+        if let Some((m, u)) = saved {
+            self.map = m;
+            self.undo = u;
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! The `Pass` trait and typed pass options.
+
+use futmlir_dialects::ir::{Context, Diagnostic, OpId};
+
+/// The type of a pass option, checked when a pipeline is parsed.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum OptionKind {
+    Bool,
+    UInt,
+    Int,
+    String,
+    /// One of a fixed set of words.
+    Enum(&'static [&'static str]),
+}
+
+impl OptionKind {
+    pub fn describe(self) -> String {
+        match self {
+            OptionKind::Bool => "bool".into(),
+            OptionKind::UInt => "unsigned integer".into(),
+            OptionKind::Int => "integer".into(),
+            OptionKind::String => "string".into(),
+            OptionKind::Enum(ws) => format!("one of {}", ws.join("|")),
+        }
+    }
+}
+
+/// A declared option of a pass.
+#[derive(Clone, Debug)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// A checked option value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionValue {
+    Bool(bool),
+    UInt(u64),
+    Int(i64),
+    String(String),
+}
+
+impl OptionValue {
+    /// Parses `text` as a value of `kind`; the error says what was expected.
+    pub fn parse(kind: OptionKind, text: &str) -> Result<OptionValue, String> {
+        let bad = || format!("expected {}, found '{text}'", kind.describe());
+        match kind {
+            OptionKind::Bool => match text {
+                "true" | "1" => Ok(OptionValue::Bool(true)),
+                "false" | "0" => Ok(OptionValue::Bool(false)),
+                _ => Err(bad()),
+            },
+            OptionKind::UInt => text.parse().map(OptionValue::UInt).map_err(|_| bad()),
+            OptionKind::Int => text.parse().map(OptionValue::Int).map_err(|_| bad()),
+            OptionKind::String => Ok(OptionValue::String(text.to_string())),
+            OptionKind::Enum(ws) => {
+                if ws.contains(&text) {
+                    Ok(OptionValue::String(text.to_string()))
+                } else {
+                    Err(bad())
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionValue::Bool(b) => write!(f, "{b}"),
+            OptionValue::UInt(n) => write!(f, "{n}"),
+            OptionValue::Int(n) => write!(f, "{n}"),
+            OptionValue::String(s) => {
+                if s.is_empty()
+                    || s.contains(|c: char| {
+                        c == ',' || c == '}' || c == '{' || c == ' ' || c == '"'
+                    })
+                {
+                    write!(f, "\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+                } else {
+                    write!(f, "{s}")
+                }
+            }
+        }
+    }
+}
+
+/// The values of every option of one pass instance, in declaration order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub values: Vec<(&'static str, OptionValue)>,
+}
+
+impl Options {
+    /// The defaults of `specs` (they are checked by the registry's tests).
+    pub fn defaults(specs: &[OptionSpec]) -> Options {
+        Options {
+            values: specs
+                .iter()
+                .map(|s| {
+                    let v = OptionValue::parse(s.kind, s.default).unwrap_or_else(|e| {
+                        panic!("default of option '{}' is invalid: {e}", s.name)
+                    });
+                    (s.name, v)
+                })
+                .collect(),
+        }
+    }
+    fn get(&self, name: &str) -> &OptionValue {
+        &self
+            .values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("pass asked for undeclared option '{name}'"))
+            .1
+    }
+    pub fn bool(&self, name: &str) -> bool {
+        matches!(self.get(name), OptionValue::Bool(true))
+    }
+    pub fn uint(&self, name: &str) -> u64 {
+        match self.get(name) {
+            OptionValue::UInt(n) => *n,
+            _ => 0,
+        }
+    }
+    pub fn int(&self, name: &str) -> i64 {
+        match self.get(name) {
+            OptionValue::Int(n) => *n,
+            _ => 0,
+        }
+    }
+    pub fn string(&self, name: &str) -> &str {
+        match self.get(name) {
+            OptionValue::String(s) => s,
+            _ => "",
+        }
+    }
+}
+
+/// What the registry knows about a pass before an instance exists.
+pub struct PassInfo {
+    /// Kebab-case, prefixed by the dialect it works on (`ir-` for passes
+    /// that work on any dialect).
+    pub name: &'static str,
+    pub description: &'static str,
+    pub options: &'static [OptionSpec],
+    pub create: fn(&Options) -> Box<dyn Pass>,
+}
+
+/// A transformation or analysis run on one operation (and what it holds).
+pub trait Pass {
+    /// Runs on `op`. An error stops the pipeline.
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic>;
+}
