@@ -30,8 +30,7 @@ fn roundtrip(opts: PrintOptions) {
         .unwrap_or_else(|d| panic!("{}\n{a}", d.to_plain(&ctx)));
     let b = ctx.print_op(m2, opts);
     assert_eq!(a, b);
-    ctx.verify(m2)
-        .unwrap_or_else(|e| panic!("{}", e[0].to_plain(&ctx)));
+    ctx.verify(m2).unwrap_or_else(|e| panic!("{}", e[0].to_plain(&ctx)));
 }
 
 #[test]
@@ -66,8 +65,5 @@ fn undefined_value_is_an_error() {
     let d = ctx
         .parse_str("f.mlir", "%0 = \"t.a\"(%9) : (i32) -> i32\n")
         .unwrap_err();
-    assert_eq!(
-        d.to_plain(&ctx),
-        "f.mlir:1:12: error: use of undefined value '%9'"
-    );
+    assert_eq!(d.to_plain(&ctx), "f.mlir:1:12: error: use of undefined value '%9'");
 }

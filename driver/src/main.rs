@@ -42,7 +42,24 @@ struct Pending {
     rest: Vec<String>,
 }
 
+/// Diagnostics: long lines are not wrapped (tests match them); plain ASCII
+/// without colour when stderr is not a terminal.
+fn install_diagnostic_style() {
+    use std::io::IsTerminal;
+    let tty = std::io::stderr().is_terminal();
+    let _ = miette::set_hook(Box::new(move |_| {
+        Box::new(
+            miette::MietteHandlerOpts::new()
+                .wrap_lines(false)
+                .unicode(tty)
+                .color(tty)
+                .build(),
+        )
+    }));
+}
+
 fn main() -> ExitCode {
+    install_diagnostic_style();
     let cli = Cli::parse();
     if cli.version {
         println!("futmlir {}", env!("CARGO_PKG_VERSION"));

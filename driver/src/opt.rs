@@ -69,10 +69,7 @@ pub fn main(a: OptArgs) -> ExitCode {
         }
     };
     if a.dump_pass_pipeline {
-        eprintln!(
-            "Pass Manager with {} passes:\n{pipeline}",
-            count_passes(&pipeline)
-        );
+        eprintln!("Pass Manager with {} passes:\n{pipeline}", count_passes(&pipeline));
     }
     let (name, text) = match read_input(a.file.as_deref()) {
         Ok(x) => x,
@@ -207,9 +204,7 @@ fn parse_expected(chunk: &str) -> Vec<Expected> {
         let mut line = i as i64 + 1;
         let rest = rest.trim_start();
         let rest = if let Some(r) = rest.strip_prefix('@') {
-            let end = r
-                .find(|c: char| c.is_whitespace() || c == '{')
-                .unwrap_or(r.len());
+            let end = r.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(r.len());
             if let Ok(n) = r[..end].parse::<i64>() {
                 line += n;
             }

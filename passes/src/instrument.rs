@@ -47,13 +47,9 @@ impl TimingNode {
     pub fn report(&self) -> String {
         let total = self.time.as_secs_f64();
         let mut out = String::new();
-        out.push_str(
-            "===-------------------------------------------------------------------------===\n",
-        );
+        out.push_str("===-------------------------------------------------------------------------===\n");
         out.push_str("                         ... Execution time report ...\n");
-        out.push_str(
-            "===-------------------------------------------------------------------------===\n",
-        );
+        out.push_str("===-------------------------------------------------------------------------===\n");
         out.push_str(&format!("  Total Execution Time: {total:.4} seconds\n\n"));
         out.push_str("  ----Wall Time----  ----Name----\n");
         for c in &self.children {

@@ -122,20 +122,13 @@ impl PassManager {
         self.dumps += 1;
         let changed = before.as_deref() != Some(text.as_str());
         if ins.print_after_all || (ins.print_after_change && changed) {
-            let _ = writeln!(
-                self.dump_sink,
-                "// -----// IR Dump After {name} //----- //\n{text}"
-            );
+            let _ = writeln!(self.dump_sink, "// -----// IR Dump After {name} //----- //\n{text}");
         }
         if let Some(dir) = &ins.tree_dir {
             let path = dir.join(format!("{:03}_{name}.mlir", self.dumps));
             let write = std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, &text));
             if let Err(e) = write {
-                let _ = writeln!(
-                    self.dump_sink,
-                    "warning: cannot write {}: {e}",
-                    path.display()
-                );
+                let _ = writeln!(self.dump_sink, "warning: cannot write {}: {e}", path.display());
             }
         }
     }
@@ -154,9 +147,7 @@ fn skeleton(name: &str, p: &Pipeline) -> TimingNode {
                     name: info.name.to_string(),
                     ..Default::default()
                 },
-                Element::Nested { anchor, pipeline } => {
-                    skeleton(&format!("'{anchor}' Pipeline"), pipeline)
-                }
+                Element::Nested { anchor, pipeline } => skeleton(&format!("'{anchor}' Pipeline"), pipeline),
             })
             .collect(),
     }

@@ -74,11 +74,7 @@ impl std::fmt::Display for OptionValue {
             OptionValue::UInt(n) => write!(f, "{n}"),
             OptionValue::Int(n) => write!(f, "{n}"),
             OptionValue::String(s) => {
-                if s.is_empty()
-                    || s.contains(|c: char| {
-                        c == ',' || c == '}' || c == '{' || c == ' ' || c == '"'
-                    })
-                {
+                if s.is_empty() || s.contains(|c: char| c == ',' || c == '}' || c == '{' || c == ' ' || c == '"') {
                     write!(f, "\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
                 } else {
                     write!(f, "{s}")
@@ -101,9 +97,8 @@ impl Options {
             values: specs
                 .iter()
                 .map(|s| {
-                    let v = OptionValue::parse(s.kind, s.default).unwrap_or_else(|e| {
-                        panic!("default of option '{}' is invalid: {e}", s.name)
-                    });
+                    let v = OptionValue::parse(s.kind, s.default)
+                        .unwrap_or_else(|e| panic!("default of option '{}' is invalid: {e}", s.name));
                     (s.name, v)
                 })
                 .collect(),

@@ -20,39 +20,19 @@ use crate::registry::{all_passes, lookup};
 
 #[derive(Clone)]
 pub enum Element {
-    Pass {
-        info: &'static PassInfo,
-        options: Options,
-    },
-    Nested {
-        anchor: String,
-        pipeline: Pipeline,
-    },
+    Pass { info: &'static PassInfo, options: Options },
+    Nested { anchor: String, pipeline: Pipeline },
 }
 
 impl PartialEq for Element {
     fn eq(&self, o: &Element) -> bool {
         match (self, o) {
-            (
-                Element::Pass {
-                    info: a,
-                    options: x,
-                },
-                Element::Pass {
-                    info: b,
-                    options: y,
-                },
-            ) => a.name == b.name && x == y,
-            (
-                Element::Nested {
-                    anchor: a,
-                    pipeline: p,
-                },
-                Element::Nested {
-                    anchor: b,
-                    pipeline: q,
-                },
-            ) => a == b && p == q,
+            (Element::Pass { info: a, options: x }, Element::Pass { info: b, options: y }) => {
+                a.name == b.name && x == y
+            }
+            (Element::Nested { anchor: a, pipeline: p }, Element::Nested { anchor: b, pipeline: q }) => {
+                a == b && p == q
+            }
             _ => false,
         }
     }
@@ -108,9 +88,10 @@ pub struct PipelineError {
 impl PipelineError {
     /// A report showing the pipeline text with a caret under the error.
     pub fn to_report(&self, text: &str) -> Report {
-        let mut d = MietteDiagnostic::new(self.message.clone()).with_labels(vec![
-            LabeledSpan::new_primary_with_span(Some("here".into()), (self.start, self.len.max(1))),
-        ]);
+        let mut d = MietteDiagnostic::new(self.message.clone()).with_labels(vec![LabeledSpan::new_primary_with_span(
+            Some("here".into()),
+            (self.start, self.len.max(1)),
+        )]);
         if let Some(h) = &self.help {
             d = d.with_help(h.clone());
         }
@@ -231,9 +212,7 @@ impl PipelineParser<'_> {
                 return Err(self.err(
                     start,
                     name.len(),
-                    format!(
-                        "'{name}' is not an op name ('dialect.op') to anchor a nested pipeline on"
-                    ),
+                    format!("'{name}' is not an op name ('dialect.op') to anchor a nested pipeline on"),
                 ));
             }
             let open = self.pos;
@@ -241,19 +220,12 @@ impl PipelineParser<'_> {
             let pipeline = self.pipeline()?;
             self.skip_ws();
             if self.peek() != Some(b')') {
-                let mut e = self.err(
-                    self.pos,
-                    1,
-                    "expected ')' to close the nested pipeline".into(),
-                );
+                let mut e = self.err(self.pos, 1, "expected ')' to close the nested pipeline".into());
                 e.help = Some(format!("the '(' at offset {open} is not closed"));
                 return Err(e);
             }
             self.pos += 1;
-            return Ok(Element::Nested {
-                anchor: name,
-                pipeline,
-            });
+            return Ok(Element::Nested { anchor: name, pipeline });
         }
         let Some(info) = lookup(&name) else {
             let mut e = self.err(start, name.len(), format!("unknown pass '{name}'"));
@@ -263,11 +235,7 @@ impl PipelineParser<'_> {
             } else {
                 format!(
                     "did you mean {}?",
-                    close
-                        .iter()
-                        .map(|c| format!("'{c}'"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    close.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ")
                 )
             });
             return Err(e);
@@ -286,33 +254,19 @@ impl PipelineParser<'_> {
                         self.pos += 1;
                         continue;
                     }
-                    None => {
-                        return Err(self.err(
-                            self.pos,
-                            1,
-                            "expected '}' to close the options".into(),
-                        ))
-                    }
+                    None => return Err(self.err(self.pos, 1, "expected '}' to close the options".into())),
                     _ => {}
                 }
                 let (kstart, key) = self.name()?;
                 let key = key.to_string();
                 let Some(spec) = info.options.iter().find(|o| o.name == key) else {
-                    let mut e = self.err(
-                        kstart,
-                        key.len(),
-                        format!("pass '{}' has no option '{key}'", info.name),
-                    );
+                    let mut e = self.err(kstart, key.len(), format!("pass '{}' has no option '{key}'", info.name));
                     e.help = Some(if info.options.is_empty() {
                         "it takes no options".to_string()
                     } else {
                         format!(
                             "its options: {}",
-                            info.options
-                                .iter()
-                                .map(|o| o.name)
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            info.options.iter().map(|o| o.name).collect::<Vec<_>>().join(", ")
                         )
                     });
                     return Err(e);
@@ -347,13 +301,7 @@ impl PipelineParser<'_> {
             let mut out = String::new();
             loop {
                 match self.peek() {
-                    None => {
-                        return Err(self.err(
-                            start,
-                            1,
-                            "unterminated string in option value".into(),
-                        ))
-                    }
+                    None => return Err(self.err(start, 1, "unterminated string in option value".into())),
                     Some(b'"') => {
                         self.pos += 1;
                         return Ok((start, out));
@@ -384,12 +332,7 @@ impl PipelineParser<'_> {
 pub fn close_names(name: &str) -> Vec<&'static str> {
     let mut v: Vec<(usize, &'static str)> = all_passes()
         .iter()
-        .map(|p| {
-            (
-                futmlir_dialects::ir::parse::edit_distance(name, p.name),
-                p.name,
-            )
-        })
+        .map(|p| (futmlir_dialects::ir::parse::edit_distance(name, p.name), p.name))
         .filter(|&(d, n)| d <= name.len().max(4) / 3 + 1 || n.contains(name))
         .collect();
     v.sort();

@@ -15,8 +15,8 @@ use super::attributes::AttrKind;
 use super::operation::{BlockData, OperationData, RegionData};
 use super::value::{UseList, ValueData};
 use super::{
-    Attr, BlockId, Location, OpDef, OpId, RegionId, Registry, Scalar, SourceFile, SourceId, Type,
-    TypeKind, Use, Value, ValueDef,
+    Attr, BlockId, Location, OpDef, OpId, RegionId, Registry, Scalar, SourceFile, SourceId, Type, TypeKind, Use, Value,
+    ValueDef,
 };
 
 /// An interned string.
@@ -184,10 +184,7 @@ impl Context {
     }
     pub fn attr(&self, op: OpId, name: &str) -> Option<Attr> {
         let s = self.lookup_sym(name)?;
-        self.attrs(op)
-            .iter()
-            .find(|(k, _)| *k == s)
-            .map(|(_, a)| *a)
+        self.attrs(op).iter().find(|(k, _)| *k == s).map(|(_, a)| *a)
     }
     pub fn regions(&self, op: OpId) -> &[RegionId] {
         &self.ops[op.0 as usize].regions
@@ -395,10 +392,7 @@ impl Context {
 
     /// Links a detached `op` into `block` before `before` (at the end if `None`).
     pub fn insert_op(&mut self, block: BlockId, before: Option<OpId>, op: OpId) {
-        debug_assert!(
-            self.ops[op.0 as usize].parent.is_none(),
-            "op is already linked"
-        );
+        debug_assert!(self.ops[op.0 as usize].parent.is_none(), "op is already linked");
         let prev = match before {
             Some(b) => self.ops[b.0 as usize].prev,
             None => self.blocks[block.0 as usize].last,
@@ -443,10 +437,7 @@ impl Context {
     /// Sets operand `i` of `op` to `v`, keeping use lists right.
     pub fn set_operand(&mut self, op: OpId, i: usize, v: Value) {
         let old = self.ops[op.0 as usize].operands[i];
-        let u = Use {
-            op,
-            index: i as u32,
-        };
+        let u = Use { op, index: i as u32 };
         self.values[old.0 as usize].uses.remove(u);
         self.ops[op.0 as usize].operands[i] = v;
         self.values[v.0 as usize].uses.push(u);
@@ -474,10 +465,7 @@ impl Context {
     pub(crate) fn drop_operand_uses(&mut self, op: OpId) {
         let operands = std::mem::take(&mut self.ops[op.0 as usize].operands);
         for (i, v) in operands.iter().enumerate() {
-            self.values[v.0 as usize].uses.remove(Use {
-                op,
-                index: i as u32,
-            });
+            self.values[v.0 as usize].uses.remove(Use { op, index: i as u32 });
         }
     }
 

@@ -55,12 +55,7 @@ impl Diagnostic {
                 (start as usize, end.saturating_sub(start) as usize),
             )];
             for (loc, note) in &self.notes {
-                if let Location::Span {
-                    source: s2,
-                    start,
-                    end,
-                } = *loc
-                {
+                if let Location::Span { source: s2, start, end } = *loc {
                     if s2 == source {
                         labels.push(LabeledSpan::new_with_span(
                             Some(note.clone()),

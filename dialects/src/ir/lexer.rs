@@ -180,10 +180,7 @@ impl<'s> Lexer<'s> {
                 }
             }
             b'0'..=b'9' => {
-                if c == b'0'
-                    && b.get(p) == Some(&b'x')
-                    && b.get(p + 1).is_some_and(|d| d.is_ascii_hexdigit())
-                {
+                if c == b'0' && b.get(p) == Some(&b'x') && b.get(p + 1).is_some_and(|d| d.is_ascii_hexdigit()) {
                     p += 1;
                     while p < b.len() && b[p].is_ascii_hexdigit() {
                         p += 1;
@@ -217,9 +214,7 @@ impl<'s> Lexer<'s> {
                 }
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {
-                while p < b.len()
-                    && (b[p].is_ascii_alphanumeric() || matches!(b[p], b'_' | b'$' | b'.'))
-                {
+                while p < b.len() && (b[p].is_ascii_alphanumeric() || matches!(b[p], b'_' | b'$' | b'.')) {
                     p += 1;
                 }
                 Tok::Ident

@@ -69,12 +69,7 @@ impl Registry {
     pub fn register(&mut self, d: Dialect) {
         let di = self.dialects.len();
         for (oi, op) in d.ops.iter().enumerate() {
-            debug_assert!(
-                op.name.starts_with(d.name),
-                "{} not in dialect {}",
-                op.name,
-                d.name
-            );
+            debug_assert!(op.name.starts_with(d.name), "{} not in dialect {}", op.name, d.name);
             self.ops.insert(op.name, (di, oi));
         }
         self.dialects.push(d);
@@ -90,8 +85,6 @@ impl Registry {
         &self.dialects
     }
     pub fn op_names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.dialects
-            .iter()
-            .flat_map(|d| d.ops.iter().map(|o| o.name))
+        self.dialects.iter().flat_map(|d| d.ops.iter().map(|o| o.name))
     }
 }

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 
 use super::lexer::{unescape, Lexer, Tok, Token};
 use super::{
-    Attr, AttrKind, BlockId, Context, Diagnostic, Dim, Location, MemSpace, OpId, RegionId, Scalar,
-    SourceId, Symbol, Type, TypeKind, Value, ValueDef,
+    Attr, AttrKind, BlockId, Context, Diagnostic, Dim, Location, MemSpace, OpId, RegionId, Scalar, SourceId, Symbol,
+    Type, TypeKind, Value, ValueDef,
 };
 
 type PResult<T> = Result<T, Diagnostic>;
@@ -130,9 +130,7 @@ impl<'c, 's> Parser<'c, 's> {
         }
         let name = self.ctx.sym("builtin.module");
         let loc = self.loc(start);
-        Ok(self
-            .ctx
-            .create_op(name, &[], &[], Vec::new(), vec![region], loc))
+        Ok(self.ctx.create_op(name, &[], &[], Vec::new(), vec![region], loc))
     }
 
     fn resolve_forward_refs(&mut self) -> PResult<()> {
@@ -201,10 +199,7 @@ impl<'c, 's> Parser<'c, 's> {
         if i >= b.count {
             return self.err_at(
                 t,
-                format!(
-                    "'{name}' has {} results, so '{full}' does not exist",
-                    b.count
-                ),
+                format!("'{name}' has {} results, so '{full}' does not exist", b.count),
             );
         }
         Ok(Some(Value(b.first.0 + i)))
@@ -268,8 +263,7 @@ impl<'c, 's> Parser<'c, 's> {
             Tok::String => {
                 let t = self.bump();
                 let body = &self.text(t)[1..self.text(t).len() - 1];
-                unescape(body)
-                    .ok_or_else(|| Diagnostic::error(self.loc(t), "invalid escape in string"))?
+                unescape(body).ok_or_else(|| Diagnostic::error(self.loc(t), "invalid escape in string"))?
             }
             Tok::Ident => {
                 let t = self.bump();
@@ -278,10 +272,7 @@ impl<'c, 's> Parser<'c, 's> {
             _ => return self.expected("an operation name (\"dialect.op\")"),
         };
         if !name.contains('.') {
-            return self.err_at(
-                name_tok,
-                format!("operation name '{name}' must be 'dialect.op'"),
-            );
+            return self.err_at(name_tok, format!("operation name '{name}' must be 'dialect.op'"));
         }
         if self.ctx.registry().op(&name).is_none() && !self.ctx.allow_unregistered {
             let dialect = name.split('.').next().unwrap_or_default();
@@ -317,10 +308,7 @@ impl<'c, 's> Parser<'c, 's> {
             );
         }
         if self.tok.kind == Tok::Less {
-            return self.err_at(
-                self.tok,
-                "properties ('<{...}>') are not supported: use attributes",
-            );
+            return self.err_at(self.tok, "properties ('<{...}>') are not supported: use attributes");
         }
         // Regions.
         let mut regions = Vec::new();
@@ -345,12 +333,7 @@ impl<'c, 's> Parser<'c, 's> {
         let (inputs, outputs) = match self.ty()? {
             t => match self.ctx.type_kind(t).clone() {
                 TypeKind::Function { inputs, results } => (inputs, results),
-                _ => {
-                    return self.err_at(
-                        sig_tok,
-                        "expected a function type '(operand types) -> result types'",
-                    )
-                }
+                _ => return self.err_at(sig_tok, "expected a function type '(operand types) -> result types'"),
             },
         };
         if inputs.len() != operand_toks.len() {
@@ -390,9 +373,7 @@ impl<'c, 's> Parser<'c, 's> {
         }
         let name = self.ctx.sym(&name);
         let attrs = attrs;
-        let op = self
-            .ctx
-            .create_op(name, &operands, &outputs, attrs, regions, location);
+        let op = self.ctx.create_op(name, &operands, &outputs, attrs, regions, location);
         self.ctx.insert_op(block, None, op);
         let mut next = 0u32;
         for (t, count) in result_names {
@@ -447,10 +428,7 @@ impl<'c, 's> Parser<'c, 's> {
             if self.tok.kind == Tok::Caret {
                 let label = self.bump();
                 if let Some(_prev) = labels.insert(self.text(label), label) {
-                    return self.err_at(
-                        label,
-                        format!("block label '{}' is defined twice", self.text(label)),
-                    );
+                    return self.err_at(label, format!("block label '{}' is defined twice", self.text(label)));
                 }
                 let b = self.ctx.append_block(region, &[]);
                 if self.eat(Tok::LParen) && !self.eat(Tok::RParen) {
@@ -511,9 +489,8 @@ impl<'c, 's> Parser<'c, 's> {
                 }
                 Tok::String => {
                     self.bump();
-                    unescape(&self.text(kt)[1..self.text(kt).len() - 1]).ok_or_else(|| {
-                        Diagnostic::error(self.loc(kt), "invalid escape in string")
-                    })?
+                    unescape(&self.text(kt)[1..self.text(kt).len() - 1])
+                        .ok_or_else(|| Diagnostic::error(self.loc(kt), "invalid escape in string"))?
                 }
                 _ => return self.expected("an attribute name"),
             };
@@ -524,10 +501,7 @@ impl<'c, 's> Parser<'c, 's> {
             };
             let key = self.ctx.sym(&key);
             if out.iter().any(|(k, _)| *k == key) {
-                return self.err_at(
-                    kt,
-                    format!("attribute '{}' is given twice", self.ctx.str(key)),
-                );
+                return self.err_at(kt, format!("attribute '{}' is given twice", self.ctx.str(key)));
             }
             out.push((key, value));
             if !self.eat(Tok::Comma) {
@@ -586,27 +560,12 @@ impl<'c, 's> Parser<'c, 's> {
                 self.bump();
                 let (dialect, name) = self.dialect_name(t)?;
                 let body = self.opaque_body()?;
-                AttrKind::Opaque {
-                    dialect,
-                    name,
-                    body,
-                }
+                AttrKind::Opaque { dialect, name, body }
             }
-            _ => AttrKind::Type(self.ty().map_err(|_| {
-                Diagnostic::error(
-                    self.loc(t),
-                    format!("expected an attribute value, found {}", self.found_at(t)),
-                )
-            })?),
+            Tok::Ident | Tok::LParen | Tok::Bang => AttrKind::Type(self.ty()?),
+            _ => return self.expected("an attribute value"),
         };
         Ok(self.ctx.intern_attr(kind))
-    }
-
-    fn found_at(&self, t: Token) -> String {
-        match t.kind {
-            Tok::Eof => "end of input".into(),
-            _ => format!("'{}'", self.text(t)),
-        }
     }
 
     fn number_attr(&mut self) -> PResult<Attr> {
@@ -626,17 +585,10 @@ impl<'c, 's> Parser<'c, 's> {
             }
             ty
         } else {
-            let s = if t.kind == Tok::Float {
-                Scalar::F64
-            } else {
-                Scalar::I64
-            };
+            let s = if t.kind == Tok::Float { Scalar::F64 } else { Scalar::I64 };
             self.ctx.scalar(s)
         };
-        let s = self
-            .ctx
-            .as_scalar(ty)
-            .expect("checked above: number types are scalars");
+        let s = self.ctx.as_scalar(ty).expect("checked above: number types are scalars");
         let span = Token {
             kind: t.kind,
             start: start.start,
@@ -644,8 +596,7 @@ impl<'c, 's> Parser<'c, 's> {
         };
         let kind = if s.is_float() {
             let x = if let Some(hex) = text.strip_prefix("0x") {
-                let bits = u64::from_str_radix(hex, 16)
-                    .or_else(|_| self.err_at(span, "hexadecimal float too long"))?;
+                let bits = u64::from_str_radix(hex, 16).or_else(|_| self.err_at(span, "hexadecimal float too long"))?;
                 match s {
                     Scalar::F16 => f16_bits_to_f64(bits as u16),
                     Scalar::F32 => f32::from_bits(bits as u32) as f64,
@@ -656,10 +607,7 @@ impl<'c, 's> Parser<'c, 's> {
                     .or_else(|_| self.err_at(span, "invalid float literal"))?
             };
             let x = if neg { -x } else { x };
-            AttrKind::Float {
-                bits: x.to_bits(),
-                ty,
-            }
+            AttrKind::Float { bits: x.to_bits(), ty }
         } else if s.is_int() || s == Scalar::Bool {
             if t.kind == Tok::Float {
                 return self.err_at(
@@ -681,16 +629,9 @@ impl<'c, 's> Parser<'c, 's> {
                 mag < (1u128 << (bits - 1))
             };
             if !ok {
-                return self.err_at(
-                    span,
-                    format!("integer literal does not fit in {}", s.mlir_name()),
-                );
+                return self.err_at(span, format!("integer literal does not fit in {}", s.mlir_name()));
             }
-            let v = if neg {
-                (mag as i128).wrapping_neg()
-            } else {
-                mag as i128
-            } as i64;
+            let v = if neg { (mag as i128).wrapping_neg() } else { mag as i128 } as i64;
             if s == Scalar::Bool {
                 AttrKind::Bool(v != 0)
             } else {
@@ -707,9 +648,7 @@ impl<'c, 's> Parser<'c, 's> {
     fn dialect_name(&mut self, t: Token) -> PResult<(Symbol, Symbol)> {
         let full = &self.text(t)[1..];
         match full.split_once('.') {
-            Some((d, n)) if !d.is_empty() && !n.is_empty() => {
-                Ok((self.ctx.sym(d), self.ctx.sym(n)))
-            }
+            Some((d, n)) if !d.is_empty() && !n.is_empty() => Ok((self.ctx.sym(d), self.ctx.sym(n))),
             _ => self.err_at(t, format!("expected 'dialect.name', found '{full}'")),
         }
     }
@@ -773,8 +712,7 @@ impl<'c, 's> Parser<'c, 's> {
                         self.expect(Tok::Less)?;
                         let st = self.expect(Tok::Ident)?;
                         let Some(space) = MemSpace::from_name(self.text(st)) else {
-                            return self
-                                .err_at(st, "expected a memory space: host, device or shared");
+                            return self.err_at(st, "expected a memory space: host, device or shared");
                         };
                         self.expect(Tok::Greater)?;
                         Ok(self.ctx.intern_type(TypeKind::Mem(space)))
@@ -841,18 +779,12 @@ impl<'c, 's> Parser<'c, 's> {
                     match self.lookup(t)? {
                         Some(v) => {
                             if self.ctx.as_scalar(self.ctx.value_type(v)) != Some(Scalar::I64) {
-                                return self.err_at(
-                                    t,
-                                    format!("size '{}' must have type i64", self.text(t)),
-                                );
+                                return self.err_at(t, format!("size '{}' must have type i64", self.text(t)));
                             }
                             Dim::Value(v)
                         }
                         None => {
-                            return self.err_at(
-                                t,
-                                format!("size '{}' is not defined before this type", self.text(t)),
-                            )
+                            return self.err_at(t, format!("size '{}' is not defined before this type", self.text(t)))
                         }
                     }
                 }
@@ -920,9 +852,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for j in 0..b.len() {
             let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != b[j]))
-                .min(row[j] + 1)
-                .min(cur + 1);
+            row[j + 1] = (prev + usize::from(ca != b[j])).min(row[j] + 1).min(cur + 1);
             prev = cur;
         }
     }

@@ -90,11 +90,7 @@ impl<'a> Printer<'a> {
     }
 
     fn name(&mut self, v: Value) {
-        let (n, idx) = self
-            .names
-            .get(v.0 as usize)
-            .copied()
-            .unwrap_or((UNNAMED, 0));
+        let (n, idx) = self.names.get(v.0 as usize).copied().unwrap_or((UNNAMED, 0));
         if n == UNNAMED {
             // A value not printed yet (a size in a type before its
             // definition, or a value of another op): use its arena index.
@@ -304,9 +300,7 @@ impl<'a> Printer<'a> {
                 self.out.push('(');
                 self.type_list(inputs);
                 self.out.push_str(") -> ");
-                if results.len() == 1
-                    && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. })
-                {
+                if results.len() == 1 && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. }) {
                     self.ty(results[0]);
                 } else {
                     self.out.push('(');
@@ -329,11 +323,7 @@ impl<'a> Printer<'a> {
             TypeKind::Mem(space) => {
                 let _ = write!(self.out, "!mem.block<{}>", space.name());
             }
-            TypeKind::Opaque {
-                dialect,
-                name,
-                body,
-            } => {
+            TypeKind::Opaque { dialect, name, body } => {
                 let _ = write!(self.out, "!{}.{}", ctx.str(*dialect), ctx.str(*name));
                 if let Some(b) = body {
                     let _ = write!(self.out, "<{}>", ctx.str(*b));
@@ -415,11 +405,7 @@ impl<'a> Printer<'a> {
                 self.out.push('@');
                 write_key(&mut self.out, ctx.str(*s));
             }
-            AttrKind::Opaque {
-                dialect,
-                name,
-                body,
-            } => {
+            AttrKind::Opaque { dialect, name, body } => {
                 let _ = write!(self.out, "#{}.{}", ctx.str(*dialect), ctx.str(*name));
                 if let Some(b) = body {
                     let _ = write!(self.out, "<{}>", ctx.str(*b));

@@ -39,11 +39,7 @@ impl Context {
     /// Replaces the results of `op` by `new` and erases `op`.
     pub fn replace_op(&mut self, op: OpId, new: &[Value]) {
         let results: Vec<Value> = self.results(op).collect();
-        assert_eq!(
-            results.len(),
-            new.len(),
-            "replace_op: result count mismatch"
-        );
+        assert_eq!(results.len(), new.len(), "replace_op: result count mismatch");
         for (r, n) in results.into_iter().zip(new) {
             self.replace_all_uses(r, *n);
         }
@@ -78,9 +74,7 @@ impl Context {
     /// Moves `op` to just before `before` (possibly in another block).
     pub fn move_op_before(&mut self, op: OpId, before: OpId) {
         self.detach_op(op);
-        let b = self
-            .parent_block(before)
-            .expect("move target is linked in a block");
+        let b = self.parent_block(before).expect("move target is linked in a block");
         self.insert_op(b, Some(before), op);
     }
 

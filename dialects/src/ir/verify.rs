@@ -4,9 +4,7 @@
 //!
 //! MLIR counterpart: `mlir::verify` and `Op::verify`.
 
-use super::{
-    Attr, AttrKind, Context, Diagnostic, OpId, RegionId, Scalar, Traits, Type, TypeKind, Value,
-};
+use super::{Attr, AttrKind, Context, Diagnostic, OpId, RegionId, Scalar, Traits, Type, TypeKind, Value};
 
 /// A read-only view of one op, handed to op verifiers, with helpers that
 /// produce messages in one style ("expects 2 operands, found 3").
@@ -29,19 +27,13 @@ impl OpView<'_> {
         self.ctx.value_type(self.ctx.operand(self.op, i))
     }
     pub fn operand_types(&self) -> Vec<Type> {
-        self.operands()
-            .iter()
-            .map(|&v| self.ctx.value_type(v))
-            .collect()
+        self.operands().iter().map(|&v| self.ctx.value_type(v)).collect()
     }
     pub fn result_type(&self, i: usize) -> Type {
         self.ctx.value_type(self.ctx.result(self.op, i))
     }
     pub fn result_types(&self) -> Vec<Type> {
-        self.ctx
-            .results(self.op)
-            .map(|v| self.ctx.value_type(v))
-            .collect()
+        self.ctx.results(self.op).map(|v| self.ctx.value_type(v)).collect()
     }
     pub fn regions(&self) -> &[RegionId] {
         self.ctx.regions(self.op)
@@ -55,10 +47,7 @@ impl OpView<'_> {
     }
     pub fn expect_operands_at_least(&self, n: usize) -> Result<(), String> {
         if self.num_operands() < n {
-            return Err(format!(
-                "expects at least {n} operands, found {}",
-                self.num_operands()
-            ));
+            return Err(format!("expects at least {n} operands, found {}", self.num_operands()));
         }
         Ok(())
     }
@@ -99,10 +88,7 @@ impl OpView<'_> {
     /// The argument types of the single block of region `r`, checking the
     /// region has exactly one block.
     pub fn single_block_args(&self, r: usize) -> Result<Vec<Type>, String> {
-        let region = *self
-            .regions()
-            .get(r)
-            .ok_or_else(|| format!("expects region #{r}"))?;
+        let region = *self.regions().get(r).ok_or_else(|| format!("expects region #{r}"))?;
         let blocks = self.ctx.blocks(region);
         if blocks.len() != 1 {
             return Err(format!(
@@ -120,10 +106,7 @@ impl OpView<'_> {
 
     /// The operand types of the terminator of region `r`'s last block.
     pub fn yielded_types(&self, r: usize) -> Result<Vec<Type>, String> {
-        let region = *self
-            .regions()
-            .get(r)
-            .ok_or_else(|| format!("expects region #{r}"))?;
+        let region = *self.regions().get(r).ok_or_else(|| format!("expects region #{r}"))?;
         let block = *self
             .ctx
             .blocks(region)
@@ -220,10 +203,8 @@ struct Verifier<'a> {
 impl Verifier<'_> {
     fn error(&mut self, op: OpId, msg: String) {
         let name = self.ctx.op_name(op).to_string();
-        self.errors.push(Diagnostic::error(
-            self.ctx.location(op),
-            format!("'{name}' op {msg}"),
-        ));
+        self.errors
+            .push(Diagnostic::error(self.ctx.location(op), format!("'{name}' op {msg}")));
     }
 
     fn define(&mut self, v: Value) {

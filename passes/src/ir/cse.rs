@@ -51,10 +51,7 @@ impl Table {
             .op_def(op)
             .is_some_and(|d| d.traits.contains(Traits::ISOLATED_FROM_ABOVE));
         let saved = if isolated {
-            Some((
-                std::mem::take(&mut self.map),
-                std::mem::take(&mut self.undo),
-            ))
+            Some((std::mem::take(&mut self.map), std::mem::take(&mut self.undo)))
         } else {
             None
         };

@@ -6,8 +6,7 @@ use crate::pass::{OptionKind, OptionSpec, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "ir-dce",
-    description:
-        "Dead-code elimination: erase pure ops (and their regions) whose results are unused",
+    description: "Dead-code elimination: erase pure ops (and their regions) whose results are unused",
     options: &[OptionSpec {
         name: "max-iters",
         kind: OptionKind::UInt,

@@ -15,11 +15,7 @@ pub const INFO: PassInfo = PassInfo {
         default: "false",
         help: "print a JSON object",
     }],
-    create: |o| {
-        Box::new(OpStats {
-            json: o.bool("json"),
-        })
-    },
+    create: |o| Box::new(OpStats { json: o.bool("json") }),
 };
 
 struct OpStats {
@@ -30,9 +26,7 @@ struct OpStats {
 pub fn op_counts(ctx: &Context, op: OpId) -> BTreeMap<String, usize> {
     let mut counts = BTreeMap::new();
     *counts.entry(ctx.op_name(op).to_string()).or_insert(0) += 1;
-    ctx.walk(op, &mut |o| {
-        *counts.entry(ctx.op_name(o).to_string()).or_insert(0) += 1
-    });
+    ctx.walk(op, &mut |o| *counts.entry(ctx.op_name(o).to_string()).or_insert(0) += 1);
     counts
 }
 
@@ -40,10 +34,7 @@ impl Pass for OpStats {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let counts = op_counts(ctx, op);
         if self.json {
-            let body: Vec<String> = counts
-                .iter()
-                .map(|(k, v)| format!("\"{k}\": {v}"))
-                .collect();
+            let body: Vec<String> = counts.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
             eprintln!("{{{}}}", body.join(", "));
         } else {
             eprintln!("Operations encountered:\n-----------------------");

@@ -1,0 +1,21 @@
+// RUN: futmlir opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{unknown dialect 'nosuch' in operation 'nosuch.op'}}
+"nosuch.op"() : () -> ()
+
+// -----
+
+"builtin.module"() ({
+^bb0(%x: i32):
+// expected-error @-2 {{'builtin.module' op body block must have no arguments}}
+}) : () -> ()
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op expects 1 region, found 0}}
+"builtin.module"() : () -> ()
+
+// -----
+
+// expected-error @+1 {{expected SSA value, found ':'}}
+"builtin.module"( : () -> ()
