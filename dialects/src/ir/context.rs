@@ -4,6 +4,13 @@
 //! MLIR counterpart: `MLIRContext` (which owns types and attributes) plus the
 //! operation allocator. Keeping the arenas here lets every handle be a
 //! 4-byte index and keeps one compilation in one place.
+//!
+//! Note [Sizes in types]: an array type may name an SSA value as a size
+//! (`[%n]f32`). Such a mention is a use of `%n`: `has_uses` counts it,
+//! `replace_all_uses` rewrites the types that mention the replaced value,
+//! and the verifier checks the size is in scope where the typed value is
+//! defined. The context keeps a reverse index (`type_users`) so this costs
+//! nothing for values that are never sizes.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -62,6 +69,9 @@ pub struct Context {
     pub(crate) values: Vec<ValueData>,
     /// Accept ops of dialects or names the registry does not know.
     pub allow_unregistered: bool,
+    /// For each value used as an array size: the values whose types mention
+    /// it. A size in a type is a use too (see Note [Sizes in types]).
+    type_users: HashMap<Value, Vec<Value>>,
 }
 
 impl Default for Context {
@@ -82,6 +92,7 @@ impl Context {
             blocks: Vec::new(),
             regions: Vec::new(),
             values: Vec::new(),
+            type_users: HashMap::new(),
             allow_unregistered: false,
         }
     }
@@ -242,8 +253,9 @@ impl Context {
     pub fn uses(&self, v: Value) -> &[Use] {
         self.values[v.0 as usize].uses.as_slice()
     }
+    /// Whether `v` is an operand of some op or a size in some value's type.
     pub fn has_uses(&self, v: Value) -> bool {
-        !self.uses(v).is_empty()
+        !self.uses(v).is_empty() || self.type_users.contains_key(&v)
     }
     /// The op defining `v`, if it is an op result.
     pub fn defining_op(&self, v: Value) -> Option<OpId> {
@@ -303,7 +315,59 @@ impl Context {
             def,
             uses: UseList::Empty,
         });
-        Value(self.values.len() as u32 - 1)
+        let v = Value(self.values.len() as u32 - 1);
+        self.link_type_users(v, ty);
+        v
+    }
+
+    /// The size values a type mentions (in arrays, tuples and functions).
+    pub fn type_size_values(&self, t: Type) -> Vec<Value> {
+        let mut out = Vec::new();
+        self.collect_size_values(t, &mut out);
+        out
+    }
+
+    fn collect_size_values(&self, t: Type, out: &mut Vec<Value>) {
+        match self.type_kind(t) {
+            TypeKind::Scalar(_) | TypeKind::Mem(_) | TypeKind::Opaque { .. } => {}
+            TypeKind::Array { shape, .. } => out.extend(shape.iter().filter_map(|d| match d {
+                super::Dim::Value(v) => Some(*v),
+                _ => None,
+            })),
+            TypeKind::Tuple(ts) => ts.iter().for_each(|&t| self.collect_size_values(t, out)),
+            TypeKind::Function { inputs, results } => inputs
+                .iter()
+                .chain(results)
+                .for_each(|&t| self.collect_size_values(t, out)),
+            TypeKind::Record(fs) => fs.iter().for_each(|&(_, t)| self.collect_size_values(t, out)),
+        }
+    }
+
+    fn link_type_users(&mut self, v: Value, ty: Type) {
+        if matches!(self.type_kind(ty), TypeKind::Scalar(_)) {
+            return;
+        }
+        for s in self.type_size_values(ty) {
+            self.type_users.entry(s).or_default().push(v);
+        }
+    }
+
+    pub(crate) fn unlink_type_users(&mut self, v: Value, ty: Type) {
+        for s in self.type_size_values(ty) {
+            if let Some(us) = self.type_users.get_mut(&s) {
+                if let Some(i) = us.iter().position(|&u| u == v) {
+                    us.swap_remove(i);
+                }
+                if us.is_empty() {
+                    self.type_users.remove(&s);
+                }
+            }
+        }
+    }
+
+    /// The values whose types mention `v` as a size.
+    pub fn type_users(&self, v: Value) -> &[Value] {
+        self.type_users.get(&v).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// Creates a detached operation.
@@ -459,7 +523,10 @@ impl Context {
 
     /// Changes the type of a value (the caller keeps the IR well typed).
     pub fn set_value_type(&mut self, v: Value, ty: Type) {
+        let old = self.values[v.0 as usize].ty;
+        self.unlink_type_users(v, old);
         self.values[v.0 as usize].ty = ty;
+        self.link_type_users(v, ty);
     }
 
     pub(crate) fn drop_operand_uses(&mut self, op: OpId) {

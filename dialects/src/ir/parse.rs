@@ -165,6 +165,8 @@ impl<'c, 's> Parser<'c, 's> {
                     );
                 }
                 self.ctx.replace_all_uses(ph, real);
+                let t = self.ctx.value_type(ph);
+                self.ctx.unlink_type_users(ph, t);
             }
         }
         let prev = self.names.insert(name, b);

@@ -34,6 +34,17 @@ impl Context {
         for u in uses {
             self.set_operand(u.op, u.index as usize, to);
         }
+        // Note [Sizes in types]
+        let typed = self.type_users(from).to_vec();
+        if !typed.is_empty() {
+            let mut map = ValueMap::default();
+            map.insert(from, to);
+            for v in typed {
+                let t = self.value_type(v);
+                let t = self.map_type(t, &map);
+                self.set_value_type(v, t);
+            }
+        }
     }
 
     /// Replaces the results of `op` by `new` and erases `op`.
@@ -53,6 +64,10 @@ impl Context {
             self.erase_region_contents(r);
         }
         self.drop_operand_uses(op);
+        for r in self.results(op).collect::<Vec<_>>() {
+            let t = self.value_type(r);
+            self.unlink_type_users(r, t);
+        }
         debug_assert!(
             self.results(op).all(|r| !self.has_uses(r)),
             "erase_op: '{}' still has uses",
@@ -67,6 +82,10 @@ impl Context {
             // Erase back to front so uses inside the block go first.
             while let Some(o) = self.last_op(b) {
                 self.erase_op(o);
+            }
+            for a in self.block_args(b).to_vec() {
+                let t = self.value_type(a);
+                self.unlink_type_users(a, t);
             }
         }
     }
@@ -100,6 +119,10 @@ impl Context {
             TypeKind::Tuple(ts) => {
                 let ts = ts.into_iter().map(|t| self.map_type(t, map)).collect();
                 self.intern_type(TypeKind::Tuple(ts))
+            }
+            TypeKind::Record(fields) => {
+                let fields = fields.into_iter().map(|(k, t)| (k, self.map_type(t, map))).collect();
+                self.intern_type(TypeKind::Record(fields))
             }
             TypeKind::Function { inputs, results } => {
                 let inputs = inputs.into_iter().map(|t| self.map_type(t, map)).collect();

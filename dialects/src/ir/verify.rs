@@ -260,6 +260,9 @@ impl Verifier<'_> {
                     for &a in ctx.block_args(b) {
                         self.define(a);
                     }
+                    for (i, &a) in ctx.block_args(b).iter().enumerate() {
+                        self.check_sizes(op, a, &format!("block argument #{i}"));
+                    }
                     for o in ctx.block_ops(b) {
                         self.op(o);
                     }
@@ -273,6 +276,24 @@ impl Verifier<'_> {
         }
         for r in ctx.results(op) {
             self.define(r);
+        }
+        for (i, r) in ctx.results(op).enumerate() {
+            self.check_sizes(op, r, &format!("result #{i}"));
+        }
+    }
+
+    /// The sizes a value's type names must be in scope where it is defined
+    /// (Note [Sizes in types]).
+    fn check_sizes(&mut self, op: OpId, v: Value, what: &str) {
+        let t = self.ctx.value_type(v);
+        if matches!(self.ctx.type_kind(t), TypeKind::Scalar(_)) {
+            return;
+        }
+        for s in self.ctx.type_size_values(t) {
+            if self.level[s.0 as usize] != self.depth {
+                self.error(op, format!("{what} has a type whose size is not in scope"));
+                return;
+            }
         }
     }
 
