@@ -74,7 +74,7 @@ impl std::fmt::Display for OptionValue {
             OptionValue::UInt(n) => write!(f, "{n}"),
             OptionValue::Int(n) => write!(f, "{n}"),
             OptionValue::String(s) => {
-                if s.is_empty() || s.contains(|c: char| c == ',' || c == '}' || c == '{' || c == ' ' || c == '"') {
+                if s.is_empty() || s.contains([',', '}', '{', ' ', '"']) {
                     write!(f, "\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
                 } else {
                     write!(f, "{s}")
