@@ -107,7 +107,7 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    pub fn next(&mut self) -> Token {
+    pub fn next_token(&mut self) -> Token {
         self.skip_trivia();
         let b = self.src.as_bytes();
         let start = self.pos;

@@ -19,6 +19,9 @@ use super::{
 
 type PResult<T> = Result<T, Diagnostic>;
 
+/// An op's operand types and result types.
+type Signature = (SmallVec<[Type; 4]>, SmallVec<[Type; 2]>);
+
 /// A name bound to a value or to the results of a multi-result op.
 #[derive(Copy, Clone)]
 struct Binding {
@@ -36,7 +39,16 @@ struct Parser<'c, 's> {
     undo: Vec<(&'s str, Option<Binding>)>,
     /// Forward references: full reference text (`%x`, `%x#1`) → placeholder.
     forward: FastMap<&'s str, (Value, u32)>,
+    /// How many regions, types and attributes enclose the current token;
+    /// see `MAX_NESTING`.
+    nesting: u32,
 }
+
+/// The deepest nesting of regions, types and attributes the parser accepts.
+/// The parser is recursive: without a bound, input like `((((...` would
+/// overflow the stack (an abort, not a diagnostic). The bound leaves room
+/// for unoptimised builds on a 2 MiB thread stack.
+const MAX_NESTING: u32 = 100;
 
 impl Context {
     /// Parses the text of `source` into a `builtin.module` (wrapping the
@@ -55,6 +67,7 @@ impl Context {
             names: FastMap::default(),
             undo: Vec::new(),
             forward: FastMap::default(),
+            nesting: 0,
         };
         p.bump();
         let module = p.top_level()?;
@@ -71,7 +84,7 @@ impl Context {
 impl<'c, 's> Parser<'c, 's> {
     fn bump(&mut self) -> Token {
         let t = self.tok;
-        self.tok = self.lex.next();
+        self.tok = self.lex.next_token();
         t
     }
     fn text(&self, t: Token) -> &'s str {
@@ -413,7 +426,7 @@ impl<'c, 's> Parser<'c, 's> {
 
     /// An op's signature: a function type, read without interning it (the
     /// op keeps only its operand and result types).
-    fn signature(&mut self) -> PResult<(SmallVec<[Type; 4]>, SmallVec<[Type; 2]>)> {
+    fn signature(&mut self) -> PResult<Signature> {
         let sig_tok = self.tok;
         if self.tok.kind != Tok::LParen {
             self.ty()?;
@@ -466,7 +479,30 @@ impl<'c, 's> Parser<'c, 's> {
             .or_else(|_| self.err_at(t, "expected a 32-bit unsigned integer"))
     }
 
+    /// Enters one level of nesting (left by `leave`, or by the parse
+    /// failing).
+    fn enter(&mut self) -> PResult<()> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return self.err_at(
+                self.tok,
+                format!("nesting deeper than {MAX_NESTING} regions, types or attributes"),
+            );
+        }
+        Ok(())
+    }
+    fn leave(&mut self) {
+        self.nesting -= 1;
+    }
+
     fn region(&mut self) -> PResult<RegionId> {
+        self.enter()?;
+        let r = self.region_body()?;
+        self.leave();
+        Ok(r)
+    }
+
+    fn region_body(&mut self) -> PResult<RegionId> {
         self.expect(Tok::LBrace)?;
         let scope = self.undo.len();
         let region = self.ctx.create_region();
@@ -566,6 +602,13 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn attr(&mut self) -> PResult<Attr> {
+        self.enter()?;
+        let a = self.attr_body()?;
+        self.leave();
+        Ok(a)
+    }
+
+    fn attr_body(&mut self) -> PResult<Attr> {
         let t = self.tok;
         let kind = match t.kind {
             Tok::Ident if self.is_ident("unit") => {
@@ -758,6 +801,13 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn ty(&mut self) -> PResult<Type> {
+        self.enter()?;
+        let t = self.ty_body()?;
+        self.leave();
+        Ok(t)
+    }
+
+    fn ty_body(&mut self) -> PResult<Type> {
         let t = self.tok;
         match t.kind {
             Tok::Ident => {
