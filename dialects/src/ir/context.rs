@@ -13,13 +13,13 @@
 //! nothing for values that are never sizes.
 
 use std::collections::HashMap;
-use std::hash::Hash;
 use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::arena::{Arena, Interner};
 use super::attributes::AttrKind;
-use super::operation::{BlockData, OperationData, RegionData};
+use super::operation::{BlockData, Link, OperationData, RegionData};
 use super::value::{UseList, ValueData};
 use super::{
     Attr, BlockId, Location, OpDef, OpId, RegionId, Registry, Scalar, SourceFile, SourceId, Type, TypeKind, Use, Value,
@@ -30,43 +30,21 @@ use super::{
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Symbol(pub(crate) u32);
 
-/// A hash-consing table: each distinct key is stored once.
-pub(crate) struct Interner<K> {
-    map: HashMap<K, u32>,
-    items: Vec<K>,
-}
-
-impl<K: Clone + Eq + Hash> Interner<K> {
-    fn new() -> Self {
-        Interner {
-            map: HashMap::new(),
-            items: Vec::new(),
-        }
-    }
-    fn intern(&mut self, k: K) -> u32 {
-        if let Some(&i) = self.map.get(&k) {
-            return i;
-        }
-        let i = self.items.len() as u32;
-        self.items.push(k.clone());
-        self.map.insert(k, i);
-        i
-    }
-    fn get(&self, i: u32) -> &K {
-        &self.items[i as usize]
-    }
-}
-
 pub struct Context {
     registry: Arc<Registry>,
     strings: Interner<Box<str>>,
     types: Interner<TypeKind>,
     attrs: Interner<AttrKind>,
+    /// Attribute dictionaries of ops, interned (as MLIR's `DictionaryAttr`
+    /// is): most ops share theirs with others. Entry 0 is the empty one.
+    dicts: Interner<Box<[(Symbol, Attr)]>>,
+    /// The interned scalar types, by `Scalar as usize` (`NO_TYPE` until made).
+    scalars: [u32; 12],
     sources: Vec<SourceFile>,
-    pub(crate) ops: Vec<OperationData>,
-    pub(crate) blocks: Vec<BlockData>,
-    pub(crate) regions: Vec<RegionData>,
-    pub(crate) values: Vec<ValueData>,
+    pub(crate) ops: Arena<OperationData>,
+    pub(crate) blocks: Arena<BlockData>,
+    pub(crate) regions: Arena<RegionData>,
+    pub(crate) values: Arena<ValueData>,
     /// Accept ops of dialects or names the registry does not know.
     pub allow_unregistered: bool,
     /// For each value used as an array size: the values whose types mention
@@ -80,18 +58,24 @@ impl Default for Context {
     }
 }
 
+const NO_TYPE: u32 = u32::MAX;
+
 impl Context {
     pub fn new(registry: Arc<Registry>) -> Context {
+        let mut dicts = Interner::new();
+        dicts.intern(Box::default());
         Context {
             registry,
             strings: Interner::new(),
             types: Interner::new(),
             attrs: Interner::new(),
+            dicts,
+            scalars: [NO_TYPE; 12],
             sources: Vec::new(),
-            ops: Vec::new(),
-            blocks: Vec::new(),
-            regions: Vec::new(),
-            values: Vec::new(),
+            ops: Arena::new(),
+            blocks: Arena::new(),
+            regions: Arena::new(),
+            values: Arena::new(),
             type_users: HashMap::new(),
             allow_unregistered: false,
         }
@@ -104,13 +88,13 @@ impl Context {
     // ----- interning -------------------------------------------------------
 
     pub fn sym(&mut self, s: &str) -> Symbol {
-        if let Some(&i) = self.strings.map.get(s) {
+        if let Some(i) = self.strings.lookup(s) {
             return Symbol(i);
         }
         Symbol(self.strings.intern(s.into()))
     }
     pub fn lookup_sym(&self, s: &str) -> Option<Symbol> {
-        self.strings.map.get(s).map(|&i| Symbol(i))
+        self.strings.lookup(s).map(Symbol)
     }
     pub fn str(&self, s: Symbol) -> &str {
         self.strings.get(s.0)
@@ -122,7 +106,13 @@ impl Context {
         self.types.get(t.0)
     }
     pub fn scalar(&mut self, s: Scalar) -> Type {
-        self.intern_type(TypeKind::Scalar(s))
+        let slot = self.scalars[s as usize];
+        if slot != NO_TYPE {
+            return Type(slot);
+        }
+        let t = self.intern_type(TypeKind::Scalar(s));
+        self.scalars[s as usize] = t.0;
+        t
     }
     pub fn as_scalar(&self, t: Type) -> Option<Scalar> {
         match self.type_kind(t) {
@@ -191,7 +181,7 @@ impl Context {
         (d.first_result..d.first_result + d.num_results).map(Value)
     }
     pub fn attrs(&self, op: OpId) -> &[(Symbol, Attr)] {
-        &self.ops[op.0 as usize].attrs
+        self.dicts.get(self.ops[op.0 as usize].attrs)
     }
     pub fn attr(&self, op: OpId, name: &str) -> Option<Attr> {
         let s = self.lookup_sym(name)?;
@@ -201,47 +191,47 @@ impl Context {
         &self.ops[op.0 as usize].regions
     }
     pub fn parent_block(&self, op: OpId) -> Option<BlockId> {
-        self.ops[op.0 as usize].parent
+        self.ops[op.0 as usize].parent.get()
     }
     pub fn parent_op(&self, op: OpId) -> Option<OpId> {
         let b = self.parent_block(op)?;
-        let r = self.blocks[b.0 as usize].parent?;
-        self.regions[r.0 as usize].parent
+        let r = self.blocks[b.0 as usize].parent.get()?;
+        self.regions[r.0 as usize].parent.get()
     }
     pub fn is_alive(&self, op: OpId) -> bool {
         self.ops[op.0 as usize].alive
     }
     pub fn next_op(&self, op: OpId) -> Option<OpId> {
-        self.ops[op.0 as usize].next
+        self.ops[op.0 as usize].next.get()
     }
     pub fn prev_op(&self, op: OpId) -> Option<OpId> {
-        self.ops[op.0 as usize].prev
+        self.ops[op.0 as usize].prev.get()
     }
 
     pub fn blocks(&self, r: RegionId) -> &[BlockId] {
         &self.regions[r.0 as usize].blocks
     }
     pub fn region_parent(&self, r: RegionId) -> Option<OpId> {
-        self.regions[r.0 as usize].parent
+        self.regions[r.0 as usize].parent.get()
     }
     pub fn block_args(&self, b: BlockId) -> &[Value] {
         &self.blocks[b.0 as usize].args
     }
     pub fn block_parent(&self, b: BlockId) -> Option<RegionId> {
-        self.blocks[b.0 as usize].parent
+        self.blocks[b.0 as usize].parent.get()
     }
     /// The operations of a block, in order.
     pub fn block_ops(&self, b: BlockId) -> BlockOps<'_> {
         BlockOps {
             ctx: self,
-            next: self.blocks[b.0 as usize].first,
+            next: self.blocks[b.0 as usize].first.get(),
         }
     }
     pub fn first_op(&self, b: BlockId) -> Option<OpId> {
-        self.blocks[b.0 as usize].first
+        self.blocks[b.0 as usize].first.get()
     }
     pub fn last_op(&self, b: BlockId) -> Option<OpId> {
-        self.blocks[b.0 as usize].last
+        self.blocks[b.0 as usize].last.get()
     }
 
     pub fn value_type(&self, v: Value) -> Type {
@@ -381,6 +371,7 @@ impl Context {
         location: Location,
     ) -> OpId {
         let id = OpId(self.ops.len() as u32);
+        let dict = self.intern_dict(attrs);
         let first_result = self.values.len() as u32;
         for (i, &t) in result_types.iter().enumerate() {
             self.new_value(
@@ -398,7 +389,7 @@ impl Context {
             });
         }
         for &r in &regions {
-            self.regions[r.0 as usize].parent = Some(id);
+            self.regions[r.0 as usize].parent = Link::some(id);
         }
         self.ops.push(OperationData {
             name,
@@ -406,11 +397,11 @@ impl Context {
             operands: SmallVec::from_slice(operands),
             first_result,
             num_results: result_types.len() as u32,
-            attrs,
-            regions,
-            parent: None,
-            prev: None,
-            next: None,
+            attrs: dict,
+            regions: regions.into_boxed_slice(),
+            parent: Link::NONE,
+            prev: Link::NONE,
+            next: Link::NONE,
             alive: true,
         });
         id
@@ -419,7 +410,7 @@ impl Context {
     pub fn create_region(&mut self) -> RegionId {
         self.regions.push(RegionData {
             blocks: Vec::new(),
-            parent: None,
+            parent: Link::NONE,
         });
         RegionId(self.regions.len() as u32 - 1)
     }
@@ -429,9 +420,9 @@ impl Context {
         let b = BlockId(self.blocks.len() as u32);
         self.blocks.push(BlockData {
             args: Vec::new(),
-            first: None,
-            last: None,
-            parent: Some(region),
+            first: Link::NONE,
+            last: Link::NONE,
+            parent: Link::some(region),
         });
         for (i, &t) in arg_types.iter().enumerate() {
             let v = self.new_value(
@@ -456,24 +447,24 @@ impl Context {
 
     /// Links a detached `op` into `block` before `before` (at the end if `None`).
     pub fn insert_op(&mut self, block: BlockId, before: Option<OpId>, op: OpId) {
-        debug_assert!(self.ops[op.0 as usize].parent.is_none(), "op is already linked");
+        debug_assert!(self.ops[op.0 as usize].parent.get().is_none(), "op is already linked");
         let prev = match before {
-            Some(b) => self.ops[b.0 as usize].prev,
-            None => self.blocks[block.0 as usize].last,
+            Some(b) => self.ops[b.0 as usize].prev.get(),
+            None => self.blocks[block.0 as usize].last.get(),
         };
         {
             let d = &mut self.ops[op.0 as usize];
-            d.parent = Some(block);
-            d.prev = prev;
-            d.next = before;
+            d.parent = Link::some(block);
+            d.prev = prev.into();
+            d.next = before.into();
         }
         match prev {
-            Some(p) => self.ops[p.0 as usize].next = Some(op),
-            None => self.blocks[block.0 as usize].first = Some(op),
+            Some(p) => self.ops[p.0 as usize].next = Link::some(op),
+            None => self.blocks[block.0 as usize].first = Link::some(op),
         }
         match before {
-            Some(b) => self.ops[b.0 as usize].prev = Some(op),
-            None => self.blocks[block.0 as usize].last = Some(op),
+            Some(b) => self.ops[b.0 as usize].prev = Link::some(op),
+            None => self.blocks[block.0 as usize].last = Link::some(op),
         }
     }
 
@@ -481,21 +472,21 @@ impl Context {
     pub fn detach_op(&mut self, op: OpId) {
         let (parent, prev, next) = {
             let d = &self.ops[op.0 as usize];
-            (d.parent, d.prev, d.next)
+            (d.parent.get(), d.prev.get(), d.next.get())
         };
         let Some(block) = parent else { return };
         match prev {
-            Some(p) => self.ops[p.0 as usize].next = next,
-            None => self.blocks[block.0 as usize].first = next,
+            Some(p) => self.ops[p.0 as usize].next = next.into(),
+            None => self.blocks[block.0 as usize].first = next.into(),
         }
         match next {
-            Some(n) => self.ops[n.0 as usize].prev = prev,
-            None => self.blocks[block.0 as usize].last = prev,
+            Some(n) => self.ops[n.0 as usize].prev = prev.into(),
+            None => self.blocks[block.0 as usize].last = prev.into(),
         }
         let d = &mut self.ops[op.0 as usize];
-        d.parent = None;
-        d.prev = None;
-        d.next = None;
+        d.parent = Link::NONE;
+        d.prev = Link::NONE;
+        d.next = Link::NONE;
     }
 
     /// Sets operand `i` of `op` to `v`, keeping use lists right.
@@ -507,18 +498,28 @@ impl Context {
         self.values[v.0 as usize].uses.push(u);
     }
 
+    fn intern_dict(&mut self, attrs: Vec<(Symbol, Attr)>) -> u32 {
+        match self.dicts.lookup(&attrs[..]) {
+            Some(d) => d,
+            None => self.dicts.intern(attrs.into_boxed_slice()),
+        }
+    }
+
     pub fn set_attr(&mut self, op: OpId, name: Symbol, a: Attr) {
-        let attrs = &mut self.ops[op.0 as usize].attrs;
+        let mut attrs = self.attrs(op).to_vec();
         match attrs.iter_mut().find(|(k, _)| *k == name) {
             Some(slot) => slot.1 = a,
             None => attrs.push((name, a)),
         }
+        self.ops[op.0 as usize].attrs = self.intern_dict(attrs);
     }
 
     pub fn remove_attr(&mut self, op: OpId, name: Symbol) -> Option<Attr> {
-        let attrs = &mut self.ops[op.0 as usize].attrs;
+        let mut attrs = self.attrs(op).to_vec();
         let i = attrs.iter().position(|(k, _)| *k == name)?;
-        Some(attrs.remove(i).1)
+        let a = attrs.remove(i).1;
+        self.ops[op.0 as usize].attrs = self.intern_dict(attrs);
+        Some(a)
     }
 
     /// Changes the type of a value (the caller keeps the IR well typed).
@@ -542,11 +543,7 @@ impl Context {
 
     /// Rough bytes held by the IR arenas (for the memory benchmark).
     pub fn arena_bytes(&self) -> usize {
-        use std::mem::size_of;
-        self.ops.capacity() * size_of::<OperationData>()
-            + self.values.capacity() * size_of::<ValueData>()
-            + self.blocks.capacity() * size_of::<BlockData>()
-            + self.regions.capacity() * size_of::<RegionData>()
+        self.ops.bytes() + self.values.bytes() + self.blocks.bytes() + self.regions.bytes()
     }
 }
 

@@ -37,12 +37,7 @@ pub struct SourceFile {
 impl SourceFile {
     pub fn new(name: String, text: std::sync::Arc<str>) -> SourceFile {
         let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
         SourceFile {
             name,
             text,

@@ -3,6 +3,7 @@
 //! | concept | here | MLIR |
 //! |---|---|---|
 //! | context, interning | [`context`] | `MLIRContext` |
+//! | arenas, interner storage | `arena` | `StorageUniquer`, `BumpPtrAllocator` |
 //! | types | [`types`] | `Type` |
 //! | attributes | [`attributes`] | `Attribute` |
 //! | operations, blocks, regions | [`operation`] | `Operation`, `Block`, `Region` |
@@ -18,6 +19,7 @@
 //! Handles (`OpId`, `BlockId`, `RegionId`, `Value`, `Type`, `Attr`,
 //! `Symbol`) are 4-byte indices into arenas owned by the [`Context`].
 
+pub(crate) mod arena;
 pub mod attributes;
 pub mod builder;
 pub mod builtin;

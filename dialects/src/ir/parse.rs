@@ -6,8 +6,11 @@
 //! after it. Forward references become placeholders, resolved when the
 //! name is defined; one never defined is an error.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
+use super::arena::FastMap;
 use super::lexer::{unescape, Lexer, Tok, Token};
 use super::{
     Attr, AttrKind, BlockId, Context, Diagnostic, Dim, Location, MemSpace, OpId, RegionId, Scalar, SourceId, Symbol,
@@ -15,6 +18,9 @@ use super::{
 };
 
 type PResult<T> = Result<T, Diagnostic>;
+
+/// An op's operand types and result types.
+type Signature = (SmallVec<[Type; 4]>, SmallVec<[Type; 2]>);
 
 /// A name bound to a value or to the results of a multi-result op.
 #[derive(Copy, Clone)]
@@ -28,12 +34,21 @@ struct Parser<'c, 's> {
     source: SourceId,
     lex: Lexer<'s>,
     tok: Token,
-    names: HashMap<&'s str, Binding>,
+    names: FastMap<&'s str, Binding>,
     /// Undo log: (name, previous binding), so region scopes can be popped.
     undo: Vec<(&'s str, Option<Binding>)>,
     /// Forward references: full reference text (`%x`, `%x#1`) → placeholder.
-    forward: HashMap<&'s str, (Value, u32)>,
+    forward: FastMap<&'s str, (Value, u32)>,
+    /// How many regions, types and attributes enclose the current token;
+    /// see `MAX_NESTING`.
+    nesting: u32,
 }
+
+/// The deepest nesting of regions, types and attributes the parser accepts.
+/// The parser is recursive: without a bound, input like `((((...` would
+/// overflow the stack (an abort, not a diagnostic). The bound leaves room
+/// for unoptimised builds on a 2 MiB thread stack.
+const MAX_NESTING: u32 = 100;
 
 impl Context {
     /// Parses the text of `source` into a `builtin.module` (wrapping the
@@ -49,9 +64,10 @@ impl Context {
                 start: 0,
                 end: 0,
             },
-            names: HashMap::new(),
+            names: FastMap::default(),
             undo: Vec::new(),
-            forward: HashMap::new(),
+            forward: FastMap::default(),
+            nesting: 0,
         };
         p.bump();
         let module = p.top_level()?;
@@ -146,7 +162,9 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn define(&mut self, name: &'s str, b: Binding, at: Token) -> PResult<()> {
-        for i in 0..b.count {
+        // Without forward references (the common case) there is nothing to
+        // resolve; skip building the `%x#i` names.
+        for i in 0..if self.forward.is_empty() { 0 } else { b.count } {
             let full = if b.count == 1 && i == 0 {
                 name.to_string()
             } else {
@@ -238,7 +256,7 @@ impl<'c, 's> Parser<'c, 's> {
     /// `results = op-body`, appended to `block`.
     fn operation(&mut self, block: BlockId) -> PResult<OpId> {
         let first = self.tok;
-        let mut result_names: Vec<(Token, u32)> = Vec::new();
+        let mut result_names: SmallVec<[(Token, u32); 2]> = SmallVec::new();
         if self.tok.kind == Tok::Percent {
             loop {
                 let t = self.expect(Tok::Percent)?;
@@ -261,15 +279,14 @@ impl<'c, 's> Parser<'c, 's> {
             self.expect(Tok::Equal)?;
         }
         let name_tok = self.tok;
-        let name = match self.tok.kind {
+        let name: Cow<'s, str> = match self.tok.kind {
             Tok::String => {
                 let t = self.bump();
-                let body = &self.text(t)[1..self.text(t).len() - 1];
-                unescape(body).ok_or_else(|| Diagnostic::error(self.loc(t), "invalid escape in string"))?
+                self.string_body(t)?
             }
             Tok::Ident => {
                 let t = self.bump();
-                self.text(t).to_string()
+                Cow::Borrowed(self.text(t))
             }
             _ => return self.expected("an operation name (\"dialect.op\")"),
         };
@@ -293,7 +310,7 @@ impl<'c, 's> Parser<'c, 's> {
         }
         // Operands.
         self.expect(Tok::LParen)?;
-        let mut operand_toks = Vec::new();
+        let mut operand_toks: SmallVec<[Token; 4]> = SmallVec::new();
         if self.tok.kind != Tok::RParen {
             loop {
                 operand_toks.push(self.expect(Tok::Percent)?);
@@ -332,11 +349,7 @@ impl<'c, 's> Parser<'c, 's> {
         // Signature.
         self.expect(Tok::Colon)?;
         let sig_tok = self.tok;
-        let sig = self.ty()?;
-        let (inputs, outputs) = match self.ctx.type_kind(sig).clone() {
-            TypeKind::Function { inputs, results } => (inputs, results),
-            _ => return self.err_at(sig_tok, "expected a function type '(operand types) -> result types'"),
-        };
+        let (inputs, outputs) = self.signature()?;
         if inputs.len() != operand_toks.len() {
             return self.err_at(
                 sig_tok,
@@ -360,7 +373,7 @@ impl<'c, 's> Parser<'c, 's> {
         if result_names.is_empty() && !outputs.is_empty() {
             // Allowed in MLIR (results unnamed); keep them.
         }
-        let mut operands = Vec::with_capacity(operand_toks.len());
+        let mut operands: SmallVec<[Value; 4]> = SmallVec::with_capacity(operand_toks.len());
         for (t, ty) in operand_toks.into_iter().zip(inputs) {
             operands.push(self.resolve_use(t, ty)?);
         }
@@ -386,6 +399,39 @@ impl<'c, 's> Parser<'c, 's> {
             next += count;
         }
         Ok(op)
+    }
+
+    /// The body of string token `t`, unescaped; borrowed when it has no escapes.
+    fn string_body(&self, t: Token) -> PResult<Cow<'s, str>> {
+        let body = &self.text(t)[1..self.text(t).len() - 1];
+        if !body.contains('\\') {
+            return Ok(Cow::Borrowed(body));
+        }
+        match unescape(body) {
+            Some(s) => Ok(Cow::Owned(s)),
+            None => self.err_at(t, "invalid escape in string"),
+        }
+    }
+
+    /// An op's signature: a function type, read without interning it (the
+    /// op keeps only its operand and result types).
+    fn signature(&mut self) -> PResult<Signature> {
+        let sig_tok = self.tok;
+        if self.tok.kind != Tok::LParen {
+            self.ty()?;
+            return self.err_at(sig_tok, "expected a function type '(operand types) -> result types'");
+        }
+        self.bump();
+        let mut inputs = SmallVec::new();
+        self.type_list_into(Tok::RParen, &mut inputs)?;
+        self.expect(Tok::Arrow)?;
+        let mut results = SmallVec::new();
+        if self.eat(Tok::LParen) {
+            self.type_list_into(Tok::RParen, &mut results)?;
+        } else {
+            results.push(self.ty()?);
+        }
+        Ok((inputs, results))
     }
 
     fn location(&mut self) -> PResult<Location> {
@@ -419,12 +465,35 @@ impl<'c, 's> Parser<'c, 's> {
             .or_else(|_| self.err_at(t, "expected a 32-bit unsigned integer"))
     }
 
+    /// Enters one level of nesting (left by `leave`, or by the parse
+    /// failing).
+    fn enter(&mut self) -> PResult<()> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return self.err_at(
+                self.tok,
+                format!("nesting deeper than {MAX_NESTING} regions, types or attributes"),
+            );
+        }
+        Ok(())
+    }
+    fn leave(&mut self) {
+        self.nesting -= 1;
+    }
+
     fn region(&mut self) -> PResult<RegionId> {
+        self.enter()?;
+        let r = self.region_body()?;
+        self.leave();
+        Ok(r)
+    }
+
+    fn region_body(&mut self) -> PResult<RegionId> {
         self.expect(Tok::LBrace)?;
         let scope = self.undo.len();
         let region = self.ctx.create_region();
         let mut block: Option<BlockId> = None;
-        let mut labels: HashMap<&'s str, Token> = HashMap::new();
+        let mut labels: FastMap<&'s str, Token> = FastMap::default();
         while self.tok.kind != Tok::RBrace {
             if self.tok.kind == Tok::Caret {
                 let label = self.bump();
@@ -483,15 +552,14 @@ impl<'c, 's> Parser<'c, 's> {
         }
         loop {
             let kt = self.tok;
-            let key = match kt.kind {
+            let key: Cow<'s, str> = match kt.kind {
                 Tok::Ident => {
                     let t = self.bump();
-                    self.text(t).to_string()
+                    Cow::Borrowed(self.text(t))
                 }
                 Tok::String => {
                     self.bump();
-                    unescape(&self.text(kt)[1..self.text(kt).len() - 1])
-                        .ok_or_else(|| Diagnostic::error(self.loc(kt), "invalid escape in string"))?
+                    self.string_body(kt)?
                 }
                 _ => return self.expected("an attribute name"),
             };
@@ -514,6 +582,13 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn attr(&mut self) -> PResult<Attr> {
+        self.enter()?;
+        let a = self.attr_body()?;
+        self.leave();
+        Ok(a)
+    }
+
+    fn attr_body(&mut self) -> PResult<Attr> {
         let t = self.tok;
         let kind = match t.kind {
             Tok::Ident if self.is_ident("unit") => {
@@ -671,6 +746,13 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn ty(&mut self) -> PResult<Type> {
+        self.enter()?;
+        let t = self.ty_body()?;
+        self.leave();
+        Ok(t)
+    }
+
+    fn ty_body(&mut self) -> PResult<Type> {
         let t = self.tok;
         match t.kind {
             Tok::Ident => {
@@ -810,17 +892,23 @@ impl<'c, 's> Parser<'c, 's> {
 
     fn type_list_until(&mut self, close: Tok) -> PResult<Vec<Type>> {
         let mut ts = Vec::new();
+        self.type_list_into(close, &mut ts)?;
+        Ok(ts)
+    }
+
+    fn type_list_into(&mut self, close: Tok, ts: &mut impl Extend<Type>) -> PResult<()> {
         if self.eat(close) {
-            return Ok(ts);
+            return Ok(());
         }
         loop {
-            ts.push(self.ty()?);
+            let t = self.ty()?;
+            ts.extend(std::iter::once(t));
             if !self.eat(Tok::Comma) {
                 break;
             }
         }
         self.expect(close)?;
-        Ok(ts)
+        Ok(())
     }
 }
 

@@ -144,12 +144,13 @@ impl<'a> Printer<'a> {
             }
             self.out.push_str(" = ");
         }
-        if self.opts.generic {
-            self.out.push('"');
-            self.out.push_str(ctx.op_name(op));
-            self.out.push('"');
+        let name = ctx.op_name(op);
+        // A name that is not a bare identifier (it came from a quoted,
+        // escaped name) keeps its quotes, in both forms.
+        if self.opts.generic || !is_bare_identifier(name) {
+            write_string(&mut self.out, name);
         } else {
-            self.out.push_str(ctx.op_name(op));
+            self.out.push_str(name);
         }
         self.out.push('(');
         for (i, &v) in ctx.operands(op).iter().enumerate() {
@@ -451,7 +452,12 @@ pub fn write_string(out: &mut String, s: &str) {
 /// A float literal MLIR accepts: decimal with a `.` when finite (shortest
 /// form that reads back to the same value), hexadecimal bits otherwise.
 fn write_float(out: &mut String, x: f64, s: Scalar) {
-    if x.is_finite() {
+    // Finite as an f64 can still overflow the type (`1.0e39 : f32`).
+    let finite = match s {
+        Scalar::F32 => (x as f32).is_finite(),
+        _ => x.is_finite(),
+    };
+    if finite {
         let mut t = if s == Scalar::F32 {
             format!("{:?}", x as f32)
         } else {

@@ -76,10 +76,21 @@ impl Scalar {
 
     /// Parses either spelling.
     pub fn from_name(s: &str) -> Option<Scalar> {
-        Scalar::ALL
-            .iter()
-            .copied()
-            .find(|k| k.futhark_name() == s || k.mlir_name() == s)
+        Some(match s {
+            "i8" => Scalar::I8,
+            "i16" => Scalar::I16,
+            "i32" => Scalar::I32,
+            "i64" => Scalar::I64,
+            "u8" | "ui8" => Scalar::U8,
+            "u16" | "ui16" => Scalar::U16,
+            "u32" | "ui32" => Scalar::U32,
+            "u64" | "ui64" => Scalar::U64,
+            "f16" => Scalar::F16,
+            "f32" => Scalar::F32,
+            "f64" => Scalar::F64,
+            "bool" | "i1" => Scalar::Bool,
+            _ => return None,
+        })
     }
 
     pub fn is_float(self) -> bool {
@@ -164,4 +175,19 @@ pub enum TypeKind {
         name: Symbol,
         body: Option<Symbol>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scalar;
+
+    #[test]
+    fn scalar_names_read_back() {
+        for s in Scalar::ALL {
+            assert_eq!(Scalar::from_name(s.futhark_name()), Some(s));
+            assert_eq!(Scalar::from_name(s.mlir_name()), Some(s));
+        }
+        assert_eq!(Scalar::from_name("i128"), None);
+        assert_eq!(Scalar::from_name(""), None);
+    }
 }
