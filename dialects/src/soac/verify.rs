@@ -543,7 +543,7 @@ pub fn hist(v: &OpView) -> Result<(), String> {
 }
 
 /// Whether arrays `a` and `b` have rows of one type (outer sizes aside).
-fn same_rows(v: &OpView, a: crate::ir::Type, b: crate::ir::Type) -> bool {
+pub fn same_rows(v: &OpView, a: crate::ir::Type, b: crate::ir::Type) -> bool {
     v.array_parts(a)
         .zip(v.array_parts(b))
         .is_some_and(|((ea, sa), (eb, sb))| {
