@@ -7,7 +7,12 @@
 //!
 //! [`registry`] returns a registry holding all of them.
 
+pub mod imp;
 pub mod ir;
+pub mod mem;
+pub mod segop;
+pub mod soac;
+pub mod source;
 
 use std::sync::Arc;
 
@@ -15,6 +20,11 @@ use std::sync::Arc;
 pub fn registry() -> Arc<ir::Registry> {
     let mut r = ir::Registry::default();
     r.register(ir::builtin::dialect());
+    r.register(source::dialect());
+    r.register(soac::dialect());
+    r.register(segop::dialect());
+    r.register(mem::dialect());
+    r.register(imp::dialect());
     Arc::new(r)
 }
 

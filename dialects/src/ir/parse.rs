@@ -329,6 +329,13 @@ impl<'c, 's> Parser<'c, 's> {
         if self.tok.kind == Tok::Less {
             return self.err_at(self.tok, "properties ('<{...}>') are not supported: use attributes");
         }
+        // Attributes may come before the regions (the pretty form) or after
+        // them (the generic form), not both.
+        let mut attrs = Vec::new();
+        let attrs_first = self.tok.kind == Tok::LBrace;
+        if attrs_first {
+            attrs = self.attr_dict()?;
+        }
         // Regions.
         let mut regions = Vec::new();
         if self.tok.kind == Tok::LParen {
@@ -341,9 +348,10 @@ impl<'c, 's> Parser<'c, 's> {
             }
             self.expect(Tok::RParen)?;
         }
-        // Attributes.
-        let mut attrs = Vec::new();
         if self.tok.kind == Tok::LBrace {
+            if attrs_first {
+                return self.err_at(self.tok, "attributes are given twice (before and after the regions)");
+            }
             attrs = self.attr_dict()?;
         }
         // Signature.

@@ -160,27 +160,14 @@ impl<'a> Printer<'a> {
             self.name(v);
         }
         self.out.push(')');
-        let regions = ctx.regions(op);
-        if !regions.is_empty() {
-            self.out.push_str(" (");
-            for (i, &r) in regions.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.region(r, depth);
-            }
-            self.out.push(')');
-        }
-        let attrs = ctx.attrs(op);
-        if !attrs.is_empty() {
-            self.out.push_str(" {");
-            for (i, &(k, a)) in attrs.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.attr_entry(ctx.str(k), a);
-            }
-            self.out.push('}');
+        // The pretty form puts attributes first, so a function's name comes
+        // before its body; the generic form follows MLIR.
+        if self.opts.generic {
+            self.op_regions(op, depth);
+            self.op_attrs(op);
+        } else {
+            self.op_attrs(op);
+            self.op_regions(op, depth);
         }
         self.out.push_str(" : (");
         for (i, &v) in ctx.operands(op).iter().enumerate() {
@@ -211,6 +198,35 @@ impl<'a> Printer<'a> {
             self.location(ctx.location(op));
         }
         self.out.push('\n');
+    }
+
+    fn op_regions(&mut self, op: OpId, depth: usize) {
+        let regions = self.ctx.regions(op);
+        if !regions.is_empty() {
+            self.out.push_str(" (");
+            for (i, &r) in regions.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.region(r, depth);
+            }
+            self.out.push(')');
+        }
+    }
+
+    fn op_attrs(&mut self, op: OpId) {
+        let ctx = self.ctx;
+        let attrs = ctx.attrs(op);
+        if !attrs.is_empty() {
+            self.out.push_str(" {");
+            for (i, &(k, a)) in attrs.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.attr_entry(ctx.str(k), a);
+            }
+            self.out.push('}');
+        }
     }
 
     fn location(&mut self, loc: Location) {

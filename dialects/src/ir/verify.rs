@@ -4,7 +4,7 @@
 //!
 //! MLIR counterpart: `mlir::verify` and `Op::verify`.
 
-use super::{Attr, AttrKind, Context, Diagnostic, OpId, RegionId, Scalar, Traits, Type, TypeKind, Value};
+use super::{Attr, AttrKind, Context, Diagnostic, Dim, OpId, RegionId, Scalar, Traits, Type, TypeKind, Value};
 
 /// A read-only view of one op, handed to op verifiers, with helpers that
 /// produce messages in one style ("expects 2 operands, found 3").
@@ -160,6 +160,297 @@ impl OpView<'_> {
             .iter()
             .flat_map(|&b| self.ctx.block_ops(b))
             .collect()
+    }
+}
+
+/// Type and size helpers shared by the dialect verifiers.
+///
+/// See Note [Size agreement].
+impl OpView<'_> {
+    pub fn operand(&self, i: usize) -> Value {
+        self.ctx.operand(self.op, i)
+    }
+    pub fn result(&self, i: usize) -> Value {
+        self.ctx.result(self.op, i)
+    }
+    pub fn expect_results_at_least(&self, n: usize) -> Result<(), String> {
+        if self.num_results() < n {
+            return Err(format!("expects at least {n} results, found {}", self.num_results()));
+        }
+        Ok(())
+    }
+
+    /// The integer value of `v` when a constant op (`*.constant` with an
+    /// integer `value`) defines it.
+    pub fn const_int(&self, v: Value) -> Option<i64> {
+        let op = self.ctx.defining_op(v)?;
+        if !self.ctx.op_name(op).ends_with(".constant") {
+            return None;
+        }
+        match self.ctx.attr_kind(self.ctx.attr(op, "value")?) {
+            AttrKind::Int { bits, .. } => Some(*bits),
+            _ => None,
+        }
+    }
+
+    // Note [Size agreement]
+    // ~~~~~~~~~~~~~~~~~~~~~
+    // Two sizes agree unless they are known to differ: an unknown size `?`
+    // agrees with anything; two constants (literal dims or values defined by
+    // a constant op) agree when equal; two SSA sizes agree only when they are
+    // the same value, as in Futhark's core language, where sizes are names.
+    // A literal against a non-constant value cannot be decided and agrees.
+
+    /// Whether two dimensions agree (Note [Size agreement]).
+    pub fn dims_agree(&self, a: Dim, b: Dim) -> bool {
+        let known = |d: Dim| match d {
+            Dim::Const(c) => Some(c as i64),
+            Dim::Value(v) => self.const_int(v),
+            Dim::Unknown => None,
+        };
+        match (a, b) {
+            (Dim::Unknown, _) | (_, Dim::Unknown) => true,
+            _ if a == b => true,
+            _ => match (known(a), known(b)) {
+                (Some(x), Some(y)) => x == y,
+                (None, None) => false,
+                _ => matches!((a, b), (Dim::Const(_), _) | (_, Dim::Const(_))),
+            },
+        }
+    }
+
+    /// Whether `d` agrees with the size held by the i64 value `n`.
+    pub fn dim_is(&self, d: Dim, n: Value) -> bool {
+        self.dims_agree(d, Dim::Value(n))
+    }
+
+    /// Whether two types are equal up to agreeing sizes.
+    pub fn compatible(&self, a: Type, b: Type) -> bool {
+        if a == b {
+            return true;
+        }
+        match (self.ctx.type_kind(a), self.ctx.type_kind(b)) {
+            (TypeKind::Array { elem: e1, shape: s1 }, TypeKind::Array { elem: e2, shape: s2 }) => {
+                s1.len() == s2.len()
+                    && self.compatible(*e1, *e2)
+                    && s1.iter().zip(s2).all(|(x, y)| self.dims_agree(*x, *y))
+            }
+            (TypeKind::Tuple(x), TypeKind::Tuple(y)) => self.all_compatible(x, y),
+            (
+                TypeKind::Function {
+                    inputs: i1,
+                    results: r1,
+                },
+                TypeKind::Function {
+                    inputs: i2,
+                    results: r2,
+                },
+            ) => self.all_compatible(i1, i2) && self.all_compatible(r1, r2),
+            (TypeKind::Record(x), TypeKind::Record(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y)
+                        .all(|((k1, t1), (k2, t2))| k1 == k2 && self.compatible(*t1, *t2))
+            }
+            _ => false,
+        }
+    }
+
+    pub fn all_compatible(&self, a: &[Type], b: &[Type]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.compatible(*x, *y))
+    }
+
+    /// Checks `found` is compatible with `expected`; the message names `what`.
+    pub fn expect_type(&self, what: &str, expected: Type, found: Type) -> Result<(), String> {
+        if self.compatible(expected, found) {
+            return Ok(());
+        }
+        Err(format!(
+            "{what} has type {}, expected {}",
+            self.show(found),
+            self.show(expected)
+        ))
+    }
+
+    /// Checks a list of types against the expected list, count first.
+    pub fn expect_types(&self, what: &str, expected: &[Type], found: &[Type]) -> Result<(), String> {
+        if expected.len() != found.len() {
+            return Err(format!(
+                "{what}: expects {} values, found {}",
+                expected.len(),
+                found.len()
+            ));
+        }
+        for (i, (&e, &f)) in expected.iter().zip(found).enumerate() {
+            self.expect_type(&format!("{what} #{i}"), e, f)?;
+        }
+        Ok(())
+    }
+
+    /// Checks that region `r` has one block whose arguments have the
+    /// `expected` types.
+    pub fn expect_block_args(&self, r: usize, expected: &[Type]) -> Result<(), String> {
+        let args = self.single_block_args(r)?;
+        self.expect_types(&format!("region #{r} argument"), expected, &args)
+    }
+
+    /// Checks that region `r`'s terminator yields the `expected` types.
+    pub fn expect_yield(&self, r: usize, expected: &[Type]) -> Result<(), String> {
+        let ys = self.yielded_types(r)?;
+        self.expect_types(&format!("region #{r} yield"), expected, &ys)
+    }
+
+    pub fn expect_i64_operands(&self, range: std::ops::Range<usize>, what: &str) -> Result<(), String> {
+        for i in range {
+            let t = self.operand_type(i);
+            if !self.is_i64(t) {
+                return Err(format!(
+                    "{what} (operand #{i}) must have type i64, found {}",
+                    self.show(t)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The element type and shape of an array type.
+    pub fn array_parts(&self, t: Type) -> Option<(Type, &[Dim])> {
+        match self.ctx.type_kind(t) {
+            TypeKind::Array { elem, shape } => Some((*elem, shape.as_slice())),
+            _ => None,
+        }
+    }
+    pub fn rank(&self, t: Type) -> usize {
+        self.array_parts(t).map_or(0, |(_, s)| s.len())
+    }
+    pub fn outer_dim(&self, t: Type) -> Option<Dim> {
+        self.array_parts(t).map(|(_, s)| s[0])
+    }
+
+    /// Whether `arr` is an array of shape `dims` followed by the shape of
+    /// `elem` (which may itself be an array), with element type `elem`'s.
+    pub fn is_array_of(&self, arr: Type, dims: &[Dim], elem: Type) -> bool {
+        let Some((e, shape)) = self.array_parts(arr) else {
+            return dims.is_empty() && self.compatible(arr, elem);
+        };
+        let (inner_elem, inner_shape) = self.array_parts(elem).unwrap_or((elem, &[]));
+        shape.len() == dims.len() + inner_shape.len()
+            && self.compatible(e, inner_elem)
+            && shape
+                .iter()
+                .zip(dims.iter().chain(inner_shape))
+                .all(|(a, b)| self.dims_agree(*a, *b))
+    }
+
+    /// Whether `row` is the type of one row (outer index) of array `arr`.
+    pub fn is_row_of(&self, arr: Type, row: Type) -> bool {
+        match self.outer_dim(arr) {
+            Some(d) => self.is_array_of(arr, &[d], row),
+            None => false,
+        }
+    }
+
+    /// Checks `arr` is an array whose outer size agrees with `n`; the
+    /// message names `what`.
+    pub fn expect_outer_size(&self, what: &str, arr: Type, n: Value) -> Result<(), String> {
+        match self.outer_dim(arr) {
+            None => Err(format!("{what} must be an array, found {}", self.show(arr))),
+            Some(d) if !self.dim_is(d, n) => Err(format!(
+                "{what} has outer size {}, but the size operand is {}",
+                self.show_dim(d),
+                self.show_size(n)
+            )),
+            Some(_) => Ok(()),
+        }
+    }
+
+    pub fn show_dim(&self, d: Dim) -> String {
+        match d {
+            Dim::Const(c) => c.to_string(),
+            Dim::Value(v) => self.show_size(v),
+            Dim::Unknown => "?".into(),
+        }
+    }
+    /// A size value as its constant when known, else as a value.
+    pub fn show_size(&self, v: Value) -> String {
+        match self.const_int(v) {
+            Some(c) => c.to_string(),
+            None => "a different value".into(),
+        }
+    }
+
+    /// The nearest enclosing op named `name`.
+    pub fn enclosing(&self, name: &str) -> Option<OpId> {
+        let mut cur = self.ctx.parent_op(self.op);
+        while let Some(p) = cur {
+            if self.ctx.op_name(p) == name {
+                return Some(p);
+            }
+            cur = self.ctx.parent_op(p);
+        }
+        None
+    }
+
+    /// The op with `sym_name` equal to `name` in the nearest enclosing
+    /// symbol table.
+    pub fn lookup_symbol(&self, name: &str) -> Option<OpId> {
+        let mut cur = self.ctx.parent_op(self.op);
+        while let Some(p) = cur {
+            if self
+                .ctx
+                .op_def(p)
+                .is_some_and(|d| d.traits.contains(Traits::SYMBOL_TABLE))
+            {
+                let region = *self.ctx.regions(p).first()?;
+                return self.ctx.blocks(region).iter().find_map(|&b| {
+                    self.ctx.block_ops(b).find(|&o| {
+                        self.ctx.attr(o, "sym_name").is_some_and(
+                            |a| matches!(self.ctx.attr_kind(a), AttrKind::String(s) if self.ctx.str(*s) == name),
+                        )
+                    })
+                });
+            }
+            cur = self.ctx.parent_op(p);
+        }
+        None
+    }
+
+    pub fn symbol_attr(&self, name: &str) -> Result<&str, String> {
+        match self.expect_attr(name)? {
+            AttrKind::SymbolRef(s) => Ok(self.ctx.str(*s)),
+            _ => Err(format!("attribute '{name}' must be a symbol reference")),
+        }
+    }
+
+    /// An attribute that must be an array of integers.
+    pub fn int_array_attr(&self, name: &str) -> Result<Vec<i64>, String> {
+        let err = || format!("attribute '{name}' must be an array of integers");
+        match self.expect_attr(name)? {
+            AttrKind::Array(xs) => xs
+                .iter()
+                .map(|&x| match self.ctx.attr_kind(x) {
+                    AttrKind::Int { bits, .. } => Ok(*bits),
+                    _ => Err(err()),
+                })
+                .collect(),
+            _ => Err(err()),
+        }
+    }
+
+    /// A string attribute that must be one of `allowed`.
+    pub fn enum_attr(&self, name: &str, allowed: &[&str]) -> Result<&str, String> {
+        let s = self.string_attr(name)?;
+        if allowed.contains(&s) {
+            return Ok(s);
+        }
+        Err(format!(
+            "attribute '{name}' must be one of {}, found \"{s}\"",
+            allowed
+                .iter()
+                .map(|a| format!("\"{a}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
     }
 }
 

@@ -1,0 +1,7 @@
+pub fn dialect() -> crate::ir::Dialect {
+    crate::ir::Dialect {
+        name: "imp",
+        summary: "",
+        ops: vec![],
+    }
+}

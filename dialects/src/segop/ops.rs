@@ -1,0 +1,149 @@
+//! The op definitions of the `segop` dialect.
+
+use super::verify as v;
+use crate::ir::{OpDef, Traits};
+use crate::soac::verify as core;
+
+pub fn ops() -> Vec<OpDef> {
+    vec![
+        OpDef {
+            name: "segop.segmap",
+            summary: "A parallel map over a d-dimensional segment space.",
+            description: r#"Attribute `level`: "thread" (one thread per point) or "group" (one
+workgroup per point, the body using the group's threads). Operands: the
+space's i64 sizes `s1..sd`; the body takes the `d` indices and yields
+values `t`, giving results `[s1]..[sd]t`. Inputs are read from above.
+
+```mlir
+%ys = "segop.segmap"(%n) ({
+^bb0(%i: i64):
+  %x = "soac.index"(%xs, %i) : (!fut.array<[%n]f32>, i64) -> f32
+  "segop.yield"(%x) : (f32) -> ()
+}) {level = "thread"} : (i64) -> !fut.array<[%n]f32>
+```"#,
+            traits: Traits::NONE,
+            verify: v::segmap,
+        },
+        OpDef {
+            name: "segop.segred",
+            summary: "A segmented reduction over the innermost dimension of the space.",
+            description: r#"Operands `(s1..sd, nes...)`. Region 0 is the body (the `d` indices ->
+`k` values to reduce, then `l` mapped values); region 1 the operator on
+`k` values. Results: `k` arrays `[s1]..[s(d-1)]t` (scalars when `d = 1`),
+then `l` arrays `[s1]..[sd]t`. Unit attribute `commutative` is allowed.
+
+```mlir
+%s = "segop.segred"(%n, %zero) ({
+^bb0(%i: i64):
+  %x = "soac.index"(%xs, %i) : (!fut.array<[%n]f32>, i64) -> f32
+  "segop.yield"(%x) : (f32) -> ()
+}, {
+^bb0(%a: f32, %b: f32):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+  "segop.yield"(%c) : (f32) -> ()
+}) {level = "thread"} : (i64, f32) -> f32
+```"#,
+            traits: Traits::NONE,
+            verify: v::segred,
+        },
+        OpDef {
+            name: "segop.segscan",
+            summary: "A segmented inclusive scan over the innermost dimension.",
+            description: r#"Like `segop.segred`, but the first `k` results are full arrays
+`[s1]..[sd]t` of prefixes.
+
+```mlir
+%ps = "segop.segscan"(%n, %zero) ({
+^bb0(%i: i64):
+  %x = "soac.index"(%xs, %i) : (!fut.array<[%n]i32>, i64) -> i32
+  "segop.yield"(%x) : (i32) -> ()
+}, {
+^bb0(%a: i32, %b: i32):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+  "segop.yield"(%c) : (i32) -> ()
+}) {level = "thread"} : (i64, i32) -> !fut.array<[%n]i32>
+```"#,
+            traits: Traits::NONE,
+            verify: v::segscan,
+        },
+        OpDef {
+            name: "segop.seghist",
+            summary: "A segmented generalised histogram.",
+            description: r#"Operands `(s1..sd, w, dests..., nes...)`: `k` destinations of outer
+size `w`. Region 0 is the body (the indices -> an i64 bucket and `k`
+values); region 1 the operator on `k` values. Results: the updated
+destinations.
+
+```mlir
+%h = "segop.seghist"(%n, %w, %dest, %zero) ({
+^bb0(%i: i64):
+  %b = "soac.index"(%is, %i) : (!fut.array<[%n]i64>, i64) -> i64
+  "segop.yield"(%b, %one) : (i64, i32) -> ()
+}, {
+^bb0(%a: i32, %c: i32):
+  %s = "soac.binop"(%a, %c) {kind = "add"} : (i32, i32) -> i32
+  "segop.yield"(%s) : (i32) -> ()
+}) {level = "thread"} : (i64, i64, !fut.array<[%w]i32>, i32) -> !fut.array<[%w]i32>
+```"#,
+            traits: Traits::NONE,
+            verify: v::seghist,
+        },
+        OpDef {
+            name: "segop.if_threshold",
+            summary: "Multi-versioned code: picks a version by a tunable threshold.",
+            description: r#"Operand: the i64 parallelism of the first version. Attribute
+`threshold`: the name of the run-time tunable threshold; the first region
+runs when the parallelism is at least the threshold, the second
+otherwise (thesis ch. 9, incremental flattening).
+
+```mlir
+%r = "segop.if_threshold"(%par) ({
+  "segop.yield"(%a) : (f32) -> ()
+}, {
+  "segop.yield"(%b) : (f32) -> ()
+}) {threshold = "main.suff_outer_par_0"} : (i64) -> f32
+```"#,
+            traits: Traits::NONE,
+            verify: v::if_threshold,
+        },
+        OpDef {
+            name: "segop.manifest",
+            summary: "Copies an array into a layout with permuted dimensions.",
+            description: r#"Attribute `perm`: the order of the dimensions in memory, outermost
+first. The type is unchanged; only the layout is, so that kernels read
+memory coalesced (thesis 9.3).
+
+```mlir
+%t = "segop.manifest"(%m) {perm = [1, 0]} : (!fut.array<[%a][%b]f32>) -> !fut.array<[%a][%b]f32>
+```"#,
+            traits: Traits::PURE,
+            verify: v::manifest,
+        },
+        OpDef {
+            name: "segop.tiled_stream",
+            summary: "A sequential stream whose chunks are tiles staged in shared memory.",
+            description: r#"Operands `(n, tile, accs..., xs...)`. The lambda takes the chunk size
+`c`, the accumulators and `[c]` chunks of `xs`, and yields the
+accumulators; the results are the final accumulators. Used inside
+group-level segops for block tiling.
+
+```mlir
+%s = "segop.tiled_stream"(%n, %tile, %zero, %xs) ({
+^bb0(%c: i64, %acc: f32, %chunk: !fut.array<[%c]f32>):
+  "segop.yield"(%acc) : (f32) -> ()
+}) : (i64, i64, f32, !fut.array<[%n]f32>) -> f32
+```"#,
+            traits: Traits::NONE,
+            verify: v::tiled_stream,
+        },
+        OpDef {
+            name: "segop.yield",
+            summary: "Ends a segop body, operator or branch.",
+            description: r#"```mlir
+"segop.yield"(%x) : (f32) -> ()
+```"#,
+            traits: Traits::TERMINATOR,
+            verify: core::yield_,
+        },
+    ]
+}

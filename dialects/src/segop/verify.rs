@@ -1,0 +1,226 @@
+//! Verifiers of the `segop` ops.
+//!
+//! A segmented op's segment space is `d` i64 size operands `s1..sd`; its
+//! body region takes `d` i64 thread indices, one per dimension.
+
+use crate::ir::{Dim, OpView, Type};
+use crate::soac::verify as core;
+
+fn level(v: &OpView) -> Result<(), String> {
+    v.enum_attr("level", &["thread", "group"]).map(|_| ())
+}
+
+/// The segment space: checks region 0 takes `d` i64 indices and the first
+/// `d` operands are i64 sizes; returns the sizes as dimensions.
+fn space(v: &OpView) -> Result<Vec<Dim>, String> {
+    let args = v.single_block_args(0)?;
+    if args.is_empty() {
+        return Err("region #0 must take at least one i64 index".into());
+    }
+    for (i, &a) in args.iter().enumerate() {
+        if !v.is_i64(a) {
+            return Err(format!(
+                "region #0 argument #{i} (a thread index) must be i64, found {}",
+                v.show(a)
+            ));
+        }
+    }
+    v.expect_operands_at_least(args.len())?;
+    v.expect_i64_operands(0..args.len(), "a segment size")?;
+    Ok((0..args.len()).map(|i| Dim::Value(v.operand(i))).collect())
+}
+
+fn expect_result(v: &OpView, i: usize, dims: &[Dim], t: Type) -> Result<(), String> {
+    let rt = v.result_type(i);
+    if !v.is_array_of(rt, dims, t) {
+        let what = if dims.is_empty() {
+            "the value itself".to_string()
+        } else {
+            format!("an array over {} segment dimensions", dims.len())
+        };
+        return Err(format!(
+            "result #{i} has type {}, expected {what} of {}",
+            v.show(rt),
+            v.show(t)
+        ));
+    }
+    Ok(())
+}
+
+/// `segmap(s...)`: each yielded value of type `t` gives a result `[s1]...[sd]t`.
+pub fn segmap(v: &OpView) -> Result<(), String> {
+    level(v)?;
+    v.expect_regions(1)?;
+    let dims = space(v)?;
+    v.expect_operands(dims.len())?;
+    let ys = v.yielded_types(0)?;
+    v.expect_results(ys.len())?;
+    for (i, &t) in ys.iter().enumerate() {
+        expect_result(v, i, &dims, t)?;
+    }
+    Ok(())
+}
+
+/// The `k` of the operator in region 1, checked against the `k` neutral
+/// elements starting at operand `first`.
+fn operator(v: &OpView, first: usize) -> Result<Vec<Type>, String> {
+    let args = v.single_block_args(1)?;
+    if args.len() % 2 != 0 {
+        return Err(format!(
+            "region #1 (the operator) must have an even number of block arguments, found {}",
+            args.len()
+        ));
+    }
+    let k = args.len() / 2;
+    v.expect_operands_at_least(first + k)?;
+    let ts: Vec<Type> = (first..first + k).map(|i| v.operand_type(i)).collect();
+    let mut want = ts.clone();
+    want.extend_from_slice(&ts);
+    v.expect_block_args(1, &want)?;
+    v.expect_yield(1, &ts)?;
+    Ok(ts)
+}
+
+/// `segred(s..., nes...)` / `segscan`: the body yields `k` values to
+/// combine (as the operator in region 1) then `l` mapped values. Results:
+/// `k` reduced over the innermost dimension (`[s1]..[s(d-1)]t`) or scanned
+/// (`[s1]..[sd]t`), then `l` arrays `[s1]..[sd]t`.
+fn segred_or_segscan(v: &OpView, scan: bool) -> Result<(), String> {
+    level(v)?;
+    v.expect_regions(2)?;
+    let dims = space(v)?;
+    let d = dims.len();
+    let ts = operator(v, d)?;
+    let k = ts.len();
+    v.expect_operands(d + k)?;
+    let ys = v.yielded_types(0)?;
+    if ys.len() < k {
+        return Err(format!("region #0 must yield at least {k} values, found {}", ys.len()));
+    }
+    v.expect_types("region #0 yield", &ts, &ys[..k])?;
+    v.expect_results(ys.len())?;
+    for (i, &t) in ys.iter().enumerate() {
+        let shape = if i < k && !scan { &dims[..d - 1] } else { &dims[..] };
+        expect_result(v, i, shape, t)?;
+    }
+    Ok(())
+}
+
+pub fn segred(v: &OpView) -> Result<(), String> {
+    segred_or_segscan(v, false)
+}
+pub fn segscan(v: &OpView) -> Result<(), String> {
+    segred_or_segscan(v, true)
+}
+
+/// `seghist(s..., w, dests..., nes...)`: the body yields an i64 bucket
+/// then `k` values; the results are the `k` updated destinations of outer
+/// size `w`.
+pub fn seghist(v: &OpView) -> Result<(), String> {
+    level(v)?;
+    v.expect_regions(2)?;
+    let dims = space(v)?;
+    let d = dims.len();
+    v.expect_operands_at_least(d + 1)?;
+    v.expect_i64_operands(d..d + 1, "the histogram size")?;
+    let k = v.num_results();
+    let ts = operator(v, d + 1 + k)?;
+    if ts.len() != k {
+        return Err(format!(
+            "the operator combines {} values, but there are {k} results",
+            ts.len()
+        ));
+    }
+    v.expect_operands(d + 1 + 2 * k)?;
+    let w = v.operand(d);
+    for (i, &t) in ts.iter().enumerate() {
+        let dest = v.operand_type(d + 1 + i);
+        v.expect_outer_size(&format!("destination #{i}"), dest, w)?;
+        if !v.is_row_of(dest, t) {
+            return Err(format!(
+                "neutral element #{i} has type {}, but destination #{i} has rows of another type",
+                v.show(t)
+            ));
+        }
+        v.expect_type(&format!("result #{i}"), dest, v.result_type(i))?;
+    }
+    let mut want = vec![v.operand_type(0)];
+    want.extend_from_slice(&ts);
+    v.expect_yield(0, &want)
+}
+
+/// `if_threshold(par) {threshold}`: two versions, chosen at run time by
+/// comparing the i64 parallelism `par` with the named threshold.
+pub fn if_threshold(v: &OpView) -> Result<(), String> {
+    v.expect_operands(1)?;
+    v.expect_i64_operands(0..1, "the parallelism")?;
+    v.expect_regions(2)?;
+    if v.string_attr("threshold")?.is_empty() {
+        return Err("attribute 'threshold' must name a threshold".into());
+    }
+    let rts = v.result_types();
+    for r in 0..2 {
+        v.expect_block_args(r, &[])?;
+        v.expect_yield(r, &rts)?;
+    }
+    Ok(())
+}
+
+/// `manifest(xs) {perm}`: a copy of `xs` of the same type whose memory
+/// layout has its dimensions in the order `perm`.
+pub fn manifest(v: &OpView) -> Result<(), String> {
+    v.expect_operands(1)?;
+    v.expect_results(1)?;
+    let t = v.operand_type(0);
+    if !v.is_array(t) {
+        return Err(format!("operand must be an array, found {}", v.show(t)));
+    }
+    core::expect_permutation(&v.int_array_attr("perm")?, v.rank(t))?;
+    v.expect_type("result", t, v.result_type(0))
+}
+
+/// `tiled_stream(n, tile, accs..., xs...)`: a `stream_seq` whose chunks
+/// are tiles of size `tile` staged in shared memory; the lambda takes the
+/// chunk size, the accumulators and `[c]` chunks of `xs`, and yields the
+/// accumulators, which are the results.
+pub fn tiled_stream(v: &OpView) -> Result<(), String> {
+    v.expect_regions(1)?;
+    v.expect_operands_at_least(2)?;
+    v.expect_i64_operands(0..2, "the size and the tile size")?;
+    let k = v.num_results();
+    v.expect_operands_at_least(2 + k)?;
+    let m = v.num_operands();
+    let accs: Vec<Type> = (2..2 + k).map(|i| v.operand_type(i)).collect();
+    let n = v.operand(0);
+    for i in 2 + k..m {
+        v.expect_outer_size(&format!("operand #{i}"), v.operand_type(i), n)?;
+    }
+    let args = v.single_block_args(0)?;
+    if args.len() != m - 1 {
+        return Err(format!(
+            "region #0 expects {} block arguments (chunk size, accumulators, chunks), found {}",
+            m - 1,
+            args.len()
+        ));
+    }
+    if !v.is_i64(args[0]) {
+        return Err("region #0 argument #0 (the chunk size) must be i64".into());
+    }
+    v.expect_types("region #0 argument", &accs, &args[1..1 + k])?;
+    let region = v.regions()[0];
+    let c = v.ctx.block_args(v.ctx.blocks(region)[0])[0];
+    for i in 2 + k..m {
+        let a = args[i - 1];
+        let x = v.operand_type(i);
+        let ok = v.outer_dim(a).is_some_and(|d| v.dim_is(d, c)) && core::same_rows(v, a, x);
+        if !ok {
+            return Err(format!(
+                "region #0 argument #{} has type {}, expected a chunk of operand #{i} of the chunk size",
+                i - 1,
+                v.show(a)
+            ));
+        }
+    }
+    v.expect_yield(0, &accs)?;
+    v.expect_types("result", &accs, &v.result_types())
+}

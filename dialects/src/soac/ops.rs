@@ -1,0 +1,478 @@
+//! The op definitions of the `soac` dialect.
+
+use super::verify as v;
+use crate::ir::{OpDef, Traits};
+
+const PURE: Traits = Traits::PURE;
+const NONE: Traits = Traits::NONE;
+
+pub fn ops() -> Vec<OpDef> {
+    vec![
+        OpDef {
+            name: "soac.func",
+            summary: "A first-order, monomorphic function.",
+            description: r#"Attributes `sym_name` (string) and `function_type`; one region whose
+entry block takes the inputs and ends in `soac.return` of the results.
+Sizes in `function_type` are constants or `?` (attributes cannot name SSA
+values); the entry block may refine them with size parameters.
+
+```mlir
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]f32>):
+  "soac.return"(%xs) : (!fut.array<[%n]f32>) -> ()
+}) {sym_name = "id", function_type = (i64, !fut.array<[?]f32>) -> !fut.array<[?]f32>} : () -> ()
+```"#,
+            traits: Traits::ISOLATED_FROM_ABOVE,
+            verify: v::func,
+        },
+        OpDef {
+            name: "soac.return",
+            summary: "Returns from the enclosing function.",
+            description: r#"The enclosing function checks the values against its result types.
+
+```mlir
+"soac.return"(%x) : (f32) -> ()
+```"#,
+            traits: Traits::TERMINATOR,
+            verify: v::return_,
+        },
+        OpDef {
+            name: "soac.yield",
+            summary: "Ends a lambda or branch, yielding its values.",
+            description: r#"The enclosing structured op (map, if, loop, ...) checks the types.
+
+```mlir
+"soac.yield"(%y) : (f32) -> ()
+```"#,
+            traits: Traits::TERMINATOR,
+            verify: v::yield_,
+        },
+        OpDef {
+            name: "soac.apply",
+            summary: "Calls a function by name.",
+            description: r#"Attribute `callee` (a symbol); operands and results must match the
+callee's `function_type` when it is in the enclosing module.
+
+```mlir
+%r = "soac.apply"(%n, %xs) {callee = @id} : (i64, !fut.array<[%n]f32>) -> !fut.array<[?]f32>
+```"#,
+            traits: NONE,
+            verify: v::apply,
+        },
+        OpDef {
+            name: "soac.constant",
+            summary: "A scalar constant.",
+            description: r#"Attribute `value`, of the result type.
+
+```mlir
+%c = "soac.constant"() {value = 1.5 : f32} : () -> f32
+```"#,
+            traits: PURE,
+            verify: v::constant,
+        },
+        OpDef {
+            name: "soac.binop",
+            summary: "A binary scalar operation; also used by segop, mem and imp.",
+            description: r#"Attribute `kind`: add, sub, mul, div, mod, rem, pow, min, max, and, or,
+xor, shl, shr, ushr. Operands and result share one scalar type; the
+signedness of the type selects signed or unsigned semantics.
+
+```mlir
+%z = "soac.binop"(%x, %y) {kind = "add"} : (i32, i32) -> i32
+```"#,
+            traits: PURE,
+            verify: v::binop,
+        },
+        OpDef {
+            name: "soac.cmpop",
+            summary: "A scalar comparison yielding i1.",
+            description: r#"Attribute `kind`: eq, ne, lt, le, gt, ge.
+
+```mlir
+%b = "soac.cmpop"(%x, %y) {kind = "lt"} : (f32, f32) -> i1
+```"#,
+            traits: PURE,
+            verify: v::cmpop,
+        },
+        OpDef {
+            name: "soac.unop",
+            summary: "A unary scalar operation.",
+            description: r#"Attribute `kind`: neg, not, abs, signum, popc, clz, and the float
+functions sqrt, exp, log, sin, cos, tan, floor, ceil, round.
+
+```mlir
+%y = "soac.unop"(%x) {kind = "sqrt"} : (f64) -> f64
+```"#,
+            traits: PURE,
+            verify: v::unop,
+        },
+        OpDef {
+            name: "soac.convop",
+            summary: "A conversion between scalar types.",
+            description: r#"Attribute `kind`: zext, sext, trunc, fpconv, fptoui, fptosi, uitofp,
+sitofp, itob, btoi, bitcast (same width).
+
+```mlir
+%y = "soac.convop"(%x) {kind = "sitofp"} : (i32) -> f32
+```"#,
+            traits: PURE,
+            verify: v::convop,
+        },
+        OpDef {
+            name: "soac.select",
+            summary: "Chooses between two values of one type.",
+            description: r#"```mlir
+%r = "soac.select"(%c, %x, %y) : (i1, f32, f32) -> f32
+```"#,
+            traits: PURE,
+            verify: v::select,
+        },
+        OpDef {
+            name: "soac.map",
+            summary: "Applies a lambda to the rows of arrays of outer size n.",
+            description: r#"Operands `(n, xs...)`; each `xs` has outer size `n`. The lambda's
+arguments are one row of each array; each yielded value of type `t`
+gives a result `[n]t`.
+
+```mlir
+%ys = "soac.map"(%n, %xs) ({
+^bb0(%x: f32):
+  %y = "soac.binop"(%x, %x) {kind = "mul"} : (f32, f32) -> f32
+  "soac.yield"(%y) : (f32) -> ()
+}) : (i64, !fut.array<[%n]f32>) -> !fut.array<[%n]f32>
+```"#,
+            traits: PURE,
+            verify: v::map,
+        },
+        OpDef {
+            name: "soac.reduce",
+            summary: "Reduces arrays with an associative operator and neutral elements.",
+            description: r#"Operands `(n, nes..., xs...)` with `k` neutral elements and `k` arrays,
+`k` the number of results. The operator takes `2k` arguments (two
+values of each type) and yields `k`. Unit attribute `commutative` allows
+reordering.
+
+```mlir
+%s = "soac.reduce"(%n, %zero, %xs) ({
+^bb0(%a: f32, %b: f32):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+  "soac.yield"(%c) : (f32) -> ()
+}) {commutative} : (i64, f32, !fut.array<[%n]f32>) -> f32
+```"#,
+            traits: PURE,
+            verify: v::reduce,
+        },
+        OpDef {
+            name: "soac.scan",
+            summary: "Inclusive prefix scan with an associative operator.",
+            description: r#"Like `soac.reduce`, but each result is the array `[n]t` of prefixes.
+
+```mlir
+%ps = "soac.scan"(%n, %zero, %xs) ({
+^bb0(%a: i32, %b: i32):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+  "soac.yield"(%c) : (i32) -> ()
+}) : (i64, i32, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+```"#,
+            traits: PURE,
+            verify: v::scan,
+        },
+        OpDef {
+            name: "soac.redomap",
+            summary: "A map fused with a reduction of some of its results (thesis 5.1).",
+            description: r#"Operands `(n, nes..., xs...)`. Region 0 is the reduction operator on
+`k` values (`2k` arguments); region 1 maps rows of `xs` to `k` values to
+reduce followed by `l` values mapped out. Results: `k` reduced values,
+then `l` arrays `[n]t`.
+
+```mlir
+%s, %ys = "soac.redomap"(%n, %zero, %xs) ({
+^bb0(%a: f32, %b: f32):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+  "soac.yield"(%c) : (f32) -> ()
+}, {
+^bb0(%x: f32):
+  %y = "soac.binop"(%x, %x) {kind = "mul"} : (f32, f32) -> f32
+  "soac.yield"(%y, %y) : (f32, f32) -> ()
+}) : (i64, f32, !fut.array<[%n]f32>) -> (f32, !fut.array<[%n]f32>)
+```"#,
+            traits: PURE,
+            verify: v::redomap,
+        },
+        OpDef {
+            name: "soac.scanomap",
+            summary: "A map fused with a scan of some of its results.",
+            description: r#"Like `soac.redomap`, but the first `k` results are the scanned arrays
+`[n]t`.
+
+```mlir
+%ps = "soac.scanomap"(%n, %zero, %xs) ({
+^bb0(%a: i64, %b: i64):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (i64, i64) -> i64
+  "soac.yield"(%c) : (i64) -> ()
+}, {
+^bb0(%x: i64):
+  "soac.yield"(%x) : (i64) -> ()
+}) : (i64, i64, !fut.array<[%n]i64>) -> !fut.array<[%n]i64>
+```"#,
+            traits: PURE,
+            verify: v::scanomap,
+        },
+        OpDef {
+            name: "soac.scatter",
+            summary: "Writes values to computed indices of destination arrays.",
+            description: r#"Operands `(n, xs..., dests...)` with `k` destinations, `k` the number
+of results. The lambda maps rows of `xs` to `k` i64 indices then `k`
+values (rows of the destinations). Out-of-bounds writes are ignored.
+The destinations are consumed; the results have their types.
+
+```mlir
+%r = "soac.scatter"(%n, %is, %vs, %dest) ({
+^bb0(%i: i64, %x: f32):
+  "soac.yield"(%i, %x) : (i64, f32) -> ()
+}) : (i64, !fut.array<[%n]i64>, !fut.array<[%n]f32>, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
+```"#,
+            traits: NONE,
+            verify: v::scatter,
+        },
+        OpDef {
+            name: "soac.hist",
+            summary: "Generalised histogram: reduce values into buckets.",
+            description: r#"Operands `(n, w, dests..., nes..., xs...)`: `k` destinations of outer
+size `w`, `k` neutral elements. Region 0 is the operator on `k` values;
+region 1 maps rows of `xs` to an i64 bucket then `k` values.
+Out-of-range buckets are ignored. Results: the updated destinations.
+
+```mlir
+%h = "soac.hist"(%n, %w, %dest, %zero, %is) ({
+^bb0(%a: i32, %b: i32):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+  "soac.yield"(%c) : (i32) -> ()
+}, {
+^bb0(%i: i64):
+  "soac.yield"(%i, %one) : (i64, i32) -> ()
+}) : (i64, i64, !fut.array<[%w]i32>, i32, !fut.array<[%n]i64>) -> !fut.array<[%w]i32>
+```"#,
+            traits: NONE,
+            verify: v::hist,
+        },
+        OpDef {
+            name: "soac.stream_seq",
+            summary: "Processes arrays in sequential chunks with accumulators.",
+            description: r#"Operands `(n, accs..., xs...)`; attribute `num_accs` says how many
+operands after `n` are accumulators. The lambda takes the chunk size
+`c : i64`, the accumulators and `[c]`-chunks of `xs`; it yields the new
+accumulators and per-chunk arrays `[c]t`. Results: the final
+accumulators, then the chunk arrays concatenated (`[n]t`).
+
+```mlir
+%s = "soac.stream_seq"(%n, %zero, %xs) ({
+^bb0(%c: i64, %acc: f32, %chunk: !fut.array<[%c]f32>):
+  "soac.yield"(%acc) : (f32) -> ()
+}) {num_accs = 1 : i64} : (i64, f32, !fut.array<[%n]f32>) -> f32
+```"#,
+            traits: PURE,
+            verify: v::stream_seq,
+        },
+        OpDef {
+            name: "soac.stream_par",
+            summary: "Processes arrays in chunks in parallel, combining accumulators.",
+            description: r#"Operands `(n, accs..., xs...)`. Region 0 combines two accumulator
+tuples (`2k` arguments); region 1 is the chunk lambda as in
+`soac.stream_seq`. Optional attribute `order`: "in_order" or "disorder".
+
+```mlir
+%s = "soac.stream_par"(%n, %zero, %xs) ({
+^bb0(%a: f32, %b: f32):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+  "soac.yield"(%c) : (f32) -> ()
+}, {
+^bb0(%c: i64, %acc: f32, %chunk: !fut.array<[%c]f32>):
+  "soac.yield"(%acc) : (f32) -> ()
+}) {order = "disorder"} : (i64, f32, !fut.array<[%n]f32>) -> f32
+```"#,
+            traits: PURE,
+            verify: v::stream_par,
+        },
+        OpDef {
+            name: "soac.filter",
+            summary: "Keeps the rows for which a predicate holds.",
+            description: r#"Operands `(n, xs...)`; the predicate maps rows to i1. Each result holds
+the kept rows of one input; its outer size is existential (`?`).
+
+```mlir
+%ys = "soac.filter"(%n, %xs) ({
+^bb0(%x: i32):
+  %b = "soac.cmpop"(%x, %x) {kind = "eq"} : (i32, i32) -> i1
+  "soac.yield"(%b) : (i1) -> ()
+}) : (i64, !fut.array<[%n]i32>) -> !fut.array<[?]i32>
+```"#,
+            traits: PURE,
+            verify: v::filter,
+        },
+        OpDef {
+            name: "soac.partition",
+            summary: "Stably partitions rows into k classes.",
+            description: r#"Attribute `k`; operands `(n, xs...)`; the lambda maps rows to an i64
+class in `0..k` (others go last). Results: `k` i64 class sizes, then the
+permuted arrays.
+
+```mlir
+%sz:3 = "soac.partition"(%n, %xs) ({
+^bb0(%x: i64):
+  "soac.yield"(%x) : (i64) -> ()
+}) {k = 2 : i64} : (i64, !fut.array<[%n]i64>) -> (i64, i64, !fut.array<[%n]i64>)
+```"#,
+            traits: PURE,
+            verify: v::partition,
+        },
+        OpDef {
+            name: "soac.iota",
+            summary: "The array [start, start+stride, ...] of n elements.",
+            description: r#"Operands `(n)` giving `[n]i64` from 0 by 1, or `(n, start, stride)` of
+an integer type `t` giving `[n]t`.
+
+```mlir
+%is = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
+```"#,
+            traits: PURE,
+            verify: v::iota,
+        },
+        OpDef {
+            name: "soac.replicate",
+            summary: "An array of n copies of a value.",
+            description: r#"```mlir
+%zs = "soac.replicate"(%n, %zero) : (i64, f32) -> !fut.array<[%n]f32>
+```"#,
+            traits: PURE,
+            verify: v::replicate,
+        },
+        OpDef {
+            name: "soac.reshape",
+            summary: "Gives an array a new shape with the same number of elements.",
+            description: r#"Operands `(xs, d...)`: the new sizes, one per result dimension.
+
+```mlir
+%m = "soac.reshape"(%xs, %a, %b) : (!fut.array<[%n]f32>, i64, i64) -> !fut.array<[%a][%b]f32>
+```"#,
+            traits: PURE,
+            verify: v::reshape,
+        },
+        OpDef {
+            name: "soac.rearrange",
+            summary: "Permutes the dimensions of an array.",
+            description: r#"Attribute `perm`: result dimension `i` is operand dimension `perm[i]`.
+
+```mlir
+%t = "soac.rearrange"(%m) {perm = [1, 0]} : (!fut.array<[%a][%b]f32>) -> !fut.array<[%b][%a]f32>
+```"#,
+            traits: PURE,
+            verify: v::rearrange,
+        },
+        OpDef {
+            name: "soac.concat",
+            summary: "Concatenates arrays along a dimension.",
+            description: r#"Operands `(w, xs...)`, `w` the result size in dimension `dim`
+(attribute, default 0); the arrays agree in every other dimension.
+
+```mlir
+%zs = "soac.concat"(%w, %xs, %ys) {dim = 0 : i64} : (i64, !fut.array<[%n]f32>, !fut.array<[%m]f32>) -> !fut.array<[%w]f32>
+```"#,
+            traits: PURE,
+            verify: v::concat,
+        },
+        OpDef {
+            name: "soac.rotate",
+            summary: "Rotates an array by an offset in each dimension.",
+            description: r#"```mlir
+%r = "soac.rotate"(%xs, %k) : (!fut.array<[%n]f32>, i64) -> !fut.array<[%n]f32>
+```"#,
+            traits: PURE,
+            verify: v::rotate,
+        },
+        OpDef {
+            name: "soac.index",
+            summary: "Indexes an array: an element, or a sub-array with fewer indices.",
+            description: r#"```mlir
+%x = "soac.index"(%m, %i, %j) : (!fut.array<[%a][%b]f32>, i64, i64) -> f32
+```"#,
+            traits: PURE,
+            verify: v::index,
+        },
+        OpDef {
+            name: "soac.update",
+            summary: "In-place update `xs with [i] = x`; consumes the array.",
+            description: r#"Operands `(xs, i..., x)`.
+
+```mlir
+%ys = "soac.update"(%xs, %i, %x) : (!fut.array<[%n]f32>, i64, f32) -> !fut.array<[%n]f32>
+```"#,
+            traits: NONE,
+            verify: v::update,
+        },
+        OpDef {
+            name: "soac.slice",
+            summary: "A strided slice of the leading dimensions of an array.",
+            description: r#"Operands `(xs, (offset, length, stride)...)`: one i64 triple per sliced
+dimension; the result's sizes there are the lengths.
+
+```mlir
+%s = "soac.slice"(%xs, %o, %l, %st) : (!fut.array<[%n]f32>, i64, i64, i64) -> !fut.array<[%l]f32>
+```"#,
+            traits: PURE,
+            verify: v::slice,
+        },
+        OpDef {
+            name: "soac.copy",
+            summary: "A fresh copy of an array.",
+            description: r#"```mlir
+%ys = "soac.copy"(%xs) : (!fut.array<[%n]f32>) -> !fut.array<[%n]f32>
+```"#,
+            traits: PURE,
+            verify: v::copy,
+        },
+        OpDef {
+            name: "soac.loop",
+            summary: "A sequential loop with merge parameters.",
+            description: r#"Attribute `form`. `"for"`: operands `(n, inits...)`, block arguments
+`(i, merge...)` with `i` of `n`'s integer type. `"while"`: operands
+`(inits...)` whose first is the i1 condition checked before each
+iteration, block arguments `(merge...)`. The body yields the next merge
+values; the results are the final ones.
+
+```mlir
+%r = "soac.loop"(%n, %zero) ({
+^bb0(%i: i64, %acc: i64):
+  %a = "soac.binop"(%acc, %i) {kind = "add"} : (i64, i64) -> i64
+  "soac.yield"(%a) : (i64) -> ()
+}) {form = "for"} : (i64, i64) -> i64
+```"#,
+            traits: NONE,
+            verify: v::loop_,
+        },
+        OpDef {
+            name: "soac.if",
+            summary: "Chooses one of two regions on an i1 condition.",
+            description: r#"Both regions take no arguments and yield the result types.
+
+```mlir
+%r = "soac.if"(%c) ({
+  "soac.yield"(%x) : (f32) -> ()
+}, {
+  "soac.yield"(%y) : (f32) -> ()
+}) : (i1) -> f32
+```"#,
+            traits: NONE,
+            verify: v::if_,
+        },
+        OpDef {
+            name: "soac.assert",
+            summary: "Fails the program with a message unless the condition holds.",
+            description: r#"```mlir
+"soac.assert"(%ok) {message = "index out of bounds"} : (i1) -> ()
+```"#,
+            traits: NONE,
+            verify: v::assert,
+        },
+    ]
+}

@@ -1,0 +1,161 @@
+// RUN: futmlir opt %s --split-input-file --verify-diagnostics
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.segmap' op attribute 'level' must be one of "thread", "group", found "warp"}}
+  %r = "segop.segmap"(%n) ({
+  ^bb0(%k: i64):
+    "segop.yield"(%x) : (f32) -> ()
+  }) {level = "warp"} : (i64) -> !fut.array<[%n]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{expected an array over 1 segment dimensions of f32}}
+  %r = "segop.segmap"(%n) ({
+  ^bb0(%k: i64):
+    "segop.yield"(%x) : (f32) -> ()
+  }) {level = "thread"} : (i64) -> !fut.array<[%w]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.segmap' op region #0 argument #0 (a thread index) must be i64, found i32}}
+  %r = "segop.segmap"(%n) ({
+  ^bb0(%k: i32):
+    "segop.yield"(%x) : (f32) -> ()
+  }) {level = "thread"} : (i64) -> !fut.array<[%n]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.segred' op region #0 yield #0 has type i32, expected f32}}
+  %r = "segop.segred"(%n, %x) ({
+  ^bb0(%k: i64):
+    "segop.yield"(%i) : (i32) -> ()
+  }, {
+  ^bb0(%a: f32, %b: f32):
+    "segop.yield"(%a) : (f32) -> ()
+  }) {level = "thread"} : (i64, f32) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.segscan' op result #0 has type f32, expected an array over 1 segment dimensions of f32}}
+  %r = "segop.segscan"(%n, %x) ({
+  ^bb0(%k: i64):
+    "segop.yield"(%x) : (f32) -> ()
+  }, {
+  ^bb0(%a: f32, %b: f32):
+    "segop.yield"(%a) : (f32) -> ()
+  }) {level = "thread"} : (i64, f32) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.seghist' op destination #0 has outer size}}
+  %r = "segop.seghist"(%n, %n, %d, %x) ({
+  ^bb0(%k: i64):
+    "segop.yield"(%k, %x) : (i64, f32) -> ()
+  }, {
+  ^bb0(%a: f32, %b: f32):
+    "segop.yield"(%a) : (f32) -> ()
+  }) {level = "thread"} : (i64, i64, !fut.array<[%w]f32>, f32) -> !fut.array<[%w]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.seghist' op region #0 yield #0 has type f32, expected i64}}
+  %r = "segop.seghist"(%n, %w, %d, %x) ({
+  ^bb0(%k: i64):
+    "segop.yield"(%x, %x) : (f32, f32) -> ()
+  }, {
+  ^bb0(%a: f32, %b: f32):
+    "segop.yield"(%a) : (f32) -> ()
+  }) {level = "thread"} : (i64, i64, !fut.array<[%w]f32>, f32) -> !fut.array<[%w]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.if_threshold' op expects attribute 'threshold'}}
+  %r = "segop.if_threshold"(%n) ({
+    "segop.yield"(%x) : (f32) -> ()
+  }, {
+    "segop.yield"(%x) : (f32) -> ()
+  }) : (i64) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.if_threshold' op region #0 yield #0 has type i32, expected f32}}
+  %r = "segop.if_threshold"(%n) ({
+    "segop.yield"(%i) : (i32) -> ()
+  }, {
+    "segop.yield"(%x) : (f32) -> ()
+  }) {threshold = "t"} : (i64) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.manifest' op attribute 'perm' must be a permutation of 0..1, found [0, 1]}}
+  %r = "segop.manifest"(%xs) {perm = [0, 1]} : (!fut.array<[%n]f32>) -> !fut.array<[%n]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.tiled_stream' op region #0 argument #2 has type}}
+  %r = "segop.tiled_stream"(%n, %w, %x, %xs) ({
+  ^bb0(%c: i64, %acc: f32, %ch: !fut.array<[%n]f32>):
+    "segop.yield"(%acc) : (f32) -> ()
+  }) : (i64, i64, f32, !fut.array<[%n]f32>) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.tiled_stream' op the size and the tile size (operand #1) must have type i64, found i32}}
+  %r = "segop.tiled_stream"(%n, %i, %x, %xs) ({
+  ^bb0(%c: i64, %acc: f32, %ch: !fut.array<[%c]f32>):
+    "segop.yield"(%acc) : (f32) -> ()
+  }) : (i64, i32, f32, !fut.array<[%n]f32>) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+  // expected-error @+1 {{'segop.yield' op must end a region of a structured op}}
+  "segop.yield"() : () -> ()
+}) {sym_name = "f", function_type = () -> ()} : () -> ()

@@ -1,0 +1,162 @@
+// RUN: futmlir opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{'source.func' op attribute 'function_type' must be a type}}
+"source.func"() ({
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = 3 : i64} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.match' op expects 2 regions, found 1}}
+  %m = "source.match"(%x) ({
+    "source.yield"(%x) : (i32) -> ()
+  }) {patterns = ["1", "_"]} : (i32) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.loop' op a for-in loop's first block argument must be a row of its array}}
+  %l = "source.loop"(%xs, %y) ({
+  ^bb0(%e: f32, %acc: f32):
+    "source.yield"(%acc) : (f32) -> ()
+  }) {form = "for_in"} : (!fut.array<[%n]i32>, f32) -> f32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.apply' op argument #0 has type f32, expected i32}}
+  %a = "source.apply"(%f, %y) : ((i32) -> i32, f32) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.apply' op expects a 'callee' attribute or a function as operand #0, found i32}}
+  %a = "source.apply"(%x) : (i32) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.lambda' op region #0 yield #0 has type f32, expected i32}}
+  %l = "source.lambda"() ({
+  ^bb0(%a: i32):
+    "source.yield"(%y) : (f32) -> ()
+  }) : () -> ((i32) -> i32)
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.tuple' op element #1 has type i32, expected f32}}
+  %u = "source.tuple"(%x, %x) : (i32, i32) -> tuple<i32, f32>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.tuple_get' op index 2 is out of range for a tuple of 2 components}}
+  %u = "source.tuple_get"(%t) {index = 2 : i64} : (tuple<i32, f32>) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.record' op result type !source.record<{x: i32}> has no field 'z'}}
+  %u = "source.record"(%x) {fields = ["z"]} : (i32) -> !source.record<{x: i32}>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.record_get' op record !source.record<{x: i32}> has no field 'y'}}
+  %u = "source.record_get"(%r) {field = "y"} : (!source.record<{x: i32}>) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.record_update' op field 'x' has type f32, expected i32}}
+  %u = "source.record_update"(%r, %y) {field = "x"} : (!source.record<{x: i32}>, f32) -> !source.record<{x: i32}>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.array_lit' op result has outer size 3, but there are 2 elements}}
+  %u = "source.array_lit"(%x, %x) : (i32, i32) -> !fut.array<[3]i32>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.array_lit' op element #1 has type f32, which is not a row of [2]i32}}
+  %u = "source.array_lit"(%x, %y) : (i32, f32) -> !fut.array<[2]i32>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.soac_call' op the function takes 1 arguments, but 2 arrays are mapped}}
+  %u = "source.soac_call"(%f, %xs, %xs) {soac = "map"} : ((i32) -> i32, !fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.soac_call' op attribute 'soac' must be one of}}
+  %u = "source.soac_call"(%f, %xs) {soac = "fold"} : ((i32) -> i32, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.index' op an index (operand #1) must have type i64, found i32}}
+  %u = "source.index"(%xs, %x) : (!fut.array<[%n]i32>, i32) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.if' op condition must be i1, found i32}}
+  "source.if"(%x) ({
+    "source.yield"() : () -> ()
+  }, {
+    "source.yield"() : () -> ()
+  }) : (i32) -> ()
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
