@@ -50,7 +50,8 @@ fn roundtrip(ctx: &mut Context, name: &str, text: &str, opts: PrintOptions) -> S
     let m = ctx
         .parse_str(name, text)
         .unwrap_or_else(|d| panic!("{}", d.to_plain(ctx)));
-    ctx.verify(m).unwrap_or_else(|e| panic!("{}", plain(ctx, &e)));
+    ctx.verify(m)
+        .unwrap_or_else(|e| panic!("{}", plain(ctx, &e)));
     let a = ctx.print_op(m, opts);
     let m2 = ctx
         .parse_str(&format!("{name} (printed)"), &a)
@@ -134,8 +135,12 @@ fn expectations(chunk: &str) -> Vec<(i64, String)> {
         } else {
             rest
         };
-        let s = rest.find("{{").unwrap_or_else(|| panic!("no {{{{ in: {line}"));
-        let e = rest.rfind("}}").unwrap_or_else(|| panic!("no }}}} in: {line}"));
+        let s = rest
+            .find("{{")
+            .unwrap_or_else(|| panic!("no {{{{ in: {line}"));
+        let e = rest
+            .rfind("}}")
+            .unwrap_or_else(|| panic!("no }}}} in: {line}"));
         out.push((target, rest[s + 2..e].to_string()));
     }
     out

@@ -107,6 +107,7 @@ impl<'s> Lexer<'s> {
         }
     }
 
+    #[allow(clippy::should_implement_trait)] // never exhausted: yields Eof forever
     pub fn next(&mut self) -> Token {
         self.skip_trivia();
         let b = self.src.as_bytes();

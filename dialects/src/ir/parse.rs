@@ -342,16 +342,15 @@ impl<'c, 's> Parser<'c, 's> {
         // Signature.
         self.expect(Tok::Colon)?;
         let sig_tok = self.tok;
-        let (inputs, outputs) = match self.ty()? {
-            t => match self.ctx.type_kind(t).clone() {
-                TypeKind::Function { inputs, results } => (inputs, results),
-                _ => {
-                    return self.err_at(
-                        sig_tok,
-                        "expected a function type '(operand types) -> result types'",
-                    )
-                }
-            },
+        let sig = self.ty()?;
+        let (inputs, outputs) = match self.ctx.type_kind(sig).clone() {
+            TypeKind::Function { inputs, results } => (inputs, results),
+            _ => {
+                return self.err_at(
+                    sig_tok,
+                    "expected a function type '(operand types) -> result types'",
+                )
+            }
         };
         if inputs.len() != operand_toks.len() {
             return self.err_at(

@@ -38,6 +38,8 @@ pub(crate) enum UseList {
     #[default]
     Empty,
     One(Use),
+    // Boxed so that the common cases stay two words wide.
+    #[allow(clippy::box_collection)]
     Many(Box<Vec<Use>>),
 }
 

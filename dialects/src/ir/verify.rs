@@ -5,8 +5,7 @@
 //! MLIR counterpart: `mlir::verify` and `Op::verify`.
 
 use super::{
-    Attr, AttrKind, Context, Diagnostic, Dim, OpId, RegionId, Scalar, Traits, Type, TypeKind,
-    Value,
+    Attr, AttrKind, Context, Diagnostic, Dim, OpId, RegionId, Scalar, Traits, Type, TypeKind, Value,
 };
 
 /// A read-only view of one op, handed to op verifiers, with helpers that
@@ -252,8 +251,14 @@ impl OpView<'_> {
         }
         match (self.ctx.type_kind(a), self.ctx.type_kind(b)) {
             (
-                TypeKind::Array { elem: e1, shape: s1 },
-                TypeKind::Array { elem: e2, shape: s2 },
+                TypeKind::Array {
+                    elem: e1,
+                    shape: s1,
+                },
+                TypeKind::Array {
+                    elem: e2,
+                    shape: s2,
+                },
             ) => {
                 s1.len() == s2.len()
                     && self.compatible(*e1, *e2)
@@ -272,8 +277,7 @@ impl OpView<'_> {
             ) => self.all_compatible(i1, i2) && self.all_compatible(r1, r2),
             (TypeKind::Record(x), TypeKind::Record(y)) => {
                 x.len() == y.len()
-                    && x
-                        .iter()
+                    && x.iter()
                         .zip(y)
                         .all(|((k1, t1), (k2, t2))| k1 == k2 && self.compatible(*t1, *t2))
             }
@@ -298,7 +302,12 @@ impl OpView<'_> {
     }
 
     /// Checks a list of types against the expected list, count first.
-    pub fn expect_types(&self, what: &str, expected: &[Type], found: &[Type]) -> Result<(), String> {
+    pub fn expect_types(
+        &self,
+        what: &str,
+        expected: &[Type],
+        found: &[Type],
+    ) -> Result<(), String> {
         if expected.len() != found.len() {
             return Err(format!(
                 "{what}: expects {} values, found {}",
@@ -325,7 +334,11 @@ impl OpView<'_> {
         self.expect_types(&format!("region #{r} yield"), expected, &ys)
     }
 
-    pub fn expect_i64_operands(&self, range: std::ops::Range<usize>, what: &str) -> Result<(), String> {
+    pub fn expect_i64_operands(
+        &self,
+        range: std::ops::Range<usize>,
+        what: &str,
+    ) -> Result<(), String> {
         for i in range {
             let t = self.operand_type(i);
             if !self.is_i64(t) {

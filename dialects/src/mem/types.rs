@@ -117,12 +117,7 @@ impl Cursor<'_> {
         } else {
             text.parse().map(Term::Const)
         }
-        .map_err(|_| {
-            format!(
-                "expected an integer or '$k' at column {}",
-                self.pos + 1
-            )
-        })?;
+        .map_err(|_| format!("expected an integer or '$k' at column {}", self.pos + 1))?;
         self.pos += start + len;
         Ok(term)
     }

@@ -101,7 +101,10 @@ pub fn copy(v: &OpView) -> Result<(), String> {
     v.expect_results(0)?;
     let (dst, src) = (v.operand_type(0), v.operand_type(1));
     if !v.is_array(dst) {
-        return Err(format!("destination must be an array, found {}", v.show(dst)));
+        return Err(format!(
+            "destination must be an array, found {}",
+            v.show(dst)
+        ));
     }
     v.expect_type("source", dst, src)
 }

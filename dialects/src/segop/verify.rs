@@ -103,7 +103,11 @@ fn segred_or_segscan(v: &OpView, scan: bool) -> Result<(), String> {
     v.expect_types("region #0 yield", &ts, &ys[..k])?;
     v.expect_results(ys.len())?;
     for (i, &t) in ys.iter().enumerate() {
-        let shape = if i < k && !scan { &dims[..d - 1] } else { &dims[..] };
+        let shape = if i < k && !scan {
+            &dims[..d - 1]
+        } else {
+            &dims[..]
+        };
         expect_result(v, i, shape, t)?;
     }
     Ok(())

@@ -409,11 +409,11 @@ fn reduce_or_scan(v: &OpView, scan: bool) -> Result<(), String> {
     v.expect_operands(1 + 2 * k)?;
     expect_inputs(v, 1 + k..1 + 2 * k)?;
     let ts: Vec<_> = (0..k).map(|i| v.operand_type(1 + i)).collect();
-    for i in 0..k {
-        if !v.is_row_of(v.operand_type(1 + k + i), ts[i]) {
+    for (i, &t) in ts.iter().enumerate() {
+        if !v.is_row_of(v.operand_type(1 + k + i), t) {
             return Err(format!(
                 "neutral element #{i} has type {}, but the array's rows have another type",
-                v.show(ts[i])
+                v.show(t)
             ));
         }
     }
@@ -522,13 +522,13 @@ pub fn hist(v: &OpView) -> Result<(), String> {
     let w = v.operand(1);
     let m = v.num_operands();
     let ts: Vec<_> = (0..k).map(|i| v.operand_type(2 + k + i)).collect();
-    for i in 0..k {
+    for (i, &t) in ts.iter().enumerate() {
         let dest = v.operand_type(2 + i);
         v.expect_outer_size(&format!("destination #{i}"), dest, w)?;
-        if !v.is_row_of(dest, ts[i]) {
+        if !v.is_row_of(dest, t) {
             return Err(format!(
                 "neutral element #{i} has type {}, but destination #{i} has rows of another type",
-                v.show(ts[i])
+                v.show(t)
             ));
         }
         v.expect_type(&format!("result #{i}"), dest, v.result_type(i))?;
@@ -549,7 +549,10 @@ pub fn same_rows(v: &OpView, a: crate::ir::Type, b: crate::ir::Type) -> bool {
         .is_some_and(|((ea, sa), (eb, sb))| {
             sa.len() == sb.len()
                 && v.compatible(ea, eb)
-                && sa[1..].iter().zip(&sb[1..]).all(|(p, q)| v.dims_agree(*p, *q))
+                && sa[1..]
+                    .iter()
+                    .zip(&sb[1..])
+                    .all(|(p, q)| v.dims_agree(*p, *q))
         })
 }
 
@@ -597,8 +600,8 @@ fn stream_lambda(v: &OpView, fold: usize, k: usize) -> Result<(), String> {
     }
     v.expect_types(&format!("region #{fold} yield"), &accs, &ys[..k])?;
     v.expect_results(ys.len())?;
-    for i in 0..k {
-        v.expect_type(&format!("result #{i}"), accs[i], v.result_type(i))?;
+    for (i, &t) in accs.iter().enumerate() {
+        v.expect_type(&format!("result #{i}"), t, v.result_type(i))?;
     }
     for (i, &y) in ys.iter().enumerate().skip(k) {
         let Some((e, shape)) = v.array_parts(y) else {
@@ -609,7 +612,10 @@ fn stream_lambda(v: &OpView, fold: usize, k: usize) -> Result<(), String> {
             rs.len() == shape.len()
                 && v.compatible(re, e)
                 && v.dim_is(rs[0], v.operand(0))
-                && rs[1..].iter().zip(&shape[1..]).all(|(p, q)| v.dims_agree(*p, *q))
+                && rs[1..]
+                    .iter()
+                    .zip(&shape[1..])
+                    .all(|(p, q)| v.dims_agree(*p, *q))
         });
         if !ok {
             return Err(format!(
@@ -751,7 +757,9 @@ pub fn reshape(v: &OpView) -> Result<(), String> {
     v.expect_results(1)?;
     let (elem, _) = expect_array(v, 0)?;
     v.expect_i64_operands(1..v.num_operands(), "a new size")?;
-    let dims: Vec<Dim> = (1..v.num_operands()).map(|i| Dim::Value(v.operand(i))).collect();
+    let dims: Vec<Dim> = (1..v.num_operands())
+        .map(|i| Dim::Value(v.operand(i)))
+        .collect();
     if !v.is_array_of(v.result_type(0), &dims, elem) {
         return Err(format!(
             "result has type {}, expected the shape given by the size operands",
@@ -808,7 +816,10 @@ pub fn concat(v: &OpView) -> Result<(), String> {
     };
     let (elem, shape) = expect_array(v, 1)?;
     if d < 0 || d as usize >= shape.len() {
-        return Err(format!("attribute 'dim' is {d}, out of range for rank {}", shape.len()));
+        return Err(format!(
+            "attribute 'dim' is {d}, out of range for rank {}",
+            shape.len()
+        ));
     }
     let d = d as usize;
     let agree_except = |s1: &[Dim], s2: &[Dim]| {
@@ -860,7 +871,12 @@ pub fn copy(v: &OpView) -> Result<(), String> {
 }
 
 /// The type of `xs` indexed by `k` indices: its row `k` levels down.
-fn indexed_ok(v: &OpView, arr: crate::ir::Type, k: usize, t: crate::ir::Type) -> Result<(), String> {
+fn indexed_ok(
+    v: &OpView,
+    arr: crate::ir::Type,
+    k: usize,
+    t: crate::ir::Type,
+) -> Result<(), String> {
     let (elem, shape) = v
         .array_parts(arr)
         .ok_or_else(|| format!("operand #0 must be an array, found {}", v.show(arr)))?;
@@ -905,7 +921,7 @@ pub fn slice(v: &OpView) -> Result<(), String> {
     v.expect_results(1)?;
     let (elem, shape) = expect_array(v, 0)?;
     let n = v.num_operands() - 1;
-    if n % 3 != 0 || n / 3 > shape.len() {
+    if !n.is_multiple_of(3) || n / 3 > shape.len() {
         return Err(format!(
             "expects an (offset, length, stride) triple for each of at most {} dimensions, found {n} operands after the array",
             shape.len()

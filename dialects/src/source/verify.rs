@@ -218,7 +218,12 @@ pub fn soac_call(v: &OpView) -> Result<(), String> {
     v.expect_regions(0)?;
     let soac = v.enum_attr("soac", SOACS)?;
     let fidx = (0..v.num_operands())
-        .find(|&i| matches!(v.ctx.type_kind(v.operand_type(i)), TypeKind::Function { .. }))
+        .find(|&i| {
+            matches!(
+                v.ctx.type_kind(v.operand_type(i)),
+                TypeKind::Function { .. }
+            )
+        })
         .ok_or("expects at least one function-typed operand")?;
     let (inputs, results) = function_type(v, v.operand_type(fidx))?;
     match soac {
@@ -241,7 +246,10 @@ pub fn soac_call(v: &OpView) -> Result<(), String> {
                 }
             }
             v.expect_results(results.len())?;
-            let n = xs.first().and_then(|&x| v.outer_dim(x)).unwrap_or(Dim::Unknown);
+            let n = xs
+                .first()
+                .and_then(|&x| v.outer_dim(x))
+                .unwrap_or(Dim::Unknown);
             for (i, &t) in results.iter().enumerate() {
                 if !v.is_array_of(v.result_type(i), &[n], t) {
                     return Err(format!(
@@ -257,7 +265,9 @@ pub fn soac_call(v: &OpView) -> Result<(), String> {
             v.expect_results(1)?;
             let t = v.operand_type(fidx + 1);
             if inputs.len() != 2 || results.len() != 1 {
-                return Err("the operator must be a function of two arguments and one result".into());
+                return Err(
+                    "the operator must be a function of two arguments and one result".into(),
+                );
             }
             v.expect_types("operator argument", &[t, t], inputs)?;
             v.expect_type("operator result", t, results[0])?;
