@@ -37,8 +37,10 @@ fn tree_dir_gets_one_numbered_file_per_pass() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut names: Vec<String> =
-        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
     names.sort();
     assert_eq!(names, vec!["001_ir-cse.mlir", "002_ir-dce.mlir"]);
     let after_dce = std::fs::read_to_string(dir.join("002_ir-dce.mlir")).unwrap();

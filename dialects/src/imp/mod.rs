@@ -1,7 +1,23 @@
-pub fn dialect() -> crate::ir::Dialect {
-    crate::ir::Dialect {
+//! The `imp` dialect: imperative code, host part and kernel bodies.
+//!
+//! Host functions (`imp.func`) allocate (`mem.alloc`), copy between host
+//! and device (`imp.copy`) and launch kernels (`imp.launch`); kernels
+//! (`imp.kernel`) index by thread and block, synchronise with barriers and
+//! use shared memory and atomics. Loops and conditionals are structured.
+//! Scalar arithmetic is `soac`'s. This level lowers to upstream MLIR.
+//!
+//! - [`ops`]: the op definitions, each with an example.
+//! - [`verify`]: their verifiers.
+
+pub mod ops;
+pub mod verify;
+
+use crate::ir::Dialect;
+
+pub fn dialect() -> Dialect {
+    Dialect {
         name: "imp",
-        summary: "",
-        ops: vec![],
+        summary: "Imperative host code and GPU kernels.",
+        ops: ops::ops(),
     }
 }

@@ -91,12 +91,22 @@ impl<'c, 's> Parser<'c, 's> {
         &self.lex.src[t.start as usize..t.end as usize]
     }
     fn loc(&self, t: Token) -> Location {
+        if t.kind == Tok::Eof {
+            // Point just after the last text, not at a line past the end.
+            let end = self.lex.src.trim_end().len() as u32;
+            return Location::Span {
+                source: self.source,
+                start: end,
+                end: end + 1,
+            };
+        }
         Location::Span {
             source: self.source,
             start: t.start,
             end: t.end.max(t.start + 1),
         }
     }
+
     fn err_at<T>(&self, t: Token, msg: impl Into<String>) -> PResult<T> {
         Err(Diagnostic::error(self.loc(t), msg))
     }

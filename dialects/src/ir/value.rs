@@ -41,7 +41,6 @@ pub(crate) enum UseList {
     Empty,
     One(Use),
     // Boxed so the list (in every value) stays 16 bytes, not 32.
-    #[allow(clippy::box_collection)]
     Many(Box<Vec<Use>>),
 }
 

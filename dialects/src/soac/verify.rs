@@ -393,11 +393,11 @@ fn reduce_or_scan(v: &OpView, scan: bool) -> Result<(), String> {
     v.expect_operands(1 + 2 * k)?;
     expect_inputs(v, 1 + k..1 + 2 * k)?;
     let ts: Vec<_> = (0..k).map(|i| v.operand_type(1 + i)).collect();
-    for i in 0..k {
-        if !v.is_row_of(v.operand_type(1 + k + i), ts[i]) {
+    for (i, &t) in ts.iter().enumerate() {
+        if !v.is_row_of(v.operand_type(1 + k + i), t) {
             return Err(format!(
                 "neutral element #{i} has type {}, but the array's rows have another type",
-                v.show(ts[i])
+                v.show(t)
             ));
         }
     }
@@ -506,13 +506,13 @@ pub fn hist(v: &OpView) -> Result<(), String> {
     let w = v.operand(1);
     let m = v.num_operands();
     let ts: Vec<_> = (0..k).map(|i| v.operand_type(2 + k + i)).collect();
-    for i in 0..k {
+    for (i, &t) in ts.iter().enumerate() {
         let dest = v.operand_type(2 + i);
         v.expect_outer_size(&format!("destination #{i}"), dest, w)?;
-        if !v.is_row_of(dest, ts[i]) {
+        if !v.is_row_of(dest, t) {
             return Err(format!(
                 "neutral element #{i} has type {}, but destination #{i} has rows of another type",
-                v.show(ts[i])
+                v.show(t)
             ));
         }
         v.expect_type(&format!("result #{i}"), dest, v.result_type(i))?;
@@ -579,8 +579,8 @@ fn stream_lambda(v: &OpView, fold: usize, k: usize) -> Result<(), String> {
     }
     v.expect_types(&format!("region #{fold} yield"), &accs, &ys[..k])?;
     v.expect_results(ys.len())?;
-    for i in 0..k {
-        v.expect_type(&format!("result #{i}"), accs[i], v.result_type(i))?;
+    for (i, &t) in accs.iter().enumerate() {
+        v.expect_type(&format!("result #{i}"), t, v.result_type(i))?;
     }
     for (i, &y) in ys.iter().enumerate().skip(k) {
         let Some((e, shape)) = v.array_parts(y) else {
@@ -887,7 +887,7 @@ pub fn slice(v: &OpView) -> Result<(), String> {
     v.expect_results(1)?;
     let (elem, shape) = expect_array(v, 0)?;
     let n = v.num_operands() - 1;
-    if n % 3 != 0 || n / 3 > shape.len() {
+    if !n.is_multiple_of(3) || n / 3 > shape.len() {
         return Err(format!(
             "expects an (offset, length, stride) triple for each of at most {} dimensions, found {n} operands after the array",
             shape.len()

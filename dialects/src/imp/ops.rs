@@ -1,0 +1,215 @@
+//! The op definitions of the `imp` dialect.
+
+use super::verify as v;
+use crate::ir::{OpDef, Traits};
+
+pub fn ops() -> Vec<OpDef> {
+    vec![
+        OpDef {
+            name: "imp.func",
+            summary: "A host function.",
+            description: r#"Attributes `sym_name` and `function_type`; one region taking the inputs
+and ending in `imp.return`.
+
+```mlir
+"imp.func"() ({
+^bb0(%n: i64):
+  "imp.return"() : () -> ()
+}) {sym_name = "main", function_type = (i64) -> ()} : () -> ()
+```"#,
+            traits: Traits::ISOLATED_FROM_ABOVE,
+            verify: v::func,
+        },
+        OpDef {
+            name: "imp.kernel",
+            summary: "A GPU kernel: a function run by every thread of a grid.",
+            description: r#"Attributes `sym_name`, `function_type` (no results) and optionally
+`block_size` (1 to 3 integers fixed at compile time). Isolated from
+above: it sees only its arguments.
+
+```mlir
+"imp.kernel"() ({
+^bb0(%m: !mem.block<device>, %n: i64):
+  %t = "imp.thread_id"() {dim = 0 : i64} : () -> i64
+  "imp.return"() : () -> ()
+}) {sym_name = "k0", function_type = (!mem.block<device>, i64) -> (), block_size = [256]} : () -> ()
+```"#,
+            traits: Traits::ISOLATED_FROM_ABOVE,
+            verify: v::kernel,
+        },
+        OpDef {
+            name: "imp.launch",
+            summary: "Launches a kernel on a grid.",
+            description: r#"Operands `(gx, gy, gz, bx, by, bz, args...)`: grid and block sizes,
+then the kernel's arguments. Attribute `callee`; optional `shared_bytes`
+of dynamic shared memory.
+
+```mlir
+"imp.launch"(%g, %one, %one, %b, %one, %one, %m, %n) {callee = @k0} : (i64, i64, i64, i64, i64, i64, !mem.block<device>, i64) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::launch,
+        },
+        OpDef {
+            name: "imp.for",
+            summary: "A counted loop for side effects.",
+            description: r#"Operands `(lb, ub, step)` of one integer type; the body takes the index.
+
+```mlir
+"imp.for"(%lb, %ub, %step) ({
+^bb0(%i: i64):
+  "imp.yield"() : () -> ()
+}) : (i64, i64, i64) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::for_,
+        },
+        OpDef {
+            name: "imp.while",
+            summary: "A loop while a condition holds.",
+            description: r#"Region 0 yields the i1 condition, evaluated before each run of region 1.
+
+```mlir
+"imp.while"() ({
+  %c = "imp.load"(%flag, %zero) : (!mem.block<host>, i64) -> i1
+  "imp.yield"(%c) : (i1) -> ()
+}, {
+  "imp.yield"() : () -> ()
+}) : () -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::while_,
+        },
+        OpDef {
+            name: "imp.if",
+            summary: "A conditional; regions yield the result types (often none).",
+            description: r#"```mlir
+"imp.if"(%c) ({
+  "imp.yield"() : () -> ()
+}, {
+  "imp.yield"() : () -> ()
+}) : (i1) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::if_,
+        },
+        OpDef {
+            name: "imp.load",
+            summary: "Reads a scalar from a memory block at an element index.",
+            description: r#"```mlir
+%x = "imp.load"(%m, %i) : (!mem.block<device>, i64) -> f32
+```"#,
+            traits: Traits::NONE,
+            verify: v::load,
+        },
+        OpDef {
+            name: "imp.store",
+            summary: "Writes a scalar to a memory block at an element index.",
+            description: r#"```mlir
+"imp.store"(%m, %i, %x) : (!mem.block<device>, i64, f32) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::store,
+        },
+        OpDef {
+            name: "imp.barrier",
+            summary: "Synchronises the threads of a block.",
+            description: r#"Inside a kernel. Optional attribute `fence`: "local" (shared memory) or
+"global".
+
+```mlir
+"imp.barrier"() {fence = "local"} : () -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::barrier,
+        },
+        OpDef {
+            name: "imp.shared_alloc",
+            summary: "Allocates shared memory for a block, inside a kernel.",
+            description: r#"```mlir
+%s = "imp.shared_alloc"(%bytes) : (i64) -> !mem.block<shared>
+```"#,
+            traits: Traits::NONE,
+            verify: v::shared_alloc,
+        },
+        OpDef {
+            name: "imp.atomic",
+            summary: "An atomic read-modify-write; returns the old value.",
+            description: r#"Attribute `kind`: add, min, max, and, or, xor, xchg, or cas (which takes
+the expected and the new value).
+
+```mlir
+%old = "imp.atomic"(%m, %i, %x) {kind = "add"} : (!mem.block<device>, i64, i32) -> i32
+```"#,
+            traits: Traits::NONE,
+            verify: v::atomic,
+        },
+        OpDef {
+            name: "imp.copy",
+            summary: "Copies bytes between memory blocks.",
+            description: r#"Operands `(dst, dst_offset, src, src_offset, bytes)`. Attribute
+`direction`: host_to_device, device_to_host or device_to_device, which
+the blocks' spaces must match.
+
+```mlir
+"imp.copy"(%d, %zero, %h, %zero, %bytes) {direction = "host_to_device"} : (!mem.block<device>, i64, !mem.block<host>, i64, i64) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::copy,
+        },
+        OpDef {
+            name: "imp.thread_id",
+            summary: "The thread's index in its block along `dim`.",
+            description: r#"```mlir
+%t = "imp.thread_id"() {dim = 0 : i64} : () -> i64
+```"#,
+            traits: Traits::PURE,
+            verify: v::index_query,
+        },
+        OpDef {
+            name: "imp.block_id",
+            summary: "The block's index in the grid along `dim`.",
+            description: r#"```mlir
+%b = "imp.block_id"() {dim = 0 : i64} : () -> i64
+```"#,
+            traits: Traits::PURE,
+            verify: v::index_query,
+        },
+        OpDef {
+            name: "imp.block_dim",
+            summary: "The number of threads per block along `dim`.",
+            description: r#"```mlir
+%n = "imp.block_dim"() {dim = 0 : i64} : () -> i64
+```"#,
+            traits: Traits::PURE,
+            verify: v::index_query,
+        },
+        OpDef {
+            name: "imp.grid_dim",
+            summary: "The number of blocks in the grid along `dim`.",
+            description: r#"```mlir
+%g = "imp.grid_dim"() {dim = 0 : i64} : () -> i64
+```"#,
+            traits: Traits::PURE,
+            verify: v::index_query,
+        },
+        OpDef {
+            name: "imp.yield",
+            summary: "Ends a loop body, condition or branch.",
+            description: r#"```mlir
+"imp.yield"() : () -> ()
+```"#,
+            traits: Traits::TERMINATOR,
+            verify: v::yield_,
+        },
+        OpDef {
+            name: "imp.return",
+            summary: "Returns from a host function or kernel.",
+            description: r#"```mlir
+"imp.return"() : () -> ()
+```"#,
+            traits: Traits::TERMINATOR,
+            verify: v::return_,
+        },
+    ]
+}

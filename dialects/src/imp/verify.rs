@@ -1,0 +1,231 @@
+//! Verifiers of the `imp` ops.
+
+use crate::ir::{AttrKind, MemSpace, OpView, Type, TypeKind};
+use crate::soac::verify as core;
+
+fn mem_space(v: &OpView, t: Type) -> Option<MemSpace> {
+    match v.ctx.type_kind(t) {
+        TypeKind::Mem(s) => Some(*s),
+        _ => None,
+    }
+}
+
+fn expect_block(v: &OpView, i: usize) -> Result<MemSpace, String> {
+    let t = v.operand_type(i);
+    mem_space(v, t).ok_or_else(|| format!("operand #{i} must be a memory block, found {}", v.show(t)))
+}
+
+fn expect_in_kernel(v: &OpView) -> Result<(), String> {
+    match v.enclosing("imp.kernel") {
+        Some(_) => Ok(()),
+        None => Err("must be inside an 'imp.kernel'".into()),
+    }
+}
+
+pub fn func(v: &OpView) -> Result<(), String> {
+    core::func(v)
+}
+
+/// A kernel: like a function with no results; optional `block_size`
+/// (1 to 3 positive integers) fixes the block size at compile time.
+pub fn kernel(v: &OpView) -> Result<(), String> {
+    core::func(v)?;
+    let ft = v.type_attr("function_type")?;
+    if let TypeKind::Function { results, .. } = v.ctx.type_kind(ft) {
+        if !results.is_empty() {
+            return Err("a kernel returns no results".into());
+        }
+    }
+    if v.attr("block_size").is_some() {
+        let bs = v.int_array_attr("block_size")?;
+        if bs.is_empty() || bs.len() > 3 || bs.iter().any(|&b| b <= 0) {
+            return Err(format!(
+                "attribute 'block_size' must be 1 to 3 positive integers, found {bs:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `launch(gx, gy, gz, bx, by, bz, args...) {callee}`: grid and block
+/// sizes (i64) then the kernel's arguments; checked against the kernel.
+pub fn launch(v: &OpView) -> Result<(), String> {
+    v.expect_results(0)?;
+    v.expect_regions(0)?;
+    v.expect_operands_at_least(6)?;
+    v.expect_i64_operands(0..6, "a grid or block size")?;
+    let callee = v.symbol_attr("callee")?;
+    if v.attr("shared_bytes").is_some() {
+        v.int_attr("shared_bytes")?;
+    }
+    let Some(k) = v.lookup_symbol(callee) else {
+        return Ok(());
+    };
+    if v.ctx.op_name(k) != "imp.kernel" {
+        return Err(format!("callee '{callee}' is not an 'imp.kernel'"));
+    }
+    if let Some(a) = v.ctx.attr(k, "function_type") {
+        if let AttrKind::Type(t) = v.ctx.attr_kind(a) {
+            if let TypeKind::Function { inputs, .. } = v.ctx.type_kind(*t) {
+                v.expect_types("kernel argument", inputs, &v.operand_types()[6..])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `for(lb, ub, step)`: one integer type; the body takes the index.
+pub fn for_(v: &OpView) -> Result<(), String> {
+    v.expect_operands(3)?;
+    v.expect_results(0)?;
+    v.expect_regions(1)?;
+    let t = v.operand_type(0);
+    if !v.is_int(t) || v.operand_type(1) != t || v.operand_type(2) != t {
+        return Err("bounds and step must be integers of one type".into());
+    }
+    v.expect_block_args(0, &[t])?;
+    v.expect_yield(0, &[])
+}
+
+/// `while`: region 0 computes the i1 condition, region 1 is the body.
+pub fn while_(v: &OpView) -> Result<(), String> {
+    v.expect_operands(0)?;
+    v.expect_results(0)?;
+    v.expect_regions(2)?;
+    v.expect_block_args(0, &[])?;
+    let c = v.yielded_types(0)?;
+    if c.len() != 1 || !v.is_bool(c[0]) {
+        return Err("region #0 (the condition) must yield one i1".into());
+    }
+    v.expect_block_args(1, &[])?;
+    v.expect_yield(1, &[])
+}
+
+/// `load(block, i)` → the element at index `i` of the result's type.
+pub fn load(v: &OpView) -> Result<(), String> {
+    v.expect_operands(2)?;
+    v.expect_results(1)?;
+    expect_block(v, 0)?;
+    v.expect_i64_operands(1..2, "the index")?;
+    if !v.is_scalar(v.result_type(0)) {
+        return Err(format!("result must be a scalar, found {}", v.show(v.result_type(0))));
+    }
+    Ok(())
+}
+
+/// `store(block, i, x)`: writes scalar `x` at index `i`.
+pub fn store(v: &OpView) -> Result<(), String> {
+    v.expect_operands(3)?;
+    v.expect_results(0)?;
+    expect_block(v, 0)?;
+    v.expect_i64_operands(1..2, "the index")?;
+    if !v.is_scalar(v.operand_type(2)) {
+        return Err(format!(
+            "stored value must be a scalar, found {}",
+            v.show(v.operand_type(2))
+        ));
+    }
+    Ok(())
+}
+
+/// `barrier {fence}`: inside a kernel; `fence` "local" or "global".
+pub fn barrier(v: &OpView) -> Result<(), String> {
+    v.expect_operands(0)?;
+    v.expect_results(0)?;
+    expect_in_kernel(v)?;
+    if v.attr("fence").is_some() {
+        v.enum_attr("fence", &["local", "global"])?;
+    }
+    Ok(())
+}
+
+/// `shared_alloc(bytes)` → `!mem.block<shared>`, inside a kernel.
+pub fn shared_alloc(v: &OpView) -> Result<(), String> {
+    v.expect_operands(1)?;
+    v.expect_results(1)?;
+    v.expect_i64_operands(0..1, "the byte size")?;
+    if mem_space(v, v.result_type(0)) != Some(MemSpace::Shared) {
+        return Err(format!(
+            "result must be !mem.block<shared>, found {}",
+            v.show(v.result_type(0))
+        ));
+    }
+    expect_in_kernel(v)
+}
+
+pub const ATOMIC_KINDS: &[&str] = &["add", "min", "max", "and", "or", "xor", "xchg", "cas"];
+
+/// `atomic(block, i, x) {kind}` → the old value; `cas` takes
+/// `(block, i, expected, new)`.
+pub fn atomic(v: &OpView) -> Result<(), String> {
+    let kind = v.enum_attr("kind", ATOMIC_KINDS)?;
+    v.expect_operands(if kind == "cas" { 4 } else { 3 })?;
+    v.expect_results(1)?;
+    let space = expect_block(v, 0)?;
+    if space == MemSpace::Host {
+        return Err("atomics need device or shared memory".into());
+    }
+    v.expect_i64_operands(1..2, "the index")?;
+    let t = v.operand_type(2);
+    let s = v
+        .scalar(t)
+        .ok_or_else(|| format!("value must be a scalar, found {}", v.show(t)))?;
+    if matches!(kind, "and" | "or" | "xor") && !s.is_int() {
+        return Err(format!("'{kind}' needs an integer, found {}", v.show(t)));
+    }
+    for i in 3..v.num_operands() {
+        v.expect_type(&format!("operand #{i}"), t, v.operand_type(i))?;
+    }
+    v.expect_type("result", t, v.result_type(0))
+}
+
+/// `copy(dst, dst_offset, src, src_offset, bytes) {direction}`.
+pub fn copy(v: &OpView) -> Result<(), String> {
+    v.expect_operands(5)?;
+    v.expect_results(0)?;
+    let dir = v.enum_attr("direction", &["host_to_device", "device_to_host", "device_to_device"])?;
+    let dst = expect_block(v, 0)?;
+    let src = expect_block(v, 2)?;
+    v.expect_i64_operands(1..2, "the destination offset")?;
+    v.expect_i64_operands(3..5, "the source offset and byte count")?;
+    let (want_src, want_dst) = match dir {
+        "host_to_device" => (MemSpace::Host, MemSpace::Device),
+        "device_to_host" => (MemSpace::Device, MemSpace::Host),
+        _ => (MemSpace::Device, MemSpace::Device),
+    };
+    if src != want_src || dst != want_dst {
+        return Err(format!(
+            "direction \"{dir}\" copies {} to {} memory, but the blocks are {} to {}",
+            want_src.name(),
+            want_dst.name(),
+            src.name(),
+            dst.name()
+        ));
+    }
+    Ok(())
+}
+
+/// `thread_id`, `block_id`, `block_dim`, `grid_dim` `{dim}` → i64, inside
+/// a kernel; `dim` is 0, 1 or 2.
+pub fn index_query(v: &OpView) -> Result<(), String> {
+    v.expect_operands(0)?;
+    v.expect_results(1)?;
+    let d = v.int_attr("dim")?;
+    if !(0..=2).contains(&d) {
+        return Err(format!("attribute 'dim' must be 0, 1 or 2, found {d}"));
+    }
+    if !v.is_i64(v.result_type(0)) {
+        return Err(format!("result must be i64, found {}", v.show(v.result_type(0))));
+    }
+    expect_in_kernel(v)
+}
+
+pub fn if_(v: &OpView) -> Result<(), String> {
+    core::if_(v)
+}
+pub fn yield_(v: &OpView) -> Result<(), String> {
+    core::yield_(v)
+}
+pub fn return_(v: &OpView) -> Result<(), String> {
+    core::return_(v)
+}

@@ -1,0 +1,97 @@
+//! The op definitions of the `mem` dialect.
+
+use super::verify as v;
+use crate::ir::{OpDef, Traits};
+
+pub fn ops() -> Vec<OpDef> {
+    vec![
+        OpDef {
+            name: "mem.alloc",
+            summary: "Allocates a memory block of a byte size in a space.",
+            description: r#"Attribute `space`: "host", "device" or "shared", the space of the
+result type.
+
+```mlir
+%m = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
+```"#,
+            traits: Traits::NONE,
+            verify: v::alloc,
+        },
+        OpDef {
+            name: "mem.free",
+            summary: "Releases a memory block.",
+            description: r#"```mlir
+"mem.free"(%m) : (!mem.block<device>) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::free,
+        },
+        OpDef {
+            name: "mem.view",
+            summary: "An array stored in a memory block with an LMAD index function.",
+            description: r#"Operands: the block, then dynamic i64 terms referred to as `$0, $1, ...`
+by the `lmad` attribute (see `mem::types`). The result's shape is the
+LMAD's sizes.
+
+```mlir
+%xs = "mem.view"(%m, %n) {lmad = #mem.lmad<offset: 0, dims: [($0, 1)]>} : (!mem.block<device>, i64) -> !fut.array<[%n]f32>
+```"#,
+            traits: Traits::PURE,
+            verify: v::view,
+        },
+        OpDef {
+            name: "mem.copy",
+            summary: "Copies the elements of one array into another of the same shape.",
+            description: r#"Operands `(dst, src)`; their index functions may differ (e.g. a
+transposition).
+
+```mlir
+"mem.copy"(%dst, %src) : (!fut.array<[%n]f32>, !fut.array<[%n]f32>) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::copy,
+        },
+        OpDef {
+            name: "mem.expand",
+            summary: "Memory expansion: one allocation for a per-thread allocation in all threads.",
+            description: r#"Operands `(bytes, threads)`: the per-thread size and the number of
+threads. Attribute `layout`: "contiguous" (thread `t`'s bytes at
+`t*bytes`) or "interleaved" (element `j` of thread `t` at
+`j*threads + t`, coalesced). The result is a device block; views into it
+use LMADs in the thread index.
+
+```mlir
+%m = "mem.expand"(%bytes, %threads) {layout = "interleaved"} : (i64, i64) -> !mem.block<device>
+```"#,
+            traits: Traits::NONE,
+            verify: v::expand,
+        },
+        OpDef {
+            name: "mem.loop",
+            summary: "A for loop whose merge values may be memory blocks.",
+            description: r#"Operands `(n, inits...)`; block arguments `(i: i64, merge...)`; the
+body yields the next merge values. A memory block among the merge values
+is existential: each iteration may return its array in a different
+block. Optional attribute `double_buffer`: merge positions (memory
+blocks) to double-buffer, so iterations alternate between two blocks.
+
+```mlir
+%r:2 = "mem.loop"(%n, %m0, %xs0) ({
+^bb0(%i: i64, %m: !mem.block<device>, %xs: !fut.array<[?]f32>):
+  "mem.yield"(%m, %xs) : (!mem.block<device>, !fut.array<[?]f32>) -> ()
+}) {double_buffer = [0]} : (i64, !mem.block<device>, !fut.array<[?]f32>) -> (!mem.block<device>, !fut.array<[?]f32>)
+```"#,
+            traits: Traits::NONE,
+            verify: v::loop_,
+        },
+        OpDef {
+            name: "mem.yield",
+            summary: "Ends a `mem.loop` body.",
+            description: r#"```mlir
+"mem.yield"(%m, %xs) : (!mem.block<device>, !fut.array<[?]f32>) -> ()
+```"#,
+            traits: Traits::TERMINATOR,
+            verify: v::yield_,
+        },
+    ]
+}

@@ -1,0 +1,59 @@
+// RUN: futmlir opt %s --split-input-file | futmlir opt - --split-input-file
+
+// CHECK-LABEL: "k0"
+// CHECK: imp.thread_id(
+// CHECK: imp.barrier(
+// CHECK-LABEL: "main"
+// CHECK: imp.launch(
+"imp.kernel"() ({
+^bb0(%m: !mem.block<device>, %n: i64):
+  %t = "imp.thread_id"() {dim = 0 : i64} : () -> i64
+  %b = "imp.block_id"() {dim = 0 : i64} : () -> i64
+  %bd = "imp.block_dim"() {dim = 0 : i64} : () -> i64
+  %gd = "imp.grid_dim"() {dim = 0 : i64} : () -> i64
+  %off = "soac.binop"(%b, %bd) {kind = "mul"} : (i64, i64) -> i64
+  %g = "soac.binop"(%off, %t) {kind = "add"} : (i64, i64) -> i64
+  %in = "soac.cmpop"(%g, %n) {kind = "lt"} : (i64, i64) -> i1
+  %bytes = "soac.constant"() {value = 1024 : i64} : () -> i64
+  %s = "imp.shared_alloc"(%bytes) : (i64) -> !mem.block<shared>
+  "imp.if"(%in) ({
+    %x = "imp.load"(%m, %g) : (!mem.block<device>, i64) -> f32
+    "imp.store"(%s, %t, %x) : (!mem.block<shared>, i64, f32) -> ()
+    "imp.yield"() : () -> ()
+  }, {
+    "imp.yield"() : () -> ()
+  }) : (i1) -> ()
+  "imp.barrier"() {fence = "local"} : () -> ()
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
+  %zero = "soac.constant"() {value = 0 : i64} : () -> i64
+  %old = "imp.atomic"(%s, %zero, %one) {kind = "add"} : (!mem.block<shared>, i64, i32) -> i32
+  %two = "soac.constant"() {value = 2 : i32} : () -> i32
+  %prev = "imp.atomic"(%s, %zero, %one, %two) {kind = "cas"} : (!mem.block<shared>, i64, i32, i32) -> i32
+  "imp.return"() : () -> ()
+}) {sym_name = "k0", function_type = (!mem.block<device>, i64) -> (), block_size = [256]} : () -> ()
+"imp.func"() ({
+^bb0(%n: i64, %h: !mem.block<host>):
+  %c4 = "soac.constant"() {value = 4 : i64} : () -> i64
+  %bytes = "soac.binop"(%n, %c4) {kind = "mul"} : (i64, i64) -> i64
+  %d = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
+  %zero = "soac.constant"() {value = 0 : i64} : () -> i64
+  %one = "soac.constant"() {value = 1 : i64} : () -> i64
+  "imp.copy"(%d, %zero, %h, %zero, %bytes) {direction = "host_to_device"} : (!mem.block<device>, i64, !mem.block<host>, i64, i64) -> ()
+  %bs = "soac.constant"() {value = 256 : i64} : () -> i64
+  "imp.launch"(%n, %one, %one, %bs, %one, %one, %d, %n) {callee = @k0} : (i64, i64, i64, i64, i64, i64, !mem.block<device>, i64) -> ()
+  "imp.copy"(%h, %zero, %d, %zero, %bytes) {direction = "device_to_host"} : (!mem.block<host>, i64, !mem.block<device>, i64, i64) -> ()
+  "imp.for"(%zero, %n, %one) ({
+  ^bb0(%i: i64):
+    %x = "imp.load"(%h, %i) : (!mem.block<host>, i64) -> f32
+    "imp.store"(%h, %i, %x) : (!mem.block<host>, i64, f32) -> ()
+    "imp.yield"() : () -> ()
+  }) : (i64, i64, i64) -> ()
+  "imp.while"() ({
+    %c = "imp.load"(%h, %zero) : (!mem.block<host>, i64) -> i1
+    "imp.yield"(%c) : (i1) -> ()
+  }, {
+    "imp.yield"() : () -> ()
+  }) : () -> ()
+  "mem.free"(%d) : (!mem.block<device>) -> ()
+  "imp.return"() : () -> ()
+}) {sym_name = "main", function_type = (i64, !mem.block<host>) -> ()} : () -> ()
