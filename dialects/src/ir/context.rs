@@ -12,12 +12,11 @@
 //! defined. The context keeps a reverse index (`type_users`) so this costs
 //! nothing for values that are never sizes.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::arena::{Arena, Interner};
+use super::arena::{Arena, FastMap, Interner};
 use super::attributes::AttrKind;
 use super::operation::{BlockData, Link, OperationData, RegionData};
 use super::value::{UseList, ValueData};
@@ -49,7 +48,7 @@ pub struct Context {
     pub allow_unregistered: bool,
     /// For each value used as an array size: the values whose types mention
     /// it. A size in a type is a use too (see Note [Sizes in types]).
-    type_users: HashMap<Value, Vec<Value>>,
+    type_users: FastMap<Value, Vec<Value>>,
 }
 
 impl Default for Context {
@@ -76,7 +75,7 @@ impl Context {
             blocks: Arena::new(),
             regions: Arena::new(),
             values: Arena::new(),
-            type_users: HashMap::new(),
+            type_users: FastMap::default(),
             allow_unregistered: false,
         }
     }
@@ -334,10 +333,16 @@ impl Context {
     }
 
     fn link_type_users(&mut self, v: Value, ty: Type) {
-        if matches!(self.type_kind(ty), TypeKind::Scalar(_)) {
-            return;
+        let mut sizes: SmallVec<[Value; 4]> = SmallVec::new();
+        match self.type_kind(ty) {
+            TypeKind::Scalar(_) | TypeKind::Mem(_) => return,
+            TypeKind::Array { shape, .. } => sizes.extend(shape.iter().filter_map(|d| match d {
+                super::Dim::Value(s) => Some(*s),
+                _ => None,
+            })),
+            _ => sizes.extend(self.type_size_values(ty)),
         }
-        for s in self.type_size_values(ty) {
+        for s in sizes {
             self.type_users.entry(s).or_default().push(v);
         }
     }
