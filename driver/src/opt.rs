@@ -4,6 +4,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use futmlir_dialects::ir::parse::split_input_file;
 use futmlir_dialects::ir::{Context, Diagnostic, PrintOptions};
 use futmlir_passes::registry::all_passes;
 use futmlir_passes::{Instrumentation, PassManager, Pipeline};
@@ -79,7 +80,7 @@ pub fn main(a: OptArgs) -> ExitCode {
         }
     };
     let chunks = if a.split_input_file {
-        split_chunks(&text)
+        split_input_file(&text)
     } else {
         vec![text.clone()]
     };
@@ -164,26 +165,6 @@ fn read_input(file: Option<&str>) -> Result<(String, String), String> {
             .map(|s| (f.to_string(), s))
             .map_err(|e| format!("cannot read {f}: {e}")),
     }
-}
-
-/// Splits on lines that are exactly `// -----`. Each chunk is padded with
-/// the newlines before it, so line numbers stay those of the whole file.
-pub fn split_chunks(text: &str) -> Vec<String> {
-    let mut chunks = Vec::new();
-    let mut cur = String::new();
-    let mut line = 0;
-    for l in text.split_inclusive('\n') {
-        if l.trim_end() == "// -----" {
-            chunks.push(std::mem::take(&mut cur));
-            line += 1;
-            cur = "\n".repeat(line);
-            continue;
-        }
-        cur.push_str(l);
-        line += 1;
-    }
-    chunks.push(cur);
-    chunks
 }
 
 /// An `expected-error` comment: the line it refers to and the text.

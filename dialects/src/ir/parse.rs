@@ -965,3 +965,23 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
+
+/// Splits IR text on lines that are exactly `// -----` (the
+/// `--split-input-file` convention). Each chunk starts with as many empty
+/// lines as precede it, so line numbers in a chunk are those of the file.
+pub fn split_input_file(text: &str) -> Vec<String> {
+    let mut chunks = Vec::new();
+    let mut cur = String::new();
+    let mut line = 0;
+    for l in text.split_inclusive('\n') {
+        line += 1;
+        if l.trim_end() == "// -----" {
+            chunks.push(std::mem::take(&mut cur));
+            cur = "\n".repeat(line);
+        } else {
+            cur.push_str(l);
+        }
+    }
+    chunks.push(cur);
+    chunks
+}
