@@ -158,12 +158,7 @@ pub fn if_threshold(v: &OpView) -> Result<(), String> {
     if v.string_attr("threshold")?.is_empty() {
         return Err("attribute 'threshold' must name a threshold".into());
     }
-    let rts = v.result_types();
-    for r in 0..2 {
-        v.expect_block_args(r, &[])?;
-        v.expect_yield(r, &rts)?;
-    }
-    Ok(())
+    core::branches(v)
 }
 
 /// `manifest(xs) {perm}`: a copy of `xs` of the same type whose memory

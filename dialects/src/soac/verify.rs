@@ -227,6 +227,12 @@ pub fn if_(v: &OpView) -> Result<(), String> {
     if !v.is_bool(v.operand_type(0)) {
         return Err(format!("condition must be i1, found {}", v.show(v.operand_type(0))));
     }
+    branches(v)
+}
+
+/// The two regions of a two-way branch: no arguments, each yielding the
+/// result types.
+pub fn branches(v: &OpView) -> Result<(), String> {
     let rts = v.result_types();
     for r in 0..2 {
         v.expect_block_args(r, &[])?;
