@@ -1,0 +1,20 @@
+//! The Futhark frontend: source text to a checked program, the reference
+//! interpreter, and external values.
+//!
+//! - [`span`], [`diag`]: source files, spans, miette diagnostics.
+//! - [`syntax`]: lexer, parser, the AST.
+//! - [`types`]: semantic types.
+//! - [`check`]: name resolution, type inference, size and uniqueness checks.
+//! - [`interp`]: the reference interpreter over the checked AST.
+//! - [`values`]: Futhark's value formats (text, binary), comparison,
+//!   generation.
+//! - [`testspec`]: the `-- ==` test blocks of a program.
+
+pub mod check;
+pub mod diag;
+pub mod interp;
+pub mod span;
+pub mod syntax;
+pub mod testspec;
+pub mod types;
+pub mod values;

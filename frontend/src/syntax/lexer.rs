@@ -1,0 +1,1 @@
+//! The lexer (to be written).

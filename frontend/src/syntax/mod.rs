@@ -1,0 +1,5 @@
+//! Futhark source text to [`ast`]: the [`lexer`] and the [`parser`].
+
+pub mod ast;
+pub mod lexer;
+pub mod parser;

@@ -1,0 +1,1 @@
+//! The parser (to be written).

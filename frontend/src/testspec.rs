@@ -1,0 +1,1 @@
+//! `-- ==` test blocks (to be written).
