@@ -1,0 +1,227 @@
+//! The built-in functions and constants: their names and type schemes.
+//!
+//! Type schemes are written in Futhark's own type syntax (type parameters
+//! first) and parsed at start-up, so this table is the one place that says
+//! what a built-in's type is. The interpreter implements each by name
+//! (`crate::interp`); the prelude (`prelude/prelude.fut`) builds the rest of
+//! the basis library on top of them in Futhark.
+//!
+//! Unqualified names are the SOAC-like functions of the basis library that
+//! need more than the core language offers (n-ary, arrays of tuples). The
+//! numeric modules `i8 … f64` and `bool` are qualified names `T.f` generated
+//! by [`numeric_module`].
+
+use crate::types::PrimType;
+
+/// Unqualified built-ins: name and type scheme.
+pub const GENERAL: &[(&str, &str)] = &[
+    ("map", "'a '^b [n] (a -> b) -> [n]a -> *[n]b"),
+    ("map1", "'a '^b [n] (a -> b) -> [n]a -> *[n]b"),
+    ("map2", "'a 'b '^c [n] (a -> b -> c) -> [n]a -> [n]b -> *[n]c"),
+    ("map3", "'a 'b 'c '^d [n] (a -> b -> c -> d) -> [n]a -> [n]b -> [n]c -> *[n]d"),
+    ("map4", "'a 'b 'c 'd '^e [n] (a -> b -> c -> d -> e) -> [n]a -> [n]b -> [n]c -> [n]d -> *[n]e"),
+    (
+        "map5",
+        "'a 'b 'c 'd 'e '^f [n] (a -> b -> c -> d -> e -> f) -> [n]a -> [n]b -> [n]c -> [n]d -> [n]e -> *[n]f",
+    ),
+    ("reduce", "'a [n] (a -> a -> a) -> a -> [n]a -> a"),
+    ("reduce_comm", "'a [n] (a -> a -> a) -> a -> [n]a -> a"),
+    ("scan", "'a [n] (a -> a -> a) -> a -> [n]a -> *[n]a"),
+    ("hist", "'a [n] (a -> a -> a) -> a -> (k: i64) -> [n]i64 -> [n]a -> *[k]a"),
+    ("reduce_by_index", "'a [k] [n] *[k]a -> (a -> a -> a) -> a -> [n]i64 -> [n]a -> *[k]a"),
+    ("scatter", "'t [k] [n] *[k]t -> [n]i64 -> [n]t -> *[k]t"),
+    ("scatter_2d", "'t [k] [m] [n] *[k][m]t -> [n](i64, i64) -> [n]t -> *[k][m]t"),
+    ("scatter_3d", "'t [k] [m] [l] [n] *[k][m][l]t -> [n](i64, i64, i64) -> [n]t -> *[k][m][l]t"),
+    ("filter", "'a [n] (a -> bool) -> [n]a -> *[]a"),
+    ("partition", "'a [n] (a -> bool) -> [n]a -> ([]a, []a)"),
+    ("zip", "'a 'b [n] [n]a -> [n]b -> *[n](a, b)"),
+    ("zip3", "'a 'b 'c [n] [n]a -> [n]b -> [n]c -> *[n](a, b, c)"),
+    ("zip4", "'a 'b 'c 'd [n] [n]a -> [n]b -> [n]c -> [n]d -> *[n](a, b, c, d)"),
+    ("zip5", "'a 'b 'c 'd 'e [n] [n]a -> [n]b -> [n]c -> [n]d -> [n]e -> *[n](a, b, c, d, e)"),
+    ("unzip", "'a 'b [n] [n](a, b) -> ([n]a, [n]b)"),
+    ("unzip3", "'a 'b 'c [n] [n](a, b, c) -> ([n]a, [n]b, [n]c)"),
+    ("unzip4", "'a 'b 'c 'd [n] [n](a, b, c, d) -> ([n]a, [n]b, [n]c, [n]d)"),
+    ("unzip5", "'a 'b 'c 'd 'e [n] [n](a, b, c, d, e) -> ([n]a, [n]b, [n]c, [n]d, [n]e)"),
+    ("iota", "(n: i64) -> *[n]i64"),
+    ("replicate", "'t (n: i64) -> t -> *[n]t"),
+    ("concat", "'t [n] [m] [n]t -> [m]t -> *[]t"),
+    ("++", "'t [n] [m] [n]t -> [m]t -> *[]t"),
+    ("rotate", "'t [n] i64 -> [n]t -> [n]t"),
+    ("transpose", "'t [n] [m] [n][m]t -> [m][n]t"),
+    ("flatten", "'t [n] [m] [n][m]t -> []t"),
+    ("flatten_3d", "'t [n] [m] [l] [n][m][l]t -> []t"),
+    ("flatten_4d", "'t [n] [m] [l] [k] [n][m][l][k]t -> []t"),
+    ("unflatten", "'t [p] (n: i64) -> (m: i64) -> [p]t -> [n][m]t"),
+    ("unflatten_3d", "'t [p] (n: i64) -> (m: i64) -> (l: i64) -> [p]t -> [n][m][l]t"),
+    ("unflatten_4d", "'t [p] (n: i64) -> (m: i64) -> (l: i64) -> (k: i64) -> [p]t -> [n][m][l][k]t"),
+    ("copy", "'t t -> *t"),
+    ("reverse", "'t [n] [n]t -> [n]t"),
+    ("tabulate", "'a (n: i64) -> (i64 -> a) -> *[n]a"),
+    ("tabulate_2d", "'a (n: i64) -> (m: i64) -> (i64 -> i64 -> a) -> *[n][m]a"),
+    ("tabulate_3d", "'a (n: i64) -> (m: i64) -> (l: i64) -> (i64 -> i64 -> i64 -> a) -> *[n][m][l]a"),
+    ("trace", "'t t -> t"),
+    ("opaque", "'t t -> t"),
+    // Conversions in the math module: `r32 i` is `f32.i32 i`, `t32 x` is
+    // `i32.f32 x`.
+    ("r32", "i32 -> f32"),
+    ("t32", "f32 -> i32"),
+    ("r64", "i32 -> f64"),
+    ("t64", "f64 -> i32"),
+];
+
+/// Functions every numeric module `T` has (`T` stands for the module's
+/// type), besides the conversions `T.i8 … T.f64` and `T.bool`.
+const NUMERIC_COMMON: &[(&str, &str)] = &[
+    ("+", "T -> T -> T"),
+    ("-", "T -> T -> T"),
+    ("*", "T -> T -> T"),
+    ("/", "T -> T -> T"),
+    ("%", "T -> T -> T"),
+    ("**", "T -> T -> T"),
+    ("==", "T -> T -> bool"),
+    ("!=", "T -> T -> bool"),
+    ("<", "T -> T -> bool"),
+    ("<=", "T -> T -> bool"),
+    (">", "T -> T -> bool"),
+    (">=", "T -> T -> bool"),
+    ("max", "T -> T -> T"),
+    ("min", "T -> T -> T"),
+    ("abs", "T -> T"),
+    ("sgn", "T -> T"),
+    ("neg", "T -> T"),
+    ("highest", "T"),
+    ("lowest", "T"),
+    ("sum", "[n]T -> T"),
+    ("product", "[n]T -> T"),
+    ("maximum", "[n]T -> T"),
+    ("minimum", "[n]T -> T"),
+    ("to_i64", "T -> i64"),
+    ("num_bits", "i32"),
+];
+
+/// Functions of the integer modules.
+const INTEGRAL: &[(&str, &str)] = &[
+    ("//", "T -> T -> T"),
+    ("%%", "T -> T -> T"),
+    ("&", "T -> T -> T"),
+    ("|", "T -> T -> T"),
+    ("^", "T -> T -> T"),
+    ("<<", "T -> T -> T"),
+    (">>", "T -> T -> T"),
+    (">>>", "T -> T -> T"),
+    ("not", "T -> T"),
+    ("get_bit", "i32 -> T -> i32"),
+    ("set_bit", "i32 -> T -> i32 -> T"),
+    ("popc", "T -> i32"),
+    ("clz", "T -> i32"),
+    ("ctz", "T -> i32"),
+    ("mul_hi", "T -> T -> T"),
+    ("mad_hi", "T -> T -> T -> T"),
+];
+
+/// Functions of the float modules.
+const FLOAT: &[(&str, &str)] = &[
+    ("sqrt", "T -> T"),
+    ("cbrt", "T -> T"),
+    ("exp", "T -> T"),
+    ("log", "T -> T"),
+    ("log2", "T -> T"),
+    ("log10", "T -> T"),
+    ("log1p", "T -> T"),
+    ("sin", "T -> T"),
+    ("cos", "T -> T"),
+    ("tan", "T -> T"),
+    ("asin", "T -> T"),
+    ("acos", "T -> T"),
+    ("atan", "T -> T"),
+    ("sinh", "T -> T"),
+    ("cosh", "T -> T"),
+    ("tanh", "T -> T"),
+    ("asinh", "T -> T"),
+    ("acosh", "T -> T"),
+    ("atanh", "T -> T"),
+    ("atan2", "T -> T -> T"),
+    ("hypot", "T -> T -> T"),
+    ("pow", "T -> T -> T"),
+    ("gamma", "T -> T"),
+    ("lgamma", "T -> T"),
+    ("erf", "T -> T"),
+    ("erfc", "T -> T"),
+    ("floor", "T -> T"),
+    ("ceil", "T -> T"),
+    ("round", "T -> T"),
+    ("trunc", "T -> T"),
+    ("isnan", "T -> bool"),
+    ("isinf", "T -> bool"),
+    ("isfinite", "T -> bool"),
+    ("inf", "T"),
+    ("nan", "T"),
+    ("pi", "T"),
+    ("e", "T"),
+    ("epsilon", "T"),
+    ("fma", "T -> T -> T -> T"),
+    ("mad", "T -> T -> T -> T"),
+    ("lerp", "T -> T -> T -> T"),
+    ("copysign", "T -> T -> T"),
+    ("from_fraction", "i64 -> i64 -> T"),
+    ("to_bits", "T -> U"),
+    ("from_bits", "U -> T"),
+    ("recip", "T -> T"),
+];
+
+/// Functions of the `bool` module.
+const BOOL: &[(&str, &str)] = &[("not", "bool -> bool")];
+
+/// The unsigned integer type of the same width as a float type (for
+/// `to_bits`/`from_bits`).
+fn bits_type(t: PrimType) -> PrimType {
+    match t.bits() {
+        16 => PrimType::U16,
+        32 => PrimType::U32,
+        _ => PrimType::U64,
+    }
+}
+
+/// The members of module `t` (`i32.sum`, `f32.sqrt`, ...) as (name, type
+/// scheme) pairs; every member with an array has the size parameter `[n]`.
+pub fn numeric_module(t: PrimType) -> Vec<(String, String)> {
+    let tn = t.name();
+    let subst = |sig: &str| -> String {
+        let s: String = sig
+            .split(' ')
+            .map(|w| match w {
+                "T" => tn.to_string(),
+                "[n]T" => format!("[n]{tn}"),
+                "U" => bits_type(t).name().to_string(),
+                w => w.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        if s.contains("[n]") {
+            format!("[n] {s}")
+        } else {
+            s
+        }
+    };
+    let mut out = Vec::new();
+    // Conversions from every primitive type.
+    for from in PrimType::ALL {
+        out.push((from.name().to_string(), format!("{} -> {tn}", from.name())));
+    }
+    if t == PrimType::Bool {
+        out.extend(BOOL.iter().map(|(n, s)| (n.to_string(), subst(s))));
+        return out;
+    }
+    out.extend(NUMERIC_COMMON.iter().map(|(n, s)| (n.to_string(), subst(s))));
+    let extra = if t.is_float() { FLOAT } else { INTEGRAL };
+    out.extend(extra.iter().map(|(n, s)| (n.to_string(), subst(s))));
+    out
+}
+
+/// The built-in binary operators on primitive values (overloaded: the
+/// checker gives them the type `t -> t -> t` or `t -> t -> bool` for a
+/// primitive `t` of the right class). `&&` and `||` are short-circuiting.
+pub const OPERATORS: &[&str] = &[
+    "+", "-", "*", "/", "%", "//", "%%", "**", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "&", "|", "^", "<<", ">>",
+    ">>>",
+];
