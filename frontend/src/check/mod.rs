@@ -1,4 +1,6 @@
-//! The type checker.
+//! The type checker: name resolution, type inference with unification,
+//! defaulting of literals, and (in [`consume`]) the alias and uniqueness
+//! analysis of thesis section 5.3.
 //!
 //! After a successful check, the trees in [`Checked::programs`] satisfy:
 //! 1. every `Exp::ty` and `Pat::ty` is `Some`, with no `Type::Var` left
@@ -9,12 +11,35 @@
 //! 3. `r.x.y` written as a name chain on a value is rewritten to `Project`;
 //!    a qualified name left as `Var` is a builtin (`i32.sum`);
 //! 4. a literal's type is `Exp::ty` (an integer literal may have a float
-//!    type: `let x: f32 = 1`).
+//!    type: `let x: f32 = 1`);
+//! 5. `loop x for ...` (no initial value) has its `init` filled in with the
+//!    variable `x`.
+//!
+//! Note [Sizes are checked at run time]: array types carry sizes (constants,
+//! size parameters, `i64` variables), but unification compares only element
+//! types and ranks. Sizes that disagree (zip of unequal arrays, a failed
+//! `:>` coercion) are reported by the interpreter at run time with the
+//! source location. Static size inference is future work.
 
-use crate::syntax::ast::{GlobalId, Name, Program};
-use crate::types::Type;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::diag::Diag;
+use crate::span::{FileId, SourceMap, Span};
+use crate::syntax::ast::*;
+use crate::syntax::parser;
+use crate::types::{PrimType, Size, Type};
 
 pub mod builtins;
+mod consume;
+mod exp;
+mod unify;
+mod zonk;
+
+use unify::{PrimSet, Subst};
+
+/// The prelude's source text.
+pub const PRELUDE: &str = include_str!("../../prelude/prelude.fut");
 
 /// A checked compilation: the prelude (program 0) and the user's program
 /// (program 1), and the entry points of the user's program.
@@ -32,3 +57,677 @@ pub struct Entry {
     /// The return type; a tuple returns several values.
     pub ret: Type,
 }
+
+/// A polymorphic type: type parameters and size parameters are
+/// instantiated afresh at each use.
+#[derive(Debug)]
+pub struct Scheme {
+    pub type_params: Vec<Name>,
+    pub size_params: Vec<Name>,
+    pub ty: Type,
+}
+
+/// A type abbreviation `type t 'a [n] = ...`.
+struct TypeAbbr {
+    params: Vec<TypeParam>,
+    ty: Type,
+}
+
+/// Parse and check `file` (already added to `sm`) together with the
+/// prelude. Errors are returned in source order; the first is the most
+/// useful.
+pub fn check_file(sm: &mut SourceMap, file: FileId) -> Result<Checked, Vec<Diag>> {
+    let prelude_file = sm.add("<prelude>", PRELUDE);
+    let prelude = parser::parse_program(prelude_file, PRELUDE).map_err(|d| vec![d])?;
+    let program = parser::parse_program(file, sm.text(file)).map_err(|d| vec![d])?;
+    check_programs(sm, vec![prelude, program])
+}
+
+/// Check already-parsed programs; the last is the user's (its entry
+/// points are the ones listed).
+pub fn check_programs(sm: &SourceMap, mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> {
+    let mut ck = Checker::new(sm);
+    let last = programs.len() - 1;
+    let mut entries = Vec::new();
+    for (pi, prog) in programs.iter_mut().enumerate() {
+        for (di, dec) in prog.decs.iter_mut().enumerate() {
+            let id = GlobalId {
+                program: pi as u32,
+                dec: di as u32,
+            };
+            if let Err(d) = ck.check_dec(dec, id, pi == last, &mut entries) {
+                ck.errors.push(d);
+            }
+        }
+    }
+    // `def main` is an entry point unless one is already called `main`.
+    if !entries.iter().any(|e: &Entry| &*e.name == "main") {
+        if let Some((id, scheme)) = ck.lookup_global("main") {
+            if id.program as usize == last {
+                if let Dec::Val(vb) = &programs[last].decs[id.dec as usize] {
+                    if let Some(e) = ck.entry_for(vb, id, &scheme) {
+                        entries.push(e);
+                    }
+                }
+            }
+        }
+    }
+    if ck.errors.is_empty() {
+        Ok(Checked { programs, entries })
+    } else {
+        Err(ck.errors)
+    }
+}
+
+/// A local binding in scope.
+#[derive(Clone)]
+pub(crate) struct Local {
+    pub name: Name,
+    pub ty: Type,
+}
+
+pub(crate) struct Checker<'a> {
+    pub sm: &'a SourceMap,
+    pub subst: Subst,
+    pub locals: Vec<Local>,
+    globals: HashMap<Name, (GlobalId, Rc<Scheme>)>,
+    builtins: HashMap<String, Rc<Scheme>>,
+    types: HashMap<Name, Rc<TypeAbbr>>,
+    /// Type parameters of the declaration being checked.
+    pub rigid: Vec<Name>,
+    pub errors: Vec<Diag>,
+    fresh_names: u32,
+}
+
+impl<'a> Checker<'a> {
+    fn new(sm: &'a SourceMap) -> Checker<'a> {
+        let mut ck = Checker {
+            sm,
+            subst: Subst::default(),
+            locals: Vec::new(),
+            globals: HashMap::new(),
+            builtins: HashMap::new(),
+            types: HashMap::new(),
+            rigid: Vec::new(),
+            errors: Vec::new(),
+            fresh_names: 0,
+        };
+        ck.load_builtins();
+        ck
+    }
+
+    fn load_builtins(&mut self) {
+        let add = |ck: &mut Checker, name: String, sig: &str| match parser::parse_type_scheme(0, sig) {
+            Ok((tps, te)) => {
+                let s = ck.scheme_from_sig(&tps, &te);
+                ck.builtins.insert(name, Rc::new(s));
+            }
+            Err(d) => panic!("built-in `{name}` has a malformed signature `{sig}`: {}", d.message),
+        };
+        for (n, s) in builtins::GENERAL {
+            add(self, n.to_string(), s);
+        }
+        for t in PrimType::ALL {
+            for (n, s) in builtins::numeric_module(t) {
+                add(self, format!("{}.{n}", t.name()), &s);
+            }
+        }
+    }
+
+    /// A scheme from a parsed built-in signature (no checks needed: the
+    /// table is ours).
+    fn scheme_from_sig(&mut self, tps: &[TypeParam], te: &TypeExp) -> Scheme {
+        let saved = std::mem::take(&mut self.rigid);
+        let mark = self.locals.len();
+        let (mut type_params, mut size_params) = (Vec::new(), Vec::new());
+        for tp in tps {
+            match tp {
+                TypeParam::Size { name, .. } => {
+                    size_params.push(name.clone());
+                    self.locals.push(Local {
+                        name: name.clone(),
+                        ty: Type::Prim(PrimType::I64),
+                    });
+                }
+                TypeParam::Type { name, .. } => {
+                    type_params.push(name.clone());
+                    self.rigid.push(name.clone());
+                }
+            }
+        }
+        let ty = self.type_of(te).unwrap_or_else(|d| panic!("built-in signature: {}", d.message));
+        self.locals.truncate(mark);
+        self.rigid = saved;
+        Scheme {
+            type_params,
+            size_params,
+            ty,
+        }
+    }
+
+    pub fn fresh_name(&mut self, base: &str) -> Name {
+        self.fresh_names += 1;
+        format!("{base}{}", self.fresh_names).into()
+    }
+
+    /// Instantiate a scheme: type parameters become fresh variables, size
+    /// parameters unknown sizes.
+    pub fn instantiate(&mut self, s: &Scheme) -> Type {
+        if s.type_params.is_empty() && s.size_params.is_empty() {
+            return s.ty.clone();
+        }
+        let vars: Vec<(Name, Type)> = s.type_params.iter().map(|n| (n.clone(), self.subst.fresh())).collect();
+        let t = unify::subst_params(&s.ty, &|n| vars.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()));
+        unify::map_sizes(&t, &mut |n| {
+            if s.size_params.contains(n) {
+                Size::Unknown
+            } else {
+                Size::Var(n.clone())
+            }
+        })
+    }
+
+    pub fn lookup_local(&self, name: &str) -> Option<&Local> {
+        self.locals.iter().rev().find(|l| &*l.name == name)
+    }
+
+    pub fn lookup_global(&self, name: &str) -> Option<(GlobalId, Rc<Scheme>)> {
+        self.globals.get(name).cloned()
+    }
+
+    pub fn lookup_builtin(&self, name: &str) -> Option<Rc<Scheme>> {
+        self.builtins.get(name).cloned()
+    }
+
+    /// Names in scope, for "did you mean" hints.
+    pub fn close_name(&self, name: &str) -> Option<String> {
+        let cands = self
+            .locals
+            .iter()
+            .map(|l| l.name.to_string())
+            .chain(self.globals.keys().map(|k| k.to_string()))
+            .chain(self.builtins.keys().filter(|k| !k.contains('.')).cloned());
+        let mut best: Option<(usize, String)> = None;
+        for c in cands {
+            let d = futmlir_dialects::ir::parse::edit_distance(name, &c);
+            if d <= 2.max(name.len() / 3) && d > 0 && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                best = Some((d, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
+    // ---- Type expressions -------------------------------------------------
+
+    /// The type a type expression denotes. Size names must be in scope as
+    /// `i64` variables (size parameters, parameters, existentials).
+    pub fn type_of(&mut self, te: &TypeExp) -> Result<Type, Diag> {
+        match &te.kind {
+            TypeExpKind::Var(qn) => self.named_type(qn, &[], te.span),
+            TypeExpKind::Apply(head, args) => match &head.kind {
+                TypeExpKind::Var(qn) => self.named_type(qn, args, te.span),
+                _ => Err(Diag::new(head.span, "expected a type name to apply to arguments")),
+            },
+            TypeExpKind::Tuple(ts) => {
+                let ts = ts.iter().map(|t| self.type_of(t)).collect::<Result<Vec<_>, _>>()?;
+                Ok(if ts.len() == 1 { ts.into_iter().next().unwrap() } else { Type::Tuple(ts) })
+            }
+            TypeExpKind::Record(fs) => {
+                let mut out: Vec<(Name, Type)> = Vec::new();
+                for (n, s, t) in fs {
+                    if out.iter().any(|(m, _)| m == n) {
+                        return Err(Diag::new(*s, format!("field `{n}` is defined twice")));
+                    }
+                    out.push((n.clone(), self.type_of(t)?));
+                }
+                Ok(record_type(out))
+            }
+            TypeExpKind::Array(size, elem) => {
+                let e = self.type_of(elem)?;
+                if e.has_function() {
+                    return Err(Diag::new(te.span, "arrays of functions are not allowed"));
+                }
+                let d = self.size_of(size)?;
+                Ok(e.array_of(d))
+            }
+            TypeExpKind::Unique(t) => {
+                let t = self.type_of(t)?;
+                Ok(match t {
+                    Type::Array { elem, shape, .. } => Type::Array {
+                        elem,
+                        shape,
+                        unique: true,
+                    },
+                    t => t,
+                })
+            }
+            TypeExpKind::Arrow(name, a, b) => {
+                let pa = self.type_of(a)?;
+                let mark = self.locals.len();
+                if let Some(n) = name {
+                    self.locals.push(Local {
+                        name: n.clone(),
+                        ty: pa.clone(),
+                    });
+                }
+                let rb = self.type_of(b);
+                self.locals.truncate(mark);
+                Ok(Type::Arrow {
+                    param_name: name.clone(),
+                    param: Rc::new(pa),
+                    ret: Rc::new(rb?),
+                })
+            }
+            TypeExpKind::Existential(names, t) => {
+                let mark = self.locals.len();
+                for (n, _) in names {
+                    self.locals.push(Local {
+                        name: n.clone(),
+                        ty: Type::Prim(PrimType::I64),
+                    });
+                }
+                let r = self.type_of(t);
+                self.locals.truncate(mark);
+                let r = r?;
+                Ok(unify::map_sizes(&r, &mut |n| {
+                    if names.iter().any(|(m, _)| m == n) {
+                        Size::Unknown
+                    } else {
+                        Size::Var(n.clone())
+                    }
+                }))
+            }
+            TypeExpKind::Sum(_) => Err(Diag::new(te.span, "sum types are not supported yet")),
+        }
+    }
+
+    fn size_of(&mut self, s: &SizeExp) -> Result<Size, Diag> {
+        Ok(match s {
+            SizeExp::Any => Size::Unknown,
+            SizeExp::Const(n, _) => Size::Const(*n),
+            SizeExp::Name(qn, span) => {
+                if !qn.quals.is_empty() {
+                    return Err(Diag::new(*span, format!("unknown size `{qn}`")));
+                }
+                match self.lookup_local(&qn.name) {
+                    Some(l) => {
+                        let t = self.subst.resolve(&l.ty);
+                        if t != Type::Prim(PrimType::I64) && !matches!(t, Type::Var(_)) {
+                            return Err(Diag::new(*span, format!("expected a size of type `i64`, found `{t}`")));
+                        }
+                        Size::Var(qn.name.clone())
+                    }
+                    None => {
+                        return Err(Diag::new(*span, format!("unknown size `{}`", qn.name))
+                            .help("declare it as a size parameter, e.g. `def f [n] (xs: [n]i32)`"))
+                    }
+                }
+            }
+        })
+    }
+
+    fn named_type(&mut self, qn: &QualName, args: &[TypeArgExp], span: Span) -> Result<Type, Diag> {
+        if qn.quals.is_empty() {
+            if let Some(p) = PrimType::from_name(&qn.name) {
+                if !args.is_empty() {
+                    return Err(Diag::new(span, format!("type `{p}` takes no arguments")));
+                }
+                return Ok(Type::Prim(p));
+            }
+            if self.rigid.contains(&qn.name) {
+                if !args.is_empty() {
+                    return Err(Diag::new(span, format!("type parameter `{}` takes no arguments", qn.name)));
+                }
+                return Ok(Type::Param(qn.name.clone()));
+            }
+            if let Some(abbr) = self.types.get(&qn.name).cloned() {
+                return self.expand_abbr(&qn.name, &abbr, args, span);
+            }
+        }
+        Err(Diag::new(span, format!("unknown type `{qn}`")))
+    }
+
+    fn expand_abbr(&mut self, name: &Name, abbr: &TypeAbbr, args: &[TypeArgExp], span: Span) -> Result<Type, Diag> {
+        if abbr.params.len() != args.len() {
+            return Err(Diag::new(
+                span,
+                format!(
+                    "type `{name}` expects {} argument(s), found {}",
+                    abbr.params.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut types: Vec<(Name, Type)> = Vec::new();
+        let mut sizes: Vec<(Name, Size)> = Vec::new();
+        for (p, a) in abbr.params.iter().zip(args) {
+            match (p, a) {
+                (TypeParam::Size { name, .. }, TypeArgExp::Size(s, _)) => sizes.push((name.clone(), self.size_of(s)?)),
+                (TypeParam::Type { name, .. }, TypeArgExp::Type(t)) => types.push((name.clone(), self.type_of(t)?)),
+                (TypeParam::Size { name: pn, .. }, TypeArgExp::Type(t)) => {
+                    return Err(Diag::new(t.span, format!("expected a size argument `[..]` for `{pn}`, found a type")))
+                }
+                (TypeParam::Type { name: pn, .. }, TypeArgExp::Size(_, s)) => {
+                    return Err(Diag::new(*s, format!("expected a type argument for `{pn}`, found a size")))
+                }
+            }
+        }
+        let t = unify::subst_params(&abbr.ty, &|n| types.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()));
+        Ok(unify::map_sizes(&t, &mut |n| {
+            sizes
+                .iter()
+                .find(|(m, _)| m == n)
+                .map(|(_, s)| s.clone())
+                .unwrap_or_else(|| Size::Var(n.clone()))
+        }))
+    }
+
+    // ---- Declarations -------------------------------------------------------
+
+    fn check_dec(&mut self, dec: &mut Dec, id: GlobalId, user: bool, entries: &mut Vec<Entry>) -> Result<(), Diag> {
+        match dec {
+            Dec::Val(vb) => {
+                let scheme = Rc::new(self.check_valbind(vb)?);
+                self.globals.insert(vb.name.clone(), (id, scheme.clone()));
+                if vb.entry {
+                    if !user {
+                        return Err(Diag::new(vb.name_span, "entry points are only allowed in the main program"));
+                    }
+                    if let Some(e) = self.entry_for(vb, id, &scheme) {
+                        entries.push(e);
+                    }
+                }
+                Ok(())
+            }
+            Dec::Type(tb) => {
+                let saved = std::mem::take(&mut self.rigid);
+                let mark = self.locals.len();
+                for p in &tb.params {
+                    match p {
+                        TypeParam::Size { name, .. } => self.locals.push(Local {
+                            name: name.clone(),
+                            ty: Type::Prim(PrimType::I64),
+                        }),
+                        TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
+                    }
+                }
+                let t = self.type_of(&tb.def);
+                self.locals.truncate(mark);
+                self.rigid = saved;
+                let t = t?;
+                if tb.liftedness == Liftedness::Unlifted && t.has_function() {
+                    return Err(Diag::new(tb.span, format!("type `{}` contains a function; declare it with `type^`", tb.name)));
+                }
+                self.types.insert(
+                    tb.name.clone(),
+                    Rc::new(TypeAbbr {
+                        params: tb.params.clone(),
+                        ty: t,
+                    }),
+                );
+                Ok(())
+            }
+            Dec::Local(d, _) => self.check_dec(d, id, user, entries),
+            Dec::Unsupported { what, span } => Err(Diag::new(
+                *span,
+                format!("{what} are not supported yet (the module system arrives with the next frontend issue)"),
+            )),
+        }
+    }
+
+    fn entry_for(&mut self, vb: &ValBind, id: GlobalId, scheme: &Scheme) -> Option<Entry> {
+        let mut params = Vec::new();
+        let mut ret = scheme.ty.clone();
+        for _ in &vb.params {
+            match ret {
+                Type::Arrow { param, ret: r, .. } => {
+                    params.push((*param).clone());
+                    ret = (*r).clone();
+                }
+                _ => return None,
+            }
+        }
+        for (p, t) in vb.params.iter().zip(&params) {
+            if t.has_function() || contains_param(t) {
+                self.errors.push(Diag::new(
+                    p.span,
+                    format!("entry point parameters must have a monomorphic first-order type, found `{t}`"),
+                ));
+                return None;
+            }
+        }
+        if !vb.type_params.iter().all(|tp| matches!(tp, TypeParam::Size { .. })) {
+            self.errors.push(Diag::new(vb.name_span, "entry points cannot have type parameters"));
+            return None;
+        }
+        Some(Entry {
+            name: vb.name.clone(),
+            id,
+            params,
+            ret,
+        })
+    }
+
+    /// Check a `def` and return its (generalised) type scheme.
+    fn check_valbind(&mut self, vb: &mut ValBind) -> Result<Scheme, Diag> {
+        self.locals.clear();
+        self.rigid.clear();
+        let mut size_params = Vec::new();
+        let mut type_params = Vec::new();
+        for tp in &vb.type_params {
+            match tp {
+                TypeParam::Size { name, .. } => {
+                    size_params.push(name.clone());
+                    self.locals.push(Local {
+                        name: name.clone(),
+                        ty: Type::Prim(PrimType::I64),
+                    });
+                }
+                TypeParam::Type { name, .. } => {
+                    type_params.push(name.clone());
+                    self.rigid.push(name.clone());
+                }
+            }
+        }
+        let (param_types, ret) = self.check_function(&mut vb.params, vb.ret.as_ref(), &mut vb.body)?;
+        // Defaulting and generalisation.
+        let mut left = Vec::new();
+        for t in param_types.iter().chain(std::iter::once(&ret)) {
+            self.subst.default_vars(t, &mut left);
+        }
+        for v in left {
+            let n = self.fresh_name("t");
+            self.subst.set(v, Type::Param(n.clone()));
+            type_params.push(n);
+        }
+        zonk::zonk_valbind(self, vb)?;
+        let mut ty = self.subst.resolve(&ret);
+        for (p, pt) in vb.params.iter().zip(&param_types).rev() {
+            ty = Type::Arrow {
+                param_name: param_name(p),
+                param: Rc::new(self.subst.resolve(pt)),
+                ret: Rc::new(ty),
+            };
+        }
+        consume::check_valbind(self, vb)?;
+        Ok(Scheme {
+            type_params,
+            size_params,
+            ty,
+        })
+    }
+
+    /// Check parameters, return annotation and body; returns the parameter
+    /// types and the return type (the annotation's, when given).
+    pub fn check_function(
+        &mut self,
+        params: &mut [Pat],
+        ret: Option<&TypeExp>,
+        body: &mut Exp,
+    ) -> Result<(Vec<Type>, Type), Diag> {
+        let mark = self.locals.len();
+        let mut ptys = Vec::new();
+        for p in params.iter_mut() {
+            let t = self.pat_type(p)?;
+            self.bind_pat(p, &t)?;
+            ptys.push(t);
+        }
+        let r = match ret {
+            Some(te) => {
+                let rt = self.type_of(te)?;
+                let bt = self.check_exp(body)?;
+                self.subst.unify(&rt, &bt, body.span)?;
+                rt
+            }
+            None => self.check_exp(body)?,
+        };
+        self.locals.truncate(mark);
+        Ok((ptys, r))
+    }
+
+    // ---- Patterns -----------------------------------------------------------
+
+    /// The type a pattern expects (fresh variables where not annotated).
+    pub fn pat_type(&mut self, p: &Pat) -> Result<Type, Diag> {
+        Ok(match &p.kind {
+            PatKind::Id(_) | PatKind::Wildcard => self.subst.fresh(),
+            PatKind::Tuple(ps) => {
+                let ts = ps.iter().map(|p| self.pat_type(p)).collect::<Result<Vec<_>, _>>()?;
+                if ts.len() == 1 {
+                    ts.into_iter().next().unwrap()
+                } else {
+                    Type::Tuple(ts)
+                }
+            }
+            PatKind::Record(fs) => {
+                let mut out = Vec::new();
+                for (n, _, p) in fs {
+                    out.push((n.clone(), self.pat_type(p)?));
+                }
+                record_type(out)
+            }
+            PatKind::Ascribe(_, te) => {
+                // Names bound earlier in the same parameter list may appear
+                // in sizes; they are in scope already.
+                self.type_of(te)?
+            }
+            PatKind::Lit(_) | PatKind::Constr(..) => {
+                return Err(Diag::new(p.span, "this pattern is only allowed in `match`, which is not supported yet"))
+            }
+        })
+    }
+
+    /// Bind the names of a pattern matched against a value of type `t`.
+    pub fn bind_pat(&mut self, p: &mut Pat, t: &Type) -> Result<(), Diag> {
+        p.ty = Some(t.clone());
+        match &mut p.kind {
+            PatKind::Id(n) => {
+                self.locals.push(Local {
+                    name: n.clone(),
+                    ty: t.clone(),
+                });
+                Ok(())
+            }
+            PatKind::Wildcard => Ok(()),
+            PatKind::Tuple(ps) if ps.len() == 1 => self.bind_pat(&mut ps[0], t),
+            PatKind::Tuple(ps) => {
+                let sh = self.subst.shallow(t);
+                let elems = match sh {
+                    Type::Tuple(ts) if ts.len() == ps.len() => ts,
+                    _ => {
+                        let fresh: Vec<Type> = ps.iter().map(|_| self.subst.fresh()).collect();
+                        let tt = Type::Tuple(fresh.clone());
+                        self.subst.unify(&tt, t, p.span).map_err(|_| {
+                            Diag::new(
+                                p.span,
+                                format!(
+                                    "expected a pattern of type `{}`, found a tuple pattern with {} elements",
+                                    self.subst.resolve(t),
+                                    ps.len()
+                                ),
+                            )
+                        })?;
+                        fresh
+                    }
+                };
+                for (q, et) in ps.iter_mut().zip(elems) {
+                    self.bind_pat(q, &et)?;
+                }
+                Ok(())
+            }
+            PatKind::Record(fs) => {
+                let mut seen: Vec<Name> = Vec::new();
+                for (n, s, q) in fs.iter_mut() {
+                    if seen.contains(n) {
+                        return Err(Diag::new(*s, format!("field `{n}` appears twice in the pattern")));
+                    }
+                    seen.push(n.clone());
+                    let ft = self.subst.fresh();
+                    self.subst.require_field(t, n, &ft, *s)?;
+                    self.bind_pat(q, &ft)?;
+                }
+                if let Type::Record(have) = self.subst.shallow(t) {
+                    if have.len() != fs.len() {
+                        return Err(Diag::new(
+                            p.span,
+                            format!("the pattern does not mention every field of `{}`", self.subst.resolve(t)),
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            PatKind::Ascribe(q, te) => {
+                let at = self.type_of(te)?;
+                self.subst.unify(&at, t, p.span)?;
+                // The annotation wins: it carries uniqueness and sizes.
+                p.ty = Some(at.clone());
+                self.bind_pat(q, &at)
+            }
+            PatKind::Lit(_) | PatKind::Constr(..) => {
+                Err(Diag::new(p.span, "this pattern is only allowed in `match`, which is not supported yet"))
+            }
+        }
+    }
+
+    pub fn require_prim(&mut self, t: &Type, set: PrimSet, span: Span, what: &str) -> Result<(), Diag> {
+        self.subst.require_prim(t, set, span, what)
+    }
+}
+
+/// The name of a parameter that later sizes may refer to: `(n: i64)`.
+fn param_name(p: &Pat) -> Option<Name> {
+    match &p.kind {
+        PatKind::Id(n) => Some(n.clone()),
+        PatKind::Ascribe(q, _) => param_name(q),
+        _ => None,
+    }
+}
+
+fn contains_param(t: &Type) -> bool {
+    match t {
+        Type::Param(_) | Type::Var(_) => true,
+        Type::Prim(_) => false,
+        Type::Array { elem, .. } => contains_param(elem),
+        Type::Tuple(ts) => ts.iter().any(contains_param),
+        Type::Record(fs) => fs.iter().any(|(_, t)| contains_param(t)),
+        Type::Arrow { param, ret, .. } => contains_param(param) || contains_param(ret),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(contains_param)),
+    }
+}
+
+/// A record type with fields sorted by name; `{0: a, 1: b}` is the tuple
+/// `(a, b)`.
+pub fn record_type(mut fs: Vec<(Name, Type)>) -> Type {
+    let is_tuple = fs.len() > 1 && {
+        let mut idx: Vec<usize> = fs.iter().filter_map(|(n, _)| n.parse().ok()).collect();
+        idx.sort();
+        idx.len() == fs.len() && idx.iter().enumerate().all(|(i, j)| i == *j)
+    };
+    if is_tuple {
+        fs.sort_by_key(|(n, _)| n.parse::<usize>().unwrap_or(0));
+        return Type::Tuple(fs.into_iter().map(|(_, t)| t).collect());
+    }
+    fs.sort_by(|a, b| a.0.cmp(&b.0));
+    Type::Record(fs)
+}
+

@@ -1,0 +1,496 @@
+//! Alias and uniqueness analysis (thesis section 5.3).
+//!
+//! Every variable binding gets an id; a value's *aliases* are the ids of
+//! the bindings whose memory it may share. Consuming a value (passing it
+//! for a `*` parameter, `a with [i] = v`, `let a[i] = v`) marks its aliases
+//! consumed; a later use of any variable aliasing a consumed one is an
+//! error naming both places. Only values whose type contains an array can
+//! alias anything.
+//!
+//! What may be consumed: a variable bound by `let`/`loop` inside the
+//! function, or a parameter of unique type (`*`); never a non-unique
+//! parameter, and never, inside a loop body or a lambda, a variable bound
+//! outside it (it would be consumed once per iteration or call). A loop
+//! whose body consumes its parameter consumes its initial value. A function
+//! whose return type is unique may not return an alias of a parameter.
+
+use std::collections::HashMap;
+
+use super::Checker;
+use crate::diag::Diag;
+use crate::span::Span;
+use crate::syntax::ast::*;
+use crate::types::Type;
+
+type Aliases = Vec<u32>;
+
+struct Binding {
+    name: Name,
+    aliases: Aliases,
+    /// Why it may not be consumed, if it may not.
+    not_consumable: Option<&'static str>,
+    span: Span,
+}
+
+/// A loop body or lambda: bindings with ids below `first` are outside it.
+struct Frame {
+    first: u32,
+    what: &'static str,
+}
+
+struct Analysis {
+    /// All bindings ever made, by id.
+    bindings: Vec<Binding>,
+    /// Names in scope → id (a stack).
+    scope: Vec<(Name, u32)>,
+    consumed: HashMap<u32, Span>,
+    frames: Vec<Frame>,
+}
+
+fn has_array(t: &Type) -> bool {
+    match t {
+        Type::Array { .. } | Type::Param(_) | Type::Var(_) => true,
+        Type::Prim(_) | Type::Arrow { .. } => false,
+        Type::Tuple(ts) => ts.iter().any(has_array),
+        Type::Record(fs) => fs.iter().any(|(_, t)| has_array(t)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(has_array)),
+    }
+}
+
+fn union(mut a: Aliases, b: &[u32]) -> Aliases {
+    for x in b {
+        if !a.contains(x) {
+            a.push(*x);
+        }
+    }
+    a
+}
+
+impl Analysis {
+    fn bind(&mut self, name: &Name, aliases: &[u32], not_consumable: Option<&'static str>, span: Span) -> u32 {
+        let id = self.bindings.len() as u32;
+        self.bindings.push(Binding {
+            name: name.clone(),
+            aliases: union(vec![id], aliases),
+            not_consumable,
+            span,
+        });
+        self.scope.push((name.clone(), id));
+        id
+    }
+
+    fn bind_pat(&mut self, p: &Pat, aliases: &[u32], not_consumable: Option<&'static str>) -> Vec<u32> {
+        let mut ids = Vec::new();
+        self.bind_pat_into(p, aliases, not_consumable, &mut ids);
+        ids
+    }
+
+    fn bind_pat_into(&mut self, p: &Pat, aliases: &[u32], nc: Option<&'static str>, ids: &mut Vec<u32>) {
+        match &p.kind {
+            PatKind::Id(n) => {
+                let t = p.ty.as_ref();
+                let (al, nc) = if t.is_none_or(has_array) {
+                    (aliases, nc)
+                } else {
+                    (&[][..], None)
+                };
+                ids.push(self.bind(n, al, nc, p.span))
+            }
+            PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| self.bind_pat_into(q, aliases, nc, ids)),
+            PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| self.bind_pat_into(q, aliases, nc, ids)),
+            PatKind::Ascribe(q, _) => {
+                // A unique annotation on a function parameter makes it
+                // consumable.
+                let nc = if p.ty.as_ref().is_some_and(Type::is_unique) { None } else { nc };
+                self.bind_pat_into(q, aliases, nc, ids)
+            }
+            PatKind::Wildcard | PatKind::Lit(_) => {}
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<u32> {
+        self.scope.iter().rev().find(|(n, _)| &**n == name).map(|(_, id)| *id)
+    }
+
+    fn observe(&self, id: u32, span: Span) -> Result<(), Diag> {
+        for a in &self.bindings[id as usize].aliases {
+            if let Some(cs) = self.consumed.get(a) {
+                let name = &self.bindings[id as usize].name;
+                let mut d = Diag::new(span, format!("`{name}` is used here after being consumed"))
+                    .note(*cs, "consumed here");
+                if *a != id {
+                    d = d.help(format!("`{name}` aliases `{}`", self.bindings[*a as usize].name));
+                }
+                return Err(d);
+            }
+        }
+        Ok(())
+    }
+
+    fn consume(&mut self, aliases: &[u32], span: Span) -> Result<(), Diag> {
+        for &a in aliases {
+            let b = &self.bindings[a as usize];
+            if let Some(why) = b.not_consumable {
+                return Err(Diag::new(span, format!("cannot consume `{}`: {why}", b.name))
+                    .note(b.span, "bound here")
+                    .help("only unique values may be consumed: give the parameter a unique type (`*`) or `copy` it"));
+            }
+            if let Some(f) = self.frames.last() {
+                if a < f.first {
+                    return Err(Diag::new(
+                        span,
+                        format!(
+                            "cannot consume `{}` inside {}: it is bound outside it and would be consumed more than once; it is not unique there",
+                            b.name, f.what
+                        ),
+                    )
+                    .note(b.span, "bound here"));
+                }
+            }
+            if let Some(prev) = self.consumed.get(&a) {
+                return Err(Diag::new(span, format!("`{}` is consumed twice", b.name)).note(*prev, "consumed here first"));
+            }
+        }
+        for &a in aliases {
+            self.consumed.insert(a, span);
+        }
+        Ok(())
+    }
+
+    fn exp(&mut self, e: &Exp) -> Result<Aliases, Diag> {
+        let arrays = e.ty.as_ref().is_none_or(has_array);
+        let al = self.exp_inner(e)?;
+        Ok(if arrays { al } else { Vec::new() })
+    }
+
+    fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Diag>) -> Result<T, Diag> {
+        let mark = self.scope.len();
+        let r = f(self);
+        self.scope.truncate(mark);
+        r
+    }
+
+    fn indices(&mut self, ix: &[DimIndex]) -> Result<(), Diag> {
+        for i in ix {
+            match i {
+                DimIndex::Fix(x) => {
+                    self.exp(x)?;
+                }
+                DimIndex::Slice { start, end, stride } => {
+                    for x in [start, end, stride].into_iter().flatten() {
+                        self.exp(x)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A call: consume the arguments passed for unique parameters.
+    fn apply(&mut self, fty: Option<&Type>, fal: Aliases, args: &[&Exp], result: Option<&Type>) -> Result<Aliases, Diag> {
+        let mut arg_al = Vec::new();
+        for a in args {
+            arg_al.push(self.exp(a)?);
+        }
+        let mut t = fty.cloned();
+        let mut out = fal;
+        for (a, al) in args.iter().zip(&arg_al) {
+            match t {
+                Some(Type::Arrow { param, ret, .. }) => {
+                    if param.is_unique() {
+                        self.consume(al, a.span)?;
+                    } else {
+                        out = union(out, al);
+                    }
+                    t = Some((*ret).clone());
+                }
+                _ => {
+                    out = union(out, al);
+                    t = None;
+                }
+            }
+        }
+        if result.is_some_and(Type::is_unique) {
+            return Ok(Vec::new());
+        }
+        Ok(out)
+    }
+
+    fn function_body(&mut self, params: &[Pat], body: &Exp, what: &'static str, frame: bool) -> Result<Aliases, Diag> {
+        self.scoped(|an| {
+            if frame {
+                an.frames.push(Frame {
+                    first: an.bindings.len() as u32,
+                    what,
+                });
+            }
+            for p in params {
+                an.bind_pat(p, &[], Some("it is a parameter whose type is not unique"));
+            }
+            let r = an.exp(body);
+            if frame {
+                an.frames.pop();
+            }
+            r
+        })
+    }
+
+    fn exp_inner(&mut self, e: &Exp) -> Result<Aliases, Diag> {
+        Ok(match &e.kind {
+            ExpKind::Lit(_) | ExpKind::ProjectSection(_) => Vec::new(),
+            ExpKind::Var(v) => match (&v.res, v.name.quals.is_empty()) {
+                (Some(Resolved::Local), true) => match self.lookup(&v.name.name) {
+                    Some(id) => {
+                        self.observe(id, e.span)?;
+                        self.bindings[id as usize].aliases.clone()
+                    }
+                    None => Vec::new(),
+                },
+                _ => Vec::new(),
+            },
+            ExpKind::Neg(x) | ExpKind::Not(x) => {
+                self.exp(x)?;
+                Vec::new()
+            }
+            ExpKind::BinOp { lhs, rhs, op, .. } => {
+                let fty = match &op.res {
+                    Some(Resolved::Builtin(_)) => None,
+                    _ => None,
+                };
+                self.apply(fty, Vec::new(), &[lhs, rhs], e.ty.as_ref())?
+            }
+            ExpKind::OpSection { left, right, .. } => {
+                for x in [left, right].into_iter().flatten() {
+                    self.exp(x)?;
+                }
+                Vec::new()
+            }
+            ExpKind::Apply(f, args) => {
+                let fal = self.exp(f)?;
+                let refs: Vec<&Exp> = args.iter().collect();
+                let al = self.apply(f.ty.as_ref(), fal, &refs, e.ty.as_ref())?;
+                // `copy` returns a fresh value whatever its type.
+                match &f.kind {
+                    ExpKind::Var(Var {
+                        res: Some(Resolved::Builtin(b)),
+                        ..
+                    }) if &**b == "copy" => Vec::new(),
+                    _ => al,
+                }
+            }
+            ExpKind::Lambda { params, body, .. } => {
+                self.function_body(params, body, "a lambda", true)?;
+                Vec::new()
+            }
+            ExpKind::Tuple(es) => {
+                let mut out = Vec::new();
+                for x in es {
+                    out = union(out, &self.exp(x)?);
+                }
+                out
+            }
+            ExpKind::Record(fs) => {
+                let mut out = Vec::new();
+                for f in fs {
+                    match f {
+                        RecordField::Explicit(_, _, x) => out = union(out, &self.exp(x)?),
+                        RecordField::Implicit(n, s, Some(Resolved::Local)) => {
+                            if let Some(id) = self.lookup(n) {
+                                self.observe(id, *s)?;
+                                out = union(out, &self.bindings[id as usize].aliases.clone());
+                            }
+                        }
+                        RecordField::Implicit(..) => {}
+                    }
+                }
+                out
+            }
+            ExpKind::ArrayLit(es) => {
+                for x in es {
+                    self.exp(x)?;
+                }
+                Vec::new()
+            }
+            ExpKind::Range { start, second, end, .. } => {
+                self.exp(start)?;
+                if let Some(s) = second {
+                    self.exp(s)?;
+                }
+                self.exp(end)?;
+                Vec::new()
+            }
+            ExpKind::Project(x, _) | ExpKind::Coerce(x, _) | ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) => {
+                self.exp(x)?
+            }
+            ExpKind::Index(a, ix) => {
+                let al = self.exp(a)?;
+                self.indices(ix)?;
+                al
+            }
+            ExpKind::If { cond, then, els } => {
+                self.exp(cond)?;
+                let before = self.consumed.clone();
+                let a = self.exp(then)?;
+                let after_then = std::mem::replace(&mut self.consumed, before);
+                let b = self.exp(els)?;
+                self.consumed.extend(after_then);
+                union(a, &b)
+            }
+            ExpKind::Let { pat, value, body } => {
+                let al = self.exp(value)?;
+                self.scoped(|an| {
+                    an.bind_pat(pat, &al, None);
+                    an.exp(body)
+                })?
+            }
+            ExpKind::LetFun {
+                params, value, body, ..
+            } => {
+                self.function_body(params, value, "a local function", true)?;
+                self.scoped(|an| {
+                    if let ExpKind::LetFun { name, name_span, .. } = &e.kind {
+                        an.bind(name, &[], None, *name_span);
+                    }
+                    an.exp(body)
+                })?
+            }
+            ExpKind::LetWith {
+                name,
+                name_span,
+                index,
+                value,
+                body,
+            } => {
+                self.indices(index)?;
+                self.exp(value)?;
+                let id = self.lookup(name);
+                if let Some(id) = id {
+                    self.observe(id, *name_span)?;
+                    let al = self.bindings[id as usize].aliases.clone();
+                    self.consume(&al, *name_span)?;
+                }
+                self.scoped(|an| {
+                    an.bind(name, &[], None, *name_span);
+                    an.exp(body)
+                })?
+            }
+            ExpKind::Update { array, index, value } => {
+                let al = self.exp(array)?;
+                self.indices(index)?;
+                self.exp(value)?;
+                self.consume(&al, array.span)?;
+                Vec::new()
+            }
+            ExpKind::RecordUpdate { record, value, .. } => {
+                let a = self.exp(record)?;
+                let b = self.exp(value)?;
+                union(a, &b)
+            }
+            ExpKind::Loop { pat, init, form, body } => {
+                let init_al = match init {
+                    Some(i) => self.exp(i)?,
+                    None => Vec::new(),
+                };
+                if let LoopForm::For(_, _, b) = form {
+                    self.exp(b)?;
+                }
+                let xs_al = match form {
+                    LoopForm::ForIn(_, xs) => self.exp(xs)?,
+                    _ => Vec::new(),
+                };
+                let consumed_param = self.scoped(|an| {
+                    an.frames.push(Frame {
+                        first: an.bindings.len() as u32,
+                        what: "a loop body",
+                    });
+                    let ids = an.bind_pat(pat, &[], None);
+                    let r = (|| {
+                        match form {
+                            LoopForm::ForIn(p, _) => {
+                                an.bind_pat(p, &xs_al, Some("it is an element of the array being looped over"));
+                            }
+                            LoopForm::For(i, s, _) => {
+                                an.bind(i, &[], None, *s);
+                            }
+                            LoopForm::While(c) => {
+                                an.exp(c)?;
+                            }
+                        }
+                        an.exp(body)
+                    })();
+                    an.frames.pop();
+                    r?;
+                    let consumed = ids.iter().any(|id| an.consumed.contains_key(id));
+                    for id in &ids {
+                        an.consumed.remove(id);
+                    }
+                    Ok(consumed)
+                })?;
+                if consumed_param {
+                    if let Some(i) = init {
+                        self.consume(&init_al, i.span)?;
+                    }
+                }
+                Vec::new()
+            }
+            ExpKind::Assert(c, x) => {
+                self.exp(c)?;
+                self.exp(x)?
+            }
+            ExpKind::Constr(_, es) => {
+                let mut out = Vec::new();
+                for x in es {
+                    out = union(out, &self.exp(x)?);
+                }
+                out
+            }
+            ExpKind::Match(x, cases) => {
+                let al = self.exp(x)?;
+                let mut out = Vec::new();
+                for (p, c) in cases {
+                    let r = self.scoped(|an| {
+                        an.bind_pat(p, &al, None);
+                        an.exp(c)
+                    })?;
+                    out = union(out, &r);
+                }
+                out
+            }
+        })
+    }
+}
+
+/// Check a top-level function.
+pub fn check_valbind(_ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
+    let mut an = Analysis {
+        bindings: Vec::new(),
+        scope: Vec::new(),
+        consumed: HashMap::new(),
+        frames: Vec::new(),
+    };
+    for tp in &vb.type_params {
+        if let TypeParam::Size { name, span } = tp {
+            an.bind(name, &[], None, *span);
+        }
+    }
+    let mut param_ids = Vec::new();
+    for p in &vb.params {
+        param_ids.extend(an.bind_pat(p, &[], Some("it is a parameter whose type is not unique")));
+    }
+    let result = an.exp(&vb.body)?;
+    let unique_ret = vb.ret.as_ref().is_some_and(|r| matches!(r.kind, TypeExpKind::Unique(_)));
+    if unique_ret {
+        for a in result {
+            if param_ids.contains(&a) && an.bindings[a as usize].not_consumable.is_some() {
+                let b = &an.bindings[a as usize];
+                return Err(Diag::new(
+                    vb.body.span,
+                    format!("the return type is unique (`*`), but the result may alias the parameter `{}`", b.name),
+                )
+                .note(b.span, "the parameter")
+                .help("return a `copy` of it"));
+            }
+        }
+    }
+    Ok(())
+}

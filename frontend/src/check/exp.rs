@@ -1,0 +1,690 @@
+//! Type inference for expressions.
+
+use std::rc::Rc;
+
+use super::unify::{Constraint, PrimSet};
+use super::{builtins, record_type, Checker, Local};
+use crate::diag::Diag;
+use crate::span::Span;
+use crate::syntax::ast::*;
+use crate::types::{PrimType, Size, Type};
+
+fn i64t() -> Type {
+    Type::Prim(PrimType::I64)
+}
+fn boolt() -> Type {
+    Type::Prim(PrimType::Bool)
+}
+
+fn arrow(a: Type, b: Type) -> Type {
+    Type::Arrow {
+        param_name: None,
+        param: Rc::new(a),
+        ret: Rc::new(b),
+    }
+}
+
+/// Whether an argument is checked after the others (so its parameter types
+/// are known from them): lambdas and sections.
+fn deferred(e: &Exp) -> bool {
+    matches!(
+        e.kind,
+        ExpKind::Lambda { .. } | ExpKind::OpSection { .. } | ExpKind::ProjectSection(_)
+    )
+}
+
+impl Checker<'_> {
+    pub fn check_exp(&mut self, e: &mut Exp) -> Result<Type, Diag> {
+        let t = self.infer(e)?;
+        e.ty = Some(t.clone());
+        Ok(t)
+    }
+
+    /// Check `e` where a type is expected; lambdas use it for their
+    /// parameters.
+    pub fn check_against(&mut self, e: &mut Exp, expected: &Type) -> Result<Type, Diag> {
+        if let ExpKind::Lambda { .. } = e.kind {
+            let t = self.check_lambda(e, Some(expected))?;
+            e.ty = Some(t.clone());
+            self.subst.unify(expected, &t, e.span)?;
+            return Ok(t);
+        }
+        let t = self.check_exp(e)?;
+        self.subst.unify(expected, &t, e.span)?;
+        Ok(t)
+    }
+
+    fn infer(&mut self, e: &mut Exp) -> Result<Type, Diag> {
+        let span = e.span;
+        match &mut e.kind {
+            ExpKind::Lit(l) => Ok(self.literal_type(l, span)),
+            ExpKind::Var(_) => {
+                if let Some(new) = self.desugar_projection(e) {
+                    *e = new;
+                    return self.infer(e);
+                }
+                let ExpKind::Var(v) = &mut e.kind else { unreachable!() };
+                let (res, t) = self.resolve_var(&v.name, span)?;
+                v.res = Some(res);
+                Ok(t)
+            }
+            ExpKind::Neg(x) => {
+                let t = self.check_exp(x)?;
+                self.require_prim(&t, PrimSet::numeric(), x.span, "operand of `-`")?;
+                Ok(t)
+            }
+            ExpKind::Not(x) => {
+                let t = self.check_exp(x)?;
+                let set = PrimSet(PrimSet::ints().0 | PrimSet::of(&[PrimType::Bool]).0);
+                self.require_prim(&t, set, x.span, "operand of `!`")?;
+                Ok(t)
+            }
+            ExpKind::BinOp {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let name = op.name.name.clone();
+                if op.name.quals.is_empty() && (&*name == "&&" || &*name == "||") && self.is_builtin_op(&name) {
+                    op.res = Some(Resolved::Builtin(name.clone()));
+                    self.check_against(lhs, &boolt())?;
+                    self.check_against(rhs, &boolt())?;
+                    return Ok(boolt());
+                }
+                let (res, ft) = self.resolve_op(&op.name, *op_span)?;
+                op.res = Some(res);
+                let mut args = [&mut **lhs, &mut **rhs];
+                self.apply_args(ft, &mut args, *op_span, &format!("`{}`", op.name))
+            }
+            ExpKind::OpSection {
+                op,
+                op_span,
+                left,
+                right,
+            } => {
+                let (res, ft) = self.resolve_op(&op.name, *op_span)?;
+                op.res = Some(res);
+                let desc = format!("`{}`", op.name);
+                match (left, right) {
+                    (None, None) => Ok(ft),
+                    (Some(l), None) => {
+                        let mut args = [&mut **l];
+                        self.apply_args(ft, &mut args, *op_span, &desc)
+                    }
+                    (None, Some(r)) => {
+                        let (p1, rest) = self.split_arrow(&ft, *op_span, &desc)?;
+                        let (p2, res) = self.split_arrow(&rest, *op_span, &desc)?;
+                        self.check_against(r, &p2)?;
+                        Ok(arrow(p1, res))
+                    }
+                    (Some(l), Some(r)) => {
+                        let mut args = [&mut **l, &mut **r];
+                        self.apply_args(ft, &mut args, *op_span, &desc)
+                    }
+                }
+            }
+            ExpKind::ProjectSection(path) => {
+                let a = self.subst.fresh();
+                let mut t = a.clone();
+                for f in path.iter() {
+                    let ft = self.subst.fresh();
+                    self.subst.require_field(&t, f, &ft, span)?;
+                    t = ft;
+                }
+                Ok(arrow(a, t))
+            }
+            ExpKind::Apply(f, args) => {
+                let ft = self.check_exp(f)?;
+                let desc = match &f.kind {
+                    ExpKind::Var(v) => format!("`{}`", v.name),
+                    _ => "this function".to_string(),
+                };
+                let mut refs: Vec<&mut Exp> = args.iter_mut().collect();
+                self.apply_args(ft, &mut refs, f.span, &desc)
+            }
+            ExpKind::Lambda { .. } => self.check_lambda(e, None),
+            ExpKind::Tuple(es) => {
+                let ts = es.iter_mut().map(|x| self.check_exp(x)).collect::<Result<Vec<_>, _>>()?;
+                Ok(if ts.len() == 1 { ts.into_iter().next().unwrap() } else { Type::Tuple(ts) })
+            }
+            ExpKind::Record(fields) => {
+                let mut out: Vec<(Name, Type)> = Vec::new();
+                for f in fields.iter_mut() {
+                    let (n, s, t) = match f {
+                        RecordField::Explicit(n, s, x) => (n.clone(), *s, self.check_exp(x)?),
+                        RecordField::Implicit(n, s, res) => {
+                            let (r, t) = self.resolve_var(&QualName::unqual(n.clone()), *s)?;
+                            *res = Some(r);
+                            (n.clone(), *s, t)
+                        }
+                    };
+                    if out.iter().any(|(m, _)| *m == n) {
+                        return Err(Diag::new(s, format!("field `{n}` is defined twice")));
+                    }
+                    out.push((n, t));
+                }
+                Ok(record_type(out))
+            }
+            ExpKind::ArrayLit(es) => {
+                let et = self.subst.fresh();
+                for x in es.iter_mut() {
+                    self.check_against(x, &et)?;
+                }
+                self.subst.require_no_functions(&et, span)?;
+                let n = es.len() as i64;
+                Ok(array_of_var(&et, Size::Const(n)))
+            }
+            ExpKind::Range { start, second, end, .. } => {
+                let t = self.check_exp(start)?;
+                self.require_prim(&t, PrimSet::ints(), start.span, "range bound")?;
+                if let Some(s) = second {
+                    self.check_against(s, &t)?;
+                }
+                self.check_against(end, &t)?;
+                Ok(array_of_var(&t, Size::Unknown))
+            }
+            ExpKind::Project(x, field) => {
+                let t = self.check_exp(x)?;
+                let ft = self.subst.fresh();
+                self.subst.require_field(&t, field, &ft, span)?;
+                Ok(ft)
+            }
+            ExpKind::Index(a, idx) => {
+                let at = self.check_exp(a)?;
+                self.index_type(&at, idx, a.span)
+            }
+            ExpKind::Coerce(x, te) | ExpKind::Ascript(x, te) => {
+                let t = self.type_of(te)?;
+                self.check_against(x, &t)?;
+                Ok(t)
+            }
+            ExpKind::If { cond, then, els } => {
+                self.check_against(cond, &boolt())?;
+                let t = self.check_exp(then)?;
+                let u = self.check_exp(els)?;
+                self.subst.unify(&t, &u, els.span).map_err(|d| {
+                    Diag::new(
+                        els.span,
+                        format!(
+                            "the branches of `if` have different types: expected `{}`, found `{}`",
+                            self.subst.resolve(&t),
+                            self.subst.resolve(&u)
+                        ),
+                    )
+                    .note(then.span, "the `then` branch")
+                    .help(d.help.unwrap_or_default())
+                })?;
+                Ok(t)
+            }
+            ExpKind::Let { pat, value, body } => {
+                let vt = self.check_exp(value)?;
+                let mark = self.locals.len();
+                let pt = self.pat_type(pat)?;
+                self.subst.unify(&pt, &vt, value.span)?;
+                self.bind_pat(pat, &pt)?;
+                let r = self.check_exp(body);
+                self.locals.truncate(mark);
+                r
+            }
+            ExpKind::LetFun {
+                name,
+                type_params,
+                params,
+                ret,
+                value,
+                body,
+                ..
+            } => {
+                let saved_rigid = self.rigid.len();
+                let mark = self.locals.len();
+                for tp in type_params.iter() {
+                    match tp {
+                        TypeParam::Size { name, .. } => self.locals.push(Local {
+                            name: name.clone(),
+                            ty: i64t(),
+                        }),
+                        TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
+                    }
+                }
+                let r = self.check_function(params, ret.as_ref(), value);
+                self.locals.truncate(mark);
+                self.rigid.truncate(saved_rigid);
+                let (ptys, rt) = r?;
+                let mut ft = rt;
+                for (p, pt) in params.iter().zip(ptys).rev() {
+                    ft = Type::Arrow {
+                        param_name: super::param_name(p),
+                        param: Rc::new(pt),
+                        ret: Rc::new(ft),
+                    };
+                }
+                value.ty.get_or_insert_with(Type::unit);
+                self.locals.push(Local {
+                    name: name.clone(),
+                    ty: ft,
+                });
+                let r = self.check_exp(body);
+                self.locals.truncate(mark);
+                r
+            }
+            ExpKind::LetWith {
+                name,
+                name_span,
+                index,
+                value,
+                body,
+            } => {
+                let (_, at) = self.resolve_var(&QualName::unqual(name.clone()), *name_span)?;
+                let want = self.index_type(&at, index, *name_span)?;
+                self.check_against(value, &want)?;
+                let mark = self.locals.len();
+                self.locals.push(Local {
+                    name: name.clone(),
+                    ty: at,
+                });
+                let r = self.check_exp(body);
+                self.locals.truncate(mark);
+                r
+            }
+            ExpKind::Update { array, index, value } => {
+                let at = self.check_exp(array)?;
+                let want = self.index_type(&at, index, array.span)?;
+                self.check_against(value, &want)?;
+                Ok(at)
+            }
+            ExpKind::RecordUpdate { record, path, value } => {
+                let rt = self.check_exp(record)?;
+                let mut t = rt.clone();
+                for f in path.iter() {
+                    let ft = self.subst.fresh();
+                    self.subst.require_field(&t, f, &ft, record.span)?;
+                    t = ft;
+                }
+                self.check_against(value, &t)?;
+                Ok(rt)
+            }
+            ExpKind::Loop { pat, init, form, body } => {
+                if init.is_none() {
+                    let PatKind::Id(n) = &pat.kind else {
+                        return Err(Diag::new(pat.span, "`loop` without `= init` needs a single variable"));
+                    };
+                    let mut v = Exp::new(
+                        ExpKind::Var(Var {
+                            name: QualName::unqual(n.clone()),
+                            res: None,
+                        }),
+                        pat.span,
+                    );
+                    v.ty = None;
+                    *init = Some(Box::new(v));
+                }
+                let init = init.as_mut().unwrap();
+                let it = self.check_exp(init)?;
+                let mark = self.locals.len();
+                let pt = self.pat_type(pat)?;
+                self.subst.unify(&pt, &it, init.span)?;
+                let r = (|| {
+                    match form {
+                        LoopForm::For(i, _, bound) => {
+                            let bt = self.check_exp(bound)?;
+                            self.require_prim(&bt, PrimSet::ints(), bound.span, "loop bound")?;
+                            self.bind_pat(pat, &pt)?;
+                            self.locals.push(Local {
+                                name: i.clone(),
+                                ty: bt,
+                            });
+                        }
+                        LoopForm::ForIn(p, xs) => {
+                            let xt = self.check_exp(xs)?;
+                            let row = self.row_type(&xt, xs.span)?;
+                            self.bind_pat(pat, &pt)?;
+                            let ept = self.pat_type(p)?;
+                            self.subst.unify(&ept, &row, p.span)?;
+                            self.bind_pat(p, &ept)?;
+                        }
+                        LoopForm::While(c) => {
+                            self.bind_pat(pat, &pt)?;
+                            self.check_against(c, &boolt())?;
+                        }
+                    }
+                    let bt = self.check_exp(body)?;
+                    self.subst.unify(&pt, &bt, body.span).map_err(|d| {
+                        Diag::new(
+                            body.span,
+                            format!(
+                                "the loop body must have the type of the loop parameters: expected `{}`, found `{}`",
+                                self.subst.resolve(&pt),
+                                self.subst.resolve(&bt)
+                            ),
+                        )
+                        .help(d.help.unwrap_or_default())
+                    })?;
+                    Ok(pt.clone())
+                })();
+                self.locals.truncate(mark);
+                r
+            }
+            ExpKind::Assert(c, x) => {
+                self.check_against(c, &boolt())?;
+                self.check_exp(x)
+            }
+            ExpKind::Attr(_, x) => self.check_exp(x),
+            ExpKind::Constr(..) | ExpKind::Match(..) => {
+                Err(Diag::new(span, "sum types and `match` are not supported yet"))
+            }
+        }
+    }
+
+    fn literal_type(&mut self, l: &Literal, span: Span) -> Type {
+        match l {
+            Literal::Int { suffix: Some(p), .. } | Literal::Float { suffix: Some(p), .. } => Type::Prim(*p),
+            Literal::Int { .. } => self.subst.fresh_constrained(Constraint {
+                prims: Some((PrimSet::numeric(), span)),
+                default: Some(PrimType::I32),
+                ..Default::default()
+            }),
+            Literal::Float { .. } => self.subst.fresh_constrained(Constraint {
+                prims: Some((PrimSet::floats(), span)),
+                default: Some(PrimType::F64),
+                ..Default::default()
+            }),
+            Literal::Bool(_) => boolt(),
+            Literal::String(s) => Type::Prim(PrimType::U8).array_of(Size::Const(s.len() as i64)),
+        }
+    }
+
+    /// `r.x.y` parsed as a qualified name whose head is a value: rewrite
+    /// into projections.
+    fn desugar_projection(&self, e: &Exp) -> Option<Exp> {
+        let ExpKind::Var(v) = &e.kind else { return None };
+        let head = v.name.quals.first()?;
+        if self.lookup_local(head).is_none() && self.lookup_global(head).is_none() {
+            return None;
+        }
+        let mut cur = Exp::new(
+            ExpKind::Var(Var {
+                name: QualName::unqual(head.clone()),
+                res: None,
+            }),
+            Span::new(e.span.file, e.span.lo, e.span.lo + head.len() as u32),
+        );
+        for f in v.name.quals[1..].iter().chain(std::iter::once(&v.name.name)) {
+            let hi = (cur.span.hi + 1 + f.len() as u32).min(e.span.hi);
+            let span = Span::new(e.span.file, e.span.lo, hi);
+            cur = Exp::new(ExpKind::Project(Box::new(cur), f.clone()), span);
+        }
+        Some(cur)
+    }
+
+    /// Resolve a name used as a value: locals, then globals, then
+    /// built-ins.
+    pub fn resolve_var(&mut self, qn: &QualName, span: Span) -> Result<(Resolved, Type), Diag> {
+        if qn.quals.is_empty() {
+            if let Some(l) = self.lookup_local(&qn.name) {
+                return Ok((Resolved::Local, l.ty.clone()));
+            }
+            if let Some((id, s)) = self.lookup_global(&qn.name) {
+                return Ok((Resolved::Global(id), self.instantiate(&s)));
+            }
+            if let Some(s) = self.lookup_builtin(&qn.name) {
+                return Ok((Resolved::Builtin(qn.name.clone()), self.instantiate(&s)));
+            }
+            if self.is_builtin_op(&qn.name) {
+                return Ok((Resolved::Builtin(qn.name.clone()), self.op_type(&qn.name, span)));
+            }
+            let mut d = Diag::new(span, format!("unknown name `{}`", qn.name));
+            if let Some(c) = self.close_name(&qn.name) {
+                d = d.help(format!("did you mean `{c}`?"));
+            }
+            return Err(d);
+        }
+        let full = qn.to_string();
+        if let Some(s) = self.lookup_builtin(&full) {
+            return Ok((Resolved::Builtin(full.into()), self.instantiate(&s)));
+        }
+        if qn.quals.len() == 1 && PrimType::from_name(&qn.quals[0]).is_some() {
+            return Err(Diag::new(span, format!("unknown name `{full}`: module `{}` has no `{}`", qn.quals[0], qn.name)));
+        }
+        Err(Diag::new(span, format!("unknown name `{full}`")))
+    }
+
+    pub fn is_builtin_op(&self, name: &str) -> bool {
+        builtins::OPERATORS.contains(&name)
+    }
+
+    /// Resolve an operator: a user definition shadows the built-in one.
+    fn resolve_op(&mut self, qn: &QualName, span: Span) -> Result<(Resolved, Type), Diag> {
+        if qn.quals.is_empty()
+            && self.is_builtin_op(&qn.name)
+            && self.lookup_local(&qn.name).is_none()
+            && self.lookup_global(&qn.name).is_none()
+        {
+            return Ok((Resolved::Builtin(qn.name.clone()), self.op_type(&qn.name, span)));
+        }
+        if qn.quals.len() == 1 && PrimType::from_name(&qn.quals[0]).is_some() {
+            // `i32.+`: the operator at one type.
+        }
+        self.resolve_var(qn, span)
+    }
+
+    /// The type of a built-in operator at a fresh, constrained type.
+    fn op_type(&mut self, op: &str, span: Span) -> Type {
+        let (set, result_bool) = match op {
+            "+" | "-" | "*" | "/" | "%" | "**" => (Some(PrimSet::numeric()), false),
+            "//" | "%%" | "&" | "|" | "^" | "<<" | ">>" | ">>>" => (Some(PrimSet::ints()), false),
+            "<" | "<=" | ">" | ">=" => (Some(PrimSet::ALL), true),
+            "==" | "!=" => (None, true),
+            _ => (Some(PrimSet::of(&[PrimType::Bool])), false),
+        };
+        let t = self.subst.fresh_constrained(Constraint {
+            prims: set.map(|s| (s, span)),
+            no_functions: if set.is_none() { Some(span) } else { None },
+            ..Default::default()
+        });
+        let r = if result_bool { boolt() } else { t.clone() };
+        arrow(t.clone(), arrow(t, r))
+    }
+
+    /// Split a function type into parameter and result, making a variable
+    /// into an arrow.
+    fn split_arrow(&mut self, ft: &Type, span: Span, desc: &str) -> Result<(Type, Type), Diag> {
+        match self.subst.shallow(ft) {
+            Type::Arrow { param, ret, .. } => Ok(((*param).clone(), (*ret).clone())),
+            Type::Var(_) => {
+                let (a, b) = (self.subst.fresh(), self.subst.fresh());
+                self.subst.unify(ft, &arrow(a.clone(), b.clone()), span)?;
+                Ok((a, b))
+            }
+            t => Err(Diag::new(
+                span,
+                format!("{desc} is applied to too many arguments: it has type `{}`, not a function type", self.subst.resolve(&t)),
+            )),
+        }
+    }
+
+    /// Apply a function of type `ft` to arguments: non-lambda arguments
+    /// first, so lambdas see their parameter types.
+    fn apply_args(&mut self, ft: Type, args: &mut [&mut Exp], span: Span, desc: &str) -> Result<Type, Diag> {
+        let mut params = Vec::with_capacity(args.len());
+        let mut t = ft;
+        for (i, a) in args.iter().enumerate() {
+            let whole = self.subst.shallow(&t);
+            let pname = match &whole {
+                Type::Arrow { param_name, .. } => param_name.clone(),
+                _ => None,
+            };
+            let (p, mut r) = self.split_arrow(&t, a.span, desc).map_err(|d| {
+                if i == 0 {
+                    Diag::new(
+                        span,
+                        format!("{desc} is not a function: it has type `{}`", self.subst.resolve(&t)),
+                    )
+                } else {
+                    d
+                }
+            })?;
+            // A named parameter `(n: i64)` may give the size of the result.
+            if let Some(n) = pname {
+                let size = match &a.kind {
+                    ExpKind::Lit(Literal::Int { value, .. }) => Size::Const(*value as i64),
+                    ExpKind::Var(v) if v.name.quals.is_empty() && self.lookup_local(&v.name.name).is_some() => {
+                        Size::Var(v.name.name.clone())
+                    }
+                    _ => Size::Unknown,
+                };
+                r = super::unify::map_sizes(&r, &mut |m| if *m == n { size.clone() } else { Size::Var(m.clone()) });
+            }
+            params.push(p);
+            t = r;
+        }
+        for pass in [false, true] {
+            for (i, a) in args.iter_mut().enumerate() {
+                if deferred(a) != pass {
+                    continue;
+                }
+                let at = if let ExpKind::Lambda { .. } = a.kind {
+                    let lt = self.check_lambda(a, Some(&params[i]))?;
+                    a.ty = Some(lt.clone());
+                    lt
+                } else {
+                    self.check_exp(a)?
+                };
+                self.subst.unify(&params[i], &at, a.span).map_err(|d| {
+                    Diag::new(
+                        a.span,
+                        format!(
+                            "argument {} of {desc}: expected type `{}`, found `{}`",
+                            i + 1,
+                            self.subst.resolve(&params[i]),
+                            self.subst.resolve(&at)
+                        ),
+                    )
+                    .help(d.help.unwrap_or_default())
+                })?;
+            }
+        }
+        Ok(t)
+    }
+
+    /// A lambda, with the expected function type when known.
+    fn check_lambda(&mut self, e: &mut Exp, expected: Option<&Type>) -> Result<Type, Diag> {
+        let ExpKind::Lambda { params, ret, body } = &mut e.kind else { unreachable!() };
+        let mark = self.locals.len();
+        let mut ptys = Vec::new();
+        let mut exp = expected.cloned();
+        let r = (|| {
+            for p in params.iter_mut() {
+                let pt = self.pat_type(p)?;
+                if let Some(x) = &exp {
+                    if let Type::Arrow { param, ret, .. } = self.subst.shallow(x) {
+                        self.subst.unify(&pt, &param, p.span)?;
+                        exp = Some((*ret).clone());
+                    } else {
+                        exp = None;
+                    }
+                }
+                self.bind_pat(p, &pt)?;
+                ptys.push(pt);
+            }
+            let rt = match ret {
+                Some(te) => {
+                    let rt = self.type_of(te)?;
+                    self.check_against(body, &rt)?;
+                    rt
+                }
+                None => match &exp {
+                    Some(x) if matches!(body.kind, ExpKind::Lambda { .. }) => self.check_against(body, &x.clone())?,
+                    _ => self.check_exp(body)?,
+                },
+            };
+            Ok(rt)
+        })();
+        self.locals.truncate(mark);
+        let mut t = r?;
+        for (p, pt) in params.iter().zip(ptys).rev() {
+            t = Type::Arrow {
+                param_name: super::param_name(p),
+                param: Rc::new(pt),
+                ret: Rc::new(t),
+            };
+        }
+        Ok(t)
+    }
+
+    /// The type of one element of an array type.
+    fn row_type(&mut self, at: &Type, span: Span) -> Result<Type, Diag> {
+        match self.subst.shallow(at) {
+            t @ Type::Array { .. } => Ok(t.row().unwrap()),
+            Type::Var(_) => {
+                let e = self.subst.fresh();
+                self.subst.unify(at, &array_of_var(&e, Size::Unknown), span)?;
+                Ok(e)
+            }
+            t => Err(Diag::new(
+                span,
+                format!("expected an array, found a value of type `{}`", self.subst.resolve(&t)),
+            )),
+        }
+    }
+
+    /// The type of `a[idx]` for `a: at`; checks the indices.
+    fn index_type(&mut self, at: &Type, idx: &mut [DimIndex], span: Span) -> Result<Type, Diag> {
+        let mut at = self.subst.shallow(at);
+        if let Type::Var(_) = at {
+            let e = self.subst.fresh();
+            let mut t = e;
+            for _ in 0..idx.len() {
+                t = array_of_var(&t, Size::Unknown);
+            }
+            self.subst.unify(&at, &t, span)?;
+            at = self.subst.resolve(&t);
+        }
+        let (elem, shape) = match &at {
+            Type::Array { elem, shape, .. } => (elem.clone(), shape.clone()),
+            t => {
+                return Err(Diag::new(
+                    span,
+                    format!("expected an array to index, found a value of type `{}`", self.subst.resolve(t)),
+                ))
+            }
+        };
+        if idx.len() > shape.len() {
+            return Err(Diag::new(
+                span,
+                format!(
+                    "expected at most {} indices for an array of type `{}`, found {}",
+                    shape.len(),
+                    self.subst.resolve(&at),
+                    idx.len()
+                ),
+            ));
+        }
+        let mut out_shape = Vec::new();
+        for (d, ix) in shape.iter().zip(idx.iter_mut()) {
+            match ix {
+                DimIndex::Fix(i) => {
+                    self.check_against(i, &i64t())?;
+                }
+                DimIndex::Slice { start, end, stride } => {
+                    let whole = start.is_none() && end.is_none() && stride.is_none();
+                    for x in [start, end, stride].into_iter().flatten() {
+                        self.check_against(x, &i64t())?;
+                    }
+                    out_shape.push(if whole { d.clone() } else { Size::Unknown });
+                }
+            }
+        }
+        out_shape.extend(shape[idx.len()..].iter().cloned());
+        let mut t = (*elem).clone();
+        for d in out_shape.into_iter().rev() {
+            t = array_of_var(&t, d);
+        }
+        Ok(t)
+    }
+}
+
+/// `[d]t` where `t` may still be a variable (resolved later).
+fn array_of_var(t: &Type, d: Size) -> Type {
+    t.array_of(d)
+}

@@ -1,0 +1,468 @@
+//! Unification variables, their constraints, and unification.
+//!
+//! A type variable may carry constraints: a set of primitive types it must
+//! be one of (literals, arithmetic operators), "no functions" (equality),
+//! and fields it must have (`r.x` on a type not known yet). Binding the
+//! variable re-checks them against the type it is bound to.
+//!
+//! Sizes are not unified: two array types agree when their element types
+//! and ranks do. Size agreement is checked at run time (coercions, zip,
+//! map over several arrays), see Note [Sizes are checked at run time] in
+//! `mod.rs`.
+
+use std::rc::Rc;
+
+use crate::diag::Diag;
+use crate::span::Span;
+use crate::syntax::ast::Name;
+use crate::types::{PrimType, Size, TyVar, Type};
+
+/// A set of primitive types, one bit per `PrimType::ALL` index.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct PrimSet(pub u16);
+
+impl PrimSet {
+    pub const ALL: PrimSet = PrimSet(0xfff);
+    pub fn of(ts: &[PrimType]) -> PrimSet {
+        PrimSet(ts.iter().fold(0, |m, t| m | bit(*t)))
+    }
+    pub fn ints() -> PrimSet {
+        PrimSet::of(&PrimType::ALL.into_iter().filter(|t| t.is_int()).collect::<Vec<_>>())
+    }
+    pub fn floats() -> PrimSet {
+        PrimSet::of(&[PrimType::F16, PrimType::F32, PrimType::F64])
+    }
+    pub fn numeric() -> PrimSet {
+        PrimSet(PrimSet::ALL.0 & !bit(PrimType::Bool))
+    }
+    pub fn contains(self, t: PrimType) -> bool {
+        self.0 & bit(t) != 0
+    }
+    pub fn describe(self) -> &'static str {
+        if self == PrimSet::numeric() {
+            "a numeric type"
+        } else if self == PrimSet::ints() {
+            "an integer type"
+        } else if self == PrimSet::floats() {
+            "a floating-point type"
+        } else if self == PrimSet(PrimSet::ints().0 | bit(PrimType::Bool)) {
+            "an integer type or bool"
+        } else {
+            "a primitive type"
+        }
+    }
+}
+
+fn bit(t: PrimType) -> u16 {
+    1 << PrimType::ALL.iter().position(|p| *p == t).unwrap_or(0)
+}
+
+/// What is known about an unbound type variable.
+#[derive(Clone, Debug, Default)]
+pub struct Constraint {
+    /// Must be a primitive type in this set (and where it came from).
+    pub prims: Option<(PrimSet, Span)>,
+    /// Must not contain functions (`==`, arrays of it).
+    pub no_functions: Option<Span>,
+    /// Must be a record or tuple with these fields.
+    pub fields: Vec<(Name, Type, Span)>,
+    /// A literal's default if nothing else decides the type.
+    pub default: Option<PrimType>,
+}
+
+#[derive(Default)]
+pub struct Subst {
+    bound: Vec<Option<Type>>,
+    constraints: Vec<Constraint>,
+}
+
+impl Subst {
+    pub fn fresh(&mut self) -> Type {
+        self.bound.push(None);
+        self.constraints.push(Constraint::default());
+        Type::Var((self.bound.len() - 1) as TyVar)
+    }
+
+    pub fn fresh_constrained(&mut self, c: Constraint) -> Type {
+        let t = self.fresh();
+        if let Type::Var(v) = t {
+            self.constraints[v as usize] = c;
+        }
+        t
+    }
+
+    pub fn constraint(&self, v: TyVar) -> &Constraint {
+        &self.constraints[v as usize]
+    }
+
+    /// Follow bindings at the top of a type.
+    pub fn shallow(&self, t: &Type) -> Type {
+        let mut t = t.clone();
+        while let Type::Var(v) = t {
+            match &self.bound[v as usize] {
+                Some(b) => t = b.clone(),
+                None => break,
+            }
+        }
+        t
+    }
+
+    /// Apply the substitution everywhere in a type (arrays re-normalised so
+    /// an element type never is an array).
+    pub fn resolve(&self, t: &Type) -> Type {
+        match t {
+            Type::Var(v) => match &self.bound[*v as usize] {
+                Some(b) => self.resolve(b),
+                None => t.clone(),
+            },
+            Type::Prim(_) | Type::Param(_) => t.clone(),
+            Type::Array { elem, shape, unique } => {
+                let e = self.resolve(elem);
+                let mut r = e;
+                for d in shape.iter().rev() {
+                    r = r.array_of(d.clone());
+                }
+                if let Type::Array { unique: u, .. } = &mut r {
+                    *u = *unique;
+                }
+                r
+            }
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve(t)).collect()),
+            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.resolve(t))).collect()),
+            Type::Arrow { param_name, param, ret } => Type::Arrow {
+                param_name: param_name.clone(),
+                param: Rc::new(self.resolve(param)),
+                ret: Rc::new(self.resolve(ret)),
+            },
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.resolve(t)).collect()))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn occurs(&self, v: TyVar, t: &Type) -> bool {
+        match self.shallow(t) {
+            Type::Var(w) => v == w,
+            Type::Prim(_) | Type::Param(_) => false,
+            Type::Array { elem, .. } => self.occurs(v, &elem),
+            Type::Tuple(ts) => ts.iter().any(|t| self.occurs(v, t)),
+            Type::Record(fs) => fs.iter().any(|(_, t)| self.occurs(v, t)),
+            Type::Arrow { param, ret, .. } => self.occurs(v, &param) || self.occurs(v, &ret),
+            Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| self.occurs(v, t))),
+        }
+    }
+
+    /// Unify `expected` with `found`; on failure the diagnostic at `span`
+    /// says "expected type X, found Y" with both types resolved.
+    pub fn unify(&mut self, expected: &Type, found: &Type, span: Span) -> Result<(), Diag> {
+        self.unify_inner(expected, found, span).map_err(|inner| {
+            let (e, f) = (self.resolve(expected), self.resolve(found));
+            let mut d = Diag::new(span, format!("expected type `{e}`, found `{f}`"));
+            if let Some(m) = inner {
+                d = d.help(m);
+            }
+            d
+        })
+    }
+
+    /// `Err(Some(reason))` when a constraint explains the failure.
+    fn unify_inner(&mut self, a: &Type, b: &Type, span: Span) -> Result<(), Option<String>> {
+        let (a, b) = (self.shallow(a), self.shallow(b));
+        match (&a, &b) {
+            (Type::Var(x), Type::Var(y)) if x == y => Ok(()),
+            (Type::Var(x), _) => self.bind(*x, &b, span),
+            (_, Type::Var(y)) => self.bind(*y, &a, span),
+            (Type::Prim(p), Type::Prim(q)) if p == q => Ok(()),
+            (Type::Param(p), Type::Param(q)) if p == q => Ok(()),
+            (
+                Type::Array {
+                    elem: e1, shape: s1, ..
+                },
+                Type::Array {
+                    elem: e2, shape: s2, ..
+                },
+            ) => {
+                if s1.len() == s2.len() {
+                    return self.unify_inner(e1, e2, span);
+                }
+                // Different ranks: the lower-rank side's element must be a
+                // variable standing for the remaining dimensions.
+                let (short, se, long, le) = if s1.len() < s2.len() {
+                    (s1, e1, s2, e2)
+                } else {
+                    (s2, e2, s1, e1)
+                };
+                let rest = Type::Array {
+                    elem: le.clone(),
+                    shape: long[short.len()..].to_vec(),
+                    unique: false,
+                };
+                self.unify_inner(se, &rest, span)
+            }
+            (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
+                for (x, y) in xs.iter().zip(ys) {
+                    self.unify_inner(x, y, span)?;
+                }
+                Ok(())
+            }
+            (Type::Record(xs), Type::Record(ys))
+                if xs.len() == ys.len() && xs.iter().zip(ys).all(|((n, _), (m, _))| n == m) =>
+            {
+                for ((_, x), (_, y)) in xs.iter().zip(ys) {
+                    self.unify_inner(x, y, span)?;
+                }
+                Ok(())
+            }
+            (
+                Type::Arrow {
+                    param: p1, ret: r1, ..
+                },
+                Type::Arrow {
+                    param: p2, ret: r2, ..
+                },
+            ) => {
+                self.unify_inner(p1, p2, span)?;
+                self.unify_inner(r1, r2, span)
+            }
+            (Type::Sum(xs), Type::Sum(ys))
+                if xs.len() == ys.len()
+                    && xs.iter().zip(ys).all(|((n, a), (m, b))| n == m && a.len() == b.len()) =>
+            {
+                for ((_, a), (_, b)) in xs.iter().zip(ys) {
+                    for (x, y) in a.iter().zip(b) {
+                        self.unify_inner(x, y, span)?;
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(None),
+        }
+    }
+
+    fn bind(&mut self, v: TyVar, t: &Type, span: Span) -> Result<(), Option<String>> {
+        if self.occurs(v, t) {
+            return Err(Some("this would make an infinite type".into()));
+        }
+        let c = std::mem::take(&mut self.constraints[v as usize]);
+        self.bound[v as usize] = Some(t.clone());
+        let r = self.apply_constraint(&c, t, span);
+        if r.is_err() {
+            self.bound[v as usize] = None;
+            self.constraints[v as usize] = c;
+        }
+        r
+    }
+
+    /// Check (or merge, for a variable) a constraint against a type.
+    fn apply_constraint(&mut self, c: &Constraint, t: &Type, span: Span) -> Result<(), Option<String>> {
+        match self.shallow(t) {
+            Type::Var(w) => {
+                let mut wc = self.constraints[w as usize].clone();
+                if let Some((set, s)) = c.prims {
+                    wc.prims = Some(match wc.prims {
+                        Some((other, s2)) => {
+                            let both = PrimSet(set.0 & other.0);
+                            if both.0 == 0 {
+                                return Err(Some(format!(
+                                    "the type must be {} and {}",
+                                    set.describe(),
+                                    other.describe()
+                                )));
+                            }
+                            (both, s2)
+                        }
+                        None => (set, s),
+                    });
+                }
+                if wc.no_functions.is_none() {
+                    wc.no_functions = c.no_functions;
+                }
+                if wc.default.is_none() {
+                    wc.default = c.default;
+                }
+                let mut pending = Vec::new();
+                for (n, ft, s) in &c.fields {
+                    match wc.fields.iter().find(|(m, _, _)| m == n) {
+                        Some((_, other, _)) => pending.push((ft.clone(), other.clone())),
+                        None => wc.fields.push((n.clone(), ft.clone(), *s)),
+                    }
+                }
+                self.constraints[w as usize] = wc;
+                for (x, y) in pending {
+                    self.unify_inner(&x, &y, span)?;
+                }
+                Ok(())
+            }
+            other => {
+                if let Some((set, _)) = c.prims {
+                    match other {
+                        Type::Prim(p) if set.contains(p) => {}
+                        _ => return Err(Some(format!("the type must be {}", set.describe()))),
+                    }
+                }
+                if c.no_functions.is_some() && self.resolve(&other).has_function() {
+                    return Err(Some("functions cannot be compared or stored in arrays".into()));
+                }
+                for (n, ft, _) in &c.fields {
+                    let have = match &other {
+                        Type::Record(fs) => fs.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()),
+                        Type::Tuple(ts) => n.parse::<usize>().ok().and_then(|i| ts.get(i).cloned()),
+                        _ => None,
+                    };
+                    match have {
+                        Some(h) => self.unify_inner(ft, &h, span)?,
+                        None => return Err(Some(format!("the type has no field `{n}`"))),
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Require `t` to be a primitive type in `set`.
+    pub fn require_prim(&mut self, t: &Type, set: PrimSet, span: Span, what: &str) -> Result<(), Diag> {
+        let c = Constraint {
+            prims: Some((set, span)),
+            ..Default::default()
+        };
+        self.apply_constraint(&c, t, span).map_err(|_| {
+            Diag::new(
+                span,
+                format!("expected {} {what}, found `{}`", set.describe(), self.resolve(t)),
+            )
+        })
+    }
+
+    /// Require `t` to have field `name` of type `ft`.
+    pub fn require_field(&mut self, t: &Type, name: &Name, ft: &Type, span: Span) -> Result<(), Diag> {
+        let c = Constraint {
+            fields: vec![(name.clone(), ft.clone(), span)],
+            ..Default::default()
+        };
+        self.apply_constraint(&c, t, span).map_err(|m| {
+            Diag::new(
+                span,
+                format!("expected a record with field `{name}`, found `{}`", self.resolve(t)),
+            )
+            .help(m.unwrap_or_default())
+        })
+    }
+
+    pub fn require_no_functions(&mut self, t: &Type, span: Span) -> Result<(), Diag> {
+        let c = Constraint {
+            no_functions: Some(span),
+            ..Default::default()
+        };
+        self.apply_constraint(&c, t, span)
+            .map_err(|_| Diag::new(span, format!("expected a type without functions, found `{}`", self.resolve(t))))
+    }
+
+    /// Bind every unbound variable in `t` that has a default (literals) or a
+    /// primitive constraint to its default; returns the unbound variables
+    /// that remain.
+    pub fn default_vars(&mut self, t: &Type, left: &mut Vec<TyVar>) {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                let c = &self.constraints[v as usize];
+                let d = c.default.or_else(|| {
+                    c.prims.map(|(set, _)| {
+                        if set.contains(PrimType::I32) {
+                            PrimType::I32
+                        } else if set.contains(PrimType::F64) {
+                            PrimType::F64
+                        } else {
+                            PrimType::ALL.into_iter().find(|p| set.contains(*p)).unwrap_or(PrimType::I32)
+                        }
+                    })
+                });
+                match d {
+                    Some(p) => {
+                        self.bound[v as usize] = Some(Type::Prim(p));
+                    }
+                    None => {
+                        if !left.contains(&v) {
+                            left.push(v)
+                        }
+                    }
+                }
+            }
+            Type::Prim(_) | Type::Param(_) => {}
+            Type::Array { elem, .. } => self.default_vars(&elem, left),
+            Type::Tuple(ts) => ts.iter().for_each(|t| self.default_vars(t, left)),
+            Type::Record(fs) => fs.iter().for_each(|(_, t)| self.default_vars(t, left)),
+            Type::Arrow { param, ret, .. } => {
+                self.default_vars(&param, left);
+                self.default_vars(&ret, left)
+            }
+            Type::Sum(cs) => cs.iter().for_each(|(_, ts)| ts.iter().for_each(|t| self.default_vars(t, left))),
+        }
+    }
+
+    /// Bind a variable directly (generalisation, defaulting to unit).
+    pub fn set(&mut self, v: TyVar, t: Type) {
+        self.bound[v as usize] = Some(t);
+    }
+}
+
+/// Replace sizes in a type: `f` gets each `Size::Var`.
+pub fn map_sizes(t: &Type, f: &mut dyn FnMut(&Name) -> Size) -> Type {
+    match t {
+        Type::Array { elem, shape, unique } => Type::Array {
+            elem: Rc::new(map_sizes(elem, f)),
+            shape: shape
+                .iter()
+                .map(|d| match d {
+                    Size::Var(n) => f(n),
+                    d => d.clone(),
+                })
+                .collect(),
+            unique: *unique,
+        },
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| map_sizes(t, f)).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), map_sizes(t, f))).collect()),
+        Type::Arrow { param_name, param, ret } => Type::Arrow {
+            param_name: param_name.clone(),
+            param: Rc::new(map_sizes(param, f)),
+            ret: Rc::new(map_sizes(ret, f)),
+        },
+        Type::Sum(cs) => Type::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| map_sizes(t, f)).collect()))
+                .collect(),
+        ),
+        t => t.clone(),
+    }
+}
+
+/// Replace type parameters by types.
+pub fn subst_params(t: &Type, f: &dyn Fn(&Name) -> Option<Type>) -> Type {
+    match t {
+        Type::Param(n) => f(n).unwrap_or_else(|| t.clone()),
+        Type::Array { elem, shape, unique } => {
+            let e = subst_params(elem, f);
+            let mut r = e;
+            for d in shape.iter().rev() {
+                r = r.array_of(d.clone());
+            }
+            if let Type::Array { unique: u, .. } = &mut r {
+                *u = *unique;
+            }
+            r
+        }
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| subst_params(t, f)).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), subst_params(t, f))).collect()),
+        Type::Arrow { param_name, param, ret } => Type::Arrow {
+            param_name: param_name.clone(),
+            param: Rc::new(subst_params(param, f)),
+            ret: Rc::new(subst_params(ret, f)),
+        },
+        Type::Sum(cs) => Type::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| subst_params(t, f)).collect()))
+                .collect(),
+        ),
+        t => t.clone(),
+    }
+}

@@ -1,0 +1,231 @@
+//! After a declaration is checked: default the remaining type variables
+//! and write the final types into the tree.
+
+use super::Checker;
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+use crate::types::{PrimType, Type};
+
+/// Visit every expression and pattern of a tree, children first.
+pub fn walk_exp(e: &mut Exp, fe: &mut dyn FnMut(&mut Exp) -> Result<(), Diag>, fp: &mut dyn FnMut(&mut Pat)) -> Result<(), Diag> {
+    fn idx(ix: &mut [DimIndex], fe: &mut dyn FnMut(&mut Exp) -> Result<(), Diag>, fp: &mut dyn FnMut(&mut Pat)) -> Result<(), Diag> {
+        for i in ix {
+            match i {
+                DimIndex::Fix(x) => walk_exp(x, fe, fp)?,
+                DimIndex::Slice { start, end, stride } => {
+                    for x in [start, end, stride].into_iter().flatten() {
+                        walk_exp(x, fe, fp)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+    match &mut e.kind {
+        ExpKind::Lit(_) | ExpKind::Var(_) | ExpKind::ProjectSection(_) => {}
+        ExpKind::Neg(x) | ExpKind::Not(x) | ExpKind::Project(x, _) | ExpKind::Coerce(x, _) | ExpKind::Ascript(x, _) => {
+            walk_exp(x, fe, fp)?
+        }
+        ExpKind::Attr(_, x) => walk_exp(x, fe, fp)?,
+        ExpKind::BinOp { lhs, rhs, .. } => {
+            walk_exp(lhs, fe, fp)?;
+            walk_exp(rhs, fe, fp)?;
+        }
+        ExpKind::OpSection { left, right, .. } => {
+            for x in [left, right].into_iter().flatten() {
+                walk_exp(x, fe, fp)?;
+            }
+        }
+        ExpKind::Apply(f, args) => {
+            walk_exp(f, fe, fp)?;
+            for a in args {
+                walk_exp(a, fe, fp)?;
+            }
+        }
+        ExpKind::Lambda { params, body, .. } => {
+            params.iter_mut().for_each(|p| walk_pat(p, fp));
+            walk_exp(body, fe, fp)?;
+        }
+        ExpKind::Tuple(es) | ExpKind::ArrayLit(es) | ExpKind::Constr(_, es) => {
+            for x in es {
+                walk_exp(x, fe, fp)?;
+            }
+        }
+        ExpKind::Record(fs) => {
+            for f in fs {
+                if let RecordField::Explicit(_, _, x) = f {
+                    walk_exp(x, fe, fp)?;
+                }
+            }
+        }
+        ExpKind::Range { start, second, end, .. } => {
+            walk_exp(start, fe, fp)?;
+            if let Some(s) = second {
+                walk_exp(s, fe, fp)?;
+            }
+            walk_exp(end, fe, fp)?;
+        }
+        ExpKind::Index(a, ix) => {
+            walk_exp(a, fe, fp)?;
+            idx(ix, fe, fp)?;
+        }
+        ExpKind::If { cond, then, els } => {
+            walk_exp(cond, fe, fp)?;
+            walk_exp(then, fe, fp)?;
+            walk_exp(els, fe, fp)?;
+        }
+        ExpKind::Let { pat, value, body } => {
+            walk_pat(pat, fp);
+            walk_exp(value, fe, fp)?;
+            walk_exp(body, fe, fp)?;
+        }
+        ExpKind::LetFun { params, value, body, .. } => {
+            params.iter_mut().for_each(|p| walk_pat(p, fp));
+            walk_exp(value, fe, fp)?;
+            walk_exp(body, fe, fp)?;
+        }
+        ExpKind::LetWith { index, value, body, .. } => {
+            idx(index, fe, fp)?;
+            walk_exp(value, fe, fp)?;
+            walk_exp(body, fe, fp)?;
+        }
+        ExpKind::Update { array, index, value } => {
+            walk_exp(array, fe, fp)?;
+            idx(index, fe, fp)?;
+            walk_exp(value, fe, fp)?;
+        }
+        ExpKind::RecordUpdate { record, value, .. } => {
+            walk_exp(record, fe, fp)?;
+            walk_exp(value, fe, fp)?;
+        }
+        ExpKind::Loop { pat, init, form, body } => {
+            walk_pat(pat, fp);
+            if let Some(i) = init {
+                walk_exp(i, fe, fp)?;
+            }
+            match form {
+                LoopForm::For(_, _, b) => walk_exp(b, fe, fp)?,
+                LoopForm::ForIn(p, xs) => {
+                    walk_pat(p, fp);
+                    walk_exp(xs, fe, fp)?;
+                }
+                LoopForm::While(c) => walk_exp(c, fe, fp)?,
+            }
+            walk_exp(body, fe, fp)?;
+        }
+        ExpKind::Assert(c, x) => {
+            walk_exp(c, fe, fp)?;
+            walk_exp(x, fe, fp)?;
+        }
+        ExpKind::Match(x, cases) => {
+            walk_exp(x, fe, fp)?;
+            for (p, c) in cases {
+                walk_pat(p, fp);
+                walk_exp(c, fe, fp)?;
+            }
+        }
+    }
+    fe(e)
+}
+
+pub fn walk_pat(p: &mut Pat, fp: &mut dyn FnMut(&mut Pat)) {
+    match &mut p.kind {
+        PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter_mut().for_each(|q| walk_pat(q, fp)),
+        PatKind::Record(fs) => fs.iter_mut().for_each(|(_, _, q)| walk_pat(q, fp)),
+        PatKind::Ascribe(q, _) => walk_pat(q, fp),
+        PatKind::Id(_) | PatKind::Wildcard | PatKind::Lit(_) => {}
+    }
+    fp(p)
+}
+
+/// Default, resolve and write back every type in a declaration; check
+/// that literals fit their types.
+pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
+    // First default every variable anywhere in the tree, then resolve.
+    let mut left = Vec::new();
+    {
+        let subst = &mut ck.subst;
+        let vars = std::cell::RefCell::new(Vec::new());
+        walk_exp(
+            &mut vb.body,
+            &mut |e| {
+                if let Some(t) = &e.ty {
+                    vars.borrow_mut().push(t.clone());
+                }
+                Ok(())
+            },
+            &mut |p| {
+                if let Some(t) = &p.ty {
+                    vars.borrow_mut().push(t.clone());
+                }
+            },
+        )?;
+        let mut vars = vars.into_inner();
+        for p in vb.params.iter_mut() {
+            walk_pat(p, &mut |p| {
+                if let Some(t) = &p.ty {
+                    vars.push(t.clone());
+                }
+            });
+        }
+        for t in &vars {
+            subst.default_vars(t, &mut left);
+        }
+        for v in left.drain(..) {
+            if !ck.subst.constraint(v).fields.is_empty() {
+                let (n, _, s) = ck.subst.constraint(v).fields[0].clone();
+                return Err(Diag::new(
+                    s,
+                    format!("cannot infer the type that has field `{n}`; add a type annotation"),
+                ));
+            }
+            // Nothing constrains it (e.g. the element type of an unused
+            // empty array): any type will do.
+            ck.subst.set(v, Type::unit());
+        }
+    }
+    let subst = &ck.subst;
+    let mut fix_pat = |p: &mut Pat| {
+        if let Some(t) = &p.ty {
+            p.ty = Some(subst.resolve(t));
+        }
+    };
+    for p in vb.params.iter_mut() {
+        walk_pat(p, &mut fix_pat);
+    }
+    walk_exp(
+        &mut vb.body,
+        &mut |e| {
+            if let Some(t) = &e.ty {
+                e.ty = Some(subst.resolve(t));
+            }
+            if let (ExpKind::Lit(Literal::Int { value, .. }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
+                check_int_literal(*value, *p, e.span)?;
+            }
+            if e.ty.is_none() {
+                e.ty = Some(Type::unit());
+            }
+            Ok(())
+        },
+        &mut fix_pat,
+    )
+}
+
+fn check_int_literal(v: u128, p: PrimType, span: crate::span::Span) -> Result<(), Diag> {
+    let max: u128 = match p {
+        // The magnitude may be one more than the signed maximum: `-128i8`.
+        PrimType::I8 => 1 << 7,
+        PrimType::I16 => 1 << 15,
+        PrimType::I32 => 1 << 31,
+        PrimType::I64 => 1 << 63,
+        PrimType::U8 => u8::MAX as u128,
+        PrimType::U16 => u16::MAX as u128,
+        PrimType::U32 => u32::MAX as u128,
+        PrimType::U64 => u64::MAX as u128,
+        _ => return Ok(()),
+    };
+    if v > max {
+        return Err(Diag::new(span, format!("the literal {v} does not fit in type `{p}`")));
+    }
+    Ok(())
+}
