@@ -1,6 +1,7 @@
 //! `futmlir`: the driver. See the README for a tour of the subcommands.
 
 mod opt;
+mod test;
 
 use std::process::ExitCode;
 
@@ -28,8 +29,8 @@ enum Command {
     Run(Pending),
     /// Compile a Futhark program to an executable (not implemented yet).
     Build(Pending),
-    /// Run the `-- ==` test blocks of Futhark programs (not implemented yet).
-    Test(Pending),
+    /// Run the `-- ==` test blocks of Futhark programs.
+    Test(test::TestArgs),
     /// Time entry points on their datasets (not implemented yet).
     Bench(Pending),
     /// Generate input values (not implemented yet).
@@ -78,7 +79,7 @@ fn main() -> ExitCode {
         Some(Command::Opt(a)) => opt::main(a),
         Some(Command::Run(_)) => pending("run"),
         Some(Command::Build(_)) => pending("build"),
-        Some(Command::Test(_)) => pending("test"),
+        Some(Command::Test(a)) => test::main(a),
         Some(Command::Bench(_)) => pending("bench"),
         Some(Command::Dataset(_)) => pending("dataset"),
     }

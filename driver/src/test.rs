@@ -1,0 +1,901 @@
+//! `futmlir test`: run the `-- ==` test blocks of Futhark programs.
+//!
+//! Each program is compiled once by a [`Backend`]; each case of each block
+//! runs once per entry point of its block (one `(entry, case)` pair is one
+//! counted case). `random input` cases with `auto output` compare the
+//! backend under test with a reference backend (the interpreter).
+//!
+//! Output: one line per failing case, `path:LINE: entry E: reason`
+//! (continuation lines indented), passing and skipped cases too with `-v`,
+//! then `N passed, N failed, N skipped`. Exit status 1 if a case failed.
+
+mod values_shim;
+
+use std::cell::OnceCell;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, OutputSpec, TestBlock, TestCase};
+use futmlir_frontend::values::Value;
+use regex::Regex;
+
+#[derive(clap::Args)]
+pub struct TestArgs {
+    /// Programs (`.fut` files) and directories (searched recursively for
+    /// `.fut` files).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// The backend under test.
+    #[arg(long, value_enum, default_value = "interp")]
+    backend: BackendKind,
+    /// Only the programs whose path this regular expression matches.
+    #[arg(long, value_name = "REGEX")]
+    filter: Option<String>,
+    /// Print passing and skipped cases too.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum BackendKind {
+    Interp,
+    Cpu,
+    Cuda,
+}
+
+/// A way to compile and run programs.
+pub trait Backend {
+    /// The name in `no_NAME` tags (`interp`, `cuda`).
+    fn name(&self) -> &str;
+    /// Compile the program at `path`; `Err`: the rendered compile error.
+    fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String>;
+}
+
+/// A compiled program.
+pub trait Compiled {
+    /// Run entry point `entry`; `Err`: the rendered run-time error.
+    fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String>;
+}
+
+/// The reference interpreter (not wired yet).
+pub struct InterpBackend;
+
+impl Backend for InterpBackend {
+    fn name(&self) -> &str {
+        "interp"
+    }
+    fn compile(&self, _path: &Path) -> Result<Box<dyn Compiled>, String> {
+        Err("the interpreter is not available yet".to_string())
+    }
+}
+
+/// What the runner needs from the value library.
+pub trait ValueLib {
+    /// Values in the text format (`input { ... }`).
+    fn parse_text(&self, text: &str) -> Result<Vec<Value>, String>;
+    /// The values of a data file: any mix of text and binary values.
+    fn read(&self, bytes: &[u8]) -> Result<Vec<Value>, String>;
+    /// `Err`: the first difference, rendered
+    /// (`value 0 at [3]: expected 4i32, got 5i32`).
+    fn compare(&self, expected: &[Value], actual: &[Value]) -> Result<(), String>;
+    /// The arguments of a `random input`, one per spec (`[100]f32`), drawn
+    /// from a generator seeded with `seed`.
+    fn generate(&self, specs: &[String], seed: u64) -> Result<Vec<Value>, String>;
+}
+
+/// [`ValueLib`] over `futmlir_frontend::values`.
+pub struct FrontendValues;
+
+impl ValueLib for FrontendValues {
+    fn parse_text(&self, text: &str) -> Result<Vec<Value>, String> {
+        values_shim::parse_values(text).map_err(|e| e.to_string())
+    }
+    fn read(&self, bytes: &[u8]) -> Result<Vec<Value>, String> {
+        values_shim::read_values(bytes).map_err(|e| e.to_string())
+    }
+    fn compare(&self, expected: &[Value], actual: &[Value]) -> Result<(), String> {
+        values_shim::compare_values(expected, actual).map_err(|m| m.to_string())
+    }
+    fn generate(&self, specs: &[String], seed: u64) -> Result<Vec<Value>, String> {
+        let mut rng = values_shim::Rng::new(seed);
+        let bounds = values_shim::Bounds;
+        specs
+            .iter()
+            .map(|s| values_shim::generate(s, &mut rng, &bounds).map_err(|e| e.to_string()))
+            .collect()
+    }
+}
+
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl std::ops::AddAssign for Summary {
+    fn add_assign(&mut self, o: Summary) {
+        self.passed += o.passed;
+        self.failed += o.failed;
+        self.skipped += o.skipped;
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} passed, {} failed, {} skipped",
+            self.passed, self.failed, self.skipped
+        )
+    }
+}
+
+pub struct Runner<'a> {
+    pub backend: &'a dyn Backend,
+    /// Computes the expected results of `auto output` cases; `None`: the
+    /// backend under test is the reference (its runs need only succeed).
+    pub reference: Option<&'a dyn Backend>,
+    pub values: &'a dyn ValueLib,
+    pub verbose: bool,
+}
+
+/// One program's results, written as they come.
+struct Report<'w> {
+    out: &'w mut dyn Write,
+    path: String,
+    verbose: bool,
+    summary: Summary,
+}
+
+impl Report<'_> {
+    fn line(&mut self, line: usize, entry: Option<&str>, text: &str) {
+        let mut head = format!("{}:{line}: ", self.path);
+        if let Some(e) = entry {
+            head.push_str(&format!("entry {e}: "));
+        }
+        let mut lines = text.lines();
+        let _ = writeln!(self.out, "{head}{}", lines.next().unwrap_or(""));
+        for l in lines {
+            let _ = writeln!(self.out, "  {l}");
+        }
+    }
+    fn pass(&mut self, line: usize, entry: Option<&str>) {
+        self.summary.passed += 1;
+        if self.verbose {
+            self.line(line, entry, "passed");
+        }
+    }
+    fn fail(&mut self, line: usize, entry: Option<&str>, reason: &str) {
+        self.summary.failed += 1;
+        self.line(line, entry, reason);
+    }
+    fn skip(&mut self, line: usize, entry: Option<&str>, why: &str) {
+        self.summary.skipped += 1;
+        if self.verbose {
+            self.line(line, entry, &format!("skipped ({why})"));
+        }
+    }
+    fn outcome(&mut self, line: usize, entry: Option<&str>, r: Result<(), String>) {
+        match r {
+            Ok(()) => self.pass(line, entry),
+            Err(reason) => self.fail(line, entry, &reason),
+        }
+    }
+}
+
+/// One step of a program's run.
+enum Item<'a> {
+    Skip(usize, Option<&'a str>, String),
+    /// A block's `error:` (its line and regex).
+    CompileError(usize, &'a str),
+    Case(&'a TestCase, &'a str),
+}
+
+/// Why a block is not run, if it is not.
+fn block_skip(block: &TestBlock, backend: &str) -> Option<String> {
+    let no_backend = format!("no_{backend}");
+    block
+        .tags
+        .iter()
+        .find(|t| *t == "disable" || **t == no_backend)
+        .map(|t| format!("tag {t}"))
+}
+
+/// Why a case is not run, if it is not.
+fn case_skip(case: &TestCase, backend: &str) -> Option<&'static str> {
+    if case.notest {
+        Some("notest")
+    } else if case.compiled && backend == "interp" {
+        Some("compiled input")
+    } else if matches!(case.input, InputSpec::Script(_)) {
+        Some("script input is not supported yet")
+    } else {
+        None
+    }
+}
+
+impl Runner<'_> {
+    /// Run the test blocks of one program; a program without blocks counts
+    /// nothing and prints nothing.
+    pub fn run_program(&self, path: &Path, out: &mut dyn Write) -> Summary {
+        let mut rep = Report {
+            out,
+            path: path.display().to_string(),
+            verbose: self.verbose,
+            summary: Summary::default(),
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                rep.fail(1, None, &format!("cannot read the program: {e}"));
+                return rep.summary;
+            }
+        };
+        let blocks = match parse_test_spec(&text) {
+            Ok(b) => b,
+            Err(e) => {
+                rep.fail(e.line, None, &format!("malformed test spec: {}", e.message));
+                return rep.summary;
+            }
+        };
+        // Plan in source order; compile only if something runs.
+        let backend = self.backend.name();
+        let mut plan = Vec::new();
+        for block in &blocks {
+            let block_why = block_skip(block, backend);
+            if let Some(re) = &block.compile_error {
+                plan.push(match &block_why {
+                    Some(why) => Item::Skip(block.line, None, why.clone()),
+                    None => Item::CompileError(block.line, re),
+                });
+            }
+            for case in &block.cases {
+                let why = block_why
+                    .clone()
+                    .or_else(|| case_skip(case, backend).map(str::to_string));
+                for entry in &block.entries {
+                    plan.push(match &why {
+                        Some(why) => Item::Skip(case.line, Some(entry), why.clone()),
+                        None => Item::Case(case, entry),
+                    });
+                }
+            }
+        }
+        if plan.iter().all(|i| matches!(i, Item::Skip(..))) {
+            for item in plan {
+                if let Item::Skip(line, entry, why) = item {
+                    rep.skip(line, entry, &why);
+                }
+            }
+            return rep.summary;
+        }
+        let program = self.backend.compile(path);
+        let reference = OnceCell::new();
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut compile_error_shown = false;
+        for item in plan {
+            match item {
+                Item::Skip(line, entry, why) => rep.skip(line, entry, &why),
+                Item::CompileError(line, re) => rep.outcome(line, None, check_compile_error(re, &program)),
+                Item::Case(case, entry) => {
+                    let r = match &program {
+                        Ok(p) => self.run_case(dir, path, &**p, &reference, entry, case),
+                        Err(msg) if !compile_error_shown => {
+                            compile_error_shown = true;
+                            Err(format!("compilation failed:\n{msg}"))
+                        }
+                        Err(_) => Err("compilation failed (see above)".to_string()),
+                    };
+                    rep.outcome(case.line, Some(entry), r);
+                }
+            }
+        }
+        rep.summary
+    }
+
+    fn inputs(&self, dir: &Path, case: &TestCase) -> Result<Vec<Value>, String> {
+        match &case.input {
+            InputSpec::Inline(text) => self.values.parse_text(text).map_err(|e| format!("bad input: {e}")),
+            InputSpec::File(f) => self.read_file(dir, f).map_err(|e| format!("bad input: {e}")),
+            InputSpec::Random(specs) => self
+                .values
+                .generate(specs, case.line as u64)
+                .map_err(|e| format!("bad random input: {e}")),
+            InputSpec::Script(_) => Err("script input is not supported yet".to_string()),
+        }
+    }
+
+    fn read_file(&self, dir: &Path, file: &Path) -> Result<Vec<Value>, String> {
+        let full = dir.join(file);
+        let bytes = std::fs::read(&full).map_err(|e| format!("cannot read {}: {e}", full.display()))?;
+        self.values.read(&bytes).map_err(|e| format!("{}: {e}", full.display()))
+    }
+
+    fn run_case(
+        &self,
+        dir: &Path,
+        path: &Path,
+        program: &dyn Compiled,
+        reference: &OnceCell<Result<Box<dyn Compiled>, String>>,
+        entry: &str,
+        case: &TestCase,
+    ) -> Result<(), String> {
+        let args = self.inputs(dir, case)?;
+        let expected = match &case.expected {
+            Expected::Output(OutputSpec::Inline(text)) => Some(
+                self.values
+                    .parse_text(text)
+                    .map_err(|e| format!("bad expected output: {e}"))?,
+            ),
+            Expected::Output(OutputSpec::File(f)) => Some(
+                self.read_file(dir, f)
+                    .map_err(|e| format!("bad expected output: {e}"))?,
+            ),
+            _ => None,
+        };
+        let ref_args = match (&case.expected, self.reference) {
+            (Expected::Auto, Some(_)) => Some(args.clone()),
+            _ => None,
+        };
+        let result = program.run(entry, args);
+        match &case.expected {
+            Expected::Output(_) => {
+                let actual = result.map_err(|e| format!("run-time error: {e}"))?;
+                self.values.compare(&expected.unwrap_or_default(), &actual)
+            }
+            Expected::Error(re) => {
+                let re = Regex::new(re).map_err(|e| format!("bad regular expression after `error:`: {e}"))?;
+                match result {
+                    Ok(_) => Err(format!(
+                        "expected a run-time error matching `{re}`, but the run succeeded"
+                    )),
+                    Err(msg) if re.is_match(&msg) => Ok(()),
+                    Err(msg) => Err(format!("run-time error does not match `{re}`:\n{msg}")),
+                }
+            }
+            Expected::None => result.map(|_| ()).map_err(|e| format!("run-time error: {e}")),
+            Expected::Auto => {
+                let actual = result.map_err(|e| format!("run-time error: {e}"))?;
+                let (Some(backend), Some(args)) = (self.reference, ref_args) else {
+                    return Ok(());
+                };
+                let name = backend.name();
+                let refprog = reference
+                    .get_or_init(|| backend.compile(path))
+                    .as_ref()
+                    .map_err(|e| format!("reference backend {name} failed to compile the program:\n{e}"))?;
+                let expected = refprog
+                    .run(entry, args)
+                    .map_err(|e| format!("reference backend {name}: run-time error: {e}"))?;
+                self.values
+                    .compare(&expected, &actual)
+                    .map_err(|m| format!("differs from {name}: {m}"))
+            }
+        }
+    }
+}
+
+fn check_compile_error(re: &str, program: &Result<Box<dyn Compiled>, String>) -> Result<(), String> {
+    let re = Regex::new(re).map_err(|e| format!("bad regular expression after `error:`: {e}"))?;
+    match program {
+        Ok(_) => Err(format!(
+            "expected a compile error matching `{re}`, but compilation succeeded"
+        )),
+        Err(msg) if re.is_match(msg) => Ok(()),
+        Err(msg) => Err(format!("compile error does not match `{re}`:\n{msg}")),
+    }
+}
+
+/// The programs named by `paths`: files as given, directories searched
+/// recursively for `.fut` files (sorted).
+pub fn collect_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut programs = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
+            found.sort();
+            programs.extend(found);
+        } else {
+            programs.push(p.clone());
+        }
+    }
+    Ok(programs)
+}
+
+fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, found)?;
+        } else if path.extension().is_some_and(|e| e == "fut") {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+pub fn main(a: TestArgs) -> ExitCode {
+    let interp = InterpBackend;
+    let (backend, reference): (&dyn Backend, Option<&dyn Backend>) = match a.backend {
+        BackendKind::Interp => (&interp, None),
+        BackendKind::Cpu | BackendKind::Cuda => {
+            let name = if a.backend == BackendKind::Cpu { "cpu" } else { "cuda" };
+            eprintln!("error: backend {name} is not available yet");
+            return ExitCode::from(2);
+        }
+    };
+    let filter = match a.filter.as_deref().map(Regex::new).transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: bad --filter: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let programs = match collect_programs(&a.paths) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let runner = Runner {
+        backend,
+        reference,
+        values: &FrontendValues,
+        verbose: a.verbose,
+    };
+    let mut out = std::io::stdout().lock();
+    let mut total = Summary::default();
+    for p in programs {
+        if filter.as_ref().is_some_and(|f| !f.is_match(&p.display().to_string())) {
+            continue;
+        }
+        total += runner.run_program(&p, &mut out);
+    }
+    let _ = writeln!(out, "{total}");
+    if total.failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use futmlir_frontend::values::{Array, ArrayData, PrimValue};
+
+    use super::*;
+
+    /// Programs of a toy language: the source's `compile error: MSG` line
+    /// fails compilation; entries: `main` returns its arguments, `inc`
+    /// adds 1 to i32 scalars, `shapes` returns the outer size of each array
+    /// argument, `fail` fails, `add` (the reference's `main`) returns its
+    /// arguments plus `offset`.
+    struct Fake {
+        name: &'static str,
+        /// Added to i32 results of `main` (a reference that disagrees).
+        offset: i32,
+        compiles: Cell<usize>,
+    }
+
+    fn fake(name: &'static str) -> Fake {
+        Fake {
+            name,
+            offset: 0,
+            compiles: Cell::new(0),
+        }
+    }
+
+    struct FakeProgram {
+        offset: i32,
+    }
+
+    impl Backend for Fake {
+        fn name(&self) -> &str {
+            self.name
+        }
+        fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
+            self.compiles.set(self.compiles.get() + 1);
+            let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+            if let Some(l) = src.lines().find_map(|l| l.strip_prefix("compile error: ")) {
+                return Err(format!("Error at {}:\n{l}", path.display()));
+            }
+            Ok(Box::new(FakeProgram { offset: self.offset }))
+        }
+    }
+
+    fn add_i32(v: Value, k: i32) -> Value {
+        match v {
+            Value::Prim(PrimValue::I32(x)) => Value::Prim(PrimValue::I32(x + k)),
+            Value::Array(Array {
+                shape,
+                data: ArrayData::I32(xs),
+            }) => Value::Array(Array {
+                shape,
+                data: ArrayData::I32(xs.into_iter().map(|x| x + k).collect()),
+            }),
+            v => v,
+        }
+    }
+
+    impl Compiled for FakeProgram {
+        fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
+            match entry {
+                "main" => Ok(args.into_iter().map(|v| add_i32(v, self.offset)).collect()),
+                "inc" => Ok(args.into_iter().map(|v| add_i32(v, 1)).collect()),
+                "shapes" => Ok(args
+                    .iter()
+                    .map(|v| match v {
+                        Value::Array(a) => Value::Prim(PrimValue::I64(a.shape[0] as i64)),
+                        Value::Prim(_) => Value::Prim(PrimValue::I64(0)),
+                    })
+                    .collect()),
+                "fail" => Err("Error: index 7 out of bounds for array of shape [3].\nBacktrace: ...".to_string()),
+                _ => Err(format!("no entry point `{entry}`")),
+            }
+        }
+    }
+
+    /// A fresh directory for one test.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            let d = std::env::temp_dir().join(format!("futmlir-testrun-{}-{name}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&d);
+            std::fs::create_dir_all(&d).unwrap();
+            TempDir(d)
+        }
+        fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+            let p = self.0.join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, contents).unwrap();
+            p
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn run_with(backend: &Fake, reference: Option<&Fake>, verbose: bool, path: &Path) -> (Summary, String) {
+        let runner = Runner {
+            backend,
+            reference: reference.map(|r| r as &dyn Backend),
+            values: &FrontendValues,
+            verbose,
+        };
+        let mut out = Vec::new();
+        let s = runner.run_program(path, &mut out);
+        (s, String::from_utf8(out).unwrap())
+    }
+
+    /// Runs `src` as `prog.fut` on the fake backend named `interp`.
+    fn run_src(name: &str, src: &str) -> (Summary, String) {
+        let dir = TempDir::new(name);
+        let p = dir.write("prog.fut", src);
+        let (s, out) = run_with(&fake("interp"), None, false, &p);
+        (s, out.replace(&dir.0.display().to_string(), "DIR"))
+    }
+
+    fn sum(passed: usize, failed: usize, skipped: usize) -> Summary {
+        Summary {
+            passed,
+            failed,
+            skipped,
+        }
+    }
+
+    #[test]
+    fn passing_cases_print_nothing() {
+        let (s, out) = run_src(
+            "pass",
+            "-- ==\n-- input { 1i32 [1i32, 2i32] } output { 1i32 [1i32, 2i32] }\n-- input { 3 } output { 3 }\nlet main x = x\n",
+        );
+        assert_eq!(s, sum(2, 0, 0));
+        assert_eq!(out, "");
+        assert_eq!(s.to_string(), "2 passed, 0 failed, 0 skipped");
+    }
+
+    #[test]
+    fn verbose_prints_passing_and_skipped_cases() {
+        let dir = TempDir::new("verbose");
+        let p = dir.write(
+            "prog.fut",
+            "-- ==\n-- input { 1 } output { 1 }\n-- notest input { 2 }\n",
+        );
+        let (s, out) = run_with(&fake("interp"), None, true, &p);
+        assert_eq!(s, sum(1, 0, 1));
+        let d = p.display();
+        assert_eq!(
+            out,
+            format!("{d}:2: entry main: passed\n{d}:3: entry main: skipped (notest)\n")
+        );
+    }
+
+    #[test]
+    fn failing_output_names_the_first_difference() {
+        let (s, out) = run_src(
+            "mismatch",
+            "-- ==\n-- input { 1i32 }\n-- output { 1i32 }\n-- input { [1i32, 2i32, 3i32, 5i32] }\n-- output { [1i32, 2i32, 3i32, 4i32] }\n",
+        );
+        assert_eq!(s, sum(1, 1, 0));
+        assert_eq!(
+            out,
+            "DIR/prog.fut:4: entry main: value 0 at [3]: expected 4i32, got 5i32\n"
+        );
+    }
+
+    #[test]
+    fn expected_runtime_errors() {
+        let (s, out) = run_src(
+            "rterr",
+            concat!(
+                "-- ==\n-- entry: fail\n",
+                "-- input { 1 } error: index \\d+ out of bounds\n",
+                "-- input { 2 } error: division by zero\n",
+                "-- input { 3 } output { 3 }\n",
+                "-- input { 4 } error: [\n",
+                "-- ==\n-- input { 5 } error: anything\n",
+            ),
+        );
+        assert_eq!(s, sum(1, 4, 0));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            "DIR/prog.fut:4: entry fail: run-time error does not match `division by zero`:"
+        );
+        assert_eq!(lines[1], "  Error: index 7 out of bounds for array of shape [3].");
+        assert_eq!(lines[2], "  Backtrace: ...");
+        assert_eq!(
+            lines[3],
+            "DIR/prog.fut:5: entry fail: run-time error: Error: index 7 out of bounds for array of shape [3]."
+        );
+        assert!(
+            lines[5].starts_with("DIR/prog.fut:6: entry fail: bad regular expression"),
+            "{out}"
+        );
+        assert_eq!(
+            lines.last().unwrap(),
+            &"DIR/prog.fut:8: entry main: expected a run-time error matching `anything`, but the run succeeded"
+        );
+    }
+
+    #[test]
+    fn expected_compile_errors() {
+        let (s, out) = run_src(
+            "cerr",
+            "-- ==\n-- error: Cannot unify\ncompile error: Cannot unify i32 with bool\n",
+        );
+        assert_eq!((s, out.as_str()), (sum(1, 0, 0), ""));
+        let (s, out) = run_src(
+            "cerr2",
+            "-- ==\n-- error: Cannot unify\ncompile error: Unknown name x\n",
+        );
+        assert_eq!(s, sum(0, 1, 0));
+        assert_eq!(
+            out,
+            "DIR/prog.fut:1: compile error does not match `Cannot unify`:\n  Error at DIR/prog.fut:\n  Unknown name x\n"
+        );
+        let (s, out) = run_src("cerr3", "-- ==\n-- error: Cannot unify\nlet main = 1\n");
+        assert_eq!(s, sum(0, 1, 0));
+        assert_eq!(
+            out,
+            "DIR/prog.fut:1: expected a compile error matching `Cannot unify`, but compilation succeeded\n"
+        );
+    }
+
+    #[test]
+    fn unexpected_compile_error_fails_every_case_once() {
+        let (s, out) = run_src(
+            "cfail",
+            "-- ==\n-- entry: main inc\n-- input { 1 } output { 1 }\n-- input { 2 }\ncompile error: oops\n",
+        );
+        assert_eq!(s, sum(0, 4, 0));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines,
+            vec![
+                "DIR/prog.fut:3: entry main: compilation failed:",
+                "  Error at DIR/prog.fut:",
+                "  oops",
+                "DIR/prog.fut:3: entry inc: compilation failed (see above)",
+                "DIR/prog.fut:4: entry main: compilation failed (see above)",
+                "DIR/prog.fut:4: entry inc: compilation failed (see above)",
+            ]
+        );
+    }
+
+    #[test]
+    fn every_entry_runs_every_case() {
+        let (s, out) = run_src("entries", "-- ==\n-- entry: main inc\n-- input { 1 } output { 2 }\n");
+        assert_eq!(s, sum(1, 1, 0));
+        assert_eq!(out, "DIR/prog.fut:3: entry main: value 0: expected 2i32, got 1i32\n");
+        let (s, out) = run_src("noentry", "-- ==\n-- entry: nope\n-- input { 1 }\n");
+        assert_eq!(s, sum(0, 1, 0));
+        assert_eq!(
+            out,
+            "DIR/prog.fut:3: entry nope: run-time error: no entry point `nope`\n"
+        );
+    }
+
+    /// Futhark's binary format: `b`, version 2, rank, type, dims, data.
+    fn binary_i32(shape: &[u64], data: &[i32]) -> Vec<u8> {
+        let mut b = vec![b'b', 2, shape.len() as u8];
+        b.extend_from_slice(b" i32");
+        for d in shape {
+            b.extend_from_slice(&d.to_le_bytes());
+        }
+        for x in data {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b
+    }
+
+    #[test]
+    fn file_inputs_and_outputs_relative_to_the_program() {
+        let dir = TempDir::new("files");
+        dir.write("sub/data/a.in", "1i32 [4i32, 5i32]\n");
+        let mut mixed = b"7i32\n".to_vec();
+        mixed.extend(binary_i32(&[2, 2], &[1, 2, 3, 4]));
+        dir.write("sub/data/b.in", mixed);
+        dir.write("sub/data/b.out", binary_i32(&[], &[8]));
+        let p = dir.write(
+            "sub/prog.fut",
+            concat!(
+                "-- ==\n",
+                "-- input @ data/a.in output { 1i32 [4i32, 5i32] }\n",
+                "-- input @ data/b.in output { 7i32 [[1i32, 2i32], [3i32, 4i32]] }\n",
+                "-- ==\n-- entry: inc\n",
+                "-- input { 7i32 } output @ data/b.out\n",
+                "-- input @ data/missing.in output { 1 }\n",
+            ),
+        );
+        let (s, out) = run_with(&fake("interp"), None, false, &p);
+        assert_eq!(s, sum(3, 1, 0), "{out}");
+        let missing = dir.0.join("sub/data/missing.in");
+        assert!(
+            out.starts_with(&format!(
+                "{}:7: entry inc: bad input: cannot read {}: ",
+                p.display(),
+                missing.display()
+            )),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn tags_and_modifiers_skip() {
+        let src = concat!(
+            "-- ==\n-- tags { disable }\n-- input { 1 } output { 2 }\n-- input { 1 }\n",
+            "-- ==\n-- tags { no_interp }\n-- entry: main inc\n-- input { 1 } output { 2 }\n",
+            "-- ==\n-- tags { no_foo }\n-- compiled input { 1 } output { 2 }\n-- notest input { 1 }\n",
+            "-- script input { f 1 } output { 1 }\n-- input { 1 } output { 1 }\n",
+            "-- ==\n-- tags { disable }\n-- error: x\n",
+            "-- ==\n-- tags { no_cuda }\n-- input { 1 } output { 1 }\n",
+        );
+        let (s, out) = run_src("tags", src);
+        assert_eq!(s, sum(2, 0, 8));
+        assert_eq!(out, "");
+        // Another backend: `compiled` cases and `no_interp` blocks run,
+        // `no_cuda` blocks are skipped.
+        let dir = TempDir::new("tags2");
+        let p = dir.write("prog.fut", src);
+        let (s, out) = run_with(&fake("cuda"), None, false, &p);
+        assert_eq!(s, sum(2, 2, 6), "{out}");
+        let d = p.display();
+        assert_eq!(
+            out,
+            format!("{d}:8: entry main: value 0: expected 2i32, got 1i32\n{d}:11: entry main: value 0: expected 2i32, got 1i32\n")
+        );
+    }
+
+    #[test]
+    fn nothing_to_run_means_no_compilation() {
+        let dir = TempDir::new("lazy");
+        let p = dir.write(
+            "prog.fut",
+            "-- ==\n-- tags { disable }\n-- input { 1 }\ncompile error: x\n",
+        );
+        let b = fake("interp");
+        let (s, out) = run_with(&b, None, false, &p);
+        assert_eq!((s, out.as_str(), b.compiles.get()), (sum(0, 0, 1), "", 0));
+    }
+
+    #[test]
+    fn random_input_with_auto_output() {
+        let src = concat!(
+            "-- ==\n-- random input { [100]f32 [10][2]i32 i64 } auto output\n",
+            "-- ==\n-- entry: shapes\n-- random input { [100]f32 [10][2]i32 } output { 100i64 10i64 }\n",
+        );
+        // The interpreter is its own reference: the run only has to succeed.
+        let (s, out) = run_src("random", src);
+        assert_eq!((s, out.as_str()), (sum(2, 0, 0), ""));
+        // Another backend is compared with the reference, compiled once.
+        let dir = TempDir::new("random2");
+        let p = dir.write("prog.fut", format!("{src}-- random input {{ [3]i32 }} auto output\n"));
+        let reference = fake("interp");
+        let (s, out) = run_with(&fake("cuda"), Some(&reference), false, &p);
+        assert_eq!((s, out.as_str(), reference.compiles.get()), (sum(3, 0, 0), "", 1));
+        let wrong = Fake {
+            offset: 1,
+            ..fake("interp")
+        };
+        let (s, out) = run_with(&fake("cuda"), Some(&wrong), false, &p);
+        assert_eq!(s, sum(2, 1, 0));
+        assert!(
+            out.starts_with(&format!(
+                "{}:2: entry main: differs from interp: value 1 at [0, 0]: expected ",
+                p.display()
+            )),
+            "{out}"
+        );
+        let bad = dir.write("bad.fut", "-- ==\n-- random input { [3]q32 }\n");
+        let (s, out) = run_with(&fake("interp"), None, false, &bad);
+        assert_eq!(s, sum(0, 1, 0));
+        assert!(out.contains(":2: entry main: bad random input: "), "{out}");
+    }
+
+    #[test]
+    fn malformed_spec_and_no_spec() {
+        let (s, out) = run_src("malformed", "let x = 1\n-- ==\n-- input { 1\n");
+        assert_eq!(s, sum(0, 1, 0));
+        assert_eq!(out, "DIR/prog.fut:3: malformed test spec: unclosed `{` after `input`\n");
+        let (s, out) = run_src("nospec", "-- no tests here\nlet main = 1\n");
+        assert_eq!((s, out.as_str()), (sum(0, 0, 0), ""));
+    }
+
+    #[test]
+    fn bad_inline_values_fail_the_case() {
+        let (s, out) = run_src(
+            "badvals",
+            "-- ==\n-- input { [1i32, } output { 1 }\n-- input { 1 } output { 1q }\n",
+        );
+        assert_eq!(s, sum(0, 2, 0));
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("DIR/prog.fut:2: entry main: bad input: "), "{out}");
+        assert!(
+            lines[1].starts_with("DIR/prog.fut:3: entry main: bad expected output: "),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn programs_are_collected_recursively_and_sorted() {
+        let dir = TempDir::new("collect");
+        for f in ["b.fut", "a/z.fut", "a/c.fut", "notes.txt", "a/deeper/x.fut"] {
+            dir.write(f, "");
+        }
+        let single = dir.0.join("notes.txt");
+        let got = collect_programs(&[dir.0.clone(), single.clone()]).unwrap();
+        let want: Vec<PathBuf> = ["a/c.fut", "a/deeper/x.fut", "a/z.fut", "b.fut"]
+            .iter()
+            .map(|f| dir.0.join(f))
+            .chain([single])
+            .collect();
+        assert_eq!(got, want);
+        let e = collect_programs(&[dir.0.join("nope")]).unwrap_err();
+        assert!(e.contains("nope"), "{e}");
+    }
+
+    #[test]
+    fn summaries_add_up() {
+        let mut t = sum(1, 2, 3);
+        t += sum(10, 20, 30);
+        assert_eq!(t.to_string(), "11 passed, 22 failed, 33 skipped");
+    }
+
+    #[test]
+    fn interp_backend_is_a_placeholder() {
+        let e = InterpBackend.compile(Path::new("x.fut")).err().unwrap();
+        assert_eq!(e, "the interpreter is not available yet");
+    }
+}
