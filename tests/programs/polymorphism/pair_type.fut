@@ -4,6 +4,6 @@
 -- output { 3 2 }
 type pair 'a = (a, a)
 
-def flip 'a (p: pair a): pair a = (p.1, p.0)
+def flip_pair 'a (p: pair a): pair a = (p.1, p.0)
 
-def main (x: i32) (y: i32): (i32, i32) = flip (x, y)
+def main (x: i32) (y: i32): (i32, i32) = flip_pair (x, y)

@@ -1,4 +1,4 @@
--- NaN and infinity inside arrays.
+-- NaN inside arrays.
 -- ==
 -- input { [1.0f32, 0.0f32, -2.0f32] }
 -- output { [1.0f32, f32.nan, -0.5f32] }
