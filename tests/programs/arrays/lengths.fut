@@ -1,0 +1,7 @@
+-- Lengths of the dimensions of a matrix.
+-- ==
+-- input { [[1, 2, 3], [4, 5, 6]] }
+-- output { 2i64 3i64 }
+-- input { empty([0][4]i32) }
+-- output { 0i64 4i64 }
+def main [n][m] (a: [n][m]i32): (i64, i64) = (length a, m)

@@ -1,0 +1,11 @@
+-- i32.popc, i32.clz and i32.ctz.
+-- ==
+-- input { 7 }
+-- output { 3 29 0 }
+-- input { 8 }
+-- output { 1 28 3 }
+-- input { -1 }
+-- output { 32 0 0 }
+-- input { 1 }
+-- output { 1 31 0 }
+def main (x: i32): (i32, i32, i32) = (i32.popc x, i32.clz x, i32.ctz x)

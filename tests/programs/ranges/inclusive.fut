@@ -1,0 +1,7 @@
+-- An inclusive range 'a..b'.
+-- ==
+-- input { 1 5 }
+-- output { [1, 2, 3, 4, 5] }
+-- input { 3 3 }
+-- output { [3] }
+def main (a: i32) (b: i32): []i32 = a..b

@@ -1,0 +1,4 @@
+-- A stray closing bracket.
+-- ==
+-- error: expected
+def main (x: i32): i32 = x + 1]

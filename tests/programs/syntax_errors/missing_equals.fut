@@ -1,0 +1,4 @@
+-- A definition without '='.
+-- ==
+-- error: expected
+def main (x: i32): i32 x + 1

@@ -1,0 +1,4 @@
+-- The body must match the declared return type.
+-- ==
+-- error: expected
+def main (x: i32): f32 = x
