@@ -35,3 +35,6 @@ def foldl [n] 'a 'b (f: a -> b -> a) (acc: a) (bs: [n]b): a =
 
 def foldr [n] 'a 'b (f: b -> a -> a) (acc: a) (bs: [n]b): a =
   loop acc for i < n do f bs[n - 1 - i] acc
+
+def and [n] (xs: [n]bool): bool = reduce (&&) true xs
+def or [n] (xs: [n]bool): bool = reduce (||) false xs
