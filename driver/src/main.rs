@@ -1,5 +1,6 @@
 //! `futmlir`: the driver. See the README for a tour of the subcommands.
 
+mod dataset;
 mod opt;
 mod test;
 
@@ -33,8 +34,9 @@ enum Command {
     Test(test::TestArgs),
     /// Time entry points on their datasets (not implemented yet).
     Bench(Pending),
-    /// Generate input values (not implemented yet).
-    Dataset(Pending),
+    /// Generate random input values, or convert values between the text and
+    /// binary formats.
+    Dataset(dataset::DatasetArgs),
 }
 
 #[derive(clap::Args)]
@@ -81,6 +83,6 @@ fn main() -> ExitCode {
         Some(Command::Build(_)) => pending("build"),
         Some(Command::Test(a)) => test::main(a),
         Some(Command::Bench(_)) => pending("bench"),
-        Some(Command::Dataset(_)) => pending("dataset"),
+        Some(Command::Dataset(a)) => dataset::main(a),
     }
 }

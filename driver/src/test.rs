@@ -9,15 +9,13 @@
 //! (continuation lines indented), passing and skipped cases too with `-v`,
 //! then `N passed, N failed, N skipped`. Exit status 1 if a case failed.
 
-mod values_shim;
-
 use std::cell::OnceCell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, OutputSpec, TestBlock, TestCase};
-use futmlir_frontend::values::Value;
+use futmlir_frontend::values::{self, Value};
 use regex::Regex;
 
 #[derive(clap::Args)]
@@ -89,20 +87,20 @@ pub struct FrontendValues;
 
 impl ValueLib for FrontendValues {
     fn parse_text(&self, text: &str) -> Result<Vec<Value>, String> {
-        values_shim::parse_values(text).map_err(|e| e.to_string())
+        values::parse_values(text).map_err(|e| e.to_string())
     }
     fn read(&self, bytes: &[u8]) -> Result<Vec<Value>, String> {
-        values_shim::read_values(bytes).map_err(|e| e.to_string())
+        values::read_values(bytes).map_err(|e| e.to_string())
     }
     fn compare(&self, expected: &[Value], actual: &[Value]) -> Result<(), String> {
-        values_shim::compare_values(expected, actual).map_err(|m| m.to_string())
+        values::compare_values(expected, actual).map_err(|m| m.to_string())
     }
     fn generate(&self, specs: &[String], seed: u64) -> Result<Vec<Value>, String> {
-        let mut rng = values_shim::Rng::new(seed);
-        let bounds = values_shim::Bounds;
+        let mut rng = values::Rng::new(seed);
+        let bounds = values::Bounds::default();
         specs
             .iter()
-            .map(|s| values_shim::generate(s, &mut rng, &bounds).map_err(|e| e.to_string()))
+            .map(|s| values::generate(s, &mut rng, &bounds).map_err(|e| e.to_string()))
             .collect()
     }
 }
@@ -833,7 +831,7 @@ mod tests {
         assert_eq!(s, sum(2, 1, 0));
         assert!(
             out.starts_with(&format!(
-                "{}:2: entry main: differs from interp: value 1 at [0, 0]: expected ",
+                "{}:2: entry main: differs from interp: value 1: 20 of 20 elements differ\n    at [0][0]: expected ",
                 p.display()
             )),
             "{out}"

@@ -18,7 +18,7 @@ fn version_names_the_linked_mlir_and_llvm() {
 
 #[test]
 fn pending_subcommands_say_so_and_fail() {
-    for sub in ["run", "build", "bench", "dataset"] {
+    for sub in ["run", "build", "bench"] {
         let out = futmlir().args([sub, "x.fut"]).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{sub}");
         let err = String::from_utf8(out.stderr).unwrap();
@@ -156,4 +156,114 @@ fn bad_input_is_a_diagnostic_and_exit_1() {
     let out = futmlir().args(["opt", "/nonexistent/x.mlir"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn dataset(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = futmlir()
+        .arg("dataset")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn dataset_generates_values() {
+    let out = dataset(&["-g", "[3][2]i32", "-g", "f64", "-g", "[0][2]bool", "-s", "7"], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("[[") && lines[0].ends_with("i32]]"), "{text}");
+    assert!(lines[1].ends_with("f64"), "{text}");
+    assert_eq!(lines[2], "empty([0][2]bool)");
+    // Same seed, same values; another seed, others.
+    let again = dataset(&["-g", "[3][2]i32", "-g", "f64", "-g", "[0][2]bool", "-s", "7"], b"");
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+    let other = dataset(&["-g", "[3][2]i32", "-g", "f64", "-g", "[0][2]bool", "-s", "8"], b"");
+    assert_ne!(String::from_utf8(other.stdout).unwrap(), text);
+}
+
+#[test]
+fn dataset_bounds_and_binary() {
+    let out = dataset(
+        &[
+            "-g",
+            "[100]i8",
+            "--i8-bounds=-3:-2",
+            "-g",
+            "[50]f32",
+            "--f32-bounds",
+            "-1:-0.5",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    for x in first.trim_matches(['[', ']']).split(", ") {
+        assert!(x == "-3i8" || x == "-2i8", "{x}");
+    }
+    for x in text.lines().nth(1).unwrap().trim_matches(['[', ']']).split(", ") {
+        let v: f32 = x.strip_suffix("f32").unwrap().parse().unwrap();
+        assert!((-1.0..=-0.5).contains(&v), "{x}");
+    }
+    // Binary: header bytes, and converting back to text gives the same values.
+    let bin = dataset(
+        &[
+            "-b",
+            "-g",
+            "[100]i8",
+            "--i8-bounds=-3:-2",
+            "-g",
+            "[50]f32",
+            "--f32-bounds",
+            "-1:-0.5",
+        ],
+        b"",
+    );
+    assert!(bin.status.success());
+    assert_eq!(&bin.stdout[..7], b"b\x02\x01  i8");
+    assert_eq!(bin.stdout.len(), 7 + 8 + 100 + 7 + 8 + 200);
+    let back = dataset(&[], &bin.stdout);
+    assert!(back.status.success(), "{}", String::from_utf8_lossy(&back.stderr));
+    assert_eq!(String::from_utf8(back.stdout).unwrap(), text);
+    // Text to binary.
+    let conv = dataset(&["-b"], b"1i32 -- one\n[true]");
+    assert_eq!(
+        conv.stdout,
+        b"b\x02\x00 i32\x01\x00\x00\x00b\x02\x01bool\x01\x00\x00\x00\x00\x00\x00\x00\x01"
+    );
+}
+
+#[test]
+fn dataset_errors_exit_1() {
+    for (args, msg) in [
+        (&["-g", "[n]f32"][..], "dimension `n` is not a number"),
+        (&["-g", "[3]f33"][..], "unknown element type `f33`"),
+        (&["-g", "i32", "--i32-bounds=5:1"][..], "empty bounds 5:1 for i32"),
+        (&["-g", "u8", "--u8-bounds=0:256"][..], "256 is outside the range of u8"),
+        (&["-g", "[4294967296][4294967296][4]i32"][..], "too many elements"),
+    ] {
+        let out = dataset(args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(msg), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let out = dataset(&[], b"[1, 2f32]");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("<stdin>:1:5: array elements have different types: i32 and f32"),
+        "{err}"
+    );
+    let out = dataset(&[], b"b\x02\x01 i32\xff\xff\xff\xff\xff\xff\xff\xff");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("truncated"));
 }
