@@ -2,6 +2,7 @@
 
 mod dataset;
 mod opt;
+mod run;
 mod test;
 
 use std::process::ExitCode;
@@ -26,8 +27,8 @@ struct Cli {
 enum Command {
     /// Run a pass pipeline on IR text and print the result.
     Opt(opt::OptArgs),
-    /// Interpret a Futhark program (not implemented yet).
-    Run(Pending),
+    /// Interpret an entry point of a Futhark program (arguments on stdin).
+    Run(run::RunArgs),
     /// Compile a Futhark program to an executable (not implemented yet).
     Build(Pending),
     /// Run the `-- ==` test blocks of Futhark programs.
@@ -79,7 +80,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Some(Command::Opt(a)) => opt::main(a),
-        Some(Command::Run(_)) => pending("run"),
+        Some(Command::Run(a)) => run::main(a),
         Some(Command::Build(_)) => pending("build"),
         Some(Command::Test(a)) => test::main(a),
         Some(Command::Bench(_)) => pending("bench"),

@@ -63,8 +63,24 @@ impl Backend for InterpBackend {
     fn name(&self) -> &str {
         "interp"
     }
-    fn compile(&self, _path: &Path) -> Result<Box<dyn Compiled>, String> {
-        Err("the interpreter is not available yet".to_string())
+    fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
+        let (sm, checked) = crate::run::load_plain(path)?;
+        Ok(Box::new(InterpProgram { sm, checked }))
+    }
+}
+
+/// A checked program, run by the reference interpreter.
+struct InterpProgram {
+    sm: futmlir_frontend::span::SourceMap,
+    checked: futmlir_frontend::check::Checked,
+}
+
+impl Compiled for InterpProgram {
+    fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
+        let opts = futmlir_frontend::interp::RunOptions { cost: false };
+        futmlir_frontend::interp::run_entry(&self.checked, entry, args, &opts)
+            .map(|r| r.values)
+            .map_err(|e| e.render(&self.sm))
     }
 }
 
@@ -891,9 +907,4 @@ mod tests {
         assert_eq!(t.to_string(), "11 passed, 22 failed, 33 skipped");
     }
 
-    #[test]
-    fn interp_backend_is_a_placeholder() {
-        let e = InterpBackend.compile(Path::new("x.fut")).err().unwrap();
-        assert_eq!(e, "the interpreter is not available yet");
     }
-}

@@ -33,7 +33,7 @@ fn deferred(e: &Exp) -> bool {
     )
 }
 
-impl Checker<'_> {
+impl Checker {
     pub fn check_exp(&mut self, e: &mut Exp) -> Result<Type, Diag> {
         let t = self.infer(e)?;
         e.ty = Some(t.clone());

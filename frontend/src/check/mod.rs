@@ -80,13 +80,13 @@ pub fn check_file(sm: &mut SourceMap, file: FileId) -> Result<Checked, Vec<Diag>
     let prelude_file = sm.add("<prelude>", PRELUDE);
     let prelude = parser::parse_program(prelude_file, PRELUDE).map_err(|d| vec![d])?;
     let program = parser::parse_program(file, sm.text(file)).map_err(|d| vec![d])?;
-    check_programs(sm, vec![prelude, program])
+    check_programs(vec![prelude, program])
 }
 
 /// Check already-parsed programs; the last is the user's (its entry
 /// points are the ones listed).
-pub fn check_programs(sm: &SourceMap, mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> {
-    let mut ck = Checker::new(sm);
+pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> {
+    let mut ck = Checker::new();
     let last = programs.len() - 1;
     let mut entries = Vec::new();
     for (pi, prog) in programs.iter_mut().enumerate() {
@@ -126,8 +126,7 @@ pub(crate) struct Local {
     pub ty: Type,
 }
 
-pub(crate) struct Checker<'a> {
-    pub sm: &'a SourceMap,
+pub(crate) struct Checker {
     pub subst: Subst,
     pub locals: Vec<Local>,
     globals: HashMap<Name, (GlobalId, Rc<Scheme>)>,
@@ -139,10 +138,9 @@ pub(crate) struct Checker<'a> {
     fresh_names: u32,
 }
 
-impl<'a> Checker<'a> {
-    fn new(sm: &'a SourceMap) -> Checker<'a> {
+impl Checker {
+    fn new() -> Checker {
         let mut ck = Checker {
-            sm,
             subst: Subst::default(),
             locals: Vec::new(),
             globals: HashMap::new(),
