@@ -5,6 +5,7 @@
 //! - [`syntax`]: lexer, parser, the AST.
 //! - [`types`]: semantic types.
 //! - [`check`]: name resolution, type inference, size and uniqueness checks.
+//! - [`internalise`]: the checked program to the `soac` dialect.
 //! - [`interp`]: the reference interpreter over the checked AST.
 //! - [`values`]: Futhark's value formats (text, binary), comparison,
 //!   generation.
@@ -12,6 +13,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod internalise;
 pub mod interp;
 pub mod span;
 pub mod syntax;

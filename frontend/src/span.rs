@@ -40,6 +40,10 @@ impl SourceMap {
         self.files.push(SourceFile::new(name.into(), text.into()));
         (self.files.len() - 1) as FileId
     }
+    /// Every file, in `FileId` order.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id as usize]
     }

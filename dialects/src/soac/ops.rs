@@ -423,6 +423,19 @@ dimension; the result's sizes there are the lengths.
             verify: v::slice,
         },
         OpDef {
+            name: "soac.size",
+            summary: "The size of one dimension of an array.",
+            description: r#"Attribute `dim` (default 0). Names a size that the array's type leaves
+existential (`?`), such as the outer size of a `soac.filter` result or of
+an array returned by `soac.apply`.
+
+```mlir
+%k = "soac.size"(%ys) {dim = 0 : i64} : (!fut.array<[?]i64>) -> i64
+```"#,
+            traits: PURE,
+            verify: v::size,
+        },
+        OpDef {
             name: "soac.copy",
             summary: "A fresh copy of an array.",
             description: r#"```mlir

@@ -839,6 +839,25 @@ pub fn rotate(v: &OpView) -> Result<(), String> {
     v.expect_type("result", v.operand_type(0), v.result_type(0))
 }
 
+/// `size(xs) {dim}`: the i64 size of dimension `dim` (default 0) of `xs`.
+pub fn size(v: &OpView) -> Result<(), String> {
+    v.expect_operands(1)?;
+    v.expect_results(1)?;
+    v.expect_regions(0)?;
+    let (_, shape) = expect_array(v, 0)?;
+    let d = match v.attr("dim") {
+        Some(_) => v.int_attr("dim")?,
+        None => 0,
+    };
+    if d < 0 || d as usize >= shape.len() {
+        return Err(format!("attribute 'dim' is {d}, out of range for rank {}", shape.len()));
+    }
+    if !v.is_i64(v.result_type(0)) {
+        return Err(format!("result must be i64, found {}", v.show(v.result_type(0))));
+    }
+    Ok(())
+}
+
 /// `copy(xs)`: a fresh array of the same type.
 pub fn copy(v: &OpView) -> Result<(), String> {
     v.expect_operands(1)?;

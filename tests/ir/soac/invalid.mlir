@@ -440,3 +440,21 @@
   }) : (i1) -> f32
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.size' op attribute 'dim' is 1, out of range for rank 1}}
+  %r = "soac.size"(%xs) {dim = 1 : i64} : (!fut.array<[%n]f32>) -> i64
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.size' op operand #0 must be an array, found f32}}
+  %r = "soac.size"(%x) : (f32) -> i64
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()

@@ -130,6 +130,7 @@
 
 // CHECK-LABEL: "filters"
 // CHECK: soac.filter(
+// CHECK: soac.size(
 // CHECK: soac.partition(
 "soac.func"() ({
 ^bb0(%n: i64, %xs: !fut.array<[%n]i64>):
@@ -138,6 +139,8 @@
     %b = "soac.cmpop"(%x, %x) {kind = "eq"} : (i64, i64) -> i1
     "soac.yield"(%b) : (i1) -> ()
   }) : (i64, !fut.array<[%n]i64>) -> !fut.array<[?]i64>
+  %k = "soac.size"(%ys) {dim = 0 : i64} : (!fut.array<[?]i64>) -> i64
+  %zs = "soac.reshape"(%ys, %k) : (!fut.array<[?]i64>, i64) -> !fut.array<[%k]i64>
   %p:3 = "soac.partition"(%n, %xs) ({
   ^bb0(%x: i64):
     "soac.yield"(%x) : (i64) -> ()

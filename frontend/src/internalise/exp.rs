@@ -1,0 +1,828 @@
+//! Expressions, patterns, control flow, and function application
+//! (inlining of function values, calls of first-order functions).
+
+use std::rc::Rc;
+
+use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Type as IrType, Value};
+
+use super::values::{match_type, size_positions, structure, subst_type, FunV, Head, Scope, TSubst, V};
+use super::{internal, soacs, unsupported, DResult, Internaliser, Slot};
+use crate::span::Span;
+use crate::syntax::ast::*;
+use crate::types::{Size, Type};
+
+/// The form of a loop, evaluated.
+enum Form<'a, 'e> {
+    For(Value, &'a Name),
+    ForIn(V<'a>, Value, &'a Pat),
+    While(&'e Exp),
+}
+
+impl<'a, 'c> Internaliser<'a, 'c> {
+    /// The type of `e` with the scope's type parameters instantiated.
+    pub fn ty(&self, sc: &Scope<'a>, e: &Exp) -> DResult<Type> {
+        let t = e.ty.as_ref().ok_or_else(|| internal(e.span, "an expression without a type"))?;
+        Ok(subst_type(t, &sc.ts))
+    }
+
+    pub fn exp(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<V<'a>> {
+        let saved = self.at(e.span);
+        let r = self.exp_inner(sc, e);
+        self.restore(saved);
+        r
+    }
+
+    /// An expression of a scalar type.
+    pub fn leaf(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<Value> {
+        let v = self.exp(sc, e)?;
+        v.as_leaf().ok_or_else(|| internal(e.span, "expected a scalar"))
+    }
+
+    fn exp_inner(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<V<'a>> {
+        let span = e.span;
+        match &e.kind {
+            ExpKind::Lit(l) => {
+                let t = self.ty(sc, e)?;
+                self.literal(l, &t, false, span)
+            }
+            ExpKind::Var(v) => {
+                let t = self.ty(sc, e)?;
+                self.var(sc, v, Some(&t), span)
+            }
+            ExpKind::Neg(x) => {
+                if let ExpKind::Lit(l @ (Literal::Int { .. } | Literal::Float { .. })) = &x.kind {
+                    let t = self.ty(sc, e)?;
+                    return self.literal(l, &t, true, span);
+                }
+                let v = self.leaf(sc, x)?;
+                Ok(V::Leaf(self.unop("neg", v)))
+            }
+            ExpKind::Not(x) => {
+                let v = self.leaf(sc, x)?;
+                Ok(V::Leaf(self.unop("not", v)))
+            }
+            ExpKind::BinOp { op, lhs, rhs, .. } => {
+                if let Some(Resolved::Builtin(n)) = &op.res {
+                    if &**n == "&&" || &**n == "||" {
+                        return self.short_circuit(sc, n == &"&&".into(), lhs, rhs);
+                    }
+                }
+                let f = self.var(sc, op, None, span)?;
+                let a = self.arg(sc, lhs)?;
+                let b = self.arg(sc, rhs)?;
+                let t = self.ty(sc, e)?;
+                self.apply(f, vec![a, b], Some(&t), span)
+            }
+            ExpKind::OpSection { op, left, right, .. } => {
+                let f = self.var(sc, op, None, span)?;
+                match (left, right) {
+                    (None, None) => Ok(f),
+                    (Some(l), None) => {
+                        let a = self.arg(sc, l)?;
+                        self.apply(f, vec![a], None, span)
+                    }
+                    (None, Some(r)) => {
+                        let arg = self.arg(sc, r)?;
+                        Ok(fun(Head::RightSection { op: f, arg }))
+                    }
+                    (Some(l), Some(r)) => {
+                        let a = self.arg(sc, l)?;
+                        let b = self.arg(sc, r)?;
+                        let t = self.ty(sc, e)?;
+                        self.apply(f, vec![a, b], Some(&t), span)
+                    }
+                }
+            }
+            ExpKind::ProjectSection(path) => Ok(fun(Head::Project(path))),
+            ExpKind::Apply(f, args) => {
+                let fv = self.exp(sc, f)?;
+                let mut avs = Vec::new();
+                for a in args {
+                    avs.push(self.arg(sc, a)?);
+                }
+                let t = self.ty(sc, e)?;
+                self.apply(fv, avs, Some(&t), span)
+            }
+            ExpKind::Lambda { params, body, .. } => Ok(fun(Head::Closure {
+                params,
+                body,
+                scope: sc.clone(),
+                size_params: Vec::new(),
+            })),
+            ExpKind::Tuple(es) if es.len() == 1 => self.exp(sc, &es[0]),
+            ExpKind::Tuple(es) => {
+                let mut vs = Vec::new();
+                for x in es {
+                    vs.push(self.exp(sc, x)?);
+                }
+                Ok(V::Tuple(vs))
+            }
+            ExpKind::Record(fields) => {
+                let mut fs: Vec<(Name, V<'a>)> = Vec::new();
+                for f in fields {
+                    match f {
+                        RecordField::Explicit(n, _, x) => fs.push((n.clone(), self.exp(sc, x)?)),
+                        RecordField::Implicit(n, s, res) => {
+                            let var = Var {
+                                name: QualName::unqual(n.clone()),
+                                res: res.clone(),
+                            };
+                            fs.push((n.clone(), self.var(sc, &var, None, *s)?));
+                        }
+                    }
+                }
+                if let Type::Tuple(_) = self.ty(sc, e)? {
+                    fs.sort_by_key(|(n, _)| n.parse::<usize>().unwrap_or(0));
+                    return Ok(V::Tuple(fs.into_iter().map(|(_, v)| v).collect()));
+                }
+                fs.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(V::Record(fs))
+            }
+            ExpKind::ArrayLit(es) => {
+                let t = self.ty(sc, e)?;
+                self.array_lit(sc, es, &t)
+            }
+            ExpKind::Range {
+                start,
+                second,
+                end,
+                kind,
+            } => self.range(sc, start, second.as_deref(), end, *kind),
+            ExpKind::Project(x, f) => {
+                let v = self.exp(sc, x)?;
+                project(&v, f, span)
+            }
+            ExpKind::Index(a, idx) => {
+                let v = self.exp(sc, a)?;
+                self.index(sc, &v, idx)
+            }
+            ExpKind::Coerce(x, _) => {
+                let v = self.exp(sc, x)?;
+                let t = self.ty(sc, e)?;
+                self.coerce_to(sc, v, &t, "the value does not have the size of the type it is coerced to")
+            }
+            ExpKind::Ascript(x, _) => self.exp(sc, x),
+            ExpKind::If { cond, then, els } => {
+                let c = self.leaf(sc, cond)?;
+                self.if_(c, |s| s.exp(sc, then), |s| s.exp(sc, els), span)
+            }
+            ExpKind::Let { pat, value, body } => {
+                let v = self.exp(sc, value)?;
+                let sc2 = self.bind_pat(sc, pat, v)?;
+                self.exp(&sc2, body)
+            }
+            ExpKind::LetFun {
+                name,
+                type_params,
+                params,
+                value,
+                body,
+                ..
+            } => {
+                let size_params = type_params
+                    .iter()
+                    .filter_map(|tp| match tp {
+                        TypeParam::Size { name, .. } => Some(name.clone()),
+                        TypeParam::Type { .. } => None,
+                    })
+                    .collect();
+                let f = fun(Head::Closure {
+                    params,
+                    body: value,
+                    scope: sc.clone(),
+                    size_params,
+                });
+                self.exp(&sc.bind(name.clone(), f), body)
+            }
+            ExpKind::LetWith {
+                name,
+                name_span,
+                index,
+                value,
+                body,
+            } => {
+                let arr = sc
+                    .env
+                    .lookup(name)
+                    .cloned()
+                    .ok_or_else(|| internal(*name_span, "an unbound variable"))?;
+                let v = self.exp(sc, value)?;
+                let new = self.update(sc, &arr, index, v)?;
+                self.exp(&sc.bind(name.clone(), new), body)
+            }
+            ExpKind::Update { array, index, value } => {
+                let arr = self.exp(sc, array)?;
+                let v = self.exp(sc, value)?;
+                self.update(sc, &arr, index, v)
+            }
+            ExpKind::RecordUpdate { record, path, value } => {
+                let r = self.exp(sc, record)?;
+                let v = self.exp(sc, value)?;
+                replace(&r, path, v, span)
+            }
+            ExpKind::Loop { pat, init, form, body } => {
+                let init = init.as_ref().ok_or_else(|| internal(span, "a loop without an initial value"))?;
+                self.loop_(sc, pat, init, form, body)
+            }
+            ExpKind::Assert(c, x) => {
+                let cv = self.leaf(sc, c)?;
+                let saved = self.at(c.span);
+                let text = self.sm.snippet(c.span).to_string();
+                self.assert(cv, &format!("assertion failed: {text}"));
+                self.restore(saved);
+                self.exp(sc, x)
+            }
+            ExpKind::Attr(a, x) => {
+                if &*a.name == "unsafe" {
+                    let saved = std::mem::replace(&mut self.unsafe_, true);
+                    let r = self.exp(sc, x);
+                    self.unsafe_ = saved;
+                    r
+                } else {
+                    self.exp(sc, x)
+                }
+            }
+            ExpKind::Constr(..) | ExpKind::Match(..) => Err(unsupported(span, "sum types and `match`")),
+        }
+    }
+
+    /// An argument of an application: its value and type.
+    fn arg(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<(V<'a>, Type)> {
+        let v = self.exp(sc, e)?;
+        Ok((v, self.ty(sc, e)?))
+    }
+
+    fn literal(&mut self, l: &Literal, t: &Type, neg: bool, span: Span) -> DResult<V<'a>> {
+        let p = match t {
+            Type::Prim(p) => Some(*p),
+            _ => None,
+        };
+        let v = match (l, p) {
+            (Literal::Int { value, .. }, Some(p)) if p.is_float() => {
+                let x = *value as f64;
+                self.const_float(if neg { -x } else { x }, super::values::scalar(p))
+            }
+            (Literal::Int { value, .. }, Some(p)) => {
+                let x = *value as i64;
+                self.const_int(if neg { x.wrapping_neg() } else { x }, super::values::scalar(p))
+            }
+            (Literal::Float { value, .. }, Some(p)) => {
+                self.const_float(if neg { -value } else { *value }, super::values::scalar(p))
+            }
+            (Literal::Bool(b), _) => self.const_bool(*b),
+            (Literal::String(bytes), _) => {
+                let elems = bytes.iter().map(|&b| self.ctx.int_attr(b as i64, Scalar::U8)).collect();
+                self.const_array(elems, Scalar::U8)
+            }
+            _ => return Err(internal(span, "a literal of a non-primitive type")),
+        };
+        Ok(V::Leaf(v))
+    }
+
+    /// A constant array of scalars (`soac.constant` with an array value).
+    pub fn const_array(&mut self, elems: Vec<futmlir_dialects::ir::Attr>, s: Scalar) -> Value {
+        let n = elems.len() as u64;
+        let a = self.ctx.intern_attr(AttrKind::Array(elems));
+        let t = self.array_type(s, vec![Dim::Const(n)]);
+        self.op1("soac.constant", &[], t, &[("value", a)])
+    }
+
+    /// The value a name refers to; `ty` is its type at this use (needed
+    /// for polymorphic constants and built-in constants).
+    pub fn var(&mut self, sc: &Scope<'a>, v: &Var, ty: Option<&Type>, span: Span) -> DResult<V<'a>> {
+        match &v.res {
+            Some(Resolved::Local) => sc
+                .env
+                .lookup(&v.name.name)
+                .cloned()
+                .ok_or_else(|| internal(span, &format!("unbound variable `{}`", v.name))),
+            Some(Resolved::Global(id)) => {
+                let vb = self.valbind(*id);
+                if vb.params.is_empty() {
+                    let mut ts = TSubst::new();
+                    if let (Some(bt), Some(t)) = (&vb.body.ty, ty) {
+                        match_type(bt, t, &mut ts);
+                    }
+                    let sc = Scope {
+                        env: Default::default(),
+                        ts: Rc::new(ts),
+                    };
+                    return self.exp(&sc, &vb.body);
+                }
+                Ok(fun(Head::Global(*id)))
+            }
+            Some(Resolved::Builtin(n)) => match soacs::arity(n) {
+                Some(0) => self.call_builtin(n, Vec::new(), ty, span),
+                Some(_) => Ok(fun(Head::Builtin(n.clone()))),
+                None => Err(unsupported(span, &format!("the built-in `{n}`"))),
+            },
+            None => Err(internal(span, "an unresolved name")),
+        }
+    }
+
+    /// `a && b`, `a || b`: `b` is evaluated only when needed.
+    fn short_circuit(&mut self, sc: &Scope<'a>, and: bool, lhs: &'a Exp, rhs: &'a Exp) -> DResult<V<'a>> {
+        let a = self.leaf(sc, lhs)?;
+        if matches!(rhs.kind, ExpKind::Var(_) | ExpKind::Lit(_)) {
+            let b = self.leaf(sc, rhs)?;
+            return Ok(V::Leaf(self.binop(if and { "and" } else { "or" }, a, b)));
+        }
+        let span = rhs.span;
+        let other = |s: &mut Self| s.exp(sc, rhs);
+        let konst = move |s: &mut Self| Ok(V::Leaf(s.const_bool(!and)));
+        if and {
+            self.if_(a, other, konst, span)
+        } else {
+            self.if_(a, konst, other, span)
+        }
+    }
+
+    // ----- patterns ----------------------------------------------------------
+
+    /// Bind the names of a pattern to the parts of a value.
+    pub fn bind_pat(&mut self, sc: &Scope<'a>, p: &Pat, v: V<'a>) -> DResult<Scope<'a>> {
+        match &p.kind {
+            PatKind::Id(n) => Ok(sc.bind(n.clone(), v)),
+            PatKind::Wildcard => Ok(sc.clone()),
+            PatKind::Tuple(ps) if ps.len() == 1 => self.bind_pat(sc, &ps[0], v),
+            PatKind::Tuple(ps) => match v {
+                V::Tuple(vs) if vs.len() == ps.len() => {
+                    let mut sc = sc.clone();
+                    for (q, x) in ps.iter().zip(vs) {
+                        sc = self.bind_pat(&sc, q, x)?;
+                    }
+                    Ok(sc)
+                }
+                _ => Err(internal(p.span, "a tuple pattern for a value that is not a tuple")),
+            },
+            PatKind::Record(fs) => {
+                let mut sc = sc.clone();
+                for (n, s, q) in fs {
+                    let x = project(&v, n, *s)?;
+                    sc = self.bind_pat(&sc, q, x)?;
+                }
+                Ok(sc)
+            }
+            PatKind::Ascribe(q, _) => self.bind_pat(sc, q, v),
+            PatKind::Lit(_) | PatKind::Constr(..) => Err(unsupported(p.span, "patterns of sum types")),
+        }
+    }
+
+    // ----- application -------------------------------------------------------
+
+    /// Apply a function value to arguments (with their types). `ret` is
+    /// the type of the application, when known.
+    pub fn apply(&mut self, f: V<'a>, args: Vec<(V<'a>, Type)>, ret: Option<&Type>, span: Span) -> DResult<V<'a>> {
+        let V::Fun(fv) = f else {
+            return Err(internal(span, "an application of a value that is not a function"));
+        };
+        let mut all = fv.args.clone();
+        all.extend(args);
+        let arity = self.arity(&fv.head);
+        if all.len() < arity {
+            return Ok(V::Fun(Rc::new(FunV {
+                head: fv.head.clone(),
+                args: all,
+            })));
+        }
+        let rest = all.split_off(arity);
+        let r = self.call(&fv.head, all, if rest.is_empty() { ret } else { None }, span)?;
+        if rest.is_empty() {
+            Ok(r)
+        } else {
+            self.apply(r, rest, ret, span)
+        }
+    }
+
+    fn arity(&self, h: &Head<'a>) -> usize {
+        match h {
+            Head::Closure { params, .. } => params.len(),
+            Head::Global(id) => self.valbind(*id).params.len(),
+            Head::Builtin(n) => soacs::arity(n).unwrap_or(0),
+            Head::RightSection { .. } | Head::Project(_) => 1,
+        }
+    }
+
+    fn call(&mut self, h: &Head<'a>, args: Vec<(V<'a>, Type)>, ret: Option<&Type>, span: Span) -> DResult<V<'a>> {
+        match h {
+            Head::Closure {
+                params,
+                body,
+                scope,
+                size_params,
+            } => self.inline(params, body, scope, size_params, args, ret),
+            Head::Global(id) => {
+                if let Some(sig) = self.first_order(*id) {
+                    return self.apply_func(*id, sig, args, span);
+                }
+                let vb = self.valbind(*id);
+                let sizes: Vec<Name> = vb
+                    .type_params
+                    .iter()
+                    .filter_map(|tp| match tp {
+                        TypeParam::Size { name, .. } => Some(name.clone()),
+                        TypeParam::Type { .. } => None,
+                    })
+                    .collect();
+                self.inline(&vb.params, &vb.body, &Scope::default(), &sizes, args, ret)
+            }
+            Head::Builtin(n) => self.call_builtin(n, args, ret, span),
+            Head::RightSection { op, arg } => {
+                let mut args = args;
+                args.push(arg.clone());
+                self.apply(op.clone(), args, ret, span)
+            }
+            Head::Project(path) => {
+                let mut v = args.into_iter().next().map(|(v, _)| v).unwrap_or_else(V::unit);
+                for f in path.iter() {
+                    v = project(&v, f, span)?;
+                }
+                Ok(v)
+            }
+        }
+    }
+
+    /// Inline a function body: parameters bound to the arguments, type
+    /// parameters instantiated from the argument types, size parameters
+    /// bound to the arguments' sizes.
+    fn inline(
+        &mut self,
+        params: &'a [Pat],
+        body: &'a Exp,
+        scope: &Scope<'a>,
+        size_params: &[Name],
+        args: Vec<(V<'a>, Type)>,
+        ret: Option<&Type>,
+    ) -> DResult<V<'a>> {
+        let mut ts = (*scope.ts).clone();
+        let before = ts.len();
+        for (p, (_, t)) in params.iter().zip(&args) {
+            if let Some(pt) = &p.ty {
+                match_type(pt, t, &mut ts);
+            }
+        }
+        if let (Some(bt), Some(rt)) = (&body.ty, ret) {
+            match_type(bt, rt, &mut ts);
+        }
+        let ts = if ts.len() == before { scope.ts.clone() } else { Rc::new(ts) };
+        let mut sc = Scope {
+            env: scope.env.clone(),
+            ts,
+        };
+        if !size_params.is_empty() {
+            let mut bound: Vec<(Name, Value)> = Vec::new();
+            for (p, (v, _)) in params.iter().zip(&args) {
+                let (Some(pt), Some(leaves)) = (&p.ty, v.leaves()) else {
+                    continue;
+                };
+                let pt = subst_type(pt, &sc.ts);
+                for (s, i, j) in size_positions(&pt) {
+                    let Size::Var(n) = s else { continue };
+                    if !size_params.contains(&n) || i >= leaves.len() || j >= self.rank(leaves[i]) {
+                        continue;
+                    }
+                    let d = self.size(leaves[i], j)?;
+                    match bound.iter().find(|(m, _)| *m == n) {
+                        None => bound.push((n, d)),
+                        Some(&(_, have)) => {
+                            if !self.same_dim(Dim::Value(have), Dim::Value(d)) {
+                                let c = self.cmpop("eq", have, d);
+                                self.assert(c, &format!("the arguments do not agree on the size `{n}`"));
+                            }
+                        }
+                    }
+                }
+            }
+            for (n, d) in bound {
+                sc = sc.bind(n, V::Leaf(d));
+            }
+        }
+        for (p, (v, _)) in params.iter().zip(args) {
+            sc = self.bind_pat(&sc, p, v)?;
+        }
+        self.exp(&sc, body)
+    }
+
+    /// A call of a first-order function (Note [Functions]).
+    fn apply_func(&mut self, id: GlobalId, sig: super::Sig, args: Vec<(V<'a>, Type)>, span: Span) -> DResult<V<'a>> {
+        let vb = self.valbind(id);
+        let sym = self.func_symbol(id);
+        let mut leaves: Vec<Vec<Value>> = Vec::new();
+        for ((v, _), ls) in args.iter().zip(&sig.params) {
+            let l = v
+                .leaves()
+                .ok_or_else(|| internal(span, "a function value passed to a first-order function"))?;
+            if l.len() != ls.len() {
+                return Err(internal(span, "an argument that does not have the parameter's type"));
+            }
+            leaves.push(l);
+        }
+        let mut sizes: Vec<Option<Value>> = vec![None; sig.sizes.len()];
+        for (k, ls) in sig.params.iter().enumerate() {
+            for (i, l) in ls.iter().enumerate() {
+                for (j, slot) in l.dims.iter().enumerate() {
+                    if let Slot::Size(x) = slot {
+                        if sizes[*x].is_none() {
+                            sizes[*x] = Some(self.size(leaves[k][i], j)?);
+                        }
+                    }
+                }
+            }
+        }
+        let mut scratch = Scope::default();
+        for (p, (v, _)) in vb.params.iter().zip(&args) {
+            scratch = self.bind_pat(&scratch, p, v.clone())?;
+        }
+        let mut operands: Vec<Value> = Vec::new();
+        for s in &sizes {
+            operands.push(s.ok_or_else(|| internal(span, "an undetermined size parameter"))?);
+        }
+        let msg = format!("the arguments of `{}` do not have the sizes its parameters require", vb.name);
+        for (k, ls) in sig.params.iter().enumerate() {
+            for (i, l) in ls.iter().enumerate() {
+                let mut want = Vec::new();
+                for slot in &l.dims {
+                    want.push(match slot {
+                        Slot::Const(c) => Dim::Const(*c),
+                        Slot::Size(x) => Dim::Value(sizes[*x].expect("every size was found")),
+                        Slot::Param(n) => match scratch.env.lookup(n).and_then(|v| v.as_leaf()) {
+                            Some(v) => Dim::Value(v),
+                            None => Dim::Unknown,
+                        },
+                    });
+                }
+                operands.push(self.coerce(leaves[k][i], &want, &msg)?);
+            }
+        }
+        let rts = self.result_types(vb)?;
+        let callee = self.ctx.sym(&sym);
+        let callee = self.ctx.intern_attr(AttrKind::SymbolRef(callee));
+        let op = self.op("soac.apply", &operands, &rts, &[("callee", callee)], Vec::new());
+        let mut res = Vec::new();
+        for r in self.results(op) {
+            res.push(self.refine(r)?);
+        }
+        let t = vb.body.ty.as_ref().expect("first_order checked the type");
+        Ok(structure(t, &mut res.into_iter()))
+    }
+
+    // ----- control flow ------------------------------------------------------
+
+    /// `if c then ... else ...`: results whose sizes differ between the
+    /// branches (or are computed inside them) get existential sizes, named
+    /// after the `soac.if`.
+    pub fn if_(
+        &mut self,
+        c: Value,
+        then: impl FnOnce(&mut Self) -> DResult<V<'a>>,
+        els: impl FnOnce(&mut Self) -> DResult<V<'a>>,
+        span: Span,
+    ) -> DResult<V<'a>> {
+        let branch = |v: DResult<V<'a>>| {
+            let v = v?;
+            let ls = v
+                .leaves()
+                .ok_or_else(|| unsupported(span, "`if` expressions that return functions"))?;
+            Ok((ls, v))
+        };
+        let (rt, yt, vt) = self.region(&[], |s, _| {
+            let v = then(s);
+            branch(v)
+        })?;
+        let (re, ye, _) = self.region(&[], |s, _| {
+            let v = els(s);
+            branch(v)
+        })?;
+        if yt.len() != ye.len() {
+            return Err(internal(span, "branches of different types"));
+        }
+        let mut tys = Vec::new();
+        for (a, b) in yt.iter().zip(&ye) {
+            let ta = self.ctx.value_type(*a);
+            let ta = self.hoist(ta, &[rt]);
+            let tb = self.ctx.value_type(*b);
+            let tb = self.hoist(tb, &[re]);
+            if ta == tb {
+                tys.push(ta);
+                continue;
+            }
+            let (da, db) = (self.dims_of_type(ta), self.dims_of_type(tb));
+            let dims = da
+                .iter()
+                .zip(&db)
+                .map(|(&x, &y)| if self.same_dim(x, y) { x } else { Dim::Unknown })
+                .collect();
+            tys.push(self.with_dims(ta, dims));
+        }
+        let op = self.op("soac.if", &[c], &tys, &[], vec![rt, re]);
+        let mut res = Vec::new();
+        for r in self.results(op) {
+            res.push(self.refine(r)?);
+        }
+        Ok(vt.with_leaves(res))
+    }
+
+    fn loop_(&mut self, sc: &Scope<'a>, pat: &'a Pat, init: &'a Exp, form: &'a LoopForm, body: &'a Exp) -> DResult<V<'a>> {
+        let span = body.span;
+        let init_v = self.exp(sc, init)?;
+        let inits = init_v
+            .leaves()
+            .ok_or_else(|| unsupported(pat.span, "loops with function-typed parameters"))?;
+        let form = match form {
+            LoopForm::For(i, _, bound) => Form::For(self.leaf(sc, bound)?, i),
+            LoopForm::ForIn(p, xs) => {
+                let xv = self.exp(sc, xs)?;
+                let ls = self.array_leaves(&xv, xs.span)?;
+                let n = self.size(ls[0], 0)?;
+                Form::ForIn(xv, n, p)
+            }
+            LoopForm::While(c) => Form::While(c),
+        };
+        // The condition of a while loop on the initial values.
+        let cond0 = match &form {
+            Form::While(c) => {
+                let sc2 = self.bind_pat(sc, pat, init_v.clone())?;
+                Some(self.leaf(&sc2, c)?)
+            }
+            _ => None,
+        };
+        let bool_t = self.ctx.scalar(Scalar::Bool);
+        let i64_t = self.ctx.scalar(Scalar::I64);
+        // Merge parameters keep the sizes of their initial values unless the
+        // body changes them; those get existential sizes (named in the body
+        // and after the loop).
+        let mut generic = vec![false; inits.len()];
+        loop {
+            let mut merge_tys = Vec::new();
+            for (&v, &g) in inits.iter().zip(&generic) {
+                let t = self.ctx.value_type(v);
+                merge_tys.push(if g {
+                    let d = vec![Dim::Unknown; self.rank(v)];
+                    self.with_dims(t, d)
+                } else {
+                    t
+                });
+            }
+            let mut args: Vec<IrType> = match &form {
+                Form::For(n, _) => vec![self.ctx.value_type(*n)],
+                Form::ForIn(..) => vec![i64_t],
+                Form::While(_) => vec![bool_t],
+            };
+            args.extend(merge_tys.iter().copied());
+            let (r, ys, ()) = self.region(&args, |s, bargs| {
+                let idx = bargs[0];
+                let mut merge = Vec::new();
+                for &m in &bargs[1..] {
+                    merge.push(s.refine(m)?);
+                }
+                let mut sc2 = s.bind_pat(sc, pat, init_v.with_leaves(merge))?;
+                match &form {
+                    Form::For(n, i) => {
+                        sc2 = sc2.bind((*i).clone(), V::Leaf(idx));
+                        s.facts.insert((idx, *n));
+                    }
+                    Form::ForIn(xv, _, p) => {
+                        let mut row = Vec::new();
+                        for l in s.array_leaves(xv, span)? {
+                            let t = s.ctx.value_type(l);
+                            let rt = s.row_type(t);
+                            row.push(s.op1("soac.index", &[l, idx], rt, &[]));
+                        }
+                        sc2 = s.bind_pat(&sc2, p, xv.with_leaves(row))?;
+                    }
+                    Form::While(_) => {}
+                }
+                let bv = s.exp(&sc2, body)?;
+                let mut ls = bv
+                    .leaves()
+                    .ok_or_else(|| unsupported(span, "loops with function-typed parameters"))?;
+                if let Form::While(c) = &form {
+                    let sc3 = s.bind_pat(sc, pat, bv)?;
+                    let cv = s.leaf(&sc3, c)?;
+                    ls.insert(0, cv);
+                }
+                Ok((ls, ()))
+            })?;
+            let off = usize::from(matches!(form, Form::While(_)));
+            let mut changed = false;
+            for k in 0..inits.len() {
+                if !generic[k] && self.ctx.value_type(ys[off + k]) != merge_tys[k] {
+                    generic[k] = true;
+                    changed = true;
+                }
+            }
+            let form_name = match form {
+                Form::While(_) => "while",
+                _ => "for",
+            };
+            let form_attr = self.ctx.string_attr(form_name);
+            let mut operands = match &form {
+                Form::For(n, _) => vec![*n],
+                Form::ForIn(_, n, _) => vec![*n],
+                Form::While(_) => vec![cond0.expect("computed above")],
+            };
+            operands.extend(inits.iter().copied());
+            let mut rtys = if off == 1 { vec![bool_t] } else { Vec::new() };
+            rtys.extend(merge_tys.iter().copied());
+            if changed {
+                let name = self.ctx.sym("soac.loop");
+                let attrs = vec![(self.ctx.sym("form"), form_attr)];
+                let op = self.ctx.create_op(name, &operands, &rtys, attrs, vec![r], self.loc);
+                self.ctx.erase_op(op);
+                continue;
+            }
+            let op = self.op("soac.loop", &operands, &rtys, &[("form", form_attr)], vec![r]);
+            let mut res = Vec::new();
+            for v in self.results(op).into_iter().skip(off) {
+                res.push(self.refine(v)?);
+            }
+            return Ok(init_v.with_leaves(res));
+        }
+    }
+
+    /// Give the leaves of `v` the sizes of type `t` (sizes named by
+    /// variables in scope, or constants), checking at run time.
+    pub fn coerce_to(&mut self, sc: &Scope<'a>, v: V<'a>, t: &Type, msg: &str) -> DResult<V<'a>> {
+        let Some(leaves) = v.leaves() else { return Ok(v) };
+        let Ok(lts) = super::values::leaf_types(t) else { return Ok(v) };
+        if lts.len() != leaves.len() {
+            return Err(internal(self.span, "a coercion to a type of another shape"));
+        }
+        let mut out = Vec::new();
+        for (l, lt) in leaves.into_iter().zip(lts) {
+            let mut want = Vec::new();
+            for s in &lt.shape {
+                want.push(match s {
+                    Size::Const(c) => Dim::Const((*c).max(0) as u64),
+                    Size::Var(n) => match sc.env.lookup(n).and_then(|v| v.as_leaf()) {
+                        Some(x) => Dim::Value(x),
+                        None => return Err(unsupported(self.span, &format!("a coercion to a size `{n}` not in scope"))),
+                    },
+                    Size::Unknown => Dim::Unknown,
+                });
+            }
+            out.push(self.coerce(l, &want, msg)?);
+        }
+        Ok(v.with_leaves(out))
+    }
+
+    /// The leaves of an array value (at least one: arrays of empty tuples
+    /// and records have no representation yet).
+    pub fn array_leaves(&self, v: &V<'a>, span: Span) -> DResult<Vec<Value>> {
+        let ls = v
+            .leaves()
+            .ok_or_else(|| internal(span, "an array of functions"))?;
+        if ls.is_empty() {
+            return Err(unsupported(span, "arrays of empty tuples or records"));
+        }
+        if ls.iter().any(|&l| self.rank(l) == 0) {
+            return Err(internal(span, "expected an array"));
+        }
+        Ok(ls)
+    }
+}
+
+pub(crate) fn fun(head: Head<'_>) -> V<'_> {
+    V::Fun(Rc::new(FunV { head, args: Vec::new() }))
+}
+
+/// Field `f` of a record, or element `f` of a tuple.
+pub(crate) fn project<'a>(v: &V<'a>, f: &str, span: Span) -> DResult<V<'a>> {
+    match v {
+        V::Record(fs) => fs
+            .iter()
+            .find(|(n, _)| &**n == f)
+            .map(|(_, x)| x.clone())
+            .ok_or_else(|| internal(span, &format!("no field `{f}`"))),
+        V::Tuple(vs) => f
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| vs.get(i))
+            .cloned()
+            .ok_or_else(|| internal(span, &format!("no element `{f}`"))),
+        _ => Err(internal(span, &format!("a projection `.{f}` of a value that is not a record"))),
+    }
+}
+
+/// `r with a.b = x`.
+fn replace<'a>(r: &V<'a>, path: &[Name], x: V<'a>, span: Span) -> DResult<V<'a>> {
+    let Some((f, rest)) = path.split_first() else { return Ok(x) };
+    let inner = replace(&project(r, f, span)?, rest, x, span)?;
+    match r {
+        V::Record(fs) => Ok(V::Record(
+            fs.iter()
+                .map(|(n, v)| (n.clone(), if n == f { inner.clone() } else { v.clone() }))
+                .collect(),
+        )),
+        V::Tuple(vs) => {
+            let i: usize = f.parse().unwrap_or(usize::MAX);
+            Ok(V::Tuple(
+                vs.iter()
+                    .enumerate()
+                    .map(|(j, v)| if j == i { inner.clone() } else { v.clone() })
+                    .collect(),
+            ))
+        }
+        _ => Err(internal(span, "a record update of a value that is not a record")),
+    }
+}

@@ -1,0 +1,426 @@
+//! Internalisation: a checked program to the `soac` dialect — first-order,
+//! monomorphic, tuple-free, with explicit sizes (thesis section 5.2,
+//! Figure 26).
+//!
+//! - [`values`]: how source values are represented (Note [Flattened
+//!   values]), scopes, instantiation of type parameters.
+//! - `emit`: building IR: constants, scalar operations, run-time checks,
+//!   sizes and coercions.
+//! - `exp`: expressions, patterns, function application and inlining.
+//! - `soacs`: the built-in functions: SOACs, array operations, the numeric
+//!   modules.
+//!
+//! Note [Functions]
+//! ~~~~~~~~~~~~~~~~
+//! Every entry point becomes a `soac.func` (with the unit attribute
+//! `entry`). A top-level function that is first-order and monomorphic
+//! (size parameters allowed) becomes a `soac.func` of its own the first
+//! time it is called, and each call a `soac.apply`. Its parameters are its
+//! size parameters first (one `i64` per size name, and one per anonymous
+//! `[]` size, in order of appearance), then the flattened parameters,
+//! whose types name those sizes. Everything else — polymorphic and
+//! higher-order functions (all of the prelude's `|>`, `foldl`, `all`, ...),
+//! local functions, lambdas, sections, partial applications — is a static
+//! function value ([`values::V::Fun`]) inlined where it is applied, with its
+//! type parameters instantiated from the types at the call site. A lambda
+//! given to a SOAC becomes the SOAC op's region.
+//!
+//! Note [Run-time checks]
+//! ~~~~~~~~~~~~~~~~~~~~~~
+//! The checker compares sizes only at run time (see `check`), so the
+//! internaliser emits the checks: `soac.assert` with "index out of bounds"
+//! before indexing, slicing and updates (unless the index is known to be
+//! in range: a constant, a `for` loop counter below the size, a row of
+//! `iota` of the size) and not inside `#[unsafe]`; "division by zero" for
+//! integer division; a size check wherever two sizes must agree (`zip`,
+//! the arrays of a `map`, `:>`, the arguments of a function with size
+//! parameters), followed by a reshape that gives the value the agreed size.
+//! Each assert's message ends with the source location.
+
+mod arrays;
+mod emit;
+mod exp;
+mod soacs;
+pub mod values;
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use futmlir_dialects::ir::{
+    AttrKind, BlockId, Context, Dim, Location, OpId, Scalar, SourceId, TypeKind, Value,
+};
+
+use crate::check::Checked;
+use crate::diag::Diag;
+use crate::span::{SourceMap, Span};
+use crate::syntax::ast::{Dec, GlobalId, Name, Pat, PatKind, TypeParam, ValBind};
+use crate::types::Size;
+use values::{leaf_types, structure, Env, Scope};
+
+/// Internalise a checked program into a new `builtin.module` of `soac`
+/// functions (see the module documentation). The program's source files
+/// are registered with `ctx` so that op locations render. A construct the
+/// internaliser does not handle yet gives a diagnostic "internalisation of
+/// X is not supported yet" at its span.
+pub fn internalise(checked: &Checked, sm: &SourceMap, ctx: &mut Context) -> Result<OpId, Diag> {
+    Internaliser::new(checked, sm, ctx).run()
+}
+
+pub(crate) type DResult<T> = Result<T, Diag>;
+
+/// "internalisation of X is not supported yet" at `span`.
+pub(crate) fn unsupported(span: Span, what: &str) -> Diag {
+    Diag::new(span, format!("internalisation of {what} is not supported yet"))
+}
+
+/// A problem in the checked tree that the checker's invariants rule out.
+pub(crate) fn internal(span: Span, what: &str) -> Diag {
+    Diag::new(span, format!("internal error in internalisation: {what}"))
+}
+
+pub(crate) struct Internaliser<'a, 'c> {
+    pub checked: &'a Checked,
+    pub sm: &'a SourceMap,
+    pub ctx: &'c mut Context,
+    /// The context's source of each file of `sm`.
+    sources: Vec<SourceId>,
+    /// Where new ops go.
+    pub block: BlockId,
+    module_block: BlockId,
+    /// The location of new ops, and the span it comes from.
+    pub loc: Location,
+    pub span: Span,
+    /// The `soac.func` symbol of each first-order function, and those
+    /// still to be internalised.
+    funcs: HashMap<GlobalId, Rc<str>>,
+    queue: Vec<GlobalId>,
+    symbols: HashSet<String>,
+    /// Pairs (index, size) where the index is known to lie in `0..size`.
+    pub facts: HashSet<(Value, Value)>,
+    /// Inside `#[unsafe]`: no bounds checks.
+    pub unsafe_: bool,
+}
+
+/// Where a dimension of a function parameter gets its size (Note
+/// [Functions]).
+#[derive(Clone, Debug)]
+pub(crate) enum Slot {
+    Const(u64),
+    /// The size parameter with this index.
+    Size(usize),
+    /// An `i64` parameter bound earlier (`(n: i64) (xs: [n]f32)`).
+    Param(Name),
+}
+
+pub(crate) struct LeafSig {
+    pub scalar: Scalar,
+    pub dims: Vec<Slot>,
+}
+
+/// The calling convention of a first-order function.
+pub(crate) struct Sig {
+    /// The size parameters: their names (`None` for `[]`).
+    pub sizes: Vec<Option<Name>>,
+    /// The leaves of each parameter.
+    pub params: Vec<Vec<LeafSig>>,
+}
+
+impl<'a, 'c> Internaliser<'a, 'c> {
+    fn new(checked: &'a Checked, sm: &'a SourceMap, ctx: &'c mut Context) -> Self {
+        let sources = sm
+            .files()
+            .iter()
+            .map(|f| ctx.add_source(f.name.clone(), f.text.clone()))
+            .collect();
+        let r = ctx.create_region();
+        let module_block = ctx.append_block(r, &[]);
+        Internaliser {
+            checked,
+            sm,
+            ctx,
+            sources,
+            block: module_block,
+            module_block,
+            loc: Location::Unknown,
+            span: Span::default(),
+            funcs: HashMap::new(),
+            queue: Vec::new(),
+            symbols: HashSet::new(),
+            facts: HashSet::new(),
+            unsafe_: false,
+        }
+    }
+
+    fn run(mut self) -> DResult<OpId> {
+        let module_region = self.ctx.block_parent(self.module_block).expect("the module block is in a region");
+        let name = self.ctx.sym("builtin.module");
+        let module = self
+            .ctx
+            .create_op(name, &[], &[], Vec::new(), vec![module_region], Location::Unknown);
+        for e in &self.checked.entries {
+            self.symbols.insert(e.name.to_string());
+            self.funcs.insert(e.id, e.name.to_string().into());
+        }
+        for e in &self.checked.entries {
+            self.function(e.id, &e.name, true)?;
+        }
+        while let Some(id) = self.queue.pop() {
+            let name = self.funcs[&id].clone();
+            self.function(id, &name, false)?;
+        }
+        Ok(module)
+    }
+
+    pub fn location(&self, span: Span) -> Location {
+        match self.sources.get(span.file as usize) {
+            Some(&source) => Location::Span {
+                source,
+                start: span.lo,
+                end: span.hi,
+            },
+            None => Location::Unknown,
+        }
+    }
+
+    /// Make `span` the location of the ops created until the returned
+    /// location is restored with [`Internaliser::restore`].
+    pub fn at(&mut self, span: Span) -> (Location, Span) {
+        let saved = (self.loc, self.span);
+        self.loc = self.location(span);
+        self.span = span;
+        saved
+    }
+    pub fn restore(&mut self, saved: (Location, Span)) {
+        (self.loc, self.span) = saved;
+    }
+
+    /// `file:line:col` of the current span, for assert messages.
+    pub fn where_(&self) -> String {
+        if (self.span.file as usize) < self.sm.files().len() {
+            self.sm.describe(self.span)
+        } else {
+            "<unknown>".into()
+        }
+    }
+
+    pub fn valbind(&self, id: GlobalId) -> &'a ValBind {
+        let checked: &'a Checked = self.checked;
+        let mut dec = &checked.programs[id.program as usize].decs[id.dec as usize];
+        loop {
+            match dec {
+                Dec::Val(vb) => return vb,
+                Dec::Local(d, _) => dec = d,
+                _ => panic!("global {id:?} is not a value declaration"),
+            }
+        }
+    }
+
+    /// Whether a top-level function is compiled to a `soac.func` (Note
+    /// [Functions]); its calling convention if so.
+    pub fn first_order(&self, id: GlobalId) -> Option<Sig> {
+        let vb = self.valbind(id);
+        if vb.params.is_empty()
+            || vb.type_params.iter().any(|tp| matches!(tp, TypeParam::Type { .. }))
+            || vb.attrs.iter().any(|a| &*a.name == "inline")
+        {
+            return None;
+        }
+        let ok = |t: &Option<crate::types::Type>| t.as_ref().is_some_and(|t| !t.has_function() && !values::has_param(t));
+        if !vb.params.iter().all(|p| ok(&p.ty)) || !ok(&vb.body.ty) {
+            return None;
+        }
+        self.signature(vb).ok()
+    }
+
+    /// The calling convention of a first-order function (Note
+    /// [Functions]).
+    pub fn signature(&self, vb: &ValBind) -> DResult<Sig> {
+        let mut sig = Sig {
+            sizes: Vec::new(),
+            params: Vec::new(),
+        };
+        let mut bound: Vec<Name> = Vec::new();
+        for p in &vb.params {
+            let t = p.ty.as_ref().ok_or_else(|| internal(p.span, "a parameter without a type"))?;
+            let lts = leaf_types(t).map_err(|w| unsupported(p.span, w))?;
+            let mut leaves = Vec::new();
+            for lt in lts {
+                let mut dims = Vec::new();
+                for s in &lt.shape {
+                    dims.push(match s {
+                        Size::Const(c) => Slot::Const((*c).max(0) as u64),
+                        Size::Var(n) if bound.contains(n) => Slot::Param(n.clone()),
+                        Size::Var(n) => match sig.sizes.iter().position(|m| m.as_ref() == Some(n)) {
+                            Some(i) => Slot::Size(i),
+                            None => {
+                                sig.sizes.push(Some(n.clone()));
+                                Slot::Size(sig.sizes.len() - 1)
+                            }
+                        },
+                        Size::Unknown => {
+                            sig.sizes.push(None);
+                            Slot::Size(sig.sizes.len() - 1)
+                        }
+                    });
+                }
+                leaves.push(LeafSig { scalar: lt.scalar, dims });
+            }
+            sig.params.push(leaves);
+            pat_names(p, &mut bound);
+        }
+        for tp in &vb.type_params {
+            if let TypeParam::Size { name, span } = tp {
+                if !sig.sizes.iter().any(|m| m.as_ref() == Some(name)) {
+                    return Err(unsupported(
+                        *span,
+                        &format!("a size parameter `{name}` that no parameter type mentions"),
+                    ));
+                }
+            }
+        }
+        Ok(sig)
+    }
+
+    /// The `soac.func` symbol of a first-order function, queueing it the
+    /// first time.
+    pub fn func_symbol(&mut self, id: GlobalId) -> Rc<str> {
+        if let Some(s) = self.funcs.get(&id) {
+            return s.clone();
+        }
+        let base = self.valbind(id).name.to_string();
+        let mut name = base.clone();
+        let mut k = 0;
+        while self.symbols.contains(&name) {
+            k += 1;
+            name = format!("{base}_{k}");
+        }
+        self.symbols.insert(name.clone());
+        let s: Rc<str> = name.into();
+        self.funcs.insert(id, s.clone());
+        self.queue.push(id);
+        s
+    }
+
+    /// The result types of a first-order function: constant sizes kept,
+    /// the others existential.
+    pub fn result_types(&mut self, vb: &ValBind) -> DResult<Vec<futmlir_dialects::ir::Type>> {
+        let t = vb.body.ty.as_ref().ok_or_else(|| internal(vb.body.span, "a body without a type"))?;
+        let lts = leaf_types(t).map_err(|w| unsupported(vb.span, &format!("functions returning {w}")))?;
+        Ok(lts
+            .iter()
+            .map(|lt| {
+                let dims = lt
+                    .shape
+                    .iter()
+                    .map(|s| match s {
+                        Size::Const(c) => Dim::Const((*c).max(0) as u64),
+                        _ => Dim::Unknown,
+                    })
+                    .collect();
+                self.array_type(lt.scalar, dims)
+            })
+            .collect())
+    }
+
+    /// Internalise a top-level function as a `soac.func` named `name`.
+    fn function(&mut self, id: GlobalId, name: &str, entry: bool) -> DResult<()> {
+        let vb = self.valbind(id);
+        let saved_block = self.block;
+        let saved_facts = std::mem::take(&mut self.facts);
+        let saved_loc = self.at(vb.span);
+        let r = self.ctx.create_region();
+        let b = self.ctx.append_block(r, &[]);
+        self.block = b;
+        let result = self.function_body(vb, b);
+        self.block = saved_block;
+        self.facts = saved_facts;
+        let results = result?;
+        let inputs: Vec<_> = self
+            .ctx
+            .block_args(b)
+            .to_vec()
+            .into_iter()
+            .map(|a| {
+                let t = self.ctx.value_type(a);
+                self.existential(t)
+            })
+            .collect();
+        let ft = self.ctx.intern_type(TypeKind::Function { inputs, results });
+        let name_attr = self.ctx.string_attr(name);
+        let ft_attr = self.ctx.intern_attr(AttrKind::Type(ft));
+        let mut attrs = vec![("sym_name", name_attr), ("function_type", ft_attr)];
+        if entry {
+            attrs.push(("entry", self.ctx.intern_attr(AttrKind::Unit)));
+        }
+        self.block = self.module_block;
+        self.op("soac.func", &[], &[], &attrs, vec![r]);
+        self.block = saved_block;
+        self.restore(saved_loc);
+        Ok(())
+    }
+
+    /// The parameters (block arguments of `b`) and body of a function,
+    /// ending in `soac.return`; returns the result types of its signature.
+    fn function_body(&mut self, vb: &'a ValBind, b: BlockId) -> DResult<Vec<futmlir_dialects::ir::Type>> {
+        let sig = self.signature(vb)?;
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let mut env = Env::default();
+        let mut sizes = Vec::new();
+        for n in &sig.sizes {
+            let v = self.ctx.add_block_arg(b, i64t);
+            sizes.push(v);
+            if let Some(n) = n {
+                env = env.bind(n.clone(), values::V::Leaf(v));
+            }
+        }
+        let mut scope = Scope { env, ts: Rc::default() };
+        for (p, leaves) in vb.params.iter().zip(&sig.params) {
+            let mut vals = Vec::new();
+            for l in leaves {
+                let mut dims = Vec::new();
+                for s in &l.dims {
+                    dims.push(match s {
+                        Slot::Const(c) => Dim::Const(*c),
+                        Slot::Size(i) => Dim::Value(sizes[*i]),
+                        Slot::Param(n) => match scope.env.lookup(n).and_then(|v| v.as_leaf()) {
+                            Some(v) => Dim::Value(v),
+                            None => return Err(internal(p.span, &format!("size `{n}` is not an i64 parameter"))),
+                        },
+                    });
+                }
+                let t = self.array_type(l.scalar, dims);
+                vals.push(self.ctx.add_block_arg(b, t));
+            }
+            let t = p.ty.as_ref().expect("signature checked the type");
+            let v = structure(t, &mut vals.into_iter());
+            scope = self.bind_pat(&scope, p, v)?;
+        }
+        let v = self.exp(&scope, &vb.body)?;
+        let leaves = v
+            .leaves()
+            .ok_or_else(|| unsupported(vb.body.span, "functions that return functions"))?;
+        let results = self.result_types(vb)?;
+        if results.len() != leaves.len() {
+            return Err(internal(vb.body.span, "the body's value does not have the body's type"));
+        }
+        // Constant result sizes are part of the signature: check them.
+        let mut out = Vec::new();
+        for (v, &t) in leaves.iter().zip(&results) {
+            let want = self.dims_of_type(t);
+            out.push(self.coerce(*v, &want, "the function's result does not have the size of its return type")?);
+        }
+        self.op("soac.return", &out, &[], &[], vec![]);
+        Ok(results)
+    }
+}
+
+/// The names a pattern binds.
+pub(crate) fn pat_names(p: &Pat, out: &mut Vec<Name>) {
+    match &p.kind {
+        PatKind::Id(n) => out.push(n.clone()),
+        PatKind::Wildcard | PatKind::Lit(_) => {}
+        PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| pat_names(q, out)),
+        PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| pat_names(q, out)),
+        PatKind::Ascribe(q, _) => pat_names(q, out),
+    }
+}

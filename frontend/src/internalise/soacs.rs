@@ -1,0 +1,1013 @@
+//! The built-in functions: SOACs with their lambdas as regions, array
+//! operations, scalar operators and the numeric modules.
+
+use futmlir_dialects::ir::{AttrKind, Dim, RegionId, Scalar, Type as IrType, Value};
+
+use super::values::{scalar, V};
+use super::{internal, unsupported, DResult, Internaliser};
+use crate::check::builtins;
+use crate::span::Span;
+use crate::types::{PrimType, Type};
+
+/// The number of arguments a built-in takes (0 for constants); `None` if
+/// it is not a built-in.
+pub fn arity(name: &str) -> Option<usize> {
+    if builtins::OPERATORS.contains(&name) {
+        return Some(2);
+    }
+    if let Some((_, sig)) = builtins::GENERAL.iter().find(|(n, _)| *n == name) {
+        return Some(count_arrows(sig));
+    }
+    let (m, f) = name.split_once('.')?;
+    let t = PrimType::from_name(m)?;
+    builtins::numeric_module(t)
+        .into_iter()
+        .find(|(n, _)| n == f)
+        .map(|(_, sig)| count_arrows(&sig))
+}
+
+/// Arrows at parenthesis depth 0 of a type signature.
+fn count_arrows(sig: &str) -> usize {
+    let mut depth = 0i32;
+    let mut n = 0;
+    let b = sig.as_bytes();
+    for i in 0..b.len() {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'-' if depth == 0 && b.get(i + 1) == Some(&b'>') => n += 1,
+            _ => {}
+        }
+    }
+    n
+}
+
+/// The row type of an array source type.
+fn row(t: &Type) -> Type {
+    t.row().unwrap_or_else(|| t.clone())
+}
+
+impl<'a, 'c> Internaliser<'a, 'c> {
+    /// Apply a built-in to all its arguments.
+    pub fn call_builtin(
+        &mut self,
+        name: &str,
+        args: Vec<(V<'a>, Type)>,
+        ret: Option<&Type>,
+        span: Span,
+    ) -> DResult<V<'a>> {
+        let leaf = |i: usize| -> DResult<Value> {
+            args.get(i)
+                .and_then(|(v, _)| v.as_leaf())
+                .ok_or_else(|| internal(span, &format!("argument {} of `{name}` is not a scalar", i + 1)))
+        };
+        let a = |i: usize| args[i].clone();
+        match name {
+            "&&" | "||" | "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" | "<" | "<=" | ">" | ">=" | "&" | "|"
+            | "^" | "<<" | ">>" | ">>>" => {
+                let (x, y) = (leaf(0)?, leaf(1)?);
+                Ok(V::Leaf(self.scalar_binop(name, x, y)?))
+            }
+            "==" | "!=" => {
+                let e = self.equal(&args[0].0, &args[1].0, span)?;
+                Ok(V::Leaf(if name == "==" { e } else { self.unop("not", e) }))
+            }
+            "map" | "map1" | "map2" | "map3" | "map4" | "map5" => self.map(&args[0].0, args[1..].to_vec(), span),
+            "reduce" | "reduce_comm" => self.reduce(a(0), a(1), a(2), name == "reduce_comm", span),
+            "scan" => self.scan(a(0), a(1), a(2), span),
+            "hist" => {
+                let k = leaf(2)?;
+                let (ne, _) = a(1);
+                let nes = self.array_leaves_of_scalar(&ne, span)?;
+                let mut dests = Vec::new();
+                for x in nes {
+                    let t = self.ctx.value_type(x);
+                    let mut d = vec![Dim::Value(k)];
+                    d.extend(self.dims(x));
+                    let rt = self.with_dims(t, d);
+                    dests.push(self.op1("soac.replicate", &[k, x], rt, &[]));
+                }
+                let dest = ne.with_leaves(dests);
+                self.hist(dest, a(0), a(1), a(3), a(4), span)
+            }
+            "reduce_by_index" => {
+                let (dest, _) = a(0);
+                self.hist(dest, a(1), a(2), a(3), a(4), span)
+            }
+            "scatter" => self.scatter(a(0).0, &[a(1).0], a(2).0, span),
+            "scatter_2d" | "scatter_3d" => {
+                let is = match &args[1].0 {
+                    V::Tuple(vs) => vs.clone(),
+                    _ => return Err(internal(span, "scatter indices that are not tuples")),
+                };
+                self.scatter(a(0).0, &is, a(2).0, span)
+            }
+            "filter" => self.filter(a(0), a(1), span),
+            "partition" => self.partition(a(0), a(1), span),
+            "zip" | "zip3" | "zip4" | "zip5" => {
+                let first = self.array_leaves(&args[0].0, span)?;
+                let d = self.dims(first[0])[0];
+                let mut out = Vec::new();
+                for (v, _) in args {
+                    out.push(self.outer_to(&v, d, "`zip` of arrays of different sizes", span)?);
+                }
+                Ok(V::Tuple(out))
+            }
+            "unzip" | "unzip3" | "unzip4" | "unzip5" | "trace" | "opaque" => Ok(a(0).0),
+            "iota" => {
+                let n = leaf(0)?;
+                let rt = self.array_type(Scalar::I64, vec![Dim::Value(n)]);
+                Ok(V::Leaf(self.op1("soac.iota", &[n], rt, &[])))
+            }
+            "replicate" => {
+                let n = leaf(0)?;
+                let x = a(1).0;
+                let ls = x.leaves().ok_or_else(|| internal(span, "an array of functions"))?;
+                let mut out = Vec::new();
+                for l in ls {
+                    let t = self.ctx.value_type(l);
+                    let mut d = vec![Dim::Value(n)];
+                    d.extend(self.dims(l));
+                    let rt = self.with_dims(t, d);
+                    out.push(self.op1("soac.replicate", &[n, l], rt, &[]));
+                }
+                Ok(x.with_leaves(out))
+            }
+            "concat" | "++" => {
+                let (xs, ys) = (a(0).0, a(1).0);
+                let lx = self.array_leaves(&xs, span)?;
+                let ly = self.array_leaves(&ys, span)?;
+                let n = self.size(lx[0], 0)?;
+                let m = self.size(ly[0], 0)?;
+                let w = self.binop("add", n, m);
+                let dim = self.ctx.int_attr(0, Scalar::I64);
+                let mut out = Vec::new();
+                for (x, y) in lx.into_iter().zip(ly) {
+                    let mut want = vec![Dim::Unknown];
+                    want.extend(self.dims(x)[1..].iter().copied());
+                    let y = self.coerce(y, &want, "`concat` of arrays whose rows have different sizes")?;
+                    let t = self.ctx.value_type(x);
+                    let mut d = vec![Dim::Value(w)];
+                    d.extend(self.dims(x)[1..].iter().copied());
+                    let rt = self.with_dims(t, d);
+                    out.push(self.op1("soac.concat", &[w, x, y], rt, &[("dim", dim)]));
+                }
+                Ok(xs.with_leaves(out))
+            }
+            "rotate" => {
+                let r = leaf(0)?;
+                let xs = a(1).0;
+                let mut out = Vec::new();
+                for l in self.array_leaves(&xs, span)? {
+                    let mut ops = vec![l, r];
+                    for _ in 1..self.rank(l) {
+                        ops.push(self.const_i64(0));
+                    }
+                    let t = self.ctx.value_type(l);
+                    out.push(self.op1("soac.rotate", &ops, t, &[]));
+                }
+                Ok(xs.with_leaves(out))
+            }
+            "transpose" => {
+                let xs = a(0).0;
+                let mut out = Vec::new();
+                for l in self.array_leaves(&xs, span)? {
+                    let mut perm = vec![1, 0];
+                    perm.extend(2..self.rank(l));
+                    out.push(self.rearrange(l, &perm));
+                }
+                Ok(xs.with_leaves(out))
+            }
+            "flatten" | "flatten_3d" | "flatten_4d" => {
+                let k = match name {
+                    "flatten" => 2,
+                    "flatten_3d" => 3,
+                    _ => 4,
+                };
+                let xs = a(0).0;
+                let ls = self.array_leaves(&xs, span)?;
+                let mut total = self.size(ls[0], 0)?;
+                for j in 1..k {
+                    let d = self.size(ls[0], j)?;
+                    total = self.binop("mul", total, d);
+                }
+                let mut out = Vec::new();
+                for l in ls {
+                    let mut d = vec![Dim::Value(total)];
+                    d.extend(self.dims(l)[k..].iter().copied());
+                    out.push(self.reshape(l, &d)?);
+                }
+                Ok(xs.with_leaves(out))
+            }
+            "unflatten" | "unflatten_3d" | "unflatten_4d" => {
+                let k = args.len() - 1;
+                let mut sizes = Vec::new();
+                for i in 0..k {
+                    sizes.push(leaf(i)?);
+                }
+                let xs = a(k).0;
+                let ls = self.array_leaves(&xs, span)?;
+                let p = self.size(ls[0], 0)?;
+                let mut total = sizes[0];
+                for &s in &sizes[1..] {
+                    total = self.binop("mul", total, s);
+                }
+                let c = self.cmpop("eq", total, p);
+                self.assert(c, "the size of the array is not the product of the sizes to unflatten to");
+                let mut out = Vec::new();
+                for l in ls {
+                    let mut d: Vec<Dim> = sizes.iter().map(|&s| Dim::Value(s)).collect();
+                    d.extend(self.dims(l)[1..].iter().copied());
+                    out.push(self.reshape(l, &d)?);
+                }
+                Ok(xs.with_leaves(out))
+            }
+            "copy" => {
+                let x = a(0).0;
+                let ls = x.leaves().ok_or_else(|| internal(span, "a copy of a function"))?;
+                let mut out = Vec::new();
+                for l in ls {
+                    if self.rank(l) == 0 {
+                        out.push(l);
+                    } else {
+                        let t = self.ctx.value_type(l);
+                        out.push(self.op1("soac.copy", &[l], t, &[]));
+                    }
+                }
+                Ok(x.with_leaves(out))
+            }
+            "reverse" => {
+                let xs = a(0).0;
+                let ls = self.array_leaves(&xs, span)?;
+                let n = self.size(ls[0], 0)?;
+                let one = self.const_i64(1);
+                let last = self.binop("sub", n, one);
+                let m1 = self.const_i64(-1);
+                let mut out = Vec::new();
+                for l in ls {
+                    out.push(self.slice1(l, last, n, m1));
+                }
+                Ok(xs.with_leaves(out))
+            }
+            "tabulate" | "tabulate_2d" | "tabulate_3d" => {
+                let k = args.len() - 1;
+                let mut sizes = Vec::new();
+                for i in 0..k {
+                    sizes.push(leaf(i)?);
+                }
+                let f = a(k).0;
+                self.tabulate(&f, &sizes, Vec::new(), span)
+            }
+            "r32" => Ok(V::Leaf(self.convert(leaf(0)?, Scalar::F32))),
+            "r64" => Ok(V::Leaf(self.convert(leaf(0)?, Scalar::F64))),
+            "t32" | "t64" => Ok(V::Leaf(self.convert(leaf(0)?, Scalar::I32))),
+            _ => {
+                if let Some((m, f)) = name.split_once('.') {
+                    if let Some(t) = PrimType::from_name(m) {
+                        return self.numeric(t, f, args, ret, span);
+                    }
+                }
+                Err(unsupported(span, &format!("the built-in `{name}`")))
+            }
+        }
+    }
+
+    /// The leaves of a value (no functions).
+    fn array_leaves_of_scalar(&self, v: &V<'a>, span: Span) -> DResult<Vec<Value>> {
+        v.leaves().ok_or_else(|| internal(span, "a function where a value is expected"))
+    }
+
+    /// `v` (an array) with outer size `d`, checked at run time.
+    fn outer_to(&mut self, v: &V<'a>, d: Dim, msg: &str, span: Span) -> DResult<V<'a>> {
+        let mut out = Vec::new();
+        for l in self.array_leaves(v, span)? {
+            out.push(self.coerce(l, &[d], msg)?);
+        }
+        Ok(v.with_leaves(out))
+    }
+
+    // ----- scalar operators --------------------------------------------------
+
+    /// A binary operator on scalars (Futhark's semantics: `/` and `%`
+    /// round towards negative infinity, `//` and `%%` towards zero).
+    pub fn scalar_binop(&mut self, op: &str, x: Value, y: Value) -> DResult<Value> {
+        let s = self
+            .ctx
+            .as_scalar(self.ctx.value_type(x))
+            .ok_or_else(|| internal(self.span, "an operator applied to non-scalars"))?;
+        let kind = match op {
+            "+" => "add",
+            "-" => "sub",
+            "*" => "mul",
+            "**" => "pow",
+            "&&" | "&" => "and",
+            "||" | "|" => "or",
+            "^" => "xor",
+            "<<" => "shl",
+            ">>" => "shr",
+            ">>>" => "ushr",
+            "max" => "max",
+            "min" => "min",
+            "==" => return Ok(self.cmpop("eq", x, y)),
+            "!=" => return Ok(self.cmpop("ne", x, y)),
+            "<" => return Ok(self.cmpop("lt", x, y)),
+            "<=" => return Ok(self.cmpop("le", x, y)),
+            ">" => return Ok(self.cmpop("gt", x, y)),
+            ">=" => return Ok(self.cmpop("ge", x, y)),
+            "/" | "%" | "//" | "%%" => {
+                if s.is_float() {
+                    return Ok(self.binop(if op == "/" { "div" } else { "mod" }, x, y));
+                }
+                if !self.unsafe_ && !matches!(self.int_value(y), Some(c) if c != 0) {
+                    let z = self.zero(s);
+                    let c = self.cmpop("ne", y, z);
+                    self.assert(c, "division by zero");
+                }
+                return Ok(match op {
+                    "/" => self.binop("div", x, y),
+                    "%" => self.binop("mod", x, y),
+                    "%%" => self.binop("rem", x, y),
+                    _ if s.is_signed_int() => {
+                        // Truncating division: the remainder makes the
+                        // division exact.
+                        let r = self.binop("rem", x, y);
+                        let d = self.binop("sub", x, r);
+                        self.binop("div", d, y)
+                    }
+                    _ => self.binop("div", x, y),
+                });
+            }
+            _ => return Err(unsupported(self.span, &format!("the operator `{op}`"))),
+        };
+        Ok(self.binop(kind, x, y))
+    }
+
+    /// Structural equality of two values of one type.
+    fn equal(&mut self, a: &V<'a>, b: &V<'a>, span: Span) -> DResult<Value> {
+        let (Some(la), Some(lb)) = (a.leaves(), b.leaves()) else {
+            return Err(internal(span, "a comparison of functions"));
+        };
+        let mut conds = Vec::new();
+        for (x, y) in la.into_iter().zip(lb) {
+            conds.push(if self.rank(x) == 0 {
+                self.cmpop("eq", x, y)
+            } else {
+                self.array_equal(x, y, span)?
+            });
+        }
+        Ok(match self.and_all(conds) {
+            Some(c) => c,
+            None => self.const_bool(true),
+        })
+    }
+
+    /// Equal shapes and equal elements.
+    fn array_equal(&mut self, x: Value, y: Value, span: Span) -> DResult<Value> {
+        let (dx, dy) = (self.dims(x), self.dims(y));
+        let mut conds = Vec::new();
+        for (j, (&a, &b)) in dx.iter().zip(&dy).enumerate() {
+            if !self.same_dim(a, b) {
+                let sa = self.size(x, j)?;
+                let sb = self.size(y, j)?;
+                conds.push(self.cmpop("eq", sa, sb));
+            }
+        }
+        let same = match self.and_all(conds) {
+            Some(c) => c,
+            None => self.const_bool(true),
+        };
+        let elems = |s: &mut Self| -> DResult<V<'a>> {
+            let y2 = s.reshape(y, &dx)?;
+            let mut total = s.size(x, 0)?;
+            for j in 1..dx.len() {
+                let d = s.size(x, j)?;
+                total = s.binop("mul", total, d);
+            }
+            let fx = s.reshape(x, &[Dim::Value(total)])?;
+            let fy = s.reshape(y2, &[Dim::Value(total)])?;
+            let elem = s.elem_of(s.ctx.value_type(x));
+            let bool_t = s.ctx.scalar(Scalar::Bool);
+            let eqs = s.map_region(total, &[fx, fy], |s, a| Ok(vec![s.cmpop("eq", a[0], a[1])]), span)?;
+            let _ = elem;
+            let t = s.const_bool(true);
+            let r = s.reduce_region(total, &[t], &[eqs[0]], &[bool_t], |s, a| Ok(vec![s.binop("and", a[0], a[1])]), true)?;
+            Ok(V::Leaf(r[0]))
+        };
+        let r = self.if_(same, elems, |s| Ok(V::Leaf(s.const_bool(false))), span)?;
+        r.as_leaf().ok_or_else(|| internal(span, "equality"))
+    }
+
+    // ----- SOACs -------------------------------------------------------------
+
+    /// A `soac.map` over arrays of outer size `n` whose lambda is built by
+    /// `f` from the rows.
+    fn map_region(
+        &mut self,
+        n: Value,
+        arrays: &[Value],
+        f: impl FnOnce(&mut Self, Vec<Value>) -> DResult<Vec<Value>>,
+        _span: Span,
+    ) -> DResult<Vec<Value>> {
+        let row_tys: Vec<IrType> = arrays
+            .iter()
+            .map(|&a| {
+                let t = self.ctx.value_type(a);
+                self.row_type(t)
+            })
+            .collect();
+        let (r, ys, ()) = self.region(&row_tys, |s, bargs| Ok((f(s, bargs)?, ())))?;
+        let nd = Dim::Value(n);
+        let mut rtys = Vec::new();
+        for y in ys {
+            let t = self.ctx.value_type(y);
+            let t = self.hoist(t, &[r]);
+            let mut d = vec![nd];
+            d.extend(self.dims_of_type(t));
+            rtys.push(self.with_dims(t, d));
+        }
+        let mut ops = vec![n];
+        ops.extend(arrays.iter().copied());
+        let op = self.op("soac.map", &ops, &rtys, &[], vec![r]);
+        let mut out = Vec::new();
+        for v in self.results(op) {
+            out.push(self.refine(v)?);
+        }
+        Ok(out)
+    }
+
+    /// A `soac.reduce` with an operator built by `f`.
+    fn reduce_region(
+        &mut self,
+        n: Value,
+        nes: &[Value],
+        arrays: &[Value],
+        tys: &[IrType],
+        f: impl FnOnce(&mut Self, Vec<Value>) -> DResult<Vec<Value>>,
+        comm: bool,
+    ) -> DResult<Vec<Value>> {
+        let mut args = tys.to_vec();
+        args.extend_from_slice(tys);
+        let (r, _, ()) = self.region(&args, |s, bargs| Ok((f(s, bargs)?, ())))?;
+        let mut ops = vec![n];
+        ops.extend_from_slice(nes);
+        ops.extend_from_slice(arrays);
+        let mut attrs = Vec::new();
+        if comm {
+            attrs.push(("commutative", self.ctx.intern_attr(AttrKind::Unit)));
+        }
+        let op = self.op("soac.reduce", &ops, tys, &attrs, vec![r]);
+        Ok(self.results(op))
+    }
+
+    /// `map f xs ys ...`: the arrays must have one outer size.
+    pub fn map(&mut self, f: &V<'a>, arrays: Vec<(V<'a>, Type)>, span: Span) -> DResult<V<'a>> {
+        let first = self.array_leaves(&arrays[0].0, span)?;
+        let d = self.dims(first[0])[0];
+        let n = self.dim_value(d)?;
+        let mut all = Vec::new();
+        let mut vs = Vec::new();
+        for (v, t) in &arrays {
+            let v = self.outer_to(v, d, "`map` over arrays of different sizes", span)?;
+            all.extend(v.leaves().expect("array leaves"));
+            vs.push((v, row(t)));
+        }
+        let iotas: Vec<Option<Value>> = all.iter().map(|&l| self.iota_of(l)).collect();
+        let mut result = None;
+        let ys = self.map_region(
+            n,
+            &all,
+            |s, bargs| {
+                for (&b, io) in bargs.iter().zip(&iotas) {
+                    if let Some(m) = io {
+                        s.facts.insert((b, *m));
+                    }
+                }
+                let mut it = bargs.into_iter();
+                let rows: Vec<(V<'a>, Type)> = vs.iter().map(|(v, t)| (v.rebuild(&mut it), t.clone())).collect();
+                let out = s.apply(f.clone(), rows, None, span)?;
+                let ls = out
+                    .leaves()
+                    .ok_or_else(|| unsupported(span, "`map` with a function-valued result"))?;
+                result = Some(out);
+                Ok(ls)
+            },
+            span,
+        )?;
+        Ok(result.expect("the lambda was built").with_leaves(ys))
+    }
+
+    /// The size `n` when `l` is `iota n` (its rows are in `0..n`).
+    fn iota_of(&self, l: Value) -> Option<Value> {
+        let op = self.ctx.defining_op(l)?;
+        (self.ctx.op_name(op) == "soac.iota" && self.ctx.operands(op).len() == 1).then(|| self.ctx.operand(op, 0))
+    }
+
+    /// `tabulate_kd n m ... f`: nested maps over `iota`.
+    fn tabulate(&mut self, f: &V<'a>, sizes: &[Value], idx: Vec<Value>, span: Span) -> DResult<V<'a>> {
+        let Some((&n, rest)) = sizes.split_first() else {
+            let i64t = Type::Prim(PrimType::I64);
+            let args = idx.into_iter().map(|i| (V::Leaf(i), i64t.clone())).collect();
+            return self.apply(f.clone(), args, None, span);
+        };
+        let rt = self.array_type(Scalar::I64, vec![Dim::Value(n)]);
+        let is = self.op1("soac.iota", &[n], rt, &[]);
+        let mut result = None;
+        let ys = self.map_region(
+            n,
+            &[is],
+            |s, bargs| {
+                s.facts.insert((bargs[0], n));
+                let mut idx = idx.clone();
+                idx.push(bargs[0]);
+                let out = s.tabulate(f, rest, idx, span)?;
+                let ls = out
+                    .leaves()
+                    .ok_or_else(|| unsupported(span, "`tabulate` with a function-valued result"))?;
+                result = Some(out);
+                Ok(ls)
+            },
+            span,
+        )?;
+        Ok(result.expect("the lambda was built").with_leaves(ys))
+    }
+
+    /// The operator region of a reduction-like SOAC on values shaped like
+    /// `ne` (source type `t`), yielding values of types `tys`.
+    fn operator(&mut self, op: &V<'a>, ne: &V<'a>, t: &Type, tys: &[IrType], span: Span) -> DResult<RegionId> {
+        let k = tys.len();
+        let mut args = tys.to_vec();
+        args.extend_from_slice(tys);
+        let (r, _, ()) = self.region(&args, |s, bargs| {
+            let x = ne.with_leaves(bargs[..k].to_vec());
+            let y = ne.with_leaves(bargs[k..].to_vec());
+            let out = s.apply(op.clone(), vec![(x, t.clone()), (y, t.clone())], None, span)?;
+            let ls = out
+                .leaves()
+                .ok_or_else(|| internal(span, "an operator with a function-valued result"))?;
+            let mut ys = Vec::new();
+            for (l, &ty) in ls.into_iter().zip(tys) {
+                let want = s.dims_of_type(ty);
+                ys.push(s.coerce(l, &want, "the operator's result does not have the size of its arguments")?);
+            }
+            Ok((ys, ()))
+        })?;
+        Ok(r)
+    }
+
+    /// Neutral elements shaped like the rows of `leaves`.
+    fn neutral(&mut self, ne: &V<'a>, rows: &[IrType], span: Span) -> DResult<Vec<Value>> {
+        let nes = ne
+            .leaves()
+            .ok_or_else(|| internal(span, "a function-valued neutral element"))?;
+        if nes.len() != rows.len() {
+            return Err(internal(span, "a neutral element of another type than the rows"));
+        }
+        let mut out = Vec::new();
+        for (x, &t) in nes.into_iter().zip(rows) {
+            let want = self.dims_of_type(t);
+            out.push(self.coerce(x, &want, "the neutral element does not have the size of the array's rows")?);
+        }
+        Ok(out)
+    }
+
+    fn reduce(
+        &mut self,
+        (op, _): (V<'a>, Type),
+        (ne, net): (V<'a>, Type),
+        (xs, _): (V<'a>, Type),
+        comm: bool,
+        span: Span,
+    ) -> DResult<V<'a>> {
+        let ls = self.array_leaves(&xs, span)?;
+        let n = self.size(ls[0], 0)?;
+        let rows: Vec<IrType> = ls
+            .iter()
+            .map(|&l| {
+                let t = self.ctx.value_type(l);
+                self.row_type(t)
+            })
+            .collect();
+        let nes = self.neutral(&ne, &rows, span)?;
+        let r = self.operator(&op, &ne, &net, &rows, span)?;
+        let mut ops = vec![n];
+        ops.extend(nes);
+        ops.extend(ls);
+        let mut attrs = Vec::new();
+        if comm {
+            attrs.push(("commutative", self.ctx.intern_attr(AttrKind::Unit)));
+        }
+        let o = self.op("soac.reduce", &ops, &rows, &attrs, vec![r]);
+        Ok(ne.with_leaves(self.results(o)))
+    }
+
+    fn scan(&mut self, (op, _): (V<'a>, Type), (ne, net): (V<'a>, Type), (xs, _): (V<'a>, Type), span: Span) -> DResult<V<'a>> {
+        let ls = self.array_leaves(&xs, span)?;
+        let n = self.size(ls[0], 0)?;
+        let rows: Vec<IrType> = ls
+            .iter()
+            .map(|&l| {
+                let t = self.ctx.value_type(l);
+                self.row_type(t)
+            })
+            .collect();
+        let nes = self.neutral(&ne, &rows, span)?;
+        let r = self.operator(&op, &ne, &net, &rows, span)?;
+        let rtys: Vec<IrType> = ls.iter().map(|&l| self.ctx.value_type(l)).collect();
+        let mut ops = vec![n];
+        ops.extend(nes);
+        ops.extend(ls);
+        let o = self.op("soac.scan", &ops, &rtys, &[], vec![r]);
+        Ok(ne.with_leaves(self.results(o)))
+    }
+
+    /// `reduce_by_index dest op ne is as` (and `hist`, with a fresh
+    /// destination).
+    fn hist(
+        &mut self,
+        dest: V<'a>,
+        (op, _): (V<'a>, Type),
+        (ne, net): (V<'a>, Type),
+        (is, _): (V<'a>, Type),
+        (xs, _): (V<'a>, Type),
+        span: Span,
+    ) -> DResult<V<'a>> {
+        let dests = self.array_leaves(&dest, span)?;
+        let w = self.size(dests[0], 0)?;
+        let rows: Vec<IrType> = dests
+            .iter()
+            .map(|&l| {
+                let t = self.ctx.value_type(l);
+                self.row_type(t)
+            })
+            .collect();
+        let nes = self.neutral(&ne, &rows, span)?;
+        let il = self.array_leaves(&is, span)?[0];
+        let d = self.dims(il)[0];
+        let n = self.dim_value(d)?;
+        let mut xls = Vec::new();
+        for (l, &rt) in self.array_leaves(&xs, span)?.into_iter().zip(&rows) {
+            let mut want = vec![d];
+            want.extend(self.dims_of_type(rt));
+            xls.push(self.coerce(l, &want, "`hist` of arrays of different sizes")?);
+        }
+        let r0 = self.operator(&op, &ne, &net, &rows, span)?;
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let mut args = vec![i64t];
+        args.extend(rows.iter().copied());
+        let (r1, _, ()) = self.region(&args, |_, bargs| Ok((bargs, ())))?;
+        let mut ops = vec![n, w];
+        ops.extend(dests.iter().copied());
+        ops.extend(nes);
+        ops.push(il);
+        ops.extend(xls);
+        let rtys: Vec<IrType> = dests.iter().map(|&l| self.ctx.value_type(l)).collect();
+        let o = self.op("soac.hist", &ops, &rtys, &[], vec![r0, r1]);
+        Ok(dest.with_leaves(self.results(o)))
+    }
+
+    /// `scatter dest is vs` with one index array per dimension of the
+    /// destination (`scatter_2d`, `scatter_3d` through a flattened
+    /// destination).
+    fn scatter(&mut self, dest: V<'a>, is: &[V<'a>], vs: V<'a>, span: Span) -> DResult<V<'a>> {
+        let dests = self.array_leaves(&dest, span)?;
+        let k = is.len();
+        let mut ils = Vec::new();
+        for i in is {
+            ils.push(self.array_leaves(i, span)?[0]);
+        }
+        let d = self.dims(ils[0])[0];
+        let n = self.dim_value(d)?;
+        for il in ils.iter_mut().skip(1) {
+            *il = self.coerce(*il, &[d], "`scatter` of arrays of different sizes")?;
+        }
+        // The destination sizes of the indexed dimensions.
+        let mut dsizes = Vec::new();
+        for j in 0..k {
+            dsizes.push(self.size(dests[0], j)?);
+        }
+        // Flatten the indexed dimensions of the destination.
+        let mut flat = Vec::new();
+        let mut total = dsizes[0];
+        for &s in &dsizes[1..] {
+            total = self.binop("mul", total, s);
+        }
+        for &l in &dests {
+            if k == 1 {
+                flat.push(l);
+            } else {
+                let mut dd = vec![Dim::Value(total)];
+                dd.extend(self.dims(l)[k..].iter().copied());
+                flat.push(self.reshape(l, &dd)?);
+            }
+        }
+        let mut xls = Vec::new();
+        for (l, &f) in self.array_leaves(&vs, span)?.into_iter().zip(&flat) {
+            let mut want = vec![d];
+            want.extend(self.dims(f)[1..].iter().copied());
+            xls.push(self.coerce(l, &want, "`scatter` of arrays of different sizes")?);
+        }
+        let mut inputs = ils.clone();
+        inputs.extend(xls.iter().copied());
+        let arg_tys: Vec<IrType> = inputs
+            .iter()
+            .map(|&a| {
+                let t = self.ctx.value_type(a);
+                self.row_type(t)
+            })
+            .collect();
+        let nd = flat.len();
+        let (r, _, ()) = self.region(&arg_tys, |s, bargs| {
+            let idx = if k == 1 {
+                bargs[0]
+            } else {
+                // Row-major offset, or -1 (ignored) when any index is out
+                // of its dimension.
+                let zero = s.const_i64(0);
+                let mut conds = Vec::new();
+                let mut off = zero;
+                for j in 0..k {
+                    let lo = s.cmpop("ge", bargs[j], zero);
+                    let hi = s.cmpop("lt", bargs[j], dsizes[j]);
+                    conds.push(lo);
+                    conds.push(hi);
+                    let m = s.binop("mul", off, dsizes[j]);
+                    off = s.binop("add", m, bargs[j]);
+                }
+                let ok = s.and_all(conds).expect("conditions");
+                let m1 = s.const_i64(-1);
+                s.select(ok, off, m1)
+            };
+            let mut ys = vec![idx; nd];
+            ys.extend(bargs[k..].iter().copied());
+            Ok((ys, ()))
+        })?;
+        let mut ops = vec![n];
+        ops.extend(inputs);
+        ops.extend(flat.iter().copied());
+        let rtys: Vec<IrType> = flat.iter().map(|&l| self.ctx.value_type(l)).collect();
+        let o = self.op("soac.scatter", &ops, &rtys, &[], vec![r]);
+        let mut out = Vec::new();
+        for (res, &orig) in self.results(o).into_iter().zip(&dests) {
+            out.push(if k == 1 {
+                res
+            } else {
+                let dd = self.dims(orig);
+                self.reshape(res, &dd)?
+            });
+        }
+        Ok(dest.with_leaves(out))
+    }
+
+    /// The predicate region of `filter`/`partition`: rows of `xs` to what
+    /// `post` makes of the predicate's `i1`.
+    fn predicate(
+        &mut self,
+        p: &V<'a>,
+        xs: &V<'a>,
+        t: &Type,
+        leaves: &[Value],
+        post: impl FnOnce(&mut Self, Value) -> Value,
+        span: Span,
+    ) -> DResult<RegionId> {
+        let row_tys: Vec<IrType> = leaves
+            .iter()
+            .map(|&l| {
+                let t = self.ctx.value_type(l);
+                self.row_type(t)
+            })
+            .collect();
+        let (r, _, ()) = self.region(&row_tys, |s, bargs| {
+            let rowv = xs.with_leaves(bargs);
+            let b = s.apply(p.clone(), vec![(rowv, row(t))], None, span)?;
+            let b = b.as_leaf().ok_or_else(|| internal(span, "a predicate that is not a bool"))?;
+            Ok((vec![post(s, b)], ()))
+        })?;
+        Ok(r)
+    }
+
+    fn filter(&mut self, (p, _): (V<'a>, Type), (xs, t): (V<'a>, Type), span: Span) -> DResult<V<'a>> {
+        let ls = self.array_leaves(&xs, span)?;
+        let n = self.size(ls[0], 0)?;
+        let r = self.predicate(&p, &xs, &t, &ls, |_, b| b, span)?;
+        let rtys: Vec<IrType> = ls
+            .iter()
+            .map(|&l| {
+                let ty = self.ctx.value_type(l);
+                let mut d = vec![Dim::Unknown];
+                d.extend(self.dims(l)[1..].iter().copied());
+                self.with_dims(ty, d)
+            })
+            .collect();
+        let mut ops = vec![n];
+        ops.extend(ls);
+        let o = self.op("soac.filter", &ops, &rtys, &[], vec![r]);
+        let res = self.results(o);
+        let k = self.size(res[0], 0)?;
+        let mut out = Vec::new();
+        for v in res {
+            let mut d = vec![Dim::Value(k)];
+            d.extend(self.dims(v)[1..].iter().copied());
+            out.push(self.reshape(v, &d)?);
+        }
+        Ok(xs.with_leaves(out))
+    }
+
+    /// `partition p xs`: `soac.partition` into the rows that satisfy `p`
+    /// (class 0) and the others (class 1), then the two slices.
+    fn partition(&mut self, (p, _): (V<'a>, Type), (xs, t): (V<'a>, Type), span: Span) -> DResult<V<'a>> {
+        let ls = self.array_leaves(&xs, span)?;
+        let n = self.size(ls[0], 0)?;
+        let post = |s: &mut Self, b: Value| {
+            let zero = s.const_i64(0);
+            let one = s.const_i64(1);
+            s.select(b, zero, one)
+        };
+        let r = self.predicate(&p, &xs, &t, &ls, post, span)?;
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let mut rtys = vec![i64t, i64t];
+        rtys.extend(ls.iter().map(|&l| self.ctx.value_type(l)));
+        let mut ops = vec![n];
+        ops.extend(ls);
+        let k = self.ctx.int_attr(2, Scalar::I64);
+        let o = self.op("soac.partition", &ops, &rtys, &[("k", k)], vec![r]);
+        let res = self.results(o);
+        let (s0, s1) = (res[0], res[1]);
+        let zero = self.const_i64(0);
+        let one = self.const_i64(1);
+        let (mut yes, mut no) = (Vec::new(), Vec::new());
+        for &v in &res[2..] {
+            yes.push(self.slice1(v, zero, s0, one));
+            no.push(self.slice1(v, s0, s1, one));
+        }
+        Ok(V::Tuple(vec![xs.with_leaves(yes), xs.with_leaves(no)]))
+    }
+
+    // ----- numeric modules ---------------------------------------------------
+
+    /// `T.f` of the numeric module of `t`.
+    fn numeric(
+        &mut self,
+        t: PrimType,
+        f: &str,
+        args: Vec<(V<'a>, Type)>,
+        _ret: Option<&Type>,
+        span: Span,
+    ) -> DResult<V<'a>> {
+        let s = scalar(t);
+        let leaf = |i: usize| -> DResult<Value> {
+            args.get(i)
+                .and_then(|(v, _)| v.as_leaf())
+                .ok_or_else(|| internal(span, &format!("argument {} of `{t}.{f}` is not a scalar", i + 1)))
+        };
+        if PrimType::from_name(f).is_some() {
+            return Ok(V::Leaf(self.convert(leaf(0)?, s)));
+        }
+        let v = match f {
+            "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "&" | "|"
+            | "^" | "<<" | ">>" | ">>>" | "max" | "min" => {
+                let (x, y) = (leaf(0)?, leaf(1)?);
+                self.scalar_binop(f, x, y)?
+            }
+            "abs" => self.unop("abs", leaf(0)?),
+            "sgn" => self.unop("signum", leaf(0)?),
+            "neg" => self.unop("neg", leaf(0)?),
+            "not" => self.unop("not", leaf(0)?),
+            "highest" | "lowest" | "inf" | "nan" | "pi" | "e" | "epsilon" | "num_bits" => self.numeric_const(s, f),
+            "to_i64" => self.convert(leaf(0)?, Scalar::I64),
+            "sum" | "product" | "maximum" | "minimum" => {
+                let (kind, ne) = match f {
+                    "sum" => ("add", self.const_int(0, s)),
+                    "product" => ("mul", self.const_int(1, s)),
+                    "maximum" => ("max", self.numeric_const(s, "lowest")),
+                    _ => ("min", self.numeric_const(s, "highest")),
+                };
+                let xs = args[0]
+                    .0
+                    .as_leaf()
+                    .ok_or_else(|| internal(span, "a numeric reduction of a non-array"))?;
+                let n = self.size(xs, 0)?;
+                let st = self.ctx.scalar(s);
+                let r = self.reduce_region(n, &[ne], &[xs], &[st], |s, a| Ok(vec![s.binop(kind, a[0], a[1])]), true)?;
+                r[0]
+            }
+            "get_bit" => {
+                let (i, x) = (leaf(0)?, leaf(1)?);
+                let i = self.convert(i, s);
+                let sh = self.binop("shr", x, i);
+                let one = self.const_int(1, s);
+                let b = self.binop("and", sh, one);
+                self.convert(b, Scalar::I32)
+            }
+            "set_bit" => {
+                let (i, x, b) = (leaf(0)?, leaf(1)?, leaf(2)?);
+                let i = self.convert(i, s);
+                let one = self.const_int(1, s);
+                let mask = self.binop("shl", one, i);
+                let inv = self.unop("not", mask);
+                let cleared = self.binop("and", x, inv);
+                let z = self.const_int(0, Scalar::I32);
+                let set = self.cmpop("ne", b, z);
+                let zs = self.const_int(0, s);
+                let bit = self.select(set, mask, zs);
+                self.binop("or", cleared, bit)
+            }
+            "popc" | "clz" => {
+                let r = self.unop(f, leaf(0)?);
+                self.convert(r, Scalar::I32)
+            }
+            "ctz" => {
+                // The trailing zeros are the ones of `!x & (x - 1)`.
+                let x = leaf(0)?;
+                let one = self.const_int(1, s);
+                let m = self.binop("sub", x, one);
+                let inv = self.unop("not", x);
+                let y = self.binop("and", inv, m);
+                let r = self.unop("popc", y);
+                self.convert(r, Scalar::I32)
+            }
+            "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" | "floor" | "ceil" | "round" => self.unop(f, leaf(0)?),
+            "trunc" => {
+                let x = leaf(0)?;
+                let z = self.zero(s);
+                let neg = self.cmpop("lt", x, z);
+                let c = self.unop("ceil", x);
+                let fl = self.unop("floor", x);
+                self.select(neg, c, fl)
+            }
+            "isnan" => {
+                let x = leaf(0)?;
+                self.cmpop("ne", x, x)
+            }
+            "isinf" => {
+                let x = leaf(0)?;
+                let a = self.unop("abs", x);
+                let inf = self.numeric_const(s, "inf");
+                self.cmpop("eq", a, inf)
+            }
+            "isfinite" => {
+                let x = leaf(0)?;
+                let a = self.unop("abs", x);
+                let inf = self.numeric_const(s, "inf");
+                // NaN compares unequal to everything.
+                self.cmpop("lt", a, inf)
+            }
+            "pow" => {
+                let (x, y) = (leaf(0)?, leaf(1)?);
+                self.binop("pow", x, y)
+            }
+            "mad" => {
+                let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
+                let m = self.binop("mul", x, y);
+                self.binop("add", m, z)
+            }
+            "recip" => {
+                let x = leaf(0)?;
+                let one = self.const_float(1.0, s);
+                self.binop("div", one, x)
+            }
+            "from_fraction" => {
+                let (x, y) = (leaf(0)?, leaf(1)?);
+                let a = self.convert(x, s);
+                let b = self.convert(y, s);
+                self.binop("div", a, b)
+            }
+            "to_bits" => {
+                let u = match s.bits() {
+                    16 => Scalar::U16,
+                    32 => Scalar::U32,
+                    _ => Scalar::U64,
+                };
+                self.convop("bitcast", leaf(0)?, u)
+            }
+            "from_bits" => self.convop("bitcast", leaf(0)?, s),
+            _ => return Err(unsupported(span, &format!("`{t}.{f}`"))),
+        };
+        Ok(V::Leaf(v))
+    }
+
+    /// The constants of the numeric modules.
+    fn numeric_const(&mut self, s: Scalar, f: &str) -> Value {
+        let w = s.bits();
+        match f {
+            "num_bits" => self.const_int(w as i64, Scalar::I32),
+            "highest" if s.is_float() => self.const_float(f64::INFINITY, s),
+            "lowest" if s.is_float() => self.const_float(f64::NEG_INFINITY, s),
+            "highest" if s.is_signed_int() => self.const_int(((1u64 << (w - 1)) - 1) as i64, s),
+            "lowest" if s.is_signed_int() => self.const_int(i64::MIN >> (64 - w), s),
+            "highest" => self.const_int(-1, s),
+            "lowest" => self.const_int(0, s),
+            "inf" => self.const_float(f64::INFINITY, s),
+            "nan" => self.const_float(f64::NAN, s),
+            "pi" => self.const_float(std::f64::consts::PI, s),
+            "e" => self.const_float(std::f64::consts::E, s),
+            _ => {
+                let eps = match s {
+                    Scalar::F16 => 0.0009765625,
+                    Scalar::F32 => f32::EPSILON as f64,
+                    _ => f64::EPSILON,
+                };
+                self.const_float(eps, s)
+            }
+        }
+    }
+}
