@@ -449,6 +449,17 @@ impl Checker {
         Err(Diag::new(span, format!("unknown name `{full}`")))
     }
 
+    /// A type for a message: a literal's variable shows as its default.
+    pub fn describe(&self, t: &Type) -> String {
+        let r = self.subst.resolve(t);
+        if let Type::Var(v) = r {
+            if let Some(d) = self.subst.constraint(v).default {
+                return d.to_string();
+            }
+        }
+        r.to_string()
+    }
+
     pub fn is_builtin_op(&self, name: &str) -> bool {
         builtins::OPERATORS.contains(&name)
     }
@@ -498,7 +509,10 @@ impl Checker {
             }
             t => Err(Diag::new(
                 span,
-                format!("{desc} is applied to too many arguments: it has type `{}`, not a function type", self.subst.resolve(&t)),
+                format!(
+                    "{desc} is applied to too many arguments: expected a function type, found `{}`",
+                    self.describe(&t)
+                ),
             )),
         }
     }
@@ -518,7 +532,10 @@ impl Checker {
                 if i == 0 {
                     Diag::new(
                         span,
-                        format!("{desc} is not a function: it has type `{}`", self.subst.resolve(&t)),
+                        format!(
+                            "{desc} is not a function: expected a function type, found `{}`",
+                            self.describe(&t)
+                        ),
                     )
                 } else {
                     d

@@ -343,6 +343,29 @@ impl Checker {
         Ok(match s {
             SizeExp::Any => Size::Unknown,
             SizeExp::Const(n, _) => Size::Const(*n),
+            SizeExp::Exp(e, _) => {
+                // Every name in it must be a size in scope; its value is not
+                // tracked statically (Note [Sizes are checked at run time]).
+                let mut e = (**e).clone();
+                let mut unknown = None;
+                zonk::walk_exp(
+                    &mut e,
+                    &mut |x| {
+                        if let ExpKind::Var(v) = &x.kind {
+                            if unknown.is_none() && (!v.name.quals.is_empty() || self.lookup_local(&v.name.name).is_none())
+                            {
+                                unknown = Some((v.name.to_string(), x.span));
+                            }
+                        }
+                        Ok(())
+                    },
+                    &mut |_| {},
+                )?;
+                if let Some((n, s)) = unknown {
+                    return Err(Diag::new(s, format!("unknown size `{n}`")));
+                }
+                Size::Unknown
+            }
             SizeExp::Name(qn, span) => {
                 if !qn.quals.is_empty() {
                     return Err(Diag::new(*span, format!("unknown size `{qn}`")));

@@ -168,6 +168,9 @@ pub enum SizeExp {
     Name(QualName, Span),
     /// `[3]` (also `[3i64]`)
     Const(i64, Span),
+    /// `[n + m]`: a size computed from others. The checker does not track
+    /// its value statically; it is checked at run time where it matters.
+    Exp(Box<Exp>, Span),
 }
 
 /// A pattern: function parameters, `let` bindings, loop parameters, lambda

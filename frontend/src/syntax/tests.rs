@@ -190,6 +190,7 @@ fn size(d: &SizeExp) -> String {
         SizeExp::Any => "[]".into(),
         SizeExp::Name(n, _) => format!("[{n}]"),
         SizeExp::Const(c, _) => format!("[{c}]"),
+        SizeExp::Exp(..) => "[exp]".into(),
     }
 }
 

@@ -169,6 +169,13 @@ impl<'a> Parser<'a> {
 
     /// What stands between the brackets of `[d]t` (the `[` is taken).
     fn parse_size(&mut self) -> PResult<SizeExp> {
+        let simple = matches!(self.peek(), Tok::Ident | Tok::Int { .. }) && *self.peek_at(1) == Tok::RBracket;
+        if !simple && *self.peek() != Tok::RBracket {
+            // A size expression such as `[n + m]`.
+            let e = self.parse_exp()?;
+            let span = e.span;
+            return Ok(SizeExp::Exp(e, span));
+        }
         match self.peek() {
             Tok::RBracket => Ok(SizeExp::Any),
             Tok::Ident => {
