@@ -215,20 +215,12 @@ impl Subst {
                 }
                 Ok(())
             }
-            (
-                Type::Arrow {
-                    param: p1, ret: r1, ..
-                },
-                Type::Arrow {
-                    param: p2, ret: r2, ..
-                },
-            ) => {
+            (Type::Arrow { param: p1, ret: r1, .. }, Type::Arrow { param: p2, ret: r2, .. }) => {
                 self.unify_inner(p1, p2, span)?;
                 self.unify_inner(r1, r2, span)
             }
             (Type::Sum(xs), Type::Sum(ys))
-                if xs.len() == ys.len()
-                    && xs.iter().zip(ys).all(|((n, a), (m, b))| n == m && a.len() == b.len()) =>
+                if xs.len() == ys.len() && xs.iter().zip(ys).all(|((n, a), (m, b))| n == m && a.len() == b.len()) =>
             {
                 for ((_, a), (_, b)) in xs.iter().zip(ys) {
                     for (x, y) in a.iter().zip(b) {
@@ -355,8 +347,12 @@ impl Subst {
             no_functions: Some(span),
             ..Default::default()
         };
-        self.apply_constraint(&c, t, span)
-            .map_err(|_| Diag::new(span, format!("expected a type without functions, found `{}`", self.resolve(t))))
+        self.apply_constraint(&c, t, span).map_err(|_| {
+            Diag::new(
+                span,
+                format!("expected a type without functions, found `{}`", self.resolve(t)),
+            )
+        })
     }
 
     /// Bind every unbound variable in `t` that has a default (literals) or a
@@ -373,7 +369,10 @@ impl Subst {
                         } else if set.contains(PrimType::F64) {
                             PrimType::F64
                         } else {
-                            PrimType::ALL.into_iter().find(|p| set.contains(*p)).unwrap_or(PrimType::I32)
+                            PrimType::ALL
+                                .into_iter()
+                                .find(|p| set.contains(*p))
+                                .unwrap_or(PrimType::I32)
                         }
                     })
                 });
@@ -396,7 +395,9 @@ impl Subst {
                 self.default_vars(&param, left);
                 self.default_vars(&ret, left)
             }
-            Type::Sum(cs) => cs.iter().for_each(|(_, ts)| ts.iter().for_each(|t| self.default_vars(t, left))),
+            Type::Sum(cs) => cs
+                .iter()
+                .for_each(|(_, ts)| ts.iter().for_each(|t| self.default_vars(t, left))),
         }
     }
 
