@@ -238,7 +238,10 @@ impl Subst {
             return Err(Some("this would make an infinite type".into()));
         }
         let c = std::mem::take(&mut self.constraints[v as usize]);
-        self.bound[v as usize] = Some(t.clone());
+        // Uniqueness belongs to annotations, not to what a type variable
+        // stands for: `copy (map f xs)` must not make `copy`'s parameter
+        // unique.
+        self.bound[v as usize] = Some(strip_unique(t));
         let r = self.apply_constraint(&c, t, span);
         if r.is_err() {
             self.bound[v as usize] = None;
@@ -464,6 +467,20 @@ pub fn subst_params(t: &Type, f: &dyn Fn(&Name) -> Option<Type>) -> Type {
                 .map(|(n, ts)| (n.clone(), ts.iter().map(|t| subst_params(t, f)).collect()))
                 .collect(),
         ),
+        t => t.clone(),
+    }
+}
+
+/// The type without any uniqueness marks.
+pub fn strip_unique(t: &Type) -> Type {
+    match t {
+        Type::Array { elem, shape, .. } => Type::Array {
+            elem: Rc::new(strip_unique(elem)),
+            shape: shape.clone(),
+            unique: false,
+        },
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(strip_unique).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), strip_unique(t))).collect()),
         t => t.clone(),
     }
 }
