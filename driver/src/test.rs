@@ -906,5 +906,4 @@ mod tests {
         t += sum(10, 20, 30);
         assert_eq!(t.to_string(), "11 passed, 22 failed, 33 skipped");
     }
-
-    }
+}

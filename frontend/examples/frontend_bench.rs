@@ -14,7 +14,11 @@ fn generate(lines: usize) -> String {
     let mut s = String::new();
     let mut i = 0;
     while s.lines().count() < lines {
-        let prev = if i == 0 { "xs".to_string() } else { format!("f{} xs", i - 1) };
+        let prev = if i == 0 {
+            "xs".to_string()
+        } else {
+            format!("f{} xs", i - 1)
+        };
         s.push_str(&format!(
             "def f{i} [n] (xs: [n]i32): [n]i32 =
   let ys = map (\\x -> x * {k} + 1) ({prev})

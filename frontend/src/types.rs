@@ -242,9 +242,7 @@ impl fmt::Display for Type {
                 }
                 write!(f, ")")
             }
-            Type::Record(fs) if is_tuple_record(fs) => {
-                Type::Tuple(fs.iter().map(|(_, t)| t.clone()).collect()).fmt(f)
-            }
+            Type::Record(fs) if is_tuple_record(fs) => Type::Tuple(fs.iter().map(|(_, t)| t.clone()).collect()).fmt(f),
             Type::Record(fs) => {
                 write!(f, "{{")?;
                 for (i, (n, t)) in fs.iter().enumerate() {

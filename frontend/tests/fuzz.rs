@@ -88,11 +88,21 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
 
 #[test]
 fn mutated_programs_never_panic() {
-    let secs: u64 = std::env::var("FUTMLIR_FUZZ_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
-    let budget = if secs > 0 { Duration::from_secs(secs) } else { Duration::from_secs(4) };
+    let secs: u64 = std::env::var("FUTMLIR_FUZZ_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let budget = if secs > 0 {
+        Duration::from_secs(secs)
+    } else {
+        Duration::from_secs(4)
+    };
     let max_cases = if secs > 0 { usize::MAX } else { 3000 };
     let seeds = seeds();
-    let mut rng = Rng(std::env::var("FUTMLIR_FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1));
+    let mut rng = Rng(std::env::var("FUTMLIR_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1));
     let start = Instant::now();
     let mut n = 0usize;
     while n < max_cases && start.elapsed() < budget {
@@ -109,5 +119,8 @@ fn mutated_programs_never_panic() {
         }
         n += 1;
     }
-    println!("fuzz: {n} executions in {:.1} s, no panics", start.elapsed().as_secs_f64());
+    println!(
+        "fuzz: {n} executions in {:.1} s, no panics",
+        start.elapsed().as_secs_f64()
+    );
 }

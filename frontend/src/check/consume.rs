@@ -96,12 +96,18 @@ impl Analysis {
                 };
                 ids.push(self.bind(n, al, nc, p.span))
             }
-            PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| self.bind_pat_into(q, aliases, nc, ids)),
+            PatKind::Tuple(ps) | PatKind::Constr(_, ps) => {
+                ps.iter().for_each(|q| self.bind_pat_into(q, aliases, nc, ids))
+            }
             PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| self.bind_pat_into(q, aliases, nc, ids)),
             PatKind::Ascribe(q, _) => {
                 // A unique annotation on a function parameter makes it
                 // consumable.
-                let nc = if p.ty.as_ref().is_some_and(Type::is_unique) { None } else { nc };
+                let nc = if p.ty.as_ref().is_some_and(Type::is_unique) {
+                    None
+                } else {
+                    nc
+                };
                 self.bind_pat_into(q, aliases, nc, ids)
             }
             PatKind::Wildcard | PatKind::Lit(_) => {}
@@ -116,8 +122,8 @@ impl Analysis {
         for a in &self.bindings[id as usize].aliases {
             if let Some(cs) = self.consumed.get(a) {
                 let name = &self.bindings[id as usize].name;
-                let mut d = Diag::new(span, format!("`{name}` is used here after being consumed"))
-                    .note(*cs, "consumed here");
+                let mut d =
+                    Diag::new(span, format!("`{name}` is used here after being consumed")).note(*cs, "consumed here");
                 if *a != id {
                     d = d.help(format!("`{name}` aliases `{}`", self.bindings[*a as usize].name));
                 }
@@ -148,7 +154,9 @@ impl Analysis {
                 }
             }
             if let Some(prev) = self.consumed.get(&a) {
-                return Err(Diag::new(span, format!("`{}` is consumed twice", b.name)).note(*prev, "consumed here first"));
+                return Err(
+                    Diag::new(span, format!("`{}` is consumed twice", b.name)).note(*prev, "consumed here first")
+                );
             }
         }
         for &a in aliases {
@@ -187,7 +195,13 @@ impl Analysis {
     }
 
     /// A call: consume the arguments passed for unique parameters.
-    fn apply(&mut self, fty: Option<&Type>, fal: Aliases, args: &[&Exp], result: Option<&Type>) -> Result<Aliases, Diag> {
+    fn apply(
+        &mut self,
+        fty: Option<&Type>,
+        fal: Aliases,
+        args: &[&Exp],
+        result: Option<&Type>,
+    ) -> Result<Aliases, Diag> {
         let mut arg_al = Vec::new();
         for a in args {
             arg_al.push(self.exp(a)?);
@@ -478,14 +492,20 @@ pub fn check_valbind(_ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
         param_ids.extend(an.bind_pat(p, &[], Some("it is a parameter whose type is not unique")));
     }
     let result = an.exp(&vb.body)?;
-    let unique_ret = vb.ret.as_ref().is_some_and(|r| matches!(r.kind, TypeExpKind::Unique(_)));
+    let unique_ret = vb
+        .ret
+        .as_ref()
+        .is_some_and(|r| matches!(r.kind, TypeExpKind::Unique(_)));
     if unique_ret {
         for a in result {
             if param_ids.contains(&a) && an.bindings[a as usize].not_consumable.is_some() {
                 let b = &an.bindings[a as usize];
                 return Err(Diag::new(
                     vb.body.span,
-                    format!("the return type is unique (`*`), but the result may alias the parameter `{}`", b.name),
+                    format!(
+                        "the return type is unique (`*`), but the result may alias the parameter `{}`",
+                        b.name
+                    ),
                 )
                 .note(b.span, "the parameter")
                 .help("return a `copy` of it"));

@@ -79,12 +79,7 @@ impl Checker {
                 self.require_prim(&t, set, x.span, "operand of `!`")?;
                 Ok(t)
             }
-            ExpKind::BinOp {
-                op,
-                op_span,
-                lhs,
-                rhs,
-            } => {
+            ExpKind::BinOp { op, op_span, lhs, rhs } => {
                 let name = op.name.name.clone();
                 if op.name.quals.is_empty() && (&*name == "&&" || &*name == "||") && self.is_builtin_op(&name) {
                     op.res = Some(Resolved::Builtin(name.clone()));
@@ -145,8 +140,15 @@ impl Checker {
             }
             ExpKind::Lambda { .. } => self.check_lambda(e, None),
             ExpKind::Tuple(es) => {
-                let ts = es.iter_mut().map(|x| self.check_exp(x)).collect::<Result<Vec<_>, _>>()?;
-                Ok(if ts.len() == 1 { ts.into_iter().next().unwrap() } else { Type::Tuple(ts) })
+                let ts = es
+                    .iter_mut()
+                    .map(|x| self.check_exp(x))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(if ts.len() == 1 {
+                    ts.into_iter().next().unwrap()
+                } else {
+                    Type::Tuple(ts)
+                })
             }
             ExpKind::Record(fields) => {
                 let mut out: Vec<(Name, Type)> = Vec::new();
@@ -444,9 +446,23 @@ impl Checker {
             return Ok((Resolved::Builtin(full.into()), self.instantiate(&s)));
         }
         if qn.quals.len() == 1 && PrimType::from_name(&qn.quals[0]).is_some() {
-            return Err(Diag::new(span, format!("unknown name `{full}`: module `{}` has no `{}`", qn.quals[0], qn.name)));
+            return Err(Diag::new(
+                span,
+                format!("unknown name `{full}`: module `{}` has no `{}`", qn.quals[0], qn.name),
+            ));
         }
         Err(Diag::new(span, format!("unknown name `{full}`")))
+    }
+
+    /// A type for a message: a literal's variable shows as its default.
+    pub fn describe(&self, t: &Type) -> String {
+        let r = self.subst.resolve(t);
+        if let Type::Var(v) = r {
+            if let Some(d) = self.subst.constraint(v).default {
+                return d.to_string();
+            }
+        }
+        r.to_string()
     }
 
     pub fn is_builtin_op(&self, name: &str) -> bool {
@@ -498,7 +514,10 @@ impl Checker {
             }
             t => Err(Diag::new(
                 span,
-                format!("{desc} is applied to too many arguments: it has type `{}`, not a function type", self.subst.resolve(&t)),
+                format!(
+                    "{desc} is applied to too many arguments: expected a function type, found `{}`",
+                    self.describe(&t)
+                ),
             )),
         }
     }
@@ -518,7 +537,10 @@ impl Checker {
                 if i == 0 {
                     Diag::new(
                         span,
-                        format!("{desc} is not a function: it has type `{}`", self.subst.resolve(&t)),
+                        format!(
+                            "{desc} is not a function: expected a function type, found `{}`",
+                            self.describe(&t)
+                        ),
                     )
                 } else {
                     d
@@ -569,7 +591,9 @@ impl Checker {
 
     /// A lambda, with the expected function type when known.
     fn check_lambda(&mut self, e: &mut Exp, expected: Option<&Type>) -> Result<Type, Diag> {
-        let ExpKind::Lambda { params, ret, body } = &mut e.kind else { unreachable!() };
+        let ExpKind::Lambda { params, ret, body } = &mut e.kind else {
+            unreachable!()
+        };
         let mark = self.locals.len();
         let mut ptys = Vec::new();
         let mut exp = expected.cloned();
@@ -645,7 +669,10 @@ impl Checker {
             t => {
                 return Err(Diag::new(
                     span,
-                    format!("expected an array to index, found a value of type `{}`", self.subst.resolve(t)),
+                    format!(
+                        "expected an array to index, found a value of type `{}`",
+                        self.subst.resolve(t)
+                    ),
                 ))
             }
         };

@@ -193,7 +193,9 @@ impl Checker {
                 }
             }
         }
-        let ty = self.type_of(te).unwrap_or_else(|d| panic!("built-in signature: {}", d.message));
+        let ty = self
+            .type_of(te)
+            .unwrap_or_else(|d| panic!("built-in signature: {}", d.message));
         self.locals.truncate(mark);
         self.rigid = saved;
         Scheme {
@@ -268,7 +270,11 @@ impl Checker {
             },
             TypeExpKind::Tuple(ts) => {
                 let ts = ts.iter().map(|t| self.type_of(t)).collect::<Result<Vec<_>, _>>()?;
-                Ok(if ts.len() == 1 { ts.into_iter().next().unwrap() } else { Type::Tuple(ts) })
+                Ok(if ts.len() == 1 {
+                    ts.into_iter().next().unwrap()
+                } else {
+                    Type::Tuple(ts)
+                })
             }
             TypeExpKind::Record(fs) => {
                 let mut out: Vec<(Name, Type)> = Vec::new();
@@ -343,6 +349,30 @@ impl Checker {
         Ok(match s {
             SizeExp::Any => Size::Unknown,
             SizeExp::Const(n, _) => Size::Const(*n),
+            SizeExp::Exp(e, _) => {
+                // Every name in it must be a size in scope; its value is not
+                // tracked statically (Note [Sizes are checked at run time]).
+                let mut e = (**e).clone();
+                let mut unknown = None;
+                zonk::walk_exp(
+                    &mut e,
+                    &mut |x| {
+                        if let ExpKind::Var(v) = &x.kind {
+                            if unknown.is_none()
+                                && (!v.name.quals.is_empty() || self.lookup_local(&v.name.name).is_none())
+                            {
+                                unknown = Some((v.name.to_string(), x.span));
+                            }
+                        }
+                        Ok(())
+                    },
+                    &mut |_| {},
+                )?;
+                if let Some((n, s)) = unknown {
+                    return Err(Diag::new(s, format!("unknown size `{n}`")));
+                }
+                Size::Unknown
+            }
             SizeExp::Name(qn, span) => {
                 if !qn.quals.is_empty() {
                     return Err(Diag::new(*span, format!("unknown size `{qn}`")));
@@ -374,7 +404,10 @@ impl Checker {
             }
             if self.rigid.contains(&qn.name) {
                 if !args.is_empty() {
-                    return Err(Diag::new(span, format!("type parameter `{}` takes no arguments", qn.name)));
+                    return Err(Diag::new(
+                        span,
+                        format!("type parameter `{}` takes no arguments", qn.name),
+                    ));
                 }
                 return Ok(Type::Param(qn.name.clone()));
             }
@@ -403,14 +436,22 @@ impl Checker {
                 (TypeParam::Size { name, .. }, TypeArgExp::Size(s, _)) => sizes.push((name.clone(), self.size_of(s)?)),
                 (TypeParam::Type { name, .. }, TypeArgExp::Type(t)) => types.push((name.clone(), self.type_of(t)?)),
                 (TypeParam::Size { name: pn, .. }, TypeArgExp::Type(t)) => {
-                    return Err(Diag::new(t.span, format!("expected a size argument `[..]` for `{pn}`, found a type")))
+                    return Err(Diag::new(
+                        t.span,
+                        format!("expected a size argument `[..]` for `{pn}`, found a type"),
+                    ))
                 }
                 (TypeParam::Type { name: pn, .. }, TypeArgExp::Size(_, s)) => {
-                    return Err(Diag::new(*s, format!("expected a type argument for `{pn}`, found a size")))
+                    return Err(Diag::new(
+                        *s,
+                        format!("expected a type argument for `{pn}`, found a size"),
+                    ))
                 }
             }
         }
-        let t = unify::subst_params(&abbr.ty, &|n| types.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()));
+        let t = unify::subst_params(&abbr.ty, &|n| {
+            types.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone())
+        });
         Ok(unify::map_sizes(&t, &mut |n| {
             sizes
                 .iter()
@@ -429,7 +470,10 @@ impl Checker {
                 self.globals.insert(vb.name.clone(), (id, scheme.clone()));
                 if vb.entry {
                     if !user {
-                        return Err(Diag::new(vb.name_span, "entry points are only allowed in the main program"));
+                        return Err(Diag::new(
+                            vb.name_span,
+                            "entry points are only allowed in the main program",
+                        ));
                     }
                     if let Some(e) = self.entry_for(vb, id, &scheme) {
                         entries.push(e);
@@ -454,7 +498,10 @@ impl Checker {
                 self.rigid = saved;
                 let t = t?;
                 if tb.liftedness == Liftedness::Unlifted && t.has_function() {
-                    return Err(Diag::new(tb.span, format!("type `{}` contains a function; declare it with `type^`", tb.name)));
+                    return Err(Diag::new(
+                        tb.span,
+                        format!("type `{}` contains a function; declare it with `type^`", tb.name),
+                    ));
                 }
                 self.types.insert(
                     tb.name.clone(),
@@ -495,7 +542,8 @@ impl Checker {
             }
         }
         if !vb.type_params.iter().all(|tp| matches!(tp, TypeParam::Size { .. })) {
-            self.errors.push(Diag::new(vb.name_span, "entry points cannot have type parameters"));
+            self.errors
+                .push(Diag::new(vb.name_span, "entry points cannot have type parameters"));
             return None;
         }
         Some(Entry {
@@ -610,7 +658,10 @@ impl Checker {
                 self.type_of(te)?
             }
             PatKind::Lit(_) | PatKind::Constr(..) => {
-                return Err(Diag::new(p.span, "this pattern is only allowed in `match`, which is not supported yet"))
+                return Err(Diag::new(
+                    p.span,
+                    "this pattern is only allowed in `match`, which is not supported yet",
+                ))
             }
         })
     }
@@ -668,7 +719,10 @@ impl Checker {
                     if have.len() != fs.len() {
                         return Err(Diag::new(
                             p.span,
-                            format!("the pattern does not mention every field of `{}`", self.subst.resolve(t)),
+                            format!(
+                                "the pattern does not mention every field of `{}`",
+                                self.subst.resolve(t)
+                            ),
                         ));
                     }
                 }
@@ -681,9 +735,10 @@ impl Checker {
                 p.ty = Some(at.clone());
                 self.bind_pat(q, &at)
             }
-            PatKind::Lit(_) | PatKind::Constr(..) => {
-                Err(Diag::new(p.span, "this pattern is only allowed in `match`, which is not supported yet"))
-            }
+            PatKind::Lit(_) | PatKind::Constr(..) => Err(Diag::new(
+                p.span,
+                "this pattern is only allowed in `match`, which is not supported yet",
+            )),
         }
     }
 
@@ -728,4 +783,3 @@ pub fn record_type(mut fs: Vec<(Name, Type)>) -> Type {
     fs.sort_by(|a, b| a.0.cmp(&b.0));
     Type::Record(fs)
 }
-

@@ -215,20 +215,12 @@ impl Subst {
                 }
                 Ok(())
             }
-            (
-                Type::Arrow {
-                    param: p1, ret: r1, ..
-                },
-                Type::Arrow {
-                    param: p2, ret: r2, ..
-                },
-            ) => {
+            (Type::Arrow { param: p1, ret: r1, .. }, Type::Arrow { param: p2, ret: r2, .. }) => {
                 self.unify_inner(p1, p2, span)?;
                 self.unify_inner(r1, r2, span)
             }
             (Type::Sum(xs), Type::Sum(ys))
-                if xs.len() == ys.len()
-                    && xs.iter().zip(ys).all(|((n, a), (m, b))| n == m && a.len() == b.len()) =>
+                if xs.len() == ys.len() && xs.iter().zip(ys).all(|((n, a), (m, b))| n == m && a.len() == b.len()) =>
             {
                 for ((_, a), (_, b)) in xs.iter().zip(ys) {
                     for (x, y) in a.iter().zip(b) {
@@ -246,7 +238,10 @@ impl Subst {
             return Err(Some("this would make an infinite type".into()));
         }
         let c = std::mem::take(&mut self.constraints[v as usize]);
-        self.bound[v as usize] = Some(t.clone());
+        // Uniqueness belongs to annotations, not to what a type variable
+        // stands for: `copy (map f xs)` must not make `copy`'s parameter
+        // unique.
+        self.bound[v as usize] = Some(strip_unique(t));
         let r = self.apply_constraint(&c, t, span);
         if r.is_err() {
             self.bound[v as usize] = None;
@@ -355,8 +350,12 @@ impl Subst {
             no_functions: Some(span),
             ..Default::default()
         };
-        self.apply_constraint(&c, t, span)
-            .map_err(|_| Diag::new(span, format!("expected a type without functions, found `{}`", self.resolve(t))))
+        self.apply_constraint(&c, t, span).map_err(|_| {
+            Diag::new(
+                span,
+                format!("expected a type without functions, found `{}`", self.resolve(t)),
+            )
+        })
     }
 
     /// Bind every unbound variable in `t` that has a default (literals) or a
@@ -373,7 +372,10 @@ impl Subst {
                         } else if set.contains(PrimType::F64) {
                             PrimType::F64
                         } else {
-                            PrimType::ALL.into_iter().find(|p| set.contains(*p)).unwrap_or(PrimType::I32)
+                            PrimType::ALL
+                                .into_iter()
+                                .find(|p| set.contains(*p))
+                                .unwrap_or(PrimType::I32)
                         }
                     })
                 });
@@ -396,7 +398,9 @@ impl Subst {
                 self.default_vars(&param, left);
                 self.default_vars(&ret, left)
             }
-            Type::Sum(cs) => cs.iter().for_each(|(_, ts)| ts.iter().for_each(|t| self.default_vars(t, left))),
+            Type::Sum(cs) => cs
+                .iter()
+                .for_each(|(_, ts)| ts.iter().for_each(|t| self.default_vars(t, left))),
         }
     }
 
@@ -463,6 +467,20 @@ pub fn subst_params(t: &Type, f: &dyn Fn(&Name) -> Option<Type>) -> Type {
                 .map(|(n, ts)| (n.clone(), ts.iter().map(|t| subst_params(t, f)).collect()))
                 .collect(),
         ),
+        t => t.clone(),
+    }
+}
+
+/// The type without any uniqueness marks.
+pub fn strip_unique(t: &Type) -> Type {
+    match t {
+        Type::Array { elem, shape, .. } => Type::Array {
+            elem: Rc::new(strip_unique(elem)),
+            shape: shape.clone(),
+            unique: false,
+        },
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(strip_unique).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), strip_unique(t))).collect()),
         t => t.clone(),
     }
 }

@@ -7,8 +7,16 @@ use crate::syntax::ast::*;
 use crate::types::{PrimType, Type};
 
 /// Visit every expression and pattern of a tree, children first.
-pub fn walk_exp(e: &mut Exp, fe: &mut dyn FnMut(&mut Exp) -> Result<(), Diag>, fp: &mut dyn FnMut(&mut Pat)) -> Result<(), Diag> {
-    fn idx(ix: &mut [DimIndex], fe: &mut dyn FnMut(&mut Exp) -> Result<(), Diag>, fp: &mut dyn FnMut(&mut Pat)) -> Result<(), Diag> {
+pub fn walk_exp(
+    e: &mut Exp,
+    fe: &mut dyn FnMut(&mut Exp) -> Result<(), Diag>,
+    fp: &mut dyn FnMut(&mut Pat),
+) -> Result<(), Diag> {
+    fn idx(
+        ix: &mut [DimIndex],
+        fe: &mut dyn FnMut(&mut Exp) -> Result<(), Diag>,
+        fp: &mut dyn FnMut(&mut Pat),
+    ) -> Result<(), Diag> {
         for i in ix {
             match i {
                 DimIndex::Fix(x) => walk_exp(x, fe, fp)?,
@@ -79,7 +87,9 @@ pub fn walk_exp(e: &mut Exp, fe: &mut dyn FnMut(&mut Exp) -> Result<(), Diag>, f
             walk_exp(value, fe, fp)?;
             walk_exp(body, fe, fp)?;
         }
-        ExpKind::LetFun { params, value, body, .. } => {
+        ExpKind::LetFun {
+            params, value, body, ..
+        } => {
             params.iter_mut().for_each(|p| walk_pat(p, fp));
             walk_exp(value, fe, fp)?;
             walk_exp(body, fe, fp)?;

@@ -1,38 +1,192 @@
-//! The reference interpreter (stub until the real one lands).
-use crate::check::Checked;
+//! The reference interpreter: evaluates the checked AST directly. It is what
+//! `futmlir run` and `futmlir test --backend=interp` execute, and the
+//! reference the compiled backends are compared against.
+//!
+//! - [`value`]: runtime values (Note [Value representation]);
+//! - [`eval`]: expressions, patterns, application, indexing, loops;
+//! - [`builtins`]: the built-in functions of `check::builtins`;
+//! - [`prim`]: scalar arithmetic and conversions (Note [Integer semantics],
+//!   Note [Conversions]);
+//! - [`cost`]: work and span under the parallel cost model.
+//!
+//! The entry point is [`run_entry`]. Evaluation never panics: a failure of
+//! the program (an index out of bounds, a division by zero, a failed
+//! assertion or size coercion) is a [`RuntimeError`] at the span of the
+//! expression, and an inconsistency in the checked tree is a
+//! `RuntimeError` whose message starts with "internal error".
+
+#[macro_use]
+mod value;
+mod builtins;
+mod cost;
+mod eval;
+mod prim;
+#[cfg(test)]
+mod tests;
+
+use crate::check::{Checked, Entry};
 use crate::span::{SourceMap, Span};
+use crate::types::{Size, Type};
+use crate::values;
+
+use eval::Interp;
+use value::{external_type, from_external, shape_str, to_external, Value};
 
 pub struct RunOptions {
+    /// Count work and span (see [`cost`]).
     pub cost: bool,
 }
+
+/// Work and span of a run under the parallel cost model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cost {
     pub work: u64,
     pub span: u64,
 }
+
 pub struct RunResult {
-    pub values: Vec<crate::values::Value>,
+    /// One value per result (a tuple result type gives several).
+    pub values: Vec<values::Value>,
     pub cost: Option<Cost>,
 }
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeError {
     pub span: Option<Span>,
     pub message: String,
 }
+
 impl RuntimeError {
+    fn plain(message: impl Into<String>) -> RuntimeError {
+        RuntimeError {
+            span: None,
+            message: message.into(),
+        }
+    }
+
+    /// `file:line:col: error: message` (or `error: message` without a span).
     pub fn render(&self, sm: &SourceMap) -> String {
         match self.span {
-            Some(s) => format!("{}: error: {}", sm.describe(s), self.message),
+            Some(span) => format!("{}: error: {}", sm.describe(span), self.message),
             None => format!("error: {}", self.message),
         }
     }
 }
+
+impl std::fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Run entry point `entry` of a checked program on external arguments.
 pub fn run_entry(
-    _checked: &Checked,
-    _entry: &str,
-    _args: Vec<crate::values::Value>,
-    _opts: &RunOptions,
+    checked: &Checked,
+    entry: &str,
+    args: Vec<values::Value>,
+    opts: &RunOptions,
 ) -> Result<RunResult, RuntimeError> {
-    Err(RuntimeError {
-        span: None,
-        message: "interpreter missing".into(),
+    let Some(ent) = checked.entries.iter().find(|e| &*e.name == entry) else {
+        let names: Vec<&str> = checked.entries.iter().map(|e| &*e.name).collect();
+        return Err(RuntimeError::plain(format!(
+            "no entry point `{entry}`; entry points: {}",
+            names.join(", ")
+        )));
+    };
+    check_entry_args(ent, &args)?;
+    let mut interp = Interp::new(checked, opts.cost);
+    let vb = interp.valbind(ent.id, Span::default()).map_err(|e| *e)?;
+    let vals: Vec<Value<'_>> = args.into_iter().map(from_external).collect();
+    let result = if vb.params.is_empty() {
+        interp.global_value(ent.id, vb.span)
+    } else {
+        interp.call_global(vb, vals, vb.span)
+    }
+    .map_err(|e| *e)?;
+    let opaque = |t: &Type| {
+        RuntimeError::plain(format!(
+            "the result of entry point `{entry}` has type {t}, which is opaque and cannot be printed"
+        ))
+    };
+    let values = match (&ent.ret, result) {
+        (Type::Tuple(ts), Value::Tuple(vs)) if ts.len() == vs.len() => ts
+            .iter()
+            .zip(vs.iter())
+            .map(|(t, v)| to_external(v, t).map_err(|()| opaque(t)))
+            .collect::<Result<Vec<_>, _>>()?,
+        (t, v) => vec![to_external(&v, t).map_err(|()| opaque(t))?],
+    };
+    Ok(RunResult {
+        values,
+        cost: opts.cost.then_some(Cost {
+            work: interp.work,
+            span: interp.span,
+        }),
     })
+}
+
+/// `[3]f32`
+fn external_type_str(v: &values::Value) -> String {
+    let (t, shape) = external_type(v);
+    format!("{}{t}", shape_str(&shape))
+}
+
+/// Arguments must match the entry point's parameter types: count, element
+/// type, rank, constant sizes, and sizes named alike must agree.
+fn check_entry_args(ent: &Entry, args: &[values::Value]) -> Result<(), RuntimeError> {
+    if args.len() != ent.params.len() {
+        return Err(RuntimeError::plain(format!(
+            "entry point `{}` takes {} argument{}, got {}",
+            ent.name,
+            ent.params.len(),
+            if ent.params.len() == 1 { "" } else { "s" },
+            args.len()
+        )));
+    }
+    let mut sizes: Vec<(&str, usize, usize)> = Vec::new();
+    for (i, (arg, ty)) in args.iter().zip(&ent.params).enumerate() {
+        let (t, shape) = external_type(arg);
+        let (elem, dims) = match ty {
+            Type::Prim(p) => (Some(*p), &[][..]),
+            Type::Array { elem, shape, .. } => (elem.prim(), &shape[..]),
+            _ => (None, &[][..]),
+        };
+        let Some(elem) = elem else {
+            return Err(RuntimeError::plain(format!(
+                "entry point argument {}: parameter type {ty} is opaque and cannot be given from outside",
+                i + 1
+            )));
+        };
+        if elem != t || dims.len() != shape.len() {
+            return Err(RuntimeError::plain(format!(
+                "entry point argument {}: expected {ty}, got {}",
+                i + 1,
+                external_type_str(arg)
+            )));
+        }
+        for (d, have) in dims.iter().zip(&shape) {
+            match d {
+                Size::Const(c) if *c != *have as i64 => {
+                    return Err(RuntimeError::plain(format!(
+                        "entry point argument {}: expected {ty}, got {} (size mismatch)",
+                        i + 1,
+                        external_type_str(arg)
+                    )));
+                }
+                Size::Var(n) => match sizes.iter().find(|(m, _, _)| *m == &**n) {
+                    Some((_, want, j)) if want != have => {
+                        return Err(RuntimeError::plain(format!(
+                            "entry point argument {}: size `{n}` is {have} here but {want} in argument {}",
+                            i + 1,
+                            j + 1
+                        )));
+                    }
+                    Some(_) => {}
+                    None => sizes.push((n, *have, i)),
+                },
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }

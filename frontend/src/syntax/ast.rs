@@ -51,6 +51,7 @@ pub struct Program {
 }
 
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum Dec {
     /// `def`, `let` (at top level) or `entry`.
     Val(ValBind),
@@ -167,6 +168,9 @@ pub enum SizeExp {
     Name(QualName, Span),
     /// `[3]` (also `[3i64]`)
     Const(i64, Span),
+    /// `[n + m]`: a size computed from others. The checker does not track
+    /// its value statically; it is checked at run time where it matters.
+    Exp(Box<Exp>, Span),
 }
 
 /// A pattern: function parameters, `let` bindings, loop parameters, lambda
@@ -203,9 +207,15 @@ pub enum Literal {
     /// Integer literal; `suffix` is the type suffix if written (`1i64`).
     /// The magnitude is kept as u128 so `0xffffffffffffffffu64` and
     /// `-128i8` (negation applied by the checker) both fit.
-    Int { value: u128, suffix: Option<PrimType> },
+    Int {
+        value: u128,
+        suffix: Option<PrimType>,
+    },
     /// Float literal (decimal or hex float); suffix `f16`/`f32`/`f64`.
-    Float { value: f64, suffix: Option<PrimType> },
+    Float {
+        value: f64,
+        suffix: Option<PrimType>,
+    },
     Bool(bool),
     /// `'a'` is an integer literal in Futhark; strings `"abc"` are arrays of
     /// u8.
@@ -369,6 +379,7 @@ pub enum ExpKind {
 }
 
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum RecordField {
     /// `x = e`
     Explicit(Name, Span, Exp),
@@ -397,6 +408,7 @@ pub enum LoopForm {
 }
 
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum DimIndex {
     /// `i`
     Fix(Exp),

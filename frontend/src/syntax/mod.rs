@@ -3,3 +3,6 @@
 pub mod ast;
 pub mod lexer;
 pub mod parser;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1047 @@
+//! The built-in functions: every name of `check::builtins` (GENERAL, the
+//! numeric modules, OPERATORS), resolved once to a [`Builtin`] and run here.
+
+use std::rc::Rc;
+
+use crate::span::Span;
+use crate::types::{PrimType, Type};
+use crate::values::PrimValue;
+
+use super::cost::log_steps;
+use super::eval::{as_i64, check_alloc, err, error, internal, Interp, R};
+use super::prim::{self, BinOp, FloatBin, FloatUn};
+use super::value::{shape_str, Array, Builder, Data, Fun, Value};
+
+/// A resolved built-in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// An operator, unqualified (`+`) or qualified (`i32.+`); the operands'
+    /// values carry the type.
+    Op(BinOp),
+    /// `T.f`: convert from `from` to `to`.
+    Conv { to: PrimType, from: PrimType },
+    /// A member of numeric module `T`.
+    Num(PrimType, NumFn),
+    /// An unqualified function of the basis library.
+    Gen(Gen),
+}
+
+/// Members of the numeric modules (besides operators and conversions).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NumFn {
+    Max,
+    Min,
+    Abs,
+    Sgn,
+    Neg,
+    Highest,
+    Lowest,
+    Sum,
+    Product,
+    Maximum,
+    Minimum,
+    ToI64,
+    NumBits,
+    /// `not`: bitwise on integers, logical on bool.
+    Not,
+    GetBit,
+    SetBit,
+    Popc,
+    Clz,
+    Ctz,
+    MulHi,
+    MadHi,
+    Un(FloatUn),
+    Bin(FloatBin),
+    IsNan,
+    IsInf,
+    IsFinite,
+    Inf,
+    Nan,
+    Pi,
+    E,
+    Epsilon,
+    Fma,
+    Mad,
+    Lerp,
+    FromFraction,
+    ToBits,
+    FromBits,
+}
+
+/// The unqualified built-ins. The number is the count of arrays (`map3`,
+/// `zip4`), index dimensions (`scatter_2d`) or flattened dimensions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Gen {
+    Map(u8),
+    Reduce,
+    Scan,
+    Hist,
+    ReduceByIndex,
+    Scatter(u8),
+    Filter,
+    Partition,
+    Zip(u8),
+    Unzip(u8),
+    Iota,
+    Replicate,
+    Concat,
+    Rotate,
+    Transpose,
+    Flatten(u8),
+    Unflatten(u8),
+    Copy,
+    Reverse,
+    Tabulate(u8),
+    Trace,
+    Opaque,
+    R32,
+    T32,
+    R64,
+    T64,
+}
+
+impl Builtin {
+    /// Resolve a canonical built-in name (`map`, `+`, `i32.sum`, `f32.i64`).
+    pub fn parse(name: &str) -> Option<Builtin> {
+        if let Some(op) = BinOp::from_name(name) {
+            return Some(Builtin::Op(op));
+        }
+        if let Some(g) = parse_general(name) {
+            return Some(Builtin::Gen(g));
+        }
+        let (m, f) = name.split_once('.')?;
+        let t = PrimType::from_name(m)?;
+        if let Some(from) = PrimType::from_name(f) {
+            return Some(Builtin::Conv { to: t, from });
+        }
+        if t == PrimType::Bool {
+            return (f == "not").then_some(Builtin::Num(t, NumFn::Not));
+        }
+        if let Some(op) = BinOp::from_name(f) {
+            let integral_only = matches!(
+                op,
+                BinOp::Quot
+                    | BinOp::Rem
+                    | BinOp::BitAnd
+                    | BinOp::BitOr
+                    | BinOp::Xor
+                    | BinOp::Shl
+                    | BinOp::Shr
+                    | BinOp::UShr
+            );
+            let ok = !matches!(op, BinOp::LogAnd | BinOp::LogOr) && (t.is_int() || !integral_only);
+            return ok.then_some(Builtin::Op(op));
+        }
+        use NumFn::*;
+        let common = match f {
+            "max" => Some(Max),
+            "min" => Some(Min),
+            "abs" => Some(Abs),
+            "sgn" => Some(Sgn),
+            "neg" => Some(Neg),
+            "highest" => Some(Highest),
+            "lowest" => Some(Lowest),
+            "sum" => Some(Sum),
+            "product" => Some(Product),
+            "maximum" => Some(Maximum),
+            "minimum" => Some(Minimum),
+            "to_i64" => Some(ToI64),
+            "num_bits" => Some(NumBits),
+            _ => None,
+        };
+        if let Some(c) = common {
+            return Some(Builtin::Num(t, c));
+        }
+        let nf = if t.is_float() {
+            match f {
+                "sqrt" => Un(FloatUn::Sqrt),
+                "cbrt" => Un(FloatUn::Cbrt),
+                "exp" => Un(FloatUn::Exp),
+                "log" => Un(FloatUn::Log),
+                "log2" => Un(FloatUn::Log2),
+                "log10" => Un(FloatUn::Log10),
+                "log1p" => Un(FloatUn::Log1p),
+                "sin" => Un(FloatUn::Sin),
+                "cos" => Un(FloatUn::Cos),
+                "tan" => Un(FloatUn::Tan),
+                "asin" => Un(FloatUn::Asin),
+                "acos" => Un(FloatUn::Acos),
+                "atan" => Un(FloatUn::Atan),
+                "sinh" => Un(FloatUn::Sinh),
+                "cosh" => Un(FloatUn::Cosh),
+                "tanh" => Un(FloatUn::Tanh),
+                "asinh" => Un(FloatUn::Asinh),
+                "acosh" => Un(FloatUn::Acosh),
+                "atanh" => Un(FloatUn::Atanh),
+                "gamma" => Un(FloatUn::Gamma),
+                "lgamma" => Un(FloatUn::Lgamma),
+                "erf" => Un(FloatUn::Erf),
+                "erfc" => Un(FloatUn::Erfc),
+                "floor" => Un(FloatUn::Floor),
+                "ceil" => Un(FloatUn::Ceil),
+                "round" => Un(FloatUn::Round),
+                "trunc" => Un(FloatUn::Trunc),
+                "recip" => Un(FloatUn::Recip),
+                "atan2" => Bin(FloatBin::Atan2),
+                "hypot" => Bin(FloatBin::Hypot),
+                "pow" => Bin(FloatBin::Pow),
+                "copysign" => Bin(FloatBin::Copysign),
+                "isnan" => IsNan,
+                "isinf" => IsInf,
+                "isfinite" => IsFinite,
+                "inf" => Inf,
+                "nan" => Nan,
+                "pi" => Pi,
+                "e" => E,
+                "epsilon" => Epsilon,
+                "fma" => Fma,
+                "mad" => Mad,
+                "lerp" => Lerp,
+                "from_fraction" => FromFraction,
+                "to_bits" => ToBits,
+                "from_bits" => FromBits,
+                _ => return None,
+            }
+        } else {
+            match f {
+                "not" => Not,
+                "get_bit" => GetBit,
+                "set_bit" => SetBit,
+                "popc" => Popc,
+                "clz" => Clz,
+                "ctz" => Ctz,
+                "mul_hi" => MulHi,
+                "mad_hi" => MadHi,
+                _ => return None,
+            }
+        };
+        Some(Builtin::Num(t, nf))
+    }
+
+    /// The number of arguments; 0 for constants (`i32.highest`, `f64.pi`).
+    pub fn arity(self) -> usize {
+        match self {
+            Builtin::Op(_) => 2,
+            Builtin::Conv { .. } => 1,
+            Builtin::Num(_, f) => {
+                use NumFn::*;
+                match f {
+                    Highest | Lowest | NumBits | Inf | Nan | Pi | E | Epsilon => 0,
+                    Max | Min | GetBit | MulHi | Bin(_) | FromFraction => 2,
+                    SetBit | MadHi | Fma | Mad | Lerp => 3,
+                    _ => 1,
+                }
+            }
+            Builtin::Gen(g) => match g {
+                Gen::Map(k) => k as usize + 1,
+                Gen::Zip(k) => k as usize,
+                Gen::Reduce | Gen::Scan => 3,
+                Gen::Hist | Gen::ReduceByIndex => 5,
+                Gen::Scatter(_) => 3,
+                Gen::Filter | Gen::Partition => 2,
+                Gen::Unzip(_) => 1,
+                Gen::Iota => 1,
+                Gen::Replicate | Gen::Concat | Gen::Rotate => 2,
+                Gen::Transpose | Gen::Flatten(_) | Gen::Copy | Gen::Reverse | Gen::Trace | Gen::Opaque => 1,
+                Gen::R32 | Gen::T32 | Gen::R64 | Gen::T64 => 1,
+                Gen::Unflatten(k) | Gen::Tabulate(k) => k as usize + 1,
+            },
+        }
+    }
+}
+
+fn parse_general(name: &str) -> Option<Gen> {
+    Some(match name {
+        "map" | "map1" => Gen::Map(1),
+        "map2" => Gen::Map(2),
+        "map3" => Gen::Map(3),
+        "map4" => Gen::Map(4),
+        "map5" => Gen::Map(5),
+        "reduce" | "reduce_comm" => Gen::Reduce,
+        "scan" => Gen::Scan,
+        "hist" => Gen::Hist,
+        "reduce_by_index" => Gen::ReduceByIndex,
+        "scatter" => Gen::Scatter(1),
+        "scatter_2d" => Gen::Scatter(2),
+        "scatter_3d" => Gen::Scatter(3),
+        "filter" => Gen::Filter,
+        "partition" => Gen::Partition,
+        "zip" => Gen::Zip(2),
+        "zip3" => Gen::Zip(3),
+        "zip4" => Gen::Zip(4),
+        "zip5" => Gen::Zip(5),
+        "unzip" => Gen::Unzip(2),
+        "unzip3" => Gen::Unzip(3),
+        "unzip4" => Gen::Unzip(4),
+        "unzip5" => Gen::Unzip(5),
+        "iota" => Gen::Iota,
+        "replicate" => Gen::Replicate,
+        "concat" | "++" => Gen::Concat,
+        "rotate" => Gen::Rotate,
+        "transpose" => Gen::Transpose,
+        "flatten" => Gen::Flatten(2),
+        "flatten_3d" => Gen::Flatten(3),
+        "flatten_4d" => Gen::Flatten(4),
+        "unflatten" => Gen::Unflatten(2),
+        "unflatten_3d" => Gen::Unflatten(3),
+        "unflatten_4d" => Gen::Unflatten(4),
+        "copy" => Gen::Copy,
+        "reverse" => Gen::Reverse,
+        "tabulate" => Gen::Tabulate(1),
+        "tabulate_2d" => Gen::Tabulate(2),
+        "tabulate_3d" => Gen::Tabulate(3),
+        "trace" => Gen::Trace,
+        "opaque" => Gen::Opaque,
+        "r32" => Gen::R32,
+        "t32" => Gen::T32,
+        "r64" => Gen::R64,
+        "t64" => Gen::T64,
+        _ => return None,
+    })
+}
+
+/// Exactly `N` arguments.
+fn args_n<'a, const N: usize>(args: Vec<Value<'a>>, span: Span) -> R<[Value<'a>; N]> {
+    let n = args.len();
+    args.try_into().map_err(|_| {
+        error(
+            span,
+            format!("internal error: built-in applied to {n} arguments, expected {N}"),
+        )
+    })
+}
+
+fn prim_arg(v: &Value<'_>, span: Span) -> R<PrimValue> {
+    match v {
+        Value::Prim(p) => Ok(*p),
+        v => internal(span, format!("expected a scalar, got {}", v.kind())),
+    }
+}
+
+fn array_arg<'a>(v: Value<'a>, span: Span) -> R<Rc<Array<'a>>> {
+    match v {
+        Value::Array(a) => Ok(a),
+        v => internal(span, format!("expected an array, got {}", v.kind())),
+    }
+}
+
+fn fun_arg<'a>(v: Value<'a>, span: Span) -> R<Rc<Fun<'a>>> {
+    match v {
+        Value::Fun(f) => Ok(f),
+        v => internal(span, format!("expected a function, got {}", v.kind())),
+    }
+}
+
+/// The array, moved out of its `Rc` when this is the only reference.
+fn owned<'a>(a: Rc<Array<'a>>) -> Array<'a> {
+    Rc::try_unwrap(a).unwrap_or_else(|rc| (*rc).clone())
+}
+
+fn prim_result(r: Result<PrimValue, prim::PrimError>, what: &str, span: Span) -> R<Value<'static>> {
+    match r {
+        Ok(p) => Ok(Value::Prim(p)),
+        Err(e) => err(span, e.message(what)),
+    }
+}
+
+/// The common outer length of the arrays of a `map`/`zip`, or a size error.
+fn common_len(arrays: &[Rc<Array<'_>>], what: &str, span: Span) -> R<usize> {
+    let n = arrays.first().map_or(0, |a| a.outer());
+    for a in arrays.iter().skip(1) {
+        if a.outer() != n {
+            return err(
+                span,
+                format!(
+                    "{what}: arrays have different sizes: {} and {}",
+                    shape_str(&arrays[0].shape),
+                    shape_str(&a.shape)
+                ),
+            );
+        }
+    }
+    Ok(n)
+}
+
+impl<'a> Interp<'a> {
+    /// A built-in constant (arity 0).
+    pub(crate) fn builtin_const(&mut self, b: Builtin, span: Span) -> R<Value<'a>> {
+        let Builtin::Num(t, f) = b else {
+            return internal(span, format!("{b:?} is not a constant"));
+        };
+        Ok(Value::Prim(match f {
+            NumFn::Highest => prim::highest(t),
+            NumFn::Lowest => prim::lowest(t),
+            NumFn::NumBits => PrimValue::I32(t.bits() as i32),
+            NumFn::Inf => prim::float_const(t, "inf"),
+            NumFn::Nan => prim::float_const(t, "nan"),
+            NumFn::Pi => prim::float_const(t, "pi"),
+            NumFn::E => prim::float_const(t, "e"),
+            NumFn::Epsilon => prim::float_const(t, "epsilon"),
+            _ => return internal(span, format!("{b:?} is not a constant")),
+        }))
+    }
+
+    /// Apply a built-in to exactly `arity` arguments. `ty` is the type of
+    /// the result when known (it gives the element type of an empty result).
+    pub(crate) fn call_builtin(
+        &mut self,
+        b: Builtin,
+        args: Vec<Value<'a>>,
+        span: Span,
+        ty: Option<&'a Type>,
+    ) -> R<Value<'a>> {
+        match b {
+            Builtin::Op(op) => {
+                let [x, y] = args_n(args, span)?;
+                self.tick();
+                self.apply_binop(op, x, y, span)
+            }
+            Builtin::Conv { to, .. } => {
+                let [x] = args_n(args, span)?;
+                self.tick();
+                Ok(Value::Prim(prim::convert(prim_arg(&x, span)?, to)))
+            }
+            Builtin::Num(t, f) => self.call_num(t, f, args, span),
+            Builtin::Gen(g) => self.call_gen(g, args, span, ty),
+        }
+    }
+
+    fn call_num(&mut self, t: PrimType, f: NumFn, args: Vec<Value<'a>>, span: Span) -> R<Value<'a>> {
+        use NumFn::*;
+        if args.is_empty() {
+            return self.builtin_const(Builtin::Num(t, f), span);
+        }
+        if matches!(f, Sum | Product | Maximum | Minimum) {
+            let [xs] = args_n(args, span)?;
+            let xs = array_arg(xs, span)?;
+            let n = xs.data.len();
+            let (mut acc, op) = match f {
+                Sum => (prim::zero(t), Some(BinOp::Add)),
+                Product => (prim::one(t), Some(BinOp::Mul)),
+                Maximum => (prim::lowest(t), None),
+                _ => (prim::highest(t), None),
+            };
+            for i in 0..n {
+                let Some(x) = xs.data.get_prim(i) else {
+                    return internal(span, "reduction over a non-scalar array");
+                };
+                let r = match op {
+                    Some(op) => prim::binop(op, acc, x),
+                    None => prim::max_min(f == Maximum, acc, x),
+                };
+                acc = r.map_err(|e| error(span, e.message("reduction")))?;
+            }
+            self.charge(n as u64, log_steps(n));
+            return Ok(Value::Prim(acc));
+        }
+        let ps: Vec<PrimValue> = args.iter().map(|a| prim_arg(a, span)).collect::<R<_>>()?;
+        self.tick();
+        let p = |i: usize| {
+            ps.get(i)
+                .copied()
+                .ok_or_else(|| error(span, "internal error: missing argument"))
+        };
+        let r = match f {
+            Max | Min => prim::max_min(f == Max, p(0)?, p(1)?),
+            Abs => prim::abs(p(0)?),
+            Sgn => prim::sgn(p(0)?),
+            Neg => prim::neg(p(0)?),
+            ToI64 => Ok(prim::convert(p(0)?, PrimType::I64)),
+            Not => prim::not(p(0)?),
+            GetBit => prim::get_bit(p(0)?, p(1)?),
+            SetBit => prim::set_bit(p(0)?, p(1)?, p(2)?),
+            Popc => prim::bit_count(0, p(0)?),
+            Clz => prim::bit_count(1, p(0)?),
+            Ctz => prim::bit_count(2, p(0)?),
+            MulHi => prim::mul_hi(p(0)?, p(1)?, None),
+            MadHi => prim::mul_hi(p(0)?, p(1)?, Some(p(2)?)),
+            Un(u) => prim::float_un(u, p(0)?),
+            Bin(b) => prim::float_bin(b, p(0)?, p(1)?),
+            IsNan => prim::float_class(0, p(0)?),
+            IsInf => prim::float_class(1, p(0)?),
+            IsFinite => prim::float_class(2, p(0)?),
+            Fma => prim::fma(true, p(0)?, p(1)?, p(2)?),
+            Mad => prim::fma(false, p(0)?, p(1)?, p(2)?),
+            Lerp => prim::lerp(p(0)?, p(1)?, p(2)?),
+            FromFraction => {
+                let n = prim::convert(p(0)?, t);
+                let d = prim::convert(p(1)?, t);
+                prim::binop(BinOp::Div, n, d)
+            }
+            ToBits => prim::to_bits(p(0)?),
+            FromBits => prim::from_bits(t, p(0)?),
+            Highest | Lowest | NumBits | Inf | Nan | Pi | E | Epsilon | Sum | Product | Maximum | Minimum => {
+                return internal(span, "constant applied to arguments")
+            }
+        };
+        prim_result(r, &format!("{t}.{f:?}"), span)
+    }
+
+    fn call_gen(&mut self, g: Gen, args: Vec<Value<'a>>, span: Span, ty: Option<&'a Type>) -> R<Value<'a>> {
+        match g {
+            Gen::Map(_) => {
+                let mut it = args.into_iter();
+                let f = fun_arg(it.next().unwrap_or_else(Value::unit), span)?;
+                let arrays: Vec<Rc<Array<'a>>> = it.map(|a| array_arg(a, span)).collect::<R<_>>()?;
+                let n = common_len(&arrays, "map", span)?;
+                self.map_rows(&f, n, span, ty, |i, buf| buf.extend(arrays.iter().map(|a| a.row(i))))
+            }
+            Gen::Tabulate(k) => {
+                let k = k as usize;
+                let mut it = args.into_iter();
+                let mut dims = Vec::with_capacity(k);
+                for _ in 0..k {
+                    let d = as_i64(&it.next().unwrap_or_else(Value::unit), span)?;
+                    if d < 0 {
+                        return err(span, format!("tabulate: negative size {d}"));
+                    }
+                    dims.push(check_alloc(d as i128, span)?);
+                }
+                let f = fun_arg(it.next().unwrap_or_else(Value::unit), span)?;
+                let total = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d));
+                let total = check_alloc(total.map_or(i128::MAX, |t| t as i128), span)?;
+                let v = self.map_rows(&f, total, span, None, |i, buf| {
+                    let start = buf.len();
+                    let mut r = i;
+                    for d in dims.iter().rev() {
+                        buf.push(Value::i64((r % d) as i64));
+                        r /= d;
+                    }
+                    buf[start..].reverse();
+                })?;
+                let Value::Array(a) = v else {
+                    return internal(span, "tabulate did not build an array");
+                };
+                let a = owned(a);
+                // Reshape [n*m*...]row into [n][m]...row.
+                let (rest, data) = if total == 0 {
+                    let e = self.empty_array(ty);
+                    (e.shape.iter().skip(k).copied().collect::<Vec<_>>(), e.data)
+                } else {
+                    (a.shape[1..].to_vec(), a.data)
+                };
+                dims.extend(rest);
+                Ok(Value::array(Array::new(dims, data)))
+            }
+            Gen::Reduce => {
+                let [f, ne, xs] = args_n(args, span)?;
+                let f = fun_arg(f, span)?;
+                let xs = array_arg(xs, span)?;
+                self.reduce(&f, ne, &xs, span)
+            }
+            Gen::Scan => {
+                let [f, ne, xs] = args_n(args, span)?;
+                let f = fun_arg(f, span)?;
+                let xs = array_arg(xs, span)?;
+                self.scan(&f, ne, &xs, span)
+            }
+            Gen::Hist => {
+                let [f, ne, k, is, vs] = args_n(args, span)?;
+                let k = as_i64(&k, span)?;
+                let k = check_alloc(k as i128, span)?;
+                let dest = self.replicate(k, ne);
+                self.hist(dest, f, is, vs, span)
+            }
+            Gen::ReduceByIndex => {
+                let [dest, f, _ne, is, vs] = args_n(args, span)?;
+                let dest = array_arg(dest, span)?;
+                self.hist(dest, f, is, vs, span)
+            }
+            Gen::Scatter(k) => {
+                let [dest, is, vs] = args_n(args, span)?;
+                self.scatter(k as usize, dest, is, vs, span)
+            }
+            Gen::Filter | Gen::Partition => {
+                let [p, xs] = args_n(args, span)?;
+                let p = fun_arg(p, span)?;
+                let xs = array_arg(xs, span)?;
+                let n = xs.outer();
+                let (mut yes, mut no) = (Vec::new(), Vec::new());
+                let mut par = self.par_begin();
+                for i in 0..n {
+                    self.par_elem_begin();
+                    let keep = match self.call1(&p, xs.row(i), span)? {
+                        Value::Prim(PrimValue::Bool(b)) => b,
+                        v => return internal(span, format!("predicate returned {}", v.kind())),
+                    };
+                    self.par_elem_end(&mut par);
+                    if keep {
+                        yes.push(i)
+                    } else {
+                        no.push(i)
+                    }
+                }
+                self.par_end(par, 1);
+                self.charge(n as u64, log_steps(n));
+                let a = Value::array(xs.take_rows(&yes));
+                if g == Gen::Filter {
+                    return Ok(a);
+                }
+                let b = Value::array(xs.take_rows(&no));
+                Ok(Value::Tuple(Rc::new(vec![a, b])))
+            }
+            Gen::Zip(_) => {
+                let arrays: Vec<Rc<Array<'a>>> = args.into_iter().map(|a| array_arg(a, span)).collect::<R<_>>()?;
+                let n = common_len(&arrays, "zip", span)?;
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    out.push(Value::Tuple(Rc::new(arrays.iter().map(|a| a.row(i)).collect())));
+                }
+                self.charge(n as u64, 1);
+                Ok(Value::array(Array::new(vec![n], Data::Boxed(out))))
+            }
+            Gen::Unzip(k) => {
+                let [xs] = args_n(args, span)?;
+                let xs = array_arg(xs, span)?;
+                self.unzip(k as usize, &xs, span, ty)
+            }
+            Gen::Iota => {
+                let [n] = args_n(args, span)?;
+                let n = as_i64(&n, span)?;
+                if n < 0 {
+                    return err(span, format!("iota: negative size {n}"));
+                }
+                let n = check_alloc(n as i128, span)?;
+                self.charge(n as u64, 1);
+                Ok(Value::array(Array::new(vec![n], Data::I64((0..n as i64).collect()))))
+            }
+            Gen::Replicate => {
+                let [n, x] = args_n(args, span)?;
+                let n = as_i64(&n, span)?;
+                if n < 0 {
+                    return err(span, format!("replicate: negative size {n}"));
+                }
+                let n = check_alloc(n as i128, span)?;
+                let a = self.replicate(n, x);
+                self.charge(a.data.len() as u64, 1);
+                Ok(Value::Array(a))
+            }
+            Gen::Concat => {
+                let [a, b] = args_n(args, span)?;
+                let (a, b) = (array_arg(a, span)?, array_arg(b, span)?);
+                let (ra, rb) = (&a.shape[1..], &b.shape[1..]);
+                // An empty array of unknown element type has no row shape.
+                let unknown =
+                    |x: &Array<'_>| x.data.is_empty() && x.shape.len() == 1 && matches!(x.data, Data::Boxed(_));
+                if ra != rb && !unknown(&a) && !unknown(&b) {
+                    return err(
+                        span,
+                        format!(
+                            "concatenation of arrays whose rows differ in size: {} and {}",
+                            shape_str(&a.shape),
+                            shape_str(&b.shape)
+                        ),
+                    );
+                }
+                if unknown(&a) {
+                    return Ok(Value::Array(b));
+                }
+                if unknown(&b) {
+                    return Ok(Value::Array(a));
+                }
+                let n = a.outer() + b.outer();
+                let mut x = owned(a);
+                if !x.data.extend_from(&b.data, 0, b.data.len()) {
+                    return internal(span, "concatenation of arrays of different element types");
+                }
+                x.shape[0] = n;
+                self.charge(x.data.len() as u64, 1);
+                Ok(Value::array(x))
+            }
+            Gen::Rotate => {
+                let [r, xs] = args_n(args, span)?;
+                let r = as_i64(&r, span)?;
+                let xs = array_arg(xs, span)?;
+                let n = xs.outer();
+                if n == 0 {
+                    return Ok(Value::Array(xs));
+                }
+                let k = r.rem_euclid(n as i64) as usize;
+                let rows: Vec<usize> = (k..n).chain(0..k).collect();
+                self.charge(xs.data.len() as u64, 1);
+                Ok(Value::array(xs.take_rows(&rows)))
+            }
+            Gen::Transpose => {
+                let [xs] = args_n(args, span)?;
+                let xs = array_arg(xs, span)?;
+                if xs.shape.len() < 2 {
+                    return internal(span, "transpose of an array of rank < 2");
+                }
+                let (n, m) = (xs.shape[0], xs.shape[1]);
+                let block: usize = xs.shape[2..].iter().product();
+                let mut starts = Vec::with_capacity(n * m);
+                for j in 0..m {
+                    for i in 0..n {
+                        starts.push((i * m + j) * block);
+                    }
+                }
+                let mut shape = xs.shape.clone();
+                shape.swap(0, 1);
+                self.charge(xs.data.len() as u64, 1);
+                Ok(Value::array(Array::new(shape, xs.data.gather(&starts, block))))
+            }
+            Gen::Flatten(k) => {
+                let [xs] = args_n(args, span)?;
+                let xs = array_arg(xs, span)?;
+                let k = k as usize;
+                if xs.shape.len() < k {
+                    if xs.data.is_empty() {
+                        return Ok(Value::Array(xs));
+                    }
+                    return internal(span, format!("flattening an array of shape {}", shape_str(&xs.shape)));
+                }
+                let mut a = owned(xs);
+                let outer: usize = a.shape[..k].iter().product();
+                a.shape.splice(0..k, [outer]);
+                self.charge(a.data.len() as u64, 1);
+                Ok(Value::array(a))
+            }
+            Gen::Unflatten(k) => {
+                let mut it = args.into_iter();
+                let mut dims = Vec::with_capacity(k as usize);
+                for _ in 0..k {
+                    dims.push(as_i64(&it.next().unwrap_or_else(Value::unit), span)?);
+                }
+                let xs = array_arg(it.next().unwrap_or_else(Value::unit), span)?;
+                let total = dims.iter().try_fold(1i64, |a, d| a.checked_mul(*d));
+                if dims.iter().any(|d| *d < 0) || total != Some(xs.outer() as i64) {
+                    let want: String = dims.iter().map(|d| format!("[{d}]")).collect();
+                    return err(
+                        span,
+                        format!(
+                            "cannot unflatten an array of size {} into shape {want}: the sizes do not match",
+                            xs.outer()
+                        ),
+                    );
+                }
+                let mut a = owned(xs);
+                let dims: Vec<usize> = dims.into_iter().map(|d| d as usize).collect();
+                a.shape.splice(0..1.min(a.shape.len()), dims);
+                self.charge(a.data.len() as u64, 1);
+                Ok(Value::array(a))
+            }
+            Gen::Copy => {
+                let [x] = args_n(args, span)?;
+                if let Value::Array(a) = &x {
+                    self.charge(a.data.len() as u64, 1);
+                }
+                Ok(x)
+            }
+            Gen::Reverse => {
+                let [xs] = args_n(args, span)?;
+                let xs = array_arg(xs, span)?;
+                let rows: Vec<usize> = (0..xs.outer()).rev().collect();
+                self.charge(xs.data.len() as u64, 1);
+                Ok(Value::array(xs.take_rows(&rows)))
+            }
+            Gen::Trace | Gen::Opaque => {
+                let [x] = args_n(args, span)?;
+                Ok(x)
+            }
+            Gen::R32 | Gen::T32 | Gen::R64 | Gen::T64 => {
+                let [x] = args_n(args, span)?;
+                let to = match g {
+                    Gen::R32 => PrimType::F32,
+                    Gen::R64 => PrimType::F64,
+                    _ => PrimType::I32,
+                };
+                self.tick();
+                Ok(Value::Prim(prim::convert(prim_arg(&x, span)?, to)))
+            }
+        }
+    }
+
+    /// Apply `f` to the arguments `row(i, buf)` puts in `buf`, for `i < n`
+    /// (in parallel, for the cost model), and collect the results.
+    fn map_rows(
+        &mut self,
+        f: &Rc<Fun<'a>>,
+        n: usize,
+        span: Span,
+        ty: Option<&'a Type>,
+        row: impl Fn(usize, &mut Vec<Value<'a>>),
+    ) -> R<Value<'a>> {
+        let mut b = Builder::new(n);
+        let mut par = self.par_begin();
+        let mut buf = Vec::with_capacity(4);
+        for i in 0..n {
+            self.par_elem_begin();
+            buf.clear();
+            row(i, &mut buf);
+            let r = match (buf.len(), buf.pop()) {
+                (1, Some(x)) => self.call1(f, x, span)?,
+                (2, Some(y)) => {
+                    let x = buf.pop().unwrap_or_else(Value::unit);
+                    self.call2(f, x, y, span)?
+                }
+                (_, last) => {
+                    let mut args = std::mem::take(&mut buf);
+                    args.extend(last);
+                    self.apply_fun(f, args, span)?
+                }
+            };
+            self.par_elem_end(&mut par);
+            b.push(r).map_err(|m| error(span, m))?;
+        }
+        self.par_end(par, 1);
+        Ok(self.finish_array(b, ty))
+    }
+
+    fn reduce(&mut self, f: &Rc<Fun<'a>>, ne: Value<'a>, xs: &Array<'a>, span: Span) -> R<Value<'a>> {
+        let n = xs.outer();
+        if let (Fun::Builtin(Builtin::Op(op)), Value::Prim(ne), 1) = (&**f, &ne, xs.shape.len()) {
+            if let Some(acc) = fold_prim(*op, *ne, &xs.data) {
+                self.charge(n as u64, log_steps(n));
+                return acc.map(Value::Prim).map_err(|e| error(span, e.message(op.name())));
+            }
+        }
+        let mut par = self.par_begin();
+        let mut acc = ne;
+        for i in 0..n {
+            self.par_elem_begin();
+            acc = self.call2(f, acc, xs.row(i), span)?;
+            self.par_elem_end(&mut par);
+        }
+        self.par_end(par, log_steps(n));
+        Ok(acc)
+    }
+
+    fn scan(&mut self, f: &Rc<Fun<'a>>, ne: Value<'a>, xs: &Array<'a>, span: Span) -> R<Value<'a>> {
+        let n = xs.outer();
+        if n == 0 {
+            return Ok(Value::array(Array::new(xs.shape.clone(), xs.data.empty_like(0))));
+        }
+        let mut b = Builder::new(n);
+        let mut par = self.par_begin();
+        let mut acc = ne;
+        for i in 0..n {
+            self.par_elem_begin();
+            acc = self.call2(f, acc, xs.row(i), span)?;
+            self.par_elem_end(&mut par);
+            b.push(acc.clone()).map_err(|m| error(span, m))?;
+        }
+        self.par_end(par, log_steps(n));
+        Ok(self.finish_array(b, None))
+    }
+
+    /// `replicate n x`
+    fn replicate(&mut self, n: usize, x: Value<'a>) -> Rc<Array<'a>> {
+        Rc::new(match x {
+            Value::Prim(p) => Array::new(vec![n], Data::splat(p, n)),
+            Value::Array(a) => {
+                let mut data = a.data.empty_like(n * a.data.len());
+                for _ in 0..n {
+                    data.extend_from(&a.data, 0, a.data.len());
+                }
+                let mut shape = vec![n];
+                shape.extend_from_slice(&a.shape);
+                Array::new(shape, data)
+            }
+            x => Array::new(vec![n], Data::Boxed(vec![x; n])),
+        })
+    }
+
+    /// `reduce_by_index dest f _ is vs` (and `hist`, whose `dest` is a
+    /// replicated neutral element): out-of-range indices are ignored.
+    fn hist(
+        &mut self,
+        mut dest: Rc<Array<'a>>,
+        f: Value<'a>,
+        is: Value<'a>,
+        vs: Value<'a>,
+        span: Span,
+    ) -> R<Value<'a>> {
+        let f = fun_arg(f, span)?;
+        let is = array_arg(is, span)?;
+        let vs = array_arg(vs, span)?;
+        let n = common_len(&[is.clone(), vs.clone()], "reduce_by_index", span)?;
+        let k = dest.outer();
+        let d = Rc::make_mut(&mut dest);
+        let mut par = self.par_begin();
+        for i in 0..n {
+            let j = as_i64(&is.data.get(i), span)?;
+            if j < 0 || j as usize >= k {
+                continue;
+            }
+            let j = j as usize;
+            self.par_elem_begin();
+            let cur = d.row(j);
+            let new = self.call2(&f, cur, vs.row(i), span)?;
+            self.par_elem_end(&mut par);
+            d.set_row(j, new).map_err(|m| error(span, m))?;
+        }
+        self.par_end(par, log_steps(n));
+        Ok(Value::Array(dest))
+    }
+
+    /// `scatter`, `scatter_2d`, `scatter_3d`: out-of-range indices are
+    /// ignored.
+    fn scatter(&mut self, k: usize, dest: Value<'a>, is: Value<'a>, vs: Value<'a>, span: Span) -> R<Value<'a>> {
+        let mut dest = array_arg(dest, span)?;
+        let is = array_arg(is, span)?;
+        let vs = array_arg(vs, span)?;
+        let n = common_len(&[is.clone(), vs.clone()], "scatter", span)?;
+        if dest.shape.len() < k {
+            return internal(span, "scatter into an array of too low rank");
+        }
+        let d = Rc::make_mut(&mut dest);
+        let elem_shape = d.shape[k..].to_vec();
+        let block: usize = elem_shape.iter().product();
+        let mut idx = Vec::with_capacity(k);
+        'next: for i in 0..n {
+            idx.clear();
+            match is.data.get(i) {
+                Value::Tuple(t) if k > 1 => {
+                    for x in t.iter() {
+                        idx.push(as_i64(x, span)?);
+                    }
+                }
+                v => idx.push(as_i64(&v, span)?),
+            }
+            if idx.len() != k {
+                return internal(span, "scatter index of the wrong arity");
+            }
+            let mut flat = 0usize;
+            for (x, dim) in idx.iter().zip(&d.shape) {
+                if *x < 0 || *x as usize >= *dim {
+                    continue 'next;
+                }
+                flat = flat * dim + *x as usize;
+            }
+            d.set_block(flat * block, &elem_shape, vs.row(i))
+                .map_err(|m| error(span, m))?;
+        }
+        self.charge(n as u64, 1);
+        Ok(Value::Array(dest))
+    }
+
+    fn unzip(&mut self, k: usize, xs: &Array<'a>, span: Span, ty: Option<&'a Type>) -> R<Value<'a>> {
+        let total = xs.data.len();
+        let mut builders: Vec<Builder<'a>> = (0..k).map(|_| Builder::new(total)).collect();
+        for i in 0..total {
+            let Value::Tuple(t) = xs.data.get(i) else {
+                return internal(span, "unzip of an array that is not of tuples");
+            };
+            if t.len() != k {
+                return internal(span, "unzip of tuples of the wrong size");
+            }
+            for (b, x) in builders.iter_mut().zip(t.iter()) {
+                b.push(x.clone()).map_err(|m| error(span, m))?;
+            }
+        }
+        self.charge(total as u64, 1);
+        let tys: Vec<Option<&'a Type>> = match ty {
+            Some(Type::Tuple(ts)) if ts.len() == k => ts.iter().map(Some).collect(),
+            _ => vec![None; k],
+        };
+        let mut out = Vec::with_capacity(k);
+        for (b, t) in builders.into_iter().zip(tys) {
+            let v = self.finish_array(b, t);
+            // Restore the outer dimensions of `xs` (the builder made one).
+            let Value::Array(a) = v else {
+                return internal(span, "unzip");
+            };
+            let mut a = owned(a);
+            if total > 0 {
+                let rest = a.shape.split_off(1);
+                a.shape = xs.shape.clone();
+                a.shape.extend(rest);
+            }
+            out.push(Value::array(a));
+        }
+        Ok(Value::Tuple(Rc::new(out)))
+    }
+}
+
+/// `reduce op ne xs` over a flat scalar array, `None` if not applicable.
+fn fold_prim(op: BinOp, ne: PrimValue, data: &Data<'_>) -> Option<Result<PrimValue, prim::PrimError>> {
+    macro_rules! fold {
+        ($v:expr, $ne:expr, $C:ident, $f:expr) => {{
+            let mut acc = $ne;
+            for &x in $v.iter() {
+                acc = $f(acc, x);
+            }
+            Some(Ok(PrimValue::$C(acc)))
+        }};
+    }
+    match (op, ne, data) {
+        (BinOp::Add, PrimValue::I32(z), Data::I32(v)) => fold!(v, z, I32, |a: i32, x| a.wrapping_add(x)),
+        (BinOp::Add, PrimValue::I64(z), Data::I64(v)) => fold!(v, z, I64, |a: i64, x| a.wrapping_add(x)),
+        (BinOp::Add, PrimValue::F32(z), Data::F32(v)) => fold!(v, z, F32, |a: f32, x| a + x),
+        (BinOp::Add, PrimValue::F64(z), Data::F64(v)) => fold!(v, z, F64, |a: f64, x| a + x),
+        (BinOp::Mul, PrimValue::I32(z), Data::I32(v)) => fold!(v, z, I32, |a: i32, x| a.wrapping_mul(x)),
+        (BinOp::Mul, PrimValue::I64(z), Data::I64(v)) => fold!(v, z, I64, |a: i64, x| a.wrapping_mul(x)),
+        (BinOp::Mul, PrimValue::F32(z), Data::F32(v)) => fold!(v, z, F32, |a: f32, x| a * x),
+        (BinOp::Mul, PrimValue::F64(z), Data::F64(v)) => fold!(v, z, F64, |a: f64, x| a * x),
+        (_, _, Data::Boxed(v)) if !v.is_empty() => None,
+        _ => {
+            let mut acc = ne;
+            for i in 0..data.len() {
+                let x = data.get_prim(i)?;
+                match prim::binop(op, acc, x) {
+                    Ok(r) => acc = r,
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            Some(Ok(acc))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::builtins::{numeric_module, GENERAL, OPERATORS};
+
+    /// The number of parameters of a type scheme: arrows at depth 0 after
+    /// the type parameters.
+    fn scheme_arity(s: &str) -> usize {
+        let mut rest = s;
+        loop {
+            let t = rest.trim_start();
+            let tok = t.split(' ').next().unwrap_or("");
+            let is_param = tok.starts_with('\'')
+                || (tok.starts_with('[') && tok.ends_with(']') && tok.len() > 2 && !tok[1..].contains('['));
+            if is_param && t.len() > tok.len() {
+                rest = &t[tok.len()..];
+            } else {
+                rest = t;
+                break;
+            }
+        }
+        let mut depth = 0i32;
+        let mut n = 0;
+        let b = rest.as_bytes();
+        for i in 0..b.len() {
+            match b[i] {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                b'-' if depth == 0 && b.get(i + 1) == Some(&b'>') => n += 1,
+                _ => {}
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn every_builtin_resolves_with_its_arity() {
+        for (name, scheme) in GENERAL {
+            let b = Builtin::parse(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(b.arity(), scheme_arity(scheme), "{name}: {scheme}");
+        }
+        for t in PrimType::ALL {
+            for (f, scheme) in numeric_module(t) {
+                let name = format!("{t}.{f}");
+                let b = Builtin::parse(&name).unwrap_or_else(|| panic!("{name}"));
+                assert_eq!(b.arity(), scheme_arity(&scheme), "{name}: {scheme}");
+            }
+        }
+        for op in OPERATORS {
+            assert_eq!(Builtin::parse(op), Some(Builtin::Op(BinOp::from_name(op).unwrap())));
+        }
+        assert_eq!(Builtin::parse("f32.//"), None);
+        assert_eq!(Builtin::parse("bool.+"), None);
+        assert_eq!(Builtin::parse("nope"), None);
+    }
+}

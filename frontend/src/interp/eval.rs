@@ -1,0 +1,1522 @@
+//! Evaluation of expressions, patterns and function application.
+//!
+//! The environment is one stack of `(name, value)` pairs: a `let` pushes,
+//! leaving the scope truncates, a call starts a new frame at the top of the
+//! stack. Lookups scan the current frame from the top, then the variables
+//! the running closure captured. Names are `&str` borrowed from the checked
+//! tree, so binding a variable copies no string.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
+
+use crate::check::Checked;
+use crate::span::Span;
+use crate::syntax::ast::{
+    Dec, DimIndex, Exp, ExpKind, GlobalId, Literal, LoopForm, Name, Pat, PatKind, RangeEnd, RecordField, Resolved,
+    TypeParam, ValBind, Var,
+};
+use crate::types::{PrimType, Size, Type};
+use crate::values::PrimValue;
+
+use super::builtins::Builtin;
+use super::prim::{self, BinOp};
+use super::value::{shape_str, value_eq, Array, Builder, Captured, Closure, Data, Fun, Sym, Value};
+use super::RuntimeError;
+
+// Note [Consumption]
+// ~~~~~~~~~~~~~~~~~~
+// Futhark's uniqueness types guarantee that a variable passed where a unique
+// (`*t`) parameter is expected, or updated with `with` / `let x[i] = ...`,
+// is not used afterwards. The evaluator exploits that: such a variable, if
+// it lives in the current frame, is moved out of the environment instead of
+// copied, so the array it holds keeps a reference count of one and
+// `Rc::make_mut` updates it in place. The slot is left empty; reading it
+// later (which the checker forbids) gives an "internal error" rather than a
+// wrong value. Variables captured by a closure are never moved (a lambda
+// cannot consume its free variables).
+
+pub(crate) type R<T> = Result<T, Box<RuntimeError>>;
+
+pub(crate) fn error(span: Span, message: impl Into<String>) -> Box<RuntimeError> {
+    Box::new(RuntimeError {
+        span: Some(span),
+        message: message.into(),
+    })
+}
+
+pub(crate) fn err<T>(span: Span, message: impl Into<String>) -> R<T> {
+    Err(error(span, message))
+}
+
+pub(crate) fn internal<T>(span: Span, message: impl std::fmt::Display) -> R<T> {
+    Err(error(span, format!("internal error: {message}")))
+}
+
+/// How much native stack the evaluator may use before it reports an error
+/// instead of overflowing: 1 MiB on spawned threads (Rust gives them 2 MiB,
+/// test threads included), 4 MiB on the main thread of a Unix process
+/// (8 MiB by default).
+fn stack_budget() -> usize {
+    if cfg!(unix) && std::thread::current().name() == Some("main") {
+        4 << 20
+    } else {
+        1 << 20
+    }
+}
+
+enum GlobalSlot<'a> {
+    Todo,
+    Busy,
+    Done(Value<'a>),
+}
+
+/// Hashes the address of a name in the checked tree.
+#[derive(Default)]
+pub(crate) struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ *b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        let x = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 29);
+    }
+}
+
+/// An evaluated index: `i` or `a:b:s` with parts left out.
+#[derive(Clone, Copy)]
+pub(crate) enum Ix {
+    Fix(i64),
+    Slice(Option<i64>, Option<i64>, Option<i64>),
+}
+
+/// An index resolved against a dimension.
+#[derive(Clone, Copy)]
+pub(crate) enum DimSel {
+    Fix(usize),
+    Range { start: usize, count: usize, stride: i64 },
+}
+
+/// Saved frame of the caller.
+pub(crate) struct Frame<'a> {
+    base: usize,
+    captured: Option<Rc<Captured<'a>>>,
+}
+
+pub(crate) struct Interp<'a> {
+    pub checked: &'a Checked,
+    stack: Vec<(Sym<'a>, Option<Value<'a>>)>,
+    /// Start of the current frame in `stack`.
+    base: usize,
+    /// The captured variables of the running closure.
+    captured: Option<Rc<Captured<'a>>>,
+    globals: Vec<Vec<GlobalSlot<'a>>>,
+    builtins: HashMap<usize, Builtin, BuildHasherDefault<AddrHasher>>,
+    /// Whether work and span are counted (see cost.rs).
+    pub cost: bool,
+    pub work: u64,
+    pub span: u64,
+    stack_base: usize,
+    stack_budget: usize,
+}
+
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
+}
+
+impl<'a> Interp<'a> {
+    pub fn new(checked: &'a Checked, cost: bool) -> Interp<'a> {
+        let probe = 0u8;
+        Interp {
+            checked,
+            stack: Vec::with_capacity(256),
+            base: 0,
+            captured: None,
+            globals: checked
+                .programs
+                .iter()
+                .map(|p| p.decs.iter().map(|_| GlobalSlot::Todo).collect())
+                .collect(),
+            builtins: HashMap::default(),
+            cost,
+            work: 0,
+            span: 0,
+            stack_base: std::ptr::addr_of!(probe) as usize,
+            stack_budget: stack_budget(),
+        }
+    }
+
+    #[inline]
+    fn check_stack(&self, span: Span) -> R<()> {
+        let probe = 0u8;
+        let here = std::ptr::addr_of!(probe) as usize;
+        if self.stack_base.abs_diff(here) > self.stack_budget {
+            return err(span, "evaluation nested too deeply (the interpreter ran out of stack)");
+        }
+        Ok(())
+    }
+
+    // -----------------------------------------------------------------------
+    // Environment.
+
+    pub(crate) fn enter(&mut self, env: Option<Rc<Captured<'a>>>) -> Frame<'a> {
+        let saved = Frame {
+            base: self.base,
+            captured: std::mem::replace(&mut self.captured, env),
+        };
+        self.base = self.stack.len();
+        saved
+    }
+
+    pub(crate) fn leave(&mut self, saved: Frame<'a>) {
+        self.stack.truncate(self.base);
+        self.base = saved.base;
+        self.captured = saved.captured;
+    }
+
+    pub(crate) fn push_var(&mut self, name: Sym<'a>, v: Value<'a>) {
+        self.stack.push((name, Some(v)));
+    }
+
+    /// The value of a variable, if it is bound.
+    pub(crate) fn lookup_opt(&self, name: &str) -> Option<&Value<'a>> {
+        for (n, v) in self.stack[self.base..].iter().rev() {
+            if same_name(n, name) {
+                return v.as_ref();
+            }
+        }
+        let mut c = self.captured.as_deref();
+        while let Some(cap) = c {
+            for (n, v) in cap.vars.iter().rev() {
+                if same_name(n, name) {
+                    return v.as_ref();
+                }
+            }
+            c = cap.parent.as_deref();
+        }
+        None
+    }
+
+    #[inline]
+    fn lookup(&self, name: &str, span: Span) -> R<Value<'a>> {
+        for (n, v) in self.stack[self.base..].iter().rev() {
+            if same_name(n, name) {
+                return match v {
+                    Some(v) => Ok(v.clone()),
+                    None => internal(span, format!("`{name}` is used after it was consumed")),
+                };
+            }
+        }
+        match self.lookup_opt(name) {
+            Some(v) => Ok(v.clone()),
+            None => internal(span, format!("unbound variable `{name}`")),
+        }
+    }
+
+    /// Move a variable of the current frame out of the environment (see
+    /// Note [Consumption]).
+    fn take_local(&mut self, name: &str) -> Option<Value<'a>> {
+        let base = self.base;
+        for (n, v) in self.stack[base..].iter_mut().rev() {
+            if same_name(n, name) {
+                return v.take();
+            }
+        }
+        None
+    }
+
+    /// The variables a closure created now sees.
+    fn capture(&self) -> Option<Rc<Captured<'a>>> {
+        let frame = &self.stack[self.base..];
+        if frame.is_empty() {
+            return self.captured.clone();
+        }
+        Some(Rc::new(Captured {
+            vars: frame.iter().filter(|(_, v)| v.is_some()).cloned().collect(),
+            parent: self.captured.clone(),
+        }))
+    }
+
+    // -----------------------------------------------------------------------
+    // Globals and built-ins.
+
+    pub(crate) fn valbind(&self, id: GlobalId, span: Span) -> R<&'a ValBind> {
+        let checked: &'a Checked = self.checked;
+        let mut dec = checked
+            .programs
+            .get(id.program as usize)
+            .and_then(|p| p.decs.get(id.dec as usize));
+        while let Some(Dec::Local(d, _)) = dec {
+            dec = Some(&**d);
+        }
+        match dec {
+            Some(Dec::Val(vb)) => Ok(vb),
+            _ => internal(
+                span,
+                format!("global {}:{} is not a value definition", id.program, id.dec),
+            ),
+        }
+    }
+
+    /// A top-level constant (evaluated once) or function.
+    pub(crate) fn global_value(&mut self, id: GlobalId, span: Span) -> R<Value<'a>> {
+        let (p, d) = (id.program as usize, id.dec as usize);
+        match self.globals.get(p).and_then(|g| g.get(d)) {
+            Some(GlobalSlot::Done(v)) => return Ok(v.clone()),
+            Some(GlobalSlot::Busy) => return internal(span, "a top-level definition refers to itself"),
+            Some(GlobalSlot::Todo) => {}
+            None => return internal(span, "global out of range"),
+        }
+        let vb = self.valbind(id, span)?;
+        let v = if vb.params.is_empty() {
+            self.globals[p][d] = GlobalSlot::Busy;
+            let saved = self.enter(None);
+            let r = self.eval(&vb.body);
+            self.leave(saved);
+            match r {
+                Ok(v) => v,
+                Err(e) => {
+                    self.globals[p][d] = GlobalSlot::Todo;
+                    return Err(e);
+                }
+            }
+        } else {
+            Value::Fun(Rc::new(Fun::Global(vb)))
+        };
+        self.globals[p][d] = GlobalSlot::Done(v.clone());
+        Ok(v)
+    }
+
+    pub(crate) fn builtin(&mut self, name: &'a Name, span: Span) -> R<Builtin> {
+        if name.len() <= 3 {
+            if let Some(op) = BinOp::from_name(name) {
+                return Ok(Builtin::Op(op));
+            }
+        }
+        let key = name.as_ptr() as usize;
+        if let Some(b) = self.builtins.get(&key) {
+            return Ok(*b);
+        }
+        match Builtin::parse(name) {
+            Some(b) => {
+                self.builtins.insert(key, b);
+                Ok(b)
+            }
+            None => internal(span, format!("unknown built-in `{name}`")),
+        }
+    }
+
+    /// A function value for the operator of a section or a binary operation.
+    fn op_fun(&mut self, op: &'a Var, span: Span) -> R<Rc<Fun<'a>>> {
+        let v = match &op.res {
+            Some(Resolved::Builtin(name)) => {
+                let b = self.builtin(name, span)?;
+                if b.arity() == 0 {
+                    self.builtin_const(b, span)?
+                } else {
+                    return Ok(Rc::new(Fun::Builtin(b)));
+                }
+            }
+            Some(Resolved::Global(id)) => self.global_value(*id, span)?,
+            Some(Resolved::Local) => self.lookup(&op.name.name, span)?,
+            None => return internal(span, format!("unresolved name `{}`", op.name)),
+        };
+        match v {
+            Value::Fun(f) => Ok(f),
+            v => internal(span, format!("`{}` is {}, not a function", op.name, v.kind())),
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Expressions.
+
+    /// Evaluate an expression. Each kind of expression has its own
+    /// function, so the frame of this one (which every nested expression
+    /// adds to the native stack) stays small.
+    pub(crate) fn eval(&mut self, e: &'a Exp) -> R<Value<'a>> {
+        self.check_stack(e.span)?;
+        match &e.kind {
+            ExpKind::Lit(l) => self.eval_lit(l, e),
+            ExpKind::Var(v) => self.eval_var(v, e.span),
+            ExpKind::BinOp { op, lhs, rhs, .. } => self.eval_binop(op, lhs, rhs, e),
+            ExpKind::Apply(f, args) => self.eval_apply(f, args, e),
+            ExpKind::If { cond, then, els } => {
+                if self.eval_bool(cond)? {
+                    self.eval(then)
+                } else {
+                    self.eval(els)
+                }
+            }
+            ExpKind::Let { .. } | ExpKind::LetFun { .. } | ExpKind::LetWith { .. } => self.eval_let_chain(e),
+            ExpKind::Neg(x) | ExpKind::Not(x) => self.eval_unop(x, e),
+            ExpKind::OpSection { op, left, right, .. } => self.eval_section(op, left.as_deref(), right.as_deref(), e),
+            ExpKind::ProjectSection(path) => Ok(Value::Fun(Rc::new(Fun::Project(path)))),
+            ExpKind::Lambda { params, body, .. } => Ok(self.closure(&[], params, body)),
+            ExpKind::Tuple(es) => self.eval_tuple(es),
+            ExpKind::Record(fields) => self.eval_record(fields),
+            ExpKind::ArrayLit(es) => self.eval_array_lit(es, e),
+            ExpKind::Range {
+                start,
+                second,
+                end,
+                kind,
+            } => self.eval_range(start, second.as_deref(), end, *kind, e),
+            ExpKind::Project(x, field) => self.eval_project(x, field, e),
+            ExpKind::Index(x, idx) => self.eval_index(x, idx, e),
+            ExpKind::Update { array, index, value } => self.eval_update(array, index, value, e),
+            ExpKind::RecordUpdate { record, path, value } => self.eval_record_update(record, path, value, e),
+            ExpKind::Coerce(x, _) => self.eval_coerce(x, e),
+            ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) => self.eval(x),
+            ExpKind::Loop { pat, init, form, body } => self.eval_loop(pat, init.as_deref(), form, body, e.span),
+            ExpKind::Assert(cond, x) => self.eval_assert(cond, x),
+            ExpKind::Constr(..) | ExpKind::Match(..) => err(e.span, "sum types are not supported yet"),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_unop(&mut self, x: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
+        let v = self.eval(x)?;
+        self.tick();
+        let (r, what) = match (&e.kind, v) {
+            (ExpKind::Neg(_), Value::Prim(p)) => (prim::neg(p), "neg"),
+            (ExpKind::Not(_), Value::Prim(p)) => (prim::not(p), "!"),
+            (_, v) => return internal(e.span, format!("unary operator on {}", v.kind())),
+        };
+        r.map(Value::Prim).map_err(|k| error(e.span, k.message(what)))
+    }
+
+    #[inline(never)]
+    fn eval_section(&mut self, op: &'a Var, left: Option<&'a Exp>, right: Option<&'a Exp>, e: &'a Exp) -> R<Value<'a>> {
+        let f = self.op_fun(op, e.span)?;
+        match (left, right) {
+            (None, None) => Ok(Value::Fun(f)),
+            (Some(l), None) => {
+                let v = self.eval(l)?;
+                Ok(Value::Fun(Rc::new(Fun::Partial(f, vec![v]))))
+            }
+            (None, Some(r)) => {
+                let v = self.eval(r)?;
+                Ok(Value::Fun(Rc::new(Fun::RightSection(f, v))))
+            }
+            (Some(l), Some(r)) => {
+                let a = self.eval(l)?;
+                let b = self.eval(r)?;
+                self.apply_fun(&f, vec![a, b], e.span)
+            }
+        }
+    }
+
+    /// A lambda or local function closing over the current scope.
+    fn closure(&self, type_params: &'a [TypeParam], params: &'a [Pat], body: &'a Exp) -> Value<'a> {
+        Value::Fun(Rc::new(Fun::Closure(Closure {
+            type_params,
+            params,
+            body,
+            env: self.capture(),
+        })))
+    }
+
+    #[inline(never)]
+    fn eval_tuple(&mut self, es: &'a [Exp]) -> R<Value<'a>> {
+        let mut vs = Vec::with_capacity(es.len());
+        for x in es {
+            vs.push(self.eval(x)?);
+        }
+        Ok(Value::Tuple(Rc::new(vs)))
+    }
+
+    #[inline(never)]
+    fn eval_array_lit(&mut self, es: &'a [Exp], e: &'a Exp) -> R<Value<'a>> {
+        let mut b = Builder::new(es.len());
+        for x in es {
+            let v = self.eval(x)?;
+            b.push(v).map_err(|m| error(x.span, m))?;
+        }
+        Ok(self.finish_array(b, e.ty.as_ref()))
+    }
+
+    #[inline(never)]
+    fn eval_project(&mut self, x: &'a Exp, field: &'a Name, e: &'a Exp) -> R<Value<'a>> {
+        let v = self.eval(x)?;
+        project(v, field, e.span)
+    }
+
+    #[inline(never)]
+    fn eval_index(&mut self, x: &'a Exp, idx: &'a [DimIndex], e: &'a Exp) -> R<Value<'a>> {
+        let v = self.eval(x)?;
+        let ix = self.eval_indices(idx)?;
+        self.tick();
+        index_value(v, &ix, e.span)
+    }
+
+    #[inline(never)]
+    fn eval_update(&mut self, array: &'a Exp, index: &'a [DimIndex], value: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
+        let ix = self.eval_indices(index)?;
+        let v = self.eval(value)?;
+        let a = self.eval_consumed(array)?;
+        self.update(a, &ix, v, e.span)
+    }
+
+    #[inline(never)]
+    fn eval_record_update(&mut self, record: &'a Exp, path: &'a [Name], value: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
+        let r = self.eval(record)?;
+        let v = self.eval(value)?;
+        record_set(r, path, v, e.span)
+    }
+
+    #[inline(never)]
+    fn eval_coerce(&mut self, x: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
+        let v = self.eval(x)?;
+        if let Some(t) = &e.ty {
+            self.check_shape(&v, t, e.span)?;
+        }
+        Ok(v)
+    }
+
+    #[inline(never)]
+    fn eval_assert(&mut self, cond: &'a Exp, x: &'a Exp) -> R<Value<'a>> {
+        if !self.eval_bool(cond)? {
+            return err(cond.span, "assertion failed");
+        }
+        self.eval(x)
+    }
+
+    fn eval_bool(&mut self, e: &'a Exp) -> R<bool> {
+        match self.eval(e)? {
+            Value::Prim(PrimValue::Bool(b)) => Ok(b),
+            v => internal(e.span, format!("expected a bool, got {}", v.kind())),
+        }
+    }
+
+    /// An integer operand (index, size, count) as i64; values beyond the
+    /// i64 range saturate (they are out of bounds anyway).
+    pub(crate) fn eval_i64(&mut self, e: &'a Exp) -> R<i64> {
+        let v = self.eval(e)?;
+        as_i64(&v, e.span)
+    }
+
+    #[inline(never)]
+    fn eval_lit(&self, l: &'a Literal, e: &'a Exp) -> R<Value<'a>> {
+        let ty = match &e.ty {
+            Some(Type::Prim(t)) => Some(*t),
+            _ => None,
+        };
+        Ok(match l {
+            Literal::Int { value, suffix } => {
+                let t = ty.or(*suffix).unwrap_or(PrimType::I32);
+                Value::Prim(if t.is_float() {
+                    prim::from_f64(t, *value as f64)
+                } else {
+                    prim::from_i128(t, *value as i128)
+                })
+            }
+            Literal::Float { value, suffix } => {
+                Value::Prim(prim::from_f64(ty.or(*suffix).unwrap_or(PrimType::F64), *value))
+            }
+            Literal::Bool(b) => Value::bool(*b),
+            Literal::String(bytes) => Value::array(Array::new(vec![bytes.len()], Data::U8(bytes.clone()))),
+        })
+    }
+
+    #[inline(never)]
+    fn eval_var(&mut self, v: &'a Var, span: Span) -> R<Value<'a>> {
+        match &v.res {
+            Some(Resolved::Local) => self.lookup(&v.name.name, span),
+            Some(Resolved::Global(id)) => self.global_value(*id, span),
+            Some(Resolved::Builtin(name)) => {
+                let b = self.builtin(name, span)?;
+                if b.arity() == 0 {
+                    self.builtin_const(b, span)
+                } else {
+                    Ok(Value::Fun(Rc::new(Fun::Builtin(b))))
+                }
+            }
+            None => internal(span, format!("unresolved name `{}`", v.name)),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_binop(&mut self, op: &'a Var, lhs: &'a Exp, rhs: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
+        if let Some(Resolved::Builtin(name)) = &op.res {
+            let b = self.builtin(name, e.span)?;
+            if let Builtin::Op(o) = b {
+                if matches!(o, BinOp::LogAnd | BinOp::LogOr) {
+                    let l = self.eval_bool(lhs)?;
+                    self.tick();
+                    if l == (o == BinOp::LogOr) {
+                        return Ok(Value::bool(l));
+                    }
+                    return Ok(Value::bool(self.eval_bool(rhs)?));
+                }
+                let a = self.eval(lhs)?;
+                let b = self.eval(rhs)?;
+                self.tick();
+                return self.apply_binop(o, a, b, e.span);
+            }
+            let a = self.eval(lhs)?;
+            let c = self.eval(rhs)?;
+            return self.call_builtin(b, vec![a, c], e.span, e.ty.as_ref());
+        }
+        let f = self.op_fun(op, e.span)?;
+        let a = self.eval(lhs)?;
+        let b = self.eval(rhs)?;
+        self.apply_fun(&f, vec![a, b], e.span)
+    }
+
+    /// A built-in operator on two values: scalars, or `==`/`!=` on any
+    /// values (structural).
+    #[inline]
+    pub(crate) fn apply_binop(&self, op: BinOp, a: Value<'a>, b: Value<'a>, span: Span) -> R<Value<'a>> {
+        match (a, b) {
+            (Value::Prim(x), Value::Prim(y)) => match prim::binop(op, x, y) {
+                Ok(v) => Ok(Value::Prim(v)),
+                Err(k) => err(span, k.message(op.name())),
+            },
+            (a, b) if matches!(op, BinOp::Eq | BinOp::Neq) => match value_eq(&a, &b) {
+                Some(eq) => Ok(Value::bool(eq == (op == BinOp::Eq))),
+                None => internal(span, "comparing functions"),
+            },
+            (a, b) => internal(span, format!("`{}` on {} and {}", op.name(), a.kind(), b.kind())),
+        }
+    }
+
+    /// Evaluate the arguments of an application, moving consumed variables
+    /// (Note [Consumption]).
+    fn eval_args(&mut self, f: &'a Exp, args: &'a [Exp]) -> R<Vec<Value<'a>>> {
+        let mut vals = Vec::with_capacity(args.len());
+        let mut fty = f.ty.as_ref();
+        for a in args {
+            let (unique, next) = match fty {
+                Some(Type::Arrow { param, ret, .. }) => (param.is_unique(), Some(&**ret)),
+                _ => (false, None),
+            };
+            fty = next;
+            vals.push(if unique { self.eval_consumed(a)? } else { self.eval(a)? });
+        }
+        Ok(vals)
+    }
+
+    /// An expression whose value is consumed: a variable of the current
+    /// frame is moved out of the environment.
+    fn eval_consumed(&mut self, a: &'a Exp) -> R<Value<'a>> {
+        if let ExpKind::Var(Var {
+            name,
+            res: Some(Resolved::Local),
+        }) = &a.kind
+        {
+            if let Some(v) = self.take_local(&name.name) {
+                return Ok(v);
+            }
+        }
+        self.eval(a)
+    }
+
+    #[inline(never)]
+    fn eval_apply(&mut self, f: &'a Exp, args: &'a [Exp], e: &'a Exp) -> R<Value<'a>> {
+        let vals = self.eval_args(f, args)?;
+        if let ExpKind::Var(v) = &f.kind {
+            match &v.res {
+                Some(Resolved::Builtin(name)) => {
+                    let b = self.builtin(name, f.span)?;
+                    if b.arity() == vals.len() {
+                        return self.call_builtin(b, vals, e.span, e.ty.as_ref());
+                    }
+                }
+                Some(Resolved::Global(id)) => {
+                    let vb = self.valbind(*id, f.span)?;
+                    if !vb.params.is_empty() && vb.params.len() == vals.len() {
+                        return self.call_global(vb, vals, e.span);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let fv = self.eval(f)?;
+        self.apply(fv, vals, e.span)
+    }
+
+    #[inline(never)]
+    fn eval_record(&mut self, fields: &'a [RecordField]) -> R<Value<'a>> {
+        let mut fs: Vec<(Sym<'a>, Value<'a>)> = Vec::with_capacity(fields.len());
+        for f in fields {
+            let (name, v) = match f {
+                RecordField::Explicit(n, _, x) => (&**n, self.eval(x)?),
+                RecordField::Implicit(n, sp, res) => {
+                    let v = match res {
+                        Some(Resolved::Global(id)) => self.global_value(*id, *sp)?,
+                        _ => self.lookup(n, *sp)?,
+                    };
+                    (&**n, v)
+                }
+            };
+            fs.retain(|(m, _)| *m != name);
+            fs.push((name, v));
+        }
+        fs.sort_by(|a, b| a.0.cmp(b.0));
+        if fs.len() >= 2 && fs.iter().all(|(n, _)| n.parse::<usize>().is_ok_and(|i| i < fs.len())) {
+            // `{0 = a, 1 = b}` is the tuple `(a, b)`.
+            let mut vs: Vec<(usize, Value<'a>)> = fs.into_iter().map(|(n, v)| (n.parse().unwrap_or(0), v)).collect();
+            vs.sort_by_key(|(i, _)| *i);
+            return Ok(Value::Tuple(Rc::new(vs.into_iter().map(|(_, v)| v).collect())));
+        }
+        Ok(Value::Record(Rc::new(fs)))
+    }
+
+    /// `let` chains are evaluated in a loop, not by recursion, so long
+    /// function bodies do not deepen the native stack.
+    #[inline(never)]
+    fn eval_let_chain(&mut self, e: &'a Exp) -> R<Value<'a>> {
+        let mark = self.stack.len();
+        let mut cur = e;
+        let r = loop {
+            match &cur.kind {
+                ExpKind::Let { pat, value, body } => {
+                    let v = self.eval(value)?;
+                    self.bind_pat(pat, v, false)?;
+                    cur = body;
+                }
+                ExpKind::LetFun {
+                    name,
+                    type_params,
+                    params,
+                    value,
+                    body,
+                    ..
+                } => {
+                    let v = if params.is_empty() {
+                        self.eval(value)?
+                    } else {
+                        self.closure(type_params, params, value)
+                    };
+                    self.push_var(name, v);
+                    cur = body;
+                }
+                ExpKind::LetWith {
+                    name,
+                    index,
+                    value,
+                    body,
+                    ..
+                } => {
+                    let ix = self.eval_indices(index)?;
+                    let v = self.eval(value)?;
+                    let a = match self.take_local(name) {
+                        Some(a) => a,
+                        None => self.lookup(name, cur.span)?,
+                    };
+                    let a = self.update(a, &ix, v, cur.span)?;
+                    self.push_var(name, a);
+                    cur = body;
+                }
+                _ => break self.eval(cur),
+            }
+        };
+        self.stack.truncate(mark);
+        r
+    }
+
+    // -----------------------------------------------------------------------
+    // Patterns.
+
+    /// Bind the variables of a pattern. Wildcards bind an unnamed slot when
+    /// `keep_wild` (so the value can be reassembled by `unbind_pat`).
+    pub(crate) fn bind_pat(&mut self, p: &'a Pat, v: Value<'a>, keep_wild: bool) -> R<()> {
+        match &p.kind {
+            PatKind::Id(n) => {
+                self.stack.push((n, Some(v)));
+                Ok(())
+            }
+            PatKind::Wildcard => {
+                if keep_wild {
+                    self.stack.push(("", Some(v)));
+                }
+                Ok(())
+            }
+            PatKind::Ascribe(q, _) => self.bind_pat(q, v, keep_wild),
+            PatKind::Tuple(ps) => match v {
+                Value::Tuple(vs) if vs.len() == ps.len() => {
+                    let vs = Rc::try_unwrap(vs).unwrap_or_else(|rc| (*rc).clone());
+                    for (q, x) in ps.iter().zip(vs) {
+                        self.bind_pat(q, x, keep_wild)?;
+                    }
+                    Ok(())
+                }
+                v => internal(p.span, format!("tuple pattern of {} elements against {v:?}", ps.len())),
+            },
+            PatKind::Record(fields) => {
+                for (name, _, q) in fields {
+                    let x = project(v.clone(), name, q.span)?;
+                    self.bind_pat(q, x, keep_wild)?;
+                }
+                Ok(())
+            }
+            PatKind::Lit(_) | PatKind::Constr(..) => err(p.span, "sum types are not supported yet"),
+        }
+    }
+
+    /// Reassemble the value bound by `bind_pat(p, _, true)` from the slots
+    /// starting at `*pos`, emptying them.
+    fn unbind_pat(&mut self, p: &'a Pat, pos: &mut usize) -> R<Value<'a>> {
+        match &p.kind {
+            PatKind::Id(_) | PatKind::Wildcard => {
+                let v = self.stack.get_mut(*pos).and_then(|s| s.1.take());
+                *pos += 1;
+                match v {
+                    Some(v) => Ok(v),
+                    None => internal(p.span, "loop variable consumed"),
+                }
+            }
+            PatKind::Ascribe(q, _) => self.unbind_pat(q, pos),
+            PatKind::Tuple(ps) => {
+                let mut vs = Vec::with_capacity(ps.len());
+                for q in ps {
+                    vs.push(self.unbind_pat(q, pos)?);
+                }
+                Ok(Value::Tuple(Rc::new(vs)))
+            }
+            PatKind::Record(fields) => {
+                let mut fs = Vec::with_capacity(fields.len());
+                for (name, _, q) in fields {
+                    fs.push((&**name, self.unbind_pat(q, pos)?));
+                }
+                fs.sort_by(|a, b| a.0.cmp(b.0));
+                Ok(Value::Record(Rc::new(fs)))
+            }
+            PatKind::Lit(_) | PatKind::Constr(..) => err(p.span, "sum types are not supported yet"),
+        }
+    }
+
+    /// The value of `loop p for ...` without an initial value: the
+    /// variables of the pattern.
+    fn pat_value(&self, p: &'a Pat) -> R<Value<'a>> {
+        match &p.kind {
+            PatKind::Id(n) => self.lookup(n, p.span),
+            PatKind::Ascribe(q, _) => self.pat_value(q),
+            PatKind::Tuple(ps) => {
+                let mut vs = Vec::with_capacity(ps.len());
+                for q in ps {
+                    vs.push(self.pat_value(q)?);
+                }
+                Ok(Value::Tuple(Rc::new(vs)))
+            }
+            PatKind::Record(fields) => {
+                let mut fs = Vec::with_capacity(fields.len());
+                for (name, _, q) in fields {
+                    fs.push((&**name, self.pat_value(q)?));
+                }
+                fs.sort_by(|a, b| a.0.cmp(b.0));
+                Ok(Value::Record(Rc::new(fs)))
+            }
+            _ => internal(
+                p.span,
+                "loop without an initial value has a pattern that is not a variable",
+            ),
+        }
+    }
+
+    /// Bind or check the sizes in a parameter's type against the argument:
+    /// a size parameter of the function seen for the first time is bound to
+    /// the dimension; a constant or a size already bound in this frame must
+    /// equal it.
+    fn bind_sizes(&mut self, type_params: &'a [TypeParam], ty: &'a Type, v: &Value<'a>, span: Span) -> R<()> {
+        match (ty, v) {
+            (Type::Array { shape, .. }, Value::Array(a)) => {
+                for (k, d) in shape.iter().enumerate() {
+                    let Some(&have) = a.shape.get(k) else { break };
+                    match d {
+                        Size::Const(c) => {
+                            if have as i64 != *c {
+                                return err(
+                                    span,
+                                    format!(
+                                        "size mismatch: argument of shape {} where the parameter has type {ty}",
+                                        shape_str(&a.shape)
+                                    ),
+                                );
+                            }
+                        }
+                        Size::Var(n) => {
+                            let bound = self.stack[self.base..].iter().rev().find(|(m, _)| same_name(m, n));
+                            match bound {
+                                Some((_, Some(Value::Prim(p)))) => {
+                                    if prim::as_i128(*p) != Some(have as i128) {
+                                        return err(
+                                            span,
+                                            format!(
+                                                "size mismatch: `{n}` is {} but the argument has shape {}",
+                                                prim::as_i128(*p).unwrap_or(0),
+                                                shape_str(&a.shape)
+                                            ),
+                                        );
+                                    }
+                                }
+                                Some(_) => {}
+                                None => {
+                                    if type_params
+                                        .iter()
+                                        .any(|tp| matches!(tp, TypeParam::Size { name, .. } if **name == **n))
+                                    {
+                                        self.push_var(n, Value::i64(have as i64));
+                                    }
+                                }
+                            }
+                        }
+                        Size::Unknown => {}
+                    }
+                }
+                Ok(())
+            }
+            (Type::Tuple(ts), Value::Tuple(vs)) => {
+                for (t, x) in ts.iter().zip(vs.iter()) {
+                    self.bind_sizes(type_params, t, x, span)?;
+                }
+                Ok(())
+            }
+            (Type::Record(fs), Value::Record(vs)) => {
+                for (n, t) in fs {
+                    if let Some((_, x)) = vs.iter().find(|(m, _)| **m == **n) {
+                        self.bind_sizes(type_params, t, x, span)?;
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Bind the parameters of a function in the current (new) frame.
+    fn bind_params(
+        &mut self,
+        type_params: &'a [TypeParam],
+        params: &'a [Pat],
+        args: Vec<Value<'a>>,
+        check_sizes: bool,
+        span: Span,
+    ) -> R<()> {
+        for (p, v) in params.iter().zip(args) {
+            if check_sizes {
+                if let Some(t) = &p.ty {
+                    self.bind_sizes(type_params, t, &v, span)?;
+                }
+            }
+            self.bind_pat(p, v, false)?;
+        }
+        Ok(())
+    }
+
+    // -----------------------------------------------------------------------
+    // Application.
+
+    pub(crate) fn call_global(&mut self, vb: &'a ValBind, args: Vec<Value<'a>>, span: Span) -> R<Value<'a>> {
+        self.check_stack(span)?;
+        let saved = self.enter(None);
+        let r = match self.bind_params(&vb.type_params, &vb.params, args, true, span) {
+            Ok(()) => self.eval(&vb.body),
+            Err(e) => Err(e),
+        };
+        self.leave(saved);
+        r
+    }
+
+    pub(crate) fn apply(&mut self, f: Value<'a>, args: Vec<Value<'a>>, span: Span) -> R<Value<'a>> {
+        match f {
+            Value::Fun(f) => self.apply_fun(&f, args, span),
+            v => internal(span, format!("applying {}", v.kind())),
+        }
+    }
+
+    /// Curried application: too few arguments give a partial application,
+    /// too many apply the result to the rest.
+    pub(crate) fn apply_fun(&mut self, f: &Rc<Fun<'a>>, mut args: Vec<Value<'a>>, span: Span) -> R<Value<'a>> {
+        let ar = f.arity();
+        if args.len() < ar {
+            return Ok(Value::Fun(Rc::new(Fun::Partial(f.clone(), args))));
+        }
+        if args.len() > ar {
+            let rest = args.split_off(ar);
+            let r = self.call_exact(f, args, span)?;
+            return self.apply(r, rest, span);
+        }
+        self.call_exact(f, args, span)
+    }
+
+    fn call_exact(&mut self, f: &Rc<Fun<'a>>, args: Vec<Value<'a>>, span: Span) -> R<Value<'a>> {
+        self.check_stack(span)?;
+        match &**f {
+            Fun::Closure(c) => {
+                let saved = self.enter(c.env.clone());
+                let check = !c.type_params.is_empty();
+                let r = match self.bind_params(c.type_params, c.params, args, check, span) {
+                    Ok(()) => self.eval(c.body),
+                    Err(e) => Err(e),
+                };
+                self.leave(saved);
+                r
+            }
+            Fun::Global(vb) => self.call_global(vb, args, span),
+            Fun::Builtin(b) => self.call_builtin(*b, args, span, None),
+            Fun::Partial(g, pre) => {
+                let mut all = Vec::with_capacity(pre.len() + args.len());
+                all.extend(pre.iter().cloned());
+                all.extend(args);
+                self.apply_fun(g, all, span)
+            }
+            Fun::RightSection(g, r) => {
+                let mut all = args;
+                all.push(r.clone());
+                self.apply_fun(g, all, span)
+            }
+            Fun::Project(path) => {
+                let Some(mut v) = args.into_iter().next() else {
+                    return internal(span, "projection without an argument");
+                };
+                for n in path.iter() {
+                    v = project(v, n, span)?;
+                }
+                Ok(v)
+            }
+        }
+    }
+
+    /// `f x`, fast for a one-parameter lambda (the body of a `map`).
+    #[inline]
+    pub(crate) fn call1(&mut self, f: &Rc<Fun<'a>>, x: Value<'a>, span: Span) -> R<Value<'a>> {
+        if let Fun::Closure(c) = &**f {
+            if c.params.len() == 1 && c.type_params.is_empty() {
+                let saved = self.enter(c.env.clone());
+                let r = match self.bind_pat(&c.params[0], x, false) {
+                    Ok(()) => self.eval(c.body),
+                    Err(e) => Err(e),
+                };
+                self.leave(saved);
+                return r;
+            }
+        }
+        self.apply_fun(f, vec![x], span)
+    }
+
+    /// `f x y`, fast for operators and two-parameter lambdas.
+    #[inline]
+    pub(crate) fn call2(&mut self, f: &Rc<Fun<'a>>, x: Value<'a>, y: Value<'a>, span: Span) -> R<Value<'a>> {
+        match &**f {
+            Fun::Builtin(Builtin::Op(op)) => {
+                self.tick();
+                return self.apply_binop(*op, x, y, span);
+            }
+            Fun::Closure(c) if c.params.len() == 2 && c.type_params.is_empty() => {
+                let saved = self.enter(c.env.clone());
+                let r = match self.bind_pat(&c.params[0], x, false) {
+                    Ok(()) => match self.bind_pat(&c.params[1], y, false) {
+                        Ok(()) => self.eval(c.body),
+                        Err(e) => Err(e),
+                    },
+                    Err(e) => Err(e),
+                };
+                self.leave(saved);
+                return r;
+            }
+            _ => {}
+        }
+        self.apply_fun(f, vec![x, y], span)
+    }
+
+    // -----------------------------------------------------------------------
+    // Arrays: literals, ranges, indexing, updates, shapes.
+
+    /// An empty array of the given array type (sizes from the type where
+    /// they are known, element type `Boxed` when it is not a scalar).
+    pub(crate) fn empty_array(&self, ty: Option<&Type>) -> Array<'a> {
+        match ty {
+            Some(Type::Array { elem, shape, .. }) => {
+                let mut dims = Vec::with_capacity(shape.len());
+                dims.push(0);
+                for d in shape.iter().skip(1) {
+                    dims.push(self.size_value(d).unwrap_or(0).max(0) as usize);
+                }
+                let data = match elem.prim() {
+                    Some(t) => Data::of_prim(t, 0),
+                    None => {
+                        dims.truncate(1);
+                        Data::Boxed(Vec::new())
+                    }
+                };
+                Array::new(dims, data)
+            }
+            _ => Array::new(vec![0], Data::Boxed(Vec::new())),
+        }
+    }
+
+    pub(crate) fn finish_array(&self, b: Builder<'a>, ty: Option<&Type>) -> Value<'a> {
+        match b.finish() {
+            Some(a) => Value::array(a),
+            None => Value::array(self.empty_array(ty)),
+        }
+    }
+
+    /// The value of a size, when known.
+    fn size_value(&self, d: &Size) -> Option<i64> {
+        match d {
+            Size::Const(c) => Some(*c),
+            Size::Var(n) => match self.lookup_opt(n) {
+                Some(Value::Prim(p)) => prim::as_i128(*p).map(|v| v as i64),
+                _ => None,
+            },
+            Size::Unknown => None,
+        }
+    }
+
+    /// `e :> t`: the value's shape must have the sizes of `t`.
+    pub(crate) fn check_shape(&self, v: &Value<'a>, ty: &Type, span: Span) -> R<()> {
+        match (ty, v) {
+            (Type::Array { shape, elem, .. }, Value::Array(a)) => {
+                for (k, d) in shape.iter().enumerate() {
+                    let have = a.shape.get(k).copied().unwrap_or(0) as i64;
+                    if let Some(want) = self.size_value(d) {
+                        if want != have {
+                            return err(
+                                span,
+                                format!(
+                                    "size coercion failed: value of shape {} does not have type {ty}",
+                                    shape_str(&a.shape)
+                                ),
+                            );
+                        }
+                    }
+                }
+                if let (Data::Boxed(xs), true) = (&a.data, matches!(**elem, Type::Tuple(_) | Type::Record(_))) {
+                    for x in xs {
+                        self.check_shape(x, elem, span)?;
+                    }
+                }
+                Ok(())
+            }
+            (Type::Tuple(ts), Value::Tuple(vs)) => {
+                for (t, x) in ts.iter().zip(vs.iter()) {
+                    self.check_shape(x, t, span)?;
+                }
+                Ok(())
+            }
+            (Type::Record(fs), Value::Record(vs)) => {
+                for (n, t) in fs {
+                    if let Some((_, x)) = vs.iter().find(|(m, _)| **m == **n) {
+                        self.check_shape(x, t, span)?;
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_range(
+        &mut self,
+        start: &'a Exp,
+        second: Option<&'a Exp>,
+        end: &'a Exp,
+        kind: RangeEnd,
+        e: &'a Exp,
+    ) -> R<Value<'a>> {
+        let s = self.eval(start)?;
+        let Value::Prim(sp) = s else {
+            return internal(start.span, "range bound is not a scalar");
+        };
+        let t = prim::prim_type(sp);
+        let int = |v: &Value<'a>, span: Span| match v {
+            Value::Prim(p) => {
+                prim::as_i128(*p).ok_or_else(|| error(span, "internal error: range bound is not an integer"))
+            }
+            _ => Err(error(span, "internal error: range bound is not a scalar")),
+        };
+        let sv = int(&s, start.span)?;
+        let second = match second {
+            Some(x) => {
+                let v = self.eval(x)?;
+                Some(int(&v, x.span)?)
+            }
+            None => None,
+        };
+        let ev = {
+            let v = self.eval(end)?;
+            int(&v, end.span)?
+        };
+        let stride = match second {
+            Some(x) => x - sv,
+            None if kind == RangeEnd::DownToExclusive => -1,
+            None => 1,
+        };
+        let count = match kind {
+            RangeEnd::Inclusive if stride > 0 && ev >= sv => Some((ev - sv) / stride + 1),
+            RangeEnd::Inclusive if stride < 0 && ev <= sv => Some((sv - ev) / -stride + 1),
+            RangeEnd::UpToExclusive if stride > 0 && ev >= sv => Some((ev - sv + stride - 1) / stride),
+            RangeEnd::DownToExclusive if stride < 0 && ev <= sv => Some((sv - ev - stride - 1) / -stride),
+            _ => None,
+        };
+        let Some(count) = count else {
+            let mid = second.map(|x| format!("..{x}")).unwrap_or_default();
+            let op = match kind {
+                RangeEnd::Inclusive if second.is_some() => "...",
+                RangeEnd::Inclusive => "..",
+                RangeEnd::UpToExclusive => "..<",
+                RangeEnd::DownToExclusive => "..>",
+            };
+            return err(e.span, format!("range {sv}{mid}{op}{ev} is invalid"));
+        };
+        let n = check_alloc(count, e.span)?;
+        let mut data = Data::of_prim(t, n);
+        let mut x = sv;
+        for _ in 0..n {
+            data.push_prim(prim::from_i128(t, x));
+            x += stride;
+        }
+        self.charge(n as u64, 1);
+        Ok(Value::array(Array::new(vec![n], data)))
+    }
+
+    fn eval_indices(&mut self, idx: &'a [DimIndex]) -> R<Vec<Ix>> {
+        let mut out = Vec::with_capacity(idx.len());
+        for d in idx {
+            out.push(match d {
+                DimIndex::Fix(e) => Ix::Fix(self.eval_i64(e)?),
+                DimIndex::Slice { start, end, stride } => {
+                    let mut part = |x: &'a Option<Exp>| -> R<Option<i64>> {
+                        match x {
+                            Some(e) => Ok(Some(self.eval_i64(e)?)),
+                            None => Ok(None),
+                        }
+                    };
+                    Ix::Slice(part(start)?, part(end)?, part(stride)?)
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    /// `a with [ix] = v`, in place when `a` holds the only reference.
+    pub(crate) fn update(&mut self, a: Value<'a>, ix: &[Ix], v: Value<'a>, span: Span) -> R<Value<'a>> {
+        let Value::Array(mut rc) = a else {
+            return internal(span, format!("updating {}", a.kind()));
+        };
+        let sels = resolve(ix, &rc.shape).ok_or_else(|| index_error(ix, &rc.shape, span))?;
+        let (starts, block, shape) = selection(&sels, &rc.shape);
+        self.charge(starts.len().saturating_mul(block).max(1) as u64, 1);
+        let arr = Rc::make_mut(&mut rc);
+        if shape.is_empty() {
+            if !arr.data.set(starts[0], v) {
+                return internal(span, "element of the wrong type in an update");
+            }
+            return Ok(Value::Array(rc));
+        }
+        let Value::Array(src) = v else {
+            return internal(span, format!("updating a slice with {}", v.kind()));
+        };
+        if src.shape != shape {
+            return err(
+                span,
+                format!(
+                    "size mismatch in update: a value of shape {} cannot be written to a slice of shape {}",
+                    shape_str(&src.shape),
+                    shape_str(&shape)
+                ),
+            );
+        }
+        for (k, s) in starts.iter().enumerate() {
+            if !arr.data.write(*s, &src.data, k * block, block) {
+                return internal(span, "array of the wrong element type in an update");
+            }
+        }
+        Ok(Value::Array(rc))
+    }
+
+    // -----------------------------------------------------------------------
+    // Loops.
+
+    #[inline(never)]
+    fn eval_loop(
+        &mut self,
+        pat: &'a Pat,
+        init: Option<&'a Exp>,
+        form: &'a LoopForm,
+        body: &'a Exp,
+        span: Span,
+    ) -> R<Value<'a>> {
+        let mut acc = match init {
+            Some(e) => self.eval(e)?,
+            None => self.pat_value(pat)?,
+        };
+        let mark = self.stack.len();
+        match form {
+            LoopForm::For(i, _, bound) => {
+                let n = self.eval(bound)?;
+                let Value::Prim(np) = n else {
+                    return internal(bound.span, "loop bound is not a scalar");
+                };
+                let t = prim::prim_type(np);
+                let count = prim::as_i128(np).ok_or_else(|| error(bound.span, "internal error: loop bound"))?;
+                let mut k: i128 = 0;
+                while k < count {
+                    self.bind_pat(pat, acc, false)?;
+                    self.push_var(i, Value::Prim(prim::from_i128(t, k)));
+                    acc = self.eval(body)?;
+                    self.stack.truncate(mark);
+                    k += 1;
+                }
+            }
+            LoopForm::ForIn(p, xs) => {
+                let xs = self.eval(xs)?;
+                let Value::Array(xs) = xs else {
+                    return internal(span, "`for ... in` over a non-array");
+                };
+                for r in 0..xs.outer() {
+                    self.bind_pat(pat, acc, false)?;
+                    self.bind_pat(p, xs.row(r), false)?;
+                    acc = self.eval(body)?;
+                    self.stack.truncate(mark);
+                }
+            }
+            LoopForm::While(cond) => loop {
+                self.bind_pat(pat, acc, true)?;
+                if !self.eval_bool(cond)? {
+                    let mut pos = mark;
+                    acc = self.unbind_pat(pat, &mut pos)?;
+                    self.stack.truncate(mark);
+                    break;
+                }
+                // Wildcard slots are not needed by the body.
+                acc = self.eval(body)?;
+                self.stack.truncate(mark);
+            },
+        }
+        Ok(acc)
+    }
+}
+
+/// A scalar integer as i64 (saturating).
+pub(crate) fn as_i64(v: &Value<'_>, span: Span) -> R<i64> {
+    match v {
+        Value::Prim(p) => match prim::as_i128(*p) {
+            Some(x) => Ok(x.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
+            None => internal(span, "expected an integer"),
+        },
+        v => internal(span, format!("expected an integer, got {}", v.kind())),
+    }
+}
+
+/// Refuse arrays too large to allocate (instead of aborting).
+pub(crate) fn check_alloc(n: i128, span: Span) -> R<usize> {
+    if n < 0 {
+        return err(span, format!("negative array size {n}"));
+    }
+    if n > (1i128 << 36) {
+        return err(span, format!("array of {n} elements is too large"));
+    }
+    Ok(n as usize)
+}
+
+/// Field `f` of a record, or element `f` of a tuple.
+pub(crate) fn project<'a>(v: Value<'a>, f: &str, span: Span) -> R<Value<'a>> {
+    match v {
+        Value::Tuple(vs) => {
+            let Some(i) = f.parse::<usize>().ok().filter(|i| *i < vs.len()) else {
+                return internal(span, format!("tuple has no field `{f}`"));
+            };
+            Ok(match Rc::try_unwrap(vs) {
+                Ok(mut vs) => vs.swap_remove(i),
+                Err(rc) => rc[i].clone(),
+            })
+        }
+        Value::Record(fs) => match fs.iter().find(|(n, _)| *n == f) {
+            Some((_, x)) => Ok(x.clone()),
+            None => internal(span, format!("record has no field `{f}`")),
+        },
+        v => internal(span, format!("projecting field `{f}` of {}", v.kind())),
+    }
+}
+
+/// `r with a.b = v`
+fn record_set<'a>(r: Value<'a>, path: &[Name], v: Value<'a>, span: Span) -> R<Value<'a>> {
+    let Some((first, rest)) = path.split_first() else {
+        return Ok(v);
+    };
+    match r {
+        Value::Record(mut fs) => {
+            let fsm = Rc::make_mut(&mut fs);
+            let Some(slot) = fsm.iter_mut().find(|(n, _)| **n == **first) else {
+                return internal(span, format!("record has no field `{first}`"));
+            };
+            let old = std::mem::replace(&mut slot.1, Value::unit());
+            slot.1 = record_set(old, rest, v, span)?;
+            Ok(Value::Record(fs))
+        }
+        Value::Tuple(mut vs) => {
+            let n = vs.len();
+            let Some(i) = first.parse::<usize>().ok().filter(|i| *i < n) else {
+                return internal(span, format!("tuple has no field `{first}`"));
+            };
+            let vsm = Rc::make_mut(&mut vs);
+            let old = std::mem::replace(&mut vsm[i], Value::unit());
+            vsm[i] = record_set(old, rest, v, span)?;
+            Ok(Value::Tuple(vs))
+        }
+        r => internal(span, format!("record update of {}", r.kind())),
+    }
+}
+
+/// Resolve indices against a shape; `None` when out of bounds.
+pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
+    if ix.len() > shape.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(ix.len());
+    for (i, d) in ix.iter().zip(shape) {
+        let n = *d as i64;
+        out.push(match *i {
+            Ix::Fix(k) => {
+                if !(0..n).contains(&k) {
+                    return None;
+                }
+                DimSel::Fix(k as usize)
+            }
+            Ix::Slice(s, e, st) => {
+                let st = st.unwrap_or(1);
+                if st > 0 {
+                    let s = s.unwrap_or(0);
+                    let e = e.unwrap_or(n);
+                    if !(0 <= s && s <= e && e <= n) {
+                        return None;
+                    }
+                    let count = (e - s + st - 1) / st;
+                    DimSel::Range {
+                        start: s as usize,
+                        count: count as usize,
+                        stride: st,
+                    }
+                } else if st < 0 {
+                    let s = s.unwrap_or(n - 1);
+                    let e = e.unwrap_or(-1);
+                    if !(-1 <= e && e <= s && s < n.max(0)) && !(s == e && (-1..=n).contains(&s)) {
+                        return None;
+                    }
+                    let count = (s - e + (-st) - 1) / -st;
+                    DimSel::Range {
+                        start: s.max(0) as usize,
+                        count: count as usize,
+                        stride: st,
+                    }
+                } else {
+                    return None;
+                }
+            }
+        });
+    }
+    Some(out)
+}
+
+/// The flat start of every selected block, the block length, and the shape
+/// of the selection.
+pub(crate) fn selection(sels: &[DimSel], shape: &[usize]) -> (Vec<usize>, usize, Vec<usize>) {
+    let k = sels.len();
+    let inner: usize = shape[k..].iter().product();
+    let mut strides = vec![inner; k];
+    for d in (0..k.saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1] * shape[d + 1];
+    }
+    let mut out_shape: Vec<usize> = Vec::with_capacity(shape.len());
+    for s in sels {
+        if let DimSel::Range { count, .. } = s {
+            out_shape.push(*count);
+        }
+    }
+    out_shape.extend_from_slice(&shape[k..]);
+    // A trailing contiguous range merges into the block.
+    let (sels, block, first) = match sels.split_last() {
+        Some((
+            DimSel::Range {
+                start,
+                count,
+                stride: 1,
+            },
+            rest,
+        )) => (rest, inner * count, start * inner),
+        _ => (sels, inner, 0),
+    };
+    let mut starts = vec![first];
+    for (d, s) in sels.iter().enumerate() {
+        match *s {
+            DimSel::Fix(i) => {
+                for x in starts.iter_mut() {
+                    *x += i * strides[d];
+                }
+            }
+            DimSel::Range { start, count, stride } => {
+                let mut next = Vec::with_capacity(starts.len() * count);
+                for &x in &starts {
+                    for j in 0..count {
+                        let idx = start as i64 + j as i64 * stride;
+                        next.push(x + idx as usize * strides[d]);
+                    }
+                }
+                starts = next;
+            }
+        }
+    }
+    (starts, block, out_shape)
+}
+
+fn ix_str(ix: &[Ix]) -> String {
+    let parts: Vec<String> = ix
+        .iter()
+        .map(|i| match i {
+            Ix::Fix(k) => k.to_string(),
+            Ix::Slice(s, e, st) => {
+                let f = |x: &Option<i64>| x.map(|v| v.to_string()).unwrap_or_default();
+                match st {
+                    Some(st) => format!("{}:{}:{st}", f(s), f(e)),
+                    None => format!("{}:{}", f(s), f(e)),
+                }
+            }
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+pub(crate) fn index_error(ix: &[Ix], shape: &[usize], span: Span) -> Box<RuntimeError> {
+    error(
+        span,
+        format!(
+            "index {} out of bounds for array of shape {}",
+            ix_str(ix),
+            shape_str(shape)
+        ),
+    )
+}
+
+/// `a[ix]`
+pub(crate) fn index_value<'a>(v: Value<'a>, ix: &[Ix], span: Span) -> R<Value<'a>> {
+    let Value::Array(a) = v else {
+        return internal(span, format!("indexing {}", v.kind()));
+    };
+    if let ([Ix::Fix(i)], 1) = (ix, a.shape.len()) {
+        if *i >= 0 && (*i as usize) < a.shape[0] {
+            return Ok(a.data.get(*i as usize));
+        }
+        return Err(index_error(ix, &a.shape, span));
+    }
+    let sels = resolve(ix, &a.shape).ok_or_else(|| index_error(ix, &a.shape, span))?;
+    let (starts, block, shape) = selection(&sels, &a.shape);
+    if shape.is_empty() {
+        return Ok(a.data.get(starts[0]));
+    }
+    if starts.len() == 1 && block == a.data.len() && shape == a.shape {
+        return Ok(Value::Array(a));
+    }
+    Ok(Value::array(Array::new(shape, a.data.gather(&starts, block))))
+}

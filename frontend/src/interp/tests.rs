@@ -1,0 +1,1079 @@
+//! Tests of the interpreter on hand-built checked trees (the parser and the
+//! checker arrive on other branches).
+
+use std::rc::Rc;
+
+use super::eval::Interp;
+use super::prim::f16_to_f32;
+use super::value::{Array, Data, Value};
+use super::*;
+use crate::check::{Checked, Entry};
+use crate::span::Span;
+use crate::syntax::ast::*;
+use crate::types::{PrimType, Size, Type};
+use crate::values::{self as ext, PrimValue};
+
+use PrimType::{Bool as BOOL, F16, F32, F64, I16, I32, I64, I8, U16, U32, U64, U8};
+
+// ---------------------------------------------------------------------------
+// Building trees.
+
+fn sp() -> Span {
+    Span::default()
+}
+
+fn at(mut e: Exp, lo: u32) -> Exp {
+    e.span = Span::new(0, lo, lo + 1);
+    e
+}
+
+fn nm(s: &str) -> Name {
+    Rc::from(s)
+}
+
+fn pt(t: PrimType) -> Type {
+    Type::Prim(t)
+}
+
+fn arr_t(t: Type, dims: Vec<Size>) -> Type {
+    Type::Array {
+        elem: Rc::new(t),
+        shape: dims,
+        unique: false,
+    }
+}
+
+fn uniq(t: Type) -> Type {
+    match t {
+        Type::Array { elem, shape, .. } => Type::Array {
+            elem,
+            shape,
+            unique: true,
+        },
+        t => t,
+    }
+}
+
+fn arrow(params: Vec<Type>, ret: Type) -> Type {
+    params.into_iter().rev().fold(ret, |r, p| Type::Arrow {
+        param_name: None,
+        param: Rc::new(p),
+        ret: Rc::new(r),
+    })
+}
+
+fn ex(kind: ExpKind) -> Exp {
+    Exp::new(kind, sp())
+}
+
+fn typed(mut e: Exp, t: Type) -> Exp {
+    e.ty = Some(t);
+    e
+}
+
+fn int(v: i128, t: PrimType) -> Exp {
+    typed(
+        ex(ExpKind::Lit(Literal::Int {
+            value: v as u128,
+            suffix: None,
+        })),
+        pt(t),
+    )
+}
+
+fn i32_(v: i32) -> Exp {
+    int(v as i128, I32)
+}
+
+fn i64_(v: i64) -> Exp {
+    int(v as i128, I64)
+}
+
+fn flt(v: f64, t: PrimType) -> Exp {
+    typed(ex(ExpKind::Lit(Literal::Float { value: v, suffix: None })), pt(t))
+}
+
+fn f64_(v: f64) -> Exp {
+    flt(v, F64)
+}
+
+fn f32_(v: f64) -> Exp {
+    flt(v, F32)
+}
+
+fn bool_(b: bool) -> Exp {
+    typed(ex(ExpKind::Lit(Literal::Bool(b))), pt(BOOL))
+}
+
+fn var(x: &str) -> Exp {
+    ex(ExpKind::Var(Var {
+        name: QualName::unqual(nm(x)),
+        res: Some(Resolved::Local),
+    }))
+}
+
+fn opvar(op: &str) -> Var {
+    Var {
+        name: QualName::unqual(nm(op)),
+        res: Some(Resolved::Builtin(nm(op))),
+    }
+}
+
+fn bi(name: &str) -> Exp {
+    ex(ExpKind::Var(opvar(name)))
+}
+
+fn global(dec: u32) -> Exp {
+    ex(ExpKind::Var(Var {
+        name: QualName::unqual(nm("g")),
+        res: Some(Resolved::Global(GlobalId { program: 1, dec })),
+    }))
+}
+
+fn app(f: Exp, args: Vec<Exp>) -> Exp {
+    ex(ExpKind::Apply(Box::new(f), args))
+}
+
+fn call(name: &str, args: Vec<Exp>) -> Exp {
+    app(bi(name), args)
+}
+
+fn bin(op: &str, l: Exp, r: Exp) -> Exp {
+    ex(ExpKind::BinOp {
+        op: opvar(op),
+        op_span: sp(),
+        lhs: Box::new(l),
+        rhs: Box::new(r),
+    })
+}
+
+fn section(op: &str, left: Option<Exp>, right: Option<Exp>) -> Exp {
+    ex(ExpKind::OpSection {
+        op: opvar(op),
+        op_span: sp(),
+        left: left.map(Box::new),
+        right: right.map(Box::new),
+    })
+}
+
+fn op(o: &str) -> Exp {
+    section(o, None, None)
+}
+
+fn pid(x: &str) -> Pat {
+    Pat {
+        kind: PatKind::Id(nm(x)),
+        span: sp(),
+        ty: None,
+    }
+}
+
+fn pty(x: &str, t: Type) -> Pat {
+    Pat {
+        kind: PatKind::Id(nm(x)),
+        span: sp(),
+        ty: Some(t),
+    }
+}
+
+fn pwild() -> Pat {
+    Pat {
+        kind: PatKind::Wildcard,
+        span: sp(),
+        ty: None,
+    }
+}
+
+fn ptup(ps: Vec<Pat>) -> Pat {
+    Pat {
+        kind: PatKind::Tuple(ps),
+        span: sp(),
+        ty: None,
+    }
+}
+
+fn precord(fs: Vec<(&str, Pat)>) -> Pat {
+    Pat {
+        kind: PatKind::Record(fs.into_iter().map(|(n, p)| (nm(n), sp(), p)).collect()),
+        span: sp(),
+        ty: None,
+    }
+}
+
+fn lam(ps: Vec<Pat>, body: Exp) -> Exp {
+    ex(ExpKind::Lambda {
+        params: ps,
+        ret: None,
+        body: Box::new(body),
+    })
+}
+
+fn lam1(x: &str, body: Exp) -> Exp {
+    lam(vec![pid(x)], body)
+}
+
+fn lam2(x: &str, y: &str, body: Exp) -> Exp {
+    lam(vec![pid(x), pid(y)], body)
+}
+
+fn let_(p: Pat, v: Exp, body: Exp) -> Exp {
+    ex(ExpKind::Let {
+        pat: p,
+        value: Box::new(v),
+        body: Box::new(body),
+    })
+}
+
+fn letv(x: &str, v: Exp, body: Exp) -> Exp {
+    let_(pid(x), v, body)
+}
+
+fn tup(es: Vec<Exp>) -> Exp {
+    ex(ExpKind::Tuple(es))
+}
+
+fn record(fs: Vec<(&str, Exp)>) -> Exp {
+    ex(ExpKind::Record(
+        fs.into_iter()
+            .map(|(n, e)| RecordField::Explicit(nm(n), sp(), e))
+            .collect(),
+    ))
+}
+
+fn proj(e: Exp, f: &str) -> Exp {
+    ex(ExpKind::Project(Box::new(e), nm(f)))
+}
+
+fn arrlit(es: Vec<Exp>) -> Exp {
+    ex(ExpKind::ArrayLit(es))
+}
+
+fn ints(xs: &[i32]) -> Exp {
+    arrlit(xs.iter().map(|x| i32_(*x)).collect())
+}
+
+fn i64s(xs: &[i64]) -> Exp {
+    arrlit(xs.iter().map(|x| i64_(*x)).collect())
+}
+
+fn f64s(xs: &[f64]) -> Exp {
+    arrlit(xs.iter().map(|x| f64_(*x)).collect())
+}
+
+fn index(a: Exp, ix: Vec<DimIndex>) -> Exp {
+    ex(ExpKind::Index(Box::new(a), ix))
+}
+
+fn fix(e: Exp) -> DimIndex {
+    DimIndex::Fix(e)
+}
+
+fn sl(s: Option<i64>, e: Option<i64>, st: Option<i64>) -> DimIndex {
+    DimIndex::Slice {
+        start: s.map(i64_),
+        end: e.map(i64_),
+        stride: st.map(i64_),
+    }
+}
+
+fn if_(c: Exp, t: Exp, f: Exp) -> Exp {
+    ex(ExpKind::If {
+        cond: Box::new(c),
+        then: Box::new(t),
+        els: Box::new(f),
+    })
+}
+
+fn range(start: Exp, second: Option<Exp>, end: Exp, kind: RangeEnd) -> Exp {
+    ex(ExpKind::Range {
+        start: Box::new(start),
+        second: second.map(Box::new),
+        end: Box::new(end),
+        kind,
+    })
+}
+
+fn update(a: Exp, ix: Vec<DimIndex>, v: Exp) -> Exp {
+    ex(ExpKind::Update {
+        array: Box::new(a),
+        index: ix,
+        value: Box::new(v),
+    })
+}
+
+fn loop_(pat: Pat, init: Exp, form: LoopForm, body: Exp) -> Exp {
+    ex(ExpKind::Loop {
+        pat,
+        init: Some(Box::new(init)),
+        form,
+        body: Box::new(body),
+    })
+}
+
+fn for_(i: &str, bound: Exp) -> LoopForm {
+    LoopForm::For(nm(i), sp(), Box::new(bound))
+}
+
+fn checked(decs: Vec<Dec>) -> Checked {
+    Checked {
+        programs: vec![Program::default(), Program { decs }],
+        entries: Vec::new(),
+    }
+}
+
+fn valbind(name: &str, type_params: Vec<TypeParam>, params: Vec<Pat>, body: Exp) -> Dec {
+    Dec::Val(ValBind {
+        entry: false,
+        name: nm(name),
+        name_span: sp(),
+        type_params,
+        params,
+        ret: None,
+        body,
+        attrs: Vec::new(),
+        span: sp(),
+    })
+}
+
+fn size_param(n: &str) -> TypeParam {
+    TypeParam::Size {
+        name: nm(n),
+        span: sp(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Running and showing.
+
+fn show_prim(p: PrimValue) -> String {
+    match p {
+        PrimValue::I8(x) => format!("{x}i8"),
+        PrimValue::I16(x) => format!("{x}i16"),
+        PrimValue::I32(x) => format!("{x}"),
+        PrimValue::I64(x) => format!("{x}i64"),
+        PrimValue::U8(x) => format!("{x}u8"),
+        PrimValue::U16(x) => format!("{x}u16"),
+        PrimValue::U32(x) => format!("{x}u32"),
+        PrimValue::U64(x) => format!("{x}u64"),
+        PrimValue::F16(x) => format!("{:?}f16", f16_to_f32(x)),
+        PrimValue::F32(x) => format!("{x:?}f32"),
+        PrimValue::F64(x) => format!("{x:?}"),
+        PrimValue::Bool(b) => format!("{b}"),
+    }
+}
+
+fn show_rows(a: &Array<'_>, dim: usize, off: &mut usize) -> String {
+    let n = a.shape[dim];
+    let mut parts = Vec::with_capacity(n);
+    for _ in 0..n {
+        if dim + 1 == a.shape.len() {
+            parts.push(show(&a.data.get(*off)));
+            *off += 1;
+        } else {
+            parts.push(show_rows(a, dim + 1, off));
+        }
+    }
+    format!("[{}]", parts.join(", "))
+}
+
+fn show(v: &Value<'_>) -> String {
+    match v {
+        Value::Prim(p) => show_prim(*p),
+        Value::Array(a) if a.data.is_empty() => {
+            let ty = match &a.data {
+                Data::I32(_) => "i32",
+                Data::I64(_) => "i64",
+                Data::F32(_) => "f32",
+                Data::F64(_) => "f64",
+                Data::Bool(_) => "bool",
+                Data::Boxed(_) => "?",
+                _ => "prim",
+            };
+            format!("empty({}{ty})", super::value::shape_str(&a.shape))
+        }
+        Value::Array(a) => show_rows(a, 0, &mut 0),
+        Value::Tuple(vs) => format!("({})", vs.iter().map(show).collect::<Vec<_>>().join(", ")),
+        Value::Record(fs) => format!(
+            "{{{}}}",
+            fs.iter()
+                .map(|(n, v)| format!("{n} = {}", show(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Fun(_) => "<fun>".to_string(),
+    }
+}
+
+/// Evaluate a closed expression (with top-level definitions `decs`).
+fn eval_in(decs: Vec<Dec>, e: Exp, cost: bool) -> (Result<String, RuntimeError>, Cost) {
+    let c = checked(decs);
+    let mut it = Interp::new(&c, cost);
+    let r = it.eval(&e).map(|v| show(&v)).map_err(|e| *e);
+    let cost = Cost {
+        work: it.work,
+        span: it.span,
+    };
+    (r, cost)
+}
+
+fn ev(e: Exp) -> String {
+    match eval_in(Vec::new(), e, false).0 {
+        Ok(s) => s,
+        Err(e) => panic!("unexpected error: {}", e.message),
+    }
+}
+
+fn ev_err(e: Exp) -> RuntimeError {
+    match eval_in(Vec::new(), e, false).0 {
+        Ok(s) => panic!("expected an error, got {s}"),
+        Err(e) => e,
+    }
+}
+
+fn ev_cost(e: Exp) -> Cost {
+    let (r, c) = eval_in(Vec::new(), e, true);
+    r.unwrap_or_else(|e| panic!("{}", e.message));
+    c
+}
+
+// ---------------------------------------------------------------------------
+// Tests: scalars and operators.
+
+#[test]
+fn value_is_16_bytes() {
+    assert_eq!(std::mem::size_of::<Value<'_>>(), 16);
+    assert_eq!(std::mem::size_of::<Option<Value<'_>>>(), 16);
+}
+
+#[test]
+fn literals_take_their_type_from_the_checker() {
+    assert_eq!(ev(int(1, F32)), "1.0f32");
+    assert_eq!(ev(int(300, U8)), "44u8");
+    assert_eq!(ev(int(0xffff_ffff_ffff_ffff, U64)), "18446744073709551615u64");
+    assert_eq!(ev(ex(ExpKind::Neg(Box::new(int(128, I8))))), "-128i8");
+    assert_eq!(ev(ex(ExpKind::Neg(Box::new(int(1, U8))))), "255u8");
+    assert_eq!(ev(flt(0.1, F32)), "0.1f32");
+    assert_eq!(ev(flt(1.5, F16)), "1.5f16");
+    assert_eq!(ev(ex(ExpKind::Lit(Literal::String(b"ab".to_vec())))), "[97u8, 98u8]");
+    assert_eq!(ev(ex(ExpKind::Not(Box::new(bool_(false))))), "true");
+    assert_eq!(ev(ex(ExpKind::Not(Box::new(i32_(0))))), "-1");
+}
+
+#[test]
+fn integer_operators_wrap_and_round_down() {
+    assert_eq!(ev(bin("+", i32_(i32::MAX), i32_(1))), format!("{}", i32::MIN));
+    assert_eq!(ev(bin("*", int(100, I8), int(3, I8))), "44i8");
+    assert_eq!(ev(bin("/", i32_(-7), i32_(2))), "-4");
+    assert_eq!(ev(bin("%", i32_(-7), i32_(2))), "1");
+    assert_eq!(ev(bin("//", i32_(-7), i32_(2))), "-3");
+    assert_eq!(ev(bin("%%", i32_(-7), i32_(2))), "-1");
+    assert_eq!(ev(bin("/", i32_(7), i32_(-2))), "-4");
+    assert_eq!(ev(bin("%", i32_(7), i32_(-2))), "-1");
+    assert_eq!(ev(bin("**", i32_(3), i32_(4))), "81");
+    assert_eq!(ev(bin("<<", i32_(1), i32_(31))), format!("{}", i32::MIN));
+    assert_eq!(ev(bin(">>", i32_(-16), i32_(2))), "-4");
+    assert_eq!(ev(bin(">>>", i32_(-16), i32_(28))), "15");
+    assert_eq!(ev(bin(">>", int(128, U8), int(7, U8))), "1u8");
+    assert_eq!(ev(bin("&", i32_(12), i32_(10))), "8");
+    assert_eq!(ev(bin("|", i32_(12), i32_(10))), "14");
+    assert_eq!(ev(bin("^", i32_(12), i32_(10))), "6");
+    assert_eq!(ev(bin("<", int(1, U32), int(0xffff_ffff, U32))), "true");
+    assert_eq!(ev(bin("==", i64_(3), i64_(3))), "true");
+    assert_eq!(ev(bin("!=", i64_(3), i64_(3))), "false");
+    assert_eq!(ev(bin(">=", f64_(f64::NAN), f64_(1.0))), "false");
+    assert_eq!(ev(bin("**", f64_(16.0), f64_(0.5))), "4.0");
+    assert_eq!(ev(bin("%", f64_(-7.5), f64_(2.0))), "-1.5");
+    assert_eq!(ev(bin("/", f64_(1.0), f64_(0.0))), "inf");
+    assert_eq!(ev(bin("+", flt(1.5, F16), flt(0.25, F16))), "1.75f16");
+    assert_eq!(ev(bin("*", flt(1.5, F16), flt(0.25, F16))), "0.375f16");
+}
+
+#[test]
+fn division_by_zero_is_an_error_at_the_expression() {
+    for o in ["/", "%", "//", "%%"] {
+        let e = ev_err(at(bin(o, i32_(1), i32_(0)), 40));
+        assert_eq!(e.message, "division by zero");
+        assert_eq!(e.span, Some(Span::new(0, 40, 41)));
+    }
+    let e = ev_err(bin("**", i32_(2), i32_(-1)));
+    assert!(e.message.contains("negative exponent"), "{}", e.message);
+}
+
+#[test]
+fn logical_operators_short_circuit() {
+    let boom = bin("==", bin("/", i32_(1), i32_(0)), i32_(0));
+    assert_eq!(ev(bin("&&", bool_(false), boom.clone())), "false");
+    assert_eq!(ev(bin("||", bool_(true), boom.clone())), "true");
+    assert_eq!(ev(bin("&&", bool_(true), bool_(false))), "false");
+    assert_eq!(ev(bin("||", bool_(false), bool_(true))), "true");
+    assert_eq!(ev_err(bin("&&", bool_(true), boom)).message, "division by zero");
+    // As a function value, `&&` is an ordinary (strict) operator.
+    assert_eq!(
+        ev(call(
+            "reduce",
+            vec![op("&&"), bool_(true), arrlit(vec![bool_(true), bool_(false)])]
+        )),
+        "false"
+    );
+}
+
+#[test]
+fn structural_equality() {
+    assert_eq!(ev(bin("==", ints(&[1, 2]), ints(&[1, 2]))), "true");
+    assert_eq!(ev(bin("==", ints(&[1, 2]), ints(&[1, 3]))), "false");
+    assert_eq!(ev(bin("==", ints(&[1, 2]), ints(&[1]))), "false");
+    assert_eq!(
+        ev(bin("==", tup(vec![i32_(1), f64_(2.0)]), tup(vec![i32_(1), f64_(2.0)]))),
+        "true"
+    );
+    assert_eq!(
+        ev(bin("!=", record(vec![("a", i32_(1))]), record(vec![("a", i32_(2))]))),
+        "true"
+    );
+    assert_eq!(ev(bin("==", f64s(&[f64::NAN]), f64s(&[f64::NAN]))), "false");
+}
+
+// ---------------------------------------------------------------------------
+// Tests: bindings, functions, closures.
+
+#[test]
+fn let_patterns_tuples_and_records() {
+    let e = let_(
+        ptup(vec![pid("a"), pwild(), pid("b")]),
+        tup(vec![i32_(1), i32_(2), i32_(3)]),
+        bin("+", var("a"), var("b")),
+    );
+    assert_eq!(ev(e), "4");
+    let r = record(vec![("y", i32_(2)), ("x", i32_(1))]);
+    assert_eq!(ev(r.clone()), "{x = 1, y = 2}");
+    assert_eq!(ev(proj(r.clone(), "y")), "2");
+    let e = let_(
+        precord(vec![("x", pid("p")), ("y", pid("q"))]),
+        r.clone(),
+        bin("-", var("p"), var("q")),
+    );
+    assert_eq!(ev(e), "-1");
+    let upd = ex(ExpKind::RecordUpdate {
+        record: Box::new(record(vec![("a", r), ("b", i32_(0))])),
+        path: vec![nm("a"), nm("x")],
+        value: Box::new(i32_(9)),
+    });
+    assert_eq!(ev(upd), "{a = {x = 9, y = 2}, b = 0}");
+    // `{0 = a, 1 = b}` is a tuple.
+    assert_eq!(ev(record(vec![("1", i32_(2)), ("0", i32_(1))])), "(1, 2)");
+    assert_eq!(ev(proj(tup(vec![i32_(1), i32_(2)]), "1")), "2");
+    // Shadowing.
+    assert_eq!(
+        ev(letv("x", i32_(1), letv("x", bin("+", var("x"), i32_(1)), var("x")))),
+        "2"
+    );
+    // Implicit record fields.
+    let e = letv(
+        "x",
+        i32_(5),
+        ex(ExpKind::Record(vec![RecordField::Implicit(
+            nm("x"),
+            sp(),
+            Some(Resolved::Local),
+        )])),
+    );
+    assert_eq!(ev(e), "{x = 5}");
+}
+
+#[test]
+fn closures_capture_their_scope() {
+    // let y = 10 in map (\x -> x + y) [1, 2, 3]
+    let e = letv(
+        "y",
+        i32_(10),
+        call("map", vec![lam1("x", bin("+", var("x"), var("y"))), ints(&[1, 2, 3])]),
+    );
+    assert_eq!(ev(e), "[11, 12, 13]");
+    // let f = let k = 3 in \x -> x * k in let k = 100 in f 2
+    let e = letv(
+        "f",
+        letv("k", i32_(3), lam1("x", bin("*", var("x"), var("k")))),
+        letv("k", i32_(100), app(var("f"), vec![i32_(2)])),
+    );
+    assert_eq!(ev(e), "6");
+    // Nested closures: map (\x -> map (\y -> x * 10 + y) [1, 2]) [1, 2]
+    let inner = call(
+        "map",
+        vec![
+            lam1("y", bin("+", bin("*", var("x"), i32_(10)), var("y"))),
+            ints(&[1, 2]),
+        ],
+    );
+    assert_eq!(
+        ev(call("map", vec![lam1("x", inner), ints(&[1, 2])])),
+        "[[11, 12], [21, 22]]"
+    );
+}
+
+#[test]
+fn curried_partial_and_over_application() {
+    // (\x -> \y -> x - y) 10 3
+    let f = lam1("x", lam1("y", bin("-", var("x"), var("y"))));
+    assert_eq!(ev(app(f, vec![i32_(10), i32_(3)])), "7");
+    // let g = \x y -> x - y in let h = g 10 in h 4
+    let e = letv(
+        "g",
+        lam2("x", "y", bin("-", var("x"), var("y"))),
+        letv("h", app(var("g"), vec![i32_(10)]), app(var("h"), vec![i32_(4)])),
+    );
+    assert_eq!(ev(e), "6");
+    // Partial application of a built-in: let f = map (\x -> x * 2) in f [1, 2]
+    let e = letv(
+        "f",
+        call("map", vec![lam1("x", bin("*", var("x"), i32_(2)))]),
+        app(var("f"), vec![ints(&[1, 2])]),
+    );
+    assert_eq!(ev(e), "[2, 4]");
+    // A local function: let add3 a b c = a + b + c in add3 1 2 3
+    let e = ex(ExpKind::LetFun {
+        name: nm("add3"),
+        name_span: sp(),
+        type_params: Vec::new(),
+        params: vec![pid("a"), pid("b"), pid("c")],
+        ret: None,
+        value: Box::new(bin("+", bin("+", var("a"), var("b")), var("c"))),
+        body: Box::new(app(var("add3"), vec![i32_(1), i32_(2), i32_(3)])),
+    });
+    assert_eq!(ev(e), "6");
+}
+
+#[test]
+fn sections() {
+    assert_eq!(
+        ev(call("map", vec![section("+", None, Some(i32_(1))), ints(&[1, 2])])),
+        "[2, 3]"
+    );
+    assert_eq!(
+        ev(call("map", vec![section("-", Some(i32_(10)), None), ints(&[1, 2])])),
+        "[9, 8]"
+    );
+    assert_eq!(
+        ev(call("map", vec![section("-", None, Some(i32_(10))), ints(&[1, 2])])),
+        "[-9, -8]"
+    );
+    assert_eq!(ev(call("map2", vec![op("*"), ints(&[2, 3]), ints(&[4, 5])])), "[8, 15]");
+    let pairs = call("zip", vec![ints(&[1, 2]), f64s(&[0.5, 1.5])]);
+    let p = ex(ExpKind::ProjectSection(vec![nm("1")]));
+    assert_eq!(ev(call("map", vec![p, pairs])), "[0.5, 1.5]");
+    let recs = arrlit(vec![record(vec![("a", tup(vec![i32_(1), i32_(2)]))])]);
+    let p = ex(ExpKind::ProjectSection(vec![nm("a"), nm("0")]));
+    assert_eq!(ev(call("map", vec![p, recs])), "[1]");
+    // A qualified operator as a section: (i32.max)
+    assert_eq!(
+        ev(call("reduce", vec![bi("i32.max"), i32_(i32::MIN), ints(&[3, 9, 2])])),
+        "9"
+    );
+}
+
+#[test]
+fn top_level_functions_constants_and_sizes() {
+    // def length [n] 't (_: [n]t): i64 = n
+    let length = valbind(
+        "length",
+        vec![size_param("n")],
+        vec![Pat {
+            kind: PatKind::Wildcard,
+            span: sp(),
+            ty: Some(arr_t(Type::Param(nm("t")), vec![Size::Var(nm("n"))])),
+        }],
+        var("n"),
+    );
+    // def k = 6 * 7
+    let k = valbind("k", Vec::new(), Vec::new(), bin("*", i32_(6), i32_(7)));
+    // def addk (x: i32) = x + k
+    let addk = valbind("addk", Vec::new(), vec![pid("x")], bin("+", var("x"), global(1)));
+    let decs = || vec![length.clone(), k.clone(), addk.clone()];
+    let run = |e: Exp| eval_in(decs(), e, false).0.map_err(|e| e.message);
+    assert_eq!(run(app(global(0), vec![ints(&[5, 6, 7])])), Ok("3i64".into()));
+    assert_eq!(run(global(1)), Ok("42".into()));
+    assert_eq!(run(app(global(2), vec![i32_(1)])), Ok("43".into()));
+    assert_eq!(run(call("map", vec![global(2), ints(&[1, 2])])), Ok("[43, 44]".into()));
+    // def same [n] (xs: [n]i32) (ys: [n]i32) = 0: sizes must agree.
+    let n = || Size::Var(nm("n"));
+    let same = valbind(
+        "same",
+        vec![size_param("n")],
+        vec![
+            pty("xs", arr_t(pt(I32), vec![n()])),
+            pty("ys", arr_t(pt(I32), vec![n()])),
+        ],
+        i32_(0),
+    );
+    let r = eval_in(
+        vec![same.clone()],
+        app(global(0), vec![ints(&[1]), ints(&[1, 2])]),
+        false,
+    )
+    .0;
+    assert!(r.unwrap_err().message.contains("size"));
+    let r = eval_in(vec![same], app(global(0), vec![ints(&[1, 2]), ints(&[3, 4])]), false).0;
+    assert_eq!(r, Ok("0".into()));
+}
+
+// ---------------------------------------------------------------------------
+// Tests: arrays, indexing, updates, ranges, loops.
+
+#[test]
+fn array_literals() {
+    assert_eq!(ev(arrlit(vec![ints(&[1, 2]), ints(&[3, 4])])), "[[1, 2], [3, 4]]");
+    assert_eq!(ev(arrlit(vec![tup(vec![i32_(1), bool_(true)])])), "[(1, true)]");
+    let e = typed(arrlit(Vec::new()), arr_t(pt(F32), vec![Size::Const(0)]));
+    assert_eq!(ev(e), "empty([0]f32)");
+    let e = typed(arrlit(Vec::new()), arr_t(pt(I32), vec![Size::Const(0), Size::Const(3)]));
+    assert_eq!(ev(e), "empty([0][3]i32)");
+    let e = ev_err(arrlit(vec![ints(&[1, 2]), ints(&[3])]));
+    assert!(e.message.contains("size"), "{}", e.message);
+}
+
+fn matrix() -> Exp {
+    arrlit(vec![ints(&[1, 2, 3]), ints(&[4, 5, 6])])
+}
+
+#[test]
+fn indexing_and_slicing() {
+    let xs = || ints(&[0, 1, 2, 3, 4]);
+    assert_eq!(ev(index(xs(), vec![fix(i64_(2))])), "2");
+    assert_eq!(ev(index(xs(), vec![sl(Some(1), Some(3), None)])), "[1, 2]");
+    assert_eq!(ev(index(xs(), vec![sl(None, None, Some(-1))])), "[4, 3, 2, 1, 0]");
+    assert_eq!(ev(index(xs(), vec![sl(Some(3), Some(0), Some(-1))])), "[3, 2, 1]");
+    assert_eq!(ev(index(xs(), vec![sl(None, None, Some(-2))])), "[4, 2, 0]");
+    assert_eq!(ev(index(xs(), vec![sl(Some(1), None, Some(2))])), "[1, 3]");
+    assert_eq!(ev(index(xs(), vec![sl(Some(2), Some(2), None)])), "empty([0]i32)");
+    assert_eq!(ev(index(xs(), vec![sl(Some(5), None, None)])), "empty([0]i32)");
+    assert_eq!(ev(index(matrix(), vec![fix(i64_(1))])), "[4, 5, 6]");
+    assert_eq!(ev(index(matrix(), vec![fix(i64_(1)), fix(i64_(2))])), "6");
+    assert_eq!(ev(index(matrix(), vec![sl(None, None, None), fix(i64_(1))])), "[2, 5]");
+    assert_eq!(
+        ev(index(matrix(), vec![sl(None, None, Some(-1)), sl(Some(1), None, None)])),
+        "[[5, 6], [2, 3]]"
+    );
+    assert_eq!(ev(index(matrix(), vec![sl(Some(0), Some(1), None)])), "[[1, 2, 3]]");
+    // Indexing with another integer type.
+    assert_eq!(ev(index(xs(), vec![fix(i32_(4))])), "4");
+}
+
+#[test]
+fn index_errors() {
+    let e = ev_err(at(index(ints(&[1, 2, 3]), vec![fix(i64_(5))]), 7));
+    assert_eq!(e.message, "index [5] out of bounds for array of shape [3]");
+    assert_eq!(e.span, Some(Span::new(0, 7, 8)));
+    let e = ev_err(index(ints(&[1, 2, 3]), vec![fix(i64_(-1))]));
+    assert_eq!(e.message, "index [-1] out of bounds for array of shape [3]");
+    let e = ev_err(index(matrix(), vec![fix(i64_(1)), fix(i64_(3))]));
+    assert_eq!(e.message, "index [1, 3] out of bounds for array of shape [2][3]");
+    let e = ev_err(index(ints(&[1, 2, 3]), vec![sl(Some(2), Some(1), None)]));
+    assert_eq!(e.message, "index [2:1] out of bounds for array of shape [3]");
+    let e = ev_err(index(ints(&[1, 2, 3]), vec![sl(None, Some(4), None)]));
+    assert!(e.message.contains("out of bounds"));
+    let e = ev_err(index(ints(&[1, 2, 3]), vec![sl(None, None, Some(0))]));
+    assert_eq!(e.message, "index [::0] out of bounds for array of shape [3]");
+}
+
+#[test]
+fn updates() {
+    let e = letv("xs", ints(&[1, 2, 3]), update(var("xs"), vec![fix(i64_(1))], i32_(9)));
+    assert_eq!(ev(e), "[1, 9, 3]");
+    let e = update(matrix(), vec![fix(i64_(0))], ints(&[7, 8, 9]));
+    assert_eq!(ev(e), "[[7, 8, 9], [4, 5, 6]]");
+    let e = update(matrix(), vec![sl(None, None, None), fix(i64_(2))], ints(&[0, 0]));
+    assert_eq!(ev(e), "[[1, 2, 0], [4, 5, 0]]");
+    let e = update(ints(&[1, 2, 3, 4]), vec![sl(Some(1), Some(3), None)], ints(&[8, 9]));
+    assert_eq!(ev(e), "[1, 8, 9, 4]");
+    let e = ev_err(update(
+        ints(&[1, 2, 3, 4]),
+        vec![sl(Some(1), Some(3), None)],
+        ints(&[8]),
+    ));
+    assert!(e.message.contains("size"), "{}", e.message);
+    let e = ev_err(update(ints(&[1, 2]), vec![fix(i64_(2))], i32_(0)));
+    assert_eq!(e.message, "index [2] out of bounds for array of shape [2]");
+    // let xs[0] = 5 in xs
+    let e = letv(
+        "xs",
+        ints(&[1, 2]),
+        ex(ExpKind::LetWith {
+            name: nm("xs"),
+            name_span: sp(),
+            index: vec![fix(i64_(0))],
+            value: Box::new(i32_(5)),
+            body: Box::new(var("xs")),
+        }),
+    );
+    assert_eq!(ev(e), "[5, 2]");
+    // The original survives when it is still referenced: let ys = xs with ...
+    let e = letv(
+        "xs",
+        ints(&[1, 2]),
+        letv(
+            "ys",
+            update(var("xs"), vec![fix(i64_(0))], i32_(5)),
+            tup(vec![var("ys")]),
+        ),
+    );
+    assert_eq!(ev(e), "([5, 2])");
+}
+
+#[test]
+fn updates_of_a_unique_variable_happen_in_place() {
+    let c = checked(Vec::new());
+    let mut it = Interp::new(&c, false);
+    let xs = Value::array(Array::new(vec![3], Data::I32(vec![1, 2, 3])));
+    let ptr = match &xs {
+        Value::Array(a) => match &a.data {
+            Data::I32(v) => v.as_ptr(),
+            _ => unreachable!(),
+        },
+        _ => unreachable!(),
+    };
+    it.push_var("xs", xs);
+    let e = update(var("xs"), vec![fix(i64_(0))], i32_(7));
+    let v = it.eval(&e).unwrap();
+    match &v {
+        Value::Array(a) => match &a.data {
+            Data::I32(d) => {
+                assert_eq!(d, &[7, 2, 3]);
+                assert_eq!(d.as_ptr(), ptr, "the update copied the array");
+            }
+            _ => unreachable!(),
+        },
+        _ => unreachable!(),
+    }
+    // scatter with a unique destination variable also updates in place.
+    it.push_var("ys", v);
+    let sc = app(
+        typed(
+            bi("scatter"),
+            arrow(
+                vec![
+                    uniq(arr_t(pt(I32), vec![Size::Unknown])),
+                    arr_t(pt(I64), vec![Size::Unknown]),
+                    arr_t(pt(I32), vec![Size::Unknown]),
+                ],
+                arr_t(pt(I32), vec![Size::Unknown]),
+            ),
+        ),
+        vec![var("ys"), i64s(&[2]), ints(&[0])],
+    );
+    match it.eval(&sc).unwrap() {
+        Value::Array(a) => match &a.data {
+            Data::I32(d) => {
+                assert_eq!(d, &[7, 2, 0]);
+                assert_eq!(d.as_ptr(), ptr, "scatter copied the array");
+            }
+            _ => unreachable!(),
+        },
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn ranges() {
+    use RangeEnd::*;
+    assert_eq!(ev(range(i32_(1), None, i32_(4), Inclusive)), "[1, 2, 3, 4]");
+    assert_eq!(ev(range(i32_(1), None, i32_(4), UpToExclusive)), "[1, 2, 3]");
+    assert_eq!(ev(range(i32_(4), None, i32_(1), DownToExclusive)), "[4, 3, 2]");
+    assert_eq!(
+        ev(range(i32_(10), Some(i32_(8)), i32_(0), DownToExclusive)),
+        "[10, 8, 6, 4, 2]"
+    );
+    assert_eq!(ev(range(i32_(10), Some(i32_(7)), i32_(1), Inclusive)), "[10, 7, 4, 1]");
+    assert_eq!(ev(range(i32_(0), Some(i32_(3)), i32_(7), Inclusive)), "[0, 3, 6]");
+    assert_eq!(ev(range(i32_(0), Some(i32_(2)), i32_(6), UpToExclusive)), "[0, 2, 4]");
+    assert_eq!(ev(range(i32_(0), None, i32_(0), UpToExclusive)), "empty([0]i32)");
+    assert_eq!(
+        ev(range(int(250, U8), None, int(255, U8), Inclusive)),
+        "[250u8, 251u8, 252u8, 253u8, 254u8, 255u8]"
+    );
+    assert_eq!(ev(range(i64_(2), None, i64_(3), Inclusive)), "[2i64, 3i64]");
+    for bad in [
+        range(i32_(1), None, i32_(0), Inclusive),
+        range(i32_(1), Some(i32_(1)), i32_(5), Inclusive),
+        range(i32_(5), None, i32_(1), UpToExclusive),
+        range(i32_(1), None, i32_(5), DownToExclusive),
+        range(i32_(0), Some(i32_(-1)), i32_(5), UpToExclusive),
+    ] {
+        let e = ev_err(bad);
+        assert!(e.message.contains("range"), "{}", e.message);
+    }
+}
+
+#[test]
+fn loops() {
+    // loop acc = 0 for i < 5 do acc + i
+    let e = loop_(pid("acc"), i32_(0), for_("i", i32_(5)), bin("+", var("acc"), var("i")));
+    assert_eq!(ev(e), "10");
+    // loop (a, b) = (0, 1) for i < 10 do (b, a + b)
+    let e = loop_(
+        ptup(vec![pid("a"), pid("b")]),
+        tup(vec![i64_(0), i64_(1)]),
+        for_("i", i64_(10)),
+        tup(vec![var("b"), bin("+", var("a"), var("b"))]),
+    );
+    assert_eq!(ev(e), "(55i64, 89i64)");
+    // loop s = 0 for x in [1, 2, 3] do s * 10 + x
+    let e = loop_(
+        pid("s"),
+        i32_(0),
+        LoopForm::ForIn(pid("x"), Box::new(ints(&[1, 2, 3]))),
+        bin("+", bin("*", var("s"), i32_(10)), var("x")),
+    );
+    assert_eq!(ev(e), "123");
+    // loop (n, steps, _) = (27, 0, true) while n != 1 do (collatz n, steps + 1, false)
+    let collatz = if_(
+        bin("==", bin("%", var("n"), i32_(2)), i32_(0)),
+        bin("/", var("n"), i32_(2)),
+        bin("+", bin("*", var("n"), i32_(3)), i32_(1)),
+    );
+    let e = loop_(
+        ptup(vec![pid("n"), pid("steps"), pwild()]),
+        tup(vec![i32_(27), i32_(0), bool_(true)]),
+        LoopForm::While(Box::new(bin("!=", var("n"), i32_(1)))),
+        tup(vec![collatz, bin("+", var("steps"), i32_(1)), bool_(false)]),
+    );
+    assert_eq!(ev(e), "(1, 111, false)");
+    // A loop with zero iterations and a negative bound.
+    let e = loop_(pid("acc"), i32_(7), for_("i", i32_(-3)), i32_(0));
+    assert_eq!(ev(e), "7");
+    // loop xs = replicate 4 0 for i < 4 do xs with [i] = i * i   (loop `xs` without init)
+    let body = update(var("xs"), vec![fix(var("i"))], bin("*", var("i"), var("i")));
+    let e = letv(
+        "xs",
+        call("replicate", vec![i64_(4), i64_(0)]),
+        ex(ExpKind::Loop {
+            pat: pid("xs"),
+            init: None,
+            form: for_("i", i64_(4)),
+            body: Box::new(body),
+        }),
+    );
+    assert_eq!(ev(e), "[0i64, 1i64, 4i64, 9i64]");
+}
+
+#[test]
+fn big_loop_of_updates_is_linear() {
+    // loop xs = replicate n 0 for i < n do xs with [i] = i: quadratic if each
+    // update copied.
+    let n = 200_000;
+    let e = loop_(
+        pid("xs"),
+        call("replicate", vec![i64_(n), i64_(0)]),
+        for_("i", i64_(n)),
+        update(var("xs"), vec![fix(var("i"))], var("i")),
+    );
+    let e = call("i64.sum", vec![e]);
+    let start = std::time::Instant::now();
+    assert_eq!(ev(e), format!("{}i64", n * (n - 1) / 2));
+    assert!(start.elapsed().as_secs() < 20);
+}
+
+#[test]
+fn coercions_and_assertions() {
+    let c = |t: Type| typed(ex(ExpKind::Coerce(Box::new(ints(&[1, 2, 3])), dummy_te())), t);
+    assert_eq!(ev(c(arr_t(pt(I32), vec![Size::Const(3)]))), "[1, 2, 3]");
+    let e = ev_err(at(c(arr_t(pt(I32), vec![Size::Const(4)])), 3));
+    assert!(e.message.contains("size"), "{}", e.message);
+    assert_eq!(e.span, Some(Span::new(0, 3, 4)));
+    let e = letv("m", i64_(3), c(arr_t(pt(I32), vec![Size::Var(nm("m"))])));
+    assert_eq!(ev(e), "[1, 2, 3]");
+    let e = letv("m", i64_(2), c(arr_t(pt(I32), vec![Size::Var(nm("m"))])));
+    assert!(ev_err(e).message.contains("size"));
+    assert_eq!(ev(c(arr_t(pt(I32), vec![Size::Unknown]))), "[1, 2, 3]");
+    let a = ex(ExpKind::Assert(Box::new(at(bool_(false), 9)), Box::new(i32_(1))));
+    let e = ev_err(a);
+    assert_eq!(e.message, "assertion failed");
+    assert_eq!(e.span, Some(Span::new(0, 9, 10)));
+    let a = ex(ExpKind::Assert(Box::new(bool_(true)), Box::new(i32_(1))));
+    assert_eq!(ev(a), "1");
+    let s = ex(ExpKind::Constr(nm("red"), Vec::new()));
+    assert_eq!(ev_err(s).message, "sum types are not supported yet");
+}
+
+fn dummy_te() -> TypeExp {
+    TypeExp {
+        kind: TypeExpKind::Tuple(Vec::new()),
+        span: sp(),
+    }
+}
+
+fn nested_neg(depth: usize) -> Exp {
+    let mut e = i32_(1);
+    for _ in 0..depth {
+        e = ex(ExpKind::Neg(Box::new(e)));
+    }
+    e
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let c = checked(Vec::new());
+    let mut it = Interp::new(&c, false);
+    let deep = nested_neg(200_000);
+    let r = it.eval(&deep);
+    assert!(r.unwrap_err().message.contains("nested too deeply"));
+    // Dropping (or cloning) the tree recursively would itself overflow.
+    std::mem::forget(deep);
+    let mut it = Interp::new(&c, false);
+    let fine = nested_neg(400);
+    assert_eq!(
+        it.eval(&fine).map(|v| show(&v)).map_err(|e| e.message),
+        Ok("1".to_string())
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Tests: cost.
+
+#[test]
+fn cost_of_map_and_reduce() {
+    // reduce (+) 0 (map (\x -> x * 2 + 1) (iota 1000))
+    let body = bin("+", bin("*", var("x"), i64_(2)), i64_(1));
+    let e = call(
+        "reduce",
+        vec![
+            op("+"),
+            i64_(0),
+            call("map", vec![lam1("x", body), call("iota", vec![i64_(1000)])]),
+        ],
+    );
+    // iota: work 1000, span 1; map: work 2000, span 2; reduce: work 1000,
+    // span ceil(log2 1000) = 10.
+    assert_eq!(ev_cost(e), Cost { work: 4000, span: 13 });
+    // The same reduction through a lambda (not the fast path) costs the same.
+    let e = call(
+        "reduce",
+        vec![
+            lam2("a", "b", bin("+", var("a"), var("b"))),
+            i64_(0),
+            call("iota", vec![i64_(1000)]),
+        ],
+    );
+    assert_eq!(ev_cost(e), Cost { work: 2000, span: 11 });
+    // A sequential loop adds its iterations: loop a = 0 for i < 10 do a + i * i
+    let e = loop_(
+        pid("a"),
+        i32_(0),
+        for_("i", i32_(10)),
+        bin("+", var("a"), bin("*", var("i"), var("i"))),
+    );
+    assert_eq!(ev_cost(e), Cost { work: 20, span: 20 });
+    // Nested map: span is that of one element.
+    let inner = call(
+        "map",
+        vec![lam1("y", bin("+", var("x"), var("y"))), call("iota", vec![i64_(8)])],
+    );
+    let e = call("map", vec![lam1("x", inner), call("iota", vec![i64_(4)])]);
+    // outer iota 4 (4, 1); per element: iota 8 (8, 1) + map (8, 1).
+    assert_eq!(
+        ev_cost(e),
+        Cost {
+            work: 4 + 4 * 16,
+            span: 1 + 2
+        }
+    );
+    assert_eq!(eval_in(Vec::new(), i32_(1), false).1, Cost { work: 0, span: 0 });
+}
