@@ -696,6 +696,19 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let mut ls = bv
                     .leaves()
                     .ok_or_else(|| unsupported(span, "loops with function-typed parameters"))?;
+                // The loop verifier compares yields with the initial values:
+                // a yield of a changed size forgets it.
+                for (k, l) in ls.iter_mut().enumerate() {
+                    if generic.get(k) == Some(&true) {
+                        let d = s.dims(*l);
+                        let ds: Vec<Value> = (0..d.len()).map(|j| s.size(*l, j)).collect::<DResult<_>>()?;
+                        let t = s.ctx.value_type(*l);
+                        let rt = s.with_dims(t, vec![Dim::Unknown; d.len()]);
+                        let mut ops = vec![*l];
+                        ops.extend(ds);
+                        *l = s.op1("soac.reshape", &ops, rt, &[]);
+                    }
+                }
                 if let Form::While(c) = &form {
                     let sc3 = s.bind_pat(sc, pat, bv)?;
                     let cv = s.leaf(&sc3, c)?;
