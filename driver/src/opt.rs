@@ -1,17 +1,23 @@
-//! `futmlir opt`: read IR text, run a pass pipeline, print the result.
+//! `futmlir opt`: read IR text (or a Futhark program, `.fut`, which is
+//! checked and internalised into the `soac` dialect), run a pass
+//! pipeline, print the result.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use futmlir_dialects::ir::parse::split_input_file;
-use futmlir_dialects::ir::{Context, Diagnostic, PrintOptions};
+use futmlir_dialects::ir::{Context, Diagnostic, OpId, PrintOptions};
+use futmlir_frontend::check;
+use futmlir_frontend::internalise::internalise;
+use futmlir_frontend::span::SourceMap;
 use futmlir_passes::registry::all_passes;
 use futmlir_passes::{Instrumentation, PassManager, Pipeline};
 
 #[derive(clap::Args)]
 pub struct OptArgs {
-    /// The IR file (`-` or nothing for stdin).
+    /// The IR file (`-` or nothing for stdin), or a Futhark program (`.fut`)
+    /// to internalise first.
     file: Option<String>,
     /// The passes to run, e.g. `ir-cse,ir-dce{max-iters=4}`.
     #[arg(long, value_name = "PIPELINE", default_value = "")]
@@ -79,7 +85,10 @@ pub fn main(a: OptArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let chunks = if a.split_input_file {
+    let is_fut = a.file.as_deref().is_some_and(|f| f.ends_with(".fut"));
+    let chunks = if is_fut {
+        vec![text.clone()]
+    } else if a.split_input_file {
         split_input_file(&text)
     } else {
         vec![text.clone()]
@@ -102,7 +111,17 @@ pub fn main(a: OptArgs) -> ExitCode {
     for chunk in &chunks {
         let mut ctx = futmlir_dialects::context();
         ctx.allow_unregistered = a.allow_unregistered_dialect;
-        let result = process(&mut ctx, &name, chunk, &mut pm, print);
+        let result = if is_fut {
+            match internalise_program(&mut ctx, &name, chunk) {
+                Ok(module) => run_passes(&mut ctx, module, &mut pm, print),
+                Err(()) => {
+                    ok = false;
+                    continue;
+                }
+            }
+        } else {
+            process(&mut ctx, &name, chunk, &mut pm, print)
+        };
         let diags = match result {
             Ok(out) => {
                 outputs.push(out);
@@ -147,9 +166,31 @@ fn process(
     print: PrintOptions,
 ) -> Result<String, Vec<Diagnostic>> {
     let module = ctx.parse_str(name, text).map_err(|d| vec![d])?;
+    run_passes(ctx, module, pm, print)
+}
+
+fn run_passes(
+    ctx: &mut Context,
+    module: OpId,
+    pm: &mut PassManager,
+    print: PrintOptions,
+) -> Result<String, Vec<Diagnostic>> {
     ctx.verify(module)?;
     pm.run(ctx, module)?;
     Ok(ctx.print_op(module, print))
+}
+
+/// Check a Futhark program and internalise it into the `soac` dialect;
+/// frontend diagnostics are printed here.
+fn internalise_program(ctx: &mut Context, name: &str, text: &str) -> Result<OpId, ()> {
+    let mut sm = SourceMap::default();
+    let file = sm.add(name.to_string(), text.to_string());
+    let checked = check::check_file(&mut sm, file).map_err(|diags| {
+        for d in &diags {
+            eprintln!("{:?}", d.to_report(&sm));
+        }
+    })?;
+    internalise(&checked, &sm, ctx).map_err(|d| eprintln!("{:?}", d.to_report(&sm)))
 }
 
 fn read_input(file: Option<&str>) -> Result<(String, String), String> {

@@ -1,6 +1,7 @@
-//! The lit-style IR test runner: every `tests/ir/**/*.mlir` file.
+//! The lit-style IR test runner: every `tests/ir/**/*.mlir` file, and every
+//! Futhark program `tests/ir/**/*.fut` (internalisation tests).
 //!
-//! Directives (in `//` comments):
+//! Directives (in `//` comments; `--` comments in `.fut` files):
 //! - `RUN: futmlir opt %s ... | futmlir opt - ...` — a pipeline of futmlir
 //!   invocations (`%s` is the test file; `not` in front of the first command
 //!   expects failure; a trailing `2>&1` on a stage merges its stderr).
@@ -22,7 +23,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "mlir") {
+        } else if p.extension().is_some_and(|e| e == "mlir" || e == "fut") {
             out.push(p);
         }
     }
@@ -200,8 +201,10 @@ fn run_file(path: &Path) -> Result<(), String> {
     let mut checks = Vec::new();
     let mut exact = false;
     let mut continuing = false;
+    // Futhark programs carry the directives in `--` comments.
+    let comment = if path.extension().is_some_and(|e| e == "fut") { "--" } else { "//" };
     for l in text.lines() {
-        let Some(c) = l.trim_start().strip_prefix("//") else {
+        let Some(c) = l.trim_start().strip_prefix(comment) else {
             continue;
         };
         let c = c.trim();

@@ -221,10 +221,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 DimIndex::Fix(e) => {
                     let i = self.leaf(sc, e)?;
                     if !self.known_in_bounds(i, n) {
-                        let zero = self.const_i64(0);
-                        let lo = self.cmpop("ge", i, zero);
                         let hi = self.cmpop("lt", i, n);
-                        conds.push(self.binop("and", lo, hi));
+                        if matches!(self.int_value(i), Some(c) if c >= 0) {
+                            conds.push(hi);
+                        } else {
+                            let zero = self.const_i64(0);
+                            let lo = self.cmpop("ge", i, zero);
+                            conds.push(self.binop("and", lo, hi));
+                        }
                     }
                     out.push(Ix::Fix(i));
                 }

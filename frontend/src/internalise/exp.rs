@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Type as IrType, Value};
 
-use super::values::{match_type, size_positions, structure, subst_type, FunV, Head, Scope, TSubst, V};
+use super::values::{declared_type, match_type, size_positions, structure, subst_type, FunV, Head, Scope, TSubst, V};
 use super::{internal, soacs, unsupported, DResult, Internaliser, Slot};
 use crate::span::Span;
 use crate::syntax::ast::*;
@@ -472,10 +472,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         if !size_params.is_empty() {
             let mut bound: Vec<(Name, Value)> = Vec::new();
             for (p, (v, _)) in params.iter().zip(&args) {
-                let (Some(pt), Some(leaves)) = (&p.ty, v.leaves()) else {
+                let (Some(pt), Some(leaves)) = (declared_type(p), v.leaves()) else {
                     continue;
                 };
-                let pt = subst_type(pt, &sc.ts);
+                let pt = subst_type(&pt, &sc.ts);
                 for (s, i, j) in size_positions(&pt) {
                     let Size::Var(n) = s else { continue };
                     if !size_params.contains(&n) || i >= leaves.len() || j >= self.rank(leaves[i]) {

@@ -241,8 +241,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         };
         let mut bound: Vec<Name> = Vec::new();
         for p in &vb.params {
-            let t = p.ty.as_ref().ok_or_else(|| internal(p.span, "a parameter without a type"))?;
-            let lts = leaf_types(t).map_err(|w| unsupported(p.span, w))?;
+            let t = values::declared_type(p).ok_or_else(|| internal(p.span, "a parameter without a type"))?;
+            let lts = leaf_types(&t).map_err(|w| unsupported(p.span, w))?;
             let mut leaves = Vec::new();
             for lt in lts {
                 let mut dims = Vec::new();
@@ -301,24 +301,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         s
     }
 
-    /// The result types of a first-order function: constant sizes kept,
-    /// the others existential.
+    /// The result types of a first-order function: every size existential
+    /// (sizes in the checked types are not reliable; see `check`).
     pub fn result_types(&mut self, vb: &ValBind) -> DResult<Vec<futmlir_dialects::ir::Type>> {
         let t = vb.body.ty.as_ref().ok_or_else(|| internal(vb.body.span, "a body without a type"))?;
         let lts = leaf_types(t).map_err(|w| unsupported(vb.span, &format!("functions returning {w}")))?;
         Ok(lts
             .iter()
-            .map(|lt| {
-                let dims = lt
-                    .shape
-                    .iter()
-                    .map(|s| match s {
-                        Size::Const(c) => Dim::Const((*c).max(0) as u64),
-                        _ => Dim::Unknown,
-                    })
-                    .collect();
-                self.array_type(lt.scalar, dims)
-            })
+            .map(|lt| self.array_type(lt.scalar, vec![Dim::Unknown; lt.shape.len()]))
             .collect())
     }
 
@@ -403,13 +393,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         if results.len() != leaves.len() {
             return Err(internal(vb.body.span, "the body's value does not have the body's type"));
         }
-        // Constant result sizes are part of the signature: check them.
-        let mut out = Vec::new();
-        for (v, &t) in leaves.iter().zip(&results) {
-            let want = self.dims_of_type(t);
-            out.push(self.coerce(*v, &want, "the function's result does not have the size of its return type")?);
-        }
-        self.op("soac.return", &out, &[], &[], vec![]);
+        self.op("soac.return", &leaves, &[], &[], vec![]);
         Ok(results)
     }
 }

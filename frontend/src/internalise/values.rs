@@ -21,8 +21,7 @@ use std::rc::Rc;
 
 use futmlir_dialects::ir::{Scalar, Value};
 
-use crate::syntax::ast::{GlobalId, Name, Pat};
-use crate::syntax::ast::Exp;
+use crate::syntax::ast::{Exp, GlobalId, Name, Pat, PatKind};
 use crate::types::{PrimType, Size, Type};
 
 /// An internalised value (Note [Flattened values]).
@@ -234,8 +233,10 @@ pub fn has_param(t: &Type) -> bool {
 pub fn match_type(decl: &Type, actual: &Type, ts: &mut TSubst) {
     match (decl, actual) {
         (Type::Param(n), a) => {
+            // Only the shape of the instance matters: its sizes name values
+            // of the call site's scope.
             if !ts.contains_key(n) && !has_param(a) {
-                ts.insert(n.clone(), a.clone());
+                ts.insert(n.clone(), erase_sizes(a));
             }
         }
         (
@@ -348,4 +349,46 @@ pub fn size_positions(t: &Type) -> Vec<(Size, usize, usize)> {
         }
     }
     out
+}
+
+/// The type of a parameter pattern as declared: the sizes of the parts
+/// with a type annotation, unknown sizes elsewhere. (The checker does not
+/// compare sizes, so inferred sizes may be wrong; see `check`.)
+pub fn declared_type(p: &Pat) -> Option<Type> {
+    Some(match &p.kind {
+        PatKind::Ascribe(..) => p.ty.clone()?,
+        PatKind::Tuple(ps) if ps.len() == 1 => declared_type(&ps[0])?,
+        PatKind::Tuple(ps) => Type::Tuple(ps.iter().map(declared_type).collect::<Option<_>>()?),
+        PatKind::Record(fs) => {
+            let mut ts: Vec<(Name, Type)> = fs
+                .iter()
+                .map(|(n, _, q)| Some((n.clone(), declared_type(q)?)))
+                .collect::<Option<_>>()?;
+            match p.ty.as_ref()? {
+                Type::Tuple(_) => {
+                    ts.sort_by_key(|(n, _)| n.parse::<usize>().unwrap_or(0));
+                    Type::Tuple(ts.into_iter().map(|(_, t)| t).collect())
+                }
+                _ => {
+                    ts.sort_by(|a, b| a.0.cmp(&b.0));
+                    Type::Record(ts)
+                }
+            }
+        }
+        _ => erase_sizes(p.ty.as_ref()?),
+    })
+}
+
+/// `t` with every size unknown.
+pub fn erase_sizes(t: &Type) -> Type {
+    match t {
+        Type::Array { elem, shape, unique } => Type::Array {
+            elem: Rc::new(erase_sizes(elem)),
+            shape: vec![Size::Unknown; shape.len()],
+            unique: *unique,
+        },
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(erase_sizes).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), erase_sizes(t))).collect()),
+        t => t.clone(),
+    }
 }
