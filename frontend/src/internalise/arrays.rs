@@ -220,7 +220,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             match ix {
                 DimIndex::Fix(e) => {
                     let i = self.leaf(sc, e)?;
-                    if !self.known_in_bounds(i, n) {
+                    if !self.unsafe_ && !self.known_in_bounds(i, n) {
                         let hi = self.cmpop("lt", i, n);
                         if matches!(self.int_value(i), Some(c) if c >= 0) {
                             conds.push(hi);
@@ -243,6 +243,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
         }
         Ok(out)
+    }
+
+    /// The condition `a <= b`, or `None` when it holds statically.
+    fn le(&mut self, a: Value, b: Value) -> Option<Value> {
+        if a == b || matches!((self.int_value(a), self.int_value(b)), (Some(x), Some(y)) if x <= y) {
+            return None;
+        }
+        Some(self.cmpop("le", a, b))
     }
 
     /// Whether `0 <= i < n` is known statically.
@@ -305,19 +313,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
             r
         };
-        if start.is_some() || end.is_some() {
-            if s > 0 {
-                let c1 = self.cmpop("le", zero, st);
-                let c2 = self.cmpop("le", st, en);
-                let c3 = self.cmpop("le", en, n);
-                let c = self.and_all(vec![c1, c2, c3]).expect("three conditions");
-                conds.push(c);
+        if (start.is_some() || end.is_some()) && !self.unsafe_ {
+            let cs = if s > 0 {
+                vec![self.le(zero, st), self.le(st, en), self.le(en, n)]
             } else {
                 let m1 = self.const_i64(-1);
-                let c1 = self.cmpop("le", m1, en);
-                let c2 = self.cmpop("le", en, st);
-                let c3 = self.cmpop("lt", st, n);
-                let c = self.and_all(vec![c1, c2, c3]).expect("three conditions");
+                let last = self.binop("sub", n, one);
+                vec![self.le(m1, en), self.le(en, st), self.le(st, last)]
+            };
+            if let Some(c) = self.and_all(cs.into_iter().flatten().collect()) {
                 conds.push(c);
             }
         }

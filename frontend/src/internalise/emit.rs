@@ -193,6 +193,21 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     pub fn binop(&mut self, kind: &str, a: Value, b: Value) -> Value {
         let t = self.ctx.value_type(a);
+        // Sizes and indices computed from constants stay constants (so that
+        // bounds and size checks on them disappear).
+        if self.ctx.as_scalar(t) == Some(Scalar::I64) {
+            if let (Some(x), Some(y)) = (self.int_value(a), self.int_value(b)) {
+                let r = match kind {
+                    "add" => Some(x.wrapping_add(y)),
+                    "sub" => Some(x.wrapping_sub(y)),
+                    "mul" => Some(x.wrapping_mul(y)),
+                    _ => None,
+                };
+                if let Some(r) = r {
+                    return self.const_i64(r);
+                }
+            }
+        }
         let k = self.ctx.string_attr(kind);
         self.op1("soac.binop", &[a, b], t, &[("kind", k)])
     }

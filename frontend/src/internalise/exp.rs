@@ -6,7 +6,7 @@ use std::rc::Rc;
 use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Type as IrType, Value};
 
 use super::values::{declared_type, match_type, size_positions, structure, subst_type, FunV, Head, Scope, TSubst, V};
-use super::{internal, soacs, unsupported, DResult, Internaliser, Slot};
+use super::{internal, soacs, unsupported, DResult, Internaliser, ResDim, Slot};
 use crate::span::Span;
 use crate::syntax::ast::*;
 use crate::types::{Size, Type};
@@ -506,7 +506,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// A call of a first-order function (Note [Functions]).
     fn apply_func(&mut self, id: GlobalId, sig: super::Sig, args: Vec<(V<'a>, Type)>, span: Span) -> DResult<V<'a>> {
         let vb = self.valbind(id);
-        let sym = self.func_symbol(id);
+        let (sym, known) = self.func(id)?;
         let mut leaves: Vec<Vec<Value>> = Vec::new();
         for ((v, _), ls) in args.iter().zip(&sig.params) {
             let l = v
@@ -554,7 +554,19 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 operands.push(self.coerce(leaves[k][i], &want, &msg)?);
             }
         }
-        let rts = self.result_types(vb)?;
+        // The result sizes that are parameters are the arguments.
+        let mut rts = Vec::new();
+        for (lt, dims) in leaf_types_of(vb, span)?.into_iter().zip(known.iter()) {
+            let d = dims
+                .iter()
+                .map(|d| match *d {
+                    ResDim::Arg(k) => Dim::Value(operands[k]),
+                    ResDim::Const(c) => Dim::Const(c),
+                    ResDim::Unknown => Dim::Unknown,
+                })
+                .collect();
+            rts.push(self.array_type(lt, d));
+        }
         let callee = self.ctx.sym(&sym);
         let callee = self.ctx.intern_attr(AttrKind::SymbolRef(callee));
         let op = self.op("soac.apply", &operands, &rts, &[("callee", callee)], Vec::new());
@@ -838,4 +850,11 @@ fn replace<'a>(r: &V<'a>, path: &[Name], x: V<'a>, span: Span) -> DResult<V<'a>>
         }
         _ => Err(internal(span, "a record update of a value that is not a record")),
     }
+}
+
+/// The scalar types of the leaves of a function's result.
+fn leaf_types_of(vb: &ValBind, span: Span) -> DResult<Vec<Scalar>> {
+    let t = vb.body.ty.as_ref().ok_or_else(|| internal(span, "a body without a type"))?;
+    let lts = super::values::leaf_types(t).map_err(|w| unsupported(span, &format!("functions returning {w}")))?;
+    Ok(lts.into_iter().map(|l| l.scalar).collect())
 }

@@ -90,15 +90,25 @@ pub(crate) struct Internaliser<'a, 'c> {
     /// The location of new ops, and the span it comes from.
     pub loc: Location,
     pub span: Span,
-    /// The `soac.func` symbol of each first-order function, and those
-    /// still to be internalised.
+    /// The `soac.func` symbol of each first-order function, and what it
+    /// is known to return, once internalised.
     funcs: HashMap<GlobalId, Rc<str>>,
-    queue: Vec<GlobalId>,
+    compiled: HashMap<GlobalId, Rc<Vec<Vec<ResDim>>>>,
+    entries: HashSet<GlobalId>,
     symbols: HashSet<String>,
     /// Pairs (index, size) where the index is known to lie in `0..size`.
     pub facts: HashSet<(Value, Value)>,
     /// Inside `#[unsafe]`: no bounds checks.
     pub unsafe_: bool,
+}
+
+/// What a dimension of a function's result is known to be: the value of
+/// its parameter with this index, a constant, or unknown.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum ResDim {
+    Arg(usize),
+    Const(u64),
+    Unknown,
 }
 
 /// Where a dimension of a function parameter gets its size (Note
@@ -144,7 +154,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             loc: Location::Unknown,
             span: Span::default(),
             funcs: HashMap::new(),
-            queue: Vec::new(),
+            compiled: HashMap::new(),
+            entries: HashSet::new(),
             symbols: HashSet::new(),
             facts: HashSet::new(),
             unsafe_: false,
@@ -160,13 +171,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         for e in &self.checked.entries {
             self.symbols.insert(e.name.to_string());
             self.funcs.insert(e.id, e.name.to_string().into());
+            self.entries.insert(e.id);
         }
         for e in &self.checked.entries {
-            self.function(e.id, &e.name, true)?;
-        }
-        while let Some(id) = self.queue.pop() {
-            let name = self.funcs[&id].clone();
-            self.function(id, &name, false)?;
+            self.func(e.id)?;
         }
         Ok(module)
     }
@@ -281,42 +289,42 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         Ok(sig)
     }
 
-    /// The `soac.func` symbol of a first-order function, queueing it the
-    /// first time.
-    pub fn func_symbol(&mut self, id: GlobalId) -> Rc<str> {
-        if let Some(s) = self.funcs.get(&id) {
-            return s.clone();
+    /// The `soac.func` of a first-order function, internalised the first
+    /// time it is needed: its symbol, and for each dimension of each result
+    /// what it is known to be.
+    pub fn func(&mut self, id: GlobalId) -> DResult<(Rc<str>, Rc<Vec<Vec<ResDim>>>)> {
+        let name = match self.funcs.get(&id) {
+            Some(s) => s.clone(),
+            None => {
+                let base = self.valbind(id).name.to_string();
+                let mut name = base.clone();
+                let mut k = 0;
+                while self.symbols.contains(&name) {
+                    k += 1;
+                    name = format!("{base}_{k}");
+                }
+                self.symbols.insert(name.clone());
+                let s: Rc<str> = name.into();
+                self.funcs.insert(id, s.clone());
+                s
+            }
+        };
+        if let Some(r) = self.compiled.get(&id) {
+            return Ok((name, r.clone()));
         }
-        let base = self.valbind(id).name.to_string();
-        let mut name = base.clone();
-        let mut k = 0;
-        while self.symbols.contains(&name) {
-            k += 1;
-            name = format!("{base}_{k}");
-        }
-        self.symbols.insert(name.clone());
-        let s: Rc<str> = name.into();
-        self.funcs.insert(id, s.clone());
-        self.queue.push(id);
-        s
+        let entry = self.entries.contains(&id);
+        let r = Rc::new(self.function(id, &name, entry)?);
+        self.compiled.insert(id, r.clone());
+        Ok((name, r))
     }
 
-    /// The result types of a first-order function: every size existential
-    /// (sizes in the checked types are not reliable; see `check`).
-    pub fn result_types(&mut self, vb: &ValBind) -> DResult<Vec<futmlir_dialects::ir::Type>> {
-        let t = vb.body.ty.as_ref().ok_or_else(|| internal(vb.body.span, "a body without a type"))?;
-        let lts = leaf_types(t).map_err(|w| unsupported(vb.span, &format!("functions returning {w}")))?;
-        Ok(lts
-            .iter()
-            .map(|lt| self.array_type(lt.scalar, vec![Dim::Unknown; lt.shape.len()]))
-            .collect())
-    }
-
-    /// Internalise a top-level function as a `soac.func` named `name`.
-    fn function(&mut self, id: GlobalId, name: &str, entry: bool) -> DResult<()> {
+    /// Internalise a top-level function as a `soac.func` named `name`;
+    /// returns what its results' sizes are known to be.
+    fn function(&mut self, id: GlobalId, name: &str, entry: bool) -> DResult<Vec<Vec<ResDim>>> {
         let vb = self.valbind(id);
         let saved_block = self.block;
         let saved_facts = std::mem::take(&mut self.facts);
+        let saved_unsafe = std::mem::replace(&mut self.unsafe_, false);
         let saved_loc = self.at(vb.span);
         let r = self.ctx.create_region();
         let b = self.ctx.append_block(r, &[]);
@@ -324,7 +332,37 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let result = self.function_body(vb, b);
         self.block = saved_block;
         self.facts = saved_facts;
-        let results = result?;
+        self.unsafe_ = saved_unsafe;
+        let returned = result?;
+        // The sizes of the results that are parameters or constants.
+        let params = self.ctx.block_args(b).to_vec();
+        let mut known = Vec::new();
+        let mut results = Vec::new();
+        for v in returned {
+            let dims: Vec<ResDim> = self
+                .dims(v)
+                .into_iter()
+                .map(|d| match d {
+                    Dim::Const(c) => ResDim::Const(c),
+                    Dim::Value(x) => match (params.iter().position(|&p| p == x), self.int_value(x)) {
+                        (Some(k), _) => ResDim::Arg(k),
+                        (None, Some(c)) if c >= 0 => ResDim::Const(c as u64),
+                        _ => ResDim::Unknown,
+                    },
+                    Dim::Unknown => ResDim::Unknown,
+                })
+                .collect();
+            let shape = dims
+                .iter()
+                .map(|d| match d {
+                    ResDim::Const(c) => Dim::Const(*c),
+                    _ => Dim::Unknown,
+                })
+                .collect();
+            let t = self.ctx.value_type(v);
+            results.push(self.with_dims(t, shape));
+            known.push(dims);
+        }
         let inputs: Vec<_> = self
             .ctx
             .block_args(b)
@@ -346,12 +384,12 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.op("soac.func", &[], &[], &attrs, vec![r]);
         self.block = saved_block;
         self.restore(saved_loc);
-        Ok(())
+        Ok(known)
     }
 
     /// The parameters (block arguments of `b`) and body of a function,
-    /// ending in `soac.return`; returns the result types of its signature.
-    fn function_body(&mut self, vb: &'a ValBind, b: BlockId) -> DResult<Vec<futmlir_dialects::ir::Type>> {
+    /// ending in `soac.return`; returns the returned values.
+    fn function_body(&mut self, vb: &'a ValBind, b: BlockId) -> DResult<Vec<Value>> {
         let sig = self.signature(vb)?;
         let i64t = self.ctx.scalar(Scalar::I64);
         let mut env = Env::default();
@@ -389,12 +427,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let leaves = v
             .leaves()
             .ok_or_else(|| unsupported(vb.body.span, "functions that return functions"))?;
-        let results = self.result_types(vb)?;
-        if results.len() != leaves.len() {
-            return Err(internal(vb.body.span, "the body's value does not have the body's type"));
-        }
         self.op("soac.return", &leaves, &[], &[], vec![]);
-        Ok(results)
+        Ok(leaves)
     }
 }
 
