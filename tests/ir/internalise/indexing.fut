@@ -1,3 +1,31 @@
+-- Indexing and slicing check their bounds (soac.assert "index out of
+-- bounds" with the source location) unless the index is known to be in
+-- range: a constant, a loop counter below the size, a row of `iota n`, or
+-- inside #[unsafe]. A column `a[:, 0]` is an index of the transposed
+-- array.
+-- RUN: futmlir opt %s
+-- CHECK-LABEL: sym_name = "element"
+-- CHECK: %3 = soac.cmpop(%2, %0) {kind = "lt"}
+-- CHECK: %5 = soac.cmpop(%2, %4) {kind = "ge"}
+-- CHECK-NEXT: %6 = soac.binop(%5, %3) {kind = "and"}
+-- CHECK-NEXT: soac.assert(%6) {message = "index out of bounds (
+-- CHECK-SAME: indexing.fut:29:48)"}
+-- CHECK-NEXT: %7 = soac.index(%1, %2) : ([%0]f32, i64) -> f32
+-- CHECK-LABEL: sym_name = "in_loop"
+-- CHECK-NOT: soac.assert
+-- CHECK: soac.index(%9, %12) : ([%8]f32, i64) -> f32
+-- CHECK-LABEL: sym_name = "in_map"
+-- CHECK: soac.assert
+-- CHECK-LABEL: sym_name = "slices"
+-- CHECK: soac.assert
+-- CHECK: %45 = soac.index(%31, %32) : ([%29][%30]i32, i64) -> [%30]i32
+-- CHECK-NEXT: %46 = soac.slice(%45, %41, %43, %37) : ([%30]i32, i64, i64, i64) -> [%43]i32
+-- CHECK: %53 = soac.rearrange(%31) {perm = [1 : i64, 0 : i64]} : ([%29][%30]i32) -> [%30][%29]i32
+-- CHECK-NEXT: %54 = soac.index(%53, %51) : ([%30][%29]i32, i64) -> [%29]i32
+-- CHECK-LABEL: sym_name = "unchecked"
+-- CHECK-NOT: soac.assert
+-- CHECK: soac.index
+
 entry element [n] (xs: [n]f32) (i: i64): f32 = xs[i]
 
 entry in_loop [n] (xs: [n]f32): f32 = loop s = 0 for i < n do s + xs[i]

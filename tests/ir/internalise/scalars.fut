@@ -10,7 +10,7 @@
 -- CHECK-LABEL: sym_name = "division"
 -- CHECK: soac.cmpop(%7, %8) {kind = "ne"}
 -- CHECK: message = "division by zero (
--- CHECK-SAME: scalars.fut:34:49)"
+-- CHECK-SAME: scalars.fut:32:49)"
 -- CHECK: {kind = "div"}
 -- CHECK: {kind = "rem"}
 -- CHECK-LABEL: sym_name = "compare"

@@ -1,3 +1,20 @@
+-- Sizes the checker leaves to run time are checked by the internaliser:
+-- `:>` and the arguments of a function with a shared size parameter.
+-- RUN: futmlir opt %s
+-- CHECK-LABEL: sym_name = "coerce"
+-- CHECK-NEXT: ^bb0(%0: i64, %1: i64, %2: [%0]i32):
+-- CHECK-NEXT: %3 = soac.cmpop(%0, %1) {kind = "eq"}
+-- CHECK-NEXT: soac.assert(%3) {message = "the value does not have the size of the type it is coerced to
+-- CHECK-NEXT: %4 = soac.reshape(%2, %1) : ([%0]i32, i64) -> [%1]i32
+-- CHECK: sym_name = "dot", function_type = (i64, !fut.array<[?]f32>, !fut.array<[?]f32>) -> f32} ({
+-- CHECK-NEXT: ^bb0(%5: i64, %6: [%5]f32, %7: [%5]f32):
+-- CHECK-LABEL: sym_name = "call"
+-- CHECK-NEXT: ^bb0(%17: i64, %18: i64, %19: [%17]f32, %20: [%18]f32):
+-- CHECK-NEXT: %21 = soac.cmpop(%18, %17) {kind = "eq"}
+-- CHECK-NEXT: soac.assert(%21) {message = "the arguments of `dot` do not have the sizes its parameters require
+-- CHECK-NEXT: %22 = soac.reshape(%20, %17) : ([%18]f32, i64) -> [%17]f32
+-- CHECK-NEXT: %23 = soac.apply(%17, %19, %22) {callee = @dot} : (i64, [%17]f32, [%17]f32) -> f32
+
 entry coerce [n] (m: i64) (xs: [n]i32): [m]i32 = xs :> [m]i32
 
 def dot [n] (xs: [n]f32) (ys: [n]f32): f32 = reduce (+) 0 (map2 (*) xs ys)
