@@ -202,7 +202,11 @@ fn run_file(path: &Path) -> Result<(), String> {
     let mut exact = false;
     let mut continuing = false;
     // Futhark programs carry the directives in `--` comments.
-    let comment = if path.extension().is_some_and(|e| e == "fut") { "--" } else { "//" };
+    let comment = if path.extension().is_some_and(|e| e == "fut") {
+        "--"
+    } else {
+        "//"
+    };
     for l in text.lines() {
         let Some(c) = l.trim_start().strip_prefix(comment) else {
             continue;

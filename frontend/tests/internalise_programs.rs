@@ -101,5 +101,9 @@ fn internalise_all_programs() {
     for f in &failures {
         eprintln!("FAIL {f}\n");
     }
-    assert!(failures.is_empty(), "{} program(s) failed to internalise", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} program(s) failed to internalise",
+        failures.len()
+    );
 }

@@ -30,9 +30,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let mut rows = Vec::new();
         for e in es {
             let v = self.exp(sc, e)?;
-            let ls = v
-                .leaves()
-                .ok_or_else(|| internal(e.span, "an array of functions"))?;
+            let ls = v.leaves().ok_or_else(|| internal(e.span, "an array of functions"))?;
             rows.push((v, ls));
         }
         let k = rows[0].1.len();
@@ -460,7 +458,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 })
                 .collect();
             want.extend(self.dims(l)[ixs.len()..].iter().copied());
-            shaped.push(self.coerce(v, &want, "the value does not have the size of the updated part of the array")?);
+            shaped.push(self.coerce(
+                v,
+                &want,
+                "the value does not have the size of the updated part of the array",
+            )?);
         }
         let out = self.update_at(leaves, &ixs, &shaped, Vec::new(), Vec::new())?;
         Ok(arr.with_leaves(out))

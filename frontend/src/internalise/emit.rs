@@ -308,8 +308,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             return Ok(v);
         }
         let mut new = Vec::new();
-        for j in 0..dims.len() {
-            new.push(match dims[j] {
+        for (j, &d) in dims.iter().enumerate() {
+            new.push(match d {
                 Dim::Unknown => Dim::Value(self.size(v, j)?),
                 d => d,
             });
@@ -368,11 +368,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     pub fn defined_inside(&self, v: Value, regions: &[RegionId]) -> bool {
         let mut block = self.ctx.value_block(v);
         while let Some(b) = block {
-            let Some(r) = self.ctx.block_parent(b) else { return false };
+            let Some(r) = self.ctx.block_parent(b) else {
+                return false;
+            };
             if regions.contains(&r) {
                 return true;
             }
-            let Some(op) = self.ctx.region_parent(r) else { return false };
+            let Some(op) = self.ctx.region_parent(r) else {
+                return false;
+            };
             block = self.ctx.parent_block(op);
         }
         false

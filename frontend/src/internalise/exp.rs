@@ -21,7 +21,9 @@ enum Form<'a, 'e> {
 impl<'a, 'c> Internaliser<'a, 'c> {
     /// The type of `e` with the scope's type parameters instantiated.
     pub fn ty(&self, sc: &Scope<'a>, e: &Exp) -> DResult<Type> {
-        let t = e.ty.as_ref().ok_or_else(|| internal(e.span, "an expression without a type"))?;
+        let t =
+            e.ty.as_ref()
+                .ok_or_else(|| internal(e.span, "an expression without a type"))?;
         Ok(subst_type(t, &sc.ts))
     }
 
@@ -159,7 +161,12 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             ExpKind::Coerce(x, _) => {
                 let v = self.exp(sc, x)?;
                 let t = self.ty(sc, e)?;
-                self.coerce_to(sc, v, &t, "the value does not have the size of the type it is coerced to")
+                self.coerce_to(
+                    sc,
+                    v,
+                    &t,
+                    "the value does not have the size of the type it is coerced to",
+                )
             }
             ExpKind::Ascript(x, _) => self.exp(sc, x),
             ExpKind::If { cond, then, els } => {
@@ -221,7 +228,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 replace(&r, path, v, span)
             }
             ExpKind::Loop { pat, init, form, body } => {
-                let init = init.as_ref().ok_or_else(|| internal(span, "a loop without an initial value"))?;
+                let init = init
+                    .as_ref()
+                    .ok_or_else(|| internal(span, "a loop without an initial value"))?;
                 self.loop_(sc, pat, init, form, body)
             }
             ExpKind::Assert(c, x) => {
@@ -464,7 +473,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         if let (Some(bt), Some(rt)) = (&body.ty, ret) {
             match_type(bt, rt, &mut ts);
         }
-        let ts = if ts.len() == before { scope.ts.clone() } else { Rc::new(ts) };
+        let ts = if ts.len() == before {
+            scope.ts.clone()
+        } else {
+            Rc::new(ts)
+        };
         let mut sc = Scope {
             env: scope.env.clone(),
             ts,
@@ -537,7 +550,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         for s in &sizes {
             operands.push(s.ok_or_else(|| internal(span, "an undetermined size parameter"))?);
         }
-        let msg = format!("the arguments of `{}` do not have the sizes its parameters require", vb.name);
+        let msg = format!(
+            "the arguments of `{}` do not have the sizes its parameters require",
+            vb.name
+        );
         for (k, ls) in sig.params.iter().enumerate() {
             for (i, l) in ls.iter().enumerate() {
                 let mut want = Vec::new();
@@ -634,7 +650,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         Ok(vt.with_leaves(res))
     }
 
-    fn loop_(&mut self, sc: &Scope<'a>, pat: &'a Pat, init: &'a Exp, form: &'a LoopForm, body: &'a Exp) -> DResult<V<'a>> {
+    fn loop_(
+        &mut self,
+        sc: &Scope<'a>,
+        pat: &'a Pat,
+        init: &'a Exp,
+        form: &'a LoopForm,
+        body: &'a Exp,
+    ) -> DResult<V<'a>> {
         let span = body.span;
         let init_v = self.exp(sc, init)?;
         let inits = init_v
@@ -769,7 +792,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// variables in scope, or constants), checking at run time.
     pub fn coerce_to(&mut self, sc: &Scope<'a>, v: V<'a>, t: &Type, msg: &str) -> DResult<V<'a>> {
         let Some(leaves) = v.leaves() else { return Ok(v) };
-        let Ok(lts) = super::values::leaf_types(t) else { return Ok(v) };
+        let Ok(lts) = super::values::leaf_types(t) else {
+            return Ok(v);
+        };
         if lts.len() != leaves.len() {
             return Err(internal(self.span, "a coercion to a type of another shape"));
         }
@@ -781,7 +806,12 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     Size::Const(c) => Dim::Const((*c).max(0) as u64),
                     Size::Var(n) => match sc.env.lookup(n).and_then(|v| v.as_leaf()) {
                         Some(x) => Dim::Value(x),
-                        None => return Err(unsupported(self.span, &format!("a coercion to a size `{n}` not in scope"))),
+                        None => {
+                            return Err(unsupported(
+                                self.span,
+                                &format!("a coercion to a size `{n}` not in scope"),
+                            ))
+                        }
                     },
                     Size::Unknown => Dim::Unknown,
                 });
@@ -794,9 +824,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// The leaves of an array value (at least one: arrays of empty tuples
     /// and records have no representation yet).
     pub fn array_leaves(&self, v: &V<'a>, span: Span) -> DResult<Vec<Value>> {
-        let ls = v
-            .leaves()
-            .ok_or_else(|| internal(span, "an array of functions"))?;
+        let ls = v.leaves().ok_or_else(|| internal(span, "an array of functions"))?;
         if ls.is_empty() {
             return Err(unsupported(span, "arrays of empty tuples or records"));
         }
@@ -825,13 +853,18 @@ pub(crate) fn project<'a>(v: &V<'a>, f: &str, span: Span) -> DResult<V<'a>> {
             .and_then(|i| vs.get(i))
             .cloned()
             .ok_or_else(|| internal(span, &format!("no element `{f}`"))),
-        _ => Err(internal(span, &format!("a projection `.{f}` of a value that is not a record"))),
+        _ => Err(internal(
+            span,
+            &format!("a projection `.{f}` of a value that is not a record"),
+        )),
     }
 }
 
 /// `r with a.b = x`.
 fn replace<'a>(r: &V<'a>, path: &[Name], x: V<'a>, span: Span) -> DResult<V<'a>> {
-    let Some((f, rest)) = path.split_first() else { return Ok(x) };
+    let Some((f, rest)) = path.split_first() else {
+        return Ok(x);
+    };
     let inner = replace(&project(r, f, span)?, rest, x, span)?;
     match r {
         V::Record(fs) => Ok(V::Record(
@@ -854,7 +887,11 @@ fn replace<'a>(r: &V<'a>, path: &[Name], x: V<'a>, span: Span) -> DResult<V<'a>>
 
 /// The scalar types of the leaves of a function's result.
 fn leaf_types_of(vb: &ValBind, span: Span) -> DResult<Vec<Scalar>> {
-    let t = vb.body.ty.as_ref().ok_or_else(|| internal(span, "a body without a type"))?;
+    let t = vb
+        .body
+        .ty
+        .as_ref()
+        .ok_or_else(|| internal(span, "a body without a type"))?;
     let lts = super::values::leaf_types(t).map_err(|w| unsupported(span, &format!("functions returning {w}")))?;
     Ok(lts.into_iter().map(|l| l.scalar).collect())
 }

@@ -46,9 +46,7 @@ pub mod values;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use futmlir_dialects::ir::{
-    AttrKind, BlockId, Context, Dim, Location, OpId, Scalar, SourceId, TypeKind, Value,
-};
+use futmlir_dialects::ir::{AttrKind, BlockId, Context, Dim, Location, OpId, Scalar, SourceId, TypeKind, Value};
 
 use crate::check::Checked;
 use crate::diag::Diag;
@@ -93,7 +91,7 @@ pub(crate) struct Internaliser<'a, 'c> {
     /// The `soac.func` symbol of each first-order function, and what it
     /// is known to return, once internalised.
     funcs: HashMap<GlobalId, Rc<str>>,
-    compiled: HashMap<GlobalId, Rc<Vec<Vec<ResDim>>>>,
+    compiled: HashMap<GlobalId, Rc<ResultSizes>>,
     entries: HashSet<GlobalId>,
     symbols: HashSet<String>,
     /// Pairs (index, size) where the index is known to lie in `0..size`.
@@ -110,6 +108,9 @@ pub(crate) enum ResDim {
     Const(u64),
     Unknown,
 }
+
+/// For each result of a function, what its dimensions are known to be.
+pub(crate) type ResultSizes = Vec<Vec<ResDim>>;
 
 /// Where a dimension of a function parameter gets its size (Note
 /// [Functions]).
@@ -163,7 +164,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     }
 
     fn run(mut self) -> DResult<OpId> {
-        let module_region = self.ctx.block_parent(self.module_block).expect("the module block is in a region");
+        let module_region = self
+            .ctx
+            .block_parent(self.module_block)
+            .expect("the module block is in a region");
         let name = self.ctx.sym("builtin.module");
         let module = self
             .ctx
@@ -233,7 +237,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         {
             return None;
         }
-        let ok = |t: &Option<crate::types::Type>| t.as_ref().is_some_and(|t| !t.has_function() && !values::has_param(t));
+        let ok =
+            |t: &Option<crate::types::Type>| t.as_ref().is_some_and(|t| !t.has_function() && !values::has_param(t));
         if !vb.params.iter().all(|p| ok(&p.ty)) || !ok(&vb.body.ty) {
             return None;
         }
@@ -271,7 +276,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                         }
                     });
                 }
-                leaves.push(LeafSig { scalar: lt.scalar, dims });
+                leaves.push(LeafSig {
+                    scalar: lt.scalar,
+                    dims,
+                });
             }
             sig.params.push(leaves);
             pat_names(p, &mut bound);
@@ -292,7 +300,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// The `soac.func` of a first-order function, internalised the first
     /// time it is needed: its symbol, and for each dimension of each result
     /// what it is known to be.
-    pub fn func(&mut self, id: GlobalId) -> DResult<(Rc<str>, Rc<Vec<Vec<ResDim>>>)> {
+    pub fn func(&mut self, id: GlobalId) -> DResult<(Rc<str>, Rc<ResultSizes>)> {
         let name = match self.funcs.get(&id) {
             Some(s) => s.clone(),
             None => {
@@ -320,7 +328,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// Internalise a top-level function as a `soac.func` named `name`;
     /// returns what its results' sizes are known to be.
-    fn function(&mut self, id: GlobalId, name: &str, entry: bool) -> DResult<Vec<Vec<ResDim>>> {
+    fn function(&mut self, id: GlobalId, name: &str, entry: bool) -> DResult<ResultSizes> {
         let vb = self.valbind(id);
         let saved_block = self.block;
         let saved_facts = std::mem::take(&mut self.facts);

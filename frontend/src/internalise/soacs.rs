@@ -213,7 +213,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     total = self.binop("mul", total, s);
                 }
                 let c = self.cmpop("eq", total, p);
-                self.assert(c, "the size of the array is not the product of the sizes to unflatten to");
+                self.assert(
+                    c,
+                    "the size of the array is not the product of the sizes to unflatten to",
+                );
                 let mut out = Vec::new();
                 for l in ls {
                     let mut d: Vec<Dim> = sizes.iter().map(|&s| Dim::Value(s)).collect();
@@ -274,7 +277,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// The leaves of a value (no functions).
     fn array_leaves_of_scalar(&self, v: &V<'a>, span: Span) -> DResult<Vec<Value>> {
-        v.leaves().ok_or_else(|| internal(span, "a function where a value is expected"))
+        v.leaves()
+            .ok_or_else(|| internal(span, "a function where a value is expected"))
     }
 
     /// `v` (an array) with outer size `d`, checked at run time.
@@ -390,7 +394,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             let eqs = s.map_region(total, &[fx, fy], |s, a| Ok(vec![s.cmpop("eq", a[0], a[1])]), span)?;
             let _ = elem;
             let t = s.const_bool(true);
-            let r = s.reduce_region(total, &[t], &[eqs[0]], &[bool_t], |s, a| Ok(vec![s.binop("and", a[0], a[1])]), true)?;
+            let r = s.reduce_region(
+                total,
+                &[t],
+                &[eqs[0]],
+                &[bool_t],
+                |s, a| Ok(vec![s.binop("and", a[0], a[1])]),
+                true,
+            )?;
             Ok(V::Leaf(r[0]))
         };
         let r = self.if_(same, elems, |s| Ok(V::Leaf(s.const_bool(false))), span)?;
@@ -547,7 +558,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             let mut ys = Vec::new();
             for (l, &ty) in ls.into_iter().zip(tys) {
                 let want = s.dims_of_type(ty);
-                ys.push(s.coerce(l, &want, "the operator's result does not have the size of its arguments")?);
+                ys.push(s.coerce(
+                    l,
+                    &want,
+                    "the operator's result does not have the size of its arguments",
+                )?);
             }
             Ok((ys, ()))
         })?;
@@ -565,7 +580,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let mut out = Vec::new();
         for (x, &t) in nes.into_iter().zip(rows) {
             let want = self.dims_of_type(t);
-            out.push(self.coerce(x, &want, "the neutral element does not have the size of the array's rows")?);
+            out.push(self.coerce(
+                x,
+                &want,
+                "the neutral element does not have the size of the array's rows",
+            )?);
         }
         Ok(out)
     }
@@ -600,7 +619,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         Ok(ne.with_leaves(self.results(o)))
     }
 
-    fn scan(&mut self, (op, _): (V<'a>, Type), (ne, net): (V<'a>, Type), (xs, _): (V<'a>, Type), span: Span) -> DResult<V<'a>> {
+    fn scan(
+        &mut self,
+        (op, _): (V<'a>, Type),
+        (ne, net): (V<'a>, Type),
+        (xs, _): (V<'a>, Type),
+        span: Span,
+    ) -> DResult<V<'a>> {
         let ls = self.array_leaves(&xs, span)?;
         let n = self.size(ls[0], 0)?;
         let rows: Vec<IrType> = ls
@@ -779,7 +804,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let (r, _, ()) = self.region(&row_tys, |s, bargs| {
             let rowv = xs.with_leaves(bargs);
             let b = s.apply(p.clone(), vec![(rowv, row(t))], None, span)?;
-            let b = b.as_leaf().ok_or_else(|| internal(span, "a predicate that is not a bool"))?;
+            let b = b
+                .as_leaf()
+                .ok_or_else(|| internal(span, "a predicate that is not a bool"))?;
             Ok((vec![post(s, b)], ()))
         })?;
         Ok(r)

@@ -232,15 +232,15 @@ pub fn has_param(t: &Type) -> bool {
 /// keep their instance.
 pub fn match_type(decl: &Type, actual: &Type, ts: &mut TSubst) {
     match (decl, actual) {
-        (Type::Param(n), a) => {
-            // Only the shape of the instance matters: its sizes name values
-            // of the call site's scope.
-            if !ts.contains_key(n) && !has_param(a) {
-                ts.insert(n.clone(), erase_sizes(a));
-            }
+        // Only the shape of the instance matters: its sizes name values of
+        // the call site's scope.
+        (Type::Param(n), a) if !ts.contains_key(n) && !has_param(a) => {
+            ts.insert(n.clone(), erase_sizes(a));
         }
         (
-            Type::Array { elem: de, shape: ds, .. },
+            Type::Array {
+                elem: de, shape: ds, ..
+            },
             Type::Array {
                 elem: ae, shape: as_, ..
             },
@@ -266,14 +266,7 @@ pub fn match_type(decl: &Type, actual: &Type, ts: &mut TSubst) {
                 match_type(x, y, ts);
             }
         }
-        (
-            Type::Arrow {
-                param: p1, ret: r1, ..
-            },
-            Type::Arrow {
-                param: p2, ret: r2, ..
-            },
-        ) => {
+        (Type::Arrow { param: p1, ret: r1, .. }, Type::Arrow { param: p2, ret: r2, .. }) => {
             match_type(p1, p2, ts);
             match_type(r1, r2, ts);
         }
