@@ -292,6 +292,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// A reshape of `v` to the given sizes (also used to name sizes: the
     /// result has the same elements).
     pub fn reshape(&mut self, v: Value, dims: &[Dim]) -> DResult<Value> {
+        let have = self.dims(v);
+        if have.len() == dims.len() && have.iter().zip(dims).all(|(&a, &b)| a == b && a != Dim::Unknown) {
+            return Ok(v);
+        }
         let mut ops = vec![v];
         for &d in dims {
             ops.push(self.dim_value(d)?);

@@ -53,7 +53,7 @@ use crate::diag::Diag;
 use crate::span::{SourceMap, Span};
 use crate::syntax::ast::{Dec, GlobalId, Name, Pat, PatKind, TypeParam, ValBind};
 use crate::types::Size;
-use values::{leaf_types, structure, Env, Scope};
+use values::{structure, Env, Scope};
 
 /// Internalise a checked program into a new `builtin.module` of `soac`
 /// functions (see the module documentation). The program's source files
@@ -255,32 +255,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let mut bound: Vec<Name> = Vec::new();
         for p in &vb.params {
             let t = values::declared_type(p).ok_or_else(|| internal(p.span, "a parameter without a type"))?;
-            let lts = leaf_types(&t).map_err(|w| unsupported(p.span, w))?;
             let mut leaves = Vec::new();
-            for lt in lts {
-                let mut dims = Vec::new();
-                for s in &lt.shape {
-                    dims.push(match s {
-                        Size::Const(c) => Slot::Const((*c).max(0) as u64),
-                        Size::Var(n) if bound.contains(n) => Slot::Param(n.clone()),
-                        Size::Var(n) => match sig.sizes.iter().position(|m| m.as_ref() == Some(n)) {
-                            Some(i) => Slot::Size(i),
-                            None => {
-                                sig.sizes.push(Some(n.clone()));
-                                Slot::Size(sig.sizes.len() - 1)
-                            }
-                        },
-                        Size::Unknown => {
-                            sig.sizes.push(None);
-                            Slot::Size(sig.sizes.len() - 1)
-                        }
-                    });
-                }
-                leaves.push(LeafSig {
-                    scalar: lt.scalar,
-                    dims,
-                });
-            }
+            sig_leaves(&t, &[], &bound, &mut sig.sizes, &mut leaves).map_err(|w| unsupported(p.span, w))?;
             sig.params.push(leaves);
             pat_names(p, &mut bound);
         }
@@ -438,6 +414,60 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.op("soac.return", &leaves, &[], &[], vec![]);
         Ok(leaves)
     }
+}
+
+/// The leaves of a parameter of type `t` under arrays whose dimensions
+/// have the slots `outer`: the dimensions of one array are shared by all
+/// the leaves of its elements (an array of tuples has one outer size).
+fn sig_leaves(
+    t: &crate::types::Type,
+    outer: &[Slot],
+    bound: &[Name],
+    sizes: &mut Vec<Option<Name>>,
+    out: &mut Vec<LeafSig>,
+) -> Result<(), &'static str> {
+    use crate::types::Type;
+    match t {
+        Type::Prim(p) => out.push(LeafSig {
+            scalar: values::scalar(*p),
+            dims: outer.to_vec(),
+        }),
+        Type::Array { elem, shape, .. } => {
+            let mut dims = outer.to_vec();
+            for s in shape {
+                dims.push(match s {
+                    Size::Const(c) => Slot::Const((*c).max(0) as u64),
+                    Size::Var(n) if bound.contains(n) => Slot::Param(n.clone()),
+                    Size::Var(n) => match sizes.iter().position(|m| m.as_ref() == Some(n)) {
+                        Some(i) => Slot::Size(i),
+                        None => {
+                            sizes.push(Some(n.clone()));
+                            Slot::Size(sizes.len() - 1)
+                        }
+                    },
+                    Size::Unknown => {
+                        sizes.push(None);
+                        Slot::Size(sizes.len() - 1)
+                    }
+                });
+            }
+            sig_leaves(elem, &dims, bound, sizes, out)?;
+        }
+        Type::Tuple(ts) => {
+            for t in ts {
+                sig_leaves(t, outer, bound, sizes, out)?;
+            }
+        }
+        Type::Record(fs) => {
+            for (_, t) in fs {
+                sig_leaves(t, outer, bound, sizes, out)?;
+            }
+        }
+        Type::Arrow { .. } => return Err("function-typed parameters"),
+        Type::Param(_) | Type::Var(_) => return Err("parameters of a type that is not known here"),
+        Type::Sum(_) => return Err("sum types"),
+    }
+    Ok(())
 }
 
 /// The names a pattern binds.
