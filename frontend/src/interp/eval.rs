@@ -17,7 +17,6 @@ use crate::syntax::ast::{
     TypeParam, ValBind, Var,
 };
 use crate::types::{PrimType, Size, Type};
-use crate::values::PrimValue;
 
 use super::builtins::Builtin;
 use super::prim::{self, BinOp};
