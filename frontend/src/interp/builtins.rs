@@ -543,6 +543,9 @@ impl<'a> Interp<'a> {
                 let [f, ne, k, is, vs] = args_n(args, span)?;
                 let k = as_i64(&k, span)?;
                 let k = check_alloc(k as i128, span)?;
+                if let Value::Array(a) = &ne {
+                    check_alloc(k as i128 * a.data.len() as i128, span)?;
+                }
                 let dest = self.replicate(k, ne);
                 self.hist(dest, f, is, vs, span)
             }
@@ -616,6 +619,9 @@ impl<'a> Interp<'a> {
                     return err(span, format!("replicate: negative size {n}"));
                 }
                 let n = check_alloc(n as i128, span)?;
+                if let Value::Array(a) = &x {
+                    check_alloc(n as i128 * a.data.len() as i128, span)?;
+                }
                 let a = self.replicate(n, x);
                 self.charge(a.data.len() as u64, 1);
                 Ok(Value::Array(a))
@@ -623,7 +629,7 @@ impl<'a> Interp<'a> {
             Gen::Concat => {
                 let [a, b] = args_n(args, span)?;
                 let (a, b) = (array_arg(a, span)?, array_arg(b, span)?);
-                let (ra, rb) = (&a.shape[1..], &b.shape[1..]);
+                let (ra, rb) = (a.shape.get(1..).unwrap_or(&[]), b.shape.get(1..).unwrap_or(&[]));
                 // An empty array of unknown element type has no row shape.
                 let unknown =
                     |x: &Array<'_>| x.data.is_empty() && x.shape.len() == 1 && matches!(x.data, Data::Boxed(_));

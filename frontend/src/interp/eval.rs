@@ -534,18 +534,24 @@ impl<'a> Interp<'a> {
 
     #[inline]
     fn eval_var(&mut self, v: &'a Var, span: Span) -> R<Value<'a>> {
-        match &v.res {
-            Some(Resolved::Local) => self.lookup(&v.name.name, span),
+        self.eval_var_res(v.res.as_ref(), &v.name.name, span)
+    }
+
+    /// The value a resolved name stands for.
+    #[inline]
+    fn eval_var_res(&mut self, res: Option<&'a Resolved>, name: &'a str, span: Span) -> R<Value<'a>> {
+        match res {
+            Some(Resolved::Local) => self.lookup(name, span),
             Some(Resolved::Global(id)) => self.global_value(*id, span),
-            Some(Resolved::Builtin(name)) => {
-                let b = self.builtin(name, span)?;
+            Some(Resolved::Builtin(b)) => {
+                let b = self.builtin(b, span)?;
                 if b.arity() == 0 {
                     self.builtin_const(b, span)
                 } else {
                     Ok(Value::Fun(Rc::new(Fun::Builtin(b))))
                 }
             }
-            None => internal(span, format!("unresolved name `{}`", v.name)),
+            None => internal(span, format!("unresolved name `{name}`")),
         }
     }
 
@@ -680,13 +686,7 @@ impl<'a> Interp<'a> {
         for f in fields {
             let (name, v) = match f {
                 RecordField::Explicit(n, _, x) => (&**n, self.eval(x)?),
-                RecordField::Implicit(n, sp, res) => {
-                    let v = match res {
-                        Some(Resolved::Global(id)) => self.global_value(*id, *sp)?,
-                        _ => self.lookup(n, *sp)?,
-                    };
-                    (&**n, v)
-                }
+                RecordField::Implicit(n, sp, res) => (&**n, self.eval_var_res(res.as_ref(), n, *sp)?),
             };
             fs.retain(|(m, _)| *m != name);
             fs.push((name, v));
@@ -1350,7 +1350,7 @@ pub(crate) fn check_alloc(n: i128, span: Span) -> R<usize> {
     if n < 0 {
         return err(span, format!("negative array size {n}"));
     }
-    if n > (1i128 << 36) {
+    if n > (1i128 << 32) {
         return err(span, format!("array of {n} elements is too large"));
     }
     Ok(n as usize)
@@ -1412,16 +1412,18 @@ pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
     }
     let mut out = Vec::with_capacity(ix.len());
     for (i, d) in ix.iter().zip(shape) {
-        let n = *d as i64;
+        // i128: strides and bounds are arbitrary i64s.
+        let n = *d as i128;
         out.push(match *i {
             Ix::Fix(k) => {
-                if !(0..n).contains(&k) {
+                if !(0..n).contains(&(k as i128)) {
                     return None;
                 }
                 DimSel::Fix(k as usize)
             }
             Ix::Slice(s, e, st) => {
-                let st = st.unwrap_or(1);
+                let st = st.unwrap_or(1) as i128;
+                let (s, e) = (s.map(i128::from), e.map(i128::from));
                 if st > 0 {
                     let s = s.unwrap_or(0);
                     let e = e.unwrap_or(n);
@@ -1432,7 +1434,7 @@ pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
                     DimSel::Range {
                         start: s as usize,
                         count: count as usize,
-                        stride: st,
+                        stride: st as i64,
                     }
                 } else if st < 0 {
                     let s = s.unwrap_or(n - 1);
@@ -1446,7 +1448,7 @@ pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
                     DimSel::Range {
                         start: s.max(0) as usize,
                         count: count as usize,
-                        stride: st,
+                        stride: st as i64,
                     }
                 } else {
                     return None;

@@ -1913,3 +1913,273 @@ fn bench_breakdown() {
         eprintln!("{best:6.1} ns/element  {name}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Tests: more names, functions and loops.
+
+fn gvar(name: &str, dec: u32) -> Var {
+    Var {
+        name: QualName::unqual(nm(name)),
+        res: Some(Resolved::Global(GlobalId { program: 1, dec })),
+    }
+}
+
+#[test]
+fn user_defined_operators_and_sections() {
+    // def (<+>) (a: i32) (b: i32) = a * 10 + b
+    let plusplus = valbind(
+        "<+>",
+        Vec::new(),
+        vec![pid("a"), pid("b")],
+        bin("+", bin("*", var("a"), i32_(10)), var("b")),
+    );
+    // def sub3 (a: i32) (b: i32) (c: i32) = a - b - c
+    let sub3 = valbind(
+        "sub3",
+        Vec::new(),
+        vec![pid("a"), pid("b"), pid("c")],
+        bin("-", bin("-", var("a"), var("b")), var("c")),
+    );
+    let decs = || vec![plusplus.clone(), sub3.clone()];
+    let run = |e: Exp| eval_in(decs(), e, false).0.map_err(|e| e.message);
+    let op_exp = |l: Exp, r: Exp| {
+        ex(ExpKind::BinOp {
+            op: gvar("<+>", 0),
+            op_span: sp(),
+            lhs: Box::new(l),
+            rhs: Box::new(r),
+        })
+    };
+    assert_eq!(run(op_exp(i32_(1), i32_(2))), Ok("12".into()));
+    let sec = |left: Option<Exp>, right: Option<Exp>, dec: u32, name: &str| {
+        ex(ExpKind::OpSection {
+            op: gvar(name, dec),
+            op_span: sp(),
+            left: left.map(Box::new),
+            right: right.map(Box::new),
+        })
+    };
+    assert_eq!(
+        run(call("map", vec![sec(Some(i32_(4)), None, 0, "<+>"), ints(&[1, 2])])),
+        Ok("[41, 42]".into())
+    );
+    assert_eq!(
+        run(call("map", vec![sec(None, Some(i32_(4)), 0, "<+>"), ints(&[1, 2])])),
+        Ok("[14, 24]".into())
+    );
+    assert_eq!(
+        run(call(
+            "reduce",
+            vec![sec(None, None, 0, "<+>"), i32_(0), ints(&[1, 2, 3])]
+        )),
+        Ok("123".into())
+    );
+    // (`sub3` 1): \x -> sub3 x 1, still waiting for its third argument.
+    let partial = app(sec(None, Some(i32_(1)), 1, "sub3"), vec![i32_(10)]);
+    assert_eq!(run(app(partial, vec![i32_(2)])), Ok("7".into()));
+    // Partial application of a top-level function: map (sub3 100) xs ys
+    let e = call(
+        "map2",
+        vec![app(global(1), vec![i32_(100)]), ints(&[1, 2]), ints(&[10, 20])],
+    );
+    assert_eq!(run(e), Ok("[89, 78]".into()));
+    // An operator bound to a local name: let (^^) = \a b -> a - b in 5 ^^ 3
+    let local_op = Var {
+        name: QualName::unqual(nm("^^")),
+        res: Some(Resolved::Local),
+    };
+    let e = letv(
+        "^^",
+        lam2("a", "b", bin("-", var("a"), var("b"))),
+        ex(ExpKind::BinOp {
+            op: local_op,
+            op_span: sp(),
+            lhs: Box::new(i32_(5)),
+            rhs: Box::new(i32_(3)),
+        }),
+    );
+    assert_eq!(run(e), Ok("2".into()));
+    // A global constant through a `local` declaration, and an implicit
+    // record field naming it.
+    let k = Dec::Local(Box::new(valbind("k", Vec::new(), Vec::new(), i32_(7))), sp());
+    let e = ex(ExpKind::Record(vec![RecordField::Implicit(
+        nm("k"),
+        sp(),
+        Some(Resolved::Global(GlobalId { program: 1, dec: 0 })),
+    )]));
+    assert_eq!(
+        eval_in(vec![k], e, false).0.map_err(|e| e.message),
+        Ok("{k = 7}".into())
+    );
+}
+
+#[test]
+fn local_functions_bind_their_sizes() {
+    // let f [n] (xs: [n]i32) (ys: [n]i32) : i64 = n in (f [1, 2] [3, 4], f [1] [2, 3])
+    let n = || Size::Var(nm("n"));
+    let letfun = |body: Exp| {
+        ex(ExpKind::LetFun {
+            name: nm("f"),
+            name_span: sp(),
+            type_params: vec![size_param("n")],
+            params: vec![
+                pty("xs", arr_t(pt(I32), vec![n()])),
+                pty("ys", arr_t(pt(I32), vec![n()])),
+            ],
+            ret: None,
+            value: Box::new(var("n")),
+            body: Box::new(body),
+        })
+    };
+    assert_eq!(ev(letfun(app(var("f"), vec![ints(&[1, 2]), ints(&[3, 4])]))), "2i64");
+    let e = ev_err(letfun(app(var("f"), vec![ints(&[1]), ints(&[2, 3])])));
+    assert!(e.message.contains("size"), "{}", e.message);
+    // A constant size in a parameter type is checked too.
+    let g = valbind(
+        "g",
+        Vec::new(),
+        vec![pty("xs", arr_t(pt(I32), vec![Size::Const(2)]))],
+        i32_(0),
+    );
+    let r = eval_in(vec![g], app(global(0), vec![ints(&[1, 2, 3])]), false).0;
+    assert!(r.unwrap_err().message.contains("size"));
+}
+
+#[test]
+fn unique_parameters_are_updated_in_place() {
+    // def set0 (xs: *[]i32) = xs with [0] = 42
+    let set0 = valbind(
+        "set0",
+        Vec::new(),
+        vec![pty("xs", uniq(arr_t(pt(I32), vec![Size::Unknown])))],
+        update(var("xs"), vec![fix(i64_(0))], i32_(42)),
+    );
+    let c = checked(vec![set0]);
+    let mut it = Interp::new(&c, false);
+    it.push_var("ys", Value::array(Array::new(vec![2], Data::I32(vec![1, 2]))));
+    let ys = var("ys");
+    let ptr = match it.eval(&ys).unwrap() {
+        Value::Array(a) => match &a.data {
+            Data::I32(v) => v.as_ptr(),
+            _ => unreachable!(),
+        },
+        _ => unreachable!(),
+    };
+    let f = typed(
+        global(0),
+        arrow(
+            vec![uniq(arr_t(pt(I32), vec![Size::Unknown]))],
+            arr_t(pt(I32), vec![Size::Unknown]),
+        ),
+    );
+    let e = app(f, vec![var("ys")]);
+    match it.eval(&e).unwrap() {
+        Value::Array(a) => match &a.data {
+            Data::I32(v) => {
+                assert_eq!(v, &[42, 2]);
+                assert_eq!(v.as_ptr(), ptr, "the call copied its unique argument");
+            }
+            _ => unreachable!(),
+        },
+        _ => unreachable!(),
+    }
+    // The consumed variable is gone; reading it is an internal error (the
+    // checker forbids it).
+    let r = it.eval(&ys);
+    assert!(r.unwrap_err().message.contains("consumed"));
+}
+
+#[test]
+fn while_loop_with_a_record_pattern() {
+    // loop {i, acc} = {i = 0, acc = 1} while i < 5 do {i = i + 1, acc = acc * 2}
+    let e = loop_(
+        precord(vec![("i", pid("i")), ("acc", pid("acc"))]),
+        record(vec![("i", i32_(0)), ("acc", i32_(1))]),
+        LoopForm::While(Box::new(bin("<", var("i"), i32_(5)))),
+        record(vec![
+            ("i", bin("+", var("i"), i32_(1))),
+            ("acc", bin("*", var("acc"), i32_(2))),
+        ]),
+    );
+    assert_eq!(ev(e), "{acc = 32, i = 5}");
+    // A while loop that never runs its body.
+    let e = loop_(pid("x"), i32_(3), LoopForm::While(Box::new(bool_(false))), i32_(0));
+    assert_eq!(ev(e), "3");
+}
+
+#[test]
+fn extreme_indices_and_sizes_do_not_panic() {
+    let xs = || ints(&[1, 2, 3]);
+    assert_eq!(ev(index(xs(), vec![sl(None, None, Some(i64::MAX))])), "[1]");
+    assert_eq!(ev(index(xs(), vec![sl(None, None, Some(i64::MIN))])), "[3]");
+    assert!(ev_err(index(xs(), vec![fix(i64_(i64::MIN))]))
+        .message
+        .contains("out of bounds"));
+    assert!(ev_err(index(xs(), vec![sl(Some(i64::MIN), Some(i64::MAX), None)]))
+        .message
+        .contains("out of bounds"));
+    let e = call("replicate", vec![i64_(1 << 40), call("iota", vec![i64_(1000)])]);
+    assert!(ev_err(e).message.contains("too large"));
+    assert!(ev_err(call("iota", vec![i64_(i64::MAX)])).message.contains("too large"));
+    let e = range(i64_(i64::MIN), None, i64_(i64::MAX), RangeEnd::Inclusive);
+    assert!(ev_err(e).message.contains("too large"));
+    let e = call("unflatten", vec![i64_(i64::MAX), i64_(i64::MAX), ints(&[1])]);
+    assert!(ev_err(e).message.contains("size"));
+    let e = call(
+        "tabulate_2d",
+        vec![i64_(1 << 31), i64_(1 << 31), lam2("i", "j", i32_(0))],
+    );
+    assert!(ev_err(e).message.contains("too large"));
+    assert_eq!(
+        ev(bin("**", i64_(3), i64_(i64::MAX))),
+        format!("{}i64", wrapping_pow_i64(3, i64::MAX as u64))
+    );
+}
+
+fn wrapping_pow_i64(mut b: i64, mut e: u64) -> i64 {
+    let mut acc = 1i64;
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(b);
+        }
+        b = b.wrapping_mul(b);
+        e >>= 1;
+    }
+    acc
+}
+
+#[test]
+fn arrays_of_tuples_index_and_update() {
+    let xs = || call("zip", vec![ints(&[1, 2, 3]), f64s(&[0.5, 1.5, 2.5])]);
+    assert_eq!(ev(index(xs(), vec![fix(i64_(1))])), "(2, 1.5)");
+    assert_eq!(ev(index(xs(), vec![sl(None, None, Some(-2))])), "[(3, 2.5), (1, 0.5)]");
+    let e = update(xs(), vec![fix(i64_(0))], tup(vec![i32_(9), f64_(9.0)]));
+    assert_eq!(ev(e), "[(9, 9.0), (2, 1.5), (3, 2.5)]");
+    assert_eq!(ev(call("reverse", vec![xs()])), "[(3, 2.5), (2, 1.5), (1, 0.5)]");
+    assert_eq!(ev(call("concat", vec![xs(), xs()])).matches('(').count(), 6);
+    assert_eq!(
+        ev(call(
+            "scatter",
+            vec![xs(), i64s(&[2]), arrlit(vec![tup(vec![i32_(0), f64_(0.0)])])]
+        )),
+        "[(1, 0.5), (2, 1.5), (0, 0.0)]"
+    );
+    // for (a, b) in xs
+    let e = loop_(
+        pid("s"),
+        f64_(0.0),
+        LoopForm::ForIn(ptup(vec![pid("a"), pid("b")]), Box::new(xs())),
+        bin("+", var("s"), bin("*", call("f64.i32", vec![var("a")]), var("b"))),
+    );
+    assert_eq!(ev(e), "11.0");
+}
+
+#[test]
+fn unit_results_give_no_values() {
+    let main = valbind("main", Vec::new(), vec![pty("x", pt(I32))], tup(Vec::new()));
+    let c = program(vec![main], vec![("main", 0, vec![pt(I32)], Type::unit())]);
+    assert_eq!(
+        run(&c, "main", vec![ext::Value::Prim(PrimValue::I32(1))]),
+        Ok(Vec::new())
+    );
+}

@@ -450,7 +450,7 @@ impl<'a> Array<'a> {
 
     /// Overwrite row `i` (`i < outer`) with a value of the row's shape.
     pub fn set_row(&mut self, i: usize, v: Value<'a>) -> Result<(), String> {
-        let row = self.shape[1..].to_vec();
+        let row = self.shape.get(1..).unwrap_or(&[]).to_vec();
         self.set_block(i * self.row_len(), &row, v)
     }
 
@@ -551,7 +551,9 @@ impl<'a> Builder<'a> {
                 }
                 None => {
                     self.row = a.shape.clone();
-                    let mut d = a.data.empty_like(self.cap.saturating_mul(a.data.len()));
+                    // Reserve at most 2^28 elements up front (the vector grows
+                    // as needed beyond).
+                    let mut d = a.data.empty_like(self.cap.saturating_mul(a.data.len()).min(1 << 28));
                     d.extend_from(&a.data, 0, a.data.len());
                     self.data = Some(d);
                 }
