@@ -19,6 +19,7 @@ use crate::syntax::ast::{
 use crate::types::{PrimType, Size, Type};
 
 use super::builtins::Builtin;
+use super::free;
 use super::prim::{self, BinOp};
 use super::value::{shape_str, value_eq, Array, Builder, Captured, Closure, Data, Fun, Sym, Value};
 use super::RuntimeError;
@@ -118,6 +119,8 @@ pub(crate) struct Interp<'a> {
     captured: Option<Rc<Captured<'a>>>,
     globals: Vec<Vec<GlobalSlot<'a>>>,
     builtins: HashMap<usize, Builtin, BuildHasherDefault<AddrHasher>>,
+    /// Free variables of each lambda and local function, by body address.
+    free_vars: HashMap<usize, Rc<[&'a str]>, BuildHasherDefault<AddrHasher>>,
     /// Whether work and span are counted (see cost.rs).
     pub cost: bool,
     pub work: u64,
@@ -147,6 +150,7 @@ impl<'a> Interp<'a> {
                 .map(|p| p.decs.iter().map(|_| GlobalSlot::Todo).collect())
                 .collect(),
             builtins: HashMap::default(),
+            free_vars: HashMap::default(),
             cost,
             work: 0,
             span: 0,
@@ -194,16 +198,12 @@ impl<'a> Interp<'a> {
                 return v.as_ref();
             }
         }
-        let mut c = self.captured.as_deref();
-        while let Some(cap) = c {
-            for (n, v) in cap.vars.iter().rev() {
-                if same_name(n, name) {
-                    return v.as_ref();
-                }
-            }
-            c = cap.parent.as_deref();
-        }
-        None
+        let cap = self.captured.as_deref()?;
+        cap.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| same_name(n, name))
+            .and_then(|(_, v)| v.as_ref())
     }
 
     #[inline(always)]
@@ -239,16 +239,25 @@ impl<'a> Interp<'a> {
         None
     }
 
-    /// The variables a closure created now sees.
-    fn capture(&self) -> Option<Rc<Captured<'a>>> {
-        let frame = &self.stack[self.base..];
-        if frame.is_empty() {
-            return self.captured.clone();
+    /// The values of the free variables of `\params -> body` now.
+    fn capture(&mut self, type_params: &'a [TypeParam], params: &'a [Pat], body: &'a Exp) -> Option<Rc<Captured<'a>>> {
+        let key = body as *const Exp as usize;
+        let names = match self.free_vars.get(&key) {
+            Some(n) => n.clone(),
+            None => {
+                let n: Rc<[&'a str]> = free::free_vars(type_params, params, body).into();
+                self.free_vars.insert(key, n.clone());
+                n
+            }
+        };
+        if names.is_empty() {
+            return None;
         }
-        Some(Rc::new(Captured {
-            vars: frame.iter().filter(|(_, v)| v.is_some()).cloned().collect(),
-            parent: self.captured.clone(),
-        }))
+        let vars = names
+            .iter()
+            .filter_map(|n| self.lookup_opt(n).map(|v| (*n, Some(v.clone()))))
+            .collect();
+        Some(Rc::new(Captured { vars }))
     }
 
     // -----------------------------------------------------------------------
@@ -421,12 +430,13 @@ impl<'a> Interp<'a> {
     }
 
     /// A lambda or local function closing over the current scope.
-    fn closure(&self, type_params: &'a [TypeParam], params: &'a [Pat], body: &'a Exp) -> Value<'a> {
+    fn closure(&mut self, type_params: &'a [TypeParam], params: &'a [Pat], body: &'a Exp) -> Value<'a> {
+        let env = self.capture(type_params, params, body);
         Value::Fun(Rc::new(Fun::Closure(Closure {
             type_params,
             params,
             body,
-            env: self.capture(),
+            env,
         })))
     }
 

@@ -4,6 +4,7 @@
 //!
 //! - [`value`]: runtime values (Note [Value representation]);
 //! - [`eval`]: expressions, patterns, application, indexing, loops;
+//! - [`free`]: the free variables a closure captures;
 //! - [`builtins`]: the built-in functions of `check::builtins`;
 //! - [`prim`]: scalar arithmetic and conversions (Note [Integer semantics],
 //!   Note [Conversions]);
@@ -20,6 +21,7 @@ mod value;
 mod builtins;
 mod cost;
 mod eval;
+mod free;
 mod prim;
 #[cfg(test)]
 mod tests;

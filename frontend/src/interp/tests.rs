@@ -2183,3 +2183,61 @@ fn unit_results_give_no_values() {
         Ok(Vec::new())
     );
 }
+
+#[test]
+fn closures_capture_only_their_free_variables() {
+    use super::free::free_vars;
+    // \x -> let y = x + a in loop acc = y for i < n do acc + b + i
+    let body = letv(
+        "y",
+        bin("+", var("x"), var("a")),
+        loop_(
+            pid("acc"),
+            var("y"),
+            for_("i", var("n")),
+            bin("+", bin("+", var("acc"), var("b")), var("i")),
+        ),
+    );
+    let params = vec![pid("x")];
+    assert_eq!(free_vars(&[], &params, &body), vec!["a", "n", "b"]);
+    // Sizes in types count; shadowing and nested lambdas are respected.
+    let coerce = typed(
+        ex(ExpKind::Coerce(Box::new(var("xs")), dummy_te())),
+        arr_t(pt(I32), vec![Size::Var(nm("m"))]),
+    );
+    let body = tup(vec![
+        coerce,
+        lam1("z", bin("+", var("z"), var("c"))),
+        letv("c", i32_(1), var("c")),
+    ]);
+    assert_eq!(free_vars(&[], &[], &body), vec!["m", "xs", "c"]);
+    let body = ex(ExpKind::LetWith {
+        name: nm("arr"),
+        name_span: sp(),
+        index: vec![fix(var("k"))],
+        value: Box::new(i32_(0)),
+        body: Box::new(var("arr")),
+    });
+    assert_eq!(free_vars(&[], &[], &body), vec!["arr", "k"]);
+    let body = ex(ExpKind::Loop {
+        pat: ptup(vec![pid("p"), pid("q")]),
+        init: None,
+        form: LoopForm::While(Box::new(var("p"))),
+        body: Box::new(var("q")),
+    });
+    assert_eq!(free_vars(&[], &[], &body), vec!["p", "q"]);
+
+    // A helper closure alive across an update does not hold the array.
+    let c = checked(Vec::new());
+    let mut it = Interp::new(&c, false);
+    it.push_var("xs", Value::array(Array::new(vec![2], Data::I32(vec![1, 2]))));
+    it.push_var("i", Value::i64(3));
+    let e = lam1("j", bin("+", var("j"), var("i")));
+    let g = it.eval(&e).unwrap();
+    let xs = var("xs");
+    match it.eval(&xs).unwrap() {
+        Value::Array(a) => assert_eq!(Rc::strong_count(&a), 2, "only the environment and this copy"),
+        _ => unreachable!(),
+    }
+    drop(g);
+}

@@ -625,11 +625,9 @@ pub struct Closure<'a> {
     pub env: Option<Rc<Captured<'a>>>,
 }
 
-/// The variables a closure sees: those of its defining frame, then those
-/// its defining closure saw.
+/// The values of a closure's free variables (see free.rs).
 pub struct Captured<'a> {
     pub vars: Vec<(Sym<'a>, Option<Value<'a>>)>,
-    pub parent: Option<Rc<Captured<'a>>>,
 }
 
 impl<'a> Fun<'a> {
