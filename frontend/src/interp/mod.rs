@@ -34,6 +34,7 @@ use crate::values;
 use eval::Interp;
 use value::{external_type, from_external, shape_str, to_external, Value};
 
+#[derive(Clone, Copy, Debug, Default)]
 pub struct RunOptions {
     /// Count work and span (see [`cost`]).
     pub cost: bool,
@@ -46,6 +47,7 @@ pub struct Cost {
     pub span: u64,
 }
 
+#[derive(Debug)]
 pub struct RunResult {
     /// One value per result (a tuple result type gives several).
     pub values: Vec<values::Value>,
