@@ -18,7 +18,7 @@ fn version_names_the_linked_mlir_and_llvm() {
 
 #[test]
 fn pending_subcommands_say_so_and_fail() {
-    for sub in ["run", "build", "bench"] {
+    for sub in ["build", "bench"] {
         let out = futmlir().args([sub, "x.fut"]).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{sub}");
         let err = String::from_utf8(out.stderr).unwrap();
@@ -266,4 +266,64 @@ fn dataset_errors_exit_1() {
     let out = dataset(&[], b"b\x02\x01 i32\xff\xff\xff\xff\xff\xff\xff\xff");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8(out.stderr).unwrap().contains("truncated"));
+}
+
+fn run_prog(name: &str, src: &str, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let dir = program_dir(name, &[("p.fut", src)]);
+    let mut child = futmlir()
+        .arg("run")
+        .arg(dir.join("p.fut"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn run_interprets_an_entry_point() {
+    let src =
+        "def main (xs: []i32) (k: i32): (i32, []i32) = (i32.sum xs, map (* k) xs)\nentry other (x: f32) = x / 0\n";
+    let out = run_prog("run_ok", src, &[], b"[1, 2, 3] 2");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "6i32\n[2i32, 4i32, 6i32]\n");
+    let out = run_prog("run_entry", src, &["-e", "other"], b"1f32");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "f32.inf\n");
+    // Binary output: `b`, version 2, rank 0, type " i32", 6.
+    let out = run_prog("run_bin", src, &["-b"], b"[1, 2, 3] 2");
+    assert_eq!(&out.stdout[..12], b"b\x02\x00 i32\x06\x00\x00\x00b");
+    let out = run_prog("run_cost", src, &["--cost"], b"[1, 2, 3] 2");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("work: ") && err.contains("span: "), "{err}");
+}
+
+#[test]
+fn run_errors_exit_1_with_a_location() {
+    let src = "def main (xs: []i32) (i: i64): i32 = xs[i]\n";
+    let out = run_prog("run_oob", src, &[], b"[1, 2, 3] 7i64");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("p.fut:1:38: error:") && err.contains("out of bounds"),
+        "{err}"
+    );
+    // Wrong input type, malformed input, unknown entry, type error.
+    for (stdin, args, want) in [
+        (&b"[1.0, 2.0] 1i64"[..], &[][..], "expected"),
+        (b"[1, 2", &[], "invalid input"),
+        (b"[1] 0i64", &["-e", "nope"], "no entry point"),
+    ] {
+        let out = run_prog("run_bad", src, args, stdin);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{want}: {err}");
+    }
+    let out = run_prog("run_type", "def main (x: i32): bool = x + 1\n", &[], b"1");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("expected type `bool`, found `i32`"), "{err}");
 }

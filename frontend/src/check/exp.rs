@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use super::unify::{Constraint, PrimSet};
-use super::{builtins, record_type, Checker, Local};
+use super::{builtins, record_type, Checker, Local, Scheme};
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
@@ -245,13 +245,14 @@ impl Checker {
                         TypeParam::Size { name, .. } => self.locals.push(Local {
                             name: name.clone(),
                             ty: i64t(),
+                            scheme: None,
                         }),
                         TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
                     }
                 }
                 let r = self.check_function(params, ret.as_ref(), value);
                 self.locals.truncate(mark);
-                self.rigid.truncate(saved_rigid);
+                let declared: Vec<Name> = self.rigid.drain(saved_rigid..).collect();
                 let (ptys, rt) = r?;
                 let mut ft = rt;
                 for (p, pt) in params.iter().zip(ptys).rev() {
@@ -262,9 +263,11 @@ impl Checker {
                     };
                 }
                 value.ty.get_or_insert_with(Type::unit);
+                let scheme = self.generalise(&ft, declared, type_params);
                 self.locals.push(Local {
                     name: name.clone(),
                     ty: ft,
+                    scheme,
                 });
                 let r = self.check_exp(body);
                 self.locals.truncate(mark);
@@ -284,6 +287,7 @@ impl Checker {
                 self.locals.push(Local {
                     name: name.clone(),
                     ty: at,
+                    scheme: None,
                 });
                 let r = self.check_exp(body);
                 self.locals.truncate(mark);
@@ -335,6 +339,7 @@ impl Checker {
                             self.locals.push(Local {
                                 name: i.clone(),
                                 ty: bt,
+                                scheme: None,
                             });
                         }
                         LoopForm::ForIn(p, xs) => {
@@ -424,7 +429,11 @@ impl Checker {
     pub fn resolve_var(&mut self, qn: &QualName, span: Span) -> Result<(Resolved, Type), Diag> {
         if qn.quals.is_empty() {
             if let Some(l) = self.lookup_local(&qn.name) {
-                return Ok((Resolved::Local, l.ty.clone()));
+                let t = match l.scheme.clone() {
+                    Some(s) => self.instantiate(&s),
+                    None => l.ty.clone(),
+                };
+                return Ok((Resolved::Local, t));
             }
             if let Some((id, s)) = self.lookup_global(&qn.name) {
                 return Ok((Resolved::Global(id), self.instantiate(&s)));
@@ -452,6 +461,43 @@ impl Checker {
             ));
         }
         Err(Diag::new(span, format!("unknown name `{full}`")))
+    }
+
+    /// Generalise a local function's type over the variables that nothing
+    /// outside it mentions and nothing constrains, plus its declared type
+    /// parameters; `None` when it stays monomorphic.
+    fn generalise(&mut self, ft: &Type, declared: Vec<Name>, tps: &[TypeParam]) -> Option<Rc<Scheme>> {
+        let mut env_vars = Vec::new();
+        for l in &self.locals {
+            self.subst.unbound_vars(&l.ty, &mut env_vars);
+        }
+        let mut vars = Vec::new();
+        self.subst.unbound_vars(ft, &mut vars);
+        let mut type_params = declared;
+        for v in vars {
+            let c = self.subst.constraint(v);
+            if env_vars.contains(&v) || c.prims.is_some() || !c.fields.is_empty() || c.no_functions.is_some() {
+                continue;
+            }
+            let n = self.fresh_name("t");
+            self.subst.set(v, Type::Param(n.clone()));
+            type_params.push(n);
+        }
+        let size_params: Vec<Name> = tps
+            .iter()
+            .filter_map(|tp| match tp {
+                TypeParam::Size { name, .. } => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        if type_params.is_empty() && size_params.is_empty() {
+            return None;
+        }
+        Some(Rc::new(Scheme {
+            type_params,
+            size_params,
+            ty: self.subst.resolve(ft),
+        }))
     }
 
     /// A type for a message: a literal's variable shows as its default.

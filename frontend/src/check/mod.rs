@@ -124,6 +124,8 @@ pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> 
 pub(crate) struct Local {
     pub name: Name,
     pub ty: Type,
+    /// A polymorphic local function: instantiated at each use.
+    pub scheme: Option<Rc<Scheme>>,
 }
 
 pub(crate) struct Checker {
@@ -185,6 +187,7 @@ impl Checker {
                     self.locals.push(Local {
                         name: name.clone(),
                         ty: Type::Prim(PrimType::I64),
+                        scheme: None,
                     });
                 }
                 TypeParam::Type { name, .. } => {
@@ -312,6 +315,7 @@ impl Checker {
                     self.locals.push(Local {
                         name: n.clone(),
                         ty: pa.clone(),
+                        scheme: None,
                     });
                 }
                 let rb = self.type_of(b);
@@ -328,6 +332,7 @@ impl Checker {
                     self.locals.push(Local {
                         name: n.clone(),
                         ty: Type::Prim(PrimType::I64),
+                        scheme: None,
                     });
                 }
                 let r = self.type_of(t);
@@ -489,6 +494,7 @@ impl Checker {
                         TypeParam::Size { name, .. } => self.locals.push(Local {
                             name: name.clone(),
                             ty: Type::Prim(PrimType::I64),
+                            scheme: None,
                         }),
                         TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
                     }
@@ -567,6 +573,7 @@ impl Checker {
                     self.locals.push(Local {
                         name: name.clone(),
                         ty: Type::Prim(PrimType::I64),
+                        scheme: None,
                     });
                 }
                 TypeParam::Type { name, .. } => {
@@ -674,6 +681,7 @@ impl Checker {
                 self.locals.push(Local {
                     name: n.clone(),
                     ty: t.clone(),
+                    scheme: None,
                 });
                 Ok(())
             }

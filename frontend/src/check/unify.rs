@@ -404,6 +404,28 @@ impl Subst {
         }
     }
 
+    /// The unbound variables of a type.
+    pub fn unbound_vars(&self, t: &Type, out: &mut Vec<TyVar>) {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                if !out.contains(&v) {
+                    out.push(v)
+                }
+            }
+            Type::Prim(_) | Type::Param(_) => {}
+            Type::Array { elem, .. } => self.unbound_vars(&elem, out),
+            Type::Tuple(ts) => ts.iter().for_each(|t| self.unbound_vars(t, out)),
+            Type::Record(fs) => fs.iter().for_each(|(_, t)| self.unbound_vars(t, out)),
+            Type::Arrow { param, ret, .. } => {
+                self.unbound_vars(&param, out);
+                self.unbound_vars(&ret, out)
+            }
+            Type::Sum(cs) => cs
+                .iter()
+                .for_each(|(_, ts)| ts.iter().for_each(|t| self.unbound_vars(t, out))),
+        }
+    }
+
     /// Bind a variable directly (generalisation, defaulting to unit).
     pub fn set(&mut self, v: TyVar, t: Type) {
         self.bound[v as usize] = Some(t);

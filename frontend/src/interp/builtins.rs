@@ -313,9 +313,9 @@ fn args_n<'a, const N: usize>(args: Vec<Value<'a>>, span: Span) -> R<[Value<'a>;
 }
 
 fn prim_arg(v: &Value<'_>, span: Span) -> R<PrimValue> {
-    match v {
-        Value::Prim(p) => Ok(*p),
-        v => internal(span, format!("expected a scalar, got {}", v.kind())),
+    match v.as_prim() {
+        Some(p) => Ok(p),
+        None => internal(span, format!("expected a scalar, got {}", v.kind())),
     }
 }
 
@@ -340,7 +340,7 @@ fn owned<'a>(a: Rc<Array<'a>>) -> Array<'a> {
 
 fn prim_result(r: Result<PrimValue, prim::PrimError>, what: &str, span: Span) -> R<Value<'static>> {
     match r {
-        Ok(p) => Ok(Value::Prim(p)),
+        Ok(p) => Ok(Value::prim(p)),
         Err(e) => err(span, e.message(what)),
     }
 }
@@ -369,7 +369,7 @@ impl<'a> Interp<'a> {
         let Builtin::Num(t, f) = b else {
             return internal(span, format!("{b:?} is not a constant"));
         };
-        Ok(Value::Prim(match f {
+        Ok(Value::prim(match f {
             NumFn::Highest => prim::highest(t),
             NumFn::Lowest => prim::lowest(t),
             NumFn::NumBits => PrimValue::I32(t.bits() as i32),
@@ -400,7 +400,7 @@ impl<'a> Interp<'a> {
             Builtin::Conv { to, .. } => {
                 let [x] = args_n(args, span)?;
                 self.tick();
-                Ok(Value::Prim(prim::convert(prim_arg(&x, span)?, to)))
+                Ok(Value::prim(prim::convert(prim_arg(&x, span)?, to)))
             }
             Builtin::Num(t, f) => self.call_num(t, f, args, span),
             Builtin::Gen(g) => self.call_gen(g, args, span, ty),
@@ -433,7 +433,7 @@ impl<'a> Interp<'a> {
                 acc = r.map_err(|e| error(span, e.message("reduction")))?;
             }
             self.charge(n as u64, log_steps(n));
-            return Ok(Value::Prim(acc));
+            return Ok(Value::prim(acc));
         }
         let ps: Vec<PrimValue> = args.iter().map(|a| prim_arg(a, span)).collect::<R<_>>()?;
         self.tick();
@@ -485,6 +485,9 @@ impl<'a> Interp<'a> {
                 let f = fun_arg(it.next().unwrap_or_else(Value::unit), span)?;
                 let arrays: Vec<Rc<Array<'a>>> = it.map(|a| array_arg(a, span)).collect::<R<_>>()?;
                 let n = common_len(&arrays, "map", span)?;
+                if let [a] = &arrays[..] {
+                    return self.map1(&f, a, span, ty);
+                }
                 self.map_rows(&f, n, span, ty, |i, buf| buf.extend(arrays.iter().map(|a| a.row(i))))
             }
             Gen::Tabulate(k) => {
@@ -540,6 +543,9 @@ impl<'a> Interp<'a> {
                 let [f, ne, k, is, vs] = args_n(args, span)?;
                 let k = as_i64(&k, span)?;
                 let k = check_alloc(k as i128, span)?;
+                if let Value::Array(a) = &ne {
+                    check_alloc(k as i128 * a.data.len() as i128, span)?;
+                }
                 let dest = self.replicate(k, ne);
                 self.hist(dest, f, is, vs, span)
             }
@@ -562,7 +568,7 @@ impl<'a> Interp<'a> {
                 for i in 0..n {
                     self.par_elem_begin();
                     let keep = match self.call1(&p, xs.row(i), span)? {
-                        Value::Prim(PrimValue::Bool(b)) => b,
+                        Value::Bool(b) => b != 0,
                         v => return internal(span, format!("predicate returned {}", v.kind())),
                     };
                     self.par_elem_end(&mut par);
@@ -613,6 +619,9 @@ impl<'a> Interp<'a> {
                     return err(span, format!("replicate: negative size {n}"));
                 }
                 let n = check_alloc(n as i128, span)?;
+                if let Value::Array(a) = &x {
+                    check_alloc(n as i128 * a.data.len() as i128, span)?;
+                }
                 let a = self.replicate(n, x);
                 self.charge(a.data.len() as u64, 1);
                 Ok(Value::Array(a))
@@ -620,7 +629,7 @@ impl<'a> Interp<'a> {
             Gen::Concat => {
                 let [a, b] = args_n(args, span)?;
                 let (a, b) = (array_arg(a, span)?, array_arg(b, span)?);
-                let (ra, rb) = (&a.shape[1..], &b.shape[1..]);
+                let (ra, rb) = (a.shape.get(1..).unwrap_or(&[]), b.shape.get(1..).unwrap_or(&[]));
                 // An empty array of unknown element type has no row shape.
                 let unknown =
                     |x: &Array<'_>| x.data.is_empty() && x.shape.len() == 1 && matches!(x.data, Data::Boxed(_));
@@ -747,7 +756,7 @@ impl<'a> Interp<'a> {
                     _ => PrimType::I32,
                 };
                 self.tick();
-                Ok(Value::Prim(prim::convert(prim_arg(&x, span)?, to)))
+                Ok(Value::prim(prim::convert(prim_arg(&x, span)?, to)))
             }
         }
     }
@@ -788,12 +797,27 @@ impl<'a> Interp<'a> {
         Ok(self.finish_array(b, ty))
     }
 
+    /// `map f xs` (the common case of `map_rows`).
+    fn map1(&mut self, f: &Rc<Fun<'a>>, xs: &Array<'a>, span: Span, ty: Option<&'a Type>) -> R<Value<'a>> {
+        let n = xs.outer();
+        let mut b = Builder::new(n);
+        let mut par = self.par_begin();
+        for i in 0..n {
+            self.par_elem_begin();
+            let r = self.call1(f, xs.row(i), span)?;
+            self.par_elem_end(&mut par);
+            b.push(r).map_err(|m| error(span, m))?;
+        }
+        self.par_end(par, 1);
+        Ok(self.finish_array(b, ty))
+    }
+
     fn reduce(&mut self, f: &Rc<Fun<'a>>, ne: Value<'a>, xs: &Array<'a>, span: Span) -> R<Value<'a>> {
         let n = xs.outer();
-        if let (Fun::Builtin(Builtin::Op(op)), Value::Prim(ne), 1) = (&**f, &ne, xs.shape.len()) {
-            if let Some(acc) = fold_prim(*op, *ne, &xs.data) {
+        if let (Fun::Builtin(Builtin::Op(op)), Some(ne), 1) = (&**f, ne.as_prim(), xs.shape.len()) {
+            if let Some(acc) = fold_prim(*op, ne, &xs.data) {
                 self.charge(n as u64, log_steps(n));
-                return acc.map(Value::Prim).map_err(|e| error(span, e.message(op.name())));
+                return acc.map(Value::prim).map_err(|e| error(span, e.message(op.name())));
             }
         }
         let mut par = self.par_begin();
@@ -827,8 +851,10 @@ impl<'a> Interp<'a> {
 
     /// `replicate n x`
     fn replicate(&mut self, n: usize, x: Value<'a>) -> Rc<Array<'a>> {
+        if let Some(p) = x.as_prim() {
+            return Rc::new(Array::new(vec![n], Data::splat(p, n)));
+        }
         Rc::new(match x {
-            Value::Prim(p) => Array::new(vec![n], Data::splat(p, n)),
             Value::Array(a) => {
                 let mut data = a.data.empty_like(n * a.data.len());
                 for _ in 0..n {

@@ -49,16 +49,16 @@ impl Interp<'_> {
     #[inline(always)]
     pub(crate) fn tick(&mut self) {
         if self.cost {
-            self.work += 1;
-            self.span += 1;
+            self.work = self.work.saturating_add(1);
+            self.span = self.span.saturating_add(1);
         }
     }
 
     #[inline]
     pub(crate) fn charge(&mut self, work: u64, span: u64) {
         if self.cost {
-            self.work += work;
-            self.span += span;
+            self.work = self.work.saturating_add(work);
+            self.span = self.span.saturating_add(span);
         }
     }
 
@@ -89,7 +89,7 @@ impl Interp<'_> {
     #[inline]
     pub(crate) fn par_end(&mut self, p: Par, steps: u64) {
         if self.cost {
-            self.span = p.saved + steps * p.max;
+            self.span = p.saved.saturating_add(steps.saturating_mul(p.max));
         }
     }
 }

@@ -17,9 +17,9 @@ use crate::syntax::ast::{
     TypeParam, ValBind, Var,
 };
 use crate::types::{PrimType, Size, Type};
-use crate::values::PrimValue;
 
 use super::builtins::Builtin;
+use super::free;
 use super::prim::{self, BinOp};
 use super::value::{shape_str, value_eq, Array, Builder, Captured, Closure, Data, Fun, Sym, Value};
 use super::RuntimeError;
@@ -119,6 +119,8 @@ pub(crate) struct Interp<'a> {
     captured: Option<Rc<Captured<'a>>>,
     globals: Vec<Vec<GlobalSlot<'a>>>,
     builtins: HashMap<usize, Builtin, BuildHasherDefault<AddrHasher>>,
+    /// Free variables of each lambda and local function, by body address.
+    free_vars: HashMap<usize, Rc<[&'a str]>, BuildHasherDefault<AddrHasher>>,
     /// Whether work and span are counted (see cost.rs).
     pub cost: bool,
     pub work: u64,
@@ -127,9 +129,11 @@ pub(crate) struct Interp<'a> {
     stack_budget: usize,
 }
 
-#[inline]
+/// Name equality without a call to `memcmp` (names are short).
+#[inline(always)]
 fn same_name(a: &str, b: &str) -> bool {
-    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a.iter().zip(b).all(|(x, y)| x == y))
 }
 
 impl<'a> Interp<'a> {
@@ -146,6 +150,7 @@ impl<'a> Interp<'a> {
                 .map(|p| p.decs.iter().map(|_| GlobalSlot::Todo).collect())
                 .collect(),
             builtins: HashMap::default(),
+            free_vars: HashMap::default(),
             cost,
             work: 0,
             span: 0,
@@ -193,19 +198,15 @@ impl<'a> Interp<'a> {
                 return v.as_ref();
             }
         }
-        let mut c = self.captured.as_deref();
-        while let Some(cap) = c {
-            for (n, v) in cap.vars.iter().rev() {
-                if same_name(n, name) {
-                    return v.as_ref();
-                }
-            }
-            c = cap.parent.as_deref();
-        }
-        None
+        let cap = self.captured.as_deref()?;
+        cap.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| same_name(n, name))
+            .and_then(|(_, v)| v.as_ref())
     }
 
-    #[inline]
+    #[inline(always)]
     fn lookup(&self, name: &str, span: Span) -> R<Value<'a>> {
         for (n, v) in self.stack[self.base..].iter().rev() {
             if same_name(n, name) {
@@ -215,6 +216,11 @@ impl<'a> Interp<'a> {
                 };
             }
         }
+        self.lookup_captured(name, span)
+    }
+
+    #[inline(never)]
+    fn lookup_captured(&self, name: &str, span: Span) -> R<Value<'a>> {
         match self.lookup_opt(name) {
             Some(v) => Ok(v.clone()),
             None => internal(span, format!("unbound variable `{name}`")),
@@ -233,16 +239,25 @@ impl<'a> Interp<'a> {
         None
     }
 
-    /// The variables a closure created now sees.
-    fn capture(&self) -> Option<Rc<Captured<'a>>> {
-        let frame = &self.stack[self.base..];
-        if frame.is_empty() {
-            return self.captured.clone();
+    /// The values of the free variables of `\params -> body` now.
+    fn capture(&mut self, type_params: &'a [TypeParam], params: &'a [Pat], body: &'a Exp) -> Option<Rc<Captured<'a>>> {
+        let key = body as *const Exp as usize;
+        let names = match self.free_vars.get(&key) {
+            Some(n) => n.clone(),
+            None => {
+                let n: Rc<[&'a str]> = free::free_vars(type_params, params, body).into();
+                self.free_vars.insert(key, n.clone());
+                n
+            }
+        };
+        if names.is_empty() {
+            return None;
         }
-        Some(Rc::new(Captured {
-            vars: frame.iter().filter(|(_, v)| v.is_some()).cloned().collect(),
-            parent: self.captured.clone(),
-        }))
+        let vars = names
+            .iter()
+            .filter_map(|n| self.lookup_opt(n).map(|v| (*n, Some(v.clone()))))
+            .collect();
+        Some(Rc::new(Captured { vars }))
     }
 
     // -----------------------------------------------------------------------
@@ -385,12 +400,12 @@ impl<'a> Interp<'a> {
     fn eval_unop(&mut self, x: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
         let v = self.eval(x)?;
         self.tick();
-        let (r, what) = match (&e.kind, v) {
-            (ExpKind::Neg(_), Value::Prim(p)) => (prim::neg(p), "neg"),
-            (ExpKind::Not(_), Value::Prim(p)) => (prim::not(p), "!"),
-            (_, v) => return internal(e.span, format!("unary operator on {}", v.kind())),
+        let (r, what) = match (&e.kind, v.as_prim()) {
+            (ExpKind::Neg(_), Some(p)) => (prim::neg(p), "neg"),
+            (ExpKind::Not(_), Some(p)) => (prim::not(p), "!"),
+            _ => return internal(e.span, format!("unary operator on {}", v.kind())),
         };
-        r.map(Value::Prim).map_err(|k| error(e.span, k.message(what)))
+        r.map(Value::prim).map_err(|k| error(e.span, k.message(what)))
     }
 
     #[inline(never)]
@@ -415,12 +430,13 @@ impl<'a> Interp<'a> {
     }
 
     /// A lambda or local function closing over the current scope.
-    fn closure(&self, type_params: &'a [TypeParam], params: &'a [Pat], body: &'a Exp) -> Value<'a> {
+    fn closure(&mut self, type_params: &'a [TypeParam], params: &'a [Pat], body: &'a Exp) -> Value<'a> {
+        let env = self.capture(type_params, params, body);
         Value::Fun(Rc::new(Fun::Closure(Closure {
             type_params,
             params,
             body,
-            env: self.capture(),
+            env,
         })))
     }
 
@@ -491,7 +507,7 @@ impl<'a> Interp<'a> {
 
     fn eval_bool(&mut self, e: &'a Exp) -> R<bool> {
         match self.eval(e)? {
-            Value::Prim(PrimValue::Bool(b)) => Ok(b),
+            Value::Bool(b) => Ok(b != 0),
             v => internal(e.span, format!("expected a bool, got {}", v.kind())),
         }
     }
@@ -503,7 +519,7 @@ impl<'a> Interp<'a> {
         as_i64(&v, e.span)
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn eval_lit(&self, l: &'a Literal, e: &'a Exp) -> R<Value<'a>> {
         let ty = match &e.ty {
             Some(Type::Prim(t)) => Some(*t),
@@ -512,42 +528,64 @@ impl<'a> Interp<'a> {
         Ok(match l {
             Literal::Int { value, suffix } => {
                 let t = ty.or(*suffix).unwrap_or(PrimType::I32);
-                Value::Prim(if t.is_float() {
+                Value::prim(if t.is_float() {
                     prim::from_f64(t, *value as f64)
                 } else {
                     prim::from_i128(t, *value as i128)
                 })
             }
             Literal::Float { value, suffix } => {
-                Value::Prim(prim::from_f64(ty.or(*suffix).unwrap_or(PrimType::F64), *value))
+                Value::prim(prim::from_f64(ty.or(*suffix).unwrap_or(PrimType::F64), *value))
             }
             Literal::Bool(b) => Value::bool(*b),
             Literal::String(bytes) => Value::array(Array::new(vec![bytes.len()], Data::U8(bytes.clone()))),
         })
     }
 
-    #[inline(never)]
+    #[inline]
     fn eval_var(&mut self, v: &'a Var, span: Span) -> R<Value<'a>> {
-        match &v.res {
-            Some(Resolved::Local) => self.lookup(&v.name.name, span),
+        self.eval_var_res(v.res.as_ref(), &v.name.name, span)
+    }
+
+    /// The value a resolved name stands for.
+    #[inline]
+    fn eval_var_res(&mut self, res: Option<&'a Resolved>, name: &'a str, span: Span) -> R<Value<'a>> {
+        match res {
+            Some(Resolved::Local) => self.lookup(name, span),
             Some(Resolved::Global(id)) => self.global_value(*id, span),
-            Some(Resolved::Builtin(name)) => {
-                let b = self.builtin(name, span)?;
+            Some(Resolved::Builtin(b)) => {
+                let b = self.builtin(b, span)?;
                 if b.arity() == 0 {
                     self.builtin_const(b, span)
                 } else {
                     Ok(Value::Fun(Rc::new(Fun::Builtin(b))))
                 }
             }
-            None => internal(span, format!("unresolved name `{}`", v.name)),
+            None => internal(span, format!("unresolved name `{name}`")),
         }
     }
 
-    #[inline(never)]
+    /// An operand: variables and literals are evaluated here rather than by
+    /// a call to `eval` (they are the leaves of most scalar code).
+    #[inline(always)]
+    fn eval_operand(&mut self, e: &'a Exp) -> R<Value<'a>> {
+        match &e.kind {
+            ExpKind::Var(Var {
+                name,
+                res: Some(Resolved::Local),
+            }) => self.lookup(&name.name, e.span),
+            ExpKind::Lit(l) => self.eval_lit(l, e),
+            _ => self.eval(e),
+        }
+    }
+
+    // Inlined into `eval` in optimised builds (the hot path of scalar code);
+    // out of line in debug builds, where it would bloat `eval`'s frame.
+    #[cfg_attr(debug_assertions, inline(never))]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn eval_binop(&mut self, op: &'a Var, lhs: &'a Exp, rhs: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
         if let Some(Resolved::Builtin(name)) = &op.res {
-            let b = self.builtin(name, e.span)?;
-            if let Builtin::Op(o) = b {
+            if let Some(o) = BinOp::from_name(name) {
                 if matches!(o, BinOp::LogAnd | BinOp::LogOr) {
                     let l = self.eval_bool(lhs)?;
                     self.tick();
@@ -556,11 +594,18 @@ impl<'a> Interp<'a> {
                     }
                     return Ok(Value::bool(self.eval_bool(rhs)?));
                 }
-                let a = self.eval(lhs)?;
-                let b = self.eval(rhs)?;
+                let a = self.eval_operand(lhs)?;
+                let b = self.eval_operand(rhs)?;
                 self.tick();
+                if let (Some(x), Some(y)) = (a.as_prim(), b.as_prim()) {
+                    return match prim::binop(o, x, y) {
+                        Ok(v) => Ok(Value::prim(v)),
+                        Err(k) => err(e.span, k.message(o.name())),
+                    };
+                }
                 return self.apply_binop(o, a, b, e.span);
             }
+            let b = self.builtin(name, e.span)?;
             let a = self.eval(lhs)?;
             let c = self.eval(rhs)?;
             return self.call_builtin(b, vec![a, c], e.span, e.ty.as_ref());
@@ -575,11 +620,13 @@ impl<'a> Interp<'a> {
     /// values (structural).
     #[inline]
     pub(crate) fn apply_binop(&self, op: BinOp, a: Value<'a>, b: Value<'a>, span: Span) -> R<Value<'a>> {
-        match (a, b) {
-            (Value::Prim(x), Value::Prim(y)) => match prim::binop(op, x, y) {
-                Ok(v) => Ok(Value::Prim(v)),
+        if let (Some(x), Some(y)) = (a.as_prim(), b.as_prim()) {
+            return match prim::binop(op, x, y) {
+                Ok(v) => Ok(Value::prim(v)),
                 Err(k) => err(span, k.message(op.name())),
-            },
+            };
+        }
+        match (a, b) {
             (a, b) if matches!(op, BinOp::Eq | BinOp::Neq) => match value_eq(&a, &b) {
                 Some(eq) => Ok(Value::bool(eq == (op == BinOp::Eq))),
                 None => internal(span, "comparing functions"),
@@ -649,13 +696,7 @@ impl<'a> Interp<'a> {
         for f in fields {
             let (name, v) = match f {
                 RecordField::Explicit(n, _, x) => (&**n, self.eval(x)?),
-                RecordField::Implicit(n, sp, res) => {
-                    let v = match res {
-                        Some(Resolved::Global(id)) => self.global_value(*id, *sp)?,
-                        _ => self.lookup(n, *sp)?,
-                    };
-                    (&**n, v)
-                }
+                RecordField::Implicit(n, sp, res) => (&**n, self.eval_var_res(res.as_ref(), n, *sp)?),
             };
             fs.retain(|(m, _)| *m != name);
             fs.push((name, v));
@@ -846,13 +887,14 @@ impl<'a> Interp<'a> {
                         Size::Var(n) => {
                             let bound = self.stack[self.base..].iter().rev().find(|(m, _)| same_name(m, n));
                             match bound {
-                                Some((_, Some(Value::Prim(p)))) => {
-                                    if prim::as_i128(*p) != Some(have as i128) {
+                                Some((_, Some(v))) => {
+                                    let bound = v.as_prim().and_then(prim::as_i128);
+                                    if bound.is_some() && bound != Some(have as i128) {
                                         return err(
                                             span,
                                             format!(
                                                 "size mismatch: `{n}` is {} but the argument has shape {}",
-                                                prim::as_i128(*p).unwrap_or(0),
+                                                bound.unwrap_or(0),
                                                 shape_str(&a.shape)
                                             ),
                                         );
@@ -992,7 +1034,15 @@ impl<'a> Interp<'a> {
         if let Fun::Closure(c) = &**f {
             if c.params.len() == 1 && c.type_params.is_empty() {
                 let saved = self.enter(c.env.clone());
-                let r = match self.bind_pat(&c.params[0], x, false) {
+                let p = &c.params[0];
+                let bound = match &p.kind {
+                    PatKind::Id(n) => {
+                        self.stack.push((n, Some(x)));
+                        Ok(())
+                    }
+                    _ => self.bind_pat(p, x, false),
+                };
+                let r = match bound {
                     Ok(()) => self.eval(c.body),
                     Err(e) => Err(e),
                 };
@@ -1066,7 +1116,7 @@ impl<'a> Interp<'a> {
         match d {
             Size::Const(c) => Some(*c),
             Size::Var(n) => match self.lookup_opt(n) {
-                Some(Value::Prim(p)) => prim::as_i128(*p).map(|v| v as i64),
+                Some(v) => v.as_prim().and_then(prim::as_i128).map(|v| v as i64),
                 _ => None,
             },
             Size::Unknown => None,
@@ -1126,15 +1176,13 @@ impl<'a> Interp<'a> {
         e: &'a Exp,
     ) -> R<Value<'a>> {
         let s = self.eval(start)?;
-        let Value::Prim(sp) = s else {
+        let Some(sp) = s.as_prim() else {
             return internal(start.span, "range bound is not a scalar");
         };
         let t = prim::prim_type(sp);
-        let int = |v: &Value<'a>, span: Span| match v {
-            Value::Prim(p) => {
-                prim::as_i128(*p).ok_or_else(|| error(span, "internal error: range bound is not an integer"))
-            }
-            _ => Err(error(span, "internal error: range bound is not a scalar")),
+        let int = |v: &Value<'a>, span: Span| match v.as_prim() {
+            Some(p) => prim::as_i128(p).ok_or_else(|| error(span, "internal error: range bound is not an integer")),
+            None => Err(error(span, "internal error: range bound is not a scalar")),
         };
         let sv = int(&s, start.span)?;
         let second = match second {
@@ -1256,7 +1304,7 @@ impl<'a> Interp<'a> {
         match form {
             LoopForm::For(i, _, bound) => {
                 let n = self.eval(bound)?;
-                let Value::Prim(np) = n else {
+                let Some(np) = n.as_prim() else {
                     return internal(bound.span, "loop bound is not a scalar");
                 };
                 let t = prim::prim_type(np);
@@ -1264,7 +1312,7 @@ impl<'a> Interp<'a> {
                 let mut k: i128 = 0;
                 while k < count {
                     self.bind_pat(pat, acc, false)?;
-                    self.push_var(i, Value::Prim(prim::from_i128(t, k)));
+                    self.push_var(i, Value::prim(prim::from_i128(t, k)));
                     acc = self.eval(body)?;
                     self.stack.truncate(mark);
                     k += 1;
@@ -1301,12 +1349,9 @@ impl<'a> Interp<'a> {
 
 /// A scalar integer as i64 (saturating).
 pub(crate) fn as_i64(v: &Value<'_>, span: Span) -> R<i64> {
-    match v {
-        Value::Prim(p) => match prim::as_i128(*p) {
-            Some(x) => Ok(x.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
-            None => internal(span, "expected an integer"),
-        },
-        v => internal(span, format!("expected an integer, got {}", v.kind())),
+    match v.as_prim().and_then(prim::as_i128) {
+        Some(x) => Ok(x.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
+        None => internal(span, format!("expected an integer, got {}", v.kind())),
     }
 }
 
@@ -1315,7 +1360,7 @@ pub(crate) fn check_alloc(n: i128, span: Span) -> R<usize> {
     if n < 0 {
         return err(span, format!("negative array size {n}"));
     }
-    if n > (1i128 << 36) {
+    if n > (1i128 << 32) {
         return err(span, format!("array of {n} elements is too large"));
     }
     Ok(n as usize)
@@ -1377,16 +1422,18 @@ pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
     }
     let mut out = Vec::with_capacity(ix.len());
     for (i, d) in ix.iter().zip(shape) {
-        let n = *d as i64;
+        // i128: strides and bounds are arbitrary i64s.
+        let n = *d as i128;
         out.push(match *i {
             Ix::Fix(k) => {
-                if !(0..n).contains(&k) {
+                if !(0..n).contains(&(k as i128)) {
                     return None;
                 }
                 DimSel::Fix(k as usize)
             }
             Ix::Slice(s, e, st) => {
-                let st = st.unwrap_or(1);
+                let st = st.unwrap_or(1) as i128;
+                let (s, e) = (s.map(i128::from), e.map(i128::from));
                 if st > 0 {
                     let s = s.unwrap_or(0);
                     let e = e.unwrap_or(n);
@@ -1397,19 +1444,21 @@ pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
                     DimSel::Range {
                         start: s as usize,
                         count: count as usize,
-                        stride: st,
+                        stride: st as i64,
                     }
                 } else if st < 0 {
                     let s = s.unwrap_or(n - 1);
                     let e = e.unwrap_or(-1);
-                    if !(-1 <= e && e <= s && s < n.max(0)) && !(s == e && (-1..=n).contains(&s)) {
+                    let nonempty_ok = -1 <= e && e <= s && s < n;
+                    let empty_ok = s == e && (-1..=n).contains(&s);
+                    if !(nonempty_ok || empty_ok) {
                         return None;
                     }
                     let count = (s - e + (-st) - 1) / -st;
                     DimSel::Range {
                         start: s.max(0) as usize,
                         count: count as usize,
-                        stride: st,
+                        stride: st as i64,
                     }
                 } else {
                     return None;

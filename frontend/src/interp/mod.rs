@@ -4,6 +4,7 @@
 //!
 //! - [`value`]: runtime values (Note [Value representation]);
 //! - [`eval`]: expressions, patterns, application, indexing, loops;
+//! - [`free`]: the free variables a closure captures;
 //! - [`builtins`]: the built-in functions of `check::builtins`;
 //! - [`prim`]: scalar arithmetic and conversions (Note [Integer semantics],
 //!   Note [Conversions]);
@@ -20,6 +21,7 @@ mod value;
 mod builtins;
 mod cost;
 mod eval;
+mod free;
 mod prim;
 #[cfg(test)]
 mod tests;
@@ -32,6 +34,7 @@ use crate::values;
 use eval::Interp;
 use value::{external_type, from_external, shape_str, to_external, Value};
 
+#[derive(Clone, Copy, Debug, Default)]
 pub struct RunOptions {
     /// Count work and span (see [`cost`]).
     pub cost: bool,
@@ -44,6 +47,7 @@ pub struct Cost {
     pub span: u64,
 }
 
+#[derive(Debug)]
 pub struct RunResult {
     /// One value per result (a tuple result type gives several).
     pub values: Vec<values::Value>,

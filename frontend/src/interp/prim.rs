@@ -618,6 +618,10 @@ pub fn lgamma(x: f64) -> f64 {
     if x <= 0.0 && x == x.floor() {
         return f64::INFINITY;
     }
+    if x == x.floor() && x <= 171.0 {
+        // ln of an exact factorial (exactly 0 at 1 and 2).
+        return gamma(x).ln();
+    }
     if x < 0.5 {
         // Reflection: Γ(x) Γ(1-x) = π / sin(πx).
         return (std::f64::consts::PI / sin_pi(x).abs()).ln() - lgamma(1.0 - x);
@@ -803,7 +807,7 @@ fn wrap<T>(r: OpResult<T>, f: impl FnOnce(T) -> PrimValue) -> PrimValue {
 }
 
 /// A binary operator on two values of the same primitive type.
-#[inline]
+#[inline(always)]
 pub fn binop(op: BinOp, a: PrimValue, b: PrimValue) -> PResult {
     use PrimValue::*;
     match (a, b) {
@@ -958,6 +962,7 @@ pub fn one(t: PrimType) -> PrimValue {
 }
 
 /// An integer in type `t`: integers keep the low bits, floats round.
+#[inline]
 pub fn from_i128(t: PrimType, v: i128) -> PrimValue {
     use PrimValue::*;
     match t {
@@ -1203,7 +1208,7 @@ mod tests {
         assert!(close(erf(-2.0), -0.995_322_265_018_952_7));
         assert!(close(erfc(3.0), 2.209_049_699_858_544e-5));
         assert!(close(erfc(5.0), 1.537_459_794_428_034_8e-12));
-        assert!(close(erfc(2.5), 4.069_520_174_449_589_6e-4));
+        assert!(close(erfc(2.5), 4.069_520_174_449_59e-4));
         assert!(close(erfc(-1.0), 1.842_700_792_949_715));
         assert_eq!(gamma(5.0), 24.0);
         assert!(close(gamma(0.5), std::f64::consts::PI.sqrt()));

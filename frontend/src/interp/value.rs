@@ -14,9 +14,15 @@ use super::prim;
 
 // Note [Value representation]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A `Value` is 16 bytes: scalars are stored unboxed (`PrimValue`), everything
-// else behind one reference-counted pointer, so copying a value never copies
-// an array.
+// A `Value` is 16 bytes: a tag and one 8-byte word. A scalar is stored
+// unboxed as its bits in that word (one variant per primitive type; see
+// `Value::prim` and `Value::as_prim`); everything else is one
+// reference-counted pointer, so copying a value never copies an array.
+// Every variant holding exactly one pointer-sized field makes rustc pass a
+// `Value` in two registers: values flow between the evaluator's functions
+// without a round trip through memory, whose mixed-width stores (a tag byte,
+// then a payload) would stall the wide reload on every hand-off (the
+// difference is a third of the time of scalar code).
 //
 // An array is regular and stored flat in row-major order: a shape (every
 // dimension) and one `Data` vector. Arrays whose elements are scalars use a
@@ -43,7 +49,20 @@ pub type Sym<'a> = &'a str;
 
 #[derive(Clone)]
 pub enum Value<'a> {
-    Prim(PrimValue),
+    I8(u64),
+    I16(u64),
+    I32(u64),
+    I64(u64),
+    U8(u64),
+    U16(u64),
+    U32(u64),
+    U64(u64),
+    /// IEEE half-precision bits.
+    F16(u64),
+    F32(u64),
+    F64(u64),
+    /// 0 or 1.
+    Bool(u64),
     Array(Rc<Array<'a>>),
     /// Tuples of two or more elements, and the unit `()`.
     Tuple(Rc<Vec<Value<'a>>>),
@@ -57,33 +76,72 @@ impl<'a> Value<'a> {
         Value::Tuple(Rc::new(Vec::new()))
     }
     pub fn bool(b: bool) -> Value<'a> {
-        Value::Prim(PrimValue::Bool(b))
+        Value::Bool(b as u64)
     }
     pub fn i64(v: i64) -> Value<'a> {
-        Value::Prim(PrimValue::I64(v))
+        Value::I64(v as u64)
+    }
+    /// A scalar value.
+    #[inline(always)]
+    pub fn prim(p: PrimValue) -> Value<'a> {
+        match p {
+            PrimValue::I8(x) => Value::I8(x as u64),
+            PrimValue::I16(x) => Value::I16(x as u64),
+            PrimValue::I32(x) => Value::I32(x as u64),
+            PrimValue::I64(x) => Value::I64(x as u64),
+            PrimValue::U8(x) => Value::U8(x as u64),
+            PrimValue::U16(x) => Value::U16(x as u64),
+            PrimValue::U32(x) => Value::U32(x as u64),
+            PrimValue::U64(x) => Value::U64(x),
+            PrimValue::F16(x) => Value::F16(x as u64),
+            PrimValue::F32(x) => Value::F32(x.to_bits() as u64),
+            PrimValue::F64(x) => Value::F64(x.to_bits()),
+            PrimValue::Bool(x) => Value::Bool(x as u64),
+        }
+    }
+    /// The scalar, if this is one.
+    #[inline(always)]
+    pub fn as_prim(&self) -> Option<PrimValue> {
+        Some(match *self {
+            Value::I8(b) => PrimValue::I8(b as i8),
+            Value::I16(b) => PrimValue::I16(b as i16),
+            Value::I32(b) => PrimValue::I32(b as i32),
+            Value::I64(b) => PrimValue::I64(b as i64),
+            Value::U8(b) => PrimValue::U8(b as u8),
+            Value::U16(b) => PrimValue::U16(b as u16),
+            Value::U32(b) => PrimValue::U32(b as u32),
+            Value::U64(b) => PrimValue::U64(b),
+            Value::F16(b) => PrimValue::F16(b as u16),
+            Value::F32(b) => PrimValue::F32(f32::from_bits(b as u32)),
+            Value::F64(b) => PrimValue::F64(f64::from_bits(b)),
+            Value::Bool(b) => PrimValue::Bool(b != 0),
+            _ => return None,
+        })
     }
     pub fn array(a: Array<'a>) -> Value<'a> {
         Value::Array(Rc::new(a))
     }
     pub fn kind(&self) -> &'static str {
         match self {
-            Value::Prim(_) => "a scalar",
             Value::Array(_) => "an array",
             Value::Tuple(_) => "a tuple",
             Value::Record(_) => "a record",
             Value::Fun(_) => "a function",
+            _ => "a scalar",
         }
     }
 }
 
 impl fmt::Debug for Value<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = self.as_prim() {
+            return write!(f, "{p:?}");
+        }
         match self {
-            Value::Prim(p) => write!(f, "{p:?}"),
             Value::Array(a) => write!(f, "array{}", shape_str(&a.shape)),
             Value::Tuple(vs) => f.debug_list().entries(vs.iter()).finish(),
             Value::Record(fs) => f.debug_map().entries(fs.iter().map(|(n, v)| (n, v))).finish(),
-            Value::Fun(_) => write!(f, "<function>"),
+            _ => write!(f, "<function>"),
         }
     }
 }
@@ -228,18 +286,18 @@ impl<'a> Data<'a> {
     #[inline]
     pub fn get(&self, i: usize) -> Value<'a> {
         match self {
-            Data::I8(v) => Value::Prim(PrimValue::I8(v[i])),
-            Data::I16(v) => Value::Prim(PrimValue::I16(v[i])),
-            Data::I32(v) => Value::Prim(PrimValue::I32(v[i])),
-            Data::I64(v) => Value::Prim(PrimValue::I64(v[i])),
-            Data::U8(v) => Value::Prim(PrimValue::U8(v[i])),
-            Data::U16(v) => Value::Prim(PrimValue::U16(v[i])),
-            Data::U32(v) => Value::Prim(PrimValue::U32(v[i])),
-            Data::U64(v) => Value::Prim(PrimValue::U64(v[i])),
-            Data::F16(v) => Value::Prim(PrimValue::F16(v[i])),
-            Data::F32(v) => Value::Prim(PrimValue::F32(v[i])),
-            Data::F64(v) => Value::Prim(PrimValue::F64(v[i])),
-            Data::Bool(v) => Value::Prim(PrimValue::Bool(v[i])),
+            Data::I8(v) => Value::prim(PrimValue::I8(v[i])),
+            Data::I16(v) => Value::prim(PrimValue::I16(v[i])),
+            Data::I32(v) => Value::prim(PrimValue::I32(v[i])),
+            Data::I64(v) => Value::prim(PrimValue::I64(v[i])),
+            Data::U8(v) => Value::prim(PrimValue::U8(v[i])),
+            Data::U16(v) => Value::prim(PrimValue::U16(v[i])),
+            Data::U32(v) => Value::prim(PrimValue::U32(v[i])),
+            Data::U64(v) => Value::prim(PrimValue::U64(v[i])),
+            Data::F16(v) => Value::prim(PrimValue::F16(v[i])),
+            Data::F32(v) => Value::prim(PrimValue::F32(v[i])),
+            Data::F64(v) => Value::prim(PrimValue::F64(v[i])),
+            Data::Bool(v) => Value::prim(PrimValue::Bool(v[i])),
             Data::Boxed(v) => v[i].clone(),
         }
     }
@@ -247,36 +305,47 @@ impl<'a> Data<'a> {
     /// Element `i` of a scalar array (`i < len`).
     #[inline]
     pub fn get_prim(&self, i: usize) -> Option<PrimValue> {
-        match self.get(i) {
-            Value::Prim(p) => Some(p),
-            _ => None,
-        }
+        self.get(i).as_prim()
     }
 
     /// Overwrite element `i` (`i < len`); false if the value does not fit.
     #[inline]
     pub fn set(&mut self, i: usize, x: Value<'a>) -> bool {
+        if let Some(p) = x.as_prim() {
+            return self.set_prim(i, p);
+        }
         match (self, x) {
-            (Data::I8(v), Value::Prim(PrimValue::I8(x))) => v[i] = x,
-            (Data::I16(v), Value::Prim(PrimValue::I16(x))) => v[i] = x,
-            (Data::I32(v), Value::Prim(PrimValue::I32(x))) => v[i] = x,
-            (Data::I64(v), Value::Prim(PrimValue::I64(x))) => v[i] = x,
-            (Data::U8(v), Value::Prim(PrimValue::U8(x))) => v[i] = x,
-            (Data::U16(v), Value::Prim(PrimValue::U16(x))) => v[i] = x,
-            (Data::U32(v), Value::Prim(PrimValue::U32(x))) => v[i] = x,
-            (Data::U64(v), Value::Prim(PrimValue::U64(x))) => v[i] = x,
-            (Data::F16(v), Value::Prim(PrimValue::F16(x))) => v[i] = x,
-            (Data::F32(v), Value::Prim(PrimValue::F32(x))) => v[i] = x,
-            (Data::F64(v), Value::Prim(PrimValue::F64(x))) => v[i] = x,
-            (Data::Bool(v), Value::Prim(PrimValue::Bool(x))) => v[i] = x,
-            (Data::Boxed(v), x @ (Value::Tuple(_) | Value::Record(_) | Value::Fun(_))) => v[i] = x,
+            (_, Value::Array(_)) => false,
+            (Data::Boxed(v), x) => {
+                v[i] = x;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn set_prim(&mut self, i: usize, p: PrimValue) -> bool {
+        match (self, p) {
+            (Data::I8(v), PrimValue::I8(x)) => v[i] = x,
+            (Data::I16(v), PrimValue::I16(x)) => v[i] = x,
+            (Data::I32(v), PrimValue::I32(x)) => v[i] = x,
+            (Data::I64(v), PrimValue::I64(x)) => v[i] = x,
+            (Data::U8(v), PrimValue::U8(x)) => v[i] = x,
+            (Data::U16(v), PrimValue::U16(x)) => v[i] = x,
+            (Data::U32(v), PrimValue::U32(x)) => v[i] = x,
+            (Data::U64(v), PrimValue::U64(x)) => v[i] = x,
+            (Data::F16(v), PrimValue::F16(x)) => v[i] = x,
+            (Data::F32(v), PrimValue::F32(x)) => v[i] = x,
+            (Data::F64(v), PrimValue::F64(x)) => v[i] = x,
+            (Data::Bool(v), PrimValue::Bool(x)) => v[i] = x,
             _ => return false,
         }
         true
     }
 
     /// Append a scalar; false if it does not fit.
-    #[inline]
+    #[inline(always)]
     pub fn push_prim(&mut self, p: PrimValue) -> bool {
         match (self, p) {
             (Data::I8(v), PrimValue::I8(x)) => v.push(x),
@@ -381,7 +450,8 @@ impl<'a> Array<'a> {
 
     /// Overwrite row `i` (`i < outer`) with a value of the row's shape.
     pub fn set_row(&mut self, i: usize, v: Value<'a>) -> Result<(), String> {
-        self.set_block(i * self.row_len(), &self.shape[1..].to_vec(), v)
+        let row = self.shape.get(1..).unwrap_or(&[]).to_vec();
+        self.set_block(i * self.row_len(), &row, v)
     }
 
     /// Overwrite the elements from flat position `at` with `v`, which must
@@ -450,20 +520,22 @@ impl<'a> Builder<'a> {
         }
     }
 
+    #[inline]
     pub fn push(&mut self, v: Value<'a>) -> Result<(), String> {
+        if let (Some(p), Some(d)) = (v.as_prim(), &mut self.data) {
+            if d.push_prim(p) {
+                self.n += 1;
+                return Ok(());
+            }
+        }
+        self.push_slow(v)
+    }
+
+    fn push_slow(&mut self, v: Value<'a>) -> Result<(), String> {
+        if let Some(p) = v.as_prim() {
+            return self.push_prim_slow(p);
+        }
         match v {
-            Value::Prim(p) => match &mut self.data {
-                Some(d) => {
-                    if !d.push_prim(p) {
-                        return Err("internal error: array elements of different types".into());
-                    }
-                }
-                None => {
-                    let mut d = Data::of_prim(prim::prim_type(p), self.cap);
-                    d.push_prim(p);
-                    self.data = Some(d);
-                }
-            },
             Value::Array(a) => match &mut self.data {
                 Some(d) => {
                     if a.shape != self.row {
@@ -479,7 +551,9 @@ impl<'a> Builder<'a> {
                 }
                 None => {
                     self.row = a.shape.clone();
-                    let mut d = a.data.empty_like(self.cap.saturating_mul(a.data.len()));
+                    // Reserve at most 2^28 elements up front (the vector grows
+                    // as needed beyond).
+                    let mut d = a.data.empty_like(self.cap.saturating_mul(a.data.len()).min(1 << 28));
                     d.extend_from(&a.data, 0, a.data.len());
                     self.data = Some(d);
                 }
@@ -493,6 +567,23 @@ impl<'a> Builder<'a> {
                     self.data = Some(Data::Boxed(d));
                 }
             },
+        }
+        self.n += 1;
+        Ok(())
+    }
+
+    fn push_prim_slow(&mut self, p: PrimValue) -> Result<(), String> {
+        match &mut self.data {
+            Some(d) => {
+                if !d.push_prim(p) {
+                    return Err("internal error: array elements of different types".into());
+                }
+            }
+            None => {
+                let mut d = Data::of_prim(prim::prim_type(p), self.cap);
+                d.push_prim(p);
+                self.data = Some(d);
+            }
         }
         self.n += 1;
         Ok(())
@@ -534,11 +625,9 @@ pub struct Closure<'a> {
     pub env: Option<Rc<Captured<'a>>>,
 }
 
-/// The variables a closure sees: those of its defining frame, then those
-/// its defining closure saw.
+/// The values of a closure's free variables (see free.rs).
 pub struct Captured<'a> {
     pub vars: Vec<(Sym<'a>, Option<Value<'a>>)>,
-    pub parent: Option<Rc<Captured<'a>>>,
 }
 
 impl<'a> Fun<'a> {
@@ -564,8 +653,10 @@ impl PartialEq for Value<'_> {
 
 /// Structural equality (IEEE on floats); `None` when functions are compared.
 pub fn value_eq(a: &Value<'_>, b: &Value<'_>) -> Option<bool> {
+    if let (Some(x), Some(y)) = (a.as_prim(), b.as_prim()) {
+        return Some(prim::prim_eq(x, y));
+    }
     Some(match (a, b) {
-        (Value::Prim(x), Value::Prim(y)) => prim::prim_eq(*x, *y),
         (Value::Array(x), Value::Array(y)) => {
             if x.shape != y.shape {
                 return Some(false);
@@ -621,7 +712,7 @@ pub fn value_eq(a: &Value<'_>, b: &Value<'_>) -> Option<bool> {
 
 pub fn from_external<'a>(v: values::Value) -> Value<'a> {
     match v {
-        values::Value::Prim(p) => Value::Prim(p),
+        values::Value::Prim(p) => Value::prim(p),
         values::Value::Array(a) => {
             let data = match a.data {
                 ArrayData::I8(v) => Data::I8(v),
@@ -670,8 +761,10 @@ pub fn external_type(v: &values::Value) -> (PrimType, Vec<usize>) {
 /// Convert a result back to an external value, guided by its type; `Err`
 /// when the value is not a scalar or an array of scalars.
 pub fn to_external(v: &Value<'_>, ty: &Type) -> Result<values::Value, ()> {
+    if let Some(p) = v.as_prim() {
+        return Ok(values::Value::Prim(p));
+    }
     match v {
-        Value::Prim(p) => Ok(values::Value::Prim(*p)),
         Value::Array(a) => {
             let data = match &a.data {
                 Data::I8(v) => ArrayData::I8(v.clone()),
@@ -713,7 +806,7 @@ pub fn to_external(v: &Value<'_>, ty: &Type) -> Result<values::Value, ()> {
                 data,
             }))
         }
-        Value::Tuple(_) | Value::Record(_) | Value::Fun(_) => Err(()),
+        _ => Err(()),
     }
 }
 

@@ -169,8 +169,17 @@ impl<'a> Parser<'a> {
 
     /// What stands between the brackets of `[d]t` (the `[` is taken).
     fn parse_size(&mut self) -> PResult<SizeExp> {
-        let simple = matches!(self.peek(), Tok::Ident | Tok::Int { .. }) && *self.peek_at(1) == Tok::RBracket;
-        if !simple && *self.peek() != Tok::RBracket {
+        // `[n]`, `[m.n]`, `[3]` directly; anything else starting like an
+        // expression is a size expression.
+        let mut k = 1;
+        if *self.peek() == Tok::Ident {
+            while *self.peek_at(k) == Tok::Dot && *self.peek_at(k + 1) == Tok::Ident {
+                k += 2;
+            }
+        }
+        let simple = matches!(self.peek(), Tok::Ident | Tok::Int { .. }) && *self.peek_at(k) == Tok::RBracket;
+        let starts_exp = matches!(self.peek(), Tok::Ident | Tok::Int { .. } | Tok::LParen);
+        if !simple && starts_exp {
             // A size expression such as `[n + m]`.
             let e = self.parse_exp()?;
             let span = e.span;
