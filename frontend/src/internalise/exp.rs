@@ -307,6 +307,22 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 .ok_or_else(|| internal(span, &format!("unbound variable `{}`", v.name))),
             Some(Resolved::Global(id)) => {
                 let vb = self.valbind(*id);
+                let mono = vb.body.ty.as_ref().is_some_and(|t| !super::values::has_param(t));
+                if vb.params.is_empty() && mono {
+                    if let Some(v) = self.constants.get(id) {
+                        return Ok(v.clone());
+                    }
+                    let saved = std::mem::replace(&mut self.block, self.entry_block);
+                    let saved_facts = std::mem::take(&mut self.facts);
+                    let saved_unsafe = std::mem::replace(&mut self.unsafe_, false);
+                    let v = self.exp(&Scope::default(), &vb.body);
+                    self.block = saved;
+                    self.facts = saved_facts;
+                    self.unsafe_ = saved_unsafe;
+                    let v = v?;
+                    self.constants.insert(*id, v.clone());
+                    return Ok(v);
+                }
                 if vb.params.is_empty() {
                     let mut ts = TSubst::new();
                     if let (Some(bt), Some(t)) = (&vb.body.ty, ty) {

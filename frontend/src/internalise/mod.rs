@@ -36,6 +36,11 @@
 //! the arrays of a `map`, `:>`, the arguments of a function with size
 //! parameters), followed by a reshape that gives the value the agreed size.
 //! Each assert's message ends with the source location.
+//!
+//! A top-level constant (`def table = ...`) is computed once per function
+//! that uses it, at the end of the function's entry block as it is when
+//! first needed (which comes before every op still being built), as
+//! Futhark computes constants once.
 
 mod arrays;
 mod emit;
@@ -98,6 +103,10 @@ pub(crate) struct Internaliser<'a, 'c> {
     pub facts: HashSet<(Value, Value)>,
     /// Inside `#[unsafe]`: no bounds checks.
     pub unsafe_: bool,
+    /// The entry block of the function being internalised, and the
+    /// top-level constants computed there (once per function).
+    pub entry_block: BlockId,
+    pub constants: HashMap<GlobalId, values::V<'a>>,
 }
 
 /// What a dimension of a function's result is known to be: the value of
@@ -160,6 +169,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             symbols: HashSet::new(),
             facts: HashSet::new(),
             unsafe_: false,
+            entry_block: module_block,
+            constants: HashMap::new(),
         }
     }
 
@@ -313,10 +324,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let r = self.ctx.create_region();
         let b = self.ctx.append_block(r, &[]);
         self.block = b;
+        let saved_entry = std::mem::replace(&mut self.entry_block, b);
+        let saved_constants = std::mem::take(&mut self.constants);
         let result = self.function_body(vb, b);
         self.block = saved_block;
         self.facts = saved_facts;
         self.unsafe_ = saved_unsafe;
+        self.entry_block = saved_entry;
+        self.constants = saved_constants;
         let returned = result?;
         // The sizes of the results that are parameters or constants.
         let params = self.ctx.block_args(b).to_vec();
