@@ -522,6 +522,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     }
                 }
             }
+            for n in size_params {
+                if !bound.iter().any(|(m, _)| m == n) {
+                    return Err(unsupported(
+                        self.span,
+                        &format!("a call that does not determine the size parameter `{n}`"),
+                    ));
+                }
+            }
             for (n, d) in bound {
                 sc = sc.bind(n, V::Leaf(d));
             }

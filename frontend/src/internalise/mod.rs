@@ -103,6 +103,8 @@ pub(crate) struct Internaliser<'a, 'c> {
     pub facts: HashSet<(Value, Value)>,
     /// Inside `#[unsafe]`: no bounds checks.
     pub unsafe_: bool,
+    /// The prelude's file.
+    prelude: Option<crate::span::FileId>,
     /// The entry block of the function being internalised, and the
     /// top-level constants computed there (once per function).
     pub entry_block: BlockId,
@@ -169,6 +171,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             symbols: HashSet::new(),
             facts: HashSet::new(),
             unsafe_: false,
+            prelude: sm
+                .files()
+                .iter()
+                .position(|f| f.name == "<prelude>")
+                .map(|i| i as crate::span::FileId),
             entry_block: module_block,
             constants: HashMap::new(),
         }
@@ -207,10 +214,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// Make `span` the location of the ops created until the returned
     /// location is restored with [`Internaliser::restore`].
+    /// Code inlined from the prelude keeps the location of its call site.
     pub fn at(&mut self, span: Span) -> (Location, Span) {
         let saved = (self.loc, self.span);
-        self.loc = self.location(span);
-        self.span = span;
+        if Some(span.file) != self.prelude || self.loc == Location::Unknown {
+            self.loc = self.location(span);
+            self.span = span;
+        }
         saved
     }
     pub fn restore(&mut self, saved: (Location, Span)) {
