@@ -10,8 +10,7 @@
 //! - `soacs`: the built-in functions: SOACs, array operations, the numeric
 //!   modules.
 //!
-//! Note [Functions]
-//! ~~~~~~~~~~~~~~~~
+//! **Note [Functions].**
 //! Every entry point becomes a `soac.func` (with the unit attribute
 //! `entry`). A top-level function that is first-order and monomorphic
 //! (size parameters allowed) becomes a `soac.func` of its own the first
@@ -25,8 +24,7 @@
 //! type parameters instantiated from the types at the call site. A lambda
 //! given to a SOAC becomes the SOAC op's region.
 //!
-//! Note [Run-time checks]
-//! ~~~~~~~~~~~~~~~~~~~~~~
+//! **Note [Run-time checks].**
 //! The checker compares sizes only at run time (see `check`), so the
 //! internaliser emits the checks: `soac.assert` with "index out of bounds"
 //! before indexing, slicing and updates (unless the index is known to be

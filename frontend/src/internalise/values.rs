@@ -1,7 +1,6 @@
 //! How source values are represented during internalisation.
 //!
-//! Note [Flattened values]
-//! ~~~~~~~~~~~~~~~~~~~~~~~
+//! **Note [Flattened values].**
 //! A source value becomes a tree [`V`] whose leaves are IR values:
 //! scalars are single leaves; tuples and records are nodes (records keep
 //! their fields sorted by name, the order of `Type::Record`); an array of
