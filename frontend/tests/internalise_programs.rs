@@ -107,3 +107,91 @@ fn internalise_all_programs() {
         failures.len()
     );
 }
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Words that keep a program well-typed more often than random bytes do.
+const SWAPS: &[&[&str]] = &[
+    &["+", "-", "*", "max"],
+    &["<", "<=", ">", ">=", "==", "!="],
+    &["map", "filter"],
+    &["reduce", "scan"],
+    &["0", "1", "2", "7"],
+    &["xs", "ys"],
+    &["i32", "i64", "f32"],
+    &["true", "false"],
+];
+
+/// Replace one occurrence of a word by another of its group.
+fn mutate(rng: &mut Rng, text: &str) -> String {
+    let group = SWAPS[rng.below(SWAPS.len())];
+    let from = group[rng.below(group.len())];
+    let to = group[rng.below(group.len())];
+    let hits: Vec<usize> = text
+        .match_indices(from)
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + from.len()..].chars().next();
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !word(before) && !word(after)
+        })
+        .collect();
+    if hits.is_empty() {
+        return text.to_string();
+    }
+    let at = hits[rng.below(hits.len())];
+    format!("{}{}{}", &text[..at], to, &text[at + from.len()..])
+}
+
+/// Mutated programs that still type-check internalise to verified IR or a
+/// "not supported yet" diagnostic, never a panic.
+#[test]
+fn internalise_mutated_programs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    let texts: Vec<String> = files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
+    let dir = std::env::temp_dir().join(format!("futmlir-internalise-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let mut rng = Rng(7);
+    let (mut checked, mut failures) = (0, Vec::new());
+    for case in 0..800 {
+        let mut text = texts[rng.below(texts.len())].clone();
+        for _ in 0..1 + rng.below(3) {
+            text = mutate(&mut rng, &text);
+        }
+        let path = dir.join(format!("case{case}.fut"));
+        std::fs::write(&path, &text).expect("writable temporary file");
+        match run(&path) {
+            Outcome::NotChecked => {}
+            Outcome::Ok | Outcome::Unsupported(_) => checked += 1,
+            Outcome::Failed(m) => failures.push(format!("{m}\n--- program ---\n{text}")),
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+    let _ = std::fs::remove_dir(&dir);
+    eprintln!("internalise fuzz: {checked} type-checked mutants internalised cleanly");
+    for f in failures.iter().take(5) {
+        eprintln!("FAIL {f}\n");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mutant(s) failed to internalise",
+        failures.len()
+    );
+}
