@@ -75,7 +75,9 @@ callee's `function_type` when it is in the enclosing module.
             summary: "A binary scalar operation; also used by segop, mem and imp.",
             description: r#"Attribute `kind`: add, sub, mul, div, mod, rem, pow, min, max, and, or,
 xor, shl, shr, ushr. Operands and result share one scalar type; the
-signedness of the type selects signed or unsigned semantics.
+signedness of the type selects signed or unsigned semantics. On integers,
+div and mod round towards negative infinity (Futhark's `/` and `%`), rem
+towards zero (`%%`).
 
 ```mlir
 %z = "soac.binop"(%x, %y) {kind = "add"} : (i32, i32) -> i32
