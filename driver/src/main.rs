@@ -63,6 +63,16 @@ fn install_diagnostic_style() {
 }
 
 fn main() -> ExitCode {
+    // The frontend, the interpreter and the passes recurse over program
+    // trees; a big stack (reserved, not committed) keeps long `let` chains
+    // and deep nesting from overflowing it.
+    match std::thread::Builder::new().stack_size(1 << 30).spawn(real_main) {
+        Ok(h) => h.join().unwrap_or(ExitCode::FAILURE),
+        Err(_) => real_main(),
+    }
+}
+
+fn real_main() -> ExitCode {
     install_diagnostic_style();
     let cli = Cli::parse();
     if cli.version {

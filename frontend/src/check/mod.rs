@@ -34,7 +34,7 @@ pub mod builtins;
 mod consume;
 mod exp;
 mod unify;
-mod zonk;
+pub(crate) mod zonk;
 
 use unify::{PrimSet, Subst};
 

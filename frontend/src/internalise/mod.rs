@@ -54,7 +54,7 @@ use futmlir_dialects::ir::{AttrKind, BlockId, Context, Dim, Location, OpId, Scal
 use crate::check::Checked;
 use crate::diag::Diag;
 use crate::span::{SourceMap, Span};
-use crate::syntax::ast::{Dec, GlobalId, Name, Pat, PatKind, TypeParam, ValBind};
+use crate::syntax::ast::{Dec, ExpKind, GlobalId, Name, Pat, PatKind, Resolved, TypeParam, ValBind};
 use crate::types::Size;
 use values::{structure, Env, Scope};
 
@@ -193,10 +193,55 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             self.funcs.insert(e.id, e.name.to_string().into());
             self.entries.insert(e.id);
         }
+        // Callees before callers, in declaration order (Futhark has no
+        // recursion, so a function only calls earlier ones): internalising
+        // a function then never recurses into another, however long the
+        // chain of calls.
+        for id in self.reachable() {
+            if !self.entries.contains(&id) && self.first_order(id).is_some() {
+                self.func(id)?;
+            }
+        }
         for e in &self.checked.entries {
             self.func(e.id)?;
         }
         Ok(module)
+    }
+
+    /// The top-level functions reachable from the entry points, in
+    /// declaration order.
+    fn reachable(&self) -> Vec<GlobalId> {
+        let mut seen: HashSet<GlobalId> = self.checked.entries.iter().map(|e| e.id).collect();
+        let mut work: Vec<GlobalId> = seen.iter().copied().collect();
+        while let Some(id) = work.pop() {
+            let mut body = self.valbind(id).body.clone();
+            let mut found = Vec::new();
+            let mut note = |r: &Option<Resolved>| {
+                if let Some(Resolved::Global(g)) = r {
+                    found.push(*g);
+                }
+            };
+            let _ = crate::check::zonk::walk_exp(
+                &mut body,
+                &mut |e| {
+                    match &e.kind {
+                        ExpKind::Var(v) => note(&v.res),
+                        ExpKind::BinOp { op, .. } | ExpKind::OpSection { op, .. } => note(&op.res),
+                        _ => {}
+                    }
+                    Ok(())
+                },
+                &mut |_| {},
+            );
+            for g in found {
+                if seen.insert(g) {
+                    work.push(g);
+                }
+            }
+        }
+        let mut ids: Vec<GlobalId> = seen.into_iter().collect();
+        ids.sort_by_key(|g| (g.program, g.dec));
+        ids
     }
 
     pub fn location(&self, span: Span) -> Location {

@@ -1,13 +1,14 @@
 -- Sizes the checker leaves to run time are checked by the internaliser:
 -- `:>` and the arguments of a function with a shared size parameter.
 -- RUN: futmlir opt %s
--- CHECK-LABEL: sym_name = "coerce"
--- CHECK-NEXT: ^bb0(%0: i64, %1: i64, %2: [%0]i32):
--- CHECK-NEXT: %3 = soac.cmpop(%0, %1) {kind = "eq"}
--- CHECK-NEXT: soac.assert(%3) {message = "the value does not have the size of the type it is coerced to
--- CHECK-NEXT: %4 = soac.reshape(%2, %1) : ([%0]i32, i64) -> [%1]i32
+-- Callees are internalised before their callers.
 -- CHECK: sym_name = "dot", function_type = (i64, !fut.array<[?]f32>, !fut.array<[?]f32>) -> f32} ({
--- CHECK-NEXT: ^bb0(%5: i64, %6: [%5]f32, %7: [%5]f32):
+-- CHECK-NEXT: ^bb0(%0: i64, %1: [%0]f32, %2: [%0]f32):
+-- CHECK-LABEL: sym_name = "coerce"
+-- CHECK-NEXT: ^bb0(%12: i64, %13: i64, %14: [%12]i32):
+-- CHECK-NEXT: %15 = soac.cmpop(%12, %13) {kind = "eq"}
+-- CHECK-NEXT: soac.assert(%15) {message = "the value does not have the size of the type it is coerced to
+-- CHECK-NEXT: %16 = soac.reshape(%14, %13) : ([%12]i32, i64) -> [%13]i32
 -- CHECK-LABEL: sym_name = "call"
 -- CHECK-NEXT: ^bb0(%17: i64, %18: i64, %19: [%17]f32, %20: [%18]f32):
 -- CHECK-NEXT: %21 = soac.cmpop(%18, %17) {kind = "eq"}
