@@ -10,6 +10,13 @@
 //! - [`values`]: Futhark's value formats (text, binary), comparison,
 //!   generation.
 //! - [`testspec`]: the `-- ==` test blocks of a program.
+//!
+//! The pipeline: [`check::check_file`] parses the prelude and the program
+//! and checks them, giving a [`check::Checked`] (the typed AST, every name
+//! resolved); [`interp::run_entry`] runs an entry point of it;
+//! [`internalise::internalise`] turns it into a `soac`-dialect module. The
+//! typed AST stands for the `source` level of the design: it is not (yet)
+//! emitted as `source`-dialect IR.
 
 pub mod check;
 pub mod diag;
