@@ -1,8 +1,9 @@
 //! Differential test of internalisation: every test case of the programs
-//! under `tests/programs` runs on the reference interpreter (over the
-//! checked AST) and on the `soac` interpreter (over the internalised IR),
-//! and the results must agree (`values::compare_values`, Futhark's float
-//! tolerance).
+//! under `tests/programs` and `frontend/tests/soac_differential` (programs
+//! written for this test, mostly inputs without expected outputs) runs on
+//! the reference interpreter (over the checked AST) and on the `soac`
+//! interpreter (over the internalised IR), and the results must agree
+//! (`values::compare_values`, Futhark's float tolerance).
 //!
 //! - Cases that expect an output (`output`, `auto output`, or none) agree
 //!   when both runs give the same values, or both fail.
@@ -14,7 +15,8 @@
 //!   counted and printed, not failed.
 //!
 //! `FUTMLIR_DIFF_FILTER=substring` runs only the programs whose path
-//! contains it; `FUTMLIR_DIFF_VERBOSE=1` prints every skipped program.
+//! contains it; `FUTMLIR_DIFF_VERBOSE=1` prints every skipped program;
+//! `FUTMLIR_DIFF_ROOT=dir` takes the programs from another folder.
 
 use std::path::{Path, PathBuf};
 
@@ -26,7 +28,7 @@ use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, TestCase};
 use futmlir_frontend::values::{self, compare_values, Value};
 
-/// Known disagreements: (program path under `tests/programs`, entry point,
+/// Known disagreements: (program path under its root folder, entry point,
 /// why). A listed case is run and reported, but does not fail the test.
 const ALLOWED: &[(&str, &str, &str)] = &[];
 
@@ -109,9 +111,16 @@ fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
     }
     let mut sm = SourceMap::default();
     let file = sm.add(path.display().to_string(), text);
-    let Ok(checked) = check::check_file(&mut sm, file) else {
-        // Programs that do not type-check have no cases to run.
-        return;
+    let checked = match check::check_file(&mut sm, file) {
+        Ok(c) => c,
+        Err(ds) => {
+            // Programs that do not type-check have no cases to run.
+            if verbose {
+                let first = ds.first().map(|d| d.to_plain(&sm)).unwrap_or_default();
+                eprintln!("does not type-check: {rel}: {first}");
+            }
+            return;
+        }
     };
     let mut ctx = futmlir_dialects::context();
     let module = match internalise(&checked, &sm, &mut ctx) {
@@ -196,14 +205,20 @@ fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
 }
 
 fn differential() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-    let mut files = Vec::new();
-    collect(&root, &mut files);
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let roots = match std::env::var_os("FUTMLIR_DIFF_ROOT") {
+        Some(r) => vec![PathBuf::from(r)],
+        None => vec![here.join("../tests/programs"), here.join("tests/soac_differential")],
+    };
     let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
     let verbose = std::env::var_os("FUTMLIR_DIFF_VERBOSE").is_some();
     let mut counts = Counts::default();
-    for f in files.iter().filter(|f| f.display().to_string().contains(&filter)) {
-        run_program(&root, f, verbose, &mut counts);
+    for root in &roots {
+        let mut files = Vec::new();
+        collect(root, &mut files);
+        for f in files.iter().filter(|f| f.display().to_string().contains(&filter)) {
+            run_program(root, f, verbose, &mut counts);
+        }
     }
     for a in &counts.allowed {
         eprintln!("ALLOWED {a}\n");
