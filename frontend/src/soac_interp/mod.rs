@@ -172,6 +172,7 @@ fn entry_args(m: &Machine, f: OpId, args: Vec<Value>) -> Result<Vec<Val>, SoacEr
                         Some(Val::Prim(PrimValue::I64(s))) if *s == have as i64 => {}
                         Some(other) => {
                             let other = match other {
+                                Val::Prim(PrimValue::I64(s)) => s.to_string(),
                                 Val::Prim(p) => p.to_string(),
                                 Val::Arr(_) => other.type_text(),
                             };
