@@ -107,6 +107,8 @@ fn show(r: &Result<Vec<Value>, String>) -> String {
 
 #[derive(Default)]
 struct Counts {
+    /// Programs that type-check.
+    programs: usize,
     agreed: usize,
     /// Of the agreed cases: those where both runs failed, and those where
     /// the program was expected to fail.
@@ -121,9 +123,20 @@ struct Counts {
     skip_reasons: Vec<String>,
 }
 
-fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
-    let rel = path.strip_prefix(root).unwrap_or(path).display().to_string();
-    let text = std::fs::read_to_string(path).expect("readable program");
+/// How a program is run: as written, checking the expectations of its
+/// cases, or as a mutant, whose cases only compare the two interpreters
+/// (`note` says what was mutated).
+#[derive(Clone, Copy)]
+enum Mode<'a> {
+    Program,
+    Mutant { note: &'a str },
+}
+
+fn run_program(root: &Path, path: &Path, text: String, mode: Mode, verbose: bool, counts: &mut Counts) {
+    let mut rel = path.strip_prefix(root).unwrap_or(path).display().to_string();
+    if let Mode::Mutant { note } = mode {
+        rel = format!("{rel} (mutant: {note})");
+    }
     let Ok(blocks) = parse_test_spec(&text) else { return };
     let cases: Vec<(&TestCase, &str)> = blocks
         .iter()
@@ -144,13 +157,14 @@ fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
         Ok(c) => c,
         Err(ds) => {
             // Programs that do not type-check have no cases to run.
-            if verbose {
+            if verbose && matches!(mode, Mode::Program) {
                 let first = ds.first().map(|d| d.to_plain(&sm)).unwrap_or_default();
                 eprintln!("does not type-check: {rel}: {first}");
             }
             return;
         }
     };
+    counts.programs += 1;
     let mut ctx = futmlir_dialects::context();
     let module = match internalise(&checked, &sm, &mut ctx) {
         Ok(m) => m,
@@ -177,6 +191,7 @@ fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
         let what = format!("{rel}:{} entry `{entry}`", case.line);
         let args = match inputs(dir, case) {
             Ok(a) => a,
+            Err(_) if matches!(mode, Mode::Mutant { .. }) => continue,
             Err(e) => {
                 counts.disagreed.push(format!("{what}: bad input: {e}"));
                 continue;
@@ -184,8 +199,8 @@ fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
         };
         let input_text = show(&Ok(args.clone()));
         let soac = run_func(&ctx, module, entry, args.clone()).map_err(|e| e.render());
-        let verdict = match &case.expected {
-            Expected::Error(_) => match &soac {
+        let verdict = match (&case.expected, mode) {
+            (Expected::Error(_), Mode::Program) => match &soac {
                 Err(e) => {
                     if verbose {
                         eprintln!("failed as expected: {what}: {e}");
@@ -207,7 +222,11 @@ fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
                     (Err(_), Err(_)) => {
                         counts.both_failed += 1;
                         if verbose {
-                            eprintln!("both failed: {what}: {}", show(&soac));
+                            eprintln!(
+                                "both failed: {what}:\n  reference: {}\n  soac:      {}",
+                                show(&reference),
+                                show(&soac)
+                            );
                         }
                         Ok(())
                     }
@@ -226,7 +245,8 @@ fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
             Ok(()) => counts.agreed += 1,
             Err(m) => {
                 let report = format!("{what}\n  input: {}\n  {m}", input_text.replace('\n', " "));
-                if let Some((_, _, why)) = ALLOWED.iter().find(|(p, e, _)| *p == rel && *e == entry) {
+                let base = path.strip_prefix(root).unwrap_or(path).display().to_string();
+                if let Some((_, _, why)) = ALLOWED.iter().find(|(p, e, _)| *p == base && *e == entry) {
                     counts.allowed.push(format!("{report}\n  allowed: {why}"));
                 } else {
                     counts.disagreed.push(report);
@@ -236,22 +256,8 @@ fn run_program(root: &Path, path: &Path, verbose: bool, counts: &mut Counts) {
     }
 }
 
-fn differential() {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let roots = match std::env::var_os("FUTMLIR_DIFF_ROOT") {
-        Some(r) => vec![PathBuf::from(r)],
-        None => vec![here.join("../tests/programs"), here.join("tests/soac_differential")],
-    };
-    let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
-    let verbose = std::env::var_os("FUTMLIR_DIFF_VERBOSE").is_some();
-    let mut counts = Counts::default();
-    for root in &roots {
-        let mut files = Vec::new();
-        collect(root, &mut files);
-        for f in files.iter().filter(|f| f.display().to_string().contains(&filter)) {
-            run_program(root, f, verbose, &mut counts);
-        }
-    }
+/// Prints the counts and the disagreements; fails on any disagreement.
+fn report(what: &str, counts: &Counts) {
     for a in &counts.allowed {
         eprintln!("ALLOWED {a}\n");
     }
@@ -259,9 +265,10 @@ fn differential() {
         eprintln!("DISAGREE {d}\n");
     }
     eprintln!(
-        "soac differential: {} agreed ({} expected run-time errors, {} other cases where both fail, {} empty \
-         arrays whose inner sizes only the soac interpreter knows), {} disagreed, {} allowed disagreements, \
-         {} skipped (internalisation not supported yet, {} programs)",
+        "{what}: {} programs; {} cases agreed ({} expected run-time errors, {} other cases where both fail, {} \
+         empty arrays whose inner sizes only the soac interpreter knows), {} disagreed, {} allowed \
+         disagreements, {} skipped (internalisation not supported yet, {} programs)",
+        counts.programs,
         counts.agreed,
         counts.expected_failures,
         counts.both_failed,
@@ -278,13 +285,156 @@ fn differential() {
     );
 }
 
-#[test]
-fn soac_interpreter_agrees_with_reference() {
-    // Both interpreters recurse over the program; give them room.
+/// The programs of the test's folders: (root, program).
+fn programs() -> Vec<(PathBuf, PathBuf)> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let roots = match std::env::var_os("FUTMLIR_DIFF_ROOT") {
+        Some(r) => vec![PathBuf::from(r)],
+        None => vec![here.join("../tests/programs"), here.join("tests/soac_differential")],
+    };
+    let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
+    let mut out = Vec::new();
+    for root in roots {
+        let mut files = Vec::new();
+        collect(&root, &mut files);
+        out.extend(
+            files
+                .into_iter()
+                .filter(|f| f.display().to_string().contains(&filter))
+                .map(|f| (root.clone(), f)),
+        );
+    }
+    out
+}
+
+fn differential() {
+    let verbose = std::env::var_os("FUTMLIR_DIFF_VERBOSE").is_some();
+    let mut counts = Counts::default();
+    for (root, f) in programs() {
+        let text = std::fs::read_to_string(&f).expect("readable program");
+        run_program(&root, &f, text, Mode::Program, verbose, &mut counts);
+    }
+    report("soac differential", &counts);
+}
+
+/// Runs `f` on a thread with room for both interpreters' recursion.
+fn with_big_stack(f: fn()) {
     std::thread::Builder::new()
         .stack_size(1 << 30)
-        .spawn(differential)
+        .spawn(f)
         .expect("a thread")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+#[test]
+fn soac_interpreter_agrees_with_reference() {
+    with_big_stack(differential);
+}
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Groups of tokens that replace one another in mutants.
+const SWAPS: &[&[&str]] = &[
+    &["+", "-", "*", "/", "%", "//", "%%"],
+    &["<", "<=", ">", ">=", "==", "!="],
+    &["&", "|", "^", "<<", ">>", ">>>"],
+    &["&&", "||"],
+    &["max", "min"],
+    &["reduce", "scan"],
+    &["0", "1", "2", "3", "7"],
+    &["i8", "i32", "i64", "u8", "u32", "f32", "f64"],
+    &["true", "false"],
+    &["xs", "ys"],
+    &["transpose", "reverse"],
+];
+
+/// Replaces one occurrence of a token by another of its group; `None` if
+/// the token does not occur. Returns the new text and a note.
+fn mutate(rng: &mut Rng, text: &str) -> Option<(String, String)> {
+    let group = SWAPS[rng.below(SWAPS.len())];
+    let from = group[rng.below(group.len())];
+    let to = group[rng.below(group.len())];
+    let symbolic = !from.starts_with(|c: char| c.is_alphanumeric());
+    let glued = |c: Option<char>| {
+        c.is_some_and(|c| {
+            if symbolic {
+                "+-*/%<>=!&|^.".contains(c)
+            } else {
+                c.is_alphanumeric() || c == '_'
+            }
+        })
+    };
+    let hits: Vec<usize> = text
+        .match_indices(from)
+        .map(|(i, _)| i)
+        .filter(|&i| !glued(text[..i].chars().next_back()) && !glued(text[i + from.len()..].chars().next()))
+        .collect();
+    if hits.is_empty() || from == to {
+        return None;
+    }
+    let at = hits[rng.below(hits.len())];
+    let line = 1 + text[..at].matches('\n').count();
+    Some((
+        format!("{}{}{}", &text[..at], to, &text[at + from.len()..]),
+        format!("line {line}: `{from}` -> `{to}`"),
+    ))
+}
+
+fn mutants() {
+    let verbose = std::env::var_os("FUTMLIR_DIFF_VERBOSE").is_some();
+    let count: usize = std::env::var("FUTMLIR_DIFF_MUTANTS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3000);
+    // Programs with a `while` loop are left out: a mutant could loop
+    // forever in both interpreters.
+    let progs: Vec<(PathBuf, PathBuf, String)> = programs()
+        .into_iter()
+        .filter_map(|(r, f)| {
+            let text = std::fs::read_to_string(&f).ok()?;
+            (text.contains("-- ==") && !text.contains("while")).then_some((r, f, text))
+        })
+        .collect();
+    let mut rng = Rng(20);
+    let mut counts = Counts::default();
+    for _ in 0..count {
+        let (root, path, text) = &progs[rng.below(progs.len())];
+        let mut text = text.clone();
+        let mut notes = Vec::new();
+        for _ in 0..1 + rng.below(2) {
+            if let Some((t, n)) = mutate(&mut rng, &text) {
+                text = t;
+                notes.push(n);
+            }
+        }
+        if notes.is_empty() {
+            continue;
+        }
+        let note = notes.join(", ");
+        run_program(root, path, text, Mode::Mutant { note: &note }, verbose, &mut counts);
+    }
+    report("soac differential on mutants", &counts);
+}
+
+/// Mutants of the programs (operators, constants, types swapped) that
+/// still type-check: both interpreters run the original cases' inputs and
+/// must agree (both fail, or give the same values).
+#[test]
+fn soac_interpreter_agrees_on_mutants() {
+    with_big_stack(mutants);
 }
