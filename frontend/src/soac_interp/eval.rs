@@ -11,16 +11,17 @@
 //! Note [In-place updates].
 //! Arrays are shared (`Rc`) and copied when written while shared. An op
 //! takes an operand out of the environment, instead of sharing it, when
-//! the operand is its value's only use and the op sits in the block that
-//! defines the value: nothing can read the value afterwards. A chain of
-//! `soac.update`s through loop merge parameters then writes one array in
-//! place, as the program's uniqueness types promise.
+//! the op is the last use of the value: the value is defined in the op's
+//! block and all its other uses are in ops before it there (or nested in
+//! them), so nothing can read it afterwards. A chain of `soac.update`s
+//! through loop merge parameters then writes one array in place, as the
+//! program's uniqueness types promise.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use futmlir_dialects::ir::{AttrKind, BlockId, Context, Dim, OpId, Scalar, Type, TypeKind, Value};
+use futmlir_dialects::ir::{Attr, AttrKind, BlockId, Context, Dim, OpId, Scalar, Symbol, Type, TypeKind, Value};
 
 use super::scalar::{binop, cmpop, convop, int_value, make_float, make_int, prim_type, scalar_of, unop};
 use super::value::{
@@ -50,6 +51,60 @@ impl Hasher for IdHasher {
 
 pub type Env = HashMap<Value, Val, BuildHasherDefault<IdHasher>>;
 
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
+/// The ops, by name.
+const OPS: &[&str] = &[
+    "soac.constant",
+    "soac.binop",
+    "soac.cmpop",
+    "soac.unop",
+    "soac.convop",
+    "soac.select",
+    "soac.assert",
+    "soac.apply",
+    "soac.if",
+    "soac.loop",
+    "soac.iota",
+    "soac.replicate",
+    "soac.reshape",
+    "soac.rearrange",
+    "soac.concat",
+    "soac.rotate",
+    "soac.index",
+    "soac.update",
+    "soac.slice",
+    "soac.size",
+    "soac.copy",
+    "soac.map",
+    "soac.reduce",
+    "soac.scan",
+    "soac.redomap",
+    "soac.scanomap",
+    "soac.scatter",
+    "soac.hist",
+    "soac.filter",
+    "soac.partition",
+    "soac.stream_seq",
+    "soac.stream_par",
+    "soac.yield",
+    "soac.return",
+];
+
+/// The attribute names the ops read, interned once (`None` when no op
+/// has one).
+struct Keys {
+    kind: Option<Symbol>,
+    form: Option<Symbol>,
+    dim: Option<Symbol>,
+    perm: Option<Symbol>,
+    value: Option<Symbol>,
+    callee: Option<Symbol>,
+    k: Option<Symbol>,
+    message: Option<Symbol>,
+    num_accs: Option<Symbol>,
+}
+
 pub type R<T> = Result<T, SoacError>;
 
 /// Calls nested deeper than this are an error (Futhark has no recursion;
@@ -60,6 +115,12 @@ pub struct Machine<'c> {
     pub ctx: &'c Context,
     funcs: HashMap<&'c str, OpId>,
     depth: std::cell::Cell<usize>,
+    /// For each op run so far, which operands are their value's last use
+    /// (Note [In-place updates]).
+    last_uses: std::cell::RefCell<IdMap<OpId, Vec<bool>>>,
+    /// The op names of [`OPS`], interned, to the names themselves.
+    ops: IdMap<Symbol, &'static str>,
+    keys: Keys,
 }
 
 impl<'c> Machine<'c> {
@@ -90,11 +151,35 @@ impl<'c> Machine<'c> {
             ctx,
             funcs,
             depth: std::cell::Cell::new(0),
+            last_uses: Default::default(),
+            ops: OPS.iter().filter_map(|&n| Some((ctx.lookup_sym(n)?, n))).collect(),
+            keys: Keys {
+                kind: ctx.lookup_sym("kind"),
+                form: ctx.lookup_sym("form"),
+                dim: ctx.lookup_sym("dim"),
+                perm: ctx.lookup_sym("perm"),
+                value: ctx.lookup_sym("value"),
+                callee: ctx.lookup_sym("callee"),
+                k: ctx.lookup_sym("k"),
+                message: ctx.lookup_sym("message"),
+                num_accs: ctx.lookup_sym("num_accs"),
+            },
         })
     }
 
     pub fn func(&self, name: &str) -> Option<OpId> {
         self.funcs.get(name).copied()
+    }
+
+    /// The name of `op` if it is one of [`OPS`], else `""`.
+    fn name(&self, op: OpId) -> &'static str {
+        self.ops.get(&self.ctx.op_name_sym(op)).copied().unwrap_or("")
+    }
+
+    /// Attribute `key` of `op`.
+    fn attr(&self, op: OpId, key: Option<Symbol>) -> Option<Attr> {
+        let key = key?;
+        self.ctx.attrs(op).iter().find(|(k, _)| *k == key).map(|(_, a)| *a)
     }
 
     pub fn fail(&self, op: OpId, msg: impl Into<String>) -> SoacError {
@@ -147,7 +232,7 @@ impl<'c> Machine<'c> {
         }
         let mut cur = ctx.first_op(b);
         while let Some(op) = cur {
-            let name = ctx.op_name(op);
+            let name = self.name(op);
             if name == "soac.yield" || name == "soac.return" {
                 if name != term {
                     return Err(self.fail(op, format!("`{name}` where `{term}` is expected")));
@@ -173,10 +258,10 @@ impl<'c> Machine<'c> {
     /// where this is their last use (Note [In-place updates]).
     fn operands(&self, env: &mut Env, op: OpId) -> R<Vec<Val>> {
         let ctx = self.ctx;
-        let block = ctx.parent_block(op);
+        let mut cache = self.last_uses.borrow_mut();
+        let last = cache.entry(op).or_insert_with(|| last_uses(ctx, op));
         let mut out = Vec::with_capacity(ctx.operands(op).len());
-        for &v in ctx.operands(op) {
-            let last = ctx.uses(v).len() == 1 && ctx.value_block(v) == block;
+        for (&v, &last) in ctx.operands(op).iter().zip(last.iter()) {
             let x = if last {
                 match env.get(&v) {
                     Some(Val::Arr(_)) => env.remove(&v),
@@ -249,18 +334,18 @@ impl<'c> Machine<'c> {
 
     // ----- attributes and types ------------------------------------------------
 
-    fn str_attr(&self, op: OpId, name: &str) -> R<&'c str> {
+    fn str_attr(&self, op: OpId, key: Option<Symbol>, name: &str) -> R<&'c str> {
         let ctx = self.ctx;
-        match ctx.attr(op, name).map(|a| ctx.attr_kind(a)) {
+        match self.attr(op, key).map(|a| ctx.attr_kind(a)) {
             Some(AttrKind::String(s)) => Ok(ctx.str(*s)),
             _ => Err(self.fail(op, format!("expected a string attribute `{name}`"))),
         }
     }
 
     /// An integer attribute; `default` when absent.
-    fn int_attr(&self, op: OpId, name: &str, default: Option<i64>) -> R<i64> {
+    fn int_attr(&self, op: OpId, key: Option<Symbol>, name: &str, default: Option<i64>) -> R<i64> {
         let ctx = self.ctx;
-        match ctx.attr(op, name).map(|a| ctx.attr_kind(a)) {
+        match self.attr(op, key).map(|a| ctx.attr_kind(a)) {
             Some(AttrKind::Int { bits, .. }) => Ok(*bits),
             None if default.is_some() => Ok(default.unwrap_or(0)),
             _ => Err(self.fail(op, format!("expected an integer attribute `{name}`"))),
@@ -366,7 +451,7 @@ impl<'c> Machine<'c> {
 
     fn eval(&self, env: &mut Env, op: OpId) -> R<Vec<Val>> {
         let ctx = self.ctx;
-        let name = ctx.op_name(op);
+        let name = self.name(op);
         let args = self.operands(env, op)?;
         let nargs = args.len();
         let wrap = |r: Result<Val, String>| r.map(|v| vec![v]).map_err(|m| self.fail(op, m));
@@ -378,22 +463,22 @@ impl<'c> Machine<'c> {
             }
             "soac.binop" => {
                 self.expect_count(op, "operands", nargs, 2)?;
-                let kind = self.str_attr(op, "kind")?;
+                let kind = self.str_attr(op, self.keys.kind, "kind")?;
                 scalar(binop(kind, self.prim(op, &args[0])?, self.prim(op, &args[1])?))
             }
             "soac.cmpop" => {
                 self.expect_count(op, "operands", nargs, 2)?;
-                let kind = self.str_attr(op, "kind")?;
+                let kind = self.str_attr(op, self.keys.kind, "kind")?;
                 scalar(cmpop(kind, self.prim(op, &args[0])?, self.prim(op, &args[1])?).map(PrimValue::Bool))
             }
             "soac.unop" => {
                 self.expect_count(op, "operands", nargs, 1)?;
-                let kind = self.str_attr(op, "kind")?;
+                let kind = self.str_attr(op, self.keys.kind, "kind")?;
                 scalar(unop(kind, self.prim(op, &args[0])?))
             }
             "soac.convop" => {
                 self.expect_count(op, "operands", nargs, 1)?;
-                let kind = self.str_attr(op, "kind")?;
+                let kind = self.str_attr(op, self.keys.kind, "kind")?;
                 let to = self.one_result_scalar(op)?;
                 scalar(convop(kind, self.prim(op, &args[0])?, to))
             }
@@ -409,12 +494,14 @@ impl<'c> Machine<'c> {
                 if self.bool(op, &args[0])? {
                     Ok(Vec::new())
                 } else {
-                    let msg = self.str_attr(op, "message").unwrap_or("assertion failed");
+                    let msg = self
+                        .str_attr(op, self.keys.message, "message")
+                        .unwrap_or("assertion failed");
                     Err(self.fail(op, msg))
                 }
             }
             "soac.apply" => {
-                let callee = match ctx.attr(op, "callee").map(|a| ctx.attr_kind(a)) {
+                let callee = match self.attr(op, self.keys.callee).map(|a| ctx.attr_kind(a)) {
                     Some(AttrKind::SymbolRef(s)) => ctx.str(*s),
                     _ => return Err(self.fail(op, "expected a symbol attribute `callee`")),
                 };
@@ -465,7 +552,7 @@ impl<'c> Machine<'c> {
                 wrap(rearrange(self.arr(op, &args[0])?, &perm))
             }
             "soac.concat" => {
-                let dim = self.int_attr(op, "dim", Some(0))?;
+                let dim = self.int_attr(op, self.keys.dim, "dim", Some(0))?;
                 let w = self.size(op, args.first().ok_or_else(|| self.fail(op, "concat of nothing"))?)?;
                 let arrs = args[1..].iter().map(|v| self.arr(op, v)).collect::<R<Vec<_>>>()?;
                 wrap(concat(&arrs, dim, w))
@@ -502,7 +589,7 @@ impl<'c> Machine<'c> {
             }
             "soac.size" => {
                 self.expect_count(op, "operands", nargs, 1)?;
-                let d = self.int_attr(op, "dim", Some(0))?;
+                let d = self.int_attr(op, self.keys.dim, "dim", Some(0))?;
                 let shape = args[0].shape();
                 let s = usize::try_from(d)
                     .ok()
@@ -522,7 +609,10 @@ impl<'c> Machine<'c> {
             "soac.filter" => self.filter(env, op, &args),
             "soac.partition" => self.partition(env, op, &args),
             "soac.stream_seq" | "soac.stream_par" => self.stream(env, op, args, name == "soac.stream_par"),
-            _ => Err(self.fail(op, format!("the soac interpreter does not handle `{name}`"))),
+            _ => Err(self.fail(
+                op,
+                format!("the soac interpreter does not handle `{}`", ctx.op_name(op)),
+            )),
         }
     }
 
@@ -542,8 +632,8 @@ impl<'c> Machine<'c> {
             .first()
             .ok_or_else(|| self.fail(op, "a constant without a result"))?;
         let s = self.elem_scalar(op, rt)?;
-        let a = ctx
-            .attr(op, "value")
+        let a = self
+            .attr(op, self.keys.value)
             .ok_or_else(|| self.fail(op, "a constant without a `value`"))?;
         let prim = |k: &AttrKind| -> R<PrimValue> {
             match k {
@@ -592,7 +682,7 @@ impl<'c> Machine<'c> {
     fn perm(&self, op: OpId) -> R<Vec<usize>> {
         let ctx = self.ctx;
         let bad = || self.fail(op, "expected an array attribute `perm` of integers");
-        let a = ctx.attr(op, "perm").ok_or_else(bad)?;
+        let a = self.attr(op, self.keys.perm).ok_or_else(bad)?;
         let AttrKind::Array(es) = ctx.attr_kind(a) else {
             return Err(bad());
         };
@@ -626,7 +716,7 @@ impl<'c> Machine<'c> {
     }
 
     fn loop_(&self, env: &mut Env, op: OpId, args: Vec<Val>) -> R<Vec<Val>> {
-        let form = self.str_attr(op, "form")?;
+        let form = self.str_attr(op, self.keys.form, "form")?;
         let b = self.body(op, 0)?;
         match form {
             "for" => {
@@ -865,7 +955,7 @@ impl<'c> Machine<'c> {
     }
 
     fn partition(&self, env: &mut Env, op: OpId, args: &[Val]) -> R<Vec<Val>> {
-        let k = self.int_attr(op, "k", None)?;
+        let k = self.int_attr(op, self.keys.k, "k", None)?;
         let k = usize::try_from(k).map_err(|_| self.fail(op, "a negative `k`"))?;
         let (n, xs) = self.soac_inputs(op, args)?;
         let arrs = self.inputs(op, n, xs)?;
@@ -892,7 +982,7 @@ impl<'c> Machine<'c> {
         let (k, lam) = if par {
             (self.operator_arity(op, 0)?, self.body(op, 1)?)
         } else {
-            let k = self.int_attr(op, "num_accs", None)?;
+            let k = self.int_attr(op, self.keys.num_accs, "num_accs", None)?;
             (
                 usize::try_from(k).map_err(|_| self.fail(op, "a negative `num_accs`"))?,
                 self.body(op, 0)?,
@@ -907,6 +997,51 @@ impl<'c> Machine<'c> {
         a.extend_from_slice(rest);
         self.lambda(env, lam, a)
     }
+}
+
+/// Which operands of `op` are the last use of their value: the value is
+/// defined in the block of `op`, and every other use is an earlier operand
+/// of an op before `op` in that block, or nested in one (Note [In-place
+/// updates]). A value that is several operands of `op` is last at its last
+/// position; a use inside `op`'s own regions keeps it alive.
+fn last_uses(ctx: &Context, op: OpId) -> Vec<bool> {
+    let block = ctx.parent_block(op);
+    let ops = ctx.operands(op);
+    // The op of `block` that is `o` or holds it; `None` if there is none.
+    let in_block = |mut o: OpId| loop {
+        if ctx.parent_block(o) == block {
+            return Some(o);
+        }
+        o = ctx.parent_op(o)?;
+    };
+    // Whether `a` comes before `op` in the block.
+    let before = |a: OpId| {
+        let mut cur = ctx.prev_op(op);
+        while let Some(p) = cur {
+            if p == a {
+                return true;
+            }
+            cur = ctx.prev_op(p);
+        }
+        false
+    };
+    ops.iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            block.is_some()
+                && ctx.value_block(v) == block
+                && !ops[i + 1..].contains(&v)
+                && ctx.uses(v).iter().all(|u| {
+                    if u.op == op {
+                        return true;
+                    }
+                    match in_block(u.op) {
+                        Some(a) => a != op && before(a),
+                        None => false,
+                    }
+                })
+        })
+        .collect()
 }
 
 // ----- array operations --------------------------------------------------------
@@ -1109,4 +1244,70 @@ fn slice(a: &Array, bs: &[i64]) -> Result<Val, String> {
         extend_range(&mut d, &a.data, off as usize, off as usize + inner)
     })?;
     array(shape, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOOP: &str = r#"
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i64>):
+  %r = "soac.loop"(%n, %xs) ({
+  ^bb0(%i: i64, %a: !fut.array<[%n]i64>):
+    %x = "soac.index"(%a, %i) : (!fut.array<[%n]i64>, i64) -> i64
+    %y = "soac.binop"(%x, %i) {kind = "add"} : (i64, i64) -> i64
+    %b = "soac.update"(%a, %i, %y) : (!fut.array<[%n]i64>, i64, i64) -> !fut.array<[%n]i64>
+    "soac.yield"(%b) : (!fut.array<[%n]i64>) -> ()
+  }) {form = "for"} : (i64, !fut.array<[%n]i64>) -> !fut.array<[%n]i64>
+  %m = "soac.map"(%n, %r, %r) ({
+  ^bb0(%p: i64, %q: i64):
+    %s = "soac.binop"(%p, %q) {kind = "mul"} : (i64, i64) -> i64
+    "soac.yield"(%s) : (i64) -> ()
+  }) : (i64, !fut.array<[%n]i64>, !fut.array<[%n]i64>) -> !fut.array<[%n]i64>
+  "soac.return"(%m) : (!fut.array<[%n]i64>) -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i64>) -> !fut.array<[?]i64>} : () -> ()
+"#;
+
+    fn find(ctx: &Context, root: OpId, name: &str) -> Vec<OpId> {
+        let mut out = Vec::new();
+        ctx.walk(root, &mut |o| {
+            if ctx.op_name(o) == name {
+                out.push(o)
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn last_uses_allow_updates_in_place() {
+        let mut ctx = futmlir_dialects::context();
+        let m = ctx.parse_str("loop", LOOP).expect("parses");
+        // The index reads the merge parameter the update then consumes.
+        let index = find(&ctx, m, "soac.index")[0];
+        assert_eq!(last_uses(&ctx, index), vec![false, false]);
+        let update = find(&ctx, m, "soac.update")[0];
+        assert_eq!(last_uses(&ctx, update), vec![true, true, true]);
+        let yield_ = find(&ctx, m, "soac.yield")[0];
+        assert_eq!(last_uses(&ctx, yield_), vec![true]);
+        // The loop consumes the parameter; the map uses its result twice
+        // (the second is the last use).
+        let lp = find(&ctx, m, "soac.loop")[0];
+        assert_eq!(last_uses(&ctx, lp), vec![false, true]);
+        let map = find(&ctx, m, "soac.map")[0];
+        assert_eq!(last_uses(&ctx, map), vec![true, false, true]);
+    }
+
+    #[test]
+    fn runs_a_loop_of_updates() {
+        let mut ctx = futmlir_dialects::context();
+        let m = ctx.parse_str("loop", LOOP).expect("parses");
+        let xs = crate::values::Value::Array(Array {
+            shape: vec![3],
+            data: ArrayData::I64(vec![1, 2, 3]),
+        });
+        let r = super::super::run_func(&ctx, m, "f", vec![xs]).expect("runs");
+        // [1+0, 2+1, 3+2] squared.
+        assert_eq!(r[0].to_string(), "[1i64, 9i64, 25i64]");
+    }
 }

@@ -9,6 +9,9 @@
 //! - `value`: run-time values (flat arrays with shapes).
 //! - `eval`: blocks, ops and SOACs (Note [In-place updates]).
 //!
+//! `cargo run -p futmlir-frontend --example soac_run FILE [ENTRY] < INPUT`
+//! runs a program this way.
+//!
 //! Malformed IR never makes it panic: every inconsistency it meets (a
 //! missing attribute, an operand of another type, an array of another
 //! shape) is a [`SoacError`] at the op, as is a failing `soac.assert`
