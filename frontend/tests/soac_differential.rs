@@ -15,6 +15,9 @@
 //! - [`ALLOWED`] lists known disagreements, each with its reason; they are
 //!   counted and printed, not failed.
 //!
+//! Two more tests run the programs differently: mutants of them on the
+//! inputs of their cases, and their entry points on random inputs.
+//!
 //! `FUTMLIR_DIFF_FILTER=substring` runs only the programs whose path
 //! contains it; `FUTMLIR_DIFF_VERBOSE=1` prints every skipped program;
 //! `FUTMLIR_DIFF_ROOT=dir` takes the programs from another folder.
@@ -27,6 +30,7 @@ use futmlir_frontend::interp::{run_entry, RunOptions};
 use futmlir_frontend::soac_interp::run_func;
 use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, TestCase};
+use futmlir_frontend::types::{PrimType, Size, Type};
 use futmlir_frontend::values::{self, compare_values, Value};
 
 /// Known disagreements: (program path under its root folder, entry point,
@@ -437,4 +441,125 @@ fn mutants() {
 #[test]
 fn soac_interpreter_agrees_on_mutants() {
     with_big_stack(mutants);
+}
+
+/// Random arguments for an entry point: sizes in `0..=5` (one per size
+/// name), integers in `-10..=10` (`0..=20` unsigned), floats in
+/// `[-10, 10]`. `None` when a parameter is not a scalar or an array of
+/// scalars.
+fn random_args(params: &[Type], rng: &mut Rng, vrng: &mut values::Rng, bounds: &values::Bounds) -> Option<Vec<Value>> {
+    let mut named: Vec<(String, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for t in params {
+        let spec = match t {
+            Type::Prim(p) => p.name().to_string(),
+            Type::Array { elem, shape, .. } => {
+                let mut s = String::new();
+                for d in shape {
+                    let n = match d {
+                        Size::Const(c) => (*c).max(0) as usize,
+                        Size::Var(v) => match named.iter().find(|(m, _)| m == &v.to_string()) {
+                            Some((_, n)) => *n,
+                            None => {
+                                let n = rng.below(6);
+                                named.push((v.to_string(), n));
+                                n
+                            }
+                        },
+                        Size::Unknown => rng.below(6),
+                    };
+                    s.push_str(&format!("[{n}]"));
+                }
+                s.push_str(elem.prim()?.name());
+                s
+            }
+            _ => return None,
+        };
+        out.push(values::generate(&spec, vrng, bounds).ok()?);
+    }
+    Some(out)
+}
+
+fn random_inputs() {
+    let verbose = std::env::var_os("FUTMLIR_DIFF_VERBOSE").is_some();
+    let mut bounds = values::Bounds::default();
+    for t in PrimType::ALL {
+        let r = if t.is_unsigned() {
+            "0:20"
+        } else if t == PrimType::Bool {
+            continue;
+        } else {
+            "-10:10"
+        };
+        bounds.set(t, r).expect("valid bounds");
+    }
+    let mut counts = Counts::default();
+    let mut rng = Rng(3);
+    let mut vrng = values::Rng::new(3);
+    for (root, path) in programs() {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        // A `while` loop might not end on an arbitrary input.
+        if text.contains("while") {
+            continue;
+        }
+        let rel = path.strip_prefix(&root).unwrap_or(&path).display().to_string();
+        let mut sm = SourceMap::default();
+        let file = sm.add(path.display().to_string(), text);
+        let Ok(checked) = check::check_file(&mut sm, file) else {
+            continue;
+        };
+        let mut ctx = futmlir_dialects::context();
+        let Ok(module) = internalise(&checked, &sm, &mut ctx) else {
+            continue;
+        };
+        counts.programs += 1;
+        for ent in &checked.entries {
+            for _ in 0..4 {
+                let Some(args) = random_args(&ent.params, &mut rng, &mut vrng, &bounds) else {
+                    break;
+                };
+                let entry = ent.name.to_string();
+                let what = format!("{rel} entry `{entry}` (random input)");
+                let input_text = show(&Ok(args.clone()));
+                let soac = run_func(&ctx, module, &entry, args.clone()).map_err(|e| e.render());
+                let reference = run_entry(&checked, &entry, args, &RunOptions::default())
+                    .map(|r| r.values)
+                    .map_err(|e| e.render(&sm));
+                let verdict = match (&reference, &soac) {
+                    (Ok(a), Ok(b)) => agree(a, b, &mut counts.empty_shapes),
+                    (Err(_), Err(_)) => {
+                        counts.both_failed += 1;
+                        if verbose {
+                            eprintln!(
+                                "both failed: {what}:\n  reference: {}\n  soac:      {}",
+                                show(&reference),
+                                show(&soac)
+                            );
+                        }
+                        Ok(())
+                    }
+                    _ => Err("one run failed".into()),
+                };
+                match verdict {
+                    Ok(()) => counts.agreed += 1,
+                    Err(m) => counts.disagreed.push(format!(
+                        "{what}\n  input: {}\n  {m}\n  reference: {}\n  soac:      {}",
+                        input_text.replace('\n', " "),
+                        show(&reference).replace('\n', "\n    "),
+                        show(&soac).replace('\n', "\n    ")
+                    )),
+                }
+            }
+        }
+    }
+    report("soac differential on random inputs", &counts);
+}
+
+/// The entry points of the programs on random inputs of their parameter
+/// types: both interpreters must agree.
+#[test]
+fn soac_interpreter_agrees_on_random_inputs() {
+    with_big_stack(random_inputs);
 }
