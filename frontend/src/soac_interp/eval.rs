@@ -388,11 +388,12 @@ impl<'c> Machine<'c> {
         }
     }
 
-    /// Stacks for the results `from..` of `op`, arrays of `n` rows.
-    fn stacks(&self, op: OpId, from: usize, n: usize) -> R<Vec<Stack>> {
-        self.result_types(op)
+    /// Stacks for the results `range` of `op`, arrays of `n` rows.
+    fn stacks(&self, op: OpId, range: std::ops::Range<usize>, n: usize) -> R<Vec<Stack>> {
+        let tys = self.result_types(op);
+        tys.get(range)
+            .ok_or_else(|| self.fail(op, "fewer results than the lambda yields"))?
             .iter()
-            .skip(from)
             .map(|&t| Ok(Stack::new(prim_type(self.elem_scalar(op, t)?), n)))
             .collect()
     }
@@ -764,7 +765,7 @@ impl<'c> Machine<'c> {
         let (n, xs) = self.soac_inputs(op, args)?;
         let arrs = self.inputs(op, n, xs)?;
         let b = self.body(op, 0)?;
-        let mut stacks = self.stacks(op, 0, n)?;
+        let mut stacks = self.stacks(op, 0..self.ctx.num_results(op), n)?;
         for i in 0..n {
             let rows = self.rows(op, &arrs, i)?;
             let ys = self.lambda(env, b, rows)?;
@@ -781,7 +782,7 @@ impl<'c> Machine<'c> {
         let arrs = self.inputs(op, n, xs)?;
         let b = self.body(op, 0)?;
         let mut acc = nes.to_vec();
-        let mut stacks = if scan { self.stacks(op, 0, n)? } else { Vec::new() };
+        let mut stacks = if scan { self.stacks(op, 0..k, n)? } else { Vec::new() };
         for i in 0..n {
             let mut a = acc;
             a.extend(self.rows(op, &arrs, i)?);
@@ -818,8 +819,8 @@ impl<'c> Machine<'c> {
         let arrs = self.inputs(op, n, xs)?;
         let (red, lam) = (self.body(op, 0)?, self.body(op, 1)?);
         let mut acc = nes.to_vec();
-        let mut scanned = if scan { self.stacks(op, 0, n)? } else { Vec::new() };
-        let mut mapped = self.stacks(op, k, n)?;
+        let mut scanned = if scan { self.stacks(op, 0..k, n)? } else { Vec::new() };
+        let mut mapped = self.stacks(op, k..self.ctx.num_results(op), n)?;
         for i in 0..n {
             let ys = self.lambda(env, lam, self.rows(op, &arrs, i)?)?;
             if ys.len() < k {

@@ -36,6 +36,9 @@ mod eval;
 mod scalar;
 mod value;
 
+#[cfg(test)]
+mod tests;
+
 use std::fmt;
 
 use futmlir_dialects::ir::{Context, Dim, Location, OpId, TypeKind};
