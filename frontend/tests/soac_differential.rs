@@ -19,8 +19,10 @@
 //! inputs of their cases, and their entry points on random inputs.
 //!
 //! `FUTMLIR_DIFF_FILTER=substring` runs only the programs whose path
-//! contains it; `FUTMLIR_DIFF_VERBOSE=1` prints every skipped program;
-//! `FUTMLIR_DIFF_ROOT=dir` takes the programs from another folder.
+//! contains it; `FUTMLIR_DIFF_VERBOSE=1` also prints the skipped programs,
+//! those that do not type-check, and every case where a run failed;
+//! `FUTMLIR_DIFF_ROOT=dir` takes the programs from another folder;
+//! `FUTMLIR_DIFF_MUTANTS=n` sets the number of mutants (default 3000).
 
 use std::path::{Path, PathBuf};
 
