@@ -7,6 +7,7 @@
 //! - [`check`]: name resolution, type inference, size and uniqueness checks.
 //! - [`internalise`]: the checked program to the `soac` dialect.
 //! - [`interp`]: the reference interpreter over the checked AST.
+//! - [`soac_interp`]: an interpreter for the internalised `soac` IR.
 //! - [`values`]: Futhark's value formats (text, binary), comparison,
 //!   generation.
 //! - [`testspec`]: the `-- ==` test blocks of a program.
@@ -22,6 +23,7 @@ pub mod check;
 pub mod diag;
 pub mod internalise;
 pub mod interp;
+pub mod soac_interp;
 pub mod span;
 pub mod syntax;
 pub mod testspec;

@@ -917,23 +917,25 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let r = self.reduce_region(n, &[ne], &[xs], &[st], |s, a| Ok(vec![s.binop(kind, a[0], a[1])]), true)?;
                 r[0]
             }
+            // A bit number outside the width reads as 0 and writes nothing;
+            // `set_bit` sets the bit to the low bit of its last argument.
             "get_bit" => {
                 let (i, x) = (leaf(0)?, leaf(1)?);
-                let i = self.convert(i, s);
-                let sh = self.binop("shr", x, i);
-                let one = self.const_int(1, s);
-                let b = self.binop("and", sh, one);
-                self.convert(b, Scalar::I32)
+                let mask = self.bit_mask(i, s);
+                let b = self.binop("and", x, mask);
+                let zs = self.const_int(0, s);
+                let set = self.cmpop("ne", b, zs);
+                self.convert(set, Scalar::I32)
             }
             "set_bit" => {
                 let (i, x, b) = (leaf(0)?, leaf(1)?, leaf(2)?);
-                let i = self.convert(i, s);
-                let one = self.const_int(1, s);
-                let mask = self.binop("shl", one, i);
+                let mask = self.bit_mask(i, s);
                 let inv = self.unop("not", mask);
                 let cleared = self.binop("and", x, inv);
+                let one = self.const_int(1, Scalar::I32);
+                let low = self.binop("and", b, one);
                 let z = self.const_int(0, Scalar::I32);
-                let set = self.cmpop("ne", b, z);
+                let set = self.cmpop("ne", low, z);
                 let zs = self.const_int(0, s);
                 let bit = self.select(set, mask, zs);
                 self.binop("or", cleared, bit)
@@ -1010,6 +1012,22 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             _ => return Err(unsupported(span, &format!("`{t}.{f}`"))),
         };
         Ok(V::Leaf(v))
+    }
+
+    /// `1 << i` in integer type `s` for the `i32` bit number `i`, or 0 when
+    /// `i` is outside `0..bits` (checked on the `i32`, before the
+    /// conversion to `s` could wrap it into range).
+    fn bit_mask(&mut self, i: Value, s: Scalar) -> Value {
+        let zero = self.const_int(0, Scalar::I32);
+        let w = self.const_int(s.bits() as i64, Scalar::I32);
+        let lo = self.cmpop("ge", i, zero);
+        let hi = self.cmpop("lt", i, w);
+        let ok = self.binop("and", lo, hi);
+        let is = self.convert(i, s);
+        let one = self.const_int(1, s);
+        let m = self.binop("shl", one, is);
+        let zs = self.const_int(0, s);
+        self.select(ok, m, zs)
     }
 
     /// The constants of the numeric modules.
