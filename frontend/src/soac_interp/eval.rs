@@ -518,7 +518,7 @@ impl<'c> Machine<'c> {
                 self.lambda(env, b, Vec::new())
             }
             "soac.loop" => self.loop_(env, op, args),
-            "soac.iota" => wrap(self.iota(op, &args)),
+            "soac.iota" => wrap(self.iota(&args)),
             "soac.replicate" => {
                 self.expect_count(op, "operands", nargs, 2)?;
                 let n = self.size(op, &args[0])?;
@@ -695,7 +695,7 @@ impl<'c> Machine<'c> {
             .collect()
     }
 
-    fn iota(&self, op: OpId, args: &[Val]) -> Result<Val, String> {
+    fn iota(&self, args: &[Val]) -> Result<Val, String> {
         let n = match args.first() {
             Some(Val::Prim(PrimValue::I64(n))) if *n >= 0 => *n as usize,
             _ => return Err("iota expects a non-negative i64 size".into()),
@@ -708,7 +708,6 @@ impl<'c> Machine<'c> {
             },
             _ => return Err("iota expects (n) or (n, start, stride)".into()),
         };
-        let _ = op;
         let mut d = data_with_capacity(prim_type(s), n)?;
         for i in 0..n {
             d.push(make_int(start.wrapping_add((i as i128).wrapping_mul(stride)), s));
