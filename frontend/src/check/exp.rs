@@ -700,7 +700,7 @@ impl Checker {
 
     /// The type of `a[idx]` for `a: at`; checks the indices.
     fn index_type(&mut self, at: &Type, idx: &mut [DimIndex], span: Span) -> Result<Type, Diag> {
-        let mut at = self.subst.shallow(at);
+        let mut at = self.subst.resolve(at);
         if let Type::Var(_) = at {
             let e = self.subst.fresh();
             let mut t = e;
