@@ -14,7 +14,7 @@ use futmlir_frontend::{check, internalise};
 fn generate(lines: usize) -> String {
     let mut s = String::new();
     let mut i = 0;
-    while i * 11 < lines {
+    while i * 10 < lines {
         let prev = if i == 0 {
             "xs".to_string()
         } else {

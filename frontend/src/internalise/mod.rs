@@ -214,25 +214,19 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let mut seen: HashSet<GlobalId> = self.checked.entries.iter().map(|e| e.id).collect();
         let mut work: Vec<GlobalId> = seen.iter().copied().collect();
         while let Some(id) = work.pop() {
-            let mut body = self.valbind(id).body.clone();
             let mut found = Vec::new();
-            let mut note = |r: &Option<Resolved>| {
-                if let Some(Resolved::Global(g)) = r {
+            let mut stack = vec![&self.valbind(id).body];
+            while let Some(e) = stack.pop() {
+                let res = match &e.kind {
+                    ExpKind::Var(v) => v.res.as_ref(),
+                    ExpKind::BinOp { op, .. } | ExpKind::OpSection { op, .. } => op.res.as_ref(),
+                    _ => None,
+                };
+                if let Some(Resolved::Global(g)) = res {
                     found.push(*g);
                 }
-            };
-            let _ = crate::check::zonk::walk_exp(
-                &mut body,
-                &mut |e| {
-                    match &e.kind {
-                        ExpKind::Var(v) => note(&v.res),
-                        ExpKind::BinOp { op, .. } | ExpKind::OpSection { op, .. } => note(&op.res),
-                        _ => {}
-                    }
-                    Ok(())
-                },
-                &mut |_| {},
-            );
+                crate::syntax::visit::children(e, &mut |c| stack.push(c));
+            }
             for g in found {
                 if seen.insert(g) {
                     work.push(g);
