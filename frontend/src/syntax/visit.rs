@@ -11,7 +11,9 @@ pub fn children<'a>(e: &'a Exp, f: &mut dyn FnMut(&'a Exp)) {
             match i {
                 DimIndex::Fix(x) => f(x),
                 DimIndex::Slice { start, end, stride } => {
-                    [start, end, stride].into_iter().flatten().for_each(|x| f(x));
+                    for x in [start, end, stride].into_iter().flatten() {
+                        f(x)
+                    }
                 }
             }
         }
@@ -28,13 +30,17 @@ pub fn children<'a>(e: &'a Exp, f: &mut dyn FnMut(&'a Exp)) {
             f(lhs);
             f(rhs);
         }
-        ExpKind::OpSection { left, right, .. } => [left, right].into_iter().flatten().for_each(|x| f(x)),
+        ExpKind::OpSection { left, right, .. } => {
+            for x in [left, right].into_iter().flatten() {
+                f(x)
+            }
+        }
         ExpKind::Apply(g, args) => {
             f(g);
-            args.iter().for_each(|a| f(a));
+            args.iter().for_each(&mut *f);
         }
         ExpKind::Lambda { body, .. } => f(body),
-        ExpKind::Tuple(es) | ExpKind::ArrayLit(es) | ExpKind::Constr(_, es) => es.iter().for_each(|x| f(x)),
+        ExpKind::Tuple(es) | ExpKind::ArrayLit(es) | ExpKind::Constr(_, es) => es.iter().for_each(&mut *f),
         ExpKind::Record(fs) => {
             for fl in fs {
                 if let RecordField::Explicit(_, _, x) = fl {
