@@ -98,11 +98,23 @@ pub enum Size {
     /// A size variable in scope (`[n]`: a size parameter, an `i64` variable,
     /// or an existential introduced by the checker).
     Var(Name),
-    /// A size the checker does not track (the result of a filter, an
-    /// unknown until run time). Two `Unknown`s never unify statically; the
-    /// interpreter checks shapes at run time.
+    /// A size the checker does not track (the result of a filter, a slice,
+    /// `[]` in an annotation, an existential). It agrees with every size
+    /// statically; the interpreter checks shapes at run time.
     Unknown,
+    /// A size unification variable of the checker (a size parameter of an
+    /// instantiated function): bound by unification. Never left in a
+    /// checked program (see Note [Static size checking] in `check`).
+    Infer(SizeVar),
+    /// A size given by arithmetic on other sizes that the checker does not
+    /// model (`n+m`, the size of `xs ++ ys`), with its text for messages.
+    /// It never equals a single name or constant, but may equal another
+    /// such expression. Never left in a checked program.
+    Expr(Rc<str>),
 }
+
+/// Identifier of a size unification variable of the checker.
+pub type SizeVar = u32;
 
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -110,6 +122,8 @@ impl fmt::Display for Size {
             Size::Const(n) => write!(f, "[{n}]"),
             Size::Var(v) => write!(f, "[{v}]"),
             Size::Unknown => write!(f, "[]"),
+            Size::Infer(_) => write!(f, "[?]"),
+            Size::Expr(e) => write!(f, "[{e}]"),
         }
     }
 }

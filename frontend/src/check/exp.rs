@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use super::unify::{Constraint, PrimSet};
+use super::unify::{self, Constraint, PrimSet};
 use super::{builtins, record_type, Checker, Local, Scheme};
 use crate::diag::Diag;
 use crate::span::Span;
@@ -88,9 +88,15 @@ impl Checker {
                     return Ok(boolt());
                 }
                 let (res, ft) = self.resolve_op(&op.name, *op_span)?;
+                let concat = matches!(&res, Resolved::Builtin(n) if &**n == "++");
                 op.res = Some(res);
                 let mut args = [&mut **lhs, &mut **rhs];
-                self.apply_args(ft, &mut args, *op_span, &format!("`{}`", op.name))
+                let r = self.apply_args(ft, &mut args, *op_span, &format!("`{}`", op.name))?;
+                Ok(if concat {
+                    self.computed_size(r, "concat", &[&**lhs, &**rhs])
+                } else {
+                    r
+                })
             }
             ExpKind::OpSection {
                 op,
@@ -136,7 +142,18 @@ impl Checker {
                     _ => "this function".to_string(),
                 };
                 let mut refs: Vec<&mut Exp> = args.iter_mut().collect();
-                self.apply_args(ft, &mut refs, f.span, &desc)
+                let r = self.apply_args(ft, &mut refs, f.span, &desc)?;
+                Ok(match &f.kind {
+                    ExpKind::Var(Var {
+                        res: Some(Resolved::Builtin(n)),
+                        ..
+                    }) if matches!((&**n, args.len()), ("concat", 2) | ("flatten", 1)) => {
+                        let n = n.clone();
+                        let args: Vec<&Exp> = args.iter().collect();
+                        self.computed_size(r, &n, &args)
+                    }
+                    _ => r,
+                })
             }
             ExpKind::Lambda { .. } => self.check_lambda(e, None),
             ExpKind::Tuple(es) => {
@@ -196,7 +213,13 @@ impl Checker {
                 let at = self.check_exp(a)?;
                 self.index_type(&at, idx, a.span)
             }
-            ExpKind::Coerce(x, te) | ExpKind::Ascript(x, te) => {
+            ExpKind::Coerce(x, te) => {
+                // Only the sizes may differ (checked at run time).
+                let t = self.type_of(te)?;
+                self.check_against(x, &unify::erase_sizes(&t))?;
+                Ok(t)
+            }
+            ExpKind::Ascript(x, te) => {
                 let t = self.type_of(te)?;
                 self.check_against(x, &t)?;
                 Ok(t)
@@ -205,7 +228,10 @@ impl Checker {
                 self.check_against(cond, &boolt())?;
                 let t = self.check_exp(then)?;
                 let u = self.check_exp(els)?;
-                self.subst.unify(&t, &u, els.span).map_err(|d| {
+                // Branches may differ in sizes: the result then has an
+                // unknown (existential) size there.
+                let te = unify::erase_sizes(&self.subst.resolve(&t));
+                self.subst.unify(&te, &u, els.span).map_err(|d| {
                     Diag::new(
                         els.span,
                         format!(
@@ -217,15 +243,21 @@ impl Checker {
                     .note(then.span, "the `then` branch")
                     .help(d.help.unwrap_or_default())
                 })?;
-                Ok(t)
+                Ok(self.join_sizes(&t, &u))
             }
             ExpKind::Let { pat, value, body } => {
                 let vt = self.check_exp(value)?;
+                // A function value is not generalised: its own size
+                // variables are forgotten rather than fixed by its first use.
+                if self.subst.has_function(&vt) {
+                    let gen = self.generalise_sizes(&[&vt]);
+                    self.forget_sizes(&gen);
+                }
                 let mark = self.locals.len();
                 let pt = self.pat_type(pat)?;
                 self.subst.unify(&pt, &vt, value.span)?;
                 self.bind_pat(pat, &pt)?;
-                let r = self.check_exp(body);
+                let r = self.check_exp(body).map(|t| self.leave_scope(t, mark, None));
                 self.locals.truncate(mark);
                 r
             }
@@ -307,8 +339,12 @@ impl Checker {
                     self.subst.require_field(&t, f, &ft, record.span)?;
                     t = ft;
                 }
-                self.check_against(value, &t)?;
-                Ok(rt)
+                // The field may change its sizes (`r with xs = r.xs ++ ys`).
+                let ft = unify::erase_sizes(&self.subst.resolve(&t));
+                let vt = self.check_against(value, &ft)?;
+                let rt = self.subst.resolve(&rt);
+                Ok(update_field(&rt, path, &unify::strip_unique(&self.subst.resolve(&vt)))
+                    .unwrap_or_else(|| unify::erase_sizes(&rt)))
             }
             ExpKind::Loop { pat, init, form, body } => {
                 if init.is_none() {
@@ -330,6 +366,11 @@ impl Checker {
                 let mark = self.locals.len();
                 let pt = self.pat_type(pat)?;
                 self.subst.unify(&pt, &it, init.span)?;
+                // The sizes of the loop parameters may change from one
+                // iteration to the next: only annotated sizes are kept.
+                let inner = unify::erase_sizes(&self.subst.resolve(&pt));
+                let pt = self.pat_type(pat)?;
+                self.subst.unify(&pt, &inner, init.span)?;
                 let r = (|| {
                     match form {
                         LoopForm::For(i, _, bound) => {
@@ -483,20 +524,24 @@ impl Checker {
             self.subst.set(v, Type::Param(n.clone()));
             type_params.push(n);
         }
-        let size_params: Vec<Name> = tps
+        let mut size_params: Vec<Name> = tps
             .iter()
             .filter_map(|tp| match tp {
                 TypeParam::Size { name, .. } => Some(name.clone()),
                 _ => None,
             })
             .collect();
+        let gen = self.generalise_sizes(&[ft]);
+        size_params.extend(gen.iter().map(|(_, n)| n.clone()));
         if type_params.is_empty() && size_params.is_empty() {
             return None;
         }
+        let ty = self.scheme_type(ft, &gen, false);
+        self.forget_sizes(&gen);
         Some(Rc::new(Scheme {
             type_params,
             size_params,
-            ty: self.subst.resolve(ft),
+            ty,
         }))
     }
 
@@ -668,7 +713,9 @@ impl Checker {
                     _ => self.check_exp(body)?,
                 },
             };
-            Ok(rt)
+            // Parameters that are plain names stay visible in the arrow.
+            let named: Vec<Name> = params.iter().filter_map(super::param_name).collect();
+            Ok(self.leave_scope(rt, mark, Some(&named)))
         })();
         self.locals.truncate(mark);
         let mut t = r?;
@@ -680,6 +727,120 @@ impl Checker {
             };
         }
         Ok(t)
+    }
+
+    /// A type leaving the scope of the locals bound since `mark` (except
+    /// `keep`): sizes named by those of type `i64` become unknown (an
+    /// existential size, in Futhark's terms).
+    pub(crate) fn leave_scope(&self, t: Type, mark: usize, keep: Option<&[Name]>) -> Type {
+        let gone: Vec<&Name> = self.locals[mark..]
+            .iter()
+            .filter(|l| {
+                l.scheme.is_none()
+                    && !keep.is_some_and(|k| k.contains(&l.name))
+                    && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(PrimType::I64))
+            })
+            .map(|l| &l.name)
+            .collect();
+        if gone.is_empty() {
+            return t;
+        }
+        unify::map_sizes(&self.subst.resolve(&t), &mut |n| {
+            if gone.contains(&n) {
+                Size::Unknown
+            } else {
+                Size::Var(n.clone())
+            }
+        })
+    }
+
+    /// The result type `r` of a built-in whose result size is arithmetic on
+    /// the argument sizes: `concat`/`++` (`[n+m]`) and `flatten` (`[n*m]`).
+    fn computed_size(&self, r: Type, builtin: &str, args: &[&Exp]) -> Type {
+        let dims = |e: &Exp| match e.ty.as_ref().map(|t| self.subst.resolve(t)) {
+            Some(Type::Array { shape, .. }) => shape.iter().map(|d| self.subst.resolve_size(d)).collect(),
+            _ => Vec::new(),
+        };
+        let d = match (builtin, args) {
+            ("concat", [a, b]) => match (dims(a).first(), dims(b).first()) {
+                (Some(x), Some(y)) => size_sum(x.clone(), y.clone()),
+                _ => return r,
+            },
+            ("flatten", [a]) => match dims(a)[..] {
+                [ref x, ref y, ..] => size_product(x.clone(), y.clone()),
+                _ => return r,
+            },
+            _ => return r,
+        };
+        match self.subst.resolve(&r) {
+            Type::Array {
+                elem,
+                mut shape,
+                unique,
+            } => {
+                shape[0] = d;
+                Type::Array { elem, shape, unique }
+            }
+            t => t,
+        }
+    }
+
+    /// The type of `if` from its unified branch types: where their sizes
+    /// differ, an unknown size.
+    fn join_sizes(&self, t: &Type, u: &Type) -> Type {
+        fn join(s: &super::unify::Subst, a: &Type, b: &Type) -> Type {
+            match (a, b) {
+                (
+                    Type::Array {
+                        elem: e1,
+                        shape: s1,
+                        unique,
+                    },
+                    Type::Array {
+                        elem: e2, shape: s2, ..
+                    },
+                ) if s1.len() == s2.len() => Type::Array {
+                    elem: Rc::new(join(s, e1, e2)),
+                    shape: s1
+                        .iter()
+                        .zip(s2)
+                        .map(|(x, y)| {
+                            let (x, y) = (s.resolve_size(x), s.resolve_size(y));
+                            if x == y {
+                                x
+                            } else {
+                                Size::Unknown
+                            }
+                        })
+                        .collect(),
+                    unique: *unique,
+                },
+                (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
+                    Type::Tuple(xs.iter().zip(ys).map(|(x, y)| join(s, x, y)).collect())
+                }
+                (Type::Record(xs), Type::Record(ys)) if xs.len() == ys.len() => Type::Record(
+                    xs.iter()
+                        .zip(ys)
+                        .map(|((n, x), (_, y))| (n.clone(), join(s, x, y)))
+                        .collect(),
+                ),
+                (
+                    Type::Arrow {
+                        param_name,
+                        param: p1,
+                        ret: r1,
+                    },
+                    Type::Arrow { param: p2, ret: r2, .. },
+                ) => Type::Arrow {
+                    param_name: param_name.clone(),
+                    param: Rc::new(join(s, p1, p2)),
+                    ret: Rc::new(join(s, r1, r2)),
+                },
+                (Type::Prim(_) | Type::Param(_) | Type::Var(_), _) => a.clone(),
+                _ => unify::erase_sizes(a),
+            }
+        }
+        join(&self.subst, &self.subst.resolve(t), &self.subst.resolve(u))
     }
 
     /// The type of one element of an array type.
@@ -754,6 +915,59 @@ impl Checker {
             t = array_of_var(&t, d);
         }
         Ok(t)
+    }
+}
+
+/// The record type `t` with the field at `path` of type `v`.
+fn update_field(t: &Type, path: &[Name], v: &Type) -> Option<Type> {
+    let Some((f, rest)) = path.split_first() else {
+        return Some(v.clone());
+    };
+    match t {
+        Type::Record(fs) => {
+            let mut fs = fs.clone();
+            let (_, ft) = fs.iter_mut().find(|(n, _)| n == f)?;
+            *ft = update_field(ft, rest, v)?;
+            Some(Type::Record(fs))
+        }
+        Type::Tuple(ts) => {
+            let mut ts = ts.clone();
+            let ft = ts.get_mut(f.parse::<usize>().ok()?)?;
+            *ft = update_field(ft, rest, v)?;
+            Some(Type::Tuple(ts))
+        }
+        _ => None,
+    }
+}
+
+/// `a + b` as a size (see Note [Static size checking]).
+fn size_sum(a: Size, b: Size) -> Size {
+    match (a, b) {
+        (Size::Const(x), Size::Const(y)) => x.checked_add(y).map_or(Size::Unknown, Size::Const),
+        (Size::Const(0), d) | (d, Size::Const(0)) => d,
+        (Size::Infer(_), _) | (_, Size::Infer(_)) => Size::Unknown,
+        (a, b) => Size::Expr(format!("{}+{}", size_text(&a, false), size_text(&b, false)).into()),
+    }
+}
+
+/// `a * b` as a size.
+fn size_product(a: Size, b: Size) -> Size {
+    match (a, b) {
+        (Size::Const(x), Size::Const(y)) => x.checked_mul(y).map_or(Size::Unknown, Size::Const),
+        (Size::Const(1), d) | (d, Size::Const(1)) => d,
+        (Size::Const(0), _) | (_, Size::Const(0)) => Size::Const(0),
+        (Size::Infer(_), _) | (_, Size::Infer(_)) => Size::Unknown,
+        (a, b) => Size::Expr(format!("{}*{}", size_text(&a, true), size_text(&b, true)).into()),
+    }
+}
+
+fn size_text(d: &Size, factor: bool) -> String {
+    match d {
+        Size::Const(c) => c.to_string(),
+        Size::Var(n) => n.to_string(),
+        Size::Expr(e) if factor && e.contains('+') => format!("({e})"),
+        Size::Expr(e) => e.to_string(),
+        Size::Unknown | Size::Infer(_) => "?".into(),
     }
 }
 

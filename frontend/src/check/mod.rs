@@ -15,11 +15,67 @@
 //! 5. `loop x for ...` (no initial value) has its `init` filled in with the
 //!    variable `x`.
 //!
-//! Note [Sizes are checked at run time]: array types carry sizes (constants,
-//! size parameters, `i64` variables), but unification compares only element
-//! types and ranks. Sizes that disagree (zip of unequal arrays, a failed
-//! `:>` coercion) are reported by the interpreter at run time with the
-//! source location. Static size inference is future work.
+//! 6. types hold no `Size::Infer` or `Size::Expr`: every size is a
+//!    constant, a name, or `Size::Unknown` (trees and schemes alike).
+//!
+//! Note [Static size checking]: array types carry sizes and unification
+//! compares them, in the spirit of Futhark's size types but conservatively:
+//! the checker must never reject a program that Futhark accepts, so where
+//! it is unsure it is lenient, and the interpreter checks shapes at run
+//! time.
+//!
+//! A size (`types::Size`) is
+//! * rigid: a constant `[3]`, or a name `[n]`: a size parameter, or an
+//!   `i64` parameter or variable named in an annotation or passed for a
+//!   named parameter (`iota n`, `replicate 3 x`, `def f (n: i64): [n]t`);
+//! * `Infer`: a size variable, from instantiating a size parameter (`map`'s
+//!   `[n]`); unification binds it, so `map f (xs: [n]a)` is `[n]b`;
+//! * `Unknown`: not tracked; it agrees with every size and binds nothing;
+//! * `Expr`: arithmetic we do not track: `xs ++ ys` is `[n+m]`, `flatten`
+//!   of `[n][m]` is `[n*m]`. Futhark compares size expressions
+//!   syntactically, so `n+m` never equals a name or a constant: an `Expr`
+//!   disagrees with rigid sizes and agrees with every other `Expr`. To stay
+//!   on the safe side, constants are folded (`[2]++[3]` is `[5]`), `+ 0`
+//!   and `* 1` are dropped, and an operand still a variable gives
+//!   `Unknown`.
+//!
+//! Two rigid sizes agree when they are the same constant or the same name;
+//! two size parameters, a name and a constant, or two constants that differ
+//! are an error: "expected type `[n]i32`, found `[m]i32`".
+//!
+//! `Unknown` stands where Futhark has an existential size or a size
+//! expression we do not model: `filter`, `partition`, ranges, slices other
+//! than `xs[:]`, `[]` and size expressions (`[n+1]`) in annotations,
+//! `?[k].` types, a computed argument for a named parameter (`iota (n-1)`).
+//! And where Futhark gives an existential instead of an error:
+//! * the branches of an `if` are unified ignoring sizes; where their sizes
+//!   differ, the `if` has `Unknown`;
+//! * loop parameters keep only their annotated sizes, inside the body and
+//!   in the loop's result (the body may change the others);
+//! * `e :> t` compares everything but the sizes (checked at run time);
+//! * a record update `r with f = v` may change the field's sizes;
+//! * a type that leaves the scope of an `i64` name it mentions (the body of
+//!   a `let`, a lambda's result with a non-name parameter pattern, the
+//!   scheme of a `def`) has `Unknown` for it, and so has a function value's
+//!   result size named after its parameter (`(n: i64) -> [n]t`) where the
+//!   function is not applied.
+//!
+//! Generalisation: a `def` or a local function generalises the size
+//! variables of its parameter types that nothing in scope mentions into
+//! size parameters (`def add xs ys = map2 (+) xs ys` is size-polymorphic,
+//! and `add` of an `[n]` and an `[m]` array is an error). A function value
+//! bound by `let` forgets its own size variables instead: it is not
+//! generalised, but not fixed by its first use either. Size variables
+//! unbound at the end of a declaration, and size expressions, become
+//! `Unknown` in its tree and scheme.
+//!
+//! Left to run time (the interpreter reports with the source location):
+//! whatever involves an `Unknown` size: `zip`/`map2` of a filtered array
+//! with another array, `:>` coercions, results declared `[n+m]`, loop
+//! results, `length`-computed sizes, entry-point arguments against their
+//! declared sizes. Futhark rejects some of these statically (its
+//! existential sizes are rigid: `zip (filter p xs) ys` is an error there);
+//! we accept them and check at run time.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -28,13 +84,16 @@ use crate::diag::Diag;
 use crate::span::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
 use crate::syntax::parser;
-use crate::types::{PrimType, Size, Type};
+use crate::types::{PrimType, Size, SizeVar, Type};
 
 pub mod builtins;
 mod consume;
 mod exp;
 mod unify;
 pub(crate) mod zonk;
+
+#[cfg(test)]
+mod tests;
 
 use unify::{PrimSet, Subst};
 
@@ -213,21 +272,73 @@ impl Checker {
         format!("{base}{}", self.fresh_names).into()
     }
 
-    /// Instantiate a scheme: type parameters become fresh variables, size
-    /// parameters unknown sizes.
+    /// Instantiate a scheme: type parameters become fresh type variables,
+    /// size parameters fresh size variables.
     pub fn instantiate(&mut self, s: &Scheme) -> Type {
         if s.type_params.is_empty() && s.size_params.is_empty() {
             return s.ty.clone();
         }
         let vars: Vec<(Name, Type)> = s.type_params.iter().map(|n| (n.clone(), self.subst.fresh())).collect();
-        let t = unify::subst_params(&s.ty, &|n| vars.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()));
-        unify::map_sizes(&t, &mut |n| {
-            if s.size_params.contains(n) {
-                Size::Unknown
-            } else {
-                Size::Var(n.clone())
-            }
+        let t = if vars.is_empty() {
+            s.ty.clone()
+        } else {
+            unify::subst_params(&s.ty, &|n| vars.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()))
+        };
+        if s.size_params.is_empty() {
+            return t;
+        }
+        let sizes: Vec<(&Name, Size)> = s.size_params.iter().map(|n| (n, self.subst.fresh_size())).collect();
+        unify::map_sizes(&t, &mut |n| match sizes.iter().find(|(m, _)| *m == n) {
+            Some((_, d)) => d.clone(),
+            None => Size::Var(n.clone()),
         })
+    }
+
+    /// The unbound size variables of `types` that no local in scope
+    /// mentions, each with a fresh size-parameter name (which no source
+    /// name can equal). Build the scheme with [`Checker::scheme_type`],
+    /// then [`Checker::forget_sizes`] them.
+    pub(crate) fn generalise_sizes(&mut self, types: &[&Type]) -> Vec<(SizeVar, Name)> {
+        let mut vars = Vec::new();
+        for t in types {
+            self.subst.unbound_size_vars(t, &mut vars);
+        }
+        if vars.is_empty() {
+            return Vec::new();
+        }
+        let mut env = Vec::new();
+        for l in &self.locals {
+            self.subst.unbound_size_vars(&l.ty, &mut env);
+        }
+        vars.retain(|v| !env.contains(v));
+        vars.into_iter().map(|v| (v, self.fresh_name("?n"))).collect()
+    }
+
+    /// The resolved type with the generalised size variables `gen` as
+    /// their names (for a scheme); `fin`: also as after checking (no size
+    /// variables or size expressions left).
+    pub(crate) fn scheme_type(&mut self, t: &Type, gen: &[(SizeVar, Name)], fin: bool) -> Type {
+        let named = unify::map_dims(&self.subst.resolve(t), &mut |d| match d {
+            Size::Infer(v) => match gen.iter().find(|(w, _)| w == v) {
+                Some((_, n)) => Size::Var(n.clone()),
+                None => d.clone(),
+            },
+            d => d.clone(),
+        });
+        if fin {
+            self.subst.resolve_final(&named)
+        } else {
+            named
+        }
+    }
+
+    /// Bind generalised (or forgotten) size variables to `Unknown`: the
+    /// body, which never sees the size parameter, keeps no size for them,
+    /// and a use elsewhere (out of scope) is not constrained by them.
+    pub(crate) fn forget_sizes(&mut self, gen: &[(SizeVar, Name)]) {
+        for (v, _) in gen {
+            self.subst.set_size(*v, Size::Unknown);
+        }
     }
 
     pub fn lookup_local(&self, name: &str) -> Option<&Local> {
@@ -356,7 +467,7 @@ impl Checker {
             SizeExp::Const(n, _) => Size::Const(*n),
             SizeExp::Exp(e, _) => {
                 // Every name in it must be a size in scope; its value is not
-                // tracked statically (Note [Sizes are checked at run time]).
+                // tracked statically: `Unknown` (Note [Static size checking]).
                 let mut e = (**e).clone();
                 let mut unknown = None;
                 zonk::walk_exp(
@@ -593,15 +704,33 @@ impl Checker {
             self.subst.set(v, Type::Param(n.clone()));
             type_params.push(n);
         }
-        zonk::zonk_valbind(self, vb)?;
-        let mut ty = self.subst.resolve(&ret);
+        // Size variables of the parameters become size parameters (those
+        // only in the result are existential: unknown).
+        let gen = self.generalise_sizes(&param_types.iter().collect::<Vec<_>>());
+        size_params.extend(gen.iter().map(|(_, n)| n.clone()));
+        let mut ty = self.scheme_type(&ret, &gen, true);
         for (p, pt) in vb.params.iter().zip(&param_types).rev() {
             ty = Type::Arrow {
                 param_name: param_name(p),
-                param: Rc::new(self.subst.resolve(pt)),
+                param: Rc::new(self.scheme_type(pt, &gen, true)),
                 ret: Rc::new(ty),
             };
         }
+        self.forget_sizes(&gen);
+        // A size named after a local of the body is existential outside.
+        let scope: Vec<Name> = size_params
+            .iter()
+            .cloned()
+            .chain(vb.params.iter().filter_map(param_name))
+            .collect();
+        let ty = unify::map_sizes(&ty, &mut |n| {
+            if scope.contains(n) {
+                Size::Var(n.clone())
+            } else {
+                Size::Unknown
+            }
+        });
+        zonk::zonk_valbind(self, vb)?;
         consume::check_valbind(self, vb)?;
         Ok(Scheme {
             type_params,
@@ -634,6 +763,10 @@ impl Checker {
             }
             None => self.check_exp(body)?,
         };
+        // Names bound inside a parameter pattern (`(k, x)`) are not in scope
+        // for the caller.
+        let named: Vec<Name> = params.iter().filter_map(param_name).collect();
+        let r = self.leave_scope(r, mark, Some(&named));
         self.locals.truncate(mark);
         Ok((ptys, r))
     }

@@ -5,17 +5,15 @@
 //! and fields it must have (`r.x` on a type not known yet). Binding the
 //! variable re-checks them against the type it is bound to.
 //!
-//! Sizes are not unified: two array types agree when their element types
-//! and ranks do. Size agreement is checked at run time (coercions, zip,
-//! map over several arrays), see Note [Sizes are checked at run time] in
-//! `mod.rs`.
+//! Sizes are unified too, leniently: see Note [Static size checking] in
+//! `mod.rs` for which sizes agree.
 
 use std::rc::Rc;
 
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::Name;
-use crate::types::{PrimType, Size, TyVar, Type};
+use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
 
 /// A set of primitive types, one bit per `PrimType::ALL` index.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -74,9 +72,85 @@ pub struct Constraint {
 pub struct Subst {
     bound: Vec<Option<Type>>,
     constraints: Vec<Constraint>,
+    /// Bindings of the size variables (`Size::Infer`).
+    sizes: Vec<Option<Size>>,
 }
 
 impl Subst {
+    pub fn fresh_size(&mut self) -> Size {
+        self.sizes.push(None);
+        Size::Infer((self.sizes.len() - 1) as SizeVar)
+    }
+
+    /// Follow the bindings of a size variable.
+    pub fn resolve_size(&self, d: &Size) -> Size {
+        let mut d = d;
+        while let Size::Infer(v) = d {
+            match &self.sizes[*v as usize] {
+                Some(b) => d = b,
+                None => break,
+            }
+        }
+        d.clone()
+    }
+
+    /// Bind a size variable directly (generalisation, forgetting).
+    pub fn set_size(&mut self, v: SizeVar, d: Size) {
+        self.sizes[v as usize] = Some(d);
+    }
+
+    /// Unify two sizes. `Unknown` agrees with everything and binds nothing;
+    /// a size variable is bound to the other side; two rigid sizes (names,
+    /// constants) agree when they are the same; an `Expr` agrees with
+    /// another `Expr` but with no name or constant.
+    fn unify_size(&mut self, a: &Size, b: &Size) -> Result<(), Option<String>> {
+        let (a, b) = (self.resolve_size(a), self.resolve_size(b));
+        match (&a, &b) {
+            (Size::Unknown, _) | (_, Size::Unknown) => Ok(()),
+            (Size::Infer(x), Size::Infer(y)) if x == y => Ok(()),
+            (Size::Infer(x), _) => {
+                self.sizes[*x as usize] = Some(b);
+                Ok(())
+            }
+            (_, Size::Infer(y)) => {
+                self.sizes[*y as usize] = Some(a);
+                Ok(())
+            }
+            (Size::Const(x), Size::Const(y)) if x == y => Ok(()),
+            (Size::Var(x), Size::Var(y)) if x == y => Ok(()),
+            (Size::Expr(_), Size::Expr(_)) => Ok(()),
+            _ => Err(Some(format!(
+                "the sizes {a} and {b} differ (`e :> t` coerces a size, checked at run time)"
+            ))),
+        }
+    }
+
+    /// The unbound size variables of a type.
+    pub fn unbound_size_vars(&self, t: &Type, out: &mut Vec<SizeVar>) {
+        match self.shallow_ref(t) {
+            Type::Array { elem, shape, .. } => {
+                for d in shape {
+                    if let Size::Infer(v) = self.resolve_size(d) {
+                        if !out.contains(&v) {
+                            out.push(v)
+                        }
+                    }
+                }
+                self.unbound_size_vars(elem, out)
+            }
+            Type::Prim(_) | Type::Param(_) | Type::Var(_) => {}
+            Type::Tuple(ts) => ts.iter().for_each(|t| self.unbound_size_vars(t, out)),
+            Type::Record(fs) => fs.iter().for_each(|(_, t)| self.unbound_size_vars(t, out)),
+            Type::Arrow { param, ret, .. } => {
+                self.unbound_size_vars(param, out);
+                self.unbound_size_vars(ret, out)
+            }
+            Type::Sum(cs) => cs
+                .iter()
+                .for_each(|(_, ts)| ts.iter().for_each(|t| self.unbound_size_vars(t, out))),
+        }
+    }
+
     pub fn fresh(&mut self) -> Type {
         self.bound.push(None);
         self.constraints.push(Constraint::default());
@@ -107,36 +181,74 @@ impl Subst {
         t
     }
 
+    /// `shallow` without cloning.
+    pub fn shallow_ref<'a>(&'a self, t: &'a Type) -> &'a Type {
+        let mut t = t;
+        while let Type::Var(v) = t {
+            match &self.bound[*v as usize] {
+                Some(b) => t = b,
+                None => break,
+            }
+        }
+        t
+    }
+
+    /// Whether a function type occurs in the type (bindings followed).
+    pub fn has_function(&self, t: &Type) -> bool {
+        match self.shallow_ref(t) {
+            Type::Arrow { .. } => true,
+            Type::Array { elem, .. } => self.has_function(elem),
+            Type::Tuple(ts) => ts.iter().any(|t| self.has_function(t)),
+            Type::Record(fs) => fs.iter().any(|(_, t)| self.has_function(t)),
+            Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| self.has_function(t))),
+            Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+        }
+    }
+
     /// Apply the substitution everywhere in a type (arrays re-normalised so
     /// an element type never is an array).
     pub fn resolve(&self, t: &Type) -> Type {
+        self.resolve_with(t, false)
+    }
+
+    /// `resolve` for a checked program: unbound size variables and size
+    /// expressions become `Size::Unknown`.
+    pub fn resolve_final(&self, t: &Type) -> Type {
+        self.resolve_with(t, true)
+    }
+
+    fn resolve_with(&self, t: &Type, fin: bool) -> Type {
         match t {
             Type::Var(v) => match &self.bound[*v as usize] {
-                Some(b) => self.resolve(b),
+                Some(b) => self.resolve_with(b, fin),
                 None => t.clone(),
             },
             Type::Prim(_) | Type::Param(_) => t.clone(),
             Type::Array { elem, shape, unique } => {
-                let e = self.resolve(elem);
+                let e = self.resolve_with(elem, fin);
                 let mut r = e;
                 for d in shape.iter().rev() {
-                    r = r.array_of(d.clone());
+                    let d = match self.resolve_size(d) {
+                        Size::Infer(_) | Size::Expr(_) if fin => Size::Unknown,
+                        d => d,
+                    };
+                    r = r.array_of(d);
                 }
                 if let Type::Array { unique: u, .. } = &mut r {
                     *u = *unique;
                 }
                 r
             }
-            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve(t)).collect()),
-            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.resolve(t))).collect()),
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve_with(t, fin)).collect()),
+            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.resolve_with(t, fin))).collect()),
             Type::Arrow { param_name, param, ret } => Type::Arrow {
                 param_name: param_name.clone(),
-                param: Rc::new(self.resolve(param)),
-                ret: Rc::new(self.resolve(ret)),
+                param: Rc::new(self.resolve_with(param, fin)),
+                ret: Rc::new(self.resolve_with(ret, fin)),
             },
             Type::Sum(cs) => Type::Sum(
                 cs.iter()
-                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.resolve(t)).collect()))
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.resolve_with(t, fin)).collect()))
                     .collect(),
             ),
         }
@@ -185,21 +297,27 @@ impl Subst {
                 },
             ) => {
                 if s1.len() == s2.len() {
-                    return self.unify_inner(e1, e2, span);
-                }
-                // Different ranks: the lower-rank side's element must be a
-                // variable standing for the remaining dimensions.
-                let (short, se, long, le) = if s1.len() < s2.len() {
-                    (s1, e1, s2, e2)
+                    self.unify_inner(e1, e2, span)?;
                 } else {
-                    (s2, e2, s1, e1)
-                };
-                let rest = Type::Array {
-                    elem: le.clone(),
-                    shape: long[short.len()..].to_vec(),
-                    unique: false,
-                };
-                self.unify_inner(se, &rest, span)
+                    // Different ranks: the lower-rank side's element must be
+                    // a variable standing for the remaining dimensions.
+                    let (short, se, long, le) = if s1.len() < s2.len() {
+                        (s1, e1, s2, e2)
+                    } else {
+                        (s2, e2, s1, e1)
+                    };
+                    let rest = Type::Array {
+                        elem: le.clone(),
+                        shape: long[short.len()..].to_vec(),
+                        unique: false,
+                    };
+                    self.unify_inner(se, &rest, span)?;
+                }
+                // Sizes last, so a message about them shows the element type.
+                for (d1, d2) in s1.iter().zip(s2) {
+                    self.unify_size(d1, d2)?;
+                }
+                Ok(())
             }
             (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
                 for (x, y) in xs.iter().zip(ys) {
@@ -215,9 +333,23 @@ impl Subst {
                 }
                 Ok(())
             }
-            (Type::Arrow { param: p1, ret: r1, .. }, Type::Arrow { param: p2, ret: r2, .. }) => {
+            (
+                Type::Arrow {
+                    param_name: n1,
+                    param: p1,
+                    ret: r1,
+                },
+                Type::Arrow {
+                    param_name: n2,
+                    param: p2,
+                    ret: r2,
+                },
+            ) => {
                 self.unify_inner(p1, p2, span)?;
-                self.unify_inner(r1, r2, span)
+                // A size named after the parameter depends on the argument:
+                // as a plain function value it is not tracked.
+                let (r1, r2) = (forget_size(n1, r1), forget_size(n2, r2));
+                self.unify_inner(&r1, &r2, span)
             }
             (Type::Sum(xs), Type::Sum(ys))
                 if xs.len() == ys.len() && xs.iter().zip(ys).all(|((n, a), (m, b))| n == m && a.len() == b.len()) =>
@@ -434,31 +566,65 @@ impl Subst {
 
 /// Replace sizes in a type: `f` gets each `Size::Var`.
 pub fn map_sizes(t: &Type, f: &mut dyn FnMut(&Name) -> Size) -> Type {
+    map_dims(t, &mut |d| match d {
+        Size::Var(n) => f(n),
+        d => d.clone(),
+    })
+}
+
+/// Replace every size in a type (without following type variables).
+pub fn map_dims(t: &Type, f: &mut dyn FnMut(&Size) -> Size) -> Type {
     match t {
         Type::Array { elem, shape, unique } => Type::Array {
-            elem: Rc::new(map_sizes(elem, f)),
-            shape: shape
-                .iter()
-                .map(|d| match d {
-                    Size::Var(n) => f(n),
-                    d => d.clone(),
-                })
-                .collect(),
+            elem: Rc::new(map_dims(elem, f)),
+            shape: shape.iter().map(&mut *f).collect(),
             unique: *unique,
         },
-        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| map_sizes(t, f)).collect()),
-        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), map_sizes(t, f))).collect()),
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| map_dims(t, f)).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), map_dims(t, f))).collect()),
         Type::Arrow { param_name, param, ret } => Type::Arrow {
             param_name: param_name.clone(),
-            param: Rc::new(map_sizes(param, f)),
-            ret: Rc::new(map_sizes(ret, f)),
+            param: Rc::new(map_dims(param, f)),
+            ret: Rc::new(map_dims(ret, f)),
         },
         Type::Sum(cs) => Type::Sum(
             cs.iter()
-                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| map_sizes(t, f)).collect()))
+                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| map_dims(t, f)).collect()))
                 .collect(),
         ),
         t => t.clone(),
+    }
+}
+
+/// Every size of a type as `Unknown` (apply to a resolved type).
+pub fn erase_sizes(t: &Type) -> Type {
+    map_dims(t, &mut |_| Size::Unknown)
+}
+
+/// The result type of `(n: p) -> r` with sizes named `n` made `Unknown`.
+fn forget_size(name: &Option<Name>, r: &Rc<Type>) -> Rc<Type> {
+    match name {
+        Some(n) if mentions_size(r, n) => Rc::new(map_sizes(r, &mut |m| {
+            if m == n {
+                Size::Unknown
+            } else {
+                Size::Var(m.clone())
+            }
+        })),
+        _ => r.clone(),
+    }
+}
+
+fn mentions_size(t: &Type, n: &Name) -> bool {
+    match t {
+        Type::Array { elem, shape, .. } => {
+            shape.iter().any(|d| matches!(d, Size::Var(m) if m == n)) || mentions_size(elem, n)
+        }
+        Type::Tuple(ts) => ts.iter().any(|t| mentions_size(t, n)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| mentions_size(t, n)),
+        Type::Arrow { param, ret, .. } => mentions_size(param, n) || mentions_size(ret, n),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| mentions_size(t, n))),
+        Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
     }
 }
 

@@ -197,7 +197,7 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
     let subst = &ck.subst;
     let mut fix_pat = |p: &mut Pat| {
         if let Some(t) = &p.ty {
-            p.ty = Some(subst.resolve(t));
+            p.ty = Some(subst.resolve_final(t));
         }
     };
     for p in vb.params.iter_mut() {
@@ -207,7 +207,7 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
         &mut vb.body,
         &mut |e| {
             if let Some(t) = &e.ty {
-                e.ty = Some(subst.resolve(t));
+                e.ty = Some(subst.resolve_final(t));
             }
             if let (ExpKind::Lit(Literal::Int { value, .. }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
                 check_int_literal(*value, *p, e.span)?;

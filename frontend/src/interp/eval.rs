@@ -911,7 +911,8 @@ impl<'a> Interp<'a> {
                                 }
                             }
                         }
-                        Size::Unknown => {}
+                        // The last two never survive checking.
+                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => {}
                     }
                 }
                 Ok(())
@@ -1119,7 +1120,7 @@ impl<'a> Interp<'a> {
                 Some(v) => v.as_prim().and_then(prim::as_i128).map(|v| v as i64),
                 _ => None,
             },
-            Size::Unknown => None,
+            Size::Unknown | Size::Infer(_) | Size::Expr(_) => None,
         }
     }
 

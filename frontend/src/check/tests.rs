@@ -1,0 +1,187 @@
+//! Static size checking (Note [Static size checking]): what is inferred,
+//! what is rejected, and where the checker stays lenient.
+
+use super::zonk::{walk_exp, walk_pat};
+use super::{check_file, Checked};
+use crate::diag::Diag;
+use crate::span::SourceMap;
+use crate::syntax::ast::Dec;
+use crate::types::{Size, Type};
+
+fn check(src: &str) -> Result<Checked, Vec<Diag>> {
+    let mut sm = SourceMap::default();
+    let f = sm.add("t.fut", src);
+    check_file(&mut sm, f)
+}
+
+/// The return type of entry point `main`.
+fn main_ret(src: &str) -> String {
+    match check(src) {
+        Ok(c) => c.entries.iter().find(|e| &*e.name == "main").unwrap().ret.to_string(),
+        Err(ds) => panic!("{src}\nrejected: {}", ds[0].message),
+    }
+}
+
+fn rejected(src: &str) -> Diag {
+    match check(src) {
+        Ok(_) => panic!("{src}\nwas accepted"),
+        Err(mut ds) => ds.remove(0),
+    }
+}
+
+#[test]
+fn sizes_are_inferred() {
+    assert_eq!(main_ret("def main [n] (xs: [n]i32) = map (+1) xs"), "*[n]i32");
+    assert_eq!(main_ret("def main [n][m] (a: [n][m]i32) = transpose a"), "[m][n]i32");
+    assert_eq!(main_ret("def main (x: i32) = iota 5"), "*[5]i64");
+    assert_eq!(
+        main_ret("def main (n: i64) = zip (iota n) (replicate n 1i32)"),
+        "*[n](i64, i32)"
+    );
+    assert_eq!(main_ret("def main (x: i32) = [[x, x], [x, x], [x, x]]"), "[3][2]i32");
+    assert_eq!(
+        main_ret("def main [n][m] (a: [n][m]i32) = map (map (+1)) a"),
+        "*[n][m]i32"
+    );
+    // A local size-polymorphic function, inferred.
+    assert_eq!(
+        main_ret("def main [n][m] (xs: [n]i32) (ys: [m]i32) = let f zs = map (+1) zs in (f xs, f ys)"),
+        "(*[n]i32, *[m]i32)"
+    );
+    // Existential: filter, and the branches of an `if` that differ.
+    assert_eq!(main_ret("def main (xs: []i32) = filter (>0) xs"), "*[]i32");
+    assert_eq!(
+        main_ret("def main (n: i64) (m: i64) (b: bool) = if b then iota n else iota m"),
+        "*[]i64"
+    );
+    assert_eq!(
+        main_ret("def main (n: i64) (b: bool) = if b then iota n else iota n"),
+        "*[n]i64"
+    );
+    // `++` and `flatten`: expressions inside a definition, unknown after it.
+    assert_eq!(main_ret("def main [n] (xs: [n]i32) = xs ++ xs"), "*[]i32");
+    assert_eq!(main_ret("def main (x: i32) = [x, x] ++ [x]"), "*[3]i32");
+    assert_eq!(main_ret("def main [n] (xs: [n]i32) = xs ++ []"), "*[n]i32");
+    // A size named after a local of the body is unknown outside.
+    assert_eq!(main_ret("def main (x: i32) = let k = 3 in replicate k x"), "*[]i32");
+}
+
+#[test]
+fn size_mismatches_are_errors() {
+    for (src, want) in [
+        (
+            "def main [n][m] (xs: [n]i32) (ys: [m]i32) = zip xs ys",
+            "[n]i32`, found `[m]i32`",
+        ),
+        (
+            "def f [n][m] (xs: [n]i32) (_: [m]i32): [m]i32 = xs",
+            "expected type `[m]i32`, found `[n]i32`",
+        ),
+        ("def main (n: i64) = zip (iota n) (iota 3)", "[n]i64`, found `*[3]i64`"),
+        ("def main (x: i32) = zip [x, x] [x]", "[2]i32`, found `[1]i32`"),
+        (
+            "def f [n] (xs: [n]i32): [n]i32 = xs ++ xs",
+            "expected type `[n]i32`, found `*[n+n]i32`",
+        ),
+        ("def f [n][m] (a: [n][m]i32): [n]i32 = flatten a", "found `[n*m]i32`"),
+        (
+            "def f [n][m] (a: [n][m]i32): [n][m]i32 = transpose a",
+            "found `[m][n]i32`",
+        ),
+        ("def main (n: i64) (m: i64) = [iota n, iota m]", "found `*[m]i64`"),
+        (
+            "def dot [n] (xs: [n]i32) (ys: [n]i32) = map2 (*) xs ys\ndef main (x: i32) = dot [x, x] [x]",
+            "[2]i32`, found `[1]i32`",
+        ),
+        (
+            "def add xs ys = map2 (\\(x: i32) y -> x + y) xs ys\ndef main [n][m] (xs: [n]i32) (ys: [m]i32) = add xs ys",
+            "[n]i32`, found `[m]i32`",
+        ),
+        (
+            "def main [n] (xs: [n]i32) = loop (a: [n]i32) = xs for i < 2 do a ++ a",
+            "found `*[n+n]i32`",
+        ),
+    ] {
+        let d = rejected(src);
+        assert!(d.message.contains(want), "{src}\n{}", d.message);
+        assert!(d.help.as_deref().unwrap_or("").contains("sizes"), "{src}\n{:?}", d.help);
+    }
+}
+
+#[test]
+fn unknown_sizes_are_lenient() {
+    for src in [
+        // Existentials agree with anything.
+        "def main [n] (xs: [n]i32) = zip xs (filter (>0) xs)",
+        "def main [n] (xs: [n]i32): [n]i32 = filter (>0) xs",
+        "def main [n] (xs: [n]i32) = zip (xs[1:]) (xs[:n-1])",
+        "def main [n] (xs: [n]i32): [n + n]i32 = xs ++ xs",
+        "def main [n] (xs: [n]i32) = zip (xs ++ xs) (xs ++ xs)",
+        // Coercions compare no sizes; loops may change them.
+        "def main [n][m] (xs: [n]i32) (ys: [m]i32) = zip xs (ys :> [n]i32)",
+        "def main [n] (xs: [n]i32): [n]i32 = loop acc = xs for i < 3 do map (+1) acc",
+        "def main (xs: []i32) = loop acc = xs for i < 3 do acc ++ acc",
+        // A record field may change its size.
+        "def main [n] (xs: [n]i32) = let r = {a = xs} let r = r with a = xs ++ xs in zip r.a (xs ++ xs)",
+        // A function value bound by `let` is not fixed by its first use.
+        "def main [n][m] (xs: [n]i32) (ys: [m]i32) = let f = map (+1) in (f xs, f ys)",
+        // A function value with a size named after its parameter.
+        "def main (x: i32) = map (\\(k: i64) -> i64.sum (iota k)) (iota 3)",
+        "def main (n: i64) = n |> iota",
+    ] {
+        if let Err(ds) = check(src) {
+            panic!("{src}\nrejected: {}", ds[0].message);
+        }
+    }
+}
+
+#[test]
+fn checked_types_keep_no_size_variables() {
+    let src = "def f [n] (xs: [n]i32) = let ys = xs ++ xs in (zip ys ys, flatten [xs, xs])
+def g xs = map (+1) xs
+def main [n] (xs: [n]i32) = let h zs = reverse zs in (g (h xs), loop a = xs for i < 2 do a ++ a)";
+    let c = check(src).unwrap_or_else(|ds| panic!("{}", ds[0].message));
+    fn ok(t: &Type) -> bool {
+        match t {
+            Type::Array { elem, shape, .. } => {
+                shape.iter().all(|d| !matches!(d, Size::Infer(_) | Size::Expr(_))) && ok(elem)
+            }
+            Type::Tuple(ts) => ts.iter().all(ok),
+            Type::Record(fs) => fs.iter().all(|(_, t)| ok(t)),
+            Type::Arrow { param, ret, .. } => ok(param) && ok(ret),
+            _ => true,
+        }
+    }
+    let mut prog = c.programs.into_iter().last().unwrap();
+    for dec in prog.decs.iter_mut() {
+        let Dec::Val(vb) = dec else { continue };
+        let bad = std::cell::RefCell::new(Vec::new());
+        let mut in_pat =
+            |p: &mut crate::syntax::ast::Pat| bad.borrow_mut().extend(p.ty.iter().filter(|t| !ok(t)).cloned());
+        for p in vb.params.iter_mut() {
+            walk_pat(p, &mut in_pat);
+        }
+        let mut in_exp = |e: &mut crate::syntax::ast::Exp| {
+            bad.borrow_mut().extend(e.ty.iter().filter(|t| !ok(t)).cloned());
+            Ok(())
+        };
+        walk_exp(&mut vb.body, &mut in_exp, &mut in_pat).unwrap();
+        assert!(bad.borrow().is_empty(), "{}: {:?}", vb.name, bad.borrow());
+    }
+}
+
+#[test]
+fn names_out_of_scope_become_unknown() {
+    assert_eq!(
+        main_ret("def main (x: i32) = let f (k, y) = replicate k y in zip (f (3, x)) (iota 3)"),
+        "*[3](i32, i64)"
+    );
+    assert_eq!(
+        main_ret("def main (x: i32) = map (\\(k, y) -> replicate k y) [(2, x)]"),
+        "*[1][]i32"
+    );
+    assert_eq!(
+        main_ret("def main (x: i32) = map (\\(k: i64) -> replicate k x) [2]"),
+        "*[1][]i32"
+    );
+}
