@@ -468,7 +468,7 @@ fn random_args(params: &[Type], rng: &mut Rng, vrng: &mut values::Rng, bounds: &
                                 n
                             }
                         },
-                        Size::Unknown => rng.below(6),
+                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => rng.below(6),
                     };
                     s.push_str(&format!("[{n}]"));
                 }

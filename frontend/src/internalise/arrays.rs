@@ -96,7 +96,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                             Some(v) => Dim::Value(v),
                             None => Dim::Const(0),
                         },
-                        Size::Unknown => Dim::Const(0),
+                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => Dim::Const(0),
                     }
                 };
                 let nv = self.dim_value(d)?;

@@ -837,7 +837,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                             ))
                         }
                     },
-                    Size::Unknown => Dim::Unknown,
+                    Size::Unknown | Size::Infer(_) | Size::Expr(_) => Dim::Unknown,
                 });
             }
             out.push(self.coerce(l, &want, msg)?);

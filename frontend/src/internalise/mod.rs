@@ -507,7 +507,7 @@ fn sig_leaves(
                             Slot::Size(sizes.len() - 1)
                         }
                     },
-                    Size::Unknown => {
+                    Size::Unknown | Size::Infer(_) | Size::Expr(_) => {
                         sizes.push(None);
                         Slot::Size(sizes.len() - 1)
                     }
