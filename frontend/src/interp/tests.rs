@@ -1835,7 +1835,7 @@ fn runtime_errors_render_with_their_location() {
 // Throughput: `cargo test --release -p futmlir-frontend bench_map_reduce -- --ignored --nocapture`
 
 #[test]
-#[ignore]
+#[ignore = "benchmark, opt-in: cargo test --release -- --ignored bench_"]
 fn bench_map_reduce() {
     // reduce (+) 0 (map (\x -> x * 2 + 1) (iota 10_000_000))
     let n = 10_000_000i64;
@@ -1865,7 +1865,7 @@ fn bench_map_reduce() {
 }
 
 #[test]
-#[ignore]
+#[ignore = "benchmark, opt-in: cargo test --release -- --ignored bench_"]
 fn bench_breakdown() {
     let n = 5_000_000i64;
     let cases: Vec<(&str, Exp)> = vec![

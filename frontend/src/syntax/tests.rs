@@ -1317,7 +1317,7 @@ fn fuzz_no_panics() {
 /// A longer fuzz run, with a summary of the errors seen:
 /// `FUZZ_N=1000000 FUZZ_SEED=7 cargo test --release -p futmlir-frontend fuzz_long -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "long fuzz run, opt-in: FUZZ_N=... cargo test -- --ignored fuzz_long"]
 fn fuzz_long() {
     let n: usize = std::env::var("FUZZ_N")
         .ok()
