@@ -5,25 +5,12 @@
 //! run: `FUTMLIR_FUZZ_SECS=600 cargo test --release -p futmlir-frontend
 //! --test fuzz -- --nocapture` (prints the number of executions).
 
+use futmlir_frontend::values::generate::Rng;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use futmlir_frontend::check;
 use futmlir_frontend::span::SourceMap;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn seeds() -> Vec<String> {
     let mut out = vec![check::PRELUDE.to_string()];
@@ -54,31 +41,31 @@ const FRAGMENTS: &[&str] = &[
 
 fn mutate(rng: &mut Rng, text: &str) -> String {
     let mut b: Vec<u8> = text.as_bytes().to_vec();
-    for _ in 0..1 + rng.below(4) {
-        let pos = rng.below(b.len() + 1);
-        match rng.below(5) {
+    for _ in 0..1 + rng.index(4) {
+        let pos = rng.index(b.len() + 1);
+        match rng.index(5) {
             0 if !b.is_empty() => {
-                let end = (pos + 1 + rng.below(12)).min(b.len());
+                let end = (pos + 1 + rng.index(12)).min(b.len());
                 b.drain(pos.min(b.len())..end);
             }
             1 => {
-                let f = FRAGMENTS[rng.below(FRAGMENTS.len())];
+                let f = FRAGMENTS[rng.index(FRAGMENTS.len())];
                 b.splice(pos..pos, f.bytes());
             }
             2 if !b.is_empty() => {
                 let p = pos.min(b.len() - 1);
-                b[p] = (rng.next() & 0x7f) as u8;
+                b[p] = (rng.next_u64() & 0x7f) as u8;
             }
             3 if b.len() > 2 => {
                 // Duplicate a chunk somewhere else.
-                let s = rng.below(b.len() - 1);
-                let e = (s + 1 + rng.below(40)).min(b.len());
+                let s = rng.index(b.len() - 1);
+                let e = (s + 1 + rng.index(40)).min(b.len());
                 let chunk = b[s..e].to_vec();
-                let at = rng.below(b.len());
+                let at = rng.index(b.len());
                 b.splice(at..at, chunk);
             }
             _ => {
-                let f = FRAGMENTS[rng.below(FRAGMENTS.len())];
+                let f = FRAGMENTS[rng.index(FRAGMENTS.len())];
                 b.splice(pos..pos, f.bytes());
             }
         }
@@ -99,14 +86,16 @@ fn mutated_programs_never_panic() {
     };
     let max_cases = if secs > 0 { usize::MAX } else { 3000 };
     let seeds = seeds();
-    let mut rng = Rng(std::env::var("FUTMLIR_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1));
+    let mut rng = Rng::new(
+        std::env::var("FUTMLIR_FUZZ_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(1),
+    );
     let start = Instant::now();
     let mut n = 0usize;
     while n < max_cases && start.elapsed() < budget {
-        let seed = &seeds[rng.below(seeds.len())];
+        let seed = &seeds[rng.index(seeds.len())];
         let text = mutate(&mut rng, seed);
         let t2 = text.clone();
         let r = std::panic::catch_unwind(move || {

@@ -2,6 +2,7 @@
 //! must either give IR that passes the verifier or a clean "not supported
 //! yet" diagnostic — never a panic, never IR that fails to verify.
 
+use futmlir_frontend::values::generate::Rng;
 use std::path::{Path, PathBuf};
 
 use futmlir_dialects::ir::PrintOptions;
@@ -108,22 +109,6 @@ fn internalise_all_programs() {
     );
 }
 
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Words that keep a program well-typed more often than random bytes do.
 const SWAPS: &[&[&str]] = &[
     &["+", "-", "*", "max"],
@@ -138,9 +123,9 @@ const SWAPS: &[&[&str]] = &[
 
 /// Replace one occurrence of a word by another of its group.
 fn mutate(rng: &mut Rng, text: &str) -> String {
-    let group = SWAPS[rng.below(SWAPS.len())];
-    let from = group[rng.below(group.len())];
-    let to = group[rng.below(group.len())];
+    let group = SWAPS[rng.index(SWAPS.len())];
+    let from = group[rng.index(group.len())];
+    let to = group[rng.index(group.len())];
     let hits: Vec<usize> = text
         .match_indices(from)
         .map(|(i, _)| i)
@@ -154,7 +139,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
     if hits.is_empty() {
         return text.to_string();
     }
-    let at = hits[rng.below(hits.len())];
+    let at = hits[rng.index(hits.len())];
     format!("{}{}{}", &text[..at], to, &text[at + from.len()..])
 }
 
@@ -168,11 +153,11 @@ fn internalise_mutated_programs() {
     let texts: Vec<String> = files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
     let dir = std::env::temp_dir().join(format!("futmlir-internalise-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let (mut checked, mut failures) = (0, Vec::new());
     for case in 0..800 {
-        let mut text = texts[rng.below(texts.len())].clone();
-        for _ in 0..1 + rng.below(3) {
+        let mut text = texts[rng.index(texts.len())].clone();
+        for _ in 0..1 + rng.index(3) {
             text = mutate(&mut rng, &text);
         }
         let path = dir.join(format!("case{case}.fut"));

@@ -24,6 +24,7 @@
 //! `FUTMLIR_DIFF_ROOT=dir` takes the programs from another folder;
 //! `FUTMLIR_DIFF_MUTANTS=n` sets the number of mutants (default 3000).
 
+use futmlir_frontend::values::generate::Rng;
 use std::path::{Path, PathBuf};
 
 use futmlir_frontend::check;
@@ -338,22 +339,6 @@ fn soac_interpreter_agrees_with_reference() {
     with_big_stack(differential);
 }
 
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Groups of tokens that replace one another in mutants.
 const SWAPS: &[&[&str]] = &[
     &["+", "-", "*", "/", "%", "//", "%%"],
@@ -372,9 +357,9 @@ const SWAPS: &[&[&str]] = &[
 /// Replaces one occurrence of a token by another of its group; `None` if
 /// the token does not occur. Returns the new text and a note.
 fn mutate(rng: &mut Rng, text: &str) -> Option<(String, String)> {
-    let group = SWAPS[rng.below(SWAPS.len())];
-    let from = group[rng.below(group.len())];
-    let to = group[rng.below(group.len())];
+    let group = SWAPS[rng.index(SWAPS.len())];
+    let from = group[rng.index(group.len())];
+    let to = group[rng.index(group.len())];
     let symbolic = !from.starts_with(|c: char| c.is_alphanumeric());
     let glued = |c: Option<char>| {
         c.is_some_and(|c| {
@@ -393,7 +378,7 @@ fn mutate(rng: &mut Rng, text: &str) -> Option<(String, String)> {
     if hits.is_empty() || from == to {
         return None;
     }
-    let at = hits[rng.below(hits.len())];
+    let at = hits[rng.index(hits.len())];
     let line = 1 + text[..at].matches('\n').count();
     Some((
         format!("{}{}{}", &text[..at], to, &text[at + from.len()..]),
@@ -416,13 +401,13 @@ fn mutants() {
             (text.contains("-- ==") && !text.contains("while")).then_some((r, f, text))
         })
         .collect();
-    let mut rng = Rng(20);
+    let mut rng = Rng::new(20);
     let mut counts = Counts::default();
     for _ in 0..count {
-        let (root, path, text) = &progs[rng.below(progs.len())];
+        let (root, path, text) = &progs[rng.index(progs.len())];
         let mut text = text.clone();
         let mut notes = Vec::new();
-        for _ in 0..1 + rng.below(2) {
+        for _ in 0..1 + rng.index(2) {
             if let Some((t, n)) = mutate(&mut rng, &text) {
                 text = t;
                 notes.push(n);
@@ -463,12 +448,12 @@ fn random_args(params: &[Type], rng: &mut Rng, vrng: &mut values::Rng, bounds: &
                         Size::Var(v) => match named.iter().find(|(m, _)| m == &v.to_string()) {
                             Some((_, n)) => *n,
                             None => {
-                                let n = rng.below(6);
+                                let n = rng.index(6);
                                 named.push((v.to_string(), n));
                                 n
                             }
                         },
-                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => rng.below(6),
+                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => rng.index(6),
                     };
                     s.push_str(&format!("[{n}]"));
                 }
@@ -496,7 +481,7 @@ fn random_inputs() {
         bounds.set(t, r).expect("valid bounds");
     }
     let mut counts = Counts::default();
-    let mut rng = Rng(3);
+    let mut rng = Rng::new(3);
     let mut vrng = values::Rng::new(3);
     for (root, path) in programs() {
         let Ok(text) = std::fs::read_to_string(&path) else {

@@ -4,6 +4,7 @@
 //! verification, run on their test inputs; every run must return, with
 //! values or a `SoacError`.
 
+use futmlir_frontend::values::generate::Rng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
@@ -70,22 +71,6 @@ fn subject(path: &Path) -> Option<Subject> {
     })
 }
 
-/// A small deterministic generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 const SWAPS: &[&[&str]] = &[
     &[
         "soac.map(",
@@ -144,9 +129,9 @@ const SWAPS: &[&[&str]] = &[
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> Option<String> {
-    let group = SWAPS[rng.below(SWAPS.len())];
-    let from = group[rng.below(group.len())];
-    let to = group[rng.below(group.len())];
+    let group = SWAPS[rng.index(SWAPS.len())];
+    let from = group[rng.index(group.len())];
+    let to = group[rng.index(group.len())];
     let hits: Vec<usize> = text
         .match_indices(from)
         .map(|(i, _)| i)
@@ -159,7 +144,7 @@ fn mutate(rng: &mut Rng, text: &str) -> Option<String> {
     if hits.is_empty() || from == to {
         return None;
     }
-    let at = hits[rng.below(hits.len())];
+    let at = hits[rng.index(hits.len())];
     Some(format!("{}{}{}", &text[..at], to, &text[at + from.len()..]))
 }
 
@@ -168,13 +153,13 @@ fn robust() {
     let mut files = Vec::new();
     collect(&root, &mut files);
     let subjects: Vec<Subject> = files.iter().filter_map(|f| subject(f)).collect();
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let (mut parsed, mut ran, mut failed) = (0, 0, 0);
     let mut panics = Vec::new();
     for _ in 0..3000 {
-        let s = &subjects[rng.below(subjects.len())];
+        let s = &subjects[rng.index(subjects.len())];
         let mut ir = s.ir.clone();
-        for _ in 0..1 + rng.below(4) {
+        for _ in 0..1 + rng.index(4) {
             if let Some(t) = mutate(&mut rng, &ir) {
                 ir = t;
             }
@@ -184,7 +169,7 @@ fn robust() {
             continue;
         };
         parsed += 1;
-        let (entry, args) = &s.runs[rng.below(s.runs.len())];
+        let (entry, args) = &s.runs[rng.index(s.runs.len())];
         match catch_unwind(AssertUnwindSafe(|| run_func(&ctx, module, entry, args.clone()))) {
             Ok(Ok(_)) => ran += 1,
             Ok(Err(_)) => failed += 1,

@@ -5,6 +5,7 @@ use super::ast::*;
 use super::lexer::{tokenize, Tok};
 use super::parser::{parse_exp, parse_program, parse_type, parse_type_scheme, MAX_DEPTH};
 use crate::diag::Diag;
+use crate::values::generate::Rng;
 
 // ---- printing trees as S-expressions ------------------------------------
 
@@ -1218,20 +1219,6 @@ const POOL: &[&str] = &[
     "(+)",
 ];
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Byte offsets of token boundaries (token starts and ends), or of
 /// characters when the text does not lex.
 fn cut_points(s: &str) -> Vec<(usize, usize)> {
@@ -1247,28 +1234,28 @@ fn cut_points(s: &str) -> Vec<(usize, usize)> {
 fn mutate(rng: &mut Rng, s: &str) -> String {
     let cuts = cut_points(s);
     if cuts.is_empty() {
-        return POOL[rng.below(POOL.len())].to_string();
+        return POOL[rng.index(POOL.len())].to_string();
     }
-    let (lo, hi) = cuts[rng.below(cuts.len())];
-    let pool = POOL[rng.below(POOL.len())];
-    match rng.below(7) {
+    let (lo, hi) = cuts[rng.index(cuts.len())];
+    let pool = POOL[rng.index(POOL.len())];
+    match rng.index(7) {
         0 => format!("{}{}", &s[..lo], &s[hi..]),
         1 => format!("{}{}{}", &s[..hi], &s[lo..hi], &s[hi..]),
         2 => format!("{}{pool} {}", &s[..lo], &s[lo..]),
         3 => format!("{}{pool}{}", &s[..lo], &s[hi..]),
         4 => {
-            let byte = (rng.next() & 0xff) as u8;
+            let byte = (rng.next_u64() & 0xff) as u8;
             let ins = String::from_utf8_lossy(&[byte]).into_owned();
             let at = s
                 .char_indices()
                 .map(|(i, _)| i)
-                .nth(rng.below(s.chars().count()))
+                .nth(rng.index(s.chars().count()))
                 .unwrap_or(0);
             format!("{}{ins}{}", &s[..at], &s[at..])
         }
         5 => s[..lo].to_string(),
         _ => {
-            let (lo2, hi2) = cuts[rng.below(cuts.len())];
+            let (lo2, hi2) = cuts[rng.index(cuts.len())];
             if hi <= lo2 {
                 format!("{}{}{}{}{}", &s[..lo], &s[lo2..hi2], &s[hi..lo2], &s[lo..hi], &s[hi2..])
             } else {
@@ -1296,13 +1283,13 @@ fn check_diag(src: &str, r: Result<(), Diag>) {
 
 #[test]
 fn fuzz_no_panics() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for seed in SEEDS {
         prog(seed);
     }
     for case in 0..20_000 {
         let mut s = SEEDS[case % SEEDS.len()].to_string();
-        for _ in 0..1 + rng.below(3) {
+        for _ in 0..1 + rng.index(3) {
             s = mutate(&mut rng, &s);
         }
         check_diag(&s, parse_program(0, &s).map(|_| ()));
@@ -1323,14 +1310,16 @@ fn fuzz_long() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000_000);
-    let mut rng = Rng(std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(12345));
+    let mut rng = Rng::new(
+        std::env::var("FUZZ_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(12345),
+    );
     let (mut ok, mut msgs) = (0, std::collections::BTreeMap::<String, usize>::new());
     for case in 0..n {
         let mut s = SEEDS[case % SEEDS.len()].to_string();
-        for _ in 0..1 + rng.below(6) {
+        for _ in 0..1 + rng.index(6) {
             s = mutate(&mut rng, &s);
         }
         let r = std::panic::catch_unwind(|| parse_program(0, &s));

@@ -35,6 +35,12 @@ impl Rng {
         z ^ (z >> 31)
     }
 
+    /// A uniform index into a collection of `n` elements (0 when `n` is 0,
+    /// so callers need not guard empty collections).
+    pub fn index(&mut self, n: usize) -> usize {
+        self.below(n.max(1) as u64) as usize
+    }
+
     /// Uniform in `0..n` (`n > 0`), without modulo bias (Lemire's
     /// multiply-and-reject).
     pub fn below(&mut self, n: u64) -> u64 {
