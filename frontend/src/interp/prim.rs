@@ -10,6 +10,7 @@
 //! - f16 arithmetic is computed in f32 and rounded back to half precision.
 
 use crate::types::PrimType;
+pub use crate::values::f16::{f16_to_f32, f32_to_f16, f64_to_f16};
 use crate::values::PrimValue;
 
 // Note [Integer semantics]
@@ -515,69 +516,6 @@ macro_rules! impl_float {
 
 impl_float!(f32);
 impl_float!(f64);
-
-// ---------------------------------------------------------------------------
-// Half precision: IEEE binary16 bits in a u16.
-
-/// Round an f64 to the nearest half-precision value (ties to even).
-pub fn f64_to_f16(x: f64) -> u16 {
-    let b = x.to_bits();
-    let sign = ((b >> 48) & 0x8000) as u16;
-    let exp = ((b >> 52) & 0x7ff) as i64;
-    let man = b & ((1u64 << 52) - 1);
-    if exp == 0x7ff {
-        // Infinity or NaN (keep NaNs quiet and nonzero).
-        return if man == 0 {
-            sign | 0x7c00
-        } else {
-            sign | 0x7e00 | ((man >> 42) as u16 & 0x3ff)
-        };
-    }
-    let e = exp - 1023 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    let round = |q: u64, rem: u64, half: u64| -> u64 {
-        if rem > half || (rem == half && q & 1 == 1) {
-            q + 1
-        } else {
-            q
-        }
-    };
-    if e <= 0 {
-        // Subnormal half (or zero): units of 2^-24.
-        if e < -10 || exp == 0 {
-            return sign;
-        }
-        let m = man | (1u64 << 52);
-        let shift = (43 - e) as u32;
-        let q = m >> shift;
-        let rem = m & ((1u64 << shift) - 1);
-        return sign | round(q, rem, 1u64 << (shift - 1)) as u16;
-    }
-    let q = ((e as u64) << 10) | (man >> 42);
-    let rem = man & ((1u64 << 42) - 1);
-    // A carry out of the mantissa bumps the exponent, up to infinity.
-    sign | round(q, rem, 1u64 << 41) as u16
-}
-
-pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = ((h as u32) & 0x8000) << 16;
-    let exp = ((h >> 10) & 0x1f) as u32;
-    let man = (h & 0x3ff) as u32;
-    if exp == 0 {
-        let v = man as f32 * (1.0 / 16_777_216.0);
-        return if sign != 0 { -v } else { v };
-    }
-    if exp == 0x1f {
-        return f32::from_bits(sign | 0x7f80_0000 | (man << 13));
-    }
-    f32::from_bits(sign | ((exp + 112) << 23) | (man << 13))
-}
-
-pub fn f32_to_f16(x: f32) -> u16 {
-    f64_to_f16(x as f64)
-}
 
 // ---------------------------------------------------------------------------
 // Special functions, computed in f64.
