@@ -73,8 +73,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Ok(V::Leaf(if name == "==" { e } else { self.unop("not", e) }))
             }
             "map" | "map1" | "map2" | "map3" | "map4" | "map5" => self.map(&args[0].0, args[1..].to_vec(), span),
-            "reduce" | "reduce_comm" => self.reduce(a(0), a(1), a(2), name == "reduce_comm", span),
-            "scan" => self.scan(a(0), a(1), a(2), span),
+            "reduce" | "reduce_comm" => self.reduce_or_scan(a(0), a(1), a(2), false, name == "reduce_comm", span),
+            "scan" => self.reduce_or_scan(a(0), a(1), a(2), true, false, span),
             "hist" => {
                 let k = leaf(2)?;
                 let (ne, _) = a(1);
@@ -589,11 +589,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         Ok(out)
     }
 
-    fn reduce(
+    /// `soac.reduce` (`scan` false) or `soac.scan` (`scan` true) of `op`
+    /// with neutral element `ne` over `xs`.
+    fn reduce_or_scan(
         &mut self,
         (op, _): (V<'a>, Type),
         (ne, net): (V<'a>, Type),
         (xs, _): (V<'a>, Type),
+        scan: bool,
         comm: bool,
         span: Span,
     ) -> DResult<V<'a>> {
@@ -610,38 +613,17 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let r = self.operator(&op, &ne, &net, &rows, span)?;
         let mut ops = vec![n];
         ops.extend(nes);
-        ops.extend(ls);
-        let mut attrs = Vec::new();
-        if comm {
-            attrs.push(("commutative", self.ctx.intern_attr(AttrKind::Unit)));
-        }
-        let o = self.op("soac.reduce", &ops, &rows, &attrs, vec![r]);
-        Ok(ne.with_leaves(self.results(o)))
-    }
-
-    fn scan(
-        &mut self,
-        (op, _): (V<'a>, Type),
-        (ne, net): (V<'a>, Type),
-        (xs, _): (V<'a>, Type),
-        span: Span,
-    ) -> DResult<V<'a>> {
-        let ls = self.array_leaves(&xs, span)?;
-        let n = self.size(ls[0], 0)?;
-        let rows: Vec<IrType> = ls
-            .iter()
-            .map(|&l| {
-                let t = self.ctx.value_type(l);
-                self.row_type(t)
-            })
-            .collect();
-        let nes = self.neutral(&ne, &rows, span)?;
-        let r = self.operator(&op, &ne, &net, &rows, span)?;
-        let rtys: Vec<IrType> = ls.iter().map(|&l| self.ctx.value_type(l)).collect();
-        let mut ops = vec![n];
-        ops.extend(nes);
-        ops.extend(ls);
-        let o = self.op("soac.scan", &ops, &rtys, &[], vec![r]);
+        ops.extend(ls.iter().copied());
+        let o = if scan {
+            let rtys: Vec<IrType> = ls.iter().map(|&l| self.ctx.value_type(l)).collect();
+            self.op("soac.scan", &ops, &rtys, &[], vec![r])
+        } else {
+            let mut attrs = Vec::new();
+            if comm {
+                attrs.push(("commutative", self.ctx.intern_attr(AttrKind::Unit)));
+            }
+            self.op("soac.reduce", &ops, &rows, &attrs, vec![r])
+        };
         Ok(ne.with_leaves(self.results(o)))
     }
 
