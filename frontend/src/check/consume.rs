@@ -266,13 +266,10 @@ impl Analysis {
                 self.exp(x)?;
                 Vec::new()
             }
-            ExpKind::BinOp { lhs, rhs, op, .. } => {
-                let fty = match &op.res {
-                    Some(Resolved::Builtin(_)) => None,
-                    _ => None,
-                };
-                self.apply(fty, Vec::new(), &[lhs, rhs], e.ty.as_ref())?
-            }
+            // An operator's parameter types are not kept in the tree, so a
+            // user-defined operator with unique parameters consumes nothing
+            // here (built-in operators take scalars).
+            ExpKind::BinOp { lhs, rhs, .. } => self.apply(None, Vec::new(), &[lhs, rhs], e.ty.as_ref())?,
             ExpKind::OpSection { left, right, .. } => {
                 for x in [left, right].into_iter().flatten() {
                     self.exp(x)?;

@@ -192,7 +192,7 @@ impl Checker {
                 }
                 self.subst.require_no_functions(&et, span)?;
                 let n = es.len() as i64;
-                Ok(array_of_var(&et, Size::Const(n)))
+                Ok(et.array_of(Size::Const(n)))
             }
             ExpKind::Range { start, second, end, .. } => {
                 let t = self.check_exp(start)?;
@@ -201,7 +201,7 @@ impl Checker {
                     self.check_against(s, &t)?;
                 }
                 self.check_against(end, &t)?;
-                Ok(array_of_var(&t, Size::Unknown))
+                Ok(t.array_of(Size::Unknown))
             }
             ExpKind::Project(x, field) => {
                 let t = self.check_exp(x)?;
@@ -569,9 +569,6 @@ impl Checker {
         {
             return Ok((Resolved::Builtin(qn.name.clone()), self.op_type(&qn.name, span)));
         }
-        if qn.quals.len() == 1 && PrimType::from_name(&qn.quals[0]).is_some() {
-            // `i32.+`: the operator at one type.
-        }
         self.resolve_var(qn, span)
     }
 
@@ -849,7 +846,7 @@ impl Checker {
             t @ Type::Array { .. } => Ok(t.row().unwrap()),
             Type::Var(_) => {
                 let e = self.subst.fresh();
-                self.subst.unify(at, &array_of_var(&e, Size::Unknown), span)?;
+                self.subst.unify(at, &e.array_of(Size::Unknown), span)?;
                 Ok(e)
             }
             t => Err(Diag::new(
@@ -866,7 +863,7 @@ impl Checker {
             let e = self.subst.fresh();
             let mut t = e;
             for _ in 0..idx.len() {
-                t = array_of_var(&t, Size::Unknown);
+                t = t.array_of(Size::Unknown);
             }
             self.subst.unify(&at, &t, span)?;
             at = self.subst.resolve(&t);
@@ -912,7 +909,7 @@ impl Checker {
         out_shape.extend(shape[idx.len()..].iter().cloned());
         let mut t = (*elem).clone();
         for d in out_shape.into_iter().rev() {
-            t = array_of_var(&t, d);
+            t = t.array_of(d);
         }
         Ok(t)
     }
@@ -969,9 +966,4 @@ fn size_text(d: &Size, factor: bool) -> String {
         Size::Expr(e) => e.to_string(),
         Size::Unknown | Size::Infer(_) => "?".into(),
     }
-}
-
-/// `[d]t` where `t` may still be a variable (resolved later).
-fn array_of_var(t: &Type, d: Size) -> Type {
-    t.array_of(d)
 }
