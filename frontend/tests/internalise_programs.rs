@@ -3,6 +3,8 @@
 //! yet" diagnostic — never a panic, never IR that fails to verify.
 
 use futmlir_frontend::values::generate::Rng;
+
+mod common;
 use std::path::{Path, PathBuf};
 
 use futmlir_dialects::ir::PrintOptions;
@@ -121,26 +123,10 @@ const SWAPS: &[&[&str]] = &[
     &["true", "false"],
 ];
 
-/// Replace one occurrence of a word by another of its group.
+/// Replace one occurrence of a word by another of its group (the text
+/// unchanged when none occurs).
 fn mutate(rng: &mut Rng, text: &str) -> String {
-    let group = SWAPS[rng.index(SWAPS.len())];
-    let from = group[rng.index(group.len())];
-    let to = group[rng.index(group.len())];
-    let hits: Vec<usize> = text
-        .match_indices(from)
-        .map(|(i, _)| i)
-        .filter(|&i| {
-            let before = text[..i].chars().next_back();
-            let after = text[i + from.len()..].chars().next();
-            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            !word(before) && !word(after)
-        })
-        .collect();
-    if hits.is_empty() {
-        return text.to_string();
-    }
-    let at = hits[rng.index(hits.len())];
-    format!("{}{}{}", &text[..at], to, &text[at + from.len()..])
+    common::swap_token(rng, text, SWAPS).map_or_else(|| text.to_string(), |(t, _)| t)
 }
 
 /// Mutated programs that still type-check internalise to verified IR or a

@@ -25,6 +25,8 @@
 //! `FUTMLIR_DIFF_MUTANTS=n` sets the number of mutants (default 3000).
 
 use futmlir_frontend::values::generate::Rng;
+
+mod common;
 use std::path::{Path, PathBuf};
 
 use futmlir_frontend::check;
@@ -354,36 +356,8 @@ const SWAPS: &[&[&str]] = &[
     &["transpose", "reverse"],
 ];
 
-/// Replaces one occurrence of a token by another of its group; `None` if
-/// the token does not occur. Returns the new text and a note.
 fn mutate(rng: &mut Rng, text: &str) -> Option<(String, String)> {
-    let group = SWAPS[rng.index(SWAPS.len())];
-    let from = group[rng.index(group.len())];
-    let to = group[rng.index(group.len())];
-    let symbolic = !from.starts_with(|c: char| c.is_alphanumeric());
-    let glued = |c: Option<char>| {
-        c.is_some_and(|c| {
-            if symbolic {
-                "+-*/%<>=!&|^.".contains(c)
-            } else {
-                c.is_alphanumeric() || c == '_'
-            }
-        })
-    };
-    let hits: Vec<usize> = text
-        .match_indices(from)
-        .map(|(i, _)| i)
-        .filter(|&i| !glued(text[..i].chars().next_back()) && !glued(text[i + from.len()..].chars().next()))
-        .collect();
-    if hits.is_empty() || from == to {
-        return None;
-    }
-    let at = hits[rng.index(hits.len())];
-    let line = 1 + text[..at].matches('\n').count();
-    Some((
-        format!("{}{}{}", &text[..at], to, &text[at + from.len()..]),
-        format!("line {line}: `{from}` -> `{to}`"),
-    ))
+    common::swap_token(rng, text, SWAPS)
 }
 
 fn mutants() {

@@ -70,13 +70,14 @@ impl Checker {
             }
             ExpKind::Neg(x) => {
                 let t = self.check_exp(x)?;
-                self.require_prim(&t, PrimSet::numeric(), x.span, "operand of `-`")?;
+                self.subst
+                    .require_prim(&t, PrimSet::numeric(), x.span, "operand of `-`")?;
                 Ok(t)
             }
             ExpKind::Not(x) => {
                 let t = self.check_exp(x)?;
                 let set = PrimSet(PrimSet::ints().0 | PrimSet::of(&[PrimType::Bool]).0);
-                self.require_prim(&t, set, x.span, "operand of `!`")?;
+                self.subst.require_prim(&t, set, x.span, "operand of `!`")?;
                 Ok(t)
             }
             ExpKind::BinOp { op, op_span, lhs, rhs } => {
@@ -196,7 +197,8 @@ impl Checker {
             }
             ExpKind::Range { start, second, end, .. } => {
                 let t = self.check_exp(start)?;
-                self.require_prim(&t, PrimSet::ints(), start.span, "range bound")?;
+                self.subst
+                    .require_prim(&t, PrimSet::ints(), start.span, "range bound")?;
                 if let Some(s) = second {
                     self.check_against(s, &t)?;
                 }
@@ -375,7 +377,8 @@ impl Checker {
                     match form {
                         LoopForm::For(i, _, bound) => {
                             let bt = self.check_exp(bound)?;
-                            self.require_prim(&bt, PrimSet::ints(), bound.span, "loop bound")?;
+                            self.subst
+                                .require_prim(&bt, PrimSet::ints(), bound.span, "loop bound")?;
                             self.bind_pat(pat, &pt)?;
                             self.locals.push(Local {
                                 name: i.clone(),

@@ -95,7 +95,7 @@ pub(crate) mod zonk;
 #[cfg(test)]
 mod tests;
 
-use unify::{PrimSet, Subst};
+use unify::Subst;
 
 /// The prelude's source text.
 pub const PRELUDE: &str = include_str!("../../prelude/prelude.fut");
@@ -881,10 +881,6 @@ impl Checker {
                 "this pattern is only allowed in `match`, which is not supported yet",
             )),
         }
-    }
-
-    pub fn require_prim(&mut self, t: &Type, set: PrimSet, span: Span, what: &str) -> Result<(), Diag> {
-        self.subst.require_prim(t, set, span, what)
     }
 }
 
