@@ -221,6 +221,23 @@ fn bits_type(t: PrimType) -> PrimType {
     }
 }
 
+/// The signature of member `f` of module `t` as written in the tables
+/// above (`T` not yet replaced by the type), or `None` if there is no
+/// such member; conversions (`i32.f64`) are not in the tables. Cheaper
+/// than [`numeric_module`] for a single lookup.
+pub fn numeric_member(t: PrimType, f: &str) -> Option<&'static str> {
+    let tables: &[&[(&'static str, &'static str)]] = match t {
+        PrimType::Bool => &[BOOL],
+        t if t.is_float() => &[NUMERIC_COMMON, FLOAT],
+        _ => &[NUMERIC_COMMON, INTEGRAL],
+    };
+    tables
+        .iter()
+        .flat_map(|tab| tab.iter())
+        .find(|(n, _)| *n == f)
+        .map(|(_, s)| *s)
+}
+
 /// The members of module `t` (`i32.sum`, `f32.sqrt`, ...) as (name, type
 /// scheme) pairs; every member with an array has the size parameter `[n]`.
 pub fn numeric_module(t: PrimType) -> Vec<(String, String)> {

@@ -20,10 +20,10 @@ pub fn arity(name: &str) -> Option<usize> {
     }
     let (m, f) = name.split_once('.')?;
     let t = PrimType::from_name(m)?;
-    builtins::numeric_module(t)
-        .into_iter()
-        .find(|(n, _)| n == f)
-        .map(|(_, sig)| count_arrows(&sig))
+    if PrimType::from_name(f).is_some() {
+        return Some(1); // a conversion
+    }
+    builtins::numeric_member(t, f).map(count_arrows)
 }
 
 /// Arrows at parenthesis depth 0 of a type signature.
