@@ -6,7 +6,10 @@
 //! - [`pipeline`]: pipeline text (`ir-cse,ir-dce{max-iters=8}`), parsing
 //!   with caret errors, printing that parses back.
 //! - [`manager`]: runs a pipeline; [`instrument`]: dumps, verify-each, timing.
+//! - [`egraph`]: rule files (`rewrite-rules/*.rules`) compiled into egg
+//!   rewrites, and the term language they rewrite.
 
+pub mod egraph;
 pub mod instrument;
 pub mod ir;
 pub mod manager;
