@@ -22,6 +22,10 @@ pub struct OptArgs {
     /// The passes to run, e.g. `ir-cse,ir-dce{max-iters=4}`.
     #[arg(long, value_name = "PIPELINE", default_value = "")]
     pass_pipeline: String,
+    /// Load a rule file (rule sets for `soac-rewrite`, see
+    /// rewrite-rules/README.md); may be given several times.
+    #[arg(long = "rules", value_name = "FILE")]
+    rules: Vec<String>,
     /// Write the output here instead of stdout.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -67,6 +71,15 @@ pub fn main(a: OptArgs) -> ExitCode {
     if a.list_passes {
         print!("{}", list_passes());
         return ExitCode::SUCCESS;
+    }
+    for path in &a.rules {
+        let loaded = std::fs::read_to_string(path)
+            .map_err(|e| miette::miette!("cannot read rule file {path}: {e}"))
+            .and_then(|text| futmlir_passes::egraph::add_user_rule_file(path, &text));
+        if let Err(report) = loaded {
+            eprintln!("{report:?}");
+            return ExitCode::FAILURE;
+        }
     }
     let pipeline = match Pipeline::parse(&a.pass_pipeline) {
         Ok(p) => p,

@@ -95,7 +95,10 @@ fn run_line(line: &str, file: &Path) -> Result<String, String> {
         }
         let args: Vec<String> = w[1..]
             .iter()
-            .map(|a| a.replace("%s", &file.display().to_string()))
+            .map(|a| {
+                let dir = file.parent().map_or(String::new(), |d| d.display().to_string());
+                a.replace("%S", &dir).replace("%s", &file.display().to_string())
+            })
             .collect();
         let mut child = Command::new(env!("CARGO_BIN_EXE_futmlir"))
             .args(&args)

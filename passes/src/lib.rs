@@ -2,7 +2,8 @@
 //!
 //! - [`pass`]: the `Pass` trait, `PassInfo` and typed options.
 //! - [`registry`]: every pass, one file each, in a folder named after the
-//!   dialect it works on ([`ir`] holds the dialect-independent ones).
+//!   dialect it works on ([`ir`] holds the dialect-independent ones,
+//!   [`soac`] those of the soac dialect).
 //! - [`pipeline`]: pipeline text (`ir-cse,ir-dce{max-iters=8}`), parsing
 //!   with caret errors, printing that parses back.
 //! - [`manager`]: runs a pipeline; [`instrument`]: dumps, verify-each, timing.
@@ -16,6 +17,7 @@ pub mod manager;
 pub mod pass;
 pub mod pipeline;
 pub mod registry;
+pub mod soac;
 
 pub use instrument::Instrumentation;
 pub use manager::PassManager;

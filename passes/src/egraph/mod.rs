@@ -34,5 +34,59 @@ pub mod rules;
 pub mod ruleset;
 pub mod terms;
 
+use std::sync::Mutex;
+
+use rules::RuleError;
+use ruleset::Rules;
+
+/// The rule files that ship with futmlir, compiled into the binary.
+pub const BUILTIN_RULE_FILES: &[(&str, &str)] = &[(
+    "rewrite-rules/simplify.rules",
+    include_str!("../../../rewrite-rules/simplify.rules"),
+)];
+
+/// Rule files a user added with `--rules FILE` (path, text), in order.
+static USER_RULE_FILES: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+
+/// Compile one rule file against the soac term language.
+pub fn compile_file(text: &str) -> Result<Rules<()>, RuleError> {
+    ruleset::compile(&rules::parse(text)?, &terms::language(), &terms::predicates())
+}
+
+/// Add a user's rule file (`--rules FILE`): it must compile on its own,
+/// and its rule sets must not clash with the loaded ones. Passes created
+/// afterwards see its sets, and its schedule runs after the built-in ones.
+pub fn add_user_rule_file(path: &str, text: &str) -> Result<(), miette::Report> {
+    let compiled = compile_file(text).map_err(|e| e.to_report(path, text))?;
+    let mut all = loaded_rules().map_err(|e| miette::miette!("{e}"))?;
+    all.extend(compiled).map_err(|e| miette::miette!("{path}: {e}"))?;
+    USER_RULE_FILES
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push((path.to_string(), text.to_string()));
+    Ok(())
+}
+
+/// The built-in rule files and the user's, compiled.
+pub fn loaded_rules() -> Result<Rules<()>, String> {
+    let user = USER_RULE_FILES.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let mut all: Option<Rules<()>> = None;
+    for (path, text) in BUILTIN_RULE_FILES
+        .iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .chain(user)
+    {
+        let r = compile_file(&text).map_err(|e| e.to_plain(&path, &text))?;
+        match &mut all {
+            None => all = Some(r),
+            Some(a) => a.extend(r).map_err(|e| format!("{path}: {e}"))?,
+        }
+    }
+    Ok(all.unwrap_or(Rules {
+        sets: Vec::new(),
+        schedule: Vec::new(),
+    }))
+}
+
 #[cfg(test)]
 mod tests;

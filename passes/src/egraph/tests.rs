@@ -10,7 +10,7 @@ use super::rules::{parse, RuleError};
 use super::ruleset::{compile, Limits, Rules};
 use super::terms::{language, literal, predicates, Literal};
 
-const SIMPLIFY: &str = include_str!("../../../rewrite-rules/simplify.rules");
+const SIMPLIFY: &str = super::BUILTIN_RULE_FILES[0].1;
 
 fn limits() -> Limits {
     let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);

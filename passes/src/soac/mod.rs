@@ -1,0 +1,3 @@
+//! Passes on the `soac` dialect.
+
+pub mod rewrite;
