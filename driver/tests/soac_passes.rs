@@ -15,7 +15,7 @@ use futmlir_frontend::testspec::{parse_test_spec, InputSpec};
 use futmlir_frontend::values::{self, compare_values, Value};
 use futmlir_passes::{Instrumentation, PassManager, Pipeline};
 
-const PIPELINE: &str = "soac-rewrite,ir-cse,ir-dce";
+const PIPELINE: &str = "soac-inline,soac-rewrite,ir-cse,ir-dce";
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };

@@ -10,6 +10,7 @@ pub fn all_passes() -> &'static [PassInfo] {
         crate::ir::dce::INFO,
         crate::ir::op_stats::INFO,
         crate::ir::strip_locations::INFO,
+        crate::soac::inline::INFO,
         crate::soac::rewrite::INFO,
     ];
     PASSES

@@ -1,3 +1,4 @@
 //! Passes on the `soac` dialect.
 
+pub mod inline;
 pub mod rewrite;
