@@ -9,14 +9,15 @@ use crate::check::builtins;
 use crate::span::Span;
 use crate::types::{PrimType, Type};
 
-/// The number of arguments a built-in takes (0 for constants); `None` if
-/// it is not a built-in.
+/// The number of arguments a built-in takes (0 for constants), its
+/// implicit sizes included (`builtins::implicit_sizes`); `None` if it is
+/// not a built-in.
 pub fn arity(name: &str) -> Option<usize> {
     if builtins::OPERATORS.contains(&name) {
         return Some(2);
     }
     if let Some((_, sig)) = builtins::GENERAL.iter().find(|(n, _)| *n == name) {
-        return Some(count_arrows(sig));
+        return Some(count_arrows(sig) + builtins::implicit_size_count(name));
     }
     let (m, f) = name.split_once('.')?;
     let t = PrimType::from_name(m)?;
@@ -200,6 +201,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Ok(xs.with_leaves(out))
             }
             "unflatten" | "unflatten_3d" | "unflatten_4d" => {
+                // The implicit sizes first, then the array.
                 let k = args.len() - 1;
                 let mut sizes = Vec::new();
                 for i in 0..k {
@@ -213,8 +215,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     total = self.binop("mul", total, s);
                 }
                 let c = self.cmpop("eq", total, p);
+                let mut conds = vec![c];
+                let zero = self.const_i64(0);
+                for &s in &sizes {
+                    conds.push(self.cmpop("ge", s, zero));
+                }
+                let ok = self.and_all(conds).expect("at least one condition");
                 self.assert(
-                    c,
+                    ok,
                     "the size of the array is not the product of the sizes to unflatten to",
                 );
                 let mut out = Vec::new();
@@ -224,6 +232,29 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     out.push(self.reshape(l, &d)?);
                 }
                 Ok(xs.with_leaves(out))
+            }
+            "split" => {
+                // The implicit sizes `n` and `m`, then the array.
+                let (n, m) = (leaf(0)?, leaf(1)?);
+                let xs = a(2).0;
+                let ls = self.array_leaves(&xs, span)?;
+                let len = self.size(ls[0], 0)?;
+                let zero = self.const_i64(0);
+                let total = self.binop("add", n, m);
+                let conds = vec![
+                    self.cmpop("ge", n, zero),
+                    self.cmpop("ge", m, zero),
+                    self.cmpop("eq", total, len),
+                ];
+                let ok = self.and_all(conds).expect("three conditions");
+                self.assert(ok, "the size of the array is not the sum of the sizes to split into");
+                let one = self.const_i64(1);
+                let (mut front, mut back) = (Vec::new(), Vec::new());
+                for l in ls {
+                    front.push(self.slice1(l, zero, n, one));
+                    back.push(self.slice1(l, n, m, one));
+                }
+                Ok(V::Tuple(vec![xs.with_leaves(front), xs.with_leaves(back)]))
             }
             "copy" => {
                 let x = a(0).0;

@@ -89,7 +89,10 @@ pub enum Gen {
     Rotate,
     Transpose,
     Flatten(u8),
+    /// Its implicit sizes come first (`check::builtins::implicit_sizes`).
     Unflatten(u8),
+    /// `split` with its implicit sizes `n` and `m` first.
+    Split,
     Copy,
     Reverse,
     Tabulate(u8),
@@ -246,6 +249,7 @@ impl Builtin {
                 Gen::Transpose | Gen::Flatten(_) | Gen::Copy | Gen::Reverse | Gen::Trace | Gen::Opaque => 1,
                 Gen::R32 | Gen::T32 | Gen::R64 | Gen::T64 => 1,
                 Gen::Unflatten(k) | Gen::Tabulate(k) => k as usize + 1,
+                Gen::Split => 3,
             },
         }
     }
@@ -286,6 +290,7 @@ fn parse_general(name: &str) -> Option<Gen> {
         "unflatten" => Gen::Unflatten(2),
         "unflatten_3d" => Gen::Unflatten(3),
         "unflatten_4d" => Gen::Unflatten(4),
+        "split" => Gen::Split,
         "copy" => Gen::Copy,
         "reverse" => Gen::Reverse,
         "tabulate" => Gen::Tabulate(1),
@@ -730,6 +735,26 @@ impl<'a> Interp<'a> {
                 self.charge(a.data.len() as u64, 1);
                 Ok(Value::array(a))
             }
+            Gen::Split => {
+                let [n, m, xs] = args_n(args, span)?;
+                let (n, m) = (as_i64(&n, span)?, as_i64(&m, span)?);
+                let xs = array_arg(xs, span)?;
+                if n < 0 || m < 0 || n.checked_add(m) != Some(xs.outer() as i64) {
+                    return err(
+                        span,
+                        format!(
+                            "cannot split an array of size {} into arrays of sizes {n} and {m}: the sizes do not match",
+                            xs.outer()
+                        ),
+                    );
+                }
+                let (n, total) = (n as usize, xs.outer());
+                let front: Vec<usize> = (0..n).collect();
+                let back: Vec<usize> = (n..total).collect();
+                self.charge(xs.data.len() as u64, 1);
+                let parts = vec![Value::array(xs.take_rows(&front)), Value::array(xs.take_rows(&back))];
+                Ok(Value::Tuple(Rc::new(parts)))
+            }
             Gen::Copy => {
                 let [x] = args_n(args, span)?;
                 if let Value::Array(a) = &x {
@@ -1018,7 +1043,7 @@ fn fold_prim(op: BinOp, ne: PrimValue, data: &Data<'_>) -> Option<Result<PrimVal
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::builtins::{numeric_module, GENERAL, OPERATORS};
+    use crate::check::builtins::{implicit_size_count, numeric_module, GENERAL, OPERATORS};
 
     /// The number of parameters of a type scheme: arrows at depth 0 after
     /// the type parameters.
@@ -1054,7 +1079,8 @@ mod tests {
     fn every_builtin_resolves_with_its_arity() {
         for (name, scheme) in GENERAL {
             let b = Builtin::parse(name).unwrap_or_else(|| panic!("{name}"));
-            assert_eq!(b.arity(), scheme_arity(scheme), "{name}: {scheme}");
+            let arity = scheme_arity(scheme) + implicit_size_count(name);
+            assert_eq!(b.arity(), arity, "{name}: {scheme}");
         }
         for t in PrimType::ALL {
             for (f, scheme) in numeric_module(t) {

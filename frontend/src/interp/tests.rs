@@ -1362,6 +1362,8 @@ fn builtin_array_functions() {
     assert_eq!(ev(call("flatten_3d", vec![cube.clone()])), "[1, 2, 3, 4, 5, 6, 7, 8]");
     let hyper = arrlit(vec![cube.clone()]);
     assert_eq!(ev(call("flatten_4d", vec![hyper])), "[1, 2, 3, 4, 5, 6, 7, 8]");
+    // `unflatten` and `split` applied as the interpreter applies them: their
+    // implicit sizes (from the type of the use) first.
     assert_eq!(
         ev(call(
             "unflatten",
@@ -1388,6 +1390,14 @@ fn builtin_array_functions() {
         ev(call("unflatten_4d", vec![i64_(1), i64_(2), i64_(1), i64_(4), flat])),
         "[[[[0i64, 1i64, 2i64, 3i64]], [[4i64, 5i64, 6i64, 7i64]]]]"
     );
+    assert_eq!(
+        ev(call("split", vec![i64_(1), i64_(2), ints(&[1, 2, 3])])),
+        "([1], [2, 3])"
+    );
+    for (n, m) in [(1, 1), (4, -1), (-1, 4)] {
+        let e = ev_err(call("split", vec![i64_(n), i64_(m), ints(&[1, 2, 3])]));
+        assert!(e.message.contains("size"), "{}", e.message);
+    }
     assert_eq!(ev(call("copy", vec![matrix()])), "[[1, 2, 3], [4, 5, 6]]");
     assert_eq!(ev(call("reverse", vec![matrix()])), "[[4, 5, 6], [1, 2, 3]]");
     assert_eq!(
