@@ -224,6 +224,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.op1("soac.unop", &[a], t, &[("kind", k)])
     }
 
+    /// `soac.ternop {kind}` (`fma`, `mad`) on three floats of one type.
+    pub fn ternop(&mut self, kind: &str, a: Value, b: Value, c: Value) -> Value {
+        let t = self.ctx.value_type(a);
+        let k = self.ctx.string_attr(kind);
+        self.op1("soac.ternop", &[a, b, c], t, &[("kind", k)])
+    }
+
     pub fn convop(&mut self, kind: &str, a: Value, to: Scalar) -> Value {
         let t = self.ctx.scalar(to);
         let k = self.ctx.string_attr(kind);

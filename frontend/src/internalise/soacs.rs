@@ -967,7 +967,30 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let r = self.unop("popc", y);
                 self.convert(r, Scalar::I32)
             }
-            "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" | "floor" | "ceil" | "round" => self.unop(f, leaf(0)?),
+            "sqrt" | "cbrt" | "exp" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan" | "asin" | "acos"
+            | "atan" | "sinh" | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "gamma" | "lgamma" | "erf" | "erfc"
+            | "floor" | "ceil" | "round" => self.unop(f, leaf(0)?),
+            "atan2" | "hypot" | "copysign" | "mul_hi" => {
+                let (x, y) = (leaf(0)?, leaf(1)?);
+                self.binop(f, x, y)
+            }
+            "mad_hi" => {
+                // `mul_hi a b + c`, wrapping, as Futhark defines it.
+                let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
+                let hi = self.binop("mul_hi", x, y);
+                self.binop("add", hi, z)
+            }
+            "fma" | "mad" => {
+                let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
+                self.ternop(f, x, y, z)
+            }
+            "lerp" => {
+                // `v0 + (v1 - v0) * t`, as Futhark defines it.
+                let (v0, v1, t) = (leaf(0)?, leaf(1)?, leaf(2)?);
+                let d = self.binop("sub", v1, v0);
+                let m = self.binop("mul", d, t);
+                self.binop("add", v0, m)
+            }
             "trunc" => {
                 let x = leaf(0)?;
                 let z = self.zero(s);
@@ -996,11 +1019,6 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             "pow" => {
                 let (x, y) = (leaf(0)?, leaf(1)?);
                 self.binop("pow", x, y)
-            }
-            "mad" => {
-                let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
-                let m = self.binop("mul", x, y);
-                self.binop("add", m, z)
             }
             "recip" => {
                 let x = leaf(0)?;

@@ -157,39 +157,13 @@ impl Builtin {
             return Some(Builtin::Num(t, c));
         }
         let nf = if t.is_float() {
+            if let Some(u) = FloatUn::from_name(f) {
+                return Some(Builtin::Num(t, Un(u)));
+            }
+            if let Some(b) = FloatBin::from_name(f) {
+                return Some(Builtin::Num(t, Bin(b)));
+            }
             match f {
-                "sqrt" => Un(FloatUn::Sqrt),
-                "cbrt" => Un(FloatUn::Cbrt),
-                "exp" => Un(FloatUn::Exp),
-                "log" => Un(FloatUn::Log),
-                "log2" => Un(FloatUn::Log2),
-                "log10" => Un(FloatUn::Log10),
-                "log1p" => Un(FloatUn::Log1p),
-                "sin" => Un(FloatUn::Sin),
-                "cos" => Un(FloatUn::Cos),
-                "tan" => Un(FloatUn::Tan),
-                "asin" => Un(FloatUn::Asin),
-                "acos" => Un(FloatUn::Acos),
-                "atan" => Un(FloatUn::Atan),
-                "sinh" => Un(FloatUn::Sinh),
-                "cosh" => Un(FloatUn::Cosh),
-                "tanh" => Un(FloatUn::Tanh),
-                "asinh" => Un(FloatUn::Asinh),
-                "acosh" => Un(FloatUn::Acosh),
-                "atanh" => Un(FloatUn::Atanh),
-                "gamma" => Un(FloatUn::Gamma),
-                "lgamma" => Un(FloatUn::Lgamma),
-                "erf" => Un(FloatUn::Erf),
-                "erfc" => Un(FloatUn::Erfc),
-                "floor" => Un(FloatUn::Floor),
-                "ceil" => Un(FloatUn::Ceil),
-                "round" => Un(FloatUn::Round),
-                "trunc" => Un(FloatUn::Trunc),
-                "recip" => Un(FloatUn::Recip),
-                "atan2" => Bin(FloatBin::Atan2),
-                "hypot" => Bin(FloatBin::Hypot),
-                "pow" => Bin(FloatBin::Pow),
-                "copysign" => Bin(FloatBin::Copysign),
                 "isnan" => IsNan,
                 "isinf" => IsInf,
                 "isfinite" => IsFinite,

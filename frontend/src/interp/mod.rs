@@ -22,7 +22,7 @@ mod builtins;
 mod cost;
 mod eval;
 mod free;
-mod prim;
+pub(crate) mod prim;
 #[cfg(test)]
 mod tests;
 
