@@ -35,6 +35,13 @@
 //! parameters), followed by a reshape that gives the value the agreed size.
 //! Each assert's message ends with the source location.
 //!
+//! **Note [Dropped built-ins].**
+//! `trace x` internalises to `x`: the reference interpreter prints `x`
+//! (`futmlir run`, on stderr), but the soac level has no output channel,
+//! so a compiled program does not trace (Futhark's compilers ignore
+//! `trace` too). `opaque x` is `x` as well; it only matters to
+//! optimisations, which will have to respect it when they arrive.
+//!
 //! A top-level constant (`def table = ...`) is computed once per function
 //! that uses it, at the end of the function's entry block as it is when
 //! first needed (which comes before every op still being built), as

@@ -10,7 +10,7 @@ use crate::values::PrimValue;
 use super::cost::log_steps;
 use super::eval::{as_i64, check_alloc, err, error, internal, Interp, R};
 use super::prim::{self, BinOp, FloatBin, FloatUn};
-use super::value::{shape_str, Array, Builder, Data, Fun, Value};
+use super::value::{shape_str, trace_text, Array, Builder, Data, Fun, Value};
 
 /// A resolved built-in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -743,7 +743,14 @@ impl<'a> Interp<'a> {
                 self.charge(xs.data.len() as u64, 1);
                 Ok(Value::array(xs.take_rows(&rows)))
             }
-            Gen::Trace | Gen::Opaque => {
+            Gen::Trace => {
+                let [x] = args_n(args, span)?;
+                if let Some(report) = self.trace {
+                    report(span, &trace_text(&x, ty));
+                }
+                Ok(x)
+            }
+            Gen::Opaque => {
                 let [x] = args_n(args, span)?;
                 Ok(x)
             }

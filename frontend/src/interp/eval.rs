@@ -22,7 +22,7 @@ use super::builtins::Builtin;
 use super::free;
 use super::prim::{self, BinOp};
 use super::value::{shape_str, value_eq, Array, Builder, Captured, Closure, Data, Fun, Sym, Value};
-use super::RuntimeError;
+use super::{RuntimeError, TraceSink};
 
 // Note [Consumption]
 // ~~~~~~~~~~~~~~~~~~
@@ -123,6 +123,8 @@ pub(crate) struct Interp<'a> {
     free_vars: HashMap<usize, Rc<[&'a str]>, BuildHasherDefault<AddrHasher>>,
     /// Whether work and span are counted (see cost.rs).
     pub cost: bool,
+    /// Where `trace` reports.
+    pub trace: Option<TraceSink<'a>>,
     pub work: u64,
     pub span: u64,
     stack_base: usize,
@@ -137,7 +139,7 @@ fn same_name(a: &str, b: &str) -> bool {
 }
 
 impl<'a> Interp<'a> {
-    pub fn new(checked: &'a Checked, cost: bool) -> Interp<'a> {
+    pub fn new(checked: &'a Checked, cost: bool, trace: Option<TraceSink<'a>>) -> Interp<'a> {
         let probe = 0u8;
         Interp {
             checked,
@@ -152,6 +154,7 @@ impl<'a> Interp<'a> {
             builtins: HashMap::default(),
             free_vars: HashMap::default(),
             cost,
+            trace,
             work: 0,
             span: 0,
             stack_base: std::ptr::addr_of!(probe) as usize,
