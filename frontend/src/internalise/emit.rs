@@ -256,6 +256,17 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.op("soac.assert", &[c], &[], &[("message", a)], Vec::new());
     }
 
+    /// A check that a size the program computes (`iota n`, `replicate n
+    /// x`) is not negative (Note [Run-time checks]); none for a constant.
+    pub fn assert_size(&mut self, n: Value, what: &str) {
+        if matches!(self.int_value(n), Some(c) if c >= 0) {
+            return;
+        }
+        let zero = self.const_i64(0);
+        let c = self.cmpop("ge", n, zero);
+        self.assert(c, &format!("{what}: negative size"));
+    }
+
     /// A conversion between scalar types, as Futhark's `T.from` does it.
     pub fn convert(&mut self, v: Value, to: Scalar) -> Value {
         let Some(from) = self.ctx.as_scalar(self.ctx.value_type(v)) else {

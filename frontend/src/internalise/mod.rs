@@ -32,7 +32,9 @@
 //! `iota` of the size) and not inside `#[unsafe]`; "division by zero" for
 //! integer division; a size check wherever two sizes must agree (`zip`,
 //! the arrays of a `map`, `:>`, the arguments of a function with size
-//! parameters), followed by a reshape that gives the value the agreed size.
+//! parameters), followed by a reshape that gives the value the agreed size;
+//! "negative size" where the program gives a size (`iota n`, `replicate n
+//! x`, `tabulate`, `hist`), unless it is a constant that is not negative.
 //! Each assert's message ends with the source location.
 //!
 //! **Note [Dropped built-ins].**

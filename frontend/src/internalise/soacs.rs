@@ -78,6 +78,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             "scan" => self.reduce_or_scan(a(0), a(1), a(2), true, false, span),
             "hist" => {
                 let k = leaf(2)?;
+                self.assert_size(k, "hist");
                 let (ne, _) = a(1);
                 let nes = self.array_leaves_of_scalar(&ne, span)?;
                 let mut dests = Vec::new();
@@ -119,11 +120,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             "unzip" | "unzip3" | "unzip4" | "unzip5" | "trace" | "opaque" => Ok(a(0).0),
             "iota" => {
                 let n = leaf(0)?;
+                self.assert_size(n, "iota");
                 let rt = self.array_type(Scalar::I64, vec![Dim::Value(n)]);
                 Ok(V::Leaf(self.op1("soac.iota", &[n], rt, &[])))
             }
             "replicate" => {
                 let n = leaf(0)?;
+                self.assert_size(n, "replicate");
                 let x = a(1).0;
                 let ls = x.leaves().ok_or_else(|| internal(span, "an array of functions"))?;
                 let mut out = Vec::new();
@@ -290,6 +293,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let mut sizes = Vec::new();
                 for i in 0..k {
                     sizes.push(leaf(i)?);
+                }
+                // All sizes first: an inner one is not reached when an
+                // outer one is 0.
+                for &n in &sizes {
+                    self.assert_size(n, name);
                 }
                 let f = a(k).0;
                 self.tabulate(&f, &sizes, Vec::new(), span)

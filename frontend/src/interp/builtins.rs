@@ -521,6 +521,9 @@ impl<'a> Interp<'a> {
             Gen::Hist => {
                 let [f, ne, k, is, vs] = args_n(args, span)?;
                 let k = as_i64(&k, span)?;
+                if k < 0 {
+                    return err(span, format!("hist: negative size {k}"));
+                }
                 let k = check_alloc(k as i128, span)?;
                 if let Value::Array(a) = &ne {
                     check_alloc(k as i128 * a.data.len() as i128, span)?;
