@@ -76,7 +76,12 @@ pub fn main(args: RunArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let opts = RunOptions { cost: args.cost };
+    // `trace x` prints `x` on stderr as it is evaluated, like `futhark run`.
+    let trace = |span, value: &str| eprintln!("Trace at {}: {value}", sm.describe_range(span));
+    let opts = RunOptions {
+        cost: args.cost,
+        trace: Some(&trace),
+    };
     let result = match interp::run_entry(&checked, &args.entry, inputs, &opts) {
         Ok(r) => r,
         Err(e) => {

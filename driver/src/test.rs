@@ -77,7 +77,7 @@ struct InterpProgram {
 
 impl Compiled for InterpProgram {
     fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
-        let opts = futmlir_frontend::interp::RunOptions { cost: false };
+        let opts = futmlir_frontend::interp::RunOptions::default();
         futmlir_frontend::interp::run_entry(&self.checked, entry, args, &opts)
             .map(|r| r.values)
             .map_err(|e| e.render(&self.sm))

@@ -302,6 +302,25 @@ fn run_interprets_an_entry_point() {
 }
 
 #[test]
+fn run_prints_traces_on_stderr() {
+    let src = "def main (xs: []i32) =\n  let ys = map (\\x -> trace (x * 2)) xs\n  in (trace (ys, {a = true})).0\n";
+    let out = run_prog("run_trace", src, &[], b"[1, 2]");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "[2i32, 4i32]\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let traces: Vec<&str> = err
+        .lines()
+        .map(|l| l.split_once("p.fut:").map_or(l, |(_, r)| r))
+        .collect();
+    assert_eq!(
+        traces,
+        ["2:23-35: 2i32", "2:23-35: 4i32", "3:6-29: ([2i32, 4i32], {a = true})"],
+        "{err}"
+    );
+    assert!(err.lines().all(|l| l.starts_with("Trace at ")), "{err}");
+}
+
+#[test]
 fn run_errors_exit_1_with_a_location() {
     let src = "def main (xs: []i32) (i: i64): i32 = xs[i]\n";
     let out = run_prog("run_oob", src, &[], b"[1, 2, 3] 7i64");

@@ -24,7 +24,6 @@ def tail [n] 't (xs: [n]t): []t = xs[1:]
 def init [n] 't (xs: [n]t): []t = xs[:n - 1]
 def take [n] 't (i: i64) (xs: [n]t): [i]t = xs[0:i] :> [i]t
 def drop [n] 't (i: i64) (xs: [n]t): []t = xs[i:]
-def split [n] 't (i: i64) (xs: [n]t): ([i]t, []t) = (xs[0:i] :> [i]t, xs[i:])
 def indices [n] 't (_: [n]t): *[n]i64 = iota n
 
 def all [n] 'a (f: a -> bool) (xs: [n]a): bool = reduce (&&) true (map f xs)

@@ -60,4 +60,16 @@ impl SourceMap {
         let (l, c) = f.line_col(span.lo);
         format!("{}:{l}:{c}", f.name)
     }
+    /// `file:line:col-col` of a span (`file:line:col-line:col` across
+    /// lines), the end inclusive, as Futhark writes locations.
+    pub fn describe_range(&self, span: Span) -> String {
+        let f = self.file(span.file);
+        let (l1, c1) = f.line_col(span.lo);
+        let (l2, c2) = f.line_col(span.hi.saturating_sub(1).max(span.lo));
+        if l1 == l2 {
+            format!("{}:{l1}:{c1}-{c2}", f.name)
+        } else {
+            format!("{}:{l1}:{c1}-{l2}:{c2}", f.name)
+        }
+    }
 }

@@ -106,25 +106,169 @@ pub enum Size {
     /// instantiated function): bound by unification. Never left in a
     /// checked program (see Note [Static size checking] in `check`).
     Infer(SizeVar),
-    /// A size given by arithmetic on other sizes that the checker does not
-    /// model (`n+m`, the size of `xs ++ ys`), with its text for messages.
-    /// It never equals a single name or constant, but may equal another
-    /// such expression. Never left in a checked program.
-    Expr(Rc<str>),
+    /// Arithmetic on sizes: `n+m` (the size of `xs ++ ys`), `n*m` (of
+    /// `flatten`), `n-k`, as written in a type (`[n*m]t`) or given for a
+    /// named parameter (`iota (n*m)`). Its operands are never `Unknown`
+    /// ([`Size::binary`] makes the whole `Unknown` instead). See Note
+    /// [Static size checking] in `check` for how it compares.
+    Expr(Rc<SizeExpr>),
+}
+
+/// `lhs op rhs`, a size computed from two others.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SizeExpr {
+    pub op: SizeOp,
+    pub lhs: Size,
+    pub rhs: Size,
+}
+
+/// The arithmetic of size expressions (Futhark allows any `i64`
+/// expression in a size; these are the ones the checker models).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum SizeOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+impl SizeOp {
+    pub fn from_name(op: &str) -> Option<SizeOp> {
+        match op {
+            "+" => Some(SizeOp::Add),
+            "-" => Some(SizeOp::Sub),
+            "*" => Some(SizeOp::Mul),
+            _ => None,
+        }
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            SizeOp::Add => "+",
+            SizeOp::Sub => "-",
+            SizeOp::Mul => "*",
+        }
+    }
+
+    /// The operation on values; `None` on overflow.
+    pub fn apply(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            SizeOp::Add => a.checked_add(b),
+            SizeOp::Sub => a.checked_sub(b),
+            SizeOp::Mul => a.checked_mul(b),
+        }
+    }
+
+    fn precedence(self) -> u8 {
+        match self {
+            SizeOp::Add | SizeOp::Sub => 1,
+            SizeOp::Mul => 2,
+        }
+    }
 }
 
 /// Identifier of a size unification variable of the checker.
 pub type SizeVar = u32;
 
+impl Size {
+    /// `a op b`, or `Unknown` when an operand is unknown (arithmetic on a
+    /// size that is not tracked is not tracked either).
+    pub fn binary(op: SizeOp, a: Size, b: Size) -> Size {
+        if a == Size::Unknown || b == Size::Unknown {
+            return Size::Unknown;
+        }
+        Size::Expr(Rc::new(SizeExpr { op, lhs: a, rhs: b }))
+    }
+
+    /// The size with every operand that is not an expression (a constant,
+    /// a name, a size variable, `Unknown`) replaced by `f` of it.
+    pub fn map_leaves(&self, f: &mut dyn FnMut(&Size) -> Size) -> Size {
+        match self {
+            Size::Expr(e) => {
+                let l = e.lhs.map_leaves(f);
+                let r = e.rhs.map_leaves(f);
+                Size::binary(e.op, l, r)
+            }
+            d => f(d),
+        }
+    }
+
+    /// Whether `f` holds for an operand that is not an expression.
+    pub fn any_leaf(&self, f: &mut dyn FnMut(&Size) -> bool) -> bool {
+        match self {
+            Size::Expr(e) => e.lhs.any_leaf(f) || e.rhs.any_leaf(f),
+            d => f(d),
+        }
+    }
+
+    /// The value of the size, given the values of the names in it; `None`
+    /// when a name has none, the size is not tracked, or the arithmetic
+    /// overflows.
+    pub fn eval(&self, var: &mut dyn FnMut(&Name) -> Option<i64>) -> Option<i64> {
+        match self {
+            Size::Const(c) => Some(*c),
+            Size::Var(n) => var(n),
+            Size::Expr(e) => {
+                let a = e.lhs.eval(var)?;
+                let b = e.rhs.eval(var)?;
+                e.op.apply(a, b)
+            }
+            Size::Unknown | Size::Infer(_) => None,
+        }
+    }
+
+    /// The size with its constant parts folded: `2+3` is `5`, `n+0` and
+    /// `n*1` are `n`, `n*0` is `0`. For comparing sizes, not for building
+    /// them: `split` must see the `2+3` of `xs :> [2+3]t`.
+    pub fn folded(&self) -> Size {
+        let Size::Expr(e) = self else { return self.clone() };
+        let (a, b) = (e.lhs.folded(), e.rhs.folded());
+        match (e.op, &a, &b) {
+            (op, Size::Const(x), Size::Const(y)) => match op.apply(*x, *y) {
+                Some(c) => Size::Const(c),
+                None => Size::binary(op, a, b),
+            },
+            (SizeOp::Add | SizeOp::Sub, _, Size::Const(0)) | (SizeOp::Mul, _, Size::Const(1)) => a,
+            (SizeOp::Add, Size::Const(0), _) | (SizeOp::Mul, Size::Const(1), _) => b,
+            (SizeOp::Mul, Size::Const(0), _) | (SizeOp::Mul, _, Size::Const(0)) => Size::Const(0),
+            (op, _, _) => Size::binary(op, a, b),
+        }
+    }
+
+    /// The size as written inside brackets (`n*m` for `[n*m]`; `?` for a
+    /// size variable, nothing for `Unknown`).
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        self.write_expr(&mut s, 0);
+        s
+    }
+
+    fn write_expr(&self, out: &mut String, outer: u8) {
+        match self {
+            Size::Const(n) => out.push_str(&n.to_string()),
+            Size::Var(v) => out.push_str(v),
+            Size::Unknown => {}
+            Size::Infer(_) => out.push('?'),
+            Size::Expr(e) => {
+                let p = e.op.precedence();
+                if p < outer {
+                    out.push('(');
+                }
+                e.lhs.write_expr(out, p);
+                out.push_str(e.op.symbol());
+                // The operators are left-associative: a right operand of the
+                // same precedence needs parentheses (`n-(m-k)`).
+                e.rhs.write_expr(out, p + 1);
+                if p < outer {
+                    out.push(')');
+                }
+            }
+        }
+    }
+}
+
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Size::Const(n) => write!(f, "[{n}]"),
-            Size::Var(v) => write!(f, "[{v}]"),
-            Size::Unknown => write!(f, "[]"),
-            Size::Infer(_) => write!(f, "[?]"),
-            Size::Expr(e) => write!(f, "[{e}]"),
-        }
+        write!(f, "[{}]", self.text())
     }
 }
 

@@ -74,10 +74,12 @@ callee's `function_type` when it is in the enclosing module.
             name: "soac.binop",
             summary: "A binary scalar operation; also used by segop, mem and imp.",
             description: r#"Attribute `kind`: add, sub, mul, div, mod, rem, pow, min, max, and, or,
-xor, shl, shr, ushr. Operands and result share one scalar type; the
-signedness of the type selects signed or unsigned semantics. On integers,
-div and mod round towards negative infinity (Futhark's `/` and `%`), rem
-towards zero (`%%`).
+xor, shl, shr, ushr, mul_hi (integers: the high half of the double-width
+product, Futhark's `mul_hi`), and the float functions atan2, hypot,
+copysign. Operands and result share one scalar type; the signedness of the
+type selects signed or unsigned semantics. On integers, div and mod round
+towards negative infinity (Futhark's `/` and `%`), rem towards zero
+(`%%`).
 
 ```mlir
 %z = "soac.binop"(%x, %y) {kind = "add"} : (i32, i32) -> i32
@@ -100,13 +102,31 @@ towards zero (`%%`).
             name: "soac.unop",
             summary: "A unary scalar operation.",
             description: r#"Attribute `kind`: neg, not, abs, signum, popc, clz, and the float
-functions sqrt, exp, log, sin, cos, tan, floor, ceil, round.
+functions sqrt, cbrt, exp, log, log2, log10, log1p, sin, cos, tan, asin,
+acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, gamma, lgamma, erf,
+erfc, floor, ceil, round (half to even), with the semantics of Futhark's
+`f32.sqrt` and so on.
 
 ```mlir
 %y = "soac.unop"(%x) {kind = "sqrt"} : (f64) -> f64
 ```"#,
             traits: PURE,
             verify: v::unop,
+        },
+        OpDef {
+            name: "soac.ternop",
+            summary: "A ternary float operation: fused and unfused multiply-add.",
+            description: r#"Attribute `kind`: fma (`a*b+c` with one rounding, Futhark's `fma`) and
+mad (`a*b+c`, Futhark's `mad`: the product and the sum are rounded
+separately). f16 is computed in f64 and rounded to f16 at the end.
+Operands and result share one float type. (Futhark's `lerp` and `mad_hi`
+are binops: `v0 + (v1-v0)*t` and `mul_hi` then `add`.)
+
+```mlir
+%r = "soac.ternop"(%a, %b, %c) {kind = "fma"} : (f32, f32, f32) -> f32
+```"#,
+            traits: PURE,
+            verify: v::ternop,
         },
         OpDef {
             name: "soac.convop",

@@ -86,11 +86,15 @@ pub fn constant(v: &OpView) -> Result<(), String> {
 }
 
 pub const BINOP_KINDS: &[&str] = &[
-    "add", "sub", "mul", "div", "mod", "rem", "pow", "min", "max", "and", "or", "xor", "shl", "shr", "ushr",
+    "add", "sub", "mul", "div", "mod", "rem", "pow", "min", "max", "and", "or", "xor", "shl", "shr", "ushr", "mul_hi",
+    "atan2", "hypot", "copysign",
 ];
 pub const UNOP_KINDS: &[&str] = &[
     "neg", "not", "abs", "signum", "sqrt", "exp", "log", "sin", "cos", "tan", "floor", "ceil", "round", "popc", "clz",
+    "cbrt", "log2", "log10", "log1p", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+    "gamma", "lgamma", "erf", "erfc",
 ];
+pub const TERNOP_KINDS: &[&str] = &["fma", "mad"];
 pub const CMPOP_KINDS: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge"];
 pub const CONVOP_KINDS: &[&str] = &[
     "zext", "sext", "trunc", "fpconv", "fptoui", "fptosi", "uitofp", "sitofp", "itob", "btoi", "bitcast",
@@ -118,7 +122,8 @@ pub fn binop(v: &OpView) -> Result<(), String> {
     }
     let ok = match kind {
         "and" | "or" | "xor" => s.is_int() || s == Scalar::Bool,
-        "shl" | "shr" | "ushr" | "rem" => s.is_int(),
+        "shl" | "shr" | "ushr" | "rem" | "mul_hi" => s.is_int(),
+        "atan2" | "hypot" | "copysign" => s.is_float(),
         _ => s != Scalar::Bool,
     };
     if !ok {
@@ -146,6 +151,29 @@ pub fn unop(v: &OpView) -> Result<(), String> {
         _ => s.is_float(),
     };
     if !ok {
+        return Err(format!("'{kind}' does not apply to {}", s.futhark_name()));
+    }
+    Ok(())
+}
+
+/// `ternop {kind}`: three operands of one float type, a result of that
+/// type.
+pub fn ternop(v: &OpView) -> Result<(), String> {
+    v.expect_operands(3)?;
+    v.expect_results(1)?;
+    let kind = v.enum_attr("kind", TERNOP_KINDS)?;
+    let s = scalar_operand(v, 0)?;
+    let t = v.operand_type(0);
+    if v.operand_type(1) != t || v.operand_type(2) != t || v.result_type(0) != t {
+        return Err(format!(
+            "expects operands and result of one type, found ({}, {}, {}) -> {}",
+            v.show(t),
+            v.show(v.operand_type(1)),
+            v.show(v.operand_type(2)),
+            v.show(v.result_type(0))
+        ));
+    }
+    if !s.is_float() {
         return Err(format!("'{kind}' does not apply to {}", s.futhark_name()));
     }
     Ok(())

@@ -11,7 +11,7 @@
 //! numeric modules `i8 … f64` and `bool` are qualified names `T.f` generated
 //! by [`numeric_module`].
 
-use crate::types::PrimType;
+use crate::types::{PrimType, Size, Type};
 
 /// Unqualified built-ins: name and type scheme.
 pub const GENERAL: &[(&str, &str)] = &[
@@ -75,18 +75,13 @@ pub const GENERAL: &[(&str, &str)] = &[
     ("++", "'t [n] [m] [n]t -> [m]t -> *[]t"),
     ("rotate", "'t [n] i64 -> [n]t -> [n]t"),
     ("transpose", "'t [n] [m] [n][m]t -> [m][n]t"),
-    ("flatten", "'t [n] [m] [n][m]t -> []t"),
-    ("flatten_3d", "'t [n] [m] [l] [n][m][l]t -> []t"),
-    ("flatten_4d", "'t [n] [m] [l] [k] [n][m][l][k]t -> []t"),
-    ("unflatten", "'t [p] (n: i64) -> (m: i64) -> [p]t -> [n][m]t"),
-    (
-        "unflatten_3d",
-        "'t [p] (n: i64) -> (m: i64) -> (l: i64) -> [p]t -> [n][m][l]t",
-    ),
-    (
-        "unflatten_4d",
-        "'t [p] (n: i64) -> (m: i64) -> (l: i64) -> (k: i64) -> [p]t -> [n][m][l][k]t",
-    ),
+    ("flatten", "'t [n] [m] [n][m]t -> [n*m]t"),
+    ("flatten_3d", "'t [n] [m] [l] [n][m][l]t -> [n*m*l]t"),
+    ("flatten_4d", "'t [n] [m] [l] [k] [n][m][l][k]t -> [n*m*l*k]t"),
+    ("unflatten", "'t [n] [m] [n*m]t -> [n][m]t"),
+    ("unflatten_3d", "'t [n] [m] [l] [n*m*l]t -> [n][m][l]t"),
+    ("unflatten_4d", "'t [n] [m] [l] [k] [n*m*l*k]t -> [n][m][l][k]t"),
+    ("split", "'t [n] [m] [n+m]t -> ([n]t, [m]t)"),
     ("copy", "'t t -> *t"),
     ("reverse", "'t [n] [n]t -> [n]t"),
     ("tabulate", "'a (n: i64) -> (i64 -> a) -> *[n]a"),
@@ -107,6 +102,44 @@ pub const GENERAL: &[(&str, &str)] = &[
     ("r64", "i32 -> f64"),
     ("t64", "f64 -> i32"),
 ];
+
+/// The number of size parameters of built-in `name` that cannot be read
+/// off the shape of its argument at run time: `unflatten`'s `[n][m]` from
+/// an array of size `n*m`, `split`'s `[n]` and `[m]` from `n+m`. The
+/// checker binds them from the argument's type (Note [Static size
+/// checking]); the interpreters take them as leading `i64` arguments,
+/// evaluated from the type of the built-in where it is used
+/// ([`implicit_sizes`]).
+pub fn implicit_size_count(name: &str) -> usize {
+    match name {
+        "unflatten" | "split" => 2,
+        "unflatten_3d" => 3,
+        "unflatten_4d" => 4,
+        _ => 0,
+    }
+}
+
+/// The implicit sizes (see [`implicit_size_count`]) of a use of built-in
+/// `name` at type `ty` (instantiated: `[k*l]t -> [k][l]t`): the outer
+/// sizes of the result, of each result for `split`. `Unknown` where the
+/// type does not say.
+pub fn implicit_sizes(name: &str, ty: &Type) -> Vec<Size> {
+    let k = implicit_size_count(name);
+    let outer = |t: &Type| match t {
+        Type::Array { shape, .. } => shape[0].clone(),
+        _ => Size::Unknown,
+    };
+    let mut sizes = match ty {
+        Type::Arrow { ret, .. } => match &**ret {
+            Type::Tuple(ts) if name == "split" => ts.iter().map(outer).collect(),
+            Type::Array { shape, .. } => shape.iter().take(k).cloned().collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    sizes.resize(k, Size::Unknown);
+    sizes
+}
 
 /// Functions every numeric module `T` has (`T` stands for the module's
 /// type), besides the conversions `T.i8 … T.f64` and `T.bool`.

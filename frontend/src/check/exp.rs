@@ -7,7 +7,7 @@ use super::{builtins, record_type, Checker, Local, Scheme};
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
-use crate::types::{PrimType, Size, Type};
+use crate::types::{PrimType, Size, SizeOp, Type};
 
 fn i64t() -> Type {
     Type::Prim(PrimType::I64)
@@ -148,7 +148,7 @@ impl Checker {
                     ExpKind::Var(Var {
                         res: Some(Resolved::Builtin(n)),
                         ..
-                    }) if matches!((&**n, args.len()), ("concat", 2) | ("flatten", 1)) => {
+                    }) if &**n == "concat" && args.len() == 2 => {
                         let n = n.clone();
                         let args: Vec<&Exp> = args.iter().collect();
                         self.computed_size(r, &n, &args)
@@ -639,13 +639,7 @@ impl Checker {
             })?;
             // A named parameter `(n: i64)` may give the size of the result.
             if let Some(n) = pname {
-                let size = match &a.kind {
-                    ExpKind::Lit(Literal::Int { value, .. }) => Size::Const(*value as i64),
-                    ExpKind::Var(v) if v.name.quals.is_empty() && self.lookup_local(&v.name.name).is_some() => {
-                        Size::Var(v.name.name.clone())
-                    }
-                    _ => Size::Unknown,
-                };
+                let size = self.size_of_exp(a);
                 r = super::unify::map_sizes(&r, &mut |m| if *m == n { size.clone() } else { Size::Var(m.clone()) });
             }
             params.push(p);
@@ -663,6 +657,7 @@ impl Checker {
                 } else {
                     self.check_exp(a)?
                 };
+                self.check_size_form(&params[i], &at, i, a.span, desc)?;
                 self.subst.unify(&params[i], &at, a.span).map_err(|d| {
                     Diag::new(
                         a.span,
@@ -754,20 +749,18 @@ impl Checker {
         })
     }
 
-    /// The result type `r` of a built-in whose result size is arithmetic on
-    /// the argument sizes: `concat`/`++` (`[n+m]`) and `flatten` (`[n*m]`).
+    /// The result type `r` of `concat`/`++`, whose size is the sum of the
+    /// argument sizes: `[n+m]`. (Their type schemes say `[]`, so that
+    /// `reduce (++)` and the like, which Futhark accepts with an existential
+    /// size, stay lenient.)
     fn computed_size(&self, r: Type, builtin: &str, args: &[&Exp]) -> Type {
-        let dims = |e: &Exp| match e.ty.as_ref().map(|t| self.subst.resolve(t)) {
-            Some(Type::Array { shape, .. }) => shape.iter().map(|d| self.subst.resolve_size(d)).collect(),
-            _ => Vec::new(),
+        let outer = |e: &Exp| match e.ty.as_ref().map(|t| self.subst.resolve(t)) {
+            Some(Type::Array { shape, .. }) => Some(shape[0].clone()),
+            _ => None,
         };
         let d = match (builtin, args) {
-            ("concat", [a, b]) => match (dims(a).first(), dims(b).first()) {
-                (Some(x), Some(y)) => size_sum(x.clone(), y.clone()),
-                _ => return r,
-            },
-            ("flatten", [a]) => match dims(a)[..] {
-                [ref x, ref y, ..] => size_product(x.clone(), y.clone()),
+            ("concat", [a, b]) => match (outer(a), outer(b)) {
+                (Some(x), Some(y)) => size_sum(x, y),
                 _ => return r,
             },
             _ => return r,
@@ -783,6 +776,91 @@ impl Checker {
             }
             t => t,
         }
+    }
+
+    /// The size of an `i64` expression, when it is arithmetic (`+`, `-`,
+    /// `*`) on integer literals and `i64` variables in scope; otherwise
+    /// `Unknown` (Note [Static size checking]).
+    pub(crate) fn size_of_exp(&self, e: &Exp) -> Size {
+        match &e.kind {
+            ExpKind::Lit(Literal::Int {
+                value,
+                suffix: None | Some(PrimType::I64),
+            }) => i64::try_from(*value).map_or(Size::Unknown, Size::Const),
+            ExpKind::Var(v) if v.name.quals.is_empty() => match self.lookup_local(&v.name.name) {
+                Some(l)
+                    if l.scheme.is_none()
+                        && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(PrimType::I64) | Type::Var(_)) =>
+                {
+                    Size::Var(v.name.name.clone())
+                }
+                _ => Size::Unknown,
+            },
+            ExpKind::BinOp { op, lhs, rhs, .. }
+                if op.name.quals.is_empty()
+                    && self.lookup_local(&op.name.name).is_none()
+                    && self.lookup_global(&op.name.name).is_none() =>
+            {
+                match SizeOp::from_name(&op.name.name) {
+                    Some(o) => Size::binary(o, self.size_of_exp(lhs), self.size_of_exp(rhs)),
+                    None => Size::Unknown,
+                }
+            }
+            ExpKind::Tuple(es) if es.len() == 1 => self.size_of_exp(&es[0]),
+            _ => Size::Unknown,
+        }
+    }
+
+    /// A parameter whose size is an expression on the function's size
+    /// parameters (`[n*m]t` of `unflatten`) takes them from the argument's
+    /// size, which must be an expression of the same form (`[k*l]`) or a
+    /// size variable; Futhark rejects anything else, and so do we, with a
+    /// message that says what was expected.
+    fn check_size_form(&self, param: &Type, arg: &Type, i: usize, span: Span, desc: &str) -> Result<(), Diag> {
+        fn fits(p: &Size, a: &Size) -> bool {
+            match (p, a) {
+                (Size::Expr(x), Size::Expr(y)) if x.op == y.op => fits(&x.lhs, &y.lhs) && fits(&x.rhs, &y.rhs),
+                (Size::Expr(_), Size::Infer(_)) => true,
+                (Size::Expr(_), _) => !unify::Subst::is_open(p),
+                _ => true,
+            }
+        }
+        let (
+            Type::Array { shape: ps, .. },
+            Type::Array {
+                shape: arg_shape, elem, ..
+            },
+        ) = (self.subst.resolve(param), self.subst.resolve(arg))
+        else {
+            return Ok(());
+        };
+        for (j, (p, a)) in ps.iter().zip(&arg_shape).enumerate() {
+            if !unify::Subst::is_open(p) || fits(p, a) {
+                continue;
+            }
+            let form = self.subst.describe_size(p);
+            let found = match a {
+                Size::Unknown => format!("`{}`, whose size is not known statically", self.describe(arg)),
+                _ => format!("`{}`", self.describe(arg)),
+            };
+            return Err(Diag::new(
+                span,
+                format!(
+                    "argument {} of {desc}: expected an array of size `{form}`, found {found}",
+                    i + 1
+                ),
+            )
+            .help(format!(
+                "{desc} reads its size parameters off the argument's size, which must have the form `{form}`; \
+                 coerce the argument to such a size, e.g. `e :> {example}{elem}` with sizes in scope for the names",
+                example = arg_shape
+                    .iter()
+                    .enumerate()
+                    .map(|(k, d)| if k == j { format!("[{form}]") } else { d.to_string() })
+                    .collect::<String>(),
+            )));
+        }
+        Ok(())
     }
 
     /// The type of `if` from its unified branch types: where their sizes
@@ -940,33 +1018,13 @@ fn update_field(t: &Type, path: &[Name], v: &Type) -> Option<Type> {
     }
 }
 
-/// `a + b` as a size (see Note [Static size checking]).
+/// `a + b` as the size of a concatenation: constants folded, an unbound
+/// size variable giving `Unknown` (see Note [Static size checking]).
 fn size_sum(a: Size, b: Size) -> Size {
     match (a, b) {
         (Size::Const(x), Size::Const(y)) => x.checked_add(y).map_or(Size::Unknown, Size::Const),
         (Size::Const(0), d) | (d, Size::Const(0)) => d,
-        (Size::Infer(_), _) | (_, Size::Infer(_)) => Size::Unknown,
-        (a, b) => Size::Expr(format!("{}+{}", size_text(&a, false), size_text(&b, false)).into()),
-    }
-}
-
-/// `a * b` as a size.
-fn size_product(a: Size, b: Size) -> Size {
-    match (a, b) {
-        (Size::Const(x), Size::Const(y)) => x.checked_mul(y).map_or(Size::Unknown, Size::Const),
-        (Size::Const(1), d) | (d, Size::Const(1)) => d,
-        (Size::Const(0), _) | (_, Size::Const(0)) => Size::Const(0),
-        (Size::Infer(_), _) | (_, Size::Infer(_)) => Size::Unknown,
-        (a, b) => Size::Expr(format!("{}*{}", size_text(&a, true), size_text(&b, true)).into()),
-    }
-}
-
-fn size_text(d: &Size, factor: bool) -> String {
-    match d {
-        Size::Const(c) => c.to_string(),
-        Size::Var(n) => n.to_string(),
-        Size::Expr(e) if factor && e.contains('+') => format!("({e})"),
-        Size::Expr(e) => e.to_string(),
-        Size::Unknown | Size::Infer(_) => "?".into(),
+        (a, b) if unify::Subst::is_open(&a) || unify::Subst::is_open(&b) => Size::Unknown,
+        (a, b) => Size::binary(SizeOp::Add, a, b),
     }
 }

@@ -15,8 +15,11 @@
 //! 5. `loop x for ...` (no initial value) has its `init` filled in with the
 //!    variable `x`.
 //!
-//! 6. types hold no `Size::Infer` or `Size::Expr`: every size is a
-//!    constant, a name, or `Size::Unknown` (trees and schemes alike).
+//! 6. types hold no `Size::Infer`, not even inside a `Size::Expr`: every
+//!    size is a constant, a name, arithmetic on those, or `Size::Unknown`
+//!    (trees and schemes alike);
+//! 7. a use of `unflatten` or `split` has a type whose implicit sizes
+//!    (`builtins::implicit_sizes`) are not `Unknown`.
 //!
 //! Note [Static size checking]: array types carry sizes and unification
 //! compares them, in the spirit of Futhark's size types but conservatively:
@@ -31,13 +34,28 @@
 //! * `Infer`: a size variable, from instantiating a size parameter (`map`'s
 //!   `[n]`); unification binds it, so `map f (xs: [n]a)` is `[n]b`;
 //! * `Unknown`: not tracked; it agrees with every size and binds nothing;
-//! * `Expr`: arithmetic we do not track: `xs ++ ys` is `[n+m]`, `flatten`
-//!   of `[n][m]` is `[n*m]`. Futhark compares size expressions
-//!   syntactically, so `n+m` never equals a name or a constant: an `Expr`
-//!   disagrees with rigid sizes and agrees with every other `Expr`. To stay
-//!   on the safe side, constants are folded (`[2]++[3]` is `[5]`), `+ 0`
-//!   and `* 1` are dropped, and an operand still a variable gives
-//!   `Unknown`.
+//! * `Expr`: `+`, `-` or `*` on sizes: `xs ++ ys` is `[n+m]`, `flatten` of
+//!   `[n][m]` is `[n*m]`, and a size written `[n*m]` in a type or passed
+//!   for a named parameter (`iota (n*m)`) is that expression. Futhark
+//!   compares size expressions syntactically, so `n+m` never equals a name
+//!   or a constant: an `Expr` disagrees with rigid sizes. We compare them
+//!   with their constants folded (`[2+3]` is `[5]`, `+ 0` and `* 1` are
+//!   dropped), and to stay on the safe side two expressions that still
+//!   differ agree (`n+m` and `m+n`).
+//!
+//! Size parameters inside an expression are bound by matching: the
+//! parameter of `unflatten [n][m] 't (xs: [n*m]t): [n][m]t` is, once
+//! instantiated, `[?n*?m]t`, and unifying it with `[k*l]t` binds `?n` to
+//! `k` and `?m` to `l` (operand by operand, so `n*m*l` is `(n*m)*l`). An
+//! expression with an unbound size variable agrees with no rigid size and
+//! no expression of another form; Futhark rejects those calls too. Where
+//! such a parameter meets its argument in an application, the argument's
+//! size must have the parameter's form (or be a size variable): a plain
+//! `[k]`, or an `Unknown` size, is an error that says what was expected
+//! and suggests a coercion `xs :> [n*m]t` (which is checked at run time).
+//! `++`/`concat` keep the type `[n]t -> [m]t -> []t` (so `reduce (++)`
+//! stays lenient) and give `[n+m]` only where applied to two arrays whose
+//! sizes are known.
 //!
 //! Two rigid sizes agree when they are the same constant or the same name;
 //! two size parameters, a name and a constant, or two constants that differ
@@ -45,8 +63,9 @@
 //!
 //! `Unknown` stands where Futhark has an existential size or a size
 //! expression we do not model: `filter`, `partition`, ranges, slices other
-//! than `xs[:]`, `[]` and size expressions (`[n+1]`) in annotations,
-//! `?[k].` types, a computed argument for a named parameter (`iota (n-1)`).
+//! than `xs[:]`, `[]` and size expressions other than `+ - *` on names and
+//! constants (`[n/2]`) in annotations, `?[k].` types, a computed argument
+//! for a named parameter that is not such arithmetic (`iota (length xs)`).
 //! And where Futhark gives an existential instead of an error:
 //! * the branches of an `if` are unified ignoring sizes; where their sizes
 //!   differ, the `if` has `Unknown`;
@@ -66,12 +85,19 @@
 //! and `add` of an `[n]` and an `[m]` array is an error). A function value
 //! bound by `let` forgets its own size variables instead: it is not
 //! generalised, but not fixed by its first use either. Size variables
-//! unbound at the end of a declaration, and size expressions, become
-//! `Unknown` in its tree and scheme.
+//! unbound at the end of a declaration, and size expressions with one in
+//! them, become `Unknown` in its tree and scheme. The body of a function
+//! therefore does not know the sizes it was generalised over, and a use of
+//! `unflatten` or `split` there whose sizes depend on them (`def f xs =
+//! unflatten (flatten xs)`, `let f ys = unflatten ys in ...`) is an error
+//! (invariant 7: the interpreters take those sizes from the type); Futhark
+//! accepts it. Declaring the size parameters (`def f [n][m] (xs:
+//! [n][m]t)`) makes it work.
 //!
 //! Left to run time (the interpreter reports with the source location):
 //! whatever involves an `Unknown` size: `zip`/`map2` of a filtered array
-//! with another array, `:>` coercions, results declared `[n+m]`, loop
+//! with another array, `:>` coercions (`xs :> [n*m]t` evaluates `n*m`),
+//! results declared `[n+m]`, loop
 //! results, `length`-computed sizes, entry-point arguments against their
 //! declared sizes. Futhark rejects some of these statically (its
 //! existential sizes are rigid: `zip (filter p xs) ys` is an error there);
@@ -287,7 +313,11 @@ impl Checker {
         if s.size_params.is_empty() {
             return t;
         }
-        let sizes: Vec<(&Name, Size)> = s.size_params.iter().map(|n| (n, self.subst.fresh_size())).collect();
+        let sizes: Vec<(&Name, Size)> = s
+            .size_params
+            .iter()
+            .map(|n| (n, self.subst.fresh_size_for(Some(n.clone()))))
+            .collect();
         unify::map_sizes(&t, &mut |n| match sizes.iter().find(|(m, _)| *m == n) {
             Some((_, d)) => d.clone(),
             None => Size::Var(n.clone()),
@@ -466,8 +496,9 @@ impl Checker {
             SizeExp::Any => Size::Unknown,
             SizeExp::Const(n, _) => Size::Const(*n),
             SizeExp::Exp(e, _) => {
-                // Every name in it must be a size in scope; its value is not
-                // tracked statically: `Unknown` (Note [Static size checking]).
+                // Every name in it must be a size in scope; arithmetic on
+                // them is modelled (Note [Static size checking]), anything
+                // else is `Unknown`.
                 let mut e = (**e).clone();
                 let mut unknown = None;
                 zonk::walk_exp(
@@ -487,7 +518,7 @@ impl Checker {
                 if let Some((n, s)) = unknown {
                     return Err(Diag::new(s, format!("unknown size `{n}`")));
                 }
-                Size::Unknown
+                self.size_of_exp(&e)
             }
             SizeExp::Name(qn, span) => {
                 if !qn.quals.is_empty() {

@@ -58,8 +58,9 @@ fn sizes_are_inferred() {
         main_ret("def main (n: i64) (b: bool) = if b then iota n else iota n"),
         "*[n]i64"
     );
-    // `++` and `flatten`: expressions inside a definition, unknown after it.
-    assert_eq!(main_ret("def main [n] (xs: [n]i32) = xs ++ xs"), "*[]i32");
+    // `++` and `flatten`: size expressions.
+    assert_eq!(main_ret("def main [n] (xs: [n]i32) = xs ++ xs"), "*[n+n]i32");
+    assert_eq!(main_ret("def main [n][m] (a: [n][m]i32) = flatten a"), "[n*m]i32");
     assert_eq!(main_ret("def main (x: i32) = [x, x] ++ [x]"), "*[3]i32");
     assert_eq!(main_ret("def main [n] (xs: [n]i32) = xs ++ []"), "*[n]i32");
     // A size named after a local of the body is unknown outside.
@@ -144,7 +145,7 @@ def main [n] (xs: [n]i32) = let h zs = reverse zs in (g (h xs), loop a = xs for 
     fn ok(t: &Type) -> bool {
         match t {
             Type::Array { elem, shape, .. } => {
-                shape.iter().all(|d| !matches!(d, Size::Infer(_) | Size::Expr(_))) && ok(elem)
+                shape.iter().all(|d| !d.any_leaf(&mut |l| matches!(l, Size::Infer(_)))) && ok(elem)
             }
             Type::Tuple(ts) => ts.iter().all(ok),
             Type::Record(fs) => fs.iter().all(|(_, t)| ok(t)),
@@ -168,6 +169,71 @@ def main [n] (xs: [n]i32) = let h zs = reverse zs in (g (h xs), loop a = xs for 
         walk_exp(&mut vb.body, &mut in_exp, &mut in_pat).unwrap();
         assert!(bad.borrow().is_empty(), "{}: {:?}", vb.name, bad.borrow());
     }
+}
+
+#[test]
+fn sizes_of_unflatten_and_split_come_from_the_argument() {
+    assert_eq!(
+        main_ret("def main [k] (xs: [k]i32) (n: i64) (m: i64) = unflatten (xs :> [n*m]i32)"),
+        "[n][m]i32"
+    );
+    assert_eq!(
+        main_ret("def main [n][m] (a: [n][m]i32) = unflatten (flatten a)"),
+        "[n][m]i32"
+    );
+    assert_eq!(
+        main_ret("def main [k] (xs: [k]i32) (n: i64) = split (xs :> [n+(k-n)]i32)"),
+        "([n]i32, [k-n]i32)"
+    );
+    assert_eq!(
+        main_ret("def main (xs: [6]i32) = unflatten_3d (xs :> [1*2*3]i32)"),
+        "[1][2][3]i32"
+    );
+    // Constants are not folded in the argument: `[2+4]` splits into 2 and 4.
+    assert_eq!(
+        main_ret("def main (xs: [6]i32) = split (xs :> [2+4]i32)"),
+        "([2]i32, [4]i32)"
+    );
+    // A size given for a named parameter may be an expression too.
+    assert_eq!(
+        main_ret("def main (n: i64) (m: i64) = unflatten (iota (n*m))"),
+        "[n][m]i64"
+    );
+    // A size expression compares with its constants folded.
+    assert_eq!(main_ret("def main (xs: [6]i32): [6]i32 = xs :> [2*3]i32"), "[6]i32");
+    for (src, want) in [
+        (
+            "def main [k] (xs: [k]i32) = unflatten xs",
+            "expected an array of size `n*m`, found `[k]i32`",
+        ),
+        (
+            "def main [k] (xs: [k]i32) = split xs",
+            "expected an array of size `n+m`, found `[k]i32`",
+        ),
+        (
+            "def main (xs: []i32) = unflatten (filter (>0) xs)",
+            "whose size is not known statically",
+        ),
+        ("def main (xs: [6]i32) = unflatten xs", "found `[6]i32`"),
+        (
+            "def main (xs: [6]i32) = unflatten (xs :> [2+4]i32)",
+            "expected an array of size `n*m`, found `[2+4]i32`",
+        ),
+    ] {
+        let d = rejected(src);
+        assert!(d.message.contains(want), "{src}\n{}", d.message);
+        assert!(d.help.as_deref().unwrap_or("").contains(":>"), "{src}\n{:?}", d.help);
+    }
+    // Through a higher-order function the message is unification's.
+    let d = rejected("def main [k] (xs: [k]i32) = xs |> unflatten");
+    assert!(
+        d.help.as_deref().unwrap_or("").contains("does not have the form [n*m]"),
+        "{:?}",
+        d.help
+    );
+    // Sizes generalised away cannot be recovered in the body.
+    let d = rejected("def f xs = unflatten (flatten xs)\ndef main (xs: [2][3]i32) = f xs");
+    assert!(d.message.contains("cannot determine the sizes"), "{}", d.message);
 }
 
 #[test]

@@ -74,24 +74,48 @@ pub struct Subst {
     constraints: Vec<Constraint>,
     /// Bindings of the size variables (`Size::Infer`).
     sizes: Vec<Option<Size>>,
+    /// The size parameter each size variable instantiates (`n` of
+    /// `unflatten`), for messages.
+    size_names: Vec<Option<Name>>,
 }
 
 impl Subst {
-    pub fn fresh_size(&mut self) -> Size {
+    /// A size variable for the size parameter `name`.
+    pub fn fresh_size_for(&mut self, name: Option<Name>) -> Size {
         self.sizes.push(None);
+        self.size_names.push(name);
         Size::Infer((self.sizes.len() - 1) as SizeVar)
     }
 
-    /// Follow the bindings of a size variable.
+    /// Follow the bindings of size variables, also inside size
+    /// expressions.
     pub fn resolve_size(&self, d: &Size) -> Size {
-        let mut d = d;
-        while let Size::Infer(v) = d {
-            match &self.sizes[*v as usize] {
-                Some(b) => d = b,
-                None => break,
-            }
-        }
-        d.clone()
+        d.map_leaves(&mut |l| match l {
+            Size::Infer(v) => match &self.sizes[*v as usize] {
+                Some(b) => self.resolve_size(b),
+                None => l.clone(),
+            },
+            l => l.clone(),
+        })
+    }
+
+    /// Whether a resolved size has an unbound size variable in it.
+    pub fn is_open(d: &Size) -> bool {
+        d.any_leaf(&mut |l| matches!(l, Size::Infer(_)))
+    }
+
+    /// A size for a message: resolved, its unbound size variables shown by
+    /// the names of the size parameters they stand for (`n*m`).
+    pub fn describe_size(&self, d: &Size) -> String {
+        self.resolve_size(d)
+            .map_leaves(&mut |l| match l {
+                Size::Infer(v) => match &self.size_names[*v as usize] {
+                    Some(n) => Size::Var(n.clone()),
+                    None => l.clone(),
+                },
+                l => l.clone(),
+            })
+            .text()
     }
 
     /// Bind a size variable directly (generalisation, forgetting).
@@ -99,29 +123,57 @@ impl Subst {
         self.sizes[v as usize] = Some(d);
     }
 
-    /// Unify two sizes. `Unknown` agrees with everything and binds nothing;
-    /// a size variable is bound to the other side; two rigid sizes (names,
-    /// constants) agree when they are the same; an `Expr` agrees with
-    /// another `Expr` but with no name or constant.
+    /// Unify two sizes (Note [Static size checking]). `Unknown` agrees
+    /// with everything and binds nothing; a size variable is bound to the
+    /// other side; a size expression with size variables in it (the
+    /// parameter `[n*m]` of `unflatten`) binds them to the operands of an
+    /// expression of the same form and agrees with nothing else; other
+    /// sizes agree when their constant-folded forms are equal, or are both
+    /// expressions.
     fn unify_size(&mut self, a: &Size, b: &Size) -> Result<(), Option<String>> {
         let (a, b) = (self.resolve_size(a), self.resolve_size(b));
         match (&a, &b) {
             (Size::Unknown, _) | (_, Size::Unknown) => Ok(()),
             (Size::Infer(x), Size::Infer(y)) if x == y => Ok(()),
             (Size::Infer(x), _) => {
-                self.sizes[*x as usize] = Some(b);
+                self.bind_size(*x, b);
                 Ok(())
             }
             (_, Size::Infer(y)) => {
-                self.sizes[*y as usize] = Some(a);
+                self.bind_size(*y, a);
                 Ok(())
             }
-            (Size::Const(x), Size::Const(y)) if x == y => Ok(()),
-            (Size::Var(x), Size::Var(y)) if x == y => Ok(()),
-            (Size::Expr(_), Size::Expr(_)) => Ok(()),
-            _ => Err(Some(format!(
-                "the sizes {a} and {b} differ (`e :> t` coerces a size, checked at run time)"
-            ))),
+            (Size::Expr(x), Size::Expr(y)) if x.op == y.op && (Subst::is_open(&a) || Subst::is_open(&b)) => {
+                self.unify_size(&x.lhs, &y.lhs)?;
+                self.unify_size(&x.rhs, &y.rhs)
+            }
+            _ if Subst::is_open(&a) || Subst::is_open(&b) => {
+                let (pat, other) = if Subst::is_open(&a) { (&a, &b) } else { (&b, &a) };
+                Err(Some(format!(
+                    "the size {other} does not have the form [{}] (`e :> t` coerces a size, checked at run time)",
+                    self.describe_size(pat)
+                )))
+            }
+            _ => {
+                let (fa, fb) = (a.folded(), b.folded());
+                // Futhark compares size expressions syntactically; two that
+                // differ here may still be equal, so they agree.
+                if fa == fb || matches!((&fa, &fb), (Size::Expr(_), Size::Expr(_))) {
+                    Ok(())
+                } else {
+                    Err(Some(format!(
+                        "the sizes {a} and {b} differ (`e :> t` coerces a size, checked at run time)"
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Bind size variable `v` to `d`, unless `d` mentions `v` (`n` against
+    /// `n+m`: Futhark has no such size; we leave it unbound, to be lenient).
+    fn bind_size(&mut self, v: SizeVar, d: Size) {
+        if !d.any_leaf(&mut |l| *l == Size::Infer(v)) {
+            self.sizes[v as usize] = Some(d);
         }
     }
 
@@ -130,11 +182,14 @@ impl Subst {
         match self.shallow_ref(t) {
             Type::Array { elem, shape, .. } => {
                 for d in shape {
-                    if let Size::Infer(v) = self.resolve_size(d) {
-                        if !out.contains(&v) {
-                            out.push(v)
+                    self.resolve_size(d).any_leaf(&mut |l| {
+                        if let Size::Infer(v) = l {
+                            if !out.contains(v) {
+                                out.push(*v)
+                            }
                         }
-                    }
+                        false
+                    });
                 }
                 self.unbound_size_vars(elem, out)
             }
@@ -211,8 +266,8 @@ impl Subst {
         self.resolve_with(t, false)
     }
 
-    /// `resolve` for a checked program: unbound size variables and size
-    /// expressions become `Size::Unknown`.
+    /// `resolve` for a checked program: unbound size variables, and size
+    /// expressions with one in them, become `Size::Unknown`.
     pub fn resolve_final(&self, t: &Type) -> Type {
         self.resolve_with(t, true)
     }
@@ -228,10 +283,8 @@ impl Subst {
                 let e = self.resolve_with(elem, fin);
                 let mut r = e;
                 for d in shape.iter().rev() {
-                    let d = match self.resolve_size(d) {
-                        Size::Infer(_) | Size::Expr(_) if fin => Size::Unknown,
-                        d => d,
-                    };
+                    let d = self.resolve_size(d);
+                    let d = if fin && Subst::is_open(&d) { Size::Unknown } else { d };
                     r = r.array_of(d);
                 }
                 if let Type::Array { unique: u, .. } = &mut r {
@@ -572,12 +625,13 @@ pub fn map_sizes(t: &Type, f: &mut dyn FnMut(&Name) -> Size) -> Type {
     })
 }
 
-/// Replace every size in a type (without following type variables).
+/// Replace every size in a type, operand by operand inside size
+/// expressions (without following type variables).
 pub fn map_dims(t: &Type, f: &mut dyn FnMut(&Size) -> Size) -> Type {
     match t {
         Type::Array { elem, shape, unique } => Type::Array {
             elem: Rc::new(map_dims(elem, f)),
-            shape: shape.iter().map(&mut *f).collect(),
+            shape: shape.iter().map(|d| d.map_leaves(f)).collect(),
             unique: *unique,
         },
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| map_dims(t, f)).collect()),
@@ -618,7 +672,10 @@ fn forget_size(name: &Option<Name>, r: &Rc<Type>) -> Rc<Type> {
 fn mentions_size(t: &Type, n: &Name) -> bool {
     match t {
         Type::Array { elem, shape, .. } => {
-            shape.iter().any(|d| matches!(d, Size::Var(m) if m == n)) || mentions_size(elem, n)
+            shape
+                .iter()
+                .any(|d| d.any_leaf(&mut |l| matches!(l, Size::Var(m) if m == n)))
+                || mentions_size(elem, n)
         }
         Type::Tuple(ts) => ts.iter().any(|t| mentions_size(t, n)),
         Type::Record(fs) => fs.iter().any(|(_, t)| mentions_size(t, n)),

@@ -1,10 +1,10 @@
 //! After a declaration is checked: default the remaining type variables
 //! and write the final types into the tree.
 
-use super::Checker;
+use super::{builtins, Checker};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
-use crate::types::{PrimType, Type};
+use crate::types::{PrimType, Size, Type};
 
 /// Visit every expression and pattern of a tree, children first.
 pub fn walk_exp(
@@ -212,6 +212,16 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
             if let (ExpKind::Lit(Literal::Int { value, .. }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
                 check_int_literal(*value, *p, e.span)?;
             }
+            if let (
+                ExpKind::Var(Var {
+                    res: Some(Resolved::Builtin(b)),
+                    ..
+                }),
+                Some(t),
+            ) = (&e.kind, &e.ty)
+            {
+                check_implicit_sizes(b, t, e.span)?;
+            }
             if e.ty.is_none() {
                 e.ty = Some(Type::unit());
             }
@@ -219,6 +229,27 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
         },
         &mut fix_pat,
     )
+}
+
+/// The implicit sizes of `unflatten` and `split` (see
+/// `builtins::implicit_size_count`) must be known where they are used, as
+/// the interpreters take them from the type. They are not when the
+/// argument's size is a size variable that was generalised away (`def f xs
+/// = unflatten (flatten xs)`, whose `xs` has no declared sizes): the body
+/// of a function does not see the sizes it was generalised over.
+fn check_implicit_sizes(b: &str, t: &Type, span: crate::span::Span) -> Result<(), Diag> {
+    if builtins::implicit_sizes(b, t).contains(&Size::Unknown) {
+        return Err(Diag::new(
+            span,
+            format!("cannot determine the sizes that `{b}` produces here: the size of its argument is not known"),
+        )
+        .help(format!(
+            "declare size parameters for the sizes of the enclosing function's parameters \
+             (`def f [n][m] (xs: [n][m]t)`), or coerce the argument (`xs :> [{}]t`)",
+            if b == "split" { "n+m" } else { "n*m" }
+        )));
+    }
+    Ok(())
 }
 
 fn check_int_literal(v: u128, p: PrimType, span: crate::span::Span) -> Result<(), Diag> {

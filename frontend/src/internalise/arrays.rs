@@ -6,7 +6,7 @@ use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Value};
 use super::values::{leaf_types, structure, Scope, V};
 use super::{internal, unsupported, DResult, Internaliser};
 use crate::syntax::ast::{DimIndex, Exp, ExpKind, Literal, RangeEnd};
-use crate::types::{Size, Type};
+use crate::types::Type;
 
 /// One index of an indexing or update, evaluated.
 #[derive(Copy, Clone)]
@@ -90,13 +90,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let d = if j == 0 {
                     Dim::Const(0)
                 } else {
-                    match s {
-                        Size::Const(c) => Dim::Const((*c).max(0) as u64),
-                        Size::Var(n) => match sc.env.lookup(n).and_then(|v| v.as_leaf()) {
-                            Some(v) => Dim::Value(v),
-                            None => Dim::Const(0),
-                        },
-                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => Dim::Const(0),
+                    match self.size_dim(sc, s) {
+                        Some(Dim::Unknown) | None => Dim::Const(0),
+                        Some(d) => d,
                     }
                 };
                 let nv = self.dim_value(d)?;

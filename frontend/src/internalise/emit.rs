@@ -224,6 +224,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.op1("soac.unop", &[a], t, &[("kind", k)])
     }
 
+    /// `soac.ternop {kind}` (`fma`, `mad`) on three floats of one type.
+    pub fn ternop(&mut self, kind: &str, a: Value, b: Value, c: Value) -> Value {
+        let t = self.ctx.value_type(a);
+        let k = self.ctx.string_attr(kind);
+        self.op1("soac.ternop", &[a, b, c], t, &[("kind", k)])
+    }
+
     pub fn convop(&mut self, kind: &str, a: Value, to: Scalar) -> Value {
         let t = self.ctx.scalar(to);
         let k = self.ctx.string_attr(kind);
@@ -247,6 +254,17 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let m = format!("{msg} ({})", self.where_());
         let a = self.ctx.string_attr(&m);
         self.op("soac.assert", &[c], &[], &[("message", a)], Vec::new());
+    }
+
+    /// A check that a size the program computes (`iota n`, `replicate n
+    /// x`) is not negative (Note [Run-time checks]); none for a constant.
+    pub fn assert_size(&mut self, n: Value, what: &str) {
+        if matches!(self.int_value(n), Some(c) if c >= 0) {
+            return;
+        }
+        let zero = self.const_i64(0);
+        let c = self.cmpop("ge", n, zero);
+        self.assert(c, &format!("{what}: negative size"));
     }
 
     /// A conversion between scalar types, as Futhark's `T.from` does it.

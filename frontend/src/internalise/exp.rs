@@ -7,9 +7,10 @@ use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Type as IrType, Value};
 
 use super::values::{declared_type, match_type, size_positions, structure, subst_type, FunV, Head, Scope, TSubst, V};
 use super::{internal, soacs, unsupported, DResult, Internaliser, ResDim, Slot};
+use crate::check::builtins;
 use crate::span::Span;
 use crate::syntax::ast::*;
-use crate::types::{Size, Type};
+use crate::types::{PrimType, Size, SizeOp, Type};
 
 /// The form of a loop, evaluated.
 enum Form<'a, 'e> {
@@ -338,6 +339,22 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
             Some(Resolved::Builtin(n)) => match soacs::arity(n) {
                 Some(0) => self.call_builtin(n, Vec::new(), ty, span),
+                Some(_) if builtins::implicit_size_count(n) > 0 => {
+                    // `unflatten`, `split`: applied to their implicit sizes,
+                    // from the type of this use.
+                    let t = ty.ok_or_else(|| internal(span, &format!("`{n}` without a type")))?;
+                    let mut args = Vec::new();
+                    for d in builtins::implicit_sizes(n, t) {
+                        let v = self
+                            .size_value(sc, &d)
+                            .ok_or_else(|| internal(span, &format!("the size {d} of `{n}` has no value")))?;
+                        args.push((V::Leaf(v), Type::Prim(PrimType::I64)));
+                    }
+                    Ok(V::Fun(Rc::new(FunV {
+                        head: Head::Builtin(n.clone()),
+                        args,
+                    })))
+                }
                 Some(_) => Ok(fun(Head::Builtin(n.clone()))),
                 None => Err(unsupported(span, &format!("the built-in `{n}`"))),
             },
@@ -826,23 +843,51 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         for (l, lt) in leaves.into_iter().zip(lts) {
             let mut want = Vec::new();
             for s in &lt.shape {
-                want.push(match s {
-                    Size::Const(c) => Dim::Const((*c).max(0) as u64),
-                    Size::Var(n) => match sc.env.lookup(n).and_then(|v| v.as_leaf()) {
-                        Some(x) => Dim::Value(x),
-                        None => {
-                            return Err(unsupported(
-                                self.span,
-                                &format!("a coercion to a size `{n}` not in scope"),
-                            ))
-                        }
-                    },
-                    Size::Unknown | Size::Infer(_) | Size::Expr(_) => Dim::Unknown,
-                });
+                match self.size_dim(sc, s) {
+                    Some(d) => want.push(d),
+                    None => {
+                        return Err(unsupported(
+                            self.span,
+                            &format!("a coercion to a size `{}` not in scope", s.text()),
+                        ))
+                    }
+                }
             }
             out.push(self.coerce(l, &want, msg)?);
         }
         Ok(v.with_leaves(out))
+    }
+
+    /// A size of a source type as a dimension in scope `sc`: a constant,
+    /// the variable it names, or arithmetic on those computed here;
+    /// `Dim::Unknown` for a size that is not tracked, `None` when a name is
+    /// not in scope.
+    pub fn size_dim(&mut self, sc: &Scope<'a>, s: &Size) -> Option<Dim> {
+        match s {
+            Size::Const(c) => Some(Dim::Const((*c).max(0) as u64)),
+            Size::Unknown | Size::Infer(_) => Some(Dim::Unknown),
+            _ => self.size_value(sc, s).map(Dim::Value),
+        }
+    }
+
+    /// The `i64` value of a size in scope `sc` (`None` when it is not
+    /// tracked or a name is not in scope).
+    pub fn size_value(&mut self, sc: &Scope<'a>, s: &Size) -> Option<Value> {
+        match s {
+            Size::Const(c) => Some(self.const_i64(*c)),
+            Size::Var(n) => sc.env.lookup(n).and_then(|v| v.as_leaf()),
+            Size::Expr(e) => {
+                let a = self.size_value(sc, &e.lhs)?;
+                let b = self.size_value(sc, &e.rhs)?;
+                let kind = match e.op {
+                    SizeOp::Add => "add",
+                    SizeOp::Sub => "sub",
+                    SizeOp::Mul => "mul",
+                };
+                Some(self.binop(kind, a, b))
+            }
+            Size::Unknown | Size::Infer(_) => None,
+        }
     }
 
     /// The leaves of an array value (at least one: arrays of empty tuples

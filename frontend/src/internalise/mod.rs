@@ -32,8 +32,17 @@
 //! `iota` of the size) and not inside `#[unsafe]`; "division by zero" for
 //! integer division; a size check wherever two sizes must agree (`zip`,
 //! the arrays of a `map`, `:>`, the arguments of a function with size
-//! parameters), followed by a reshape that gives the value the agreed size.
+//! parameters), followed by a reshape that gives the value the agreed size;
+//! "negative size" where the program gives a size (`iota n`, `replicate n
+//! x`, `tabulate`, `hist`), unless it is a constant that is not negative.
 //! Each assert's message ends with the source location.
+//!
+//! **Note [Dropped built-ins].**
+//! `trace x` internalises to `x`: the reference interpreter prints `x`
+//! (`futmlir run`, on stderr), but the soac level has no output channel,
+//! so a compiled program does not trace (Futhark's compilers ignore
+//! `trace` too). `opaque x` is `x` as well; it only matters to
+//! optimisations, which will have to respect it when they arrive.
 //!
 //! A top-level constant (`def table = ...`) is computed once per function
 //! that uses it, at the end of the function's entry block as it is when

@@ -9,14 +9,15 @@ use crate::check::builtins;
 use crate::span::Span;
 use crate::types::{PrimType, Type};
 
-/// The number of arguments a built-in takes (0 for constants); `None` if
-/// it is not a built-in.
+/// The number of arguments a built-in takes (0 for constants), its
+/// implicit sizes included (`builtins::implicit_sizes`); `None` if it is
+/// not a built-in.
 pub fn arity(name: &str) -> Option<usize> {
     if builtins::OPERATORS.contains(&name) {
         return Some(2);
     }
     if let Some((_, sig)) = builtins::GENERAL.iter().find(|(n, _)| *n == name) {
-        return Some(count_arrows(sig));
+        return Some(count_arrows(sig) + builtins::implicit_size_count(name));
     }
     let (m, f) = name.split_once('.')?;
     let t = PrimType::from_name(m)?;
@@ -77,6 +78,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             "scan" => self.reduce_or_scan(a(0), a(1), a(2), true, false, span),
             "hist" => {
                 let k = leaf(2)?;
+                self.assert_size(k, "hist");
                 let (ne, _) = a(1);
                 let nes = self.array_leaves_of_scalar(&ne, span)?;
                 let mut dests = Vec::new();
@@ -113,14 +115,18 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 }
                 Ok(V::Tuple(out))
             }
+            // `trace` and `opaque` are the identity here (Note [Dropped
+            // built-ins]).
             "unzip" | "unzip3" | "unzip4" | "unzip5" | "trace" | "opaque" => Ok(a(0).0),
             "iota" => {
                 let n = leaf(0)?;
+                self.assert_size(n, "iota");
                 let rt = self.array_type(Scalar::I64, vec![Dim::Value(n)]);
                 Ok(V::Leaf(self.op1("soac.iota", &[n], rt, &[])))
             }
             "replicate" => {
                 let n = leaf(0)?;
+                self.assert_size(n, "replicate");
                 let x = a(1).0;
                 let ls = x.leaves().ok_or_else(|| internal(span, "an array of functions"))?;
                 let mut out = Vec::new();
@@ -200,6 +206,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Ok(xs.with_leaves(out))
             }
             "unflatten" | "unflatten_3d" | "unflatten_4d" => {
+                // The implicit sizes first, then the array.
                 let k = args.len() - 1;
                 let mut sizes = Vec::new();
                 for i in 0..k {
@@ -213,8 +220,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     total = self.binop("mul", total, s);
                 }
                 let c = self.cmpop("eq", total, p);
+                let mut conds = vec![c];
+                let zero = self.const_i64(0);
+                for &s in &sizes {
+                    conds.push(self.cmpop("ge", s, zero));
+                }
+                let ok = self.and_all(conds).expect("at least one condition");
                 self.assert(
-                    c,
+                    ok,
                     "the size of the array is not the product of the sizes to unflatten to",
                 );
                 let mut out = Vec::new();
@@ -224,6 +237,29 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     out.push(self.reshape(l, &d)?);
                 }
                 Ok(xs.with_leaves(out))
+            }
+            "split" => {
+                // The implicit sizes `n` and `m`, then the array.
+                let (n, m) = (leaf(0)?, leaf(1)?);
+                let xs = a(2).0;
+                let ls = self.array_leaves(&xs, span)?;
+                let len = self.size(ls[0], 0)?;
+                let zero = self.const_i64(0);
+                let total = self.binop("add", n, m);
+                let conds = vec![
+                    self.cmpop("ge", n, zero),
+                    self.cmpop("ge", m, zero),
+                    self.cmpop("eq", total, len),
+                ];
+                let ok = self.and_all(conds).expect("three conditions");
+                self.assert(ok, "the size of the array is not the sum of the sizes to split into");
+                let one = self.const_i64(1);
+                let (mut front, mut back) = (Vec::new(), Vec::new());
+                for l in ls {
+                    front.push(self.slice1(l, zero, n, one));
+                    back.push(self.slice1(l, n, m, one));
+                }
+                Ok(V::Tuple(vec![xs.with_leaves(front), xs.with_leaves(back)]))
             }
             "copy" => {
                 let x = a(0).0;
@@ -257,6 +293,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let mut sizes = Vec::new();
                 for i in 0..k {
                     sizes.push(leaf(i)?);
+                }
+                // All sizes first: an inner one is not reached when an
+                // outer one is 0.
+                for &n in &sizes {
+                    self.assert_size(n, name);
                 }
                 let f = a(k).0;
                 self.tabulate(&f, &sizes, Vec::new(), span)
@@ -936,7 +977,30 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let r = self.unop("popc", y);
                 self.convert(r, Scalar::I32)
             }
-            "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" | "floor" | "ceil" | "round" => self.unop(f, leaf(0)?),
+            "sqrt" | "cbrt" | "exp" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan" | "asin" | "acos"
+            | "atan" | "sinh" | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "gamma" | "lgamma" | "erf" | "erfc"
+            | "floor" | "ceil" | "round" => self.unop(f, leaf(0)?),
+            "atan2" | "hypot" | "copysign" | "mul_hi" => {
+                let (x, y) = (leaf(0)?, leaf(1)?);
+                self.binop(f, x, y)
+            }
+            "mad_hi" => {
+                // `mul_hi a b + c`, wrapping, as Futhark defines it.
+                let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
+                let hi = self.binop("mul_hi", x, y);
+                self.binop("add", hi, z)
+            }
+            "fma" | "mad" => {
+                let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
+                self.ternop(f, x, y, z)
+            }
+            "lerp" => {
+                // `v0 + (v1 - v0) * t`, as Futhark defines it.
+                let (v0, v1, t) = (leaf(0)?, leaf(1)?, leaf(2)?);
+                let d = self.binop("sub", v1, v0);
+                let m = self.binop("mul", d, t);
+                self.binop("add", v0, m)
+            }
             "trunc" => {
                 let x = leaf(0)?;
                 let z = self.zero(s);
@@ -965,11 +1029,6 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             "pow" => {
                 let (x, y) = (leaf(0)?, leaf(1)?);
                 self.binop("pow", x, y)
-            }
-            "mad" => {
-                let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
-                let m = self.binop("mul", x, y);
-                self.binop("add", m, z)
             }
             "recip" => {
                 let x = leaf(0)?;

@@ -10,7 +10,7 @@ use crate::values::PrimValue;
 use super::cost::log_steps;
 use super::eval::{as_i64, check_alloc, err, error, internal, Interp, R};
 use super::prim::{self, BinOp, FloatBin, FloatUn};
-use super::value::{shape_str, Array, Builder, Data, Fun, Value};
+use super::value::{shape_str, trace_text, Array, Builder, Data, Fun, Value};
 
 /// A resolved built-in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -89,7 +89,10 @@ pub enum Gen {
     Rotate,
     Transpose,
     Flatten(u8),
+    /// Its implicit sizes come first (`check::builtins::implicit_sizes`).
     Unflatten(u8),
+    /// `split` with its implicit sizes `n` and `m` first.
+    Split,
     Copy,
     Reverse,
     Tabulate(u8),
@@ -154,39 +157,13 @@ impl Builtin {
             return Some(Builtin::Num(t, c));
         }
         let nf = if t.is_float() {
+            if let Some(u) = FloatUn::from_name(f) {
+                return Some(Builtin::Num(t, Un(u)));
+            }
+            if let Some(b) = FloatBin::from_name(f) {
+                return Some(Builtin::Num(t, Bin(b)));
+            }
             match f {
-                "sqrt" => Un(FloatUn::Sqrt),
-                "cbrt" => Un(FloatUn::Cbrt),
-                "exp" => Un(FloatUn::Exp),
-                "log" => Un(FloatUn::Log),
-                "log2" => Un(FloatUn::Log2),
-                "log10" => Un(FloatUn::Log10),
-                "log1p" => Un(FloatUn::Log1p),
-                "sin" => Un(FloatUn::Sin),
-                "cos" => Un(FloatUn::Cos),
-                "tan" => Un(FloatUn::Tan),
-                "asin" => Un(FloatUn::Asin),
-                "acos" => Un(FloatUn::Acos),
-                "atan" => Un(FloatUn::Atan),
-                "sinh" => Un(FloatUn::Sinh),
-                "cosh" => Un(FloatUn::Cosh),
-                "tanh" => Un(FloatUn::Tanh),
-                "asinh" => Un(FloatUn::Asinh),
-                "acosh" => Un(FloatUn::Acosh),
-                "atanh" => Un(FloatUn::Atanh),
-                "gamma" => Un(FloatUn::Gamma),
-                "lgamma" => Un(FloatUn::Lgamma),
-                "erf" => Un(FloatUn::Erf),
-                "erfc" => Un(FloatUn::Erfc),
-                "floor" => Un(FloatUn::Floor),
-                "ceil" => Un(FloatUn::Ceil),
-                "round" => Un(FloatUn::Round),
-                "trunc" => Un(FloatUn::Trunc),
-                "recip" => Un(FloatUn::Recip),
-                "atan2" => Bin(FloatBin::Atan2),
-                "hypot" => Bin(FloatBin::Hypot),
-                "pow" => Bin(FloatBin::Pow),
-                "copysign" => Bin(FloatBin::Copysign),
                 "isnan" => IsNan,
                 "isinf" => IsInf,
                 "isfinite" => IsFinite,
@@ -246,6 +223,7 @@ impl Builtin {
                 Gen::Transpose | Gen::Flatten(_) | Gen::Copy | Gen::Reverse | Gen::Trace | Gen::Opaque => 1,
                 Gen::R32 | Gen::T32 | Gen::R64 | Gen::T64 => 1,
                 Gen::Unflatten(k) | Gen::Tabulate(k) => k as usize + 1,
+                Gen::Split => 3,
             },
         }
     }
@@ -286,6 +264,7 @@ fn parse_general(name: &str) -> Option<Gen> {
         "unflatten" => Gen::Unflatten(2),
         "unflatten_3d" => Gen::Unflatten(3),
         "unflatten_4d" => Gen::Unflatten(4),
+        "split" => Gen::Split,
         "copy" => Gen::Copy,
         "reverse" => Gen::Reverse,
         "tabulate" => Gen::Tabulate(1),
@@ -542,6 +521,9 @@ impl<'a> Interp<'a> {
             Gen::Hist => {
                 let [f, ne, k, is, vs] = args_n(args, span)?;
                 let k = as_i64(&k, span)?;
+                if k < 0 {
+                    return err(span, format!("hist: negative size {k}"));
+                }
                 let k = check_alloc(k as i128, span)?;
                 if let Value::Array(a) = &ne {
                     check_alloc(k as i128 * a.data.len() as i128, span)?;
@@ -730,6 +712,26 @@ impl<'a> Interp<'a> {
                 self.charge(a.data.len() as u64, 1);
                 Ok(Value::array(a))
             }
+            Gen::Split => {
+                let [n, m, xs] = args_n(args, span)?;
+                let (n, m) = (as_i64(&n, span)?, as_i64(&m, span)?);
+                let xs = array_arg(xs, span)?;
+                if n < 0 || m < 0 || n.checked_add(m) != Some(xs.outer() as i64) {
+                    return err(
+                        span,
+                        format!(
+                            "cannot split an array of size {} into arrays of sizes {n} and {m}: the sizes do not match",
+                            xs.outer()
+                        ),
+                    );
+                }
+                let (n, total) = (n as usize, xs.outer());
+                let front: Vec<usize> = (0..n).collect();
+                let back: Vec<usize> = (n..total).collect();
+                self.charge(xs.data.len() as u64, 1);
+                let parts = vec![Value::array(xs.take_rows(&front)), Value::array(xs.take_rows(&back))];
+                Ok(Value::Tuple(Rc::new(parts)))
+            }
             Gen::Copy => {
                 let [x] = args_n(args, span)?;
                 if let Value::Array(a) = &x {
@@ -744,7 +746,14 @@ impl<'a> Interp<'a> {
                 self.charge(xs.data.len() as u64, 1);
                 Ok(Value::array(xs.take_rows(&rows)))
             }
-            Gen::Trace | Gen::Opaque => {
+            Gen::Trace => {
+                let [x] = args_n(args, span)?;
+                if let Some(report) = self.trace {
+                    report(span, &trace_text(&x, ty));
+                }
+                Ok(x)
+            }
+            Gen::Opaque => {
                 let [x] = args_n(args, span)?;
                 Ok(x)
             }
@@ -1018,7 +1027,7 @@ fn fold_prim(op: BinOp, ne: PrimValue, data: &Data<'_>) -> Option<Result<PrimVal
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::builtins::{numeric_module, GENERAL, OPERATORS};
+    use crate::check::builtins::{implicit_size_count, numeric_module, GENERAL, OPERATORS};
 
     /// The number of parameters of a type scheme: arrows at depth 0 after
     /// the type parameters.
@@ -1054,7 +1063,8 @@ mod tests {
     fn every_builtin_resolves_with_its_arity() {
         for (name, scheme) in GENERAL {
             let b = Builtin::parse(name).unwrap_or_else(|| panic!("{name}"));
-            assert_eq!(b.arity(), scheme_arity(scheme), "{name}: {scheme}");
+            let arity = scheme_arity(scheme) + implicit_size_count(name);
+            assert_eq!(b.arity(), arity, "{name}: {scheme}");
         }
         for t in PrimType::ALL {
             for (f, scheme) in numeric_module(t) {

@@ -15,7 +15,7 @@
 //! | `map f xs`, `tabulate` | Σ work(f xᵢ) | max span(f xᵢ) |
 //! | `reduce`, `scan`, `hist`, `reduce_by_index` | Σ work(op) | ⌈log₂ n⌉ · max span(op) |
 //! | `filter`, `partition` | Σ work(p xᵢ) + n | max span(p xᵢ) + ⌈log₂ n⌉ |
-//! | `iota`, `replicate`, `copy`, `concat`, `rotate`, `reverse`, `transpose`, `flatten`, `unflatten`, `zip`, `unzip`, ranges | n (elements) | 1 |
+//! | `iota`, `replicate`, `copy`, `concat`, `rotate`, `reverse`, `transpose`, `flatten`, `unflatten`, `split`, `zip`, `unzip`, ranges | n (elements) | 1 |
 //! | `scatter` (n writes), slice update (n elements) | n | 1 |
 //! | `i32.sum`, `f32.maximum`, ... | n | ⌈log₂ n⌉ |
 //!

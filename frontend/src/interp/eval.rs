@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use crate::check::Checked;
+use crate::check::{builtins, Checked};
 use crate::span::Span;
 use crate::syntax::ast::{
     Dec, DimIndex, Exp, ExpKind, GlobalId, Literal, LoopForm, Name, Pat, PatKind, RangeEnd, RecordField, Resolved,
@@ -22,7 +22,7 @@ use super::builtins::Builtin;
 use super::free;
 use super::prim::{self, BinOp};
 use super::value::{shape_str, value_eq, Array, Builder, Captured, Closure, Data, Fun, Sym, Value};
-use super::RuntimeError;
+use super::{RuntimeError, TraceSink};
 
 // Note [Consumption]
 // ~~~~~~~~~~~~~~~~~~
@@ -123,6 +123,8 @@ pub(crate) struct Interp<'a> {
     free_vars: HashMap<usize, Rc<[&'a str]>, BuildHasherDefault<AddrHasher>>,
     /// Whether work and span are counted (see cost.rs).
     pub cost: bool,
+    /// Where `trace` reports.
+    pub trace: Option<TraceSink<'a>>,
     pub work: u64,
     pub span: u64,
     stack_base: usize,
@@ -137,7 +139,7 @@ fn same_name(a: &str, b: &str) -> bool {
 }
 
 impl<'a> Interp<'a> {
-    pub fn new(checked: &'a Checked, cost: bool) -> Interp<'a> {
+    pub fn new(checked: &'a Checked, cost: bool, trace: Option<TraceSink<'a>>) -> Interp<'a> {
         let probe = 0u8;
         Interp {
             checked,
@@ -152,6 +154,7 @@ impl<'a> Interp<'a> {
             builtins: HashMap::default(),
             free_vars: HashMap::default(),
             cost,
+            trace,
             work: 0,
             span: 0,
             stack_base: std::ptr::addr_of!(probe) as usize,
@@ -360,7 +363,7 @@ impl<'a> Interp<'a> {
         self.check_stack(e.span)?;
         match &e.kind {
             ExpKind::Lit(l) => self.eval_lit(l, e),
-            ExpKind::Var(v) => self.eval_var(v, e.span),
+            ExpKind::Var(v) => self.eval_var(v, e),
             ExpKind::BinOp { op, lhs, rhs, .. } => self.eval_binop(op, lhs, rhs, e),
             ExpKind::Apply(f, args) => self.eval_apply(f, args, e),
             ExpKind::If { cond, then, els } => {
@@ -543,8 +546,31 @@ impl<'a> Interp<'a> {
     }
 
     #[inline]
-    fn eval_var(&mut self, v: &'a Var, span: Span) -> R<Value<'a>> {
-        self.eval_var_res(v.res.as_ref(), &v.name.name, span)
+    fn eval_var(&mut self, v: &'a Var, e: &'a Exp) -> R<Value<'a>> {
+        if let Some(Resolved::Builtin(name)) = &v.res {
+            if builtins::implicit_size_count(name) > 0 {
+                return self.sized_builtin(name, e);
+            }
+        }
+        self.eval_var_res(v.res.as_ref(), &v.name.name, e.span)
+    }
+
+    /// `unflatten` or `split` at the type of its use `e`: the built-in
+    /// applied to its implicit sizes (`check::builtins::implicit_sizes`).
+    #[inline(never)]
+    fn sized_builtin(&mut self, name: &'a Name, e: &'a Exp) -> R<Value<'a>> {
+        let b = self.builtin(name, e.span)?;
+        let Some(t) = &e.ty else {
+            return internal(e.span, format!("`{name}` without a type"));
+        };
+        let mut sizes = Vec::new();
+        for d in builtins::implicit_sizes(name, t) {
+            match self.size_value(&d) {
+                Some(n) => sizes.push(Value::i64(n)),
+                None => return internal(e.span, format!("the size {d} of `{name}` has no value")),
+            }
+        }
+        Ok(Value::Fun(Rc::new(Fun::Partial(Rc::new(Fun::Builtin(b)), sizes))))
     }
 
     /// The value a resolved name stands for.
@@ -911,7 +937,9 @@ impl<'a> Interp<'a> {
                                 }
                             }
                         }
-                        // The last two never survive checking.
+                        // A size expression binds nothing; the internaliser
+                        // does not check it either. `Infer` never survives
+                        // checking.
                         Size::Unknown | Size::Infer(_) | Size::Expr(_) => {}
                     }
                 }
@@ -1114,14 +1142,12 @@ impl<'a> Interp<'a> {
 
     /// The value of a size, when known.
     fn size_value(&self, d: &Size) -> Option<i64> {
-        match d {
-            Size::Const(c) => Some(*c),
-            Size::Var(n) => match self.lookup_opt(n) {
-                Some(v) => v.as_prim().and_then(prim::as_i128).map(|v| v as i64),
-                _ => None,
-            },
-            Size::Unknown | Size::Infer(_) | Size::Expr(_) => None,
-        }
+        d.eval(&mut |n| {
+            self.lookup_opt(n)
+                .and_then(|v| v.as_prim())
+                .and_then(prim::as_i128)
+                .map(|v| v as i64)
+        })
     }
 
     /// `e :> t`: the value's shape must have the sizes of `t`.

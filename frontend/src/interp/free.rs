@@ -52,9 +52,7 @@ impl<'a> Free<'a> {
         match t {
             Type::Array { elem, shape, .. } => {
                 for d in shape {
-                    if let Size::Var(n) = d {
-                        self.use_name(n);
-                    }
+                    self.size(d);
                 }
                 self.ty(elem);
             }
@@ -66,6 +64,17 @@ impl<'a> Free<'a> {
                 self.ty(ret);
             }
             Type::Prim(_) | Type::Param(_) | Type::Var(_) => {}
+        }
+    }
+
+    fn size(&mut self, d: &'a Size) {
+        match d {
+            Size::Var(n) => self.use_name(n),
+            Size::Expr(e) => {
+                self.size(&e.lhs);
+                self.size(&e.rhs);
+            }
+            Size::Const(_) | Size::Unknown | Size::Infer(_) => {}
         }
     }
 

@@ -22,7 +22,7 @@ mod builtins;
 mod cost;
 mod eval;
 mod free;
-mod prim;
+pub(crate) mod prim;
 #[cfg(test)]
 mod tests;
 
@@ -34,10 +34,25 @@ use crate::values;
 use eval::Interp;
 use value::{external_type, from_external, shape_str, to_external, Value};
 
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RunOptions {
+#[derive(Clone, Copy, Default)]
+pub struct RunOptions<'s> {
     /// Count work and span (see [`cost`]).
     pub cost: bool,
+    /// Where `trace x` reports: the span of the application and `x` in
+    /// Futhark's value syntax. `None`: nowhere (`trace x` is just `x`).
+    pub trace: Option<TraceSink<'s>>,
+}
+
+/// Receives what `trace` reports (see [`RunOptions::trace`]).
+pub type TraceSink<'s> = &'s dyn Fn(Span, &str);
+
+impl std::fmt::Debug for RunOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("cost", &self.cost)
+            .field("trace", &self.trace.is_some())
+            .finish()
+    }
 }
 
 /// Work and span of a run under the parallel cost model.
@@ -88,7 +103,7 @@ pub fn run_entry(
     checked: &Checked,
     entry: &str,
     args: Vec<values::Value>,
-    opts: &RunOptions,
+    opts: &RunOptions<'_>,
 ) -> Result<RunResult, RuntimeError> {
     let Some(ent) = checked.entries.iter().find(|e| &*e.name == entry) else {
         let names: Vec<&str> = checked.entries.iter().map(|e| &*e.name).collect();
@@ -98,7 +113,7 @@ pub fn run_entry(
         )));
     };
     check_entry_args(ent, &args)?;
-    let mut interp = Interp::new(checked, opts.cost);
+    let mut interp = Interp::new(checked, opts.cost, opts.trace);
     let vb = interp.valbind(ent.id, Span::default()).map_err(|e| *e)?;
     let vals: Vec<Value<'_>> = args.into_iter().map(from_external).collect();
     let result = if vb.params.is_empty() {

@@ -426,6 +426,45 @@ pub enum FloatUn {
     Recip,
 }
 
+impl FloatUn {
+    /// The function of the float modules with this name (`f32.cbrt`); the
+    /// same name is the `soac.unop` kind.
+    pub fn from_name(name: &str) -> Option<FloatUn> {
+        use FloatUn::*;
+        Some(match name {
+            "sqrt" => Sqrt,
+            "cbrt" => Cbrt,
+            "exp" => Exp,
+            "log" => Log,
+            "log2" => Log2,
+            "log10" => Log10,
+            "log1p" => Log1p,
+            "sin" => Sin,
+            "cos" => Cos,
+            "tan" => Tan,
+            "asin" => Asin,
+            "acos" => Acos,
+            "atan" => Atan,
+            "sinh" => Sinh,
+            "cosh" => Cosh,
+            "tanh" => Tanh,
+            "asinh" => Asinh,
+            "acosh" => Acosh,
+            "atanh" => Atanh,
+            "gamma" => Gamma,
+            "lgamma" => Lgamma,
+            "erf" => Erf,
+            "erfc" => Erfc,
+            "floor" => Floor,
+            "ceil" => Ceil,
+            "round" => Round,
+            "trunc" => Trunc,
+            "recip" => Recip,
+            _ => return None,
+        })
+    }
+}
+
 /// Binary members of the float modules.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FloatBin {
@@ -433,6 +472,20 @@ pub enum FloatBin {
     Hypot,
     Pow,
     Copysign,
+}
+
+impl FloatBin {
+    /// The function of the float modules with this name (`f32.atan2`); the
+    /// same name is the `soac.binop` kind, except `pow`.
+    pub fn from_name(name: &str) -> Option<FloatBin> {
+        Some(match name {
+            "atan2" => FloatBin::Atan2,
+            "hypot" => FloatBin::Hypot,
+            "pow" => FloatBin::Pow,
+            "copysign" => FloatBin::Copysign,
+            _ => return None,
+        })
+    }
 }
 
 /// What the interpreter needs of f32 and f64 (f16 goes through f32).

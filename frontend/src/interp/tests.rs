@@ -409,7 +409,7 @@ fn show(v: &Value<'_>) -> String {
 /// Evaluate a closed expression (with top-level definitions `decs`).
 fn eval_in(decs: Vec<Dec>, e: Exp, cost: bool) -> (Result<String, RuntimeError>, Cost) {
     let c = checked(decs);
-    let mut it = Interp::new(&c, cost);
+    let mut it = Interp::new(&c, cost, None);
     let r = it.eval(&e).map(|v| show(&v)).map_err(|e| *e);
     let cost = Cost {
         work: it.work,
@@ -824,7 +824,7 @@ fn updates() {
 #[test]
 fn updates_of_a_unique_variable_happen_in_place() {
     let c = checked(Vec::new());
-    let mut it = Interp::new(&c, false);
+    let mut it = Interp::new(&c, false, None);
     let xs = Value::array(Array::new(vec![3], Data::I32(vec![1, 2, 3])));
     let ptr = match &xs {
         Value::Array(a) => match &a.data {
@@ -1014,13 +1014,13 @@ fn nested_neg(depth: usize) -> Exp {
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let c = checked(Vec::new());
-    let mut it = Interp::new(&c, false);
+    let mut it = Interp::new(&c, false, None);
     let deep = nested_neg(200_000);
     let r = it.eval(&deep);
     assert!(r.unwrap_err().message.contains("nested too deeply"));
     // Dropping (or cloning) the tree recursively would itself overflow.
     std::mem::forget(deep);
-    let mut it = Interp::new(&c, false);
+    let mut it = Interp::new(&c, false, None);
     let fine = nested_neg(400);
     assert_eq!(
         it.eval(&fine).map(|v| show(&v)).map_err(|e| e.message),
@@ -1362,6 +1362,8 @@ fn builtin_array_functions() {
     assert_eq!(ev(call("flatten_3d", vec![cube.clone()])), "[1, 2, 3, 4, 5, 6, 7, 8]");
     let hyper = arrlit(vec![cube.clone()]);
     assert_eq!(ev(call("flatten_4d", vec![hyper])), "[1, 2, 3, 4, 5, 6, 7, 8]");
+    // `unflatten` and `split` applied as the interpreter applies them: their
+    // implicit sizes (from the type of the use) first.
     assert_eq!(
         ev(call(
             "unflatten",
@@ -1388,6 +1390,14 @@ fn builtin_array_functions() {
         ev(call("unflatten_4d", vec![i64_(1), i64_(2), i64_(1), i64_(4), flat])),
         "[[[[0i64, 1i64, 2i64, 3i64]], [[4i64, 5i64, 6i64, 7i64]]]]"
     );
+    assert_eq!(
+        ev(call("split", vec![i64_(1), i64_(2), ints(&[1, 2, 3])])),
+        "([1], [2, 3])"
+    );
+    for (n, m) in [(1, 1), (4, -1), (-1, 4)] {
+        let e = ev_err(call("split", vec![i64_(n), i64_(m), ints(&[1, 2, 3])]));
+        assert!(e.message.contains("size"), "{}", e.message);
+    }
     assert_eq!(ev(call("copy", vec![matrix()])), "[[1, 2, 3], [4, 5, 6]]");
     assert_eq!(ev(call("reverse", vec![matrix()])), "[[4, 5, 6], [1, 2, 3]]");
     assert_eq!(
@@ -1678,7 +1688,7 @@ fn ext_i32s(xs: &[i32]) -> ext::Value {
 }
 
 fn run(c: &Checked, entry: &str, args: Vec<ext::Value>) -> Result<Vec<ext::Value>, String> {
-    run_entry(c, entry, args, &RunOptions { cost: false })
+    run_entry(c, entry, args, &RunOptions::default())
         .map(|r| r.values)
         .map_err(|e| e.message)
 }
@@ -1796,12 +1806,39 @@ fn entry_points() {
         &c,
         "main",
         vec![ext_i32s(&[1, 2]), ext_i32s(&[3, 4])],
-        &RunOptions { cost: true },
+        &RunOptions {
+            cost: true,
+            trace: None,
+        },
     )
     .unwrap();
     assert_eq!(r.cost, Some(Cost { work: 4, span: 2 }));
-    let r = run_entry(&c, "answer", vec![], &RunOptions { cost: false }).unwrap();
+    let r = run_entry(&c, "answer", vec![], &RunOptions::default()).unwrap();
     assert_eq!(r.cost, None);
+}
+
+#[test]
+fn trace_reports_each_value_with_its_location() {
+    let mut sm = crate::span::SourceMap::default();
+    let src = "def main (xs: []i32) =\n  let ys = map (\\x -> trace (x + 1)) xs\n  in trace (zip ys ys, filter (> 9) ys) |> (.1)\n";
+    let file = sm.add("t.fut", src);
+    let c = crate::check::check_file(&mut sm, file).unwrap_or_else(|d| panic!("{}", d[0].message));
+    let seen = std::cell::RefCell::new(Vec::new());
+    let sink = |span: Span, v: &str| seen.borrow_mut().push(format!("{}: {v}", sm.describe_range(span)));
+    let opts = RunOptions {
+        cost: false,
+        trace: Some(&sink),
+    };
+    let r = run_entry(&c, "main", vec![ext_i32s(&[1, 2])], &opts).unwrap();
+    assert_eq!(r.values.len(), 1);
+    assert_eq!(
+        *seen.borrow(),
+        [
+            "t.fut:2:23-35: 2i32",
+            "t.fut:2:23-35: 3i32",
+            "t.fut:3:6-39: ([(2i32, 2i32), (3i32, 3i32)], empty([0]i32))"
+        ]
+    );
 }
 
 #[test]
@@ -1820,14 +1857,12 @@ fn runtime_errors_render_with_their_location() {
         &c,
         "main",
         vec![ext::Value::Prim(PrimValue::I32(1))],
-        &RunOptions { cost: false },
+        &RunOptions::default(),
     )
     .err()
     .unwrap();
     assert_eq!(e.render(&sm), "prog.fut:2:3: error: division by zero");
-    let e = run_entry(&c, "other", vec![], &RunOptions { cost: false })
-        .err()
-        .unwrap();
+    let e = run_entry(&c, "other", vec![], &RunOptions::default()).err().unwrap();
     assert_eq!(e.render(&sm), "error: no entry point `other`; entry points: main");
 }
 
@@ -1850,7 +1885,7 @@ fn bench_map_reduce() {
     );
     let c = checked(Vec::new());
     for cost in [false, true, false] {
-        let mut it = Interp::new(&c, cost);
+        let mut it = Interp::new(&c, cost, None);
         let t = std::time::Instant::now();
         let v = it.eval(&e).map(|v| show(&v)).unwrap_or_else(|e| e.message);
         let dt = t.elapsed();
@@ -1904,7 +1939,7 @@ fn bench_breakdown() {
     for (name, e) in &cases {
         let mut best = f64::MAX;
         for _ in 0..3 {
-            let mut it = Interp::new(&c, false);
+            let mut it = Interp::new(&c, false, None);
             let t = std::time::Instant::now();
             let v = it.eval(e).map(|_| ()).map_err(|e| e.message);
             assert!(v.is_ok());
@@ -2055,7 +2090,7 @@ fn unique_parameters_are_updated_in_place() {
         update(var("xs"), vec![fix(i64_(0))], i32_(42)),
     );
     let c = checked(vec![set0]);
-    let mut it = Interp::new(&c, false);
+    let mut it = Interp::new(&c, false, None);
     it.push_var("ys", Value::array(Array::new(vec![2], Data::I32(vec![1, 2]))));
     let ys = var("ys");
     let ptr = match it.eval(&ys).unwrap() {
@@ -2229,7 +2264,7 @@ fn closures_capture_only_their_free_variables() {
 
     // A helper closure alive across an update does not hold the array.
     let c = checked(Vec::new());
-    let mut it = Interp::new(&c, false);
+    let mut it = Interp::new(&c, false, None);
     it.push_var("xs", Value::array(Array::new(vec![2], Data::I32(vec![1, 2]))));
     it.push_var("i", Value::i64(3));
     let e = lam1("j", bin("+", var("j"), var("i")));

@@ -826,3 +826,44 @@ fn empty_external(t: PrimType) -> ArrayData {
         PrimType::Bool => ArrayData::Bool(Vec::new()),
     }
 }
+
+/// A value as `trace` reports it: Futhark's value syntax for scalars and
+/// arrays, `(a, b)` for tuples, `{a = x}` for records, `#<fun>` for
+/// functions. `ty` is the value's type when known (it gives the element
+/// type of an empty array).
+pub fn trace_text(v: &Value<'_>, ty: Option<&Type>) -> String {
+    if let Some(p) = v.as_prim() {
+        return p.to_string();
+    }
+    let part = |i: usize| match ty {
+        Some(Type::Tuple(ts)) => ts.get(i),
+        _ => None,
+    };
+    match v {
+        Value::Array(a) => {
+            if let Ok(x) = to_external(v, ty.unwrap_or(&Type::unit())) {
+                return x.to_string();
+            }
+            // An array of tuples or records: element by element.
+            let row = ty.and_then(Type::row);
+            let rows: Vec<String> = (0..a.outer()).map(|i| trace_text(&a.row(i), row.as_ref())).collect();
+            format!("[{}]", rows.join(", "))
+        }
+        Value::Tuple(vs) => {
+            let parts: Vec<String> = vs.iter().enumerate().map(|(i, x)| trace_text(x, part(i))).collect();
+            format!("({})", parts.join(", "))
+        }
+        Value::Record(fs) => {
+            let field_ty = |n: &str| match ty {
+                Some(Type::Record(fts)) => fts.iter().find(|(m, _)| &**m == n).map(|(_, t)| t),
+                _ => None,
+            };
+            let parts: Vec<String> = fs
+                .iter()
+                .map(|(n, x)| format!("{n} = {}", trace_text(x, field_ty(n))))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        _ => "#<fun>".to_string(),
+    }
+}

@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 use futmlir_dialects::ir::{Attr, AttrKind, BlockId, Context, Dim, OpId, Scalar, Symbol, Type, TypeKind, Value};
 
-use super::scalar::{binop, cmpop, convop, int_value, make_float, make_int, prim_type, scalar_of, unop};
+use super::scalar::{binop, cmpop, convop, int_value, make_float, make_int, prim_type, scalar_of, ternop, unop};
 use super::value::{
     array, data_with_capacity, elements, extend_range, gather, repeat, row, row_len, set_elem, shape_text, single,
     write_range, Stack, Val,
@@ -59,6 +59,7 @@ const OPS: &[&str] = &[
     "soac.binop",
     "soac.cmpop",
     "soac.unop",
+    "soac.ternop",
     "soac.convop",
     "soac.select",
     "soac.assert",
@@ -476,6 +477,16 @@ impl<'c> Machine<'c> {
                 self.expect_count(op, "operands", nargs, 1)?;
                 let kind = self.str_attr(op, self.keys.kind, "kind")?;
                 scalar(unop(kind, self.prim(op, &args[0])?))
+            }
+            "soac.ternop" => {
+                self.expect_count(op, "operands", nargs, 3)?;
+                let kind = self.str_attr(op, self.keys.kind, "kind")?;
+                let (a, b, c) = (
+                    self.prim(op, &args[0])?,
+                    self.prim(op, &args[1])?,
+                    self.prim(op, &args[2])?,
+                );
+                scalar(ternop(kind, a, b, c))
             }
             "soac.convop" => {
                 self.expect_count(op, "operands", nargs, 1)?;

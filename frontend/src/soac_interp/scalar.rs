@@ -1,5 +1,10 @@
-//! Scalar semantics of `soac.binop`, `cmpop`, `unop`, `convop` (the op
-//! descriptions in `dialects/src/soac/ops.rs`).
+//! Scalar semantics of `soac.binop`, `cmpop`, `unop`, `ternop`, `convop`
+//! (the op descriptions in `dialects/src/soac/ops.rs`).
+//!
+//! The kinds that are functions of Futhark's numeric modules and nothing
+//! more basic (`cbrt`, `atan2`, `mul_hi`, `fma`, ...) are computed by the
+//! reference interpreter's own functions (`interp::prim`), so the two
+//! interpreters agree on them by construction.
 //!
 //! Integers are computed on their exact value as an `i128` (sign-extended
 //! for signed types, zero-extended for unsigned ones) and wrapped back to
@@ -16,6 +21,7 @@
 
 use futmlir_dialects::ir::Scalar;
 
+use crate::interp::prim::{self, FloatBin, FloatUn};
 use crate::types::PrimType;
 use crate::values::f16::{f16_to_f32, f32_to_f16, f64_to_f16};
 use crate::values::PrimValue;
@@ -238,6 +244,11 @@ pub fn binop(kind: &str, a: PrimValue, b: PrimValue) -> Result<PrimValue, String
             prim_type(scalar_of(b)).name()
         )
     };
+    match (kind, FloatBin::from_name(kind)) {
+        ("mul_hi", _) => return prim::mul_hi(a, b, None).map_err(|_| bad()),
+        ("pow", _) | (_, None) => {}
+        (_, Some(f)) => return prim::float_bin(f, a, b).map_err(|_| bad()),
+    }
     match (a, b) {
         (PrimValue::F64(x), PrimValue::F64(y)) => f64_binop(kind, x, y).map(PrimValue::F64).ok_or_else(bad),
         (PrimValue::F32(x), PrimValue::F32(y)) => f32_binop(kind, x, y).map(PrimValue::F32).ok_or_else(bad),
@@ -294,6 +305,10 @@ pub fn cmpop(kind: &str, a: PrimValue, b: PrimValue) -> Result<bool, String> {
 pub fn unop(kind: &str, a: PrimValue) -> Result<PrimValue, String> {
     let s = scalar_of(a);
     let bad = || format!("unop `{kind}` does not apply to {}", prim_type(s).name());
+    if s.is_float() && !BASIC_FLOAT_UNOPS.contains(&kind) {
+        let f = FloatUn::from_name(kind).ok_or_else(bad)?;
+        return prim::float_un(f, a).map_err(|_| bad());
+    }
     match a {
         PrimValue::F64(x) => f64_unop(kind, x).map(PrimValue::F64).ok_or_else(bad),
         PrimValue::F32(x) => f32_unop(kind, x).map(PrimValue::F32).ok_or_else(bad),
@@ -317,6 +332,28 @@ pub fn unop(kind: &str, a: PrimValue) -> Result<PrimValue, String> {
             Ok(make_int(r, s))
         }
     }
+}
+
+/// The float `unop` kinds computed here rather than by `interp::prim`.
+const BASIC_FLOAT_UNOPS: &[&str] = &[
+    "neg", "abs", "signum", "sqrt", "exp", "log", "sin", "cos", "tan", "floor", "ceil", "round",
+];
+
+/// `soac.ternop {kind}`: `fma` and `mad` on floats.
+pub fn ternop(kind: &str, a: PrimValue, b: PrimValue, c: PrimValue) -> Result<PrimValue, String> {
+    let fused = match kind {
+        "fma" => true,
+        "mad" => false,
+        _ => return Err(format!("unknown ternop `{kind}`")),
+    };
+    prim::fma(fused, a, b, c).map_err(|_| {
+        format!(
+            "ternop `{kind}` does not apply to {}, {} and {}",
+            prim_type(scalar_of(a)).name(),
+            prim_type(scalar_of(b)).name(),
+            prim_type(scalar_of(c)).name()
+        )
+    })
 }
 
 /// The bits of a scalar (a float's IEEE representation), non-negative.
@@ -428,6 +465,25 @@ mod tests {
         assert_eq!(convop("fptosi", F64(-2.7), Scalar::I32), Ok(I32(-2)));
         assert_eq!(convop("fptoui", F64(-2.7), Scalar::U8), Ok(U8(0)));
         assert_eq!(convop("itob", I32(2), Scalar::Bool), Ok(Bool(true)));
+    }
+
+    #[test]
+    fn math_functions_are_the_reference_interpreters() {
+        assert_eq!(unop("cbrt", F64(27.0)), Ok(F64(3.0)));
+        assert_eq!(unop("log2", F32(8.0)), Ok(F32(3.0)));
+        assert_eq!(unop("gamma", F64(5.0)), Ok(F64(24.0)));
+        assert!(unop("lgamma", I32(1)).is_err());
+        assert_eq!(binop("atan2", F64(0.0), F64(-1.0)), Ok(F64(std::f64::consts::PI)));
+        assert_eq!(binop("hypot", F32(3.0), F32(4.0)), Ok(F32(5.0)));
+        assert_eq!(binop("copysign", F64(2.0), F64(-0.0)), Ok(F64(-2.0)));
+        assert_eq!(binop("mul_hi", U64(u64::MAX), U64(u64::MAX)), Ok(U64(u64::MAX - 1)));
+        assert_eq!(binop("mul_hi", I8(-1), I8(1)), Ok(I8(-1)));
+        assert!(binop("mul_hi", F32(1.0), F32(1.0)).is_err());
+        // a*b = 1 - 2^-60 rounds to 1: only fma keeps the difference.
+        let (a, b) = (F64(1.0 + 2f64.powi(-30)), F64(1.0 - 2f64.powi(-30)));
+        assert_eq!(ternop("fma", a, b, F64(-1.0)), Ok(F64(-(2f64.powi(-60)))));
+        assert_eq!(ternop("mad", a, b, F64(-1.0)), Ok(F64(0.0)));
+        assert!(ternop("fma", I32(1), I32(1), I32(1)).is_err());
     }
 
     #[test]

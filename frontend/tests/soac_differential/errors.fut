@@ -38,4 +38,11 @@ entry ranges (a: i64) (b: i64) = (a..<b, a..b, a..(a+2)...b)
 -- input { [1i32, 2i32, 3i32, 4i32] 2i64 }
 -- input { [1i32, 2i32, 3i32, 4i32] 3i64 }
 -- error: size
-entry unflat (xs: []i32) (n: i64) = unflatten n 2 xs
+entry unflat (xs: []i32) (n: i64) = unflatten (xs :> [n*2]i32)
+
+-- ==
+-- entry: splits
+-- input { [1i32, 2i32, 3i32, 4i32] 1i64 }
+-- input { [1i32, 2i32, 3i32, 4i32] 5i64 }
+-- error: size
+entry splits [k] (xs: [k]i32) (i: i64) = split (xs :> [i+(k-i)]i32)

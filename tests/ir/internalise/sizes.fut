@@ -1,5 +1,7 @@
 -- Sizes the checker leaves to run time are checked by the internaliser:
--- `:>` and the arguments of a function with a shared size parameter.
+-- `:>` (also to a size expression), the arguments of a function with a
+-- shared size parameter, and sizes the program gives (`iota n`), which
+-- must not be negative.
 -- RUN: futmlir opt %s
 -- Callees are internalised before their callers.
 -- CHECK: sym_name = "dot", function_type = (i64, !fut.array<[?]f32>, !fut.array<[?]f32>) -> f32} ({
@@ -15,9 +17,22 @@
 -- CHECK-NEXT: soac.assert(%21) {message = "the arguments of `dot` do not have the sizes its parameters require
 -- CHECK-NEXT: %22 = soac.reshape(%20, %17) : ([%18]f32, i64) -> [%17]f32
 -- CHECK-NEXT: %23 = soac.apply(%17, %19, %22) {callee = @dot} : (i64, [%17]f32, [%17]f32) -> f32
+-- CHECK-LABEL: sym_name = "product"
+-- CHECK: %28 = soac.binop(%25, %26) {kind = "mul"}
+-- CHECK-NEXT: %29 = soac.cmpop(%24, %28) {kind = "eq"}
+-- CHECK-NEXT: soac.assert(%29) {message = "the value does not have the size of the type it is coerced to
+-- CHECK-LABEL: sym_name = "count"
+-- CHECK: %41 = soac.cmpop(%39, %40) {kind = "ge"}
+-- CHECK-NEXT: soac.assert(%41) {message = "iota: negative size
+-- CHECK-NEXT: soac.iota(%39)
+-- CHECK-NOT: negative size
 
 entry coerce [n] (m: i64) (xs: [n]i32): [m]i32 = xs :> [m]i32
 
 def dot [n] (xs: [n]f32) (ys: [n]f32): f32 = reduce (+) 0 (map2 (*) xs ys)
 
 entry call (xs: []f32) (ys: []f32): f32 = dot xs ys
+
+entry product [k] (n: i64) (m: i64) (xs: [k]i32): [n][m]i32 = unflatten (xs :> [n*m]i32)
+
+entry count (n: i64) = (iota n, iota 3)

@@ -1,7 +1,7 @@
 -- A construct the internaliser does not handle yet is a diagnostic at its
 -- span, not a crash.
 -- RUN: not futmlir opt %s 2>&1
--- CHECK: internalisation of `i32.mul_hi` is not supported yet
--- CHECK: unsupported.fut:7:32
+-- CHECK: internalisation of slices with a stride that is not a constant is not supported yet
+-- CHECK: unsupported.fut:7:47
 
-entry main (x: i32): i32 = x + i32.mul_hi x x
+entry main (xs: []i32) (s: i64): []i32 = xs[::s]

@@ -93,6 +93,69 @@
 
 "soac.func"() ({
 ^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.binop' op 'mul_hi' does not apply to f32}}
+  %c = "soac.binop"(%x, %x) {kind = "mul_hi"} : (f32, f32) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.binop' op 'atan2' does not apply to i32}}
+  %c = "soac.binop"(%i, %i) {kind = "atan2"} : (i32, i32) -> i32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.unop' op 'lgamma' does not apply to i32}}
+  %c = "soac.unop"(%i) {kind = "lgamma"} : (i32) -> i32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.ternop' op 'fma' does not apply to i32}}
+  %c = "soac.ternop"(%i, %i, %i) {kind = "fma"} : (i32, i32, i32) -> i32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.ternop' op expects operands and result of one type}}
+  %c = "soac.ternop"(%x, %x, %i) {kind = "mad"} : (f32, f32, i32) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.ternop' op attribute 'kind' must be one of}}
+  %c = "soac.ternop"(%x, %x, %x) {kind = "lerp"} : (f32, f32, f32) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
+  // expected-error @+1 {{'soac.ternop' op expects 3 operands}}
+  %c = "soac.ternop"(%x, %x) {kind = "fma"} : (f32, f32) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%m]f32>, %x: f32, %i: i32, %b: i1):
   // expected-error @+1 {{'soac.cmpop' op result must be i1, found i32}}
   %c = "soac.cmpop"(%i, %i) {kind = "eq"} : (i32, i32) -> i32
   "soac.return"() : () -> ()

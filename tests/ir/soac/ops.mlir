@@ -21,6 +21,25 @@
 
 // -----
 
+// CHECK-LABEL: "math"
+// CHECK: {kind = "lgamma"}
+// CHECK: {kind = "atan2"}
+// CHECK: {kind = "mul_hi"}
+// CHECK: soac.ternop(
+"soac.func"() ({
+^bb0(%x: f32, %y: f32, %i: u64):
+  %a = "soac.unop"(%x) {kind = "cbrt"} : (f32) -> f32
+  %b = "soac.unop"(%a) {kind = "lgamma"} : (f32) -> f32
+  %c = "soac.binop"(%b, %y) {kind = "atan2"} : (f32, f32) -> f32
+  %d = "soac.binop"(%c, %y) {kind = "copysign"} : (f32, f32) -> f32
+  %h = "soac.binop"(%i, %i) {kind = "mul_hi"} : (u64, u64) -> u64
+  %e = "soac.ternop"(%d, %x, %y) {kind = "fma"} : (f32, f32, f32) -> f32
+  %f = "soac.ternop"(%e, %x, %y) {kind = "mad"} : (f32, f32, f32) -> f32
+  "soac.return"(%f, %h) : (f32, u64) -> ()
+}) {sym_name = "math", function_type = (f32, f32, u64) -> (f32, u64)} : () -> ()
+
+// -----
+
 // CHECK-LABEL: "calls"
 // CHECK: soac.apply(
 "soac.func"() ({

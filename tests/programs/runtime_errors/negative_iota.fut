@@ -1,0 +1,9 @@
+-- `iota n` with a negative n is a run-time error.
+-- ==
+-- input { 3i64 }
+-- output { [0i64, 1i64, 2i64] }
+-- input { 0i64 }
+-- output { empty([0]i64) }
+-- input { -3i64 }
+-- error: negative
+def main (n: i64): []i64 = iota n
