@@ -5,7 +5,8 @@
 //! against the reference interpreter ([`crate::interp`]) on the same
 //! programs and inputs (`tests/soac_differential.rs`).
 //!
-//! - `scalar`: `binop`, `cmpop`, `unop`, `convop`.
+//! - [`scalar`]: `binop`, `cmpop`, `unop`, `convop` (also the semantics of
+//!   constant folding in `futmlir_passes::egraph::fold`).
 //! - `value`: run-time values (flat arrays with shapes).
 //! - `eval`: blocks, ops and SOACs (Note [In-place updates]).
 //!
@@ -33,7 +34,7 @@
 //! sizes, only the checks.
 
 mod eval;
-mod scalar;
+pub mod scalar;
 mod value;
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 //!   schedule within limits.
 //! - [`terms`]: the term language of `soac` scalar operations, literals and
 //!   the predicates rules may name.
+//! - [`fold`]: constant folding as an e-class analysis (every class with a
+//!   known value also holds it as a literal).
 //!
 //! **Note [Rule files].**
 //! Rewrites are data, in `rewrite-rules/*.rules`, so that a user can read,
@@ -30,12 +32,14 @@
 //! operator or predicate, a wrong arity, a right side that uses a variable
 //! its left side does not bind) name the file, line and column.
 
+pub mod fold;
 pub mod rules;
 pub mod ruleset;
 pub mod terms;
 
 use std::sync::Mutex;
 
+use fold::ConstFold;
 use rules::RuleError;
 use ruleset::Rules;
 
@@ -49,7 +53,7 @@ pub const BUILTIN_RULE_FILES: &[(&str, &str)] = &[(
 static USER_RULE_FILES: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 
 /// Compile one rule file against the soac term language.
-pub fn compile_file(text: &str) -> Result<Rules<()>, RuleError> {
+pub fn compile_file(text: &str) -> Result<Rules<ConstFold>, RuleError> {
     ruleset::compile(&rules::parse(text)?, &terms::language(), &terms::predicates())
 }
 
@@ -68,9 +72,9 @@ pub fn add_user_rule_file(path: &str, text: &str) -> Result<(), miette::Report> 
 }
 
 /// The built-in rule files and the user's, compiled.
-pub fn loaded_rules() -> Result<Rules<()>, String> {
+pub fn loaded_rules() -> Result<Rules<ConstFold>, String> {
     let user = USER_RULE_FILES.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let mut all: Option<Rules<()>> = None;
+    let mut all: Option<Rules<ConstFold>> = None;
     for (path, text) in BUILTIN_RULE_FILES
         .iter()
         .map(|(p, t)| (p.to_string(), t.to_string()))

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use egg::{AstSize, EGraph, Extractor, RecExpr, SymbolLang};
 
+use super::fold::ConstFold;
 use super::rules::{parse, RuleError};
 use super::ruleset::{compile, Limits, Rules};
 use super::terms::{language, literal, predicates, Literal};
@@ -20,14 +21,14 @@ fn limits() -> Limits {
     }
 }
 
-fn load(text: &str) -> Result<Rules<()>, RuleError> {
+fn load(text: &str) -> Result<Rules<ConstFold>, RuleError> {
     compile(&parse(text)?, &language(), &predicates())
 }
 
 /// The smallest term equal to `term` after running the file's schedule.
-fn simplify_with(rules: &Rules<()>, term: &str) -> String {
+fn simplify_with(rules: &Rules<ConstFold>, term: &str) -> String {
     let expr: RecExpr<SymbolLang> = term.parse().expect("test terms parse");
-    let mut g: EGraph<SymbolLang, ()> = EGraph::default();
+    let mut g: EGraph<SymbolLang, ConstFold> = EGraph::default();
     let root = g.add_expr(&expr);
     let (g, reports) = rules.run(g, limits());
     assert!(!reports.is_empty());
@@ -62,6 +63,28 @@ fn simplify_rules_rewrite_terms() {
 }
 
 #[test]
+fn constants_fold_with_the_interpreters_semantics() {
+    let rules = load(SIMPLIFY).expect("simplify.rules compiles");
+    for (from, to) in [
+        ("(add 2i32 3i32)", "5i32"),
+        ("(add 127i8 1i8)", "-128i8"),
+        ("(sub 0u8 1u8)", "255u8"),
+        ("(div -7i32 2i32)", "-4i32"),
+        ("(mul (add v1 (sub 3i64 3i64)) (div 10i64 10i64))", "v1"),
+        ("(mul 0.5f32 4.0f32)", "2.0f32"),
+        ("(lt 1i32 2i32)", "true"),
+        ("(select (lt 2i32 1i32) v1 v2)", "v2"),
+        ("(neg 5i16)", "-5i16"),
+    ] {
+        assert_eq!(simplify_with(&rules, from), to, "{from}");
+    }
+    // Division by zero and NaN results stay as they are.
+    for t in ["(div 1i32 0i32)", "(div 0.0f64 0.0f64)"] {
+        assert_eq!(simplify_with(&rules, t), t);
+    }
+}
+
+#[test]
 fn a_user_rule_file_adds_a_set() {
     let mut rules = load(SIMPLIFY).expect("simplify.rules compiles");
     let user = "ruleset mine\nrule sub-self (sub ?x ?x) => 0i32\nschedule\nmine 4\n";
@@ -77,7 +100,7 @@ fn a_user_rule_file_adds_a_set() {
 fn bidirectional_rules_and_limits_stop_with_a_reason() {
     let rules = load("ruleset c\nrule comm (add ?x ?y) <=> (add ?y ?x)\nrule assoc (add ?x (add ?y ?z)) <=> (add (add ?x ?y) ?z)\nschedule\nc 100\n")
         .expect("compiles");
-    let mut g: EGraph<SymbolLang, ()> = EGraph::default();
+    let mut g: EGraph<SymbolLang, ConstFold> = EGraph::default();
     let mut t = "v0".to_string();
     for i in 1..12 {
         t = format!("(add {t} v{i})");

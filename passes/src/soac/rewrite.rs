@@ -17,6 +17,7 @@ use std::time::Duration;
 use egg::{CostFunction, EGraph, Extractor, Id, Language, RecExpr, SymbolLang};
 use futmlir_dialects::ir::{AttrKind, Builder, Context, Diagnostic, OpId, Scalar, Type, Value};
 
+use crate::egraph::fold::ConstFold;
 use crate::egraph::ruleset::{Limits, StepReport};
 use crate::egraph::terms::{literal, value_leaf, Literal};
 use crate::egraph::{self};
@@ -163,16 +164,20 @@ impl CostFunction<SymbolLang> for ScalarCost {
 /// addition is an improvement, one that trades an addition for an
 /// addition is not, and ties keep the code as it was.
 fn op_cost(op: &str) -> usize {
+    use futmlir_dialects::soac::verify::UNOP_KINDS;
     match op {
-        "mul" => 2,
-        "div" | "mod" | "rem" | "pow" | "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" => 8,
+        "mul" | "mul_hi" => 2,
+        "div" | "mod" | "rem" | "pow" | "atan2" | "hypot" => 8,
+        "neg" | "not" | "abs" | "signum" | "floor" | "ceil" | "round" | "popc" | "clz" => 1,
+        // The math functions (sqrt, exp, log, sin, ...).
+        k if UNOP_KINDS.contains(&k) => 8,
         _ => 1,
     }
 }
 
 /// The scalar ops of one block as an e-graph.
 struct BlockTerms {
-    egraph: EGraph<SymbolLang, ()>,
+    egraph: EGraph<SymbolLang, ConstFold>,
     /// Scalar ops in block order, with the e-class of their result.
     ops: Vec<(OpId, Id)>,
     /// The value behind each leaf `vN`.
