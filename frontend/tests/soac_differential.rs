@@ -224,7 +224,7 @@ fn run_program(root: &Path, path: &Path, text: String, mode: Mode, verbose: bool
             },
             _ => {
                 let reference = run_entry(&checked, entry, args, &RunOptions::default())
-                    .map(|r| r.values)
+                    .and_then(|r| r.values(entry))
                     .map_err(|e| e.render(&sm));
                 match (&reference, &soac) {
                     (Ok(a), Ok(b)) => agree(a, b, &mut counts.empty_shapes),
@@ -486,7 +486,7 @@ fn random_inputs() {
                 let input_text = show(&Ok(args.clone()));
                 let soac = run_func(&ctx, module, &entry, args.clone()).map_err(|e| e.render());
                 let reference = run_entry(&checked, &entry, args, &RunOptions::default())
-                    .map(|r| r.values)
+                    .and_then(|r| r.values(&entry))
                     .map_err(|e| e.render(&sm));
                 let verdict = match (&reference, &soac) {
                     (Ok(a), Ok(b)) => agree(a, b, &mut counts.empty_shapes),

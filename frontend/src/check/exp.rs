@@ -421,13 +421,62 @@ impl Checker {
                 self.check_exp(x)
             }
             ExpKind::Attr(_, x) => self.check_exp(x),
-            ExpKind::Constr(..) | ExpKind::Match(..) => {
-                Err(Diag::new(span, "sum types and `match` are not supported yet"))
+            ExpKind::Constr(c, args) => {
+                // A sum type with at least this constructor: which one the
+                // context says (unification), or the annotation asked for
+                // by the ambiguity error at the end of the definition.
+                let ts = args
+                    .iter_mut()
+                    .map(|x| self.check_exp(x))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(self.subst.fresh_constrained(Constraint {
+                    constrs: vec![(c.clone(), ts, span)],
+                    ..Default::default()
+                }))
             }
+            ExpKind::Match(x, cases) => self.check_match(x, cases, span),
         }
     }
 
-    fn literal_type(&mut self, l: &Literal, span: Span) -> Type {
+    /// `match x case p -> e ...`: every pattern has the type of `x`, every
+    /// case the type of the first, up to sizes (as the branches of `if`).
+    /// Exhaustiveness and redundancy are checked once the types are known
+    /// (`patterns`).
+    fn check_match(&mut self, x: &mut Exp, cases: &mut [(Pat, Exp)], span: Span) -> Result<Type, Diag> {
+        let xt = self.check_exp(x)?;
+        let mut result: Option<(Type, Span)> = None;
+        for (p, body) in cases.iter_mut() {
+            let mark = self.locals.len();
+            let r = self.bind_pat(p, &xt).and_then(|()| self.check_exp(body));
+            let r = r.map(|t| self.leave_scope(t, mark, None));
+            self.locals.truncate(mark);
+            let t = r?;
+            result = Some(match result {
+                None => (t, body.span),
+                Some((prev, first)) => {
+                    let pe = unify::erase_sizes(&self.subst.resolve(&prev));
+                    self.subst.unify(&pe, &t, body.span).map_err(|d| {
+                        Diag::new(
+                            body.span,
+                            format!(
+                                "the cases of `match` have different types: expected `{}`, found `{}`",
+                                self.subst.show(&prev),
+                                self.subst.show(&t)
+                            ),
+                        )
+                        .note(first, "the first case")
+                        .help(d.help.unwrap_or_default())
+                    })?;
+                    (self.join_sizes(&prev, &t), first)
+                }
+            });
+        }
+        result
+            .map(|(t, _)| t)
+            .ok_or_else(|| Diag::new(span, "a `match` needs at least one `case`"))
+    }
+
+    pub(crate) fn literal_type(&mut self, l: &Literal, span: Span) -> Type {
         match l {
             Literal::Int { suffix: Some(p), .. } | Literal::Float { suffix: Some(p), .. } => Type::Prim(*p),
             Literal::Int { .. } => self.subst.fresh_constrained(Constraint {
@@ -520,7 +569,12 @@ impl Checker {
         let mut type_params = declared;
         for v in vars {
             let c = self.subst.constraint(v);
-            if env_vars.contains(&v) || c.prims.is_some() || !c.fields.is_empty() || c.no_functions.is_some() {
+            if env_vars.contains(&v)
+                || c.prims.is_some()
+                || !c.fields.is_empty()
+                || !c.constrs.is_empty()
+                || c.no_functions.is_some()
+            {
                 continue;
             }
             let n = self.fresh_name("t");
@@ -822,6 +876,12 @@ impl Checker {
                     xs.iter()
                         .zip(ys)
                         .map(|((n, x), (_, y))| (n.clone(), join(s, x, y)))
+                        .collect(),
+                ),
+                (Type::Sum(xs), Type::Sum(ys)) if xs.len() == ys.len() => Type::Sum(
+                    xs.iter()
+                        .zip(ys)
+                        .map(|((n, a), (_, b))| (n.clone(), a.iter().zip(b).map(|(x, y)| join(s, x, y)).collect()))
                         .collect(),
                 ),
                 (

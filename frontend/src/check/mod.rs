@@ -89,6 +89,7 @@ use crate::types::{PrimType, Size, SizeVar, Type};
 pub mod builtins;
 mod consume;
 mod exp;
+mod patterns;
 mod unify;
 pub(crate) mod zonk;
 
@@ -457,7 +458,21 @@ impl Checker {
                     }
                 }))
             }
-            TypeExpKind::Sum(_) => Err(Diag::new(te.span, "sum types are not supported yet")),
+            TypeExpKind::Sum(cs) => {
+                let mut out: Vec<(Name, Vec<Type>)> = Vec::new();
+                for (c, ts) in cs {
+                    if out.iter().any(|(m, _)| m == c) {
+                        return Err(Diag::new(
+                            te.span,
+                            format!("the constructor `#{c}` appears twice in the sum type"),
+                        ));
+                    }
+                    let ts = ts.iter().map(|t| self.type_of(t)).collect::<Result<Vec<_>, _>>()?;
+                    out.push((c.clone(), ts));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(Type::Sum(out))
+            }
         }
     }
 
@@ -700,6 +715,9 @@ impl Checker {
             self.subst.default_vars(t, &mut left);
         }
         for v in left {
+            if let Some(d) = self.subst.ambiguous_sum(v) {
+                return Err(d);
+            }
             let n = self.fresh_name("t");
             self.subst.set(v, Type::Param(n.clone()));
             type_params.push(n);
@@ -731,6 +749,7 @@ impl Checker {
             }
         });
         zonk::zonk_valbind(self, vb)?;
+        patterns::check_valbind(vb)?;
         consume::check_valbind(self, vb)?;
         Ok(Scheme {
             type_params,
@@ -797,13 +816,24 @@ impl Checker {
                 // in sizes; they are in scope already.
                 self.type_of(te)?
             }
-            PatKind::Lit(_) | PatKind::Constr(..) => {
-                return Err(Diag::new(
-                    p.span,
-                    "this pattern is only allowed in `match`, which is not supported yet",
-                ))
+            PatKind::Lit { lit, negated } => self.literal_pat_type(lit, *negated, p.span)?,
+            PatKind::Constr(c, ps) => {
+                let ts = ps.iter().map(|p| self.pat_type(p)).collect::<Result<Vec<_>, _>>()?;
+                self.subst.fresh_constrained(unify::Constraint {
+                    constrs: vec![(c.clone(), ts, p.span)],
+                    ..Default::default()
+                })
             }
         })
+    }
+
+    /// The type of a literal pattern (a string is not one).
+    fn literal_pat_type(&mut self, lit: &Literal, negated: bool, span: Span) -> Result<Type, Diag> {
+        match lit {
+            Literal::String(_) => Err(Diag::new(span, "string literals are not allowed in patterns")),
+            Literal::Bool(_) if negated => Err(Diag::new(span, "expected a numeric literal after `-`")),
+            _ => Ok(self.literal_type(lit, span)),
+        }
     }
 
     /// Bind the names of a pattern matched against a value of type `t`.
@@ -876,10 +906,28 @@ impl Checker {
                 p.ty = Some(at.clone());
                 self.bind_pat(q, &at)
             }
-            PatKind::Lit(_) | PatKind::Constr(..) => Err(Diag::new(
-                p.span,
-                "this pattern is only allowed in `match`, which is not supported yet",
-            )),
+            PatKind::Lit { lit, negated } => {
+                let lt = self.literal_pat_type(lit, *negated, p.span)?;
+                self.subst.unify(t, &lt, p.span).map_err(|d| {
+                    Diag::new(
+                        p.span,
+                        format!(
+                            "expected a pattern of type `{}`, found a literal of type `{}`",
+                            self.subst.show(t),
+                            self.describe(&lt)
+                        ),
+                    )
+                    .help(d.help.unwrap_or_default())
+                })
+            }
+            PatKind::Constr(c, ps) => {
+                let payload: Vec<Type> = ps.iter().map(|_| self.subst.fresh()).collect();
+                self.subst.require_constr(t, c, &payload, p.span)?;
+                for (q, pt) in ps.iter_mut().zip(&payload) {
+                    self.bind_pat(q, pt)?;
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -389,7 +389,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Ok(sc)
             }
             PatKind::Ascribe(q, _) => self.bind_pat(sc, q, v),
-            PatKind::Lit(_) | PatKind::Constr(..) => Err(unsupported(p.span, "patterns of sum types")),
+            PatKind::Lit { .. } | PatKind::Constr(..) => Err(unsupported(p.span, "patterns of sum types")),
         }
     }
 

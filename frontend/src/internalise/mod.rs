@@ -536,7 +536,7 @@ fn sig_leaves(
 pub(crate) fn pat_names(p: &Pat, out: &mut Vec<Name>) {
     match &p.kind {
         PatKind::Id(n) => out.push(n.clone()),
-        PatKind::Wildcard | PatKind::Lit(_) => {}
+        PatKind::Wildcard | PatKind::Lit { .. } => {}
         PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| pat_names(q, out)),
         PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| pat_names(q, out)),
         PatKind::Ascribe(q, _) => pat_names(q, out),
