@@ -6,7 +6,7 @@ use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Value};
 use super::values::{leaf_types, structure, Scope, V};
 use super::{internal, unsupported, DResult, Internaliser};
 use crate::syntax::ast::{DimIndex, Exp, ExpKind, Literal, RangeEnd};
-use crate::types::{Size, Type};
+use crate::types::Type;
 
 /// One index of an indexing or update, evaluated.
 #[derive(Copy, Clone)]
@@ -85,28 +85,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let lts = leaf_types(t).map_err(|w| unsupported(self.span, &format!("empty arrays of {w}")))?;
         let mut leaves = Vec::new();
         for lt in lts {
-            let mut x = self.zero(lt.scalar);
-            for (j, s) in lt.shape.iter().enumerate().rev() {
-                let d = if j == 0 {
-                    Dim::Const(0)
-                } else {
-                    match s {
-                        Size::Const(c) => Dim::Const((*c).max(0) as u64),
-                        Size::Var(n) => match sc.env.lookup(n).and_then(|v| v.as_leaf()) {
-                            Some(v) => Dim::Value(v),
-                            None => Dim::Const(0),
-                        },
-                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => Dim::Const(0),
-                    }
-                };
-                let nv = self.dim_value(d)?;
-                let xt = self.ctx.value_type(x);
-                let mut dims = vec![d];
-                dims.extend(self.dims(x));
-                let rt = self.with_dims(xt, dims);
-                x = self.op1("soac.replicate", &[nv, x], rt, &[]);
-            }
-            leaves.push(x);
+            let mut dims = vec![Dim::Const(0)];
+            dims.extend(self.dims_of_sizes(sc, lt.shape.get(1..).unwrap_or_default()));
+            leaves.push(self.zeros(lt.scalar, dims)?);
         }
         let elem = match t {
             Type::Array { elem, .. } => (**elem).clone(),
