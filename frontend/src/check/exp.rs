@@ -238,8 +238,8 @@ impl Checker {
                         els.span,
                         format!(
                             "the branches of `if` have different types: expected `{}`, found `{}`",
-                            self.subst.resolve(&t),
-                            self.subst.resolve(&u)
+                            self.subst.show(&t),
+                            self.subst.show(&u)
                         ),
                     )
                     .note(then.span, "the `then` branch")
@@ -405,8 +405,8 @@ impl Checker {
                             body.span,
                             format!(
                                 "the loop body must have the type of the loop parameters: expected `{}`, found `{}`",
-                                self.subst.resolve(&pt),
-                                self.subst.resolve(&bt)
+                                self.subst.show(&pt),
+                                self.subst.show(&bt)
                             ),
                         )
                         .help(d.help.unwrap_or_default())
@@ -602,17 +602,6 @@ impl Checker {
         }))
     }
 
-    /// A type for a message: a literal's variable shows as its default.
-    pub fn describe(&self, t: &Type) -> String {
-        let r = self.subst.resolve(t);
-        if let Type::Var(v) = r {
-            if let Some(d) = self.subst.constraint(v).default {
-                return d.to_string();
-            }
-        }
-        r.to_string()
-    }
-
     pub fn is_builtin_op(&self, name: &str) -> bool {
         builtins::OPERATORS.contains(&name)
     }
@@ -661,7 +650,7 @@ impl Checker {
                 span,
                 format!(
                     "{desc} is applied to too many arguments: expected a function type, found `{}`",
-                    self.describe(&t)
+                    self.subst.show(&t)
                 ),
             )),
         }
@@ -684,7 +673,7 @@ impl Checker {
                         span,
                         format!(
                             "{desc} is not a function: expected a function type, found `{}`",
-                            self.describe(&t)
+                            self.subst.show(&t)
                         ),
                     )
                 } else {
@@ -723,8 +712,8 @@ impl Checker {
                         format!(
                             "argument {} of {desc}: expected type `{}`, found `{}`",
                             i + 1,
-                            self.subst.resolve(&params[i]),
-                            self.subst.resolve(&at)
+                            self.subst.show(&params[i]),
+                            self.subst.show(&at)
                         ),
                     )
                     .help(d.help.unwrap_or_default())
@@ -914,7 +903,7 @@ impl Checker {
             }
             t => Err(Diag::new(
                 span,
-                format!("expected an array, found a value of type `{}`", self.subst.resolve(&t)),
+                format!("expected an array, found a value of type `{}`", self.subst.show(&t)),
             )),
         }
     }
@@ -938,7 +927,7 @@ impl Checker {
                     span,
                     format!(
                         "expected an array to index, found a value of type `{}`",
-                        self.subst.resolve(t)
+                        self.subst.show(t)
                     ),
                 ))
             }
@@ -949,7 +938,7 @@ impl Checker {
                 format!(
                     "expected at most {} indices for an array of type `{}`, found {}",
                     shape.len(),
-                    self.subst.resolve(&at),
+                    self.subst.show(&at),
                     idx.len()
                 ),
             ));

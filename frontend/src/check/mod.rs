@@ -1,6 +1,7 @@
 //! The type checker: name resolution, type inference with unification,
-//! defaulting of literals, and (in [`consume`]) the alias and uniqueness
-//! analysis of thesis section 5.3.
+//! defaulting of literals, (in `patterns`) exhaustiveness and redundancy
+//! of `match`, and (in [`consume`]) the alias and uniqueness analysis of
+//! thesis section 5.3.
 //!
 //! After a successful check, the trees in [`Checked::programs`] satisfy:
 //! 1. every `Exp::ty` and `Pat::ty` is `Some`, with no `Type::Var` left
@@ -17,6 +18,9 @@
 //!
 //! 6. types hold no `Size::Infer` or `Size::Expr`: every size is a
 //!    constant, a name, or `Size::Unknown` (trees and schemes alike).
+//! 7. every `match` is exhaustive and has no unreachable case; every other
+//!    pattern (`let`, parameters, loops) matches every value of its type
+//!    (Note [Pattern matching]).
 //!
 //! Note [Static size checking]: array types carry sizes and unification
 //! compares them, in the spirit of Futhark's size types but conservatively:
@@ -862,7 +866,7 @@ impl Checker {
                                 p.span,
                                 format!(
                                     "expected a pattern of type `{}`, found a tuple pattern with {} elements",
-                                    self.subst.resolve(t),
+                                    self.subst.show(t),
                                     ps.len()
                                 ),
                             )
@@ -890,10 +894,7 @@ impl Checker {
                     if have.len() != fs.len() {
                         return Err(Diag::new(
                             p.span,
-                            format!(
-                                "the pattern does not mention every field of `{}`",
-                                self.subst.resolve(t)
-                            ),
+                            format!("the pattern does not mention every field of `{}`", self.subst.show(t)),
                         ));
                     }
                 }
@@ -914,7 +915,7 @@ impl Checker {
                         format!(
                             "expected a pattern of type `{}`, found a literal of type `{}`",
                             self.subst.show(t),
-                            self.describe(&lt)
+                            self.subst.show(&lt)
                         ),
                     )
                     .help(d.help.unwrap_or_default())

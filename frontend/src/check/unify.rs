@@ -470,7 +470,7 @@ impl Subst {
                 }
                 for (n, ts, _) in &c.constrs {
                     let Type::Sum(cs) = &other else {
-                        return Err(Some(format!("a constructor `#{n}` makes a sum type")));
+                        return Err(Some(format!("`#{n}` is a constructor of a sum type")));
                     };
                     let Some((_, have)) = cs.iter().find(|(m, _)| m == n) else {
                         return Err(Some(format!("the type has no constructor `#{n}`")));
@@ -502,7 +502,7 @@ impl Subst {
         self.apply_constraint(&c, t, span).map_err(|_| {
             Diag::new(
                 span,
-                format!("expected {} {what}, found `{}`", set.describe(), self.resolve(t)),
+                format!("expected {} {what}, found `{}`", set.describe(), self.show(t)),
             )
         })
     }
@@ -516,7 +516,7 @@ impl Subst {
         self.apply_constraint(&c, t, span).map_err(|m| {
             Diag::new(
                 span,
-                format!("expected a record with field `{name}`, found `{}`", self.resolve(t)),
+                format!("expected a record with field `{name}`, found `{}`", self.show(t)),
             )
             .help(m.unwrap_or_default())
         })
