@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use futmlir_frontend::check::{self, Checked};
-use futmlir_frontend::interp::{self, RunOptions};
+use futmlir_frontend::interp::{self, EntryResult, RunOptions};
 use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::values;
 
@@ -90,13 +90,21 @@ pub fn main(args: RunArgs) -> ExitCode {
         }
     };
     let mut out = std::io::stdout().lock();
-    for v in &result.values {
-        let r = if args.binary {
-            let mut buf = Vec::new();
-            values::binary::write_binary(v, &mut buf);
-            out.write_all(&buf)
-        } else {
-            writeln!(out, "{v}")
+    for r in &result.results {
+        let r = match r {
+            EntryResult::Value(v) if args.binary => {
+                let mut buf = Vec::new();
+                values::binary::write_binary(v, &mut buf);
+                out.write_all(&buf)
+            }
+            EntryResult::Value(v) => writeln!(out, "{v}"),
+            // Like `futhark run`: an opaque value is shown as source text;
+            // the binary format has no way to hold it.
+            EntryResult::Opaque { ty, .. } if args.binary => {
+                eprintln!("error: a result of type {ty} is opaque and has no binary form");
+                return ExitCode::FAILURE;
+            }
+            EntryResult::Opaque { text, .. } => writeln!(out, "{text}"),
         };
         if r.is_err() {
             return ExitCode::FAILURE;

@@ -79,7 +79,7 @@ impl Compiled for InterpProgram {
     fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
         let opts = futmlir_frontend::interp::RunOptions::default();
         futmlir_frontend::interp::run_entry(&self.checked, entry, args, &opts)
-            .map(|r| r.values)
+            .and_then(|r| r.values(entry))
             .map_err(|e| e.render(&self.sm))
     }
 }

@@ -321,6 +321,28 @@ fn run_prints_traces_on_stderr() {
 }
 
 #[test]
+fn run_prints_opaque_results_as_futhark_run_does() {
+    let src = "type opt 'a = #some a | #none\n\
+               entry main (x: i32): (opt i32, i32) = (if x > 0 then #some x else #none, x)\n\
+               entry many (x: i32): [2]{a: opt (opt bool), b: (f32, #e)} =\n  \
+               [{a = #some (#some true), b = (1, #e)}, {a = #none, b = (f32.i32 x, #e)}]\n";
+    let out = run_prog("run_sum", src, &[], b"3");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "#some 3i32\n3i32\n");
+    let out = run_prog("run_sum_none", src, &[], b"-3");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "#none\n-3i32\n");
+    let out = run_prog("run_sum_nested", src, &["-e", "many"], b"2");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "[{a = #some (#some true), b = (1.0f32, #e)}, {a = #none, b = (2.0f32, #e)}]\n"
+    );
+    // The binary format has no form for them.
+    let out = run_prog("run_sum_bin", src, &["-b"], b"3");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("opaque"));
+}
+
+#[test]
 fn run_errors_exit_1_with_a_location() {
     let src = "def main (xs: []i32) (i: i64): i32 = xs[i]\n";
     let out = run_prog("run_oob", src, &[], b"[1, 2, 3] 7i64");

@@ -4,7 +4,8 @@
 //! - [`span`], [`diag`]: source files, spans, miette diagnostics.
 //! - [`syntax`]: lexer, parser, the AST.
 //! - [`types`]: semantic types.
-//! - [`check`]: name resolution, type inference, size and uniqueness checks.
+//! - [`check`]: name resolution, type inference, size and uniqueness checks,
+//!   exhaustiveness of pattern matching.
 //! - [`internalise`]: the checked program to the `soac` dialect.
 //! - [`interp`]: the reference interpreter over the checked AST.
 //! - [`soac_interp`]: an interpreter for the internalised `soac` IR.

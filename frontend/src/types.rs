@@ -299,7 +299,9 @@ pub enum Type {
     Param(Name),
     /// A unification variable (only during checking).
     Var(TyVar),
-    /// Sum types (next issue): constructors sorted by name.
+    /// Sum types `#a i32 | #b`: constructors sorted by name, each with its
+    /// payload types. Structural: two sum types are the same type when they
+    /// have the same constructors with the same payloads.
     Sum(Vec<(Name, Vec<Type>)>),
 }
 
@@ -386,7 +388,7 @@ impl fmt::Display for Type {
                     write!(f, "{d}")?;
                 }
                 match **elem {
-                    Type::Arrow { .. } => write!(f, "({elem})"),
+                    Type::Arrow { .. } | Type::Sum(_) => write!(f, "({elem})"),
                     _ => write!(f, "{elem}"),
                 }
             }
@@ -414,7 +416,7 @@ impl fmt::Display for Type {
             Type::Arrow { param_name, param, ret } => {
                 match (param_name, &**param) {
                     (Some(n), p) => write!(f, "({n}: {p})")?,
-                    (None, p @ Type::Arrow { .. }) => write!(f, "({p})")?,
+                    (None, p @ (Type::Arrow { .. } | Type::Sum(_))) => write!(f, "({p})")?,
                     (None, p) => write!(f, "{p}")?,
                 }
                 write!(f, " -> {ret}")
@@ -428,7 +430,12 @@ impl fmt::Display for Type {
                     }
                     write!(f, "#{c}")?;
                     for t in ts {
-                        write!(f, " {t}")?;
+                        // A payload that is itself a sum or a function
+                        // needs parentheses to read back.
+                        match t {
+                            Type::Sum(_) | Type::Arrow { .. } => write!(f, " ({t})")?,
+                            _ => write!(f, " {t}")?,
+                        }
                     }
                 }
                 Ok(())

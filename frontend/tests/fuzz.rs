@@ -37,6 +37,7 @@ const FRAGMENTS: &[&str] = &[
     "(", ")", "[", "]", "{", "}", "let", "in", "if", "then", "else", "loop", "for", "do", "while", "\\", "->", "=",
     ",", ".", "..", "...", ":", ":>", "*", "+", "-", "|>", "with", "def", "entry", "type", "'a", "[n]", "i32", "f32",
     "0", "1i64", "2.5f32", "0x", "\"", "'", "#[", "`", "_", "!", "==", "&&", "map", "reduce", "x", "xs", "\n", " ",
+    "match", "case", "#some", "#none", "|", "-1",
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {

@@ -110,7 +110,7 @@ impl Analysis {
                 };
                 self.bind_pat_into(q, aliases, nc, ids)
             }
-            PatKind::Wildcard | PatKind::Lit(_) => {}
+            PatKind::Wildcard | PatKind::Lit { .. } => {}
         }
     }
 
@@ -456,15 +456,23 @@ impl Analysis {
                 out
             }
             ExpKind::Match(x, cases) => {
+                // Like the branches of `if`: one case runs, so each starts
+                // from what was consumed before the `match`, and after it
+                // everything a case consumed is consumed.
                 let al = self.exp(x)?;
+                let before = self.consumed.clone();
+                let mut after = before.clone();
                 let mut out = Vec::new();
                 for (p, c) in cases {
+                    self.consumed = before.clone();
                     let r = self.scoped(|an| {
                         an.bind_pat(p, &al, None);
                         an.exp(c)
                     })?;
+                    after.extend(std::mem::take(&mut self.consumed));
                     out = union(out, &r);
                 }
+                self.consumed = after;
                 out
             }
         })

@@ -238,8 +238,8 @@ impl Checker {
                         els.span,
                         format!(
                             "the branches of `if` have different types: expected `{}`, found `{}`",
-                            self.subst.resolve(&t),
-                            self.subst.resolve(&u)
+                            self.subst.show(&t),
+                            self.subst.show(&u)
                         ),
                     )
                     .note(then.span, "the `then` branch")
@@ -405,8 +405,8 @@ impl Checker {
                             body.span,
                             format!(
                                 "the loop body must have the type of the loop parameters: expected `{}`, found `{}`",
-                                self.subst.resolve(&pt),
-                                self.subst.resolve(&bt)
+                                self.subst.show(&pt),
+                                self.subst.show(&bt)
                             ),
                         )
                         .help(d.help.unwrap_or_default())
@@ -421,13 +421,62 @@ impl Checker {
                 self.check_exp(x)
             }
             ExpKind::Attr(_, x) => self.check_exp(x),
-            ExpKind::Constr(..) | ExpKind::Match(..) => {
-                Err(Diag::new(span, "sum types and `match` are not supported yet"))
+            ExpKind::Constr(c, args) => {
+                // A sum type with at least this constructor: which one the
+                // context says (unification), or the annotation asked for
+                // by the ambiguity error at the end of the definition.
+                let ts = args
+                    .iter_mut()
+                    .map(|x| self.check_exp(x))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(self.subst.fresh_constrained(Constraint {
+                    constrs: vec![(c.clone(), ts, span)],
+                    ..Default::default()
+                }))
             }
+            ExpKind::Match(x, cases) => self.check_match(x, cases, span),
         }
     }
 
-    fn literal_type(&mut self, l: &Literal, span: Span) -> Type {
+    /// `match x case p -> e ...`: every pattern has the type of `x`, every
+    /// case the type of the first, up to sizes (as the branches of `if`).
+    /// Exhaustiveness and redundancy are checked once the types are known
+    /// (`patterns`).
+    fn check_match(&mut self, x: &mut Exp, cases: &mut [(Pat, Exp)], span: Span) -> Result<Type, Diag> {
+        let xt = self.check_exp(x)?;
+        let mut result: Option<(Type, Span)> = None;
+        for (p, body) in cases.iter_mut() {
+            let mark = self.locals.len();
+            let r = self.bind_pat(p, &xt).and_then(|()| self.check_exp(body));
+            let r = r.map(|t| self.leave_scope(t, mark, None));
+            self.locals.truncate(mark);
+            let t = r?;
+            result = Some(match result {
+                None => (t, body.span),
+                Some((prev, first)) => {
+                    let pe = unify::erase_sizes(&self.subst.resolve(&prev));
+                    self.subst.unify(&pe, &t, body.span).map_err(|d| {
+                        Diag::new(
+                            body.span,
+                            format!(
+                                "the cases of `match` have different types: expected `{}`, found `{}`",
+                                self.subst.show(&prev),
+                                self.subst.show(&t)
+                            ),
+                        )
+                        .note(first, "the first case")
+                        .help(d.help.unwrap_or_default())
+                    })?;
+                    (self.join_sizes(&prev, &t), first)
+                }
+            });
+        }
+        result
+            .map(|(t, _)| t)
+            .ok_or_else(|| Diag::new(span, "a `match` needs at least one `case`"))
+    }
+
+    pub(crate) fn literal_type(&mut self, l: &Literal, span: Span) -> Type {
         match l {
             Literal::Int { suffix: Some(p), .. } | Literal::Float { suffix: Some(p), .. } => Type::Prim(*p),
             Literal::Int { .. } => self.subst.fresh_constrained(Constraint {
@@ -520,7 +569,12 @@ impl Checker {
         let mut type_params = declared;
         for v in vars {
             let c = self.subst.constraint(v);
-            if env_vars.contains(&v) || c.prims.is_some() || !c.fields.is_empty() || c.no_functions.is_some() {
+            if env_vars.contains(&v)
+                || c.prims.is_some()
+                || !c.fields.is_empty()
+                || !c.constrs.is_empty()
+                || c.no_functions.is_some()
+            {
                 continue;
             }
             let n = self.fresh_name("t");
@@ -546,17 +600,6 @@ impl Checker {
             size_params,
             ty,
         }))
-    }
-
-    /// A type for a message: a literal's variable shows as its default.
-    pub fn describe(&self, t: &Type) -> String {
-        let r = self.subst.resolve(t);
-        if let Type::Var(v) = r {
-            if let Some(d) = self.subst.constraint(v).default {
-                return d.to_string();
-            }
-        }
-        r.to_string()
     }
 
     pub fn is_builtin_op(&self, name: &str) -> bool {
@@ -607,7 +650,7 @@ impl Checker {
                 span,
                 format!(
                     "{desc} is applied to too many arguments: expected a function type, found `{}`",
-                    self.describe(&t)
+                    self.subst.show(&t)
                 ),
             )),
         }
@@ -630,7 +673,7 @@ impl Checker {
                         span,
                         format!(
                             "{desc} is not a function: expected a function type, found `{}`",
-                            self.describe(&t)
+                            self.subst.show(&t)
                         ),
                     )
                 } else {
@@ -664,8 +707,8 @@ impl Checker {
                         format!(
                             "argument {} of {desc}: expected type `{}`, found `{}`",
                             i + 1,
-                            self.subst.resolve(&params[i]),
-                            self.subst.resolve(&at)
+                            self.subst.show(&params[i]),
+                            self.subst.show(&at)
                         ),
                     )
                     .help(d.help.unwrap_or_default())
@@ -840,8 +883,8 @@ impl Checker {
             }
             let form = self.subst.describe_size(p);
             let found = match a {
-                Size::Unknown => format!("`{}`, whose size is not known statically", self.describe(arg)),
-                _ => format!("`{}`", self.describe(arg)),
+                Size::Unknown => format!("`{}`, whose size is not known statically", self.subst.show(arg)),
+                _ => format!("`{}`", self.subst.show(arg)),
             };
             return Err(Diag::new(
                 span,
@@ -902,6 +945,12 @@ impl Checker {
                         .map(|((n, x), (_, y))| (n.clone(), join(s, x, y)))
                         .collect(),
                 ),
+                (Type::Sum(xs), Type::Sum(ys)) if xs.len() == ys.len() => Type::Sum(
+                    xs.iter()
+                        .zip(ys)
+                        .map(|((n, a), (_, b))| (n.clone(), a.iter().zip(b).map(|(x, y)| join(s, x, y)).collect()))
+                        .collect(),
+                ),
                 (
                     Type::Arrow {
                         param_name,
@@ -932,7 +981,7 @@ impl Checker {
             }
             t => Err(Diag::new(
                 span,
-                format!("expected an array, found a value of type `{}`", self.subst.resolve(&t)),
+                format!("expected an array, found a value of type `{}`", self.subst.show(&t)),
             )),
         }
     }
@@ -956,7 +1005,7 @@ impl Checker {
                     span,
                     format!(
                         "expected an array to index, found a value of type `{}`",
-                        self.subst.resolve(t)
+                        self.subst.show(t)
                     ),
                 ))
             }
@@ -967,7 +1016,7 @@ impl Checker {
                 format!(
                     "expected at most {} indices for an array of type `{}`, found {}",
                     shape.len(),
-                    self.subst.resolve(&at),
+                    self.subst.show(&at),
                     idx.len()
                 ),
             ));

@@ -1,6 +1,7 @@
 //! The type checker: name resolution, type inference with unification,
-//! defaulting of literals, and (in [`consume`]) the alias and uniqueness
-//! analysis of thesis section 5.3.
+//! defaulting of literals, (in `patterns`) exhaustiveness and redundancy
+//! of `match`, and (in [`consume`]) the alias and uniqueness analysis of
+//! thesis section 5.3.
 //!
 //! After a successful check, the trees in [`Checked::programs`] satisfy:
 //! 1. every `Exp::ty` and `Pat::ty` is `Some`, with no `Type::Var` left
@@ -19,7 +20,10 @@
 //!    size is a constant, a name, arithmetic on those, or `Size::Unknown`
 //!    (trees and schemes alike);
 //! 7. a use of `unflatten` or `split` has a type whose implicit sizes
-//!    (`builtins::implicit_sizes`) are not `Unknown`.
+//!    (`builtins::implicit_sizes`) are not `Unknown`;
+//! 8. every `match` is exhaustive and has no unreachable case; every other
+//!    pattern (`let`, parameters, loops) matches every value of its type
+//!    (Note [Pattern matching]).
 //!
 //! Note [Static size checking]: array types carry sizes and unification
 //! compares them, in the spirit of Futhark's size types but conservatively:
@@ -115,6 +119,7 @@ use crate::types::{PrimType, Size, SizeVar, Type};
 pub mod builtins;
 mod consume;
 mod exp;
+mod patterns;
 mod unify;
 pub(crate) mod zonk;
 
@@ -487,7 +492,21 @@ impl Checker {
                     }
                 }))
             }
-            TypeExpKind::Sum(_) => Err(Diag::new(te.span, "sum types are not supported yet")),
+            TypeExpKind::Sum(cs) => {
+                let mut out: Vec<(Name, Vec<Type>)> = Vec::new();
+                for (c, ts) in cs {
+                    if out.iter().any(|(m, _)| m == c) {
+                        return Err(Diag::new(
+                            te.span,
+                            format!("the constructor `#{c}` appears twice in the sum type"),
+                        ));
+                    }
+                    let ts = ts.iter().map(|t| self.type_of(t)).collect::<Result<Vec<_>, _>>()?;
+                    out.push((c.clone(), ts));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(Type::Sum(out))
+            }
         }
     }
 
@@ -731,6 +750,9 @@ impl Checker {
             self.subst.default_vars(t, &mut left);
         }
         for v in left {
+            if let Some(d) = self.subst.ambiguous_sum(v) {
+                return Err(d);
+            }
             let n = self.fresh_name("t");
             self.subst.set(v, Type::Param(n.clone()));
             type_params.push(n);
@@ -762,6 +784,7 @@ impl Checker {
             }
         });
         zonk::zonk_valbind(self, vb)?;
+        patterns::check_valbind(vb)?;
         consume::check_valbind(self, vb)?;
         Ok(Scheme {
             type_params,
@@ -828,13 +851,24 @@ impl Checker {
                 // in sizes; they are in scope already.
                 self.type_of(te)?
             }
-            PatKind::Lit(_) | PatKind::Constr(..) => {
-                return Err(Diag::new(
-                    p.span,
-                    "this pattern is only allowed in `match`, which is not supported yet",
-                ))
+            PatKind::Lit { lit, negated } => self.literal_pat_type(lit, *negated, p.span)?,
+            PatKind::Constr(c, ps) => {
+                let ts = ps.iter().map(|p| self.pat_type(p)).collect::<Result<Vec<_>, _>>()?;
+                self.subst.fresh_constrained(unify::Constraint {
+                    constrs: vec![(c.clone(), ts, p.span)],
+                    ..Default::default()
+                })
             }
         })
+    }
+
+    /// The type of a literal pattern (a string is not one).
+    fn literal_pat_type(&mut self, lit: &Literal, negated: bool, span: Span) -> Result<Type, Diag> {
+        match lit {
+            Literal::String(_) => Err(Diag::new(span, "string literals are not allowed in patterns")),
+            Literal::Bool(_) if negated => Err(Diag::new(span, "expected a numeric literal after `-`")),
+            _ => Ok(self.literal_type(lit, span)),
+        }
     }
 
     /// Bind the names of a pattern matched against a value of type `t`.
@@ -863,7 +897,7 @@ impl Checker {
                                 p.span,
                                 format!(
                                     "expected a pattern of type `{}`, found a tuple pattern with {} elements",
-                                    self.subst.resolve(t),
+                                    self.subst.show(t),
                                     ps.len()
                                 ),
                             )
@@ -891,10 +925,7 @@ impl Checker {
                     if have.len() != fs.len() {
                         return Err(Diag::new(
                             p.span,
-                            format!(
-                                "the pattern does not mention every field of `{}`",
-                                self.subst.resolve(t)
-                            ),
+                            format!("the pattern does not mention every field of `{}`", self.subst.show(t)),
                         ));
                     }
                 }
@@ -907,10 +938,28 @@ impl Checker {
                 p.ty = Some(at.clone());
                 self.bind_pat(q, &at)
             }
-            PatKind::Lit(_) | PatKind::Constr(..) => Err(Diag::new(
-                p.span,
-                "this pattern is only allowed in `match`, which is not supported yet",
-            )),
+            PatKind::Lit { lit, negated } => {
+                let lt = self.literal_pat_type(lit, *negated, p.span)?;
+                self.subst.unify(t, &lt, p.span).map_err(|d| {
+                    Diag::new(
+                        p.span,
+                        format!(
+                            "expected a pattern of type `{}`, found a literal of type `{}`",
+                            self.subst.show(t),
+                            self.subst.show(&lt)
+                        ),
+                    )
+                    .help(d.help.unwrap_or_default())
+                })
+            }
+            PatKind::Constr(c, ps) => {
+                let payload: Vec<Type> = ps.iter().map(|_| self.subst.fresh()).collect();
+                self.subst.require_constr(t, c, &payload, p.span)?;
+                for (q, pt) in ps.iter_mut().zip(&payload) {
+                    self.bind_pat(q, pt)?;
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Static size checking (Note [Static size checking]): what is inferred,
-//! what is rejected, and where the checker stays lenient.
+//! what is rejected, and where the checker stays lenient. Sum types:
+//! constructor types from their context, and the pattern checks of
+//! Note [Pattern matching].
 
 use super::zonk::{walk_exp, walk_pat};
 use super::{check_file, Checked};
@@ -249,5 +251,163 @@ fn names_out_of_scope_become_unknown() {
     assert_eq!(
         main_ret("def main (x: i32) = map (\\(k: i64) -> replicate k x) [2]"),
         "*[1][]i32"
+    );
+}
+
+#[test]
+fn constructor_types_come_from_the_context() {
+    // From a return annotation, through `if`.
+    assert_eq!(
+        main_ret("def main (b: bool): #a i32 | #b = if b then #a 1 else #b"),
+        "#a i32 | #b"
+    );
+    // From a parameter of a function it is passed to; literal payloads
+    // take the payload type.
+    assert_eq!(
+        main_ret("def f (x: #b | #a i64): i64 = match x case #a n -> n case #b -> 0\ndef main (x: i32) = f (#a 2)"),
+        "i64"
+    );
+    // Constructor order does not matter; abbreviations with parameters.
+    assert_eq!(
+        main_ret("type opt 'a = #some a | #none\ndef main (x: i32): #none | #some i32 = (#some x : opt i32)"),
+        "#none | #some i32"
+    );
+    // Arrays of sums, and sums as payloads.
+    assert_eq!(
+        main_ret("def main (x: i32): [2](#l | #r (#x | #y f32)) = [#l, #r (#y 1)]"),
+        "[2](#l | #r (#x | #y f32))"
+    );
+}
+
+#[test]
+fn sum_type_errors() {
+    for (src, want) in [
+        (
+            "def main (x: i32) = let o = #some x in 0",
+            "ambiguous type: a sum type with at least the constructors `#some i32`",
+        ),
+        (
+            "def main (x: i32): #a i32 | #b = #a true",
+            "expected type `#a i32 | #b`, found `#a bool`",
+        ),
+        ("def main (x: i32): #a | #b = #c", "expected type `#a | #b`, found `#c`"),
+        ("def main (x: i32): #a i32 | #b = #b x", "found `#b i32`"),
+        (
+            "type t = #a | #a i32\ndef main (x: t) = 0",
+            "the constructor `#a` appears twice",
+        ),
+        ("def main (x: i32) = x + #a", "found `#a`"),
+        (
+            "def main (x: #a | #b) = match x case #a -> 1 case #b -> true",
+            "the cases of `match` have different types: expected `i32`, found `bool`",
+        ),
+        (
+            "def main (x: i32) = match x case \"ab\" -> 1 case _ -> 2",
+            "string literals are not allowed in patterns",
+        ),
+        (
+            "def main (x: bool) = match x case 1 -> 1 case _ -> 2",
+            "expected a pattern of type `bool`, found a literal of type `i32`",
+        ),
+    ] {
+        let d = rejected(src);
+        assert!(d.message.contains(want), "{src}\nwant: {want}\ngot:  {}", d.message);
+    }
+}
+
+#[test]
+fn match_must_be_exhaustive() {
+    for (src, missing) in [
+        ("def main (x: #a | #b | #c) = match x case #a -> 1 case #c -> 2", "#b"),
+        (
+            "def main (x: #a i32 | #b) = match x case #a 0 -> 1 case #b -> 2",
+            "#a 1",
+        ),
+        (
+            "def main (x: (bool, bool)) = match x case (true, _) -> 1 case (_, true) -> 2",
+            "(false, false)",
+        ),
+        (
+            "def main (x: {p: #u | #v, q: bool}) = match x case {p = #u, q} -> 1 case {p, q = true} -> 2",
+            "{p = #v, q = false}",
+        ),
+        ("def main (x: #s (#t | #w)) = match x case #s #t -> 1", "#s #w"),
+        ("def main (x: #s (#t i32 | #w)) = match x case #s #w -> 1", "#s (#t _)"),
+        ("def main (x: f64) = match x case 0 -> 1 case 1.5 -> 2", "1.0"),
+        ("def main (x: i8) = match x case -1 -> 1 case 0 -> 2 case 1 -> 3", "2"),
+    ] {
+        let d = rejected(src);
+        assert_eq!(
+            d.message,
+            format!("`match` is not exhaustive: unmatched case `{missing}`"),
+            "{src}"
+        );
+    }
+    // Exhaustive without a default case.
+    for src in [
+        "def main (x: #a | #b) = match x case #b -> 1 case #a -> 2",
+        "def main (x: (bool, #l | #r)) = match x case (true, _) -> 1 case (false, #l) -> 2 case (_, #r) -> 3",
+        "def main (x: #a i32 | #b) = match x case #a 0 -> 1 case #a n -> n case #b -> 2",
+        "def main (x: ()) = match x case () -> 1",
+    ] {
+        if let Err(ds) = check(src) {
+            panic!("{src}\nrejected: {}", ds[0].message);
+        }
+    }
+}
+
+#[test]
+fn unreachable_cases_are_errors() {
+    for (src, note) in [
+        (
+            "def main (x: #a | #b) = match x case _ -> 1 case #a -> 2",
+            "this earlier case matches every value it matches",
+        ),
+        (
+            "def main (x: #a | #b) = match x case #a -> 1 case #b -> 2 case _ -> 3",
+            "this earlier case, with the ones before it, matches every value it matches",
+        ),
+        (
+            "def main (x: i32) = match x case 1 -> 1 case -1 -> 2 case 1 -> 3 case _ -> 4",
+            "this earlier case matches every value it matches",
+        ),
+        (
+            // `-1` and `255` are the same `u8`.
+            "def main (x: u8) = match x case -1 -> 1 case 255 -> 2 case _ -> 3",
+            "this earlier case matches every value it matches",
+        ),
+    ] {
+        let d = rejected(src);
+        assert_eq!(
+            d.message, "this case is unreachable: earlier cases match every value it matches",
+            "{src}"
+        );
+        assert_eq!(d.notes.first().map(|(_, m)| m.as_str()), Some(note), "{src}");
+    }
+}
+
+#[test]
+fn refutable_patterns_outside_match() {
+    for (src, missing) in [
+        ("def main (x: i32) = let 1 = x in x", "0"),
+        ("def main (x: #a i32 | #b) = let (#a y) = x in y", "#b"),
+        ("def f (true: bool) = 1\ndef main (x: bool) = f x", "false"),
+        ("def main (xs: []i32) = map (\\(1, y) -> y) (zip xs xs)", "(0, _)"),
+        (
+            "def main (x: i32) = loop (0, y) = (0, x) for i < 3 do (0, y + 1)",
+            "(1, _)",
+        ),
+    ] {
+        let d = rejected(src);
+        assert_eq!(
+            d.message,
+            format!("refutable pattern: it does not match `{missing}`"),
+            "{src}"
+        );
+    }
+    // A constructor pattern of a one-constructor type cannot fail.
+    assert_eq!(
+        main_ret("def main (x: #w i32 bool) = let (#w n b) = x in if b then n else 0"),
+        "i32"
     );
 }

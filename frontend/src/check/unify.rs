@@ -2,8 +2,11 @@
 //!
 //! A type variable may carry constraints: a set of primitive types it must
 //! be one of (literals, arithmetic operators), "no functions" (equality),
-//! and fields it must have (`r.x` on a type not known yet). Binding the
-//! variable re-checks them against the type it is bound to.
+//! fields it must have (`r.x` on a type not known yet), and constructors
+//! it must have (`#some 1`: a sum type with at least a constructor `#some`
+//! whose payload is one integer). Binding the variable re-checks them
+//! against the type it is bound to; binding it to another variable merges
+//! them.
 //!
 //! Sizes are unified too, leniently: see Note [Static size checking] in
 //! `mod.rs` for which sizes agree.
@@ -64,6 +67,9 @@ pub struct Constraint {
     pub no_functions: Option<Span>,
     /// Must be a record or tuple with these fields.
     pub fields: Vec<(Name, Type, Span)>,
+    /// Must be a sum type with (at least) these constructors, each with
+    /// these payload types.
+    pub constrs: Vec<(Name, Vec<Type>, Span)>,
     /// A literal's default if nothing else decides the type.
     pub default: Option<PrimType>,
 }
@@ -323,7 +329,7 @@ impl Subst {
     /// says "expected type X, found Y" with both types resolved.
     pub fn unify(&mut self, expected: &Type, found: &Type, span: Span) -> Result<(), Diag> {
         self.unify_inner(expected, found, span).map_err(|inner| {
-            let (e, f) = (self.resolve(expected), self.resolve(found));
+            let (e, f) = (self.show(expected), self.show(found));
             let mut d = Diag::new(span, format!("expected type `{e}`, found `{f}`"));
             if let Some(m) = inner {
                 d = d.help(m);
@@ -469,6 +475,25 @@ impl Subst {
                         None => wc.fields.push((n.clone(), ft.clone(), *s)),
                     }
                 }
+                for (n, ts, s) in &c.constrs {
+                    match wc.constrs.iter().find(|(m, _, _)| m == n) {
+                        Some((_, other, _)) if other.len() != ts.len() => {
+                            return Err(Some(payload_count(n, other.len(), ts.len())));
+                        }
+                        Some((_, other, _)) => pending.extend(ts.iter().cloned().zip(other.iter().cloned())),
+                        None => wc.constrs.push((n.clone(), ts.clone(), *s)),
+                    }
+                }
+                if !wc.constrs.is_empty() {
+                    if let Some((set, _)) = wc.prims {
+                        return Err(Some(format!("the type must be {} and a sum type", set.describe())));
+                    }
+                    if let Some((n, _, _)) = wc.fields.first() {
+                        return Err(Some(format!(
+                            "the type must be a sum type and a record with field `{n}`"
+                        )));
+                    }
+                }
                 self.constraints[w as usize] = wc;
                 for (x, y) in pending {
                     self.unify_inner(&x, &y, span)?;
@@ -496,6 +521,26 @@ impl Subst {
                         None => return Err(Some(format!("the type has no field `{n}`"))),
                     }
                 }
+                for (n, ts, _) in &c.constrs {
+                    let Type::Sum(cs) = &other else {
+                        return Err(Some(format!("`#{n}` is a constructor of a sum type")));
+                    };
+                    let Some((_, have)) = cs.iter().find(|(m, _)| m == n) else {
+                        return Err(Some(format!("the type has no constructor `#{n}`")));
+                    };
+                    if have.len() != ts.len() {
+                        return Err(Some(payload_count(n, have.len(), ts.len())));
+                    }
+                    for (x, h) in ts.iter().zip(have) {
+                        self.unify_inner(x, h, span).map_err(|_| {
+                            Some(format!(
+                                "the payload of `#{n}` has type `{}` in the sum type, `{}` here",
+                                self.show(h),
+                                self.show(x)
+                            ))
+                        })?;
+                    }
+                }
                 Ok(())
             }
         }
@@ -510,7 +555,7 @@ impl Subst {
         self.apply_constraint(&c, t, span).map_err(|_| {
             Diag::new(
                 span,
-                format!("expected {} {what}, found `{}`", set.describe(), self.resolve(t)),
+                format!("expected {} {what}, found `{}`", set.describe(), self.show(t)),
             )
         })
     }
@@ -524,10 +569,97 @@ impl Subst {
         self.apply_constraint(&c, t, span).map_err(|m| {
             Diag::new(
                 span,
-                format!("expected a record with field `{name}`, found `{}`", self.resolve(t)),
+                format!("expected a record with field `{name}`, found `{}`", self.show(t)),
             )
             .help(m.unwrap_or_default())
         })
+    }
+
+    /// Require `t` to be a sum type with constructor `name` whose payload
+    /// has the types `payload`.
+    pub fn require_constr(&mut self, t: &Type, name: &Name, payload: &[Type], span: Span) -> Result<(), Diag> {
+        let c = Constraint {
+            constrs: vec![(name.clone(), payload.to_vec(), span)],
+            ..Default::default()
+        };
+        self.apply_constraint(&c, t, span).map_err(|m| {
+            Diag::new(
+                span,
+                format!(
+                    "expected a sum type with constructor `#{name}`, found `{}`",
+                    self.show(t)
+                ),
+            )
+            .help(m.unwrap_or_default())
+        })
+    }
+
+    /// A type for a message: resolved, with a variable that must be a sum
+    /// type shown as the constructors known so far (`#some i32`), and a
+    /// literal's variable as its default type.
+    pub fn show(&self, t: &Type) -> String {
+        self.with_constrs(&self.resolve(t), &mut Vec::new()).to_string()
+    }
+
+    fn with_constrs(&self, t: &Type, seen: &mut Vec<TyVar>) -> Type {
+        match t {
+            Type::Var(v) if !seen.contains(v) && !self.constraints[*v as usize].constrs.is_empty() => {
+                seen.push(*v);
+                let mut cs: Vec<(Name, Vec<Type>)> = self.constraints[*v as usize]
+                    .constrs
+                    .iter()
+                    .map(|(n, ts, _)| {
+                        let ts = ts.iter().map(|t| self.with_constrs(&self.resolve(t), seen)).collect();
+                        (n.clone(), ts)
+                    })
+                    .collect();
+                seen.pop();
+                cs.sort_by(|a, b| a.0.cmp(&b.0));
+                Type::Sum(cs)
+            }
+            Type::Var(v) => match self.constraints[*v as usize].default {
+                Some(p) => Type::Prim(p),
+                None => t.clone(),
+            },
+            Type::Array { elem, shape, unique } => Type::Array {
+                elem: Rc::new(self.with_constrs(elem, seen)),
+                shape: shape.clone(),
+                unique: *unique,
+            },
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.with_constrs(t, seen)).collect()),
+            Type::Record(fs) => Type::Record(
+                fs.iter()
+                    .map(|(n, t)| (n.clone(), self.with_constrs(t, seen)))
+                    .collect(),
+            ),
+            Type::Arrow { param_name, param, ret } => Type::Arrow {
+                param_name: param_name.clone(),
+                param: Rc::new(self.with_constrs(param, seen)),
+                ret: Rc::new(self.with_constrs(ret, seen)),
+            },
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.with_constrs(t, seen)).collect()))
+                    .collect(),
+            ),
+            t => t.clone(),
+        }
+    }
+
+    /// The error for a variable that nothing determined but a constructor
+    /// constraint: its sum type is ambiguous.
+    pub fn ambiguous_sum(&self, v: TyVar) -> Option<Diag> {
+        let (_, _, span) = self.constraints[v as usize].constrs.first()?;
+        Some(
+            Diag::new(
+                *span,
+                format!(
+                    "ambiguous type: a sum type with at least the constructors `{}`",
+                    self.show(&Type::Var(v))
+                ),
+            )
+            .help("add a type annotation that says which sum type (e.g. `: #some i32 | #none`)"),
+        )
     }
 
     pub fn require_no_functions(&mut self, t: &Type, span: Span) -> Result<(), Diag> {
@@ -615,6 +747,10 @@ impl Subst {
     pub fn set(&mut self, v: TyVar, t: Type) {
         self.bound[v as usize] = Some(t);
     }
+}
+
+fn payload_count(c: &Name, have: usize, found: usize) -> String {
+    format!("the constructor `#{c}` has {have} payload value(s) in one place and {found} in another")
 }
 
 /// Replace sizes in a type: `f` gets each `Size::Var`.
@@ -726,6 +862,11 @@ pub fn strip_unique(t: &Type) -> Type {
         },
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(strip_unique).collect()),
         Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), strip_unique(t))).collect()),
+        Type::Sum(cs) => Type::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(strip_unique).collect()))
+                .collect(),
+        ),
         t => t.clone(),
     }
 }

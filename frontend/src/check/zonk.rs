@@ -143,7 +143,7 @@ pub fn walk_pat(p: &mut Pat, fp: &mut dyn FnMut(&mut Pat)) {
         PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter_mut().for_each(|q| walk_pat(q, fp)),
         PatKind::Record(fs) => fs.iter_mut().for_each(|(_, _, q)| walk_pat(q, fp)),
         PatKind::Ascribe(q, _) => walk_pat(q, fp),
-        PatKind::Id(_) | PatKind::Wildcard | PatKind::Lit(_) => {}
+        PatKind::Id(_) | PatKind::Wildcard | PatKind::Lit { .. } => {}
     }
     fp(p)
 }
@@ -182,6 +182,9 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
             subst.default_vars(t, &mut left);
         }
         for v in left.drain(..) {
+            if let Some(d) = ck.subst.ambiguous_sum(v) {
+                return Err(d);
+            }
             if !ck.subst.constraint(v).fields.is_empty() {
                 let (n, _, s) = ck.subst.constraint(v).fields[0].clone();
                 return Err(Diag::new(
@@ -252,7 +255,7 @@ fn check_implicit_sizes(b: &str, t: &Type, span: crate::span::Span) -> Result<()
     Ok(())
 }
 
-fn check_int_literal(v: u128, p: PrimType, span: crate::span::Span) -> Result<(), Diag> {
+pub(crate) fn check_int_literal(v: u128, p: PrimType, span: crate::span::Span) -> Result<(), Diag> {
     let max: u128 = match p {
         // The magnitude may be one more than the signed maximum: `-128i8`.
         PrimType::I8 => 1 << 7,

@@ -85,24 +85,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let lts = leaf_types(t).map_err(|w| unsupported(self.span, &format!("empty arrays of {w}")))?;
         let mut leaves = Vec::new();
         for lt in lts {
-            let mut x = self.zero(lt.scalar);
-            for (j, s) in lt.shape.iter().enumerate().rev() {
-                let d = if j == 0 {
-                    Dim::Const(0)
-                } else {
-                    match self.size_dim(sc, s) {
-                        Some(Dim::Unknown) | None => Dim::Const(0),
-                        Some(d) => d,
-                    }
-                };
-                let nv = self.dim_value(d)?;
-                let xt = self.ctx.value_type(x);
-                let mut dims = vec![d];
-                dims.extend(self.dims(x));
-                let rt = self.with_dims(xt, dims);
-                x = self.op1("soac.replicate", &[nv, x], rt, &[]);
-            }
-            leaves.push(x);
+            let mut dims = vec![Dim::Const(0)];
+            dims.extend(self.dims_of_sizes(sc, lt.shape.get(1..).unwrap_or_default()));
+            leaves.push(self.zeros(lt.scalar, dims)?);
         }
         let elem = match t {
             Type::Array { elem, .. } => (**elem).clone(),

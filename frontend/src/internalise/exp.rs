@@ -252,7 +252,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     self.exp(sc, x)
                 }
             }
-            ExpKind::Constr(..) | ExpKind::Match(..) => Err(unsupported(span, "sum types and `match`")),
+            ExpKind::Constr(c, args) => {
+                let t = self.ty(sc, e)?;
+                self.constr(sc, c, args, &t, span)
+            }
+            ExpKind::Match(x, cases) => self.match_(sc, x, cases, span),
         }
     }
 
@@ -262,7 +266,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         Ok((v, self.ty(sc, e)?))
     }
 
-    fn literal(&mut self, l: &Literal, t: &Type, neg: bool, span: Span) -> DResult<V<'a>> {
+    pub(crate) fn literal(&mut self, l: &Literal, t: &Type, neg: bool, span: Span) -> DResult<V<'a>> {
         let p = match t {
             Type::Prim(p) => Some(*p),
             _ => None,
@@ -406,7 +410,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Ok(sc)
             }
             PatKind::Ascribe(q, _) => self.bind_pat(sc, q, v),
-            PatKind::Lit(_) | PatKind::Constr(..) => Err(unsupported(p.span, "patterns of sum types")),
+            // Tested by `match` before the case is taken.
+            PatKind::Lit { .. } => Ok(sc.clone()),
+            PatKind::Constr(c, ps) => self.bind_constr(sc, p, ps, c, v),
         }
     }
 

@@ -9,6 +9,8 @@
 //! - `exp`: expressions, patterns, function application and inlining.
 //! - `soacs`: the built-in functions: SOACs, array operations, the numeric
 //!   modules.
+//! - `sums`: sum types: their layout (Note [Sum types]), constructors,
+//!   `match`.
 //!
 //! **Note [Functions].**
 //! Every entry point becomes a `soac.func` (with the unit attribute
@@ -53,6 +55,7 @@ mod arrays;
 mod emit;
 mod exp;
 mod soacs;
+mod sums;
 pub mod values;
 
 use std::collections::{HashMap, HashSet};
@@ -536,7 +539,23 @@ fn sig_leaves(
         }
         Type::Arrow { .. } => return Err("function-typed parameters"),
         Type::Param(_) | Type::Var(_) => return Err("parameters of a type that is not known here"),
-        Type::Sum(_) => return Err("sum types"),
+        Type::Sum(cs) => {
+            // The tag, then the slots, each dimension of a slot a size of
+            // its own (Note [Sum types]).
+            let layout = sums::SumLayout::of(cs)?;
+            out.push(LeafSig {
+                scalar: Scalar::I8,
+                dims: outer.to_vec(),
+            });
+            for &(scalar, rank) in &layout.slots {
+                let mut dims = outer.to_vec();
+                for _ in 0..rank {
+                    sizes.push(None);
+                    dims.push(Slot::Size(sizes.len() - 1));
+                }
+                out.push(LeafSig { scalar, dims });
+            }
+        }
     }
     Ok(())
 }
@@ -545,7 +564,7 @@ fn sig_leaves(
 pub(crate) fn pat_names(p: &Pat, out: &mut Vec<Name>) {
     match &p.kind {
         PatKind::Id(n) => out.push(n.clone()),
-        PatKind::Wildcard | PatKind::Lit(_) => {}
+        PatKind::Wildcard | PatKind::Lit { .. } => {}
         PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| pat_names(q, out)),
         PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| pat_names(q, out)),
         PatKind::Ascribe(q, _) => pat_names(q, out),

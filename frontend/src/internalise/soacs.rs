@@ -388,7 +388,36 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     }
 
     /// Structural equality of two values of one type.
-    fn equal(&mut self, a: &V<'a>, b: &V<'a>, span: Span) -> DResult<Value> {
+    pub fn equal(&mut self, a: &V<'a>, b: &V<'a>, span: Span) -> DResult<Value> {
+        match (a, b) {
+            (V::Tuple(xs), V::Tuple(ys)) if xs.len() == ys.len() => {
+                let mut conds = Vec::new();
+                for (x, y) in xs.iter().zip(ys) {
+                    conds.push(self.equal(x, y, span)?);
+                }
+                return Ok(match self.and_all(conds) {
+                    Some(c) => c,
+                    None => self.const_bool(true),
+                });
+            }
+            (V::Record(xs), V::Record(ys)) if xs.len() == ys.len() => {
+                let mut conds = Vec::new();
+                for ((_, x), (_, y)) in xs.iter().zip(ys) {
+                    conds.push(self.equal(x, y, span)?);
+                }
+                return Ok(match self.and_all(conds) {
+                    Some(c) => c,
+                    None => self.const_bool(true),
+                });
+            }
+            // One sum value: by its tag and payload. Arrays of sums are
+            // compared leaf by leaf below, blanks included (those of two
+            // arrays may differ in size: see Note [Sum types]).
+            (V::Sum(l, xs), V::Sum(_, ys)) if xs.len() == ys.len() && self.rank(xs[0]) == 0 => {
+                return self.sum_equal(l, xs, ys, span);
+            }
+            _ => {}
+        }
         let (Some(la), Some(lb)) = (a.leaves(), b.leaves()) else {
             return Err(internal(span, "a comparison of functions"));
         };

@@ -10,6 +10,10 @@
 //! no-ops. Functions are static: a [`V::Fun`] is a closure the internaliser
 //! applies (inlines) at its call sites, so the IR is first-order.
 //!
+//! A value of a sum type is a [`V::Sum`]: an `i8` tag leaf and one leaf
+//! per slot of its layout (Note [Sum types] in `sums`); an array of sums is
+//! the same node with a tag array and slot arrays.
+//!
 //! Every array leaf has a type whose sizes are all known (SSA values or
 //! constants): where an op gives an existential size `?` (filter, calls,
 //! branches of different sizes) the internaliser names it right away with
@@ -20,6 +24,7 @@ use std::rc::Rc;
 
 use futmlir_dialects::ir::{Scalar, Value};
 
+use super::sums::SumLayout;
 use crate::syntax::ast::{Exp, GlobalId, Name, Pat, PatKind};
 use crate::types::{PrimType, Size, Type};
 
@@ -29,6 +34,8 @@ pub enum V<'a> {
     Leaf(Value),
     Tuple(Vec<V<'a>>),
     Record(Vec<(Name, V<'a>)>),
+    /// A value of a sum type: the tag, then the slots of the layout.
+    Sum(Rc<SumLayout>, Vec<Value>),
     Fun(Rc<FunV<'a>>),
 }
 
@@ -51,6 +58,10 @@ impl<'a> V<'a> {
             }
             V::Tuple(vs) => vs.iter().all(|v| v.collect(out)),
             V::Record(fs) => fs.iter().all(|(_, v)| v.collect(out)),
+            V::Sum(_, ls) => {
+                out.extend_from_slice(ls);
+                true
+            }
             V::Fun(_) => false,
         }
     }
@@ -61,6 +72,12 @@ impl<'a> V<'a> {
             V::Leaf(_) => V::Leaf(new.next().expect("rebuild: as many values as leaves")),
             V::Tuple(vs) => V::Tuple(vs.iter().map(|v| v.rebuild(new)).collect()),
             V::Record(fs) => V::Record(fs.iter().map(|(n, v)| (n.clone(), v.rebuild(new))).collect()),
+            V::Sum(l, ls) => V::Sum(
+                l.clone(),
+                ls.iter()
+                    .map(|_| new.next().expect("rebuild: as many values as leaves"))
+                    .collect(),
+            ),
             V::Fun(f) => V::Fun(f.clone()),
         }
     }
@@ -269,6 +286,13 @@ pub fn match_type(decl: &Type, actual: &Type, ts: &mut TSubst) {
             match_type(p1, p2, ts);
             match_type(r1, r2, ts);
         }
+        (Type::Sum(a), Type::Sum(b)) if a.len() == b.len() => {
+            for ((_, xs), (_, ys)) in a.iter().zip(b) {
+                for (x, y) in xs.iter().zip(ys) {
+                    match_type(x, y, ts);
+                }
+            }
+        }
         _ => {}
     }
 }
@@ -311,7 +335,20 @@ fn flatten(t: &Type, outer: &[Size], out: &mut Vec<LeafType>) -> Result<(), &'st
         }
         Type::Arrow { .. } => return Err("function-typed values here"),
         Type::Param(_) | Type::Var(_) => return Err("values of a type that is not known here"),
-        Type::Sum(_) => return Err("sum types"),
+        Type::Sum(cs) => {
+            // The tag and the slots; a slot's own sizes are not tracked
+            // (Note [Sum types]).
+            let layout = SumLayout::of(cs)?;
+            out.push(LeafType {
+                scalar: Scalar::I8,
+                shape: outer.to_vec(),
+            });
+            for &(scalar, rank) in &layout.slots {
+                let mut shape = outer.to_vec();
+                shape.extend(std::iter::repeat_n(Size::Unknown, rank));
+                out.push(LeafType { scalar, shape });
+            }
+        }
     }
     Ok(())
 }
@@ -323,6 +360,15 @@ pub fn structure<'a>(t: &Type, leaves: &mut impl Iterator<Item = Value>) -> V<'a
         Type::Array { elem, .. } => structure(elem, leaves),
         Type::Tuple(ts) => V::Tuple(ts.iter().map(|t| structure(t, leaves)).collect()),
         Type::Record(fs) => V::Record(fs.iter().map(|(n, t)| (n.clone(), structure(t, leaves))).collect()),
+        Type::Sum(cs) => match SumLayout::of(cs) {
+            Ok(l) => {
+                let ls = (0..=l.slots.len())
+                    .map(|_| leaves.next().expect("structure: as many values as leaves"))
+                    .collect();
+                V::Sum(Rc::new(l), ls)
+            }
+            Err(_) => V::unit(),
+        },
         // Not first-order: `leaf_types` rejects these first.
         _ => V::unit(),
     }
@@ -381,6 +427,11 @@ pub fn erase_sizes(t: &Type) -> Type {
         },
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(erase_sizes).collect()),
         Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), erase_sizes(t))).collect()),
+        Type::Sum(cs) => Type::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(erase_sizes).collect()))
+                .collect(),
+        ),
         t => t.clone(),
     }
 }

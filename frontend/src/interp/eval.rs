@@ -21,7 +21,7 @@ use crate::types::{PrimType, Size, Type};
 use super::builtins::Builtin;
 use super::free;
 use super::prim::{self, BinOp};
-use super::value::{shape_str, value_eq, Array, Builder, Captured, Closure, Data, Fun, Sym, Value};
+use super::value::{shape_str, value_eq, Array, Builder, Captured, Closure, Data, Fun, SumValue, Sym, Value};
 use super::{RuntimeError, TraceSink};
 
 // Note [Consumption]
@@ -395,8 +395,36 @@ impl<'a> Interp<'a> {
             ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) => self.eval(x),
             ExpKind::Loop { pat, init, form, body } => self.eval_loop(pat, init.as_deref(), form, body, e.span),
             ExpKind::Assert(cond, x) => self.eval_assert(cond, x),
-            ExpKind::Constr(..) | ExpKind::Match(..) => err(e.span, "sum types are not supported yet"),
+            ExpKind::Constr(c, es) => self.eval_constr(c, es),
+            ExpKind::Match(x, cases) => self.eval_match(x, cases, e.span),
         }
+    }
+
+    #[inline(never)]
+    fn eval_constr(&mut self, c: &'a Name, es: &'a [Exp]) -> R<Value<'a>> {
+        let mut payload = Vec::with_capacity(es.len());
+        for x in es {
+            payload.push(self.eval(x)?);
+        }
+        Ok(Value::Sum(Rc::new(SumValue { constr: c, payload })))
+    }
+
+    /// The first case whose pattern matches (the checker made sure one
+    /// does).
+    #[inline(never)]
+    fn eval_match(&mut self, x: &'a Exp, cases: &'a [(Pat, Exp)], span: Span) -> R<Value<'a>> {
+        let v = self.eval(x)?;
+        let mark = self.stack.len();
+        for (p, body) in cases {
+            let hit = self.match_pat(p, &v, false)?;
+            if hit {
+                let r = self.eval(body);
+                self.stack.truncate(mark);
+                return r;
+            }
+            self.stack.truncate(mark);
+        }
+        internal(span, format!("no case of the `match` matches {v:?}"))
     }
 
     #[inline(never)]
@@ -825,7 +853,71 @@ impl<'a> Interp<'a> {
                 }
                 Ok(())
             }
-            PatKind::Lit(_) | PatKind::Constr(..) => err(p.span, "sum types are not supported yet"),
+            // Irrefutable here (`check::patterns`): a constructor of a sum
+            // type with no other.
+            PatKind::Lit { .. } | PatKind::Constr(..) => {
+                if self.match_pat(p, &v, keep_wild)? {
+                    Ok(())
+                } else {
+                    internal(p.span, format!("a pattern outside `match` does not match {v:?}"))
+                }
+            }
+        }
+    }
+
+    /// Whether `v` matches the pattern; binds its variables (and, when
+    /// `keep_wild`, its wildcards) as `bind_pat` does, also when it then
+    /// fails to match: the caller truncates the stack.
+    fn match_pat(&mut self, p: &'a Pat, v: &Value<'a>, keep_wild: bool) -> R<bool> {
+        match &p.kind {
+            PatKind::Id(_) | PatKind::Wildcard => {
+                self.bind_pat(p, v.clone(), keep_wild)?;
+                Ok(true)
+            }
+            PatKind::Ascribe(q, _) => self.match_pat(q, v, keep_wild),
+            PatKind::Tuple(ps) if ps.len() == 1 => self.match_pat(&ps[0], v, keep_wild),
+            PatKind::Tuple(ps) => match v {
+                Value::Tuple(vs) if vs.len() == ps.len() => {
+                    for (q, x) in ps.iter().zip(vs.iter()) {
+                        if !self.match_pat(q, x, keep_wild)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                }
+                v => internal(p.span, format!("tuple pattern of {} elements against {v:?}", ps.len())),
+            },
+            PatKind::Record(fields) => {
+                for (name, _, q) in fields {
+                    let x = project(v.clone(), name, q.span)?;
+                    if !self.match_pat(q, &x, keep_wild)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            PatKind::Lit { lit, negated } => {
+                let want = literal_value(lit, *negated, p.ty.as_ref());
+                match (want, v.as_prim()) {
+                    (Some(w), Some(x)) => Ok(prim::prim_eq(w, x)),
+                    _ => internal(p.span, format!("literal pattern against {v:?}")),
+                }
+            }
+            PatKind::Constr(c, ps) => match v {
+                Value::Sum(s) if s.payload.len() == ps.len() => {
+                    if *s.constr != **c {
+                        return Ok(false);
+                    }
+                    for (q, x) in ps.iter().zip(&s.payload) {
+                        if !self.match_pat(q, x, keep_wild)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                }
+                Value::Sum(_) => Ok(false),
+                v => internal(p.span, format!("constructor pattern `#{c}` against {v:?}")),
+            },
         }
     }
 
@@ -857,7 +949,17 @@ impl<'a> Interp<'a> {
                 fs.sort_by(|a, b| a.0.cmp(b.0));
                 Ok(Value::Record(Rc::new(fs)))
             }
-            PatKind::Lit(_) | PatKind::Constr(..) => err(p.span, "sum types are not supported yet"),
+            PatKind::Constr(c, ps) => {
+                let mut payload = Vec::with_capacity(ps.len());
+                for q in ps {
+                    payload.push(self.unbind_pat(q, pos)?);
+                }
+                Ok(Value::Sum(Rc::new(SumValue { constr: c, payload })))
+            }
+            PatKind::Lit { lit, negated } => match literal_value(lit, *negated, p.ty.as_ref()) {
+                Some(x) => Ok(Value::prim(x)),
+                None => internal(p.span, "a literal pattern of a non-primitive type"),
+            },
         }
     }
 
@@ -954,6 +1056,14 @@ impl<'a> Interp<'a> {
             (Type::Record(fs), Value::Record(vs)) => {
                 for (n, t) in fs {
                     if let Some((_, x)) = vs.iter().find(|(m, _)| **m == **n) {
+                        self.bind_sizes(type_params, t, x, span)?;
+                    }
+                }
+                Ok(())
+            }
+            (Type::Sum(cs), Value::Sum(s)) => {
+                if let Some((_, ts)) = cs.iter().find(|(c, _)| **c == *s.constr) {
+                    for (t, x) in ts.iter().zip(&s.payload) {
                         self.bind_sizes(type_params, t, x, span)?;
                     }
                 }
@@ -1168,7 +1278,10 @@ impl<'a> Interp<'a> {
                         }
                     }
                 }
-                if let (Data::Boxed(xs), true) = (&a.data, matches!(**elem, Type::Tuple(_) | Type::Record(_))) {
+                if let (Data::Boxed(xs), true) = (
+                    &a.data,
+                    matches!(**elem, Type::Tuple(_) | Type::Record(_) | Type::Sum(_)),
+                ) {
                     for x in xs {
                         self.check_shape(x, elem, span)?;
                     }
@@ -1184,6 +1297,14 @@ impl<'a> Interp<'a> {
             (Type::Record(fs), Value::Record(vs)) => {
                 for (n, t) in fs {
                     if let Some((_, x)) = vs.iter().find(|(m, _)| **m == **n) {
+                        self.check_shape(x, t, span)?;
+                    }
+                }
+                Ok(())
+            }
+            (Type::Sum(cs), Value::Sum(s)) => {
+                if let Some((_, ts)) = cs.iter().find(|(c, _)| **c == *s.constr) {
+                    for (t, x) in ts.iter().zip(&s.payload) {
                         self.check_shape(x, t, span)?;
                     }
                 }
@@ -1595,4 +1716,27 @@ pub(crate) fn index_value<'a>(v: Value<'a>, ix: &[Ix], span: Span) -> R<Value<'a
         return Ok(Value::Array(a));
     }
     Ok(Value::array(Array::new(shape, a.data.gather(&starts, block))))
+}
+
+/// The value of a literal pattern at its type (`-1` on `u8` is 255, as the
+/// expression `-1` is).
+fn literal_value(lit: &Literal, negated: bool, ty: Option<&Type>) -> Option<crate::values::PrimValue> {
+    let t = ty.and_then(Type::prim);
+    Some(match lit {
+        Literal::Int { value, suffix } => {
+            let t = t.or(*suffix).unwrap_or(PrimType::I32);
+            let v = i128::try_from(*value).ok()?;
+            if t.is_float() {
+                prim::from_f64(t, if negated { -(v as f64) } else { v as f64 })
+            } else {
+                prim::from_i128(t, if negated { -v } else { v })
+            }
+        }
+        Literal::Float { value, suffix } => prim::from_f64(
+            t.or(*suffix).unwrap_or(PrimType::F64),
+            if negated { -value } else { *value },
+        ),
+        Literal::Bool(b) => crate::values::PrimValue::Bool(*b),
+        Literal::String(_) => return None,
+    })
 }

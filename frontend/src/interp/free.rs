@@ -81,7 +81,7 @@ impl<'a> Free<'a> {
     fn bind(&mut self, p: &'a Pat) {
         match &p.kind {
             PatKind::Id(n) => self.bound.push(n),
-            PatKind::Wildcard | PatKind::Lit(_) => {}
+            PatKind::Wildcard | PatKind::Lit { .. } => {}
             PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| self.bind(q)),
             PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| self.bind(q)),
             PatKind::Ascribe(q, _) => self.bind(q),
@@ -92,7 +92,7 @@ impl<'a> Free<'a> {
     fn use_pat(&mut self, p: &'a Pat) {
         match &p.kind {
             PatKind::Id(n) => self.use_name(n),
-            PatKind::Wildcard | PatKind::Lit(_) => {}
+            PatKind::Wildcard | PatKind::Lit { .. } => {}
             PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| self.use_pat(q)),
             PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| self.use_pat(q)),
             PatKind::Ascribe(q, _) => self.use_pat(q),

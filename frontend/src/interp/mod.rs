@@ -64,9 +64,37 @@ pub struct Cost {
 
 #[derive(Debug)]
 pub struct RunResult {
-    /// One value per result (a tuple result type gives several).
-    pub values: Vec<values::Value>,
+    /// One per result (a tuple result type gives several).
+    pub results: Vec<EntryResult>,
     pub cost: Option<Cost>,
+}
+
+/// One result of an entry point.
+#[derive(Debug)]
+pub enum EntryResult {
+    /// A scalar or an array of scalars, in Futhark's value formats.
+    Value(values::Value),
+    /// A value of an opaque type (a record, a sum type, an array of
+    /// tuples...), which Futhark's value formats cannot hold: its type, and
+    /// the text `futhark run` prints for it (`#some 3i32`).
+    Opaque { ty: Type, text: String },
+}
+
+impl RunResult {
+    /// The results as external values; an opaque one is an error (it
+    /// cannot be compared with a test's expected output or written in
+    /// binary).
+    pub fn values(self, entry: &str) -> Result<Vec<values::Value>, RuntimeError> {
+        self.results
+            .into_iter()
+            .map(|r| match r {
+                EntryResult::Value(v) => Ok(v),
+                EntryResult::Opaque { ty, text } => Err(RuntimeError::plain(format!(
+                    "the result of entry point `{entry}` has type {ty}, which is opaque: {text}"
+                ))),
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,21 +150,25 @@ pub fn run_entry(
         interp.call_global(vb, vals, vb.span)
     }
     .map_err(|e| *e)?;
-    let opaque = |t: &Type| {
-        RuntimeError::plain(format!(
-            "the result of entry point `{entry}` has type {t}, which is opaque and cannot be printed"
-        ))
+    let external = |v: &Value<'_>, t: &Type| match to_external(v, t) {
+        Ok(x) => Ok(EntryResult::Value(x)),
+        Err(()) => match value::pretty(v, t) {
+            Some(text) => Ok(EntryResult::Opaque { ty: t.clone(), text }),
+            None => Err(RuntimeError::plain(format!(
+                "the result of entry point `{entry}` has type {t}, which cannot be printed"
+            ))),
+        },
     };
-    let values = match (&ent.ret, result) {
+    let results = match (&ent.ret, result) {
         (Type::Tuple(ts), Value::Tuple(vs)) if ts.len() == vs.len() => ts
             .iter()
             .zip(vs.iter())
-            .map(|(t, v)| to_external(v, t).map_err(|()| opaque(t)))
+            .map(|(t, v)| external(v, t))
             .collect::<Result<Vec<_>, _>>()?,
-        (t, v) => vec![to_external(&v, t).map_err(|()| opaque(t))?],
+        (t, v) => vec![external(&v, t)?],
     };
     Ok(RunResult {
-        values,
+        results,
         cost: opts.cost.then_some(Cost {
             work: interp.work,
             span: interp.span,

@@ -402,6 +402,14 @@ fn show(v: &Value<'_>) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        Value::Sum(s) => {
+            let mut out = format!("#{}", s.constr);
+            for x in &s.payload {
+                out.push(' ');
+                out.push_str(&show(x));
+            }
+            out
+        }
         _ => "<fun>".to_string(),
     }
 }
@@ -992,8 +1000,8 @@ fn coercions_and_assertions() {
     assert_eq!(e.span, Some(Span::new(0, 9, 10)));
     let a = ex(ExpKind::Assert(Box::new(bool_(true)), Box::new(i32_(1))));
     assert_eq!(ev(a), "1");
-    let s = ex(ExpKind::Constr(nm("red"), Vec::new()));
-    assert_eq!(ev_err(s).message, "sum types are not supported yet");
+    let s = ex(ExpKind::Constr(nm("some"), vec![i32_(3)]));
+    assert_eq!(ev(s), "#some 3");
 }
 
 fn dummy_te() -> TypeExp {
@@ -1689,7 +1697,7 @@ fn ext_i32s(xs: &[i32]) -> ext::Value {
 
 fn run(c: &Checked, entry: &str, args: Vec<ext::Value>) -> Result<Vec<ext::Value>, String> {
     run_entry(c, entry, args, &RunOptions::default())
-        .map(|r| r.values)
+        .and_then(|r| r.values(entry))
         .map_err(|e| e.message)
 }
 
@@ -1830,7 +1838,7 @@ fn trace_reports_each_value_with_its_location() {
         trace: Some(&sink),
     };
     let r = run_entry(&c, "main", vec![ext_i32s(&[1, 2])], &opts).unwrap();
-    assert_eq!(r.values.len(), 1);
+    assert_eq!(r.results.len(), 1);
     assert_eq!(
         *seen.borrow(),
         [

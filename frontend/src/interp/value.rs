@@ -27,9 +27,11 @@ use super::prim;
 // An array is regular and stored flat in row-major order: a shape (every
 // dimension) and one `Data` vector. Arrays whose elements are scalars use a
 // typed vector (`Data::I32(Vec<i32>)`, ...). Arrays whose innermost elements
-// are tuples, records or functions use `Data::Boxed(Vec<Value>)`, one value
-// per innermost element (an array of tuples is an array of tuple values; a
-// tuple may hold arrays). Row `i` of an array is the slice `i*r..(i+1)*r` of
+// are tuples, records, sum values or functions use `Data::Boxed(Vec<Value>)`,
+// one value per innermost element (an array of tuples is an array of tuple
+// values; a tuple may hold arrays). A sum value is its constructor's name
+// and its payload, boxed as a tuple is (this interpreter is the reference:
+// the tag-and-slots representation is the internaliser's business). Row `i` of an array is the slice `i*r..(i+1)*r` of
 // the data, `r` the product of the other dimensions; taking a row of a
 // multi-dimensional array copies it.
 //
@@ -68,7 +70,16 @@ pub enum Value<'a> {
     Tuple(Rc<Vec<Value<'a>>>),
     /// Fields sorted by name.
     Record(Rc<Vec<(Sym<'a>, Value<'a>)>>),
+    /// A value of a sum type: a constructor and its payload.
+    Sum(Rc<SumValue<'a>>),
     Fun(Rc<Fun<'a>>),
+}
+
+/// `#c v1 v2`: the constructor's name (from the checked tree) and its
+/// payload.
+pub struct SumValue<'a> {
+    pub constr: Sym<'a>,
+    pub payload: Vec<Value<'a>>,
 }
 
 impl<'a> Value<'a> {
@@ -126,6 +137,7 @@ impl<'a> Value<'a> {
             Value::Array(_) => "an array",
             Value::Tuple(_) => "a tuple",
             Value::Record(_) => "a record",
+            Value::Sum(_) => "a sum value",
             Value::Fun(_) => "a function",
             _ => "a scalar",
         }
@@ -141,6 +153,13 @@ impl fmt::Debug for Value<'_> {
             Value::Array(a) => write!(f, "array{}", shape_str(&a.shape)),
             Value::Tuple(vs) => f.debug_list().entries(vs.iter()).finish(),
             Value::Record(fs) => f.debug_map().entries(fs.iter().map(|(n, v)| (n, v))).finish(),
+            Value::Sum(s) => {
+                write!(f, "#{}", s.constr)?;
+                for v in &s.payload {
+                    write!(f, " {v:?}")?;
+                }
+                Ok(())
+            }
             _ => write!(f, "<function>"),
         }
     }
@@ -702,6 +721,17 @@ pub fn value_eq(a: &Value<'_>, b: &Value<'_>) -> Option<bool> {
             }
             true
         }
+        (Value::Sum(x), Value::Sum(y)) => {
+            if x.constr != y.constr || x.payload.len() != y.payload.len() {
+                return Some(false);
+            }
+            for (u, v) in x.payload.iter().zip(&y.payload) {
+                if !value_eq(u, v)? {
+                    return Some(false);
+                }
+            }
+            true
+        }
         (Value::Fun(_), _) | (_, Value::Fun(_)) => return None,
         _ => false,
     })
@@ -866,4 +896,105 @@ pub fn trace_text(v: &Value<'_>, ty: Option<&Type>) -> String {
         }
         _ => "#<fun>".to_string(),
     }
+}
+
+/// A value of an opaque type (a record, a sum, an array of either, a
+/// tuple inside an array) as `futhark run` prints it: `#some 3i32`,
+/// `{x = 1i32, y = 2.0f64}`, `[#none, #some 1i32]`, `(1i32, true)`; a
+/// payload that is a sum value is parenthesised (`#some (#none)`).
+/// `None` for a function.
+pub fn pretty(v: &Value<'_>, ty: &Type) -> Option<String> {
+    let mut out = String::new();
+    pretty_into(v, ty, false, &mut out)?;
+    Some(out)
+}
+
+fn pretty_into(v: &Value<'_>, ty: &Type, nested: bool, out: &mut String) -> Option<()> {
+    if let Some(p) = v.as_prim() {
+        out.push_str(&values::Value::Prim(p).to_string());
+        return Some(());
+    }
+    match v {
+        Value::Array(a) => {
+            if let Ok(x) = to_external(v, ty) {
+                out.push_str(&x.to_string());
+                return Some(());
+            }
+            let (Type::Array { elem, .. }, Data::Boxed(xs)) = (ty, &a.data) else {
+                return None;
+            };
+            if xs.is_empty() {
+                let e = match &**elem {
+                    Type::Sum(_) => format!("({elem})"),
+                    _ => elem.to_string(),
+                };
+                out.push_str(&format!("empty({}{e})", shape_str(&a.shape)));
+                return Some(());
+            }
+            pretty_rows(xs, &a.shape, elem, out)
+        }
+        Value::Tuple(vs) => {
+            let Type::Tuple(ts) = ty else { return None };
+            out.push('(');
+            for (i, (x, t)) in vs.iter().zip(ts).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                pretty_into(x, t, false, out)?;
+            }
+            out.push(')');
+            Some(())
+        }
+        Value::Record(fs) => {
+            let Type::Record(ts) = ty else { return None };
+            out.push('{');
+            for (i, ((n, x), (_, t))) in fs.iter().zip(ts).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(n);
+                out.push_str(" = ");
+                pretty_into(x, t, false, out)?;
+            }
+            out.push('}');
+            Some(())
+        }
+        Value::Sum(s) => {
+            let Type::Sum(cs) = ty else { return None };
+            let (_, ts) = cs.iter().find(|(c, _)| **c == *s.constr)?;
+            if nested {
+                out.push('(');
+            }
+            out.push('#');
+            out.push_str(s.constr);
+            for (x, t) in s.payload.iter().zip(ts) {
+                out.push(' ');
+                pretty_into(x, t, true, out)?;
+            }
+            if nested {
+                out.push(')');
+            }
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// The rows of a boxed array of shape `shape`, row-major: `[[a, b], [c, d]]`.
+fn pretty_rows(xs: &[Value<'_>], shape: &[usize], elem: &Type, out: &mut String) -> Option<()> {
+    let (&n, inner) = shape.split_first()?;
+    let r: usize = inner.iter().product();
+    out.push('[');
+    for i in 0..n {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if inner.is_empty() {
+            pretty_into(xs.get(i)?, elem, false, out)?;
+        } else {
+            pretty_rows(xs.get(i * r..(i + 1) * r)?, inner, elem, out)?;
+        }
+    }
+    out.push(']');
+    Some(())
 }

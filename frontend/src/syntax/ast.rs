@@ -148,7 +148,7 @@ pub enum TypeExpKind {
     Apply(Box<TypeExp>, Vec<TypeArgExp>),
     /// `?[n][m].[n][m]i32`
     Existential(Vec<(Name, Span)>, Box<TypeExp>),
-    /// `#red | #green i32` (sum types: the next issue).
+    /// `#red | #green i32`: a sum type.
     Sum(Vec<(Name, Vec<TypeExp>)>),
 }
 
@@ -195,9 +195,11 @@ pub enum PatKind {
     Record(Vec<(Name, Span, Pat)>),
     /// `(p: t)`
     Ascribe(Box<Pat>, TypeExp),
-    /// A literal in a `match` case (next issue).
-    Lit(Literal),
-    /// `#c p1 p2` in a `match` case (next issue).
+    /// A literal: `1`, `-1`, `2.5f32`, `true`, `'a'` (refutable: only
+    /// `match` cases may have one, see `check::patterns`).
+    Lit { lit: Literal, negated: bool },
+    /// `#c p1 p2`: a constructor of a sum type with patterns for its
+    /// payload.
     Constr(Name, Vec<Pat>),
 }
 
@@ -372,9 +374,9 @@ pub enum ExpKind {
     Assert(Box<Exp>, Box<Exp>),
     /// `#[attr] e`
     Attr(Attr, Box<Exp>),
-    /// `#c e1 e2` (sum type constructor, next issue).
+    /// `#c e1 e2`: a sum type constructor applied to its payload.
     Constr(Name, Vec<Exp>),
-    /// `match e case p -> e ...` (next issue).
+    /// `match e case p -> e ...`
     Match(Box<Exp>, Vec<(Pat, Exp)>),
 }
 

@@ -176,7 +176,7 @@ fn pat(p: &Pat) -> String {
         ),
         PatKind::Record(fs) => format!("{{{}}}", join(fs, |(n, _, p)| format!("{n}={}", pat(p)))),
         PatKind::Ascribe(p, t) => format!("(: {} {})", pat(p), ty(t)),
-        PatKind::Lit(l) => lit(l),
+        PatKind::Lit { lit: l, negated } => format!("{}{}", if *negated { "-" } else { "" }, lit(l)),
         PatKind::Constr(c, args) => {
             format!(
                 "(#{c}{})",
@@ -568,6 +568,10 @@ fn loops_ranges_match() {
             (
                 "match c case 'a' -> true case _ -> false",
                 "(match c (97 true) (_ false))",
+            ),
+            (
+                "match x case -1 -> 0 case -2.5 -> 1 case #some (-3) -> 2 case _ -> 3",
+                "(match x (-1 0) (-2.5 1) ((#some -3) 2) (_ 3))",
             ),
         ],
         pe,
@@ -978,7 +982,6 @@ fn errors() {
         ("`f", "malformed backtick operator (expected a name between backticks, as in `` `f` ``)", 0, 2),
         ("a[:j:k:l]", "expected `,` or `]`, found `:`", 6, 7),
         ("1 2 )", "expected end of input, found `)`", 4, 5),
-        ("match x case -1 -> 0", "negative literals in patterns are not supported yet", 13, 14),
     ];
     for (src, msg, lo, hi) in exp_cases {
         assert_eq!(exp_err(src), (msg.to_string(), *lo, *hi), "input: {src:?}");

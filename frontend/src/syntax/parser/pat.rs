@@ -98,7 +98,13 @@ impl<'a> Parser<'a> {
                 Ok(mkp(self.span_of(&t), || PatKind::Constr(name, Vec::new())))
             }
             Tok::Op if self.at_op("-") && matches!(self.peek_at(1), Tok::Int { .. } | Tok::Float { .. }) => {
-                Err(self.error_here("negative literals in patterns are not supported yet".into()))
+                let lo = self.bump().lo;
+                let t = self.bump();
+                let span = self.sp(lo, t.hi);
+                match literal_of(t.tok) {
+                    Some(lit) => Ok(mkp(span, || PatKind::Lit { lit, negated: true })),
+                    None => Err(self.expected("pattern")),
+                }
             }
             _ => {
                 if !self.starts_pat_atom() {
@@ -107,7 +113,7 @@ impl<'a> Parser<'a> {
                 let t = self.bump();
                 let span = self.span_of(&t);
                 match literal_of(t.tok) {
-                    Some(lit) => Ok(mkp(span, || PatKind::Lit(lit))),
+                    Some(lit) => Ok(mkp(span, || PatKind::Lit { lit, negated: false })),
                     None => Err(self.expected("pattern")),
                 }
             }

@@ -1,0 +1,10 @@
+-- A missing case inside a payload: the example value shows where.
+-- ==
+-- error: unmatched case `#pair #b _`
+type ab = #a | #b
+type t = #pair ab i32 | #single
+
+def main (x: t): i32 =
+  match x
+  case #single -> 0
+  case #pair #a n -> n

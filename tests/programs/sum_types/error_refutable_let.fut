@@ -1,0 +1,9 @@
+-- A pattern that can fail is only allowed in a `match` case.
+-- ==
+-- error: refutable pattern
+type opt = #some i32 | #none
+
+def main (x: i32): i32 =
+  let o: opt = #some x
+  let (#some v) = o
+  in v
