@@ -264,3 +264,100 @@ pub const OPERATORS: &[&str] = &[
     "+", "-", "*", "/", "%", "//", "%%", "**", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "&", "|", "^", "<<", ">>",
     ">>>",
 ];
+
+/// The one scalar op of the IR (shared by the `source` and `soac`
+/// dialects) that computes a built-in operator or numeric-module function
+/// on operands of one primitive type: the op and its `kind`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScalarOp {
+    /// `binop`: two operands and the result of type `t`.
+    Binary(&'static str),
+    /// `cmpop`: two operands of type `t`, a `bool`.
+    Compare(&'static str),
+    /// `unop`: one operand and the result of type `t`.
+    Unary(&'static str),
+}
+
+/// The scalar op of operator or module function `name` (`+`, `max`,
+/// `sqrt`, unqualified) on operands of type `t`, where one op computes it:
+/// `/` and `%` round towards negative infinity (`div`, `mod`), `%%`
+/// towards zero (`rem`); signed `//` (truncating division) takes more than
+/// one op and has none, as have functions whose result type is not `t`
+/// (`popc`, conversions).
+pub fn scalar_op(name: &str, t: PrimType) -> Option<ScalarOp> {
+    use ScalarOp::{Binary, Compare, Unary};
+    Some(match name {
+        "+" => Binary("add"),
+        "-" => Binary("sub"),
+        "*" => Binary("mul"),
+        "**" | "pow" => Binary("pow"),
+        "&&" | "&" => Binary("and"),
+        "||" | "|" => Binary("or"),
+        "^" => Binary("xor"),
+        "<<" => Binary("shl"),
+        ">>" => Binary("shr"),
+        ">>>" => Binary("ushr"),
+        "max" => Binary("max"),
+        "min" => Binary("min"),
+        "/" => Binary("div"),
+        "%" => Binary("mod"),
+        "//" | "%%" if t.is_float() => Binary("mod"),
+        "%%" => Binary("rem"),
+        "//" if t.is_unsigned() => Binary("div"),
+        "==" => Compare("eq"),
+        "!=" => Compare("ne"),
+        "<" => Compare("lt"),
+        "<=" => Compare("le"),
+        ">" => Compare("gt"),
+        ">=" => Compare("ge"),
+        "abs" => Unary("abs"),
+        "sgn" => Unary("signum"),
+        "neg" => Unary("neg"),
+        "not" => Unary("not"),
+        "sqrt" => Unary("sqrt"),
+        "exp" => Unary("exp"),
+        "log" => Unary("log"),
+        "sin" => Unary("sin"),
+        "cos" => Unary("cos"),
+        "tan" => Unary("tan"),
+        "floor" => Unary("floor"),
+        "ceil" => Unary("ceil"),
+        "round" => Unary("round"),
+        _ => return None,
+    })
+}
+
+/// The value of a numeric-module constant.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum NumConst {
+    /// An integer, to be wrapped to the width of its type (`u32.highest`
+    /// is -1).
+    Int(i64),
+    Float(f64),
+}
+
+/// The constant `name` of the numeric module of `t` (`i32.highest`,
+/// `f32.pi`, ...): its type (`num_bits` is an `i32`) and value.
+pub fn numeric_constant(t: PrimType, name: &str) -> Option<(PrimType, NumConst)> {
+    let w = t.bits();
+    let v = match name {
+        "num_bits" => return Some((PrimType::I32, NumConst::Int(w as i64))),
+        "highest" if t.is_float() => NumConst::Float(f64::INFINITY),
+        "lowest" if t.is_float() => NumConst::Float(f64::NEG_INFINITY),
+        "highest" if t.is_signed() => NumConst::Int(((1u64 << (w - 1)) - 1) as i64),
+        "lowest" if t.is_signed() => NumConst::Int(i64::MIN >> (64 - w)),
+        "highest" => NumConst::Int(-1),
+        "lowest" => NumConst::Int(0),
+        "inf" => NumConst::Float(f64::INFINITY),
+        "nan" => NumConst::Float(f64::NAN),
+        "pi" => NumConst::Float(std::f64::consts::PI),
+        "e" => NumConst::Float(std::f64::consts::E),
+        "epsilon" => NumConst::Float(match t {
+            PrimType::F16 => 0.0009765625,
+            PrimType::F32 => f32::EPSILON as f64,
+            _ => f64::EPSILON,
+        }),
+        _ => return None,
+    };
+    Some((t, v))
+}
