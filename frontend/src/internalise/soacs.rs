@@ -9,39 +9,6 @@ use crate::check::builtins::{self, NumConst, ScalarOp};
 use crate::span::Span;
 use crate::types::{PrimType, Type};
 
-/// The number of arguments a built-in takes (0 for constants); `None` if
-/// it is not a built-in.
-pub fn arity(name: &str) -> Option<usize> {
-    if builtins::OPERATORS.contains(&name) {
-        return Some(2);
-    }
-    if let Some((_, sig)) = builtins::GENERAL.iter().find(|(n, _)| *n == name) {
-        return Some(count_arrows(sig));
-    }
-    let (m, f) = name.split_once('.')?;
-    let t = PrimType::from_name(m)?;
-    builtins::numeric_module(t)
-        .into_iter()
-        .find(|(n, _)| n == f)
-        .map(|(_, sig)| count_arrows(&sig))
-}
-
-/// Arrows at parenthesis depth 0 of a type signature.
-fn count_arrows(sig: &str) -> usize {
-    let mut depth = 0i32;
-    let mut n = 0;
-    let b = sig.as_bytes();
-    for i in 0..b.len() {
-        match b[i] {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            b'-' if depth == 0 && b.get(i + 1) == Some(&b'>') => n += 1,
-            _ => {}
-        }
-    }
-    n
-}
-
 /// The row type of an array source type.
 fn row(t: &Type) -> Type {
     t.row().unwrap_or_else(|| t.clone())
