@@ -79,54 +79,94 @@ pub fn func(v: &OpView) -> Result<(), String> {
     }
 }
 
-/// What a type variable stands for at one call: an element type under
-/// some dimensions (the IR cannot intern `[m]i32` while verifying, so an
-/// array instance is kept in parts).
-struct Instance {
-    dims: Vec<Dim>,
-    elem: Type,
+/// What a type variable stands for at one call. The IR cannot intern
+/// types while verifying, so an instance made of parts is kept in parts:
+/// an element type under some dimensions (`[m]i32` for `[n]a` matched
+/// with `[n][m]i32`), or a function's inputs and results (`a -> b` with
+/// `b = c -> d` is `(a, c) -> d`, arrows being uncurried as far as they
+/// go).
+enum Instance {
+    Array { dims: Vec<Dim>, elem: Type },
+    Function { inputs: Vec<Type>, results: Vec<Type> },
+}
+
+impl Instance {
+    /// Type `t` as an instance.
+    fn of(v: &OpView, t: Type) -> Instance {
+        match v.ctx.type_kind(t) {
+            TypeKind::Array { elem, shape } => Instance::Array {
+                dims: shape.clone(),
+                elem: *elem,
+            },
+            TypeKind::Function { inputs, results } => Instance::Function {
+                inputs: inputs.clone(),
+                results: results.clone(),
+            },
+            _ => Instance::Array {
+                dims: Vec::new(),
+                elem: t,
+            },
+        }
+    }
+
+    /// Whether two instances are the same type up to agreeing sizes.
+    fn agrees(&self, v: &OpView, other: &Instance) -> bool {
+        match (self, other) {
+            (Instance::Array { dims: d1, elem: e1 }, Instance::Array { dims: d2, elem: e2 }) => {
+                d1.len() == d2.len() && d1.iter().zip(d2).all(|(a, b)| v.dims_agree(*a, *b)) && v.compatible(*e1, *e2)
+            }
+            (
+                Instance::Function {
+                    inputs: i1,
+                    results: r1,
+                },
+                Instance::Function {
+                    inputs: i2,
+                    results: r2,
+                },
+            ) => v.all_compatible(i1, i2) && v.all_compatible(r1, r2),
+            _ => false,
+        }
+    }
+}
+
+/// Bind type variable `n` to `new`, or check it agrees with its binding.
+fn bind(v: &OpView, inst: &mut Vec<(String, Instance)>, n: &str, new: Instance) -> bool {
+    match inst.iter().find(|(m, _)| m == n) {
+        Some((_, old)) => old.agrees(v, &new),
+        None => {
+            inst.push((n.to_string(), new));
+            true
+        }
+    }
 }
 
 /// Whether `actual` is `pattern` with its type variables `params`
 /// replaced consistently (Note [Type variables]); sizes compare as in
 /// [`OpView::compatible`].
 fn instance_of(v: &OpView, pattern: Type, actual: Type, params: &[&str], inst: &mut Vec<(String, Instance)>) -> bool {
-    let bind =
-        |inst: &mut Vec<(String, Instance)>, n: &str, dims: &[Dim], elem: Type| match inst.iter().find(|(m, _)| m == n)
-        {
-            Some((_, i)) => {
-                i.dims.len() == dims.len()
-                    && i.dims.iter().zip(dims).all(|(a, b)| v.dims_agree(*a, *b))
-                    && v.compatible(i.elem, elem)
-            }
-            None => {
-                inst.push((
-                    n.to_string(),
-                    Instance {
-                        dims: dims.to_vec(),
-                        elem,
-                    },
-                ));
-                true
-            }
-        };
-    if let Some(n) = tyvar_name(v.ctx, pattern).filter(|n| params.contains(n)) {
-        return match v.array_parts(actual) {
-            Some((e, shape)) => bind(inst, n, shape, e),
-            None => bind(inst, n, &[], actual),
-        };
+    let param = |t: Type| tyvar_name(v.ctx, t).filter(|n| params.contains(n));
+    if let Some(n) = param(pattern) {
+        return bind(v, inst, n, Instance::of(v, actual));
     }
+    let all = |inst: &mut Vec<(String, Instance)>, ps: &[Type], qs: &[Type]| {
+        ps.len() == qs.len() && ps.iter().zip(qs).all(|(&p, &q)| instance_of(v, p, q, params, inst))
+    };
     match (v.ctx.type_kind(pattern), v.ctx.type_kind(actual)) {
         (TypeKind::Array { elem: pe, shape: ps }, TypeKind::Array { elem: ae, shape: as_ }) => {
             let outer_agree = |k: usize| ps.iter().zip(&as_[..k]).all(|(a, b)| v.dims_agree(*a, *b));
-            match tyvar_name(v.ctx, *pe).filter(|n| params.contains(n)) {
-                Some(n) => as_.len() >= ps.len() && outer_agree(ps.len()) && bind(inst, n, &as_[ps.len()..], *ae),
+            match param(*pe) {
+                Some(n) => {
+                    let inner = Instance::Array {
+                        dims: as_[ps.len().min(as_.len())..].to_vec(),
+                        elem: *ae,
+                    };
+                    as_.len() >= ps.len() && outer_agree(ps.len()) && bind(v, inst, n, inner)
+                }
                 None => ps.len() == as_.len() && outer_agree(ps.len()) && instance_of(v, *pe, *ae, params, inst),
             }
         }
-        (TypeKind::Tuple(a), TypeKind::Tuple(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| instance_of(v, x, y, params, inst))
-        }
+        (TypeKind::Tuple(a), TypeKind::Tuple(b)) => all(inst, a, b),
         (TypeKind::Record(a), TypeKind::Record(b)) => {
             a.len() == b.len()
                 && a.iter()
@@ -142,16 +182,26 @@ fn instance_of(v: &OpView, pattern: Type, actual: Type, params: &[&str], inst: &
                 inputs: i2,
                 results: r2,
             },
-        ) => {
-            i1.len() == i2.len()
-                && r1.len() == r2.len()
-                && i1
-                    .iter()
-                    .chain(r1)
-                    .zip(i2.iter().chain(r2))
-                    .all(|(&x, &y)| instance_of(v, x, y, params, inst))
-        }
+        ) => match param_result(v, r1, params) {
+            // `a -> b` with `b` a function: the instance takes more inputs.
+            Some(n) if i2.len() > i1.len() => {
+                let more = Instance::Function {
+                    inputs: i2[i1.len()..].to_vec(),
+                    results: r2.clone(),
+                };
+                all(inst, i1, &i2[..i1.len()]) && bind(v, inst, n, more)
+            }
+            _ => all(inst, i1, i2) && all(inst, r1, r2),
+        },
         _ => v.compatible(pattern, actual),
+    }
+}
+
+/// The type variable that is the one result of a function type, if any.
+fn param_result<'a>(v: &OpView<'a>, results: &[Type], params: &[&str]) -> Option<&'a str> {
+    match results {
+        [r] => tyvar_name(v.ctx, *r).filter(|n| params.contains(n)),
+        _ => None,
     }
 }
 

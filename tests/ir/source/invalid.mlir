@@ -226,3 +226,17 @@
   %u = "source.soac_call"(%xs, %xs) {soac = "scatter"} : (!fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
   "source.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%f: (!source.tyvar<"a">) -> !source.tyvar<"b">, %x: !source.tyvar<"a">):
+  %y = "source.apply"(%f, %x) : ((!source.tyvar<"a">) -> !source.tyvar<"b">, !source.tyvar<"a">) -> !source.tyvar<"b">
+  "source.return"(%y) : (!source.tyvar<"b">) -> ()
+}) {sym_name = "app", function_type = ((!source.tyvar<"a">) -> !source.tyvar<"b">, !source.tyvar<"a">) -> !source.tyvar<"b">, type_params = ["a", "b"]} : () -> ()
+"source.func"() ({
+^bb0(%g: (i64, i64) -> i64, %k: i64):
+  // expected-error @+1 {{'source.apply' op result #0 has type i64, which is not an instance of !source.tyvar<"b"> in this call of @app}}
+  %r = "source.apply"(%g, %k) {callee = @app} : ((i64, i64) -> i64, i64) -> i64
+  "source.return"() : () -> ()
+}) {sym_name = "g", function_type = ((i64, i64) -> i64, i64) -> ()} : () -> ()

@@ -96,8 +96,19 @@
   "source.return"(%p) : (!fut.array<[2]!source.tyvar<"a">>) -> ()
 }) {sym_name = "poly_pair", function_type = (!source.tyvar<"a">) -> !fut.array<[2]!source.tyvar<"a">>, type_params = ["a"]} : () -> ()
 "source.func"() ({
+^bb0(%f: (!source.tyvar<"a">) -> !source.tyvar<"b">, %x: !source.tyvar<"a">):
+  %y = "source.apply"(%f, %x) : ((!source.tyvar<"a">) -> !source.tyvar<"b">, !source.tyvar<"a">) -> !source.tyvar<"b">
+  "source.return"(%y) : (!source.tyvar<"b">) -> ()
+}) {sym_name = "app", function_type = ((!source.tyvar<"a">) -> !source.tyvar<"b">, !source.tyvar<"a">) -> !source.tyvar<"b">, type_params = ["a", "b"]} : () -> ()
+"source.func"() ({
 ^bb0(%xs: !fut.array<[?][3]f32>, %k: i64, %is: !fut.array<[?]i64>, %vs: !fut.array<[?]i32>):
   %pp = "source.apply"(%xs) {callee = @poly_pair} : (!fut.array<[?][3]f32>) -> !fut.array<[2][?][3]f32>
+  %add = "source.lambda"() ({
+  ^bb0(%a: i64, %b: i64):
+    %c = "source.binop"(%a, %b) {kind = "add"} : (i64, i64) -> i64
+    "source.yield"(%c) : (i64) -> ()
+  }) : () -> ((i64, i64) -> i64)
+  %inc = "source.apply"(%add, %k) {callee = @app} : ((i64, i64) -> i64, i64) -> ((i64) -> i64)
   %n = "source.size"(%xs) {dim = 0 : i64} : (!fut.array<[?][3]f32>) -> i64
   %ys = "source.coerce"(%xs) : (!fut.array<[?][3]f32>) -> !fut.array<[%n][3]f32>
   %zero = "source.constant"() {value = 0 : i64} : () -> i64
