@@ -119,3 +119,8 @@
   %s = "source.soac_call"(%dest, %is, %r) {soac = "scatter"} : (!fut.array<[%k]i64>, !fut.array<[?]i64>, !fut.array<[?]i64>) -> !fut.array<[%k]i64>
   "source.return"(%ys, %s, %pp) : (!fut.array<[%n][3]f32>, !fut.array<[%k]i64>, !fut.array<[2][?][3]f32>) -> ()
 }) {sym_name = "sizes_and_polymorphism", function_type = (!fut.array<[?][3]f32>, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> (!fut.array<[?][3]f32>, !fut.array<[?]i64>, !fut.array<[2][?][3]f32>), entry} : () -> ()
+"source.func"() ({
+^bb0(%r: !source.record<{"x'": i32, "1": f32}>):
+  %x = "source.record_get"(%r) {field = "x'"} : (!source.record<{"1": f32, "x'": i32}>) -> i32
+  "source.return"(%x) : (i32) -> ()
+}) {sym_name = "quoted_fields", function_type = (!source.record<{"1": f32, "x'": i32}>) -> i32} : () -> ()
