@@ -24,6 +24,7 @@ pub mod diag;
 pub mod internalise;
 pub mod interp;
 pub mod soac_interp;
+pub mod source_ir;
 pub mod span;
 pub mod syntax;
 pub mod testspec;
