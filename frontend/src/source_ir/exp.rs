@@ -347,7 +347,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
     }
 
     /// `r with a.b = x`. A field replaced by a value of other sizes is
-    /// made `?` first (Note [Sizes]); a tuple component is replaced by
+    /// made `?` first (Note [Source sizes]); a tuple component is replaced by
     /// building the tuple anew.
     fn record_update(&mut self, r: Value, path: &[Name], x: Value) -> DResult<Value> {
         let Some((f, rest)) = path.split_first() else {
@@ -550,7 +550,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
 
     /// `loop pat = init for/while ... do body`: one merge value of the
     /// pattern's type; the initial value and each iteration's result are
-    /// given that type (Note [Sizes]).
+    /// given that type (Note [Source sizes]).
     fn loop_(
         &mut self,
         sc: &Scope<'a>,

@@ -2,7 +2,7 @@
 //! the program as written — tuples, records, lambdas, higher-order and
 //! polymorphic functions — with every type the checker inferred.
 //!
-//! - [`types`]: the IR type of a source type (Note [Sizes]), type
+//! - [`types`]: the IR type of a source type (Note [Source sizes]), type
 //!   variables, the existential types of signatures.
 //! - `exp`: expressions, patterns, control flow, lambdas and local
 //!   functions.
@@ -50,7 +50,7 @@
 //! use, instantiated at the types of that use, since an IR value has one
 //! type.
 //!
-//! **Note [Sizes].**
+//! **Note [Source sizes].**
 //! A size in a type names the SSA value of the size parameter or `i64`
 //! variable the checker's type names, where that name is in scope, and is
 //! `?` otherwise. The checker is lenient about sizes (see `check`), so the

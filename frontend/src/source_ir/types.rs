@@ -1,4 +1,4 @@
-//! The IR types of source types (Note [Sizes] in the module
+//! The IR types of source types (Note [Source sizes] in the module
 //! documentation), type variables, and small queries on IR types.
 
 use futmlir_dialects::ir::{Dim, Scalar, Type as IrType, TypeKind};
@@ -11,7 +11,7 @@ use crate::types::{Size, Type};
 impl<'a, 'c> Emitter<'a, 'c> {
     /// The IR type of source type `t` in scope `sc`: the scope's type
     /// parameters instantiated, arrows uncurried (Note [Function values]),
-    /// sizes named by the values in scope (Note [Sizes]).
+    /// sizes named by the values in scope (Note [Source sizes]).
     pub fn ir_type(&mut self, sc: &Scope<'a>, t: &Type) -> DResult<IrType> {
         let t = subst_type(t, &sc.ts);
         self.lower(sc, &t, &mut Vec::new())
