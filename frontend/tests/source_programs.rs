@@ -29,7 +29,8 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 
 enum Outcome {
     NotChecked,
-    Ok,
+    /// Verified and round-tripped: the generic form.
+    Ok(String),
     Unsupported(String),
     Failed(String),
 }
@@ -84,14 +85,18 @@ fn run(path: &Path) -> Outcome {
                     return Outcome::Failed(m);
                 }
             }
-            Outcome::Ok
+            Outcome::Ok(ctx.print_op(module, PrintOptions::generic()))
         }
     }
 }
 
-#[test]
-fn emit_all_programs_as_source_ir() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
+const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
+
+/// Emit the programs under `dir` (relative to this crate), adding the
+/// generic form of every module that verified to `generic`; returns the
+/// failures.
+fn emit_dir(dir: &str, generic: &mut Vec<String>) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files = Vec::new();
     collect(&root, &mut files);
     let filter = std::env::var("FUTMLIR_SOURCE_FILTER").unwrap_or_default();
@@ -102,7 +107,10 @@ fn emit_all_programs_as_source_ir() {
         let rel = f.strip_prefix(&root).unwrap_or(f).display().to_string();
         match run(f) {
             Outcome::NotChecked => unchecked += 1,
-            Outcome::Ok => ok += 1,
+            Outcome::Ok(text) => {
+                ok += 1;
+                generic.push(text);
+            }
             Outcome::Unsupported(m) => {
                 unsupported += 1;
                 if verbose {
@@ -113,13 +121,42 @@ fn emit_all_programs_as_source_ir() {
         }
     }
     eprintln!(
-        "source IR: {ok} emitted and verified, {unsupported} not supported yet, {} failed, {unchecked} do not type-check",
+        "source IR of {dir}: {ok} emitted and verified, {unsupported} not supported yet, {} failed, {unchecked} do not type-check",
         failures.len()
     );
+    failures
+}
+
+/// The programs of `tests/programs` (and those of the differential
+/// tests); upstream `mlir-opt` must accept the generic form too.
+#[test]
+fn emit_all_programs_as_source_ir() {
+    let mut generic = Vec::new();
+    let mut failures = Vec::new();
+    for dir in ["../tests/programs", "tests/soac_differential"] {
+        failures.extend(emit_dir(dir, &mut generic));
+    }
     for f in &failures {
         eprintln!("FAIL {f}\n");
     }
     assert!(failures.is_empty(), "{} program(s) failed to emit", failures.len());
+    assert!(
+        Path::new(MLIR_OPT).exists(),
+        "{MLIR_OPT} not found: run scripts/install-deps.sh (mlir-22-tools) so the generic syntax can be checked upstream"
+    );
+    let tmp = std::env::temp_dir().join(format!("futmlir-source-programs-{}.mlir", std::process::id()));
+    std::fs::write(&tmp, generic.join("// -----\n")).expect("write temporary file");
+    let out = std::process::Command::new(MLIR_OPT)
+        .args(["--allow-unregistered-dialect", "--split-input-file"])
+        .arg(&tmp)
+        .output()
+        .expect("run mlir-opt");
+    let _ = std::fs::remove_file(&tmp);
+    assert!(
+        out.status.success(),
+        "mlir-opt rejects the generic form of emitted source IR:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Words that keep a program well-typed more often than random bytes do.
@@ -158,7 +195,7 @@ fn emit_mutated_programs_as_source_ir() {
         std::fs::write(&path, &text).expect("writable temporary file");
         match run(&path) {
             Outcome::NotChecked => {}
-            Outcome::Ok | Outcome::Unsupported(_) => checked += 1,
+            Outcome::Ok(_) | Outcome::Unsupported(_) => checked += 1,
             Outcome::Failed(m) => failures.push(format!("{m}\n--- program ---\n{text}")),
         }
         let _ = std::fs::remove_file(&path);

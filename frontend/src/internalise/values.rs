@@ -246,12 +246,19 @@ pub fn has_param(t: &Type) -> bool {
 
 /// Instantiate the type parameters of `decl` (a declared type) so that it
 /// matches `actual` (a type at a call site); parameters already in `ts`
-/// keep their instance.
+/// keep their instance, and instances are concrete (no type parameters).
 pub fn match_type(decl: &Type, actual: &Type, ts: &mut TSubst) {
+    match_type_where(decl, actual, ts, &|_, a| !has_param(a));
+}
+
+/// As [`match_type`], binding parameter `n` to instance `a` only where
+/// `bindable(n, a)`.
+pub fn match_type_where(decl: &Type, actual: &Type, ts: &mut TSubst, bindable: &dyn Fn(&Name, &Type) -> bool) {
+    let match_type = |d: &Type, a: &Type, ts: &mut TSubst| match_type_where(d, a, ts, bindable);
     match (decl, actual) {
         // Only the shape of the instance matters: its sizes name values of
         // the call site's scope.
-        (Type::Param(n), a) if !ts.contains_key(n) && !has_param(a) => {
+        (Type::Param(n), a) if !ts.contains_key(n) && bindable(n, a) => {
             ts.insert(n.clone(), erase_sizes(a));
         }
         (

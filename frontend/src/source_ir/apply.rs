@@ -36,7 +36,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
                 Some(Binding::Value(x)) => Ok(Callee::Value(*x)),
                 Some(Binding::PolyFun(f)) => {
                     let f = f.clone();
-                    Ok(Callee::Value(self.instantiate(&f, use_ty)?))
+                    Ok(Callee::Value(self.instantiate(sc, &f, use_ty)?))
                 }
                 Some(Binding::Unknown) | None => Err(internal(self.span, &format!("an unbound variable `{}`", v.name))),
             },

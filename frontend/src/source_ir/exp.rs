@@ -9,7 +9,7 @@ use super::types::{arrow, type_params_of};
 use super::{internal, unsupported, Binding, Callee, DResult, Emitter, LocalFun, Scope};
 use crate::diag::Diag;
 use crate::internalise::pat_names;
-use crate::internalise::values::{match_type, scalar, subst_type};
+use crate::internalise::values::{match_type_where, scalar, subst_type};
 use crate::syntax::ast::*;
 use crate::types::Type;
 
@@ -535,10 +535,15 @@ impl<'a, 'c> Emitter<'a, 'c> {
     }
 
     /// A polymorphic local function emitted at the source type `use_ty`
-    /// of one of its uses.
-    pub fn instantiate(&mut self, f: &LocalFun<'a>, use_ty: &Type) -> DResult<Value> {
+    /// of one of its uses (in scope `sc`). Its own type parameters are
+    /// instantiated, also to the type parameters of the enclosing
+    /// top-level function.
+    pub fn instantiate(&mut self, sc: &Scope<'a>, f: &LocalFun<'a>, use_ty: &Type) -> DResult<Value> {
+        let use_ty = subst_type(use_ty, &sc.ts);
         let mut ts = (*f.scope.ts).clone();
-        match_type(&f.ty, use_ty, &mut ts);
+        let outer = &self.type_params;
+        let own = |n: &Name, a: &Type| !outer.contains(n) && *a != Type::Param(n.clone());
+        match_type_where(&f.ty, &use_ty, &mut ts, &own);
         let sc = Scope {
             ts: Rc::new(ts),
             ..f.scope.clone()
