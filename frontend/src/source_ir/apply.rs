@@ -74,10 +74,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
         }
         let k = self.arity(&callee)?;
         if args.len() < k {
-            let (_, results) = self
-                .function_parts(ret)
-                .ok_or_else(|| internal(self.span, "a partial application whose type is not a function"))?;
-            let res = results[0];
+            let res = self.function_result(ret)?;
             return self.wrapper(ret, move |s, params| {
                 args.extend(params);
                 s.apply(callee, args, res)
@@ -136,6 +133,14 @@ impl<'a, 'c> Emitter<'a, 'c> {
         self.op1("source.apply", args, ret, &[("callee", c)])
     }
 
+    /// The one result of function type `ft` (an uncurried source arrow).
+    fn function_result(&self, ft: IrType) -> DResult<IrType> {
+        match self.function_parts(ft) {
+            Some((_, results)) if results.len() == 1 => Ok(results[0]),
+            _ => Err(internal(self.span, "a function value whose type is not a source arrow")),
+        }
+    }
+
     /// A `source.lambda` of function type `ft` whose body `body` makes of
     /// its arguments.
     pub fn wrapper(
@@ -179,11 +184,9 @@ impl<'a, 'c> Emitter<'a, 'c> {
                 let use_ty = arrow(vec![(**param).clone(), self.source_type(r)?.clone()], (**ret).clone());
                 let c = self.callee(sc, op, &use_ty)?;
                 let b = self.exp(sc, r)?;
-                let (_, results) = self
-                    .function_parts(t)
-                    .ok_or_else(|| internal(e.span, "a section whose type is not a function"))?;
-                let res = results[0];
+                let res = self.function_result(t)?;
                 self.wrapper(t, move |s, args| {
+                    // The section's type is an arrow: one input at least.
                     let mut all = vec![args[0], b];
                     all.extend(&args[1..]);
                     s.apply(c, all, res)
