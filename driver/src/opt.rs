@@ -1,6 +1,6 @@
 //! `futmlir opt`: read IR text (or a Futhark program, `.fut`, which is
-//! checked and internalised into the `soac` dialect), run a pass
-//! pipeline, print the result.
+//! checked and emitted at the `source` level or internalised into the
+//! `soac` dialect), run a pass pipeline, print the result.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -10,15 +10,28 @@ use futmlir_dialects::ir::parse::split_input_file;
 use futmlir_dialects::ir::{Context, Diagnostic, OpId, PrintOptions};
 use futmlir_frontend::check;
 use futmlir_frontend::internalise::internalise;
+use futmlir_frontend::source_ir::emit_source;
 use futmlir_frontend::span::SourceMap;
 use futmlir_passes::registry::all_passes;
 use futmlir_passes::{Instrumentation, PassManager, Pipeline};
 
+/// The level a Futhark program is emitted at.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Level {
+    /// The `source` dialect: the typed program as written.
+    Source,
+    /// The `soac` dialect: internalised (first-order, monomorphic, tuple-free).
+    Soac,
+}
+
 #[derive(clap::Args)]
 pub struct OptArgs {
     /// The IR file (`-` or nothing for stdin), or a Futhark program (`.fut`)
-    /// to internalise first.
+    /// to emit as IR first (see `--emit`).
     file: Option<String>,
+    /// The level at which a Futhark program (`.fut`) is emitted.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value = "soac")]
+    emit: Level,
     /// The passes to run, e.g. `ir-cse,ir-dce{max-iters=4}`.
     #[arg(long, value_name = "PIPELINE", default_value = "")]
     pass_pipeline: String,
@@ -125,7 +138,7 @@ pub fn main(a: OptArgs) -> ExitCode {
         let mut ctx = futmlir_dialects::context();
         ctx.allow_unregistered = a.allow_unregistered_dialect;
         let result = if is_fut {
-            match internalise_program(&mut ctx, &name, chunk) {
+            match emit_program(&mut ctx, &name, chunk, a.emit) {
                 Ok(module) => run_passes(&mut ctx, module, &mut pm, print),
                 Err(()) => {
                     ok = false;
@@ -193,9 +206,9 @@ fn run_passes(
     Ok(ctx.print_op(module, print))
 }
 
-/// Check a Futhark program and internalise it into the `soac` dialect;
-/// frontend diagnostics are printed here.
-fn internalise_program(ctx: &mut Context, name: &str, text: &str) -> Result<OpId, ()> {
+/// Check a Futhark program and emit it at `level` (the `source` dialect,
+/// or internalised into `soac`); frontend diagnostics are printed here.
+fn emit_program(ctx: &mut Context, name: &str, text: &str, level: Level) -> Result<OpId, ()> {
     let mut sm = SourceMap::default();
     let file = sm.add(name.to_string(), text.to_string());
     let checked = check::check_file(&mut sm, file).map_err(|diags| {
@@ -203,7 +216,11 @@ fn internalise_program(ctx: &mut Context, name: &str, text: &str) -> Result<OpId
             eprintln!("{:?}", d.to_report(&sm));
         }
     })?;
-    internalise(&checked, &sm, ctx).map_err(|d| eprintln!("{:?}", d.to_report(&sm)))
+    let module = match level {
+        Level::Source => emit_source(&checked, &sm, ctx),
+        Level::Soac => internalise(&checked, &sm, ctx),
+    };
+    module.map_err(|d| eprintln!("{:?}", d.to_report(&sm)))
 }
 
 fn read_input(file: Option<&str>) -> Result<(String, String), String> {

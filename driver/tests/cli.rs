@@ -143,6 +143,40 @@ fn tree_dir_gets_one_numbered_file_per_pass() {
 }
 
 #[test]
+fn opt_emits_a_program_at_the_level_asked_for() {
+    let dir = program_dir("emit", &[("prog.fut", "entry main (xs: []i32) = map (+ 1) xs\n")]);
+    let prog = dir.join("prog.fut");
+    let emit = |level: Option<&str>| {
+        let mut cmd = futmlir();
+        cmd.arg("opt").arg(&prog);
+        if let Some(l) = level {
+            cmd.arg(format!("--emit={l}"));
+        }
+        cmd.output().unwrap()
+    };
+    let out = emit(Some("source"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("source.func() {sym_name = \"main\""), "{text}");
+    assert!(text.contains("source.soac_call("), "{text}");
+    assert!(!text.contains("soac.map"), "{text}");
+    // The default is the soac level.
+    for level in [None, Some("soac")] {
+        let out = emit(level);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("soac.map("), "{level:?}: {text}");
+        assert!(!text.contains("source."), "{level:?}: {text}");
+    }
+    let out = emit(Some("segop"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("invalid value 'segop' for '--emit <LEVEL>'"), "{err}");
+    assert!(err.contains("[possible values: source, soac]"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bad_input_is_a_diagnostic_and_exit_1() {
     let dir = std::env::temp_dir().join(format!("futmlir-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -6,6 +6,7 @@
 //! - [`types`]: semantic types.
 //! - [`check`]: name resolution, type inference, size and uniqueness checks,
 //!   exhaustiveness of pattern matching.
+//! - [`source_ir`]: the checked program as `source`-dialect IR.
 //! - [`internalise`]: the checked program to the `soac` dialect.
 //! - [`interp`]: the reference interpreter over the checked AST.
 //! - [`soac_interp`]: an interpreter for the internalised `soac` IR.
@@ -16,15 +17,17 @@
 //! The pipeline: [`check::check_file`] parses the prelude and the program
 //! and checks them, giving a [`check::Checked`] (the typed AST, every name
 //! resolved); [`interp::run_entry`] runs an entry point of it;
-//! [`internalise::internalise`] turns it into a `soac`-dialect module. The
-//! typed AST stands for the `source` level of the design: it is not (yet)
-//! emitted as `source`-dialect IR.
+//! [`source_ir::emit_source`] emits it as a `source`-dialect module (the
+//! program as written: tuples, records, lambdas, polymorphic functions);
+//! [`internalise::internalise`] turns it into a `soac`-dialect module.
+//! Internalisation works from the typed AST, not from the `source` IR.
 
 pub mod check;
 pub mod diag;
 pub mod internalise;
 pub mod interp;
 pub mod soac_interp;
+pub mod source_ir;
 pub mod span;
 pub mod syntax;
 pub mod testspec;

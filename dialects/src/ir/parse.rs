@@ -824,10 +824,22 @@ impl<'c, 's> Parser<'c, 's> {
                         let mut fields: Vec<(Symbol, Type)> = Vec::new();
                         if !self.eat(Tok::RBrace) {
                             loop {
-                                let ft = self.expect(Tok::Ident)?;
+                                // A name that is not a bare identifier
+                                // (`x'`, `1`) is quoted.
+                                let ft = self.tok;
+                                let name = match ft.kind {
+                                    Tok::String => {
+                                        self.bump();
+                                        self.string_body(ft)?
+                                    }
+                                    _ => {
+                                        let t = self.expect(Tok::Ident)?;
+                                        Cow::Borrowed(self.text(t))
+                                    }
+                                };
                                 self.expect(Tok::Colon)?;
                                 let ty = self.ty()?;
-                                let k = self.ctx.sym(self.text(ft));
+                                let k = self.ctx.sym(&name);
                                 if fields.iter().any(|(f, _)| *f == k) {
                                     return self.err_at(ft, "record field given twice");
                                 }

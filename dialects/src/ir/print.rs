@@ -331,7 +331,7 @@ impl<'a> Printer<'a> {
                     if i > 0 {
                         self.out.push_str(", ");
                     }
-                    self.out.push_str(ctx.str(*k));
+                    write_key(&mut self.out, ctx.str(*k));
                     self.out.push_str(": ");
                     self.ty(*t);
                 }

@@ -13,16 +13,23 @@ pub fn ops() -> Vec<OpDef> {
             name: "source.func",
             summary: "A function as written, possibly higher-order.",
             description: r#"Attributes `sym_name` (string) and `function_type`; one region whose
-entry block takes the inputs and ends in `source.return`.
+entry block takes the inputs and ends in `source.return`. Optional: the
+unit attribute `entry` (an entry point) and `type_params`, the names of
+the type parameters of a polymorphic function, which its types spell
+`!source.tyvar<"a">`; a `source.apply` of it may instantiate them.
 
 ```mlir
 "source.func"() ({
 ^bb0(%p: tuple<i32, f32>):
   "source.return"(%p) : (tuple<i32, f32>) -> ()
 }) {sym_name = "id", function_type = (tuple<i32, f32>) -> tuple<i32, f32>} : () -> ()
+"source.func"() ({
+^bb0(%x: !source.tyvar<"a">):
+  "source.return"(%x) : (!source.tyvar<"a">) -> ()
+}) {sym_name = "poly_id", function_type = (!source.tyvar<"a">) -> !source.tyvar<"a">, type_params = ["a"]} : () -> ()
 ```"#,
             traits: Traits::ISOLATED_FROM_ABOVE,
-            verify: core::func,
+            verify: v::func,
         },
         OpDef {
             name: "source.return",
@@ -139,10 +146,15 @@ value is the i1 condition). The body yields the next merge values.
             name: "source.apply",
             summary: "Applies a named function or a function value.",
             description: r#"With attribute `callee`, calls that function on all operands;
-without, operand #0 is a function value applied to the rest.
+without, operand #0 is a function value applied to the rest. A callee
+with `type_params` is called at an instance of its type: each type
+variable stands for one type throughout the call. A callee that is not
+in the module (a function of the prelude, a built-in such as
+`@"f32.atan2"`) is not checked.
 
 ```mlir
 %y = "source.apply"(%f, %x) : ((i32) -> i32, i32) -> i32
+%z = "source.apply"(%x) {callee = @poly_id} : (i32) -> i32
 ```"#,
             traits: NONE,
             verify: v::apply,
@@ -259,7 +271,8 @@ yields its results.
             summary: "A call of a SOAC from the prelude with function arguments.",
             description: r#"Attribute `soac`: map, reduce, reduce_comm, scan, filter, partition,
 scatter, hist, reduce_by_index, stream_seq, stream_par. Function
-arguments are function-typed operands (often `source.lambda` results).
+arguments are function-typed operands (often `source.lambda` results);
+every SOAC but `scatter` (`(dest, is, vs)`) takes at least one.
 `map` is checked against its function's type; `reduce` and `scan` take
 `(op, ne, xs)`.
 
@@ -268,6 +281,57 @@ arguments are function-typed operands (often `source.lambda` results).
 ```"#,
             traits: NONE,
             verify: v::soac_call,
+        },
+        OpDef {
+            name: "source.size",
+            summary: "The size of one dimension of an array.",
+            description: r#"Attribute `dim` (default 0), as for `soac.size`. Binds the size
+parameters of a local function from its arguments, and the size
+arguments of a call where the argument's type leaves them unknown.
+
+```mlir
+%n = "source.size"(%xs) {dim = 0 : i64} : (!fut.array<[?]i32>) -> i64
+```"#,
+            traits: PURE,
+            verify: core::size,
+        },
+        OpDef {
+            name: "source.coerce",
+            summary: "A size coercion `e :> t`.",
+            description: r#"The operand with the sizes of the result type, which differs from the
+operand's type in sizes only; a size that disagrees fails at run time.
+
+```mlir
+%ys = "source.coerce"(%xs) : (!fut.array<[?]i32>) -> !fut.array<[%n]i32>
+```"#,
+            traits: PURE,
+            verify: v::coerce,
+        },
+        OpDef {
+            name: "source.range",
+            summary: "A range `a..b`, `a..<b`, `a..>b`, or with a second element `a..s..b`.",
+            description: r#"Operands `(start, end)` or `(start, second, end)` of one integer
+type, where `second - start` is the stride; attribute `kind`:
+`"inclusive"` (`..`), `"up_to_exclusive"` (`..<`) or `"down_to_exclusive"`
+(`..>`). The result is a one-dimensional array of the operand type; an
+invalid range fails at run time.
+
+```mlir
+%r = "source.range"(%a, %b) {kind = "up_to_exclusive"} : (i64, i64) -> !fut.array<[?]i64>
+```"#,
+            traits: PURE,
+            verify: v::range,
+        },
+        OpDef {
+            name: "source.assert",
+            summary: "`assert c e`: fails the program with a message unless `c` holds.",
+            description: r#"The value of `e` is computed by the ops after it.
+
+```mlir
+"source.assert"(%ok) {message = "assertion failed: x > 0"} : (i1) -> ()
+```"#,
+            traits: NONE,
+            verify: core::assert,
         },
     ]
 }

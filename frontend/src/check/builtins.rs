@@ -314,3 +314,155 @@ pub const OPERATORS: &[&str] = &[
     "+", "-", "*", "/", "%", "//", "%%", "**", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "&", "|", "^", "<<", ">>",
     ">>>",
 ];
+
+/// The one scalar op of the IR (shared by the `source` and `soac`
+/// dialects) that computes a built-in operator or numeric-module function
+/// on operands of one primitive type: the op and its `kind`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScalarOp {
+    /// `binop`: two operands and the result of type `t`.
+    Binary(&'static str),
+    /// `cmpop`: two operands of type `t`, a `bool`.
+    Compare(&'static str),
+    /// `unop`: one operand and the result of type `t`.
+    Unary(&'static str),
+}
+
+/// The scalar op of operator or module function `name` (`+`, `max`,
+/// `sqrt`, unqualified) on operands of type `t`, where one op computes it:
+/// `/` and `%` round towards negative infinity (`div`, `mod`), `%%`
+/// towards zero (`rem`); signed `//` (truncating division) takes more than
+/// one op and has none, as have functions whose result type is not `t`
+/// (`popc`, conversions).
+pub fn scalar_op(name: &str, t: PrimType) -> Option<ScalarOp> {
+    use ScalarOp::{Binary, Compare, Unary};
+    Some(match name {
+        "+" => Binary("add"),
+        "-" => Binary("sub"),
+        "*" => Binary("mul"),
+        "**" | "pow" => Binary("pow"),
+        "&&" | "&" => Binary("and"),
+        "||" | "|" => Binary("or"),
+        "^" => Binary("xor"),
+        "<<" => Binary("shl"),
+        ">>" => Binary("shr"),
+        ">>>" => Binary("ushr"),
+        "max" => Binary("max"),
+        "min" => Binary("min"),
+        "/" => Binary("div"),
+        "%" => Binary("mod"),
+        "//" | "%%" if t.is_float() => Binary("mod"),
+        "%%" => Binary("rem"),
+        "//" if t.is_unsigned() => Binary("div"),
+        "==" => Compare("eq"),
+        "!=" => Compare("ne"),
+        "<" => Compare("lt"),
+        "<=" => Compare("le"),
+        ">" => Compare("gt"),
+        ">=" => Compare("ge"),
+        "abs" => Unary("abs"),
+        "sgn" => Unary("signum"),
+        "neg" => Unary("neg"),
+        "not" => Unary("not"),
+        "sqrt" => Unary("sqrt"),
+        "exp" => Unary("exp"),
+        "log" => Unary("log"),
+        "sin" => Unary("sin"),
+        "cos" => Unary("cos"),
+        "tan" => Unary("tan"),
+        "floor" => Unary("floor"),
+        "ceil" => Unary("ceil"),
+        "round" => Unary("round"),
+        "cbrt" => Unary("cbrt"),
+        "log2" => Unary("log2"),
+        "log10" => Unary("log10"),
+        "log1p" => Unary("log1p"),
+        "asin" => Unary("asin"),
+        "acos" => Unary("acos"),
+        "atan" => Unary("atan"),
+        "sinh" => Unary("sinh"),
+        "cosh" => Unary("cosh"),
+        "tanh" => Unary("tanh"),
+        "asinh" => Unary("asinh"),
+        "acosh" => Unary("acosh"),
+        "atanh" => Unary("atanh"),
+        "gamma" => Unary("gamma"),
+        "lgamma" => Unary("lgamma"),
+        "erf" => Unary("erf"),
+        "erfc" => Unary("erfc"),
+        "atan2" => Binary("atan2"),
+        "hypot" => Binary("hypot"),
+        "copysign" => Binary("copysign"),
+        "mul_hi" => Binary("mul_hi"),
+        _ => return None,
+    })
+}
+
+/// The value of a numeric-module constant.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum NumConst {
+    /// An integer, to be wrapped to the width of its type (`u32.highest`
+    /// is -1).
+    Int(i64),
+    Float(f64),
+}
+
+/// The constant `name` of the numeric module of `t` (`i32.highest`,
+/// `f32.pi`, ...): its type (`num_bits` is an `i32`) and value.
+pub fn numeric_constant(t: PrimType, name: &str) -> Option<(PrimType, NumConst)> {
+    let w = t.bits();
+    let v = match name {
+        "num_bits" => return Some((PrimType::I32, NumConst::Int(w as i64))),
+        "highest" if t.is_float() => NumConst::Float(f64::INFINITY),
+        "lowest" if t.is_float() => NumConst::Float(f64::NEG_INFINITY),
+        "highest" if t.is_signed() => NumConst::Int(((1u64 << (w - 1)) - 1) as i64),
+        "lowest" if t.is_signed() => NumConst::Int(i64::MIN >> (64 - w)),
+        "highest" => NumConst::Int(-1),
+        "lowest" => NumConst::Int(0),
+        "inf" => NumConst::Float(f64::INFINITY),
+        "nan" => NumConst::Float(f64::NAN),
+        "pi" => NumConst::Float(std::f64::consts::PI),
+        "e" => NumConst::Float(std::f64::consts::E),
+        "epsilon" => NumConst::Float(match t {
+            PrimType::F16 => 0.0009765625,
+            PrimType::F32 => f32::EPSILON as f64,
+            _ => f64::EPSILON,
+        }),
+        _ => return None,
+    };
+    Some((t, v))
+}
+
+/// The number of arguments a built-in takes (0 for constants), its
+/// implicit sizes included ([`implicit_sizes`]); `None` if it is not a
+/// built-in.
+pub fn arity(name: &str) -> Option<usize> {
+    if OPERATORS.contains(&name) {
+        return Some(2);
+    }
+    if let Some((_, sig)) = GENERAL.iter().find(|(n, _)| *n == name) {
+        return Some(count_arrows(sig) + implicit_size_count(name));
+    }
+    let (m, f) = name.split_once('.')?;
+    let t = PrimType::from_name(m)?;
+    if PrimType::from_name(f).is_some() {
+        return Some(1); // a conversion
+    }
+    numeric_member(t, f).map(count_arrows)
+}
+
+/// Arrows at parenthesis depth 0 of a type signature.
+fn count_arrows(sig: &str) -> usize {
+    let mut depth = 0i32;
+    let mut n = 0;
+    let b = sig.as_bytes();
+    for i in 0..b.len() {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'-' if depth == 0 && b.get(i + 1) == Some(&b'>') => n += 1,
+            _ => {}
+        }
+    }
+    n
+}

@@ -5,7 +5,7 @@ use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Value};
 
 use super::values::{leaf_types, structure, Scope, V};
 use super::{internal, unsupported, DResult, Internaliser};
-use crate::syntax::ast::{DimIndex, Exp, ExpKind, Literal, RangeEnd};
+use crate::syntax::ast::{DimIndex, Exp, RangeEnd};
 use crate::types::Type;
 
 /// One index of an indexing or update, evaluated.
@@ -253,7 +253,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     ) -> DResult<Ix> {
         let s: i64 = match stride {
             None => 1,
-            Some(e) => match const_int_exp(e) {
+            Some(e) => match e.as_const_int() {
                 Some(s) if s != 0 => s,
                 Some(_) => return Err(unsupported(e.span, "slices with stride 0")),
                 None => return Err(unsupported(e.span, "slices with a stride that is not a constant")),
@@ -509,14 +509,5 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Ok(self.results(op))
             }
         }
-    }
-}
-
-/// The value of an integer literal expression (`3`, `-1`).
-fn const_int_exp(e: &Exp) -> Option<i64> {
-    match &e.kind {
-        ExpKind::Lit(Literal::Int { value, .. }) => Some(*value as i64),
-        ExpKind::Neg(x) => const_int_exp(x).map(i64::wrapping_neg),
-        _ => None,
     }
 }

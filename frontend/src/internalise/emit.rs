@@ -102,15 +102,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         if s.is_float() {
             return self.const_float(v as f64, s);
         }
-        let w = s.bits();
-        let bits = if w >= 64 {
-            v
-        } else if s.is_signed_int() {
-            (v << (64 - w)) >> (64 - w)
-        } else {
-            v & ((1i64 << w) - 1)
-        };
-        let a = self.ctx.int_attr(bits, s);
+        let a = self.ctx.int_attr(int_bits(v, s), s);
         let t = self.ctx.scalar(s);
         self.op1("soac.constant", &[], t, &[("value", a)])
     }
@@ -422,5 +414,18 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             return t;
         }
         self.with_dims(t, dims)
+    }
+}
+
+/// The bits of integer `v` wrapped to the width of integer type `s`, as an
+/// integer attribute of that type holds them.
+pub(crate) fn int_bits(v: i64, s: Scalar) -> i64 {
+    let w = s.bits();
+    if w >= 64 {
+        v
+    } else if s.is_signed_int() {
+        (v << (64 - w)) >> (64 - w)
+    } else {
+        v & ((1i64 << w) - 1)
     }
 }

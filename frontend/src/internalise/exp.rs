@@ -6,7 +6,7 @@ use std::rc::Rc;
 use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Type as IrType, Value};
 
 use super::values::{declared_type, match_type, size_positions, structure, subst_type, FunV, Head, Scope, TSubst, V};
-use super::{internal, soacs, unsupported, DResult, Internaliser, ResDim, Slot};
+use super::{internal, unsupported, DResult, Internaliser, ResDim, Slot};
 use crate::check::builtins;
 use crate::span::Span;
 use crate::syntax::ast::*;
@@ -341,7 +341,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 }
                 Ok(fun(Head::Global(*id)))
             }
-            Some(Resolved::Builtin(n)) => match soacs::arity(n) {
+            Some(Resolved::Builtin(n)) => match builtins::arity(n) {
                 Some(0) => self.call_builtin(n, Vec::new(), ty, span),
                 Some(_) if builtins::implicit_size_count(n) > 0 => {
                     // `unflatten`, `split`: applied to their implicit sizes,
@@ -446,7 +446,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         match h {
             Head::Closure { params, .. } => params.len(),
             Head::Global(id) => self.valbind(*id).params.len(),
-            Head::Builtin(n) => soacs::arity(n).unwrap_or(0),
+            Head::Builtin(n) => builtins::arity(n).unwrap_or(0),
             Head::RightSection { .. } | Head::Project(_) => 1,
         }
     }

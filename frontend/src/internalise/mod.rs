@@ -68,6 +68,7 @@ use crate::diag::Diag;
 use crate::span::{SourceMap, Span};
 use crate::syntax::ast::{Dec, ExpKind, GlobalId, Name, Pat, PatKind, Resolved, TypeParam, ValBind};
 use crate::types::Size;
+pub(crate) use emit::int_bits;
 use values::{structure, Env, Scope};
 
 /// Internalise a checked program into a new `builtin.module` of `soac`

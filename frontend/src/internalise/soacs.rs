@@ -3,45 +3,11 @@
 
 use futmlir_dialects::ir::{AttrKind, Dim, RegionId, Scalar, Type as IrType, Value};
 
-use super::values::{scalar, V};
+use super::values::{prim, scalar, V};
 use super::{internal, unsupported, DResult, Internaliser};
-use crate::check::builtins;
+use crate::check::builtins::{self, NumConst, ScalarOp};
 use crate::span::Span;
 use crate::types::{PrimType, Type};
-
-/// The number of arguments a built-in takes (0 for constants), its
-/// implicit sizes included (`builtins::implicit_sizes`); `None` if it is
-/// not a built-in.
-pub fn arity(name: &str) -> Option<usize> {
-    if builtins::OPERATORS.contains(&name) {
-        return Some(2);
-    }
-    if let Some((_, sig)) = builtins::GENERAL.iter().find(|(n, _)| *n == name) {
-        return Some(count_arrows(sig) + builtins::implicit_size_count(name));
-    }
-    let (m, f) = name.split_once('.')?;
-    let t = PrimType::from_name(m)?;
-    if PrimType::from_name(f).is_some() {
-        return Some(1); // a conversion
-    }
-    builtins::numeric_member(t, f).map(count_arrows)
-}
-
-/// Arrows at parenthesis depth 0 of a type signature.
-fn count_arrows(sig: &str) -> usize {
-    let mut depth = 0i32;
-    let mut n = 0;
-    let b = sig.as_bytes();
-    for i in 0..b.len() {
-        match b[i] {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            b'-' if depth == 0 && b.get(i + 1) == Some(&b'>') => n += 1,
-            _ => {}
-        }
-    }
-    n
-}
 
 /// The row type of an array source type.
 fn row(t: &Type) -> Type {
@@ -333,58 +299,32 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     // ----- scalar operators --------------------------------------------------
 
-    /// A binary operator on scalars (Futhark's semantics: `/` and `%`
-    /// round towards negative infinity, `//` and `%%` towards zero).
+    /// A binary operator on scalars (Futhark's semantics:
+    /// [`builtins::scalar_op`]), with a check that an integer divisor is
+    /// not zero.
     pub fn scalar_binop(&mut self, op: &str, x: Value, y: Value) -> DResult<Value> {
         let s = self
             .ctx
             .as_scalar(self.ctx.value_type(x))
             .ok_or_else(|| internal(self.span, "an operator applied to non-scalars"))?;
-        let kind = match op {
-            "+" => "add",
-            "-" => "sub",
-            "*" => "mul",
-            "**" => "pow",
-            "&&" | "&" => "and",
-            "||" | "|" => "or",
-            "^" => "xor",
-            "<<" => "shl",
-            ">>" => "shr",
-            ">>>" => "ushr",
-            "max" => "max",
-            "min" => "min",
-            "==" => return Ok(self.cmpop("eq", x, y)),
-            "!=" => return Ok(self.cmpop("ne", x, y)),
-            "<" => return Ok(self.cmpop("lt", x, y)),
-            "<=" => return Ok(self.cmpop("le", x, y)),
-            ">" => return Ok(self.cmpop("gt", x, y)),
-            ">=" => return Ok(self.cmpop("ge", x, y)),
-            "/" | "%" | "//" | "%%" => {
-                if s.is_float() {
-                    return Ok(self.binop(if op == "/" { "div" } else { "mod" }, x, y));
-                }
-                if !self.unsafe_ && !matches!(self.int_value(y), Some(c) if c != 0) {
-                    let z = self.zero(s);
-                    let c = self.cmpop("ne", y, z);
-                    self.assert(c, "division by zero");
-                }
-                return Ok(match op {
-                    "/" => self.binop("div", x, y),
-                    "%" => self.binop("mod", x, y),
-                    "%%" => self.binop("rem", x, y),
-                    _ if s.is_signed_int() => {
-                        // Truncating division: the remainder makes the
-                        // division exact.
-                        let r = self.binop("rem", x, y);
-                        let d = self.binop("sub", x, r);
-                        self.binop("div", d, y)
-                    }
-                    _ => self.binop("div", x, y),
-                });
+        let division = matches!(op, "/" | "%" | "//" | "%%");
+        if division && !s.is_float() && !self.unsafe_ && !matches!(self.int_value(y), Some(c) if c != 0) {
+            let z = self.zero(s);
+            let c = self.cmpop("ne", y, z);
+            self.assert(c, "division by zero");
+        }
+        match builtins::scalar_op(op, prim(s)) {
+            Some(ScalarOp::Binary(kind)) => Ok(self.binop(kind, x, y)),
+            Some(ScalarOp::Compare(kind)) => Ok(self.cmpop(kind, x, y)),
+            None if op == "//" => {
+                // Signed truncating division: the remainder makes the
+                // division exact.
+                let r = self.binop("rem", x, y);
+                let d = self.binop("sub", x, r);
+                Ok(self.binop("div", d, y))
             }
-            _ => return Err(unsupported(self.span, &format!("the operator `{op}`"))),
-        };
-        Ok(self.binop(kind, x, y))
+            _ => Err(unsupported(self.span, &format!("the operator `{op}`"))),
+        }
     }
 
     /// Structural equality of two values of one type.
@@ -941,24 +881,25 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         if PrimType::from_name(f).is_some() {
             return Ok(V::Leaf(self.convert(leaf(0)?, s)));
         }
+        if let Some(ScalarOp::Unary(kind)) = builtins::scalar_op(f, t) {
+            return Ok(V::Leaf(self.unop(kind, leaf(0)?)));
+        }
+        if builtins::numeric_constant(t, f).is_some() {
+            return Ok(V::Leaf(self.numeric_const(s, f)?));
+        }
         let v = match f {
-            "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "&" | "|"
-            | "^" | "<<" | ">>" | ">>>" | "max" | "min" => {
+            "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" | "pow" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "&"
+            | "|" | "^" | "<<" | ">>" | ">>>" | "max" | "min" => {
                 let (x, y) = (leaf(0)?, leaf(1)?);
                 self.scalar_binop(f, x, y)?
             }
-            "abs" => self.unop("abs", leaf(0)?),
-            "sgn" => self.unop("signum", leaf(0)?),
-            "neg" => self.unop("neg", leaf(0)?),
-            "not" => self.unop("not", leaf(0)?),
-            "highest" | "lowest" | "inf" | "nan" | "pi" | "e" | "epsilon" | "num_bits" => self.numeric_const(s, f),
             "to_i64" => self.convert(leaf(0)?, Scalar::I64),
             "sum" | "product" | "maximum" | "minimum" => {
                 let (kind, ne) = match f {
                     "sum" => ("add", self.const_int(0, s)),
                     "product" => ("mul", self.const_int(1, s)),
-                    "maximum" => ("max", self.numeric_const(s, "lowest")),
-                    _ => ("min", self.numeric_const(s, "highest")),
+                    "maximum" => ("max", self.numeric_const(s, "lowest")?),
+                    _ => ("min", self.numeric_const(s, "highest")?),
                 };
                 let xs = args[0]
                     .0
@@ -1006,9 +947,6 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let r = self.unop("popc", y);
                 self.convert(r, Scalar::I32)
             }
-            "sqrt" | "cbrt" | "exp" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan" | "asin" | "acos"
-            | "atan" | "sinh" | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "gamma" | "lgamma" | "erf" | "erfc"
-            | "floor" | "ceil" | "round" => self.unop(f, leaf(0)?),
             "atan2" | "hypot" | "copysign" | "mul_hi" => {
                 let (x, y) = (leaf(0)?, leaf(1)?);
                 self.binop(f, x, y)
@@ -1045,19 +983,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             "isinf" => {
                 let x = leaf(0)?;
                 let a = self.unop("abs", x);
-                let inf = self.numeric_const(s, "inf");
+                let inf = self.numeric_const(s, "inf")?;
                 self.cmpop("eq", a, inf)
             }
             "isfinite" => {
                 let x = leaf(0)?;
                 let a = self.unop("abs", x);
-                let inf = self.numeric_const(s, "inf");
+                let inf = self.numeric_const(s, "inf")?;
                 // NaN compares unequal to everything.
                 self.cmpop("lt", a, inf)
-            }
-            "pow" => {
-                let (x, y) = (leaf(0)?, leaf(1)?);
-                self.binop("pow", x, y)
             }
             "recip" => {
                 let x = leaf(0)?;
@@ -1100,29 +1034,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.select(ok, m, zs)
     }
 
-    /// The constants of the numeric modules.
-    fn numeric_const(&mut self, s: Scalar, f: &str) -> Value {
-        let w = s.bits();
-        match f {
-            "num_bits" => self.const_int(w as i64, Scalar::I32),
-            "highest" if s.is_float() => self.const_float(f64::INFINITY, s),
-            "lowest" if s.is_float() => self.const_float(f64::NEG_INFINITY, s),
-            "highest" if s.is_signed_int() => self.const_int(((1u64 << (w - 1)) - 1) as i64, s),
-            "lowest" if s.is_signed_int() => self.const_int(i64::MIN >> (64 - w), s),
-            "highest" => self.const_int(-1, s),
-            "lowest" => self.const_int(0, s),
-            "inf" => self.const_float(f64::INFINITY, s),
-            "nan" => self.const_float(f64::NAN, s),
-            "pi" => self.const_float(std::f64::consts::PI, s),
-            "e" => self.const_float(std::f64::consts::E, s),
-            _ => {
-                let eps = match s {
-                    Scalar::F16 => 0.0009765625,
-                    Scalar::F32 => f32::EPSILON as f64,
-                    _ => f64::EPSILON,
-                };
-                self.const_float(eps, s)
-            }
+    /// The constants of the numeric modules ([`builtins::numeric_constant`]).
+    fn numeric_const(&mut self, s: Scalar, f: &str) -> DResult<Value> {
+        match builtins::numeric_constant(prim(s), f) {
+            Some((t, NumConst::Int(v))) => Ok(self.const_int(v, scalar(t))),
+            Some((t, NumConst::Float(x))) => Ok(self.const_float(x, scalar(t))),
+            None => Err(internal(
+                self.span,
+                &format!("no constant `{f}` in the numeric modules"),
+            )),
         }
     }
 }

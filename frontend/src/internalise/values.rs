@@ -192,6 +192,24 @@ pub fn scalar(p: PrimType) -> Scalar {
     }
 }
 
+/// The primitive type of an IR scalar type.
+pub fn prim(s: Scalar) -> PrimType {
+    match s {
+        Scalar::I8 => PrimType::I8,
+        Scalar::I16 => PrimType::I16,
+        Scalar::I32 => PrimType::I32,
+        Scalar::I64 => PrimType::I64,
+        Scalar::U8 => PrimType::U8,
+        Scalar::U16 => PrimType::U16,
+        Scalar::U32 => PrimType::U32,
+        Scalar::U64 => PrimType::U64,
+        Scalar::F16 => PrimType::F16,
+        Scalar::F32 => PrimType::F32,
+        Scalar::F64 => PrimType::F64,
+        Scalar::Bool => PrimType::Bool,
+    }
+}
+
 /// Replace the type parameters `ts` instantiates (`[n]a` with `a = [m]i32`
 /// becomes `[n][m]i32`).
 pub fn subst_type(t: &Type, ts: &TSubst) -> Type {
@@ -245,12 +263,19 @@ pub fn has_param(t: &Type) -> bool {
 
 /// Instantiate the type parameters of `decl` (a declared type) so that it
 /// matches `actual` (a type at a call site); parameters already in `ts`
-/// keep their instance.
+/// keep their instance, and instances are concrete (no type parameters).
 pub fn match_type(decl: &Type, actual: &Type, ts: &mut TSubst) {
+    match_type_where(decl, actual, ts, &|_, a| !has_param(a));
+}
+
+/// As [`match_type`], binding parameter `n` to instance `a` only where
+/// `bindable(n, a)`.
+pub fn match_type_where(decl: &Type, actual: &Type, ts: &mut TSubst, bindable: &dyn Fn(&Name, &Type) -> bool) {
+    let match_type = |d: &Type, a: &Type, ts: &mut TSubst| match_type_where(d, a, ts, bindable);
     match (decl, actual) {
         // Only the shape of the instance matters: its sizes name values of
         // the call site's scope.
-        (Type::Param(n), a) if !ts.contains_key(n) && !has_param(a) => {
+        (Type::Param(n), a) if !ts.contains_key(n) && bindable(n, a) => {
             ts.insert(n.clone(), erase_sizes(a));
         }
         (

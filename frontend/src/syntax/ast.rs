@@ -237,6 +237,15 @@ impl Exp {
     pub fn new(kind: ExpKind, span: Span) -> Exp {
         Exp { kind, span, ty: None }
     }
+
+    /// The value of an integer literal expression (`3`, `-1`).
+    pub fn as_const_int(&self) -> Option<i64> {
+        match &self.kind {
+            ExpKind::Lit(Literal::Int { value, .. }) => Some(*value as i64),
+            ExpKind::Neg(x) => x.as_const_int().map(i64::wrapping_neg),
+            _ => None,
+        }
+    }
 }
 
 /// What a name refers to (filled by the checker).

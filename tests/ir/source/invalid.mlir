@@ -160,3 +160,83 @@
   }) : (i32) -> ()
   "source.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'source.func' op type variable 'b' of the function type is not among its 'type_params'}}
+"source.func"() ({
+^bb0(%x: !source.tyvar<"b">):
+  "source.return"(%x) : (!source.tyvar<"b">) -> ()
+}) {sym_name = "f", function_type = (!source.tyvar<"b">) -> !source.tyvar<"b">, type_params = ["a"]} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%x: !source.tyvar<"a">, %y: !source.tyvar<"a">):
+  "source.return"(%x) : (!source.tyvar<"a">) -> ()
+}) {sym_name = "first", function_type = (!source.tyvar<"a">, !source.tyvar<"a">) -> !source.tyvar<"a">, type_params = ["a"]} : () -> ()
+"source.func"() ({
+^bb0(%x: i32, %y: f32):
+  // expected-error @+1 {{'source.apply' op argument #1 has type f32, which is not an instance of !source.tyvar<"a"> in this call of @first}}
+  %r = "source.apply"(%x, %y) {callee = @first} : (i32, f32) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "g", function_type = (i32, f32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.coerce' op result type [?]f32 differs from the operand type [%v0]i32 in more than sizes}}
+  %u = "source.coerce"(%xs) : (!fut.array<[%n]i32>) -> !fut.array<[?]f32>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.range' op the bounds must be integers, found f32}}
+  %u = "source.range"(%y, %y) {kind = "inclusive"} : (f32, f32) -> !fut.array<[?]f32>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.size' op attribute 'dim' is 1, out of range for rank 1}}
+  %u = "source.size"(%xs) {dim = 1 : i64} : (!fut.array<[%n]i32>) -> i64
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.assert' op condition must be i1}}
+  "source.assert"(%x) {message = "assertion failed: x"} : (i32) -> ()
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
+  // expected-error @+1 {{'source.soac_call' op expects 3 operands, found 2}}
+  %u = "source.soac_call"(%xs, %xs) {soac = "scatter"} : (!fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%f: (!source.tyvar<"a">) -> !source.tyvar<"b">, %x: !source.tyvar<"a">):
+  %y = "source.apply"(%f, %x) : ((!source.tyvar<"a">) -> !source.tyvar<"b">, !source.tyvar<"a">) -> !source.tyvar<"b">
+  "source.return"(%y) : (!source.tyvar<"b">) -> ()
+}) {sym_name = "app", function_type = ((!source.tyvar<"a">) -> !source.tyvar<"b">, !source.tyvar<"a">) -> !source.tyvar<"b">, type_params = ["a", "b"]} : () -> ()
+"source.func"() ({
+^bb0(%g: (i64, i64) -> i64, %k: i64):
+  // expected-error @+1 {{'source.apply' op result #0 has type i64, which is not an instance of !source.tyvar<"b"> in this call of @app}}
+  %r = "source.apply"(%g, %k) {callee = @app} : ((i64, i64) -> i64, i64) -> i64
+  "source.return"() : () -> ()
+}) {sym_name = "g", function_type = ((i64, i64) -> i64, i64) -> ()} : () -> ()

@@ -79,3 +79,48 @@
   }) {form = "for"} : (i64, i32) -> i32
   "source.return"(%f) : (i32) -> ()
 }) {sym_name = "arrays_and_loops", function_type = (i64, !fut.array<[?]i32>, i64, !source.sum<"#some i32 | #none">) -> i32} : () -> ()
+
+// -----
+
+// CHECK-LABEL: "poly_pair"
+// CHECK-SAME: type_params = ["a"]
+// CHECK: {callee = @poly_pair}
+// CHECK: source.size(
+// CHECK: source.coerce(
+// CHECK: source.range(
+// CHECK: source.assert(
+// CHECK: {soac = "scatter"}
+"source.func"() ({
+^bb0(%x: !source.tyvar<"a">):
+  %p = "source.array_lit"(%x, %x) : (!source.tyvar<"a">, !source.tyvar<"a">) -> !fut.array<[2]!source.tyvar<"a">>
+  "source.return"(%p) : (!fut.array<[2]!source.tyvar<"a">>) -> ()
+}) {sym_name = "poly_pair", function_type = (!source.tyvar<"a">) -> !fut.array<[2]!source.tyvar<"a">>, type_params = ["a"]} : () -> ()
+"source.func"() ({
+^bb0(%f: (!source.tyvar<"a">) -> !source.tyvar<"b">, %x: !source.tyvar<"a">):
+  %y = "source.apply"(%f, %x) : ((!source.tyvar<"a">) -> !source.tyvar<"b">, !source.tyvar<"a">) -> !source.tyvar<"b">
+  "source.return"(%y) : (!source.tyvar<"b">) -> ()
+}) {sym_name = "app", function_type = ((!source.tyvar<"a">) -> !source.tyvar<"b">, !source.tyvar<"a">) -> !source.tyvar<"b">, type_params = ["a", "b"]} : () -> ()
+"source.func"() ({
+^bb0(%xs: !fut.array<[?][3]f32>, %k: i64, %is: !fut.array<[?]i64>, %vs: !fut.array<[?]i32>):
+  %pp = "source.apply"(%xs) {callee = @poly_pair} : (!fut.array<[?][3]f32>) -> !fut.array<[2][?][3]f32>
+  %add = "source.lambda"() ({
+  ^bb0(%a: i64, %b: i64):
+    %c = "source.binop"(%a, %b) {kind = "add"} : (i64, i64) -> i64
+    "source.yield"(%c) : (i64) -> ()
+  }) : () -> ((i64, i64) -> i64)
+  %inc = "source.apply"(%add, %k) {callee = @app} : ((i64, i64) -> i64, i64) -> ((i64) -> i64)
+  %n = "source.size"(%xs) {dim = 0 : i64} : (!fut.array<[?][3]f32>) -> i64
+  %ys = "source.coerce"(%xs) : (!fut.array<[?][3]f32>) -> !fut.array<[%n][3]f32>
+  %zero = "source.constant"() {value = 0 : i64} : () -> i64
+  %r = "source.range"(%zero, %k) {kind = "up_to_exclusive"} : (i64, i64) -> !fut.array<[?]i64>
+  %ok = "source.cmpop"(%zero, %k) {kind = "le"} : (i64, i64) -> i1
+  "source.assert"(%ok) {message = "assertion failed: 0 <= k"} : (i1) -> ()
+  %dest = "source.apply"(%k, %zero) {callee = @replicate} : (i64, i64) -> !fut.array<[%k]i64>
+  %s = "source.soac_call"(%dest, %is, %r) {soac = "scatter"} : (!fut.array<[%k]i64>, !fut.array<[?]i64>, !fut.array<[?]i64>) -> !fut.array<[%k]i64>
+  "source.return"(%ys, %s, %pp) : (!fut.array<[%n][3]f32>, !fut.array<[%k]i64>, !fut.array<[2][?][3]f32>) -> ()
+}) {sym_name = "sizes_and_polymorphism", function_type = (!fut.array<[?][3]f32>, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> (!fut.array<[?][3]f32>, !fut.array<[?]i64>, !fut.array<[2][?][3]f32>), entry} : () -> ()
+"source.func"() ({
+^bb0(%r: !source.record<{"x'": i32, "1": f32}>):
+  %x = "source.record_get"(%r) {field = "x'"} : (!source.record<{"1": f32, "x'": i32}>) -> i32
+  "source.return"(%x) : (i32) -> ()
+}) {sym_name = "quoted_fields", function_type = (!source.record<{"1": f32, "x'": i32}>) -> i32} : () -> ()

@@ -1,0 +1,22 @@
+-- Indexing fixes leading dimensions (source.index); slices become
+-- (offset, length, stride) triples of source.slice, computed with Futhark's
+-- defaults; a fixed index after a slice maps over the sliced dimension.
+-- RUN: futmlir opt %s --emit=source
+-- CHECK-LABEL: sym_name = "main"
+-- CHECK-NEXT: ^bb0(%0: i64, %1: i64, %2: [%0][%1]i32, %3: i64):
+-- CHECK-NEXT: %4 = source.constant() {value = 0 : i64} : () -> i64
+-- CHECK-NEXT: %5 = source.index(%2, %3, %4) : ([%0][%1]i32, i64, i64) -> i32
+-- CHECK: %8 = source.binop(%1, %6) {kind = "sub"} : (i64, i64) -> i64
+-- CHECK-NEXT: %9 = source.index(%2, %3) : ([%0][%1]i32, i64) -> [%1]i32
+-- CHECK-NEXT: %10 = source.slice(%9, %6, %8, %7) : ([%1]i32, i64, i64, i64) -> [%8]i32
+-- CHECK: %13 = source.binop(%0, %12) {kind = "sub"} : (i64, i64) -> i64
+-- CHECK: %15 = source.binop(%13, %14) {kind = "sub"} : (i64, i64) -> i64
+-- CHECK: %21 = source.binop(%19, %20) {kind = "div"} : (i64, i64) -> i64
+-- CHECK-NEXT: %22 = source.slice(%2, %13, %15, %11, %17, %21, %16) : ([%0][%1]i32, i64, i64, i64, i64, i64, i64) -> [%15][%21]i32
+-- CHECK: %26 = source.slice(%2, %23, %25, %24) : ([%0][%1]i32, i64, i64, i64) -> [%25][%1]i32
+-- CHECK-NEXT: %27 = source.lambda() ({
+-- CHECK-NEXT: ^bb0(%28: [%1]i32):
+-- CHECK-NEXT: %29 = source.index(%28, %3) : ([%1]i32, i64) -> i32
+-- CHECK: %30 = source.soac_call(%27, %26) {soac = "map"} : (([%1]i32) -> i32, [%25][%1]i32) -> [%25]i32
+entry main [n][m] (xss: [n][m]i32) (i: i64): (i32, []i32, [][]i32, []i32) =
+  (xss[i, 0], xss[i, 1:], xss[::-1, :m:2], xss[1:, i])
