@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, OutputSpec, TestBlock, TestCase};
+use futmlir_frontend::testspec::{fut_files, parse_test_spec, Expected, InputSpec, OutputSpec, TestBlock, TestCase};
 use futmlir_frontend::values::{self, Value};
 use regex::Regex;
 
@@ -409,27 +409,12 @@ pub fn collect_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     for p in paths {
         let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
         if meta.is_dir() {
-            let mut found = Vec::new();
-            walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
-            found.sort();
-            programs.extend(found);
+            programs.extend(fut_files(p).map_err(|e| format!("{}: {e}", p.display()))?);
         } else {
             programs.push(p.clone());
         }
     }
     Ok(programs)
-}
-
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, found)?;
-        } else if path.extension().is_some_and(|e| e == "fut") {
-            found.push(path);
-        }
-    }
-    Ok(())
 }
 
 pub fn main(a: TestArgs) -> ExitCode {

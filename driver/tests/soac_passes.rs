@@ -5,7 +5,7 @@
 //! verify after the pipeline. `FUTMLIR_PASSES_PIPELINE` replaces the
 //! pipeline; `FUTMLIR_DIFF_FILTER=substring` runs only matching programs.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use futmlir_frontend::check;
 use futmlir_frontend::internalise::internalise;
@@ -16,19 +16,6 @@ use futmlir_frontend::values::{self, compare_values, Value};
 use futmlir_passes::{Instrumentation, PassManager, Pipeline};
 
 const PIPELINE: &str = "soac-inline,soac-rewrite,ir-cse,ir-dce";
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fut") {
-            out.push(p);
-        }
-    }
-}
 
 fn inputs(dir: &Path, input: &InputSpec, line: usize) -> Option<Vec<Value>> {
     match input {
@@ -59,7 +46,7 @@ fn run() {
     let pipeline_text = std::env::var("FUTMLIR_PASSES_PIPELINE").unwrap_or_else(|_| PIPELINE.to_string());
     let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
     let mut files = Vec::new();
-    collect(&root, &mut files);
+    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
     let (mut programs, mut cases, mut failures) = (0, 0, Vec::new());
     for path in files.iter().filter(|p| p.display().to_string().contains(&filter)) {
         let text = std::fs::read_to_string(path).expect("test programs are readable");

@@ -22,6 +22,26 @@
 use std::fmt;
 use std::path::PathBuf;
 
+/// The `.fut` files under `dir`, searched recursively, sorted by path: the
+/// programs of a test folder, for `futmlir test` and the test harnesses.
+pub fn fut_files(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    fn walk(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                walk(&path, found)?;
+            } else if path.extension().is_some_and(|e| e == "fut") {
+                found.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut found = Vec::new();
+    walk(dir, &mut found)?;
+    found.sort();
+    Ok(found)
+}
+
 /// One `-- ==` block.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TestBlock {

@@ -5,25 +5,12 @@
 use futmlir_frontend::values::generate::Rng;
 
 mod common;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use futmlir_dialects::ir::PrintOptions;
 use futmlir_frontend::check;
 use futmlir_frontend::internalise::internalise;
 use futmlir_frontend::span::SourceMap;
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fut") {
-            out.push(p);
-        }
-    }
-}
 
 enum Outcome {
     NotChecked,
@@ -74,7 +61,7 @@ fn run(path: &Path) -> Outcome {
 fn internalise_all_programs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
     let mut files = Vec::new();
-    collect(&root, &mut files);
+    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
     let filter = std::env::var("FUTMLIR_INTERNALISE_FILTER").unwrap_or_default();
     let verbose = std::env::var_os("FUTMLIR_INTERNALISE_VERBOSE").is_some();
     let (mut ok, mut unsupported, mut unchecked) = (0, 0, 0);
@@ -135,7 +122,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
 fn internalise_mutated_programs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
     let mut files = Vec::new();
-    collect(&root, &mut files);
+    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
     let texts: Vec<String> = files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
     let dir = std::env::temp_dir().join(format!("futmlir-internalise-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");

@@ -45,19 +45,6 @@ use futmlir_frontend::values::{self, compare_values, Value};
 /// why). A listed case is run and reported, but does not fail the test.
 const ALLOWED: &[(&str, &str, &str)] = &[];
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fut") {
-            out.push(p);
-        }
-    }
-}
-
 fn inputs(dir: &Path, case: &TestCase) -> Result<Vec<Value>, String> {
     match &case.input {
         InputSpec::Inline(text) => values::parse_values(text).map_err(|e| e.to_string()),
@@ -328,7 +315,7 @@ fn programs() -> Vec<(PathBuf, PathBuf)> {
     let mut out = Vec::new();
     for root in roots {
         let mut files = Vec::new();
-        collect(&root, &mut files);
+        files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
         out.extend(
             files
                 .into_iter()

@@ -6,7 +6,7 @@
 
 use futmlir_frontend::values::generate::Rng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use futmlir_dialects::ir::PrintOptions;
 use futmlir_frontend::check;
@@ -15,19 +15,6 @@ use futmlir_frontend::soac_interp::run_func;
 use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::testspec::{parse_test_spec, InputSpec};
 use futmlir_frontend::values::{self, Value};
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fut") {
-            out.push(p);
-        }
-    }
-}
 
 /// A program's IR text, and its entry points with their inline inputs.
 struct Subject {
@@ -151,7 +138,7 @@ fn mutate(rng: &mut Rng, text: &str) -> Option<String> {
 fn robust() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
     let mut files = Vec::new();
-    collect(&root, &mut files);
+    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
     let subjects: Vec<Subject> = files.iter().filter_map(|f| subject(f)).collect();
     let mut rng = Rng::new(5);
     let (mut parsed, mut ran, mut failed) = (0, 0, 0);

@@ -6,26 +6,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use futmlir_dialects::ir::{Context, OpId, PrintOptions};
 use futmlir_frontend::check;
 use futmlir_frontend::source_ir::emit_source;
 use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::values::generate::Rng;
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "fut") {
-            out.push(p);
-        }
-    }
-}
 
 enum Outcome {
     NotChecked,
@@ -98,7 +85,7 @@ const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 fn emit_dir(dir: &str, generic: &mut Vec<String>) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files = Vec::new();
-    collect(&root, &mut files);
+    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
     let filter = std::env::var("FUTMLIR_SOURCE_FILTER").unwrap_or_default();
     let verbose = std::env::var_os("FUTMLIR_SOURCE_VERBOSE").is_some();
     let (mut ok, mut unsupported, mut unchecked) = (0, 0, 0);
@@ -178,7 +165,7 @@ const SWAPS: &[&[&str]] = &[
 fn emit_mutated_programs_as_source_ir() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
     let mut files = Vec::new();
-    collect(&root, &mut files);
+    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
     let texts: Vec<String> = files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
     let dir = std::env::temp_dir().join(format!("futmlir-source-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
