@@ -3,6 +3,7 @@
 mod dataset;
 mod opt;
 mod run;
+mod structure;
 mod test;
 
 use std::process::ExitCode;

@@ -3,7 +3,8 @@
 //! Each program is compiled once by a [`Backend`]; each case of each block
 //! runs once per entry point of its block (one `(entry, case)` pair is one
 //! counted case). `random input` cases with `auto output` compare the
-//! backend under test with a reference backend (the interpreter).
+//! backend under test with a reference backend (the interpreter). Each
+//! `structure` block is one more counted case (see [`crate::structure`]).
 //!
 //! Output: one line per failing case, `path:LINE: entry E: reason`
 //! (continuation lines indented), passing and skipped cases too with `-v`,
@@ -14,7 +15,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use futmlir_frontend::testspec::{fut_files, parse_test_spec, Expected, InputSpec, OutputSpec, TestBlock, TestCase};
+use futmlir_frontend::testspec::{
+    fut_files, parse_test_spec, Expected, InputSpec, OutputSpec, Structure, TestBlock, TestCase,
+};
 use futmlir_frontend::values::{self, Value};
 use regex::Regex;
 
@@ -205,6 +208,8 @@ enum Item<'a> {
     /// A block's `error:` (its line and regex).
     CompileError(usize, &'a str),
     Case(&'a TestCase, &'a str),
+    /// A `structure` block (its line): op counts after the soac pipeline.
+    Structure(usize, &'a Structure),
 }
 
 /// Why a block is not run, if it is not.
@@ -265,6 +270,12 @@ impl Runner<'_> {
                     None => Item::CompileError(block.line, re),
                 });
             }
+            for st in &block.structure {
+                plan.push(match &block_why {
+                    Some(why) => Item::Skip(st.line, None, why.clone()),
+                    None => Item::Structure(st.line, st),
+                });
+            }
             for case in &block.cases {
                 let why = block_why
                     .clone()
@@ -293,6 +304,10 @@ impl Runner<'_> {
             match item {
                 Item::Skip(line, entry, why) => rep.skip(line, entry, &why),
                 Item::CompileError(line, re) => rep.outcome(line, None, check_compile_error(re, &program)),
+                Item::Structure(line, st) => match crate::structure::check(path, st) {
+                    Ok(Some(why)) => rep.skip(line, None, &why),
+                    r => rep.outcome(line, None, r.map(|_| ())),
+                },
                 Item::Case(case, entry) => {
                     let r = match &program {
                         Ok(p) => self.run_case(dir, path, &**p, &reference, entry, case),

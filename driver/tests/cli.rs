@@ -94,6 +94,26 @@ fn test_reports_a_malformed_spec_as_a_failure() {
 }
 
 #[test]
+fn test_checks_structure_blocks() {
+    let src = "-- ==\n-- structure { Screma 2 /Map 1 Reduce 0 }\n-- structure { Screma one }\n\
+               def main (xs: []i32): i32 = reduce (+) 0 (map (* 2) xs)\n";
+    let dir = program_dir("test-structure", &[("s.fut", src)]);
+    let out = futmlir().arg("test").arg(&dir).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("s.fut:2: structure: expected 0 Reduce, found 1"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("s.fut:3: malformed structure block: expected a count after `Screma`, found `one`"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("0 passed, 2 failed, 0 skipped\n"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn test_usage_errors_exit_2() {
     let out = futmlir().args(["test", "/nonexistent/dir"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -2,8 +2,9 @@
 //! under `tests/programs` runs on the `soac` interpreter over the
 //! internalised IR before and after a pipeline of soac passes, and the
 //! results must be the same (equal values, or both runs fail). The IR must
-//! verify after the pipeline. `FUTMLIR_PASSES_PIPELINE` replaces the
-//! pipeline; `FUTMLIR_DIFF_FILTER=substring` runs only matching programs.
+//! verify after the pipeline (the default soac pipeline,
+//! `futmlir_passes::pipelines::SOAC`). `FUTMLIR_PASSES_PIPELINE` replaces
+//! it; `FUTMLIR_DIFF_FILTER=substring` runs only matching programs.
 
 use std::path::Path;
 
@@ -15,7 +16,7 @@ use futmlir_frontend::testspec::{parse_test_spec, InputSpec};
 use futmlir_frontend::values::{self, compare_values, Value};
 use futmlir_passes::{Instrumentation, PassManager, Pipeline};
 
-const PIPELINE: &str = "soac-inline,soac-rewrite,ir-cse,ir-dce";
+const PIPELINE: &str = futmlir_passes::pipelines::SOAC;
 
 fn inputs(dir: &Path, input: &InputSpec, line: usize) -> Option<Vec<Value>> {
     match input {

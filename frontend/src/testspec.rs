@@ -55,7 +55,8 @@ pub struct TestBlock {
     pub compile_error: Option<String>,
     /// `warning: REGEX` lines (kept, not checked yet).
     pub warnings: Vec<String>,
-    /// `structure { ... }` lines (kept, not checked yet).
+    /// `structure { ... }` blocks (checked by `futmlir test` after the
+    /// default soac pipeline).
     pub structure: Vec<Structure>,
     /// The line of the `-- ==`.
     pub line: usize,

@@ -6,6 +6,7 @@
 //!   [`soac`] those of the soac dialect).
 //! - [`pipeline`]: pipeline text (`ir-cse,ir-dce{max-iters=8}`), parsing
 //!   with caret errors, printing that parses back.
+//! - [`pipelines`]: the default pipelines, with why each pass is where it is.
 //! - [`manager`]: runs a pipeline; [`instrument`]: dumps, verify-each, timing.
 //! - [`egraph`]: rule files (`rewrite-rules/*.rules`) compiled into egg
 //!   rewrites, and the term language they rewrite.
@@ -16,6 +17,7 @@ pub mod ir;
 pub mod manager;
 pub mod pass;
 pub mod pipeline;
+pub mod pipelines;
 pub mod registry;
 pub mod soac;
 

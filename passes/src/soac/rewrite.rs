@@ -254,7 +254,12 @@ impl BlockTerms {
                     }
                     None => {
                         size += 1;
-                        let leaf = t.leaf(v);
+                        // A constant of an enclosing block is its literal:
+                        // rules and folding see through it.
+                        let leaf = match ctx.defining_op(v).and_then(|d| literal_text(ctx, d).filter(|_| ctx.op_name(d) == "soac.constant")) {
+                            Some(text) => t.egraph.add(SymbolLang::leaf(text)),
+                            None => t.leaf(v),
+                        };
                         ids.insert(v, leaf);
                         leaf
                     }

@@ -1,0 +1,185 @@
+//! `structure` blocks of `futmlir test`: the count of ops of each kind in a
+//! program's `soac` IR after the default soac pipeline
+//! (`futmlir_passes::pipelines::SOAC`).
+//!
+//! A block lists `NAME COUNT` (ops of that kind at any depth) or
+//! `/OUTER/INNER COUNT` pairs (a path from the top). A name is a
+//! soac op in CamelCase or as written (`Map`, `StreamSeq`, `soac.map`), or
+//! one of the reference compiler's names: `Screma` (any of map, reduce,
+//! scan, redomap, scanomap), `Stream` (stream_seq, stream_par), `DoLoop`,
+//! `Match`. A path `/A/B` counts the `B` ops whose enclosing ops that
+//! match a name of the path are exactly `A`, outermost first: `/Screma/Screma
+//! 1` is one SOAC directly inside another (other ops, such as `if`, may sit
+//! in between). `structure` and `structure soac` name the soac level;
+//! `structure gpu` (segop) waits for the kernel-extraction pass and is
+//! skipped.
+
+use std::path::Path;
+
+use futmlir_dialects::ir::{Context, OpId};
+use futmlir_frontend::testspec::Structure;
+use futmlir_passes::{Instrumentation, PassManager, Pipeline};
+
+/// The result of one block: `Ok(None)` when it holds, `Ok(Some(why))`
+/// when it is skipped, `Err` with the mismatches.
+pub fn check(path: &Path, s: &Structure) -> Result<Option<String>, String> {
+    match s.backend.as_deref() {
+        None | Some("soac") => {}
+        Some(level) => {
+            return Ok(Some(format!(
+                "structure {level}: only the soac level exists so far"
+            )))
+        }
+    }
+    let expected = parse(&s.text)?;
+    let (sm, checked) = crate::run::load_plain(path).map_err(|e| format!("compilation failed:\n{e}"))?;
+    let mut ctx = futmlir_dialects::context();
+    let module = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx)
+        .map_err(|d| format!("compilation failed:\n{}", d.to_plain(&sm)))?;
+    let pipeline = Pipeline::parse(futmlir_passes::pipelines::SOAC).map_err(|e| e.message)?;
+    PassManager::new(pipeline, Instrumentation::default())
+        .run(&mut ctx, module)
+        .map_err(|ds| format!("the soac pipeline failed: {}", ds[0].message))?;
+    let mut wrong = Vec::new();
+    for c in &expected {
+        let found = count(&ctx, module, c);
+        if found != c.count {
+            wrong.push(format!("expected {} {}, found {found}", c.count, show(c)));
+        }
+    }
+    if wrong.is_empty() {
+        Ok(None)
+    } else {
+        Err(format!("structure: {}", wrong.join("; ")))
+    }
+}
+
+fn show(c: &Counted) -> String {
+    let slash = if c.anchored { "/" } else { "" };
+    format!("{slash}{}", c.path.join("/"))
+}
+
+/// What a block's line counts: the ops of kind `path.last()`, anywhere
+/// (`anchored` false) or at that path from the top.
+#[derive(Debug, PartialEq)]
+struct Counted {
+    path: Vec<String>,
+    anchored: bool,
+    count: usize,
+}
+
+/// `NAME COUNT` pairs; a name with slashes is a path.
+fn parse(text: &str) -> Result<Vec<Counted>, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() % 2 != 0 {
+        return Err(format!(
+            "malformed structure block: expected pairs of an op name and a count, found `{}`",
+            text.trim()
+        ));
+    }
+    words
+        .chunks(2)
+        .map(|w| {
+            let n = w[1]
+                .parse::<usize>()
+                .map_err(|_| format!("malformed structure block: expected a count after `{}`, found `{}`", w[0], w[1]))?;
+            let path: Vec<String> = w[0].split('/').filter(|p| !p.is_empty()).map(str::to_string).collect();
+            if path.is_empty() {
+                return Err(format!("malformed structure block: `{}` names no op", w[0]));
+            }
+            Ok(Counted {
+                anchored: w[0].starts_with('/'),
+                path,
+                count: n,
+            })
+        })
+        .collect()
+}
+
+/// Whether the op named `op` (`soac.map`) is one that `name` names.
+fn matches(name: &str, op: &str) -> bool {
+    let Some(kind) = op.strip_prefix("soac.") else { return false };
+    if name == op {
+        return true;
+    }
+    let norm = |s: &str| s.to_ascii_lowercase().replace('_', "");
+    match norm(name).as_str() {
+        "screma" => matches!(kind, "map" | "reduce" | "scan" | "redomap" | "scanomap"),
+        "stream" => matches!(kind, "stream_seq" | "stream_par"),
+        "doloop" => kind == "loop",
+        "match" => kind == "if",
+        n => n == norm(kind),
+    }
+}
+
+/// The ops matching the last name of the path; for an anchored path, only
+/// those whose enclosing ops that match a name of the path are the rest of
+/// it, outermost first.
+fn count(ctx: &Context, module: OpId, c: &Counted) -> usize {
+    let path = &c.path;
+    let (last, outer) = path.split_last().expect("parse gives non-empty paths");
+    let mut n = 0;
+    ctx.walk(module, &mut |o| {
+        if !matches(last, ctx.op_name(o)) {
+            return;
+        }
+        if !c.anchored {
+            n += 1;
+            return;
+        }
+        let mut chain = Vec::new();
+        let mut cur = ctx.parent_op(o);
+        while let Some(p) = cur {
+            if path.iter().any(|name| matches(name, ctx.op_name(p))) {
+                chain.push(p);
+            }
+            cur = ctx.parent_op(p);
+        }
+        chain.reverse();
+        if chain.len() == outer.len() && chain.iter().zip(outer).all(|(&p, name)| matches(name, ctx.op_name(p))) {
+            n += 1;
+        }
+    });
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_ops_in_both_spellings() {
+        assert!(matches("Screma", "soac.redomap"));
+        assert!(matches("Map", "soac.map"));
+        assert!(matches("StreamSeq", "soac.stream_seq"));
+        assert!(matches("Stream", "soac.stream_par"));
+        assert!(matches("soac.map", "soac.map"));
+        assert!(matches("BinOp", "soac.binop"));
+        assert!(matches("DoLoop", "soac.loop"));
+        assert!(!matches("Map", "soac.reduce"));
+        assert!(!matches("Screma", "soac.scatter"));
+    }
+
+    #[test]
+    fn blocks_parse_into_paths_and_counts() {
+        let names = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            parse("Screma 1 /Screma/Map 2").unwrap(),
+            vec![
+                Counted {
+                    path: names(&["Screma"]),
+                    anchored: false,
+                    count: 1
+                },
+                Counted {
+                    path: names(&["Screma", "Map"]),
+                    anchored: true,
+                    count: 2
+                }
+            ]
+        );
+        assert!(parse("Screma").unwrap_err().contains("pairs"));
+        assert!(parse("Screma one").unwrap_err().contains("expected a count after `Screma`"));
+        assert!(parse("/ 1").unwrap_err().contains("names no op"));
+    }
+}
