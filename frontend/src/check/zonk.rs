@@ -154,32 +154,25 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
     // First default every variable anywhere in the tree, then resolve.
     let mut left = Vec::new();
     {
-        let subst = &mut ck.subst;
-        let vars = std::cell::RefCell::new(Vec::new());
+        // Both visitors default the variables of the types they meet, in
+        // the order of the walk.
+        let state = std::cell::RefCell::new((&mut ck.subst, &mut left));
+        let default = |t: &Option<Type>| {
+            if let Some(t) = t {
+                let (subst, left) = &mut *state.borrow_mut();
+                subst.default_vars(t, left);
+            }
+        };
         walk_exp(
             &mut vb.body,
             &mut |e| {
-                if let Some(t) = &e.ty {
-                    vars.borrow_mut().push(t.clone());
-                }
+                default(&e.ty);
                 Ok(())
             },
-            &mut |p| {
-                if let Some(t) = &p.ty {
-                    vars.borrow_mut().push(t.clone());
-                }
-            },
+            &mut |p| default(&p.ty),
         )?;
-        let mut vars = vars.into_inner();
         for p in vb.params.iter_mut() {
-            walk_pat(p, &mut |p| {
-                if let Some(t) = &p.ty {
-                    vars.push(t.clone());
-                }
-            });
-        }
-        for t in &vars {
-            subst.default_vars(t, &mut left);
+            walk_pat(p, &mut |p| default(&p.ty));
         }
         for v in left.drain(..) {
             if let Some(d) = ck.subst.ambiguous_sum(v) {
