@@ -25,11 +25,7 @@ use futmlir_passes::{Instrumentation, PassManager, Pipeline};
 pub fn check(path: &Path, s: &Structure) -> Result<Option<String>, String> {
     match s.backend.as_deref() {
         None | Some("soac") => {}
-        Some(level) => {
-            return Ok(Some(format!(
-                "structure {level}: only the soac level exists so far"
-            )))
-        }
+        Some(level) => return Ok(Some(format!("structure {level}: only the soac level exists so far"))),
     }
     let expected = parse(&s.text)?;
     let (sm, checked) = crate::run::load_plain(path).map_err(|e| format!("compilation failed:\n{e}"))?;
@@ -80,9 +76,12 @@ fn parse(text: &str) -> Result<Vec<Counted>, String> {
     words
         .chunks(2)
         .map(|w| {
-            let n = w[1]
-                .parse::<usize>()
-                .map_err(|_| format!("malformed structure block: expected a count after `{}`, found `{}`", w[0], w[1]))?;
+            let n = w[1].parse::<usize>().map_err(|_| {
+                format!(
+                    "malformed structure block: expected a count after `{}`, found `{}`",
+                    w[0], w[1]
+                )
+            })?;
             let path: Vec<String> = w[0].split('/').filter(|p| !p.is_empty()).map(str::to_string).collect();
             if path.is_empty() {
                 return Err(format!("malformed structure block: `{}` names no op", w[0]));
@@ -98,7 +97,9 @@ fn parse(text: &str) -> Result<Vec<Counted>, String> {
 
 /// Whether the op named `op` (`soac.map`) is one that `name` names.
 fn matches(name: &str, op: &str) -> bool {
-    let Some(kind) = op.strip_prefix("soac.") else { return false };
+    let Some(kind) = op.strip_prefix("soac.") else {
+        return false;
+    };
     if name == op {
         return true;
     }
@@ -179,7 +180,9 @@ mod tests {
             ]
         );
         assert!(parse("Screma").unwrap_err().contains("pairs"));
-        assert!(parse("Screma one").unwrap_err().contains("expected a count after `Screma`"));
+        assert!(parse("Screma one")
+            .unwrap_err()
+            .contains("expected a count after `Screma`"));
         assert!(parse("/ 1").unwrap_err().contains("names no op"));
     }
 }

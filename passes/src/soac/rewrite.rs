@@ -256,7 +256,10 @@ impl BlockTerms {
                         size += 1;
                         // A constant of an enclosing block is its literal:
                         // rules and folding see through it.
-                        let leaf = match ctx.defining_op(v).and_then(|d| literal_text(ctx, d).filter(|_| ctx.op_name(d) == "soac.constant")) {
+                        let leaf = match ctx
+                            .defining_op(v)
+                            .and_then(|d| literal_text(ctx, d).filter(|_| ctx.op_name(d) == "soac.constant"))
+                        {
                             Some(text) => t.egraph.add(SymbolLang::leaf(text)),
                             None => t.leaf(v),
                         };
