@@ -67,7 +67,7 @@ struct Counted {
 /// `NAME COUNT` pairs; a name with slashes is a path.
 fn parse(text: &str) -> Result<Vec<Counted>, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    if words.len() % 2 != 0 {
+    if !words.len().is_multiple_of(2) {
         return Err(format!(
             "malformed structure block: expected pairs of an op name and a count, found `{}`",
             text.trim()
