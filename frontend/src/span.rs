@@ -41,6 +41,15 @@ impl SourceMap {
         (self.files.len() - 1) as FileId
     }
     /// Every file, in `FileId` order.
+    /// Register every file with an IR context, so that op locations
+    /// render; the ids in the order of [`SourceMap::files`].
+    pub fn register_with(&self, ctx: &mut futmlir_dialects::ir::Context) -> Vec<futmlir_dialects::ir::SourceId> {
+        self.files()
+            .iter()
+            .map(|f| ctx.add_source(f.name.clone(), f.text.clone()))
+            .collect()
+    }
+
     pub fn files(&self) -> &[SourceFile] {
         &self.files
     }

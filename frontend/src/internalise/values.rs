@@ -192,23 +192,7 @@ pub fn scalar(p: PrimType) -> Scalar {
     }
 }
 
-/// The primitive type of an IR scalar type.
-pub fn prim(s: Scalar) -> PrimType {
-    match s {
-        Scalar::I8 => PrimType::I8,
-        Scalar::I16 => PrimType::I16,
-        Scalar::I32 => PrimType::I32,
-        Scalar::I64 => PrimType::I64,
-        Scalar::U8 => PrimType::U8,
-        Scalar::U16 => PrimType::U16,
-        Scalar::U32 => PrimType::U32,
-        Scalar::U64 => PrimType::U64,
-        Scalar::F16 => PrimType::F16,
-        Scalar::F32 => PrimType::F32,
-        Scalar::F64 => PrimType::F64,
-        Scalar::Bool => PrimType::Bool,
-    }
-}
+pub use crate::types::prim_of_scalar as prim;
 
 /// Replace the type parameters `ts` instantiates (`[n]a` with `a = [m]i32`
 /// becomes `[n][m]i32`).

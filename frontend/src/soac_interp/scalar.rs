@@ -22,7 +22,6 @@
 use futmlir_dialects::ir::Scalar;
 
 use crate::interp::prim::{self, FloatBin, FloatUn};
-use crate::types::PrimType;
 use crate::values::f16::{f16_to_f32, f32_to_f16, f64_to_f16};
 use crate::values::PrimValue;
 
@@ -44,22 +43,7 @@ pub fn scalar_of(p: PrimValue) -> Scalar {
     }
 }
 
-pub fn prim_type(s: Scalar) -> PrimType {
-    match s {
-        Scalar::I8 => PrimType::I8,
-        Scalar::I16 => PrimType::I16,
-        Scalar::I32 => PrimType::I32,
-        Scalar::I64 => PrimType::I64,
-        Scalar::U8 => PrimType::U8,
-        Scalar::U16 => PrimType::U16,
-        Scalar::U32 => PrimType::U32,
-        Scalar::U64 => PrimType::U64,
-        Scalar::F16 => PrimType::F16,
-        Scalar::F32 => PrimType::F32,
-        Scalar::F64 => PrimType::F64,
-        Scalar::Bool => PrimType::Bool,
-    }
-}
+pub use crate::types::prim_of_scalar as prim_type;
 
 /// The exact value of an integer.
 pub fn int_value(p: PrimValue) -> Option<i128> {

@@ -190,11 +190,7 @@ pub(crate) struct Emitter<'a, 'c> {
 
 impl<'a, 'c> Emitter<'a, 'c> {
     fn new(checked: &'a Checked, sm: &'a SourceMap, ctx: &'c mut Context) -> Self {
-        let sources = sm
-            .files()
-            .iter()
-            .map(|f| ctx.add_source(f.name.clone(), f.text.clone()))
-            .collect();
+        let sources = sm.register_with(ctx);
         let r = ctx.create_region();
         let module_block = ctx.append_block(r, &[]);
         Emitter {
