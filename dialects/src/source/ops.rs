@@ -107,6 +107,19 @@ the type parameters of a polymorphic function, which its types spell
             verify: core::if_,
         },
         OpDef {
+            name: "source.constr",
+            summary: "A value of a sum type: a constructor applied to its payload (`#some x`).",
+            description: r##"Attribute `constructor`: the constructor's name without `#`. The
+operands are the payload; the result is a `!source.sum` whose text names
+the constructor.
+
+```mlir
+%s = "source.constr"(%x) {constructor = "some"} : (i32) -> !source.sum<"#none | #some i32">
+```"##,
+            traits: PURE,
+            verify: v::constr,
+        },
+        OpDef {
             name: "source.match",
             summary: "Pattern matching on a sum type or other value.",
             description: r##"Attribute `patterns`: one pattern (a string) per region, tried in

@@ -193,6 +193,22 @@ fn instance_of(v: &OpView, pattern: Type, actual: Type, params: &[&str], inst: &
             }
             _ => all(inst, i1, i2) && all(inst, r1, r2),
         },
+        // A sum type is opaque text here: one whose text names a type
+        // variable (`#ok a | #err e`) may stand for any sum.
+        (
+            TypeKind::Opaque {
+                name: n1,
+                body: Some(b),
+                ..
+            },
+            TypeKind::Opaque { name: n2, .. },
+        ) if v.ctx.str(*n1) == "sum" && v.ctx.str(*n2) == "sum" => {
+            let text = v.ctx.str(*b);
+            pattern == actual
+                || text
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '\''))
+                    .any(|w| params.contains(&w))
+        }
         _ => v.compatible(pattern, actual),
     }
 }
@@ -292,6 +308,30 @@ pub fn lambda(v: &OpView) -> Result<(), String> {
 
 /// `match(x) {patterns}`: one region per pattern, each yielding the
 /// result types; a region's arguments are the values its pattern binds.
+/// `constr(payload...) {constructor}` → a `!source.sum` that has the
+/// constructor (the sum's text is opaque, so the payload types are the
+/// frontend's to get right).
+pub fn constr(v: &OpView) -> Result<(), String> {
+    v.expect_results(1)?;
+    let c = v.string_attr("constructor")?;
+    let rt = v.result_type(0);
+    let TypeKind::Opaque { dialect, name, body } = v.ctx.type_kind(rt) else {
+        return Err(format!("result must be a !source.sum type, found {}", v.show(rt)));
+    };
+    if v.ctx.str(*dialect) != "source" || v.ctx.str(*name) != "sum" {
+        return Err(format!("result must be a !source.sum type, found {}", v.show(rt)));
+    }
+    let text = body.map(|b| v.ctx.str(b).to_string()).unwrap_or_default();
+    let has = text
+        .trim_matches('"')
+        .split('|')
+        .any(|alt| alt.trim().trim_start_matches('#').split_whitespace().next() == Some(c));
+    if !has {
+        return Err(format!("the sum type {} has no constructor `#{c}`", v.show(rt)));
+    }
+    Ok(())
+}
+
 pub fn match_(v: &OpView) -> Result<(), String> {
     v.expect_operands(1)?;
     let n = match v.expect_attr("patterns")? {

@@ -187,7 +187,43 @@ impl<'a, 'c> Emitter<'a, 'c> {
                 self.restore(saved);
                 self.exp(sc, x)
             }
-            ExpKind::Constr(..) | ExpKind::Match(..) => Err(unsupported(e.span, "sum types and `match`")),
+            ExpKind::Constr(c, args) => {
+                let t = self.ty(sc, e)?;
+                let payload = args.iter().map(|a| self.exp(sc, a)).collect::<DResult<Vec<_>>>()?;
+                let name = self.ctx.string_attr(c);
+                let op = self.op("source.constr", &payload, &[t], &[("constructor", name)], Vec::new());
+                Ok(self.ctx.result(op, 0))
+            }
+            ExpKind::Match(x, cases) => {
+                let v = self.exp(sc, x)?;
+                let t = self.ty(sc, e)?;
+                let mut regions = Vec::new();
+                let mut patterns = Vec::new();
+                for (pat, body) in cases {
+                    // The block arguments are the names the pattern binds,
+                    // in order of appearance (Note [Source match]).
+                    let mut binds = Vec::new();
+                    pattern_bindings(pat, &mut binds);
+                    let mut arg_types = Vec::new();
+                    for (_, pt) in &binds {
+                        let pt = pt.ok_or_else(|| internal(pat.span, "a pattern name without a type"))?;
+                        arg_types.push(self.ir_type(sc, pt)?);
+                    }
+                    let r = self.region(&arg_types, |s, args| {
+                        let mut inner = sc.clone();
+                        for ((n, _), a) in binds.iter().zip(args) {
+                            inner = inner.bind(Name::clone(n), Binding::Value(a));
+                        }
+                        Ok(vec![s.exp(&inner, body)?])
+                    })?;
+                    regions.push(r);
+                    let text = self.sm.snippet(pat.span).to_string();
+                    patterns.push(self.ctx.string_attr(&text));
+                }
+                let patterns = self.ctx.intern_attr(AttrKind::Array(patterns));
+                let op = self.op("source.match", &[v], &[t], &[("patterns", patterns)], regions);
+                Ok(self.ctx.result(op, 0))
+            }
         }
     }
 
@@ -619,5 +655,21 @@ impl<'a, 'c> Emitter<'a, 'c> {
         let f = self.ctx.string_attr(form_name);
         let op = self.op("source.loop", &[bound, x0], &[mt], &[("form", f)], vec![r]);
         Ok(self.ctx.result(op, 0))
+    }
+}
+
+/// **Note [Source match].**
+/// A `match` is a `source.match` with one region per case: the case's
+/// pattern as written (`#some (x, _)`) in the `patterns` attribute, and
+/// the names it binds, in order of appearance, as the region's block
+/// arguments. What the pattern tests stays in its text at this level;
+/// internalisation (from the typed AST) decides it on the tag and payload.
+fn pattern_bindings<'p>(p: &'p Pat, out: &mut Vec<(&'p Name, Option<&'p Type>)>) {
+    match &p.kind {
+        PatKind::Id(n) => out.push((n, p.ty.as_ref())),
+        PatKind::Wildcard | PatKind::Lit { .. } => {}
+        PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| pattern_bindings(q, out)),
+        PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| pattern_bindings(q, out)),
+        PatKind::Ascribe(q, _) => pattern_bindings(q, out),
     }
 }

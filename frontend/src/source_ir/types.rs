@@ -3,7 +3,7 @@
 
 use futmlir_dialects::ir::{Dim, Scalar, Type as IrType, TypeKind};
 
-use super::{internal, unsupported, Binding, DResult, Emitter, Scope};
+use super::{internal, Binding, DResult, Emitter, Scope};
 use crate::internalise::values::{scalar, subst_type};
 use crate::syntax::ast::Name;
 use crate::types::{Size, Type};
@@ -60,7 +60,13 @@ impl<'a, 'c> Emitter<'a, 'c> {
             }
             Type::Param(n) => self.tyvar(n),
             Type::Var(_) => return Err(internal(self.span, "a type left unresolved by the checker")),
-            Type::Sum(_) => return Err(unsupported(self.span, "sum types")),
+            Type::Sum(_) => {
+                // Opaque at this level: the type as written (`#none | #some i32`).
+                let dialect = self.ctx.sym("source");
+                let name = self.ctx.sym("sum");
+                let body = Some(self.ctx.sym(&format!("\"{t}\"")));
+                self.ctx.intern_type(TypeKind::Opaque { dialect, name, body })
+            }
         })
     }
 

@@ -240,3 +240,21 @@
   %r = "source.apply"(%g, %k) {callee = @app} : ((i64, i64) -> i64, i64) -> i64
   "source.return"() : () -> ()
 }) {sym_name = "g", function_type = ((i64, i64) -> i64, i64) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%x: i32):
+  // expected-error @+1 {{'source.constr' op the sum type !source.sum<"#none | #some i32"> has no constructor `#sum`}}
+  %s = "source.constr"(%x) {constructor = "sum"} : (i32) -> !source.sum<"#none | #some i32">
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
+^bb0(%x: i32):
+  // expected-error @+1 {{'source.constr' op result must be a !source.sum type, found i32}}
+  %s = "source.constr"(%x) {constructor = "some"} : (i32) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i32) -> ()} : () -> ()

@@ -62,6 +62,7 @@
   %x = "source.index"(%xs, %i) : (!fut.array<[%n]i32>, i64) -> i32
   %sl = "source.slice"(%xs, %i, %i, %i) : (!fut.array<[%n]i32>, i64, i64, i64) -> !fut.array<[%i]i32>
   %up = "source.update"(%xs, %i, %x) : (!fut.array<[%n]i32>, i64, i32) -> !fut.array<[%n]i32>
+  %c = "source.constr"(%zero) {constructor = "some"} : (i32) -> !source.sum<"#some i32 | #none">
   %m = "source.match"(%s) ({
   ^bb0(%v: i32):
     "source.yield"(%v) : (i32) -> ()
