@@ -314,13 +314,13 @@ impl Subst {
     }
 
     fn occurs(&self, v: TyVar, t: &Type) -> bool {
-        match self.shallow(t) {
-            Type::Var(w) => v == w,
+        match self.shallow_ref(t) {
+            Type::Var(w) => v == *w,
             Type::Prim(_) | Type::Param(_) => false,
-            Type::Array { elem, .. } => self.occurs(v, &elem),
+            Type::Array { elem, .. } => self.occurs(v, elem),
             Type::Tuple(ts) => ts.iter().any(|t| self.occurs(v, t)),
             Type::Record(fs) => fs.iter().any(|(_, t)| self.occurs(v, t)),
-            Type::Arrow { param, ret, .. } => self.occurs(v, &param) || self.occurs(v, &ret),
+            Type::Arrow { param, ret, .. } => self.occurs(v, param) || self.occurs(v, ret),
             Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| self.occurs(v, t))),
         }
     }
@@ -340,11 +340,24 @@ impl Subst {
 
     /// `Err(Some(reason))` when a constraint explains the failure.
     fn unify_inner(&mut self, a: &Type, b: &Type, span: Span) -> Result<(), Option<String>> {
-        let (a, b) = (self.shallow(a), self.shallow(b));
-        match (&a, &b) {
+        // Follow bound variables, cloning only what they stand for (the
+        // rest is walked by reference: cloning every subtree on the way
+        // down made unification quadratic in the type's size).
+        for (t, first) in [(a, true), (b, false)] {
+            if let Type::Var(v) = t {
+                if let Some(bt) = self.bound[*v as usize].clone() {
+                    return if first {
+                        self.unify_inner(&bt, b, span)
+                    } else {
+                        self.unify_inner(a, &bt, span)
+                    };
+                }
+            }
+        }
+        match (a, b) {
             (Type::Var(x), Type::Var(y)) if x == y => Ok(()),
-            (Type::Var(x), _) => self.bind(*x, &b, span),
-            (_, Type::Var(y)) => self.bind(*y, &a, span),
+            (Type::Var(x), _) => self.bind(*x, b, span),
+            (_, Type::Var(y)) => self.bind(*y, a, span),
             (Type::Prim(p), Type::Prim(q)) if p == q => Ok(()),
             (Type::Param(p), Type::Param(q)) if p == q => Ok(()),
             (
@@ -679,8 +692,14 @@ impl Subst {
     /// primitive constraint to its default; returns the unbound variables
     /// that remain.
     pub fn default_vars(&mut self, t: &Type, left: &mut Vec<TyVar>) {
-        match self.shallow(t) {
-            Type::Var(v) => {
+        if let Type::Var(v) = t {
+            // Only a variable's binding is cloned (the walk mutates `self`).
+            if let Some(b) = self.bound[*v as usize].clone() {
+                return self.default_vars(&b, left);
+            }
+        }
+        match t {
+            &Type::Var(v) => {
                 let c = &self.constraints[v as usize];
                 let d = c.default.or_else(|| {
                     c.prims.map(|(set, _)| {
@@ -708,12 +727,12 @@ impl Subst {
                 }
             }
             Type::Prim(_) | Type::Param(_) => {}
-            Type::Array { elem, .. } => self.default_vars(&elem, left),
+            Type::Array { elem, .. } => self.default_vars(elem, left),
             Type::Tuple(ts) => ts.iter().for_each(|t| self.default_vars(t, left)),
             Type::Record(fs) => fs.iter().for_each(|(_, t)| self.default_vars(t, left)),
             Type::Arrow { param, ret, .. } => {
-                self.default_vars(&param, left);
-                self.default_vars(&ret, left)
+                self.default_vars(param, left);
+                self.default_vars(ret, left)
             }
             Type::Sum(cs) => cs
                 .iter()
@@ -723,19 +742,19 @@ impl Subst {
 
     /// The unbound variables of a type.
     pub fn unbound_vars(&self, t: &Type, out: &mut Vec<TyVar>) {
-        match self.shallow(t) {
+        match self.shallow_ref(t) {
             Type::Var(v) => {
-                if !out.contains(&v) {
-                    out.push(v)
+                if !out.contains(v) {
+                    out.push(*v)
                 }
             }
             Type::Prim(_) | Type::Param(_) => {}
-            Type::Array { elem, .. } => self.unbound_vars(&elem, out),
+            Type::Array { elem, .. } => self.unbound_vars(elem, out),
             Type::Tuple(ts) => ts.iter().for_each(|t| self.unbound_vars(t, out)),
             Type::Record(fs) => fs.iter().for_each(|(_, t)| self.unbound_vars(t, out)),
             Type::Arrow { param, ret, .. } => {
-                self.unbound_vars(&param, out);
-                self.unbound_vars(&ret, out)
+                self.unbound_vars(param, out);
+                self.unbound_vars(ret, out)
             }
             Type::Sum(cs) => cs
                 .iter()
