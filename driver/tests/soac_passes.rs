@@ -46,8 +46,7 @@ fn run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
     let pipeline_text = std::env::var("FUTMLIR_PASSES_PIPELINE").unwrap_or_else(|_| PIPELINE.to_string());
     let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
-    let mut files = Vec::new();
-    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
+    let files = futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable");
     let (mut programs, mut cases, mut failures) = (0, 0, Vec::new());
     for path in files.iter().filter(|p| p.display().to_string().contains(&filter)) {
         let text = std::fs::read_to_string(path).expect("test programs are readable");

@@ -60,8 +60,7 @@ fn run(path: &Path) -> Outcome {
 #[test]
 fn internalise_all_programs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-    let mut files = Vec::new();
-    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
+    let files = futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable");
     let filter = std::env::var("FUTMLIR_INTERNALISE_FILTER").unwrap_or_default();
     let verbose = std::env::var_os("FUTMLIR_INTERNALISE_VERBOSE").is_some();
     let (mut ok, mut unsupported, mut unchecked) = (0, 0, 0);
@@ -121,8 +120,7 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
 #[test]
 fn internalise_mutated_programs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-    let mut files = Vec::new();
-    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
+    let files = futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable");
     let texts: Vec<String> = files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
     let dir = std::env::temp_dir().join(format!("futmlir-internalise-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");

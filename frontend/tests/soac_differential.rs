@@ -314,8 +314,7 @@ fn programs() -> Vec<(PathBuf, PathBuf)> {
     let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
     let mut out = Vec::new();
     for root in roots {
-        let mut files = Vec::new();
-        files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
+        let files = futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable");
         out.extend(
             files
                 .into_iter()

@@ -137,8 +137,7 @@ fn mutate(rng: &mut Rng, text: &str) -> Option<String> {
 
 fn robust() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-    let mut files = Vec::new();
-    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
+    let files = futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable");
     let subjects: Vec<Subject> = files.iter().filter_map(|f| subject(f)).collect();
     let mut rng = Rng::new(5);
     let (mut parsed, mut ran, mut failed) = (0, 0, 0);

@@ -84,8 +84,7 @@ const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 /// failures.
 fn emit_dir(dir: &str, generic: &mut Vec<String>) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut files = Vec::new();
-    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
+    let files = futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable");
     let filter = std::env::var("FUTMLIR_SOURCE_FILTER").unwrap_or_default();
     let verbose = std::env::var_os("FUTMLIR_SOURCE_VERBOSE").is_some();
     let (mut ok, mut unsupported, mut unchecked) = (0, 0, 0);
@@ -164,8 +163,7 @@ const SWAPS: &[&[&str]] = &[
 #[test]
 fn emit_mutated_programs_as_source_ir() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-    let mut files = Vec::new();
-    files.extend(futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable"));
+    let files = futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable");
     let texts: Vec<String> = files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
     let dir = std::env::temp_dir().join(format!("futmlir-source-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");

@@ -451,8 +451,9 @@ pub fn arity(name: &str) -> Option<usize> {
     numeric_member(t, f).map(count_arrows)
 }
 
-/// Arrows at parenthesis depth 0 of a type signature.
-fn count_arrows(sig: &str) -> usize {
+/// Arrows at parenthesis depth 0 of a type signature (type and size
+/// parameters in front of it hold none).
+pub(crate) fn count_arrows(sig: &str) -> usize {
     let mut depth = 0i32;
     let mut n = 0;
     let b = sig.as_bytes();

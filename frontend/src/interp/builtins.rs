@@ -1027,36 +1027,11 @@ fn fold_prim(op: BinOp, ne: PrimValue, data: &Data<'_>) -> Option<Result<PrimVal
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::builtins::{implicit_size_count, numeric_module, GENERAL, OPERATORS};
+    use crate::check::builtins::{count_arrows, implicit_size_count, numeric_module, GENERAL, OPERATORS};
 
-    /// The number of parameters of a type scheme: arrows at depth 0 after
-    /// the type parameters.
+    /// The number of parameters of a type scheme.
     fn scheme_arity(s: &str) -> usize {
-        let mut rest = s;
-        loop {
-            let t = rest.trim_start();
-            let tok = t.split(' ').next().unwrap_or("");
-            let is_param = tok.starts_with('\'')
-                || (tok.starts_with('[') && tok.ends_with(']') && tok.len() > 2 && !tok[1..].contains('['));
-            if is_param && t.len() > tok.len() {
-                rest = &t[tok.len()..];
-            } else {
-                rest = t;
-                break;
-            }
-        }
-        let mut depth = 0i32;
-        let mut n = 0;
-        let b = rest.as_bytes();
-        for i in 0..b.len() {
-            match b[i] {
-                b'(' => depth += 1,
-                b')' => depth -= 1,
-                b'-' if depth == 0 && b.get(i + 1) == Some(&b'>') => n += 1,
-                _ => {}
-            }
-        }
-        n
+        count_arrows(s)
     }
 
     #[test]

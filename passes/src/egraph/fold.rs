@@ -16,7 +16,8 @@ use super::terms::{literal, Literal};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ConstFold;
 
-fn scalar_named(s: &str) -> Option<Scalar> {
+/// The scalar type of a literal's suffix (`i32`, `f16`).
+pub fn scalar_named(s: &str) -> Option<Scalar> {
     Scalar::ALL.into_iter().find(|t| t.futhark_name() == s)
 }
 

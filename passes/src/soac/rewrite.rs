@@ -258,7 +258,8 @@ impl BlockTerms {
                         // rules and folding see through it.
                         let leaf = match ctx
                             .defining_op(v)
-                            .and_then(|d| literal_text(ctx, d).filter(|_| ctx.op_name(d) == "soac.constant"))
+                            .filter(|&d| ctx.op_name(d) == "soac.constant")
+                            .and_then(|d| literal_text(ctx, d))
                         {
                             Some(text) => t.egraph.add(SymbolLang::leaf(text)),
                             None => t.leaf(v),
@@ -396,10 +397,7 @@ fn constant(ctx: &mut Context, at: OpId, l: Literal) -> Result<Value, String> {
 }
 
 fn scalar_named(s: &str) -> Result<Scalar, String> {
-    Scalar::ALL
-        .into_iter()
-        .find(|t| t.futhark_name() == s)
-        .ok_or_else(|| format!("no scalar type `{s}`"))
+    crate::egraph::fold::scalar_named(s).ok_or_else(|| format!("no scalar type `{s}`"))
 }
 
 /// A scalar op of kind `kind` on `args`, whose types must agree as the op
