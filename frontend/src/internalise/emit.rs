@@ -104,7 +104,18 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
         let a = self.ctx.int_attr(int_bits(v, s), s);
         let t = self.ctx.scalar(s);
-        self.op1("soac.constant", &[], t, &[("value", a)])
+        self.constant(a, t)
+    }
+
+    /// `soac.constant` with value `a`, made once per block (Note on
+    /// `literals`).
+    fn constant(&mut self, a: Attr, t: Type) -> Value {
+        if let Some(v) = self.literals.get(&(self.block, a)) {
+            return *v;
+        }
+        let v = self.op1("soac.constant", &[], t, &[("value", a)]);
+        self.literals.insert((self.block, a), v);
+        v
     }
 
     pub fn const_i64(&mut self, v: i64) -> Value {
@@ -118,13 +129,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let x = if s == Scalar::F32 { x as f32 as f64 } else { x };
         let ty = self.ctx.scalar(s);
         let a = self.ctx.intern_attr(AttrKind::Float { bits: x.to_bits(), ty });
-        self.op1("soac.constant", &[], ty, &[("value", a)])
+        self.constant(a, ty)
     }
 
     pub fn const_bool(&mut self, b: bool) -> Value {
         let a = self.ctx.intern_attr(AttrKind::Bool(b));
         let t = self.ctx.scalar(Scalar::Bool);
-        self.op1("soac.constant", &[], t, &[("value", a)])
+        self.constant(a, t)
     }
 
     pub fn zero(&mut self, s: Scalar) -> Value {

@@ -61,7 +61,7 @@ pub mod values;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use futmlir_dialects::ir::{AttrKind, BlockId, Context, Dim, Location, OpId, Scalar, SourceId, TypeKind, Value};
+use futmlir_dialects::ir::{Attr, AttrKind, BlockId, Context, Dim, Location, OpId, Scalar, SourceId, TypeKind, Value};
 
 use crate::check::Checked;
 use crate::diag::Diag;
@@ -120,6 +120,11 @@ pub(crate) struct Internaliser<'a, 'c> {
     /// top-level constants computed there (once per function).
     pub entry_block: BlockId,
     pub constants: HashMap<GlobalId, values::V<'a>>,
+    /// The `soac.constant` already made in a block, by value: a later
+    /// constant with the same value in the same block reuses it. Blocks
+    /// are only appended to while internalising, so the cached op stays
+    /// before every later use.
+    pub literals: HashMap<(BlockId, Attr), Value>,
 }
 
 /// What a dimension of a function's result is known to be: the value of
@@ -185,6 +190,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 .map(|i| i as crate::span::FileId),
             entry_block: module_block,
             constants: HashMap::new(),
+            literals: HashMap::new(),
         }
     }
 

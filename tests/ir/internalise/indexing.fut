@@ -18,10 +18,10 @@
 -- CHECK: soac.assert
 -- CHECK-LABEL: sym_name = "slices"
 -- CHECK: soac.assert
--- CHECK: %47 = soac.index(%33, %34) : ([%31][%32]i32, i64) -> [%32]i32
--- CHECK-NEXT: %48 = soac.slice(%47, %43, %45, %39) : ([%32]i32, i64, i64, i64) -> [%45]i32
--- CHECK: %55 = soac.rearrange(%33) {perm = [1 : i64, 0 : i64]} : ([%31][%32]i32) -> [%32][%31]i32
--- CHECK-NEXT: %56 = soac.index(%55, %53) : ([%32][%31]i32, i64) -> [%31]i32
+-- CHECK: %43 = soac.index(%33, %34) : ([%31][%32]i32, i64) -> [%32]i32
+-- CHECK-NEXT: %44 = soac.slice(%43, %39, %41, %39) : ([%32]i32, i64, i64, i64) -> [%41]i32
+-- CHECK: %46 = soac.rearrange(%33) {perm = [1 : i64, 0 : i64]} : ([%31][%32]i32) -> [%32][%31]i32
+-- CHECK-NEXT: %47 = soac.index(%46, %36) : ([%32][%31]i32, i64) -> [%31]i32
 -- CHECK-LABEL: sym_name = "unchecked"
 -- CHECK-NOT: soac.assert
 -- CHECK: soac.index

@@ -23,11 +23,11 @@
 -- CHECK-NEXT: ^bb0(%31: i64, %32: [?]i64):
 -- CHECK-NEXT: %33 = soac.size(%32) {dim = 0 : i64} : ([?]i64) -> i64
 -- CHECK-NEXT: %34 = soac.reshape(%32, %33) : ([?]i64, i64) -> [%33]i64
--- CHECK: %39 = soac.concat(%38, %34, %36) {dim = 0 : i64} : (i64, [%33]i64, [1]i64) -> [%38]i64
--- CHECK-NEXT: %40 = soac.reshape(%39, %38) : ([%38]i64, i64) -> [?]i64
--- CHECK-NEXT: soac.yield(%40) : ([?]i64) -> ()
+-- CHECK: %38 = soac.concat(%37, %34, %36) {dim = 0 : i64} : (i64, [%33]i64, [1]i64) -> [%37]i64
+-- CHECK-NEXT: %39 = soac.reshape(%38, %37) : ([%37]i64, i64) -> [?]i64
+-- CHECK-NEXT: soac.yield(%39) : ([?]i64) -> ()
 -- CHECK-NEXT: }) : (i64, [1]i64) -> [?]i64
--- CHECK-NEXT: %41 = soac.size(%30) {dim = 0 : i64}
+-- CHECK-NEXT: %40 = soac.size(%30) {dim = 0 : i64}
 
 entry for_loop (n: i32): i32 = loop acc = 0 for i < n do acc + i
 

@@ -3,9 +3,9 @@
 -- RUN: futmlir opt %s
 -- CHECK-LABEL: sym_name = "main", function_type = (i32, f64) -> (i32, f64, !fut.array<[2]i32>, !fut.array<[2]f64>), entry
 -- CHECK: soac.replicate(%2, %0) : (i64, i32) -> [2]i32
--- CHECK: soac.index(%5, %9) : ([2]i32, i64) -> i32
--- CHECK: soac.replicate(%11, %1) : (i64, f64) -> [2]f64
--- CHECK: soac.index(%14, %18) : ([2]f64, i64) -> f64
+-- CHECK: soac.index(%5, %4) : ([2]i32, i64) -> i32
+-- CHECK: soac.replicate(%2, %1) : (i64, f64) -> [2]f64
+-- CHECK: soac.index(%8, %4) : ([2]f64, i64) -> f64
 -- CHECK-NOT: soac.assert
 -- CHECK-NOT: sym_name
 

@@ -14,8 +14,8 @@
 -- CHECK: {kind = "div"}
 -- CHECK: {kind = "rem"}
 -- CHECK-LABEL: sym_name = "compare"
--- CHECK: soac.cmpop(%14, %15) {kind = "lt"} : (f32, f32) -> bool
--- CHECK: soac.if(%16)
+-- CHECK: soac.cmpop(%13, %14) {kind = "lt"} : (f32, f32) -> bool
+-- CHECK: soac.if(%15)
 -- CHECK: soac.constant() {value = false}
 -- CHECK-LABEL: sym_name = "convert"
 -- CHECK: {kind = "sitofp"} : (i32) -> f64
