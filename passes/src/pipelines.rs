@@ -13,8 +13,13 @@
 ///    constants and identities show.
 /// 3. `ir-cse` after the rewrites, which make equal terms out of unequal
 ///    ones (`x*1` and `x`).
-/// 4. `ir-dce` last: the rewrites and CSE leave dead ops behind.
-pub const SOAC: &str = "soac-inline,soac-rewrite,ir-cse,ir-dce";
+/// 4. `ir-dce`: the rewrites and CSE leave dead ops behind (a dead use
+///    of a SOAC's result would keep it from fusing).
+/// 5. `soac-fuse`: vertical and horizontal fusion with the fusion rules
+///    (thesis ch. 7), on code with no calls and no dead ops.
+/// 6. `ir-cse` and `ir-dce` again: fused lambdas repeat constants and
+///    may compute values only the other SOAC used.
+pub const SOAC: &str = "soac-inline,soac-rewrite,ir-cse,ir-dce,soac-fuse,ir-cse,ir-dce";
 
 #[cfg(test)]
 mod tests {
@@ -23,6 +28,6 @@ mod tests {
     #[test]
     fn the_default_pipelines_parse() {
         let p = Pipeline::parse(super::SOAC).expect("the soac pipeline parses");
-        assert_eq!(p.to_string().matches("soac-").count(), 2);
+        assert_eq!(p.to_string().matches("soac-").count(), 3);
     }
 }

@@ -77,7 +77,9 @@ impl Context {
         self.mark_dead(op);
     }
 
-    fn erase_region_contents(&mut self, r: RegionId) {
+    /// Erases the ops of `r`'s blocks and unlinks their arguments from
+    /// the sizes their types name (for a region no op holds any more).
+    pub fn erase_region_contents(&mut self, r: RegionId) {
         for b in self.blocks(r).to_vec() {
             // Erase back to front so uses inside the block go first.
             while let Some(o) = self.last_op(b) {

@@ -33,6 +33,7 @@
 //! its left side does not bind) name the file, line and column.
 
 pub mod fold;
+pub mod fusion;
 pub mod rules;
 pub mod ruleset;
 pub mod terms;
@@ -44,26 +45,53 @@ use rules::RuleError;
 use ruleset::Rules;
 
 /// The rule files that ship with futmlir, compiled into the binary.
-pub const BUILTIN_RULE_FILES: &[(&str, &str)] = &[(
-    "rewrite-rules/simplify.rules",
-    include_str!("../../../rewrite-rules/simplify.rules"),
-)];
+pub const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
+    (
+        "rewrite-rules/simplify.rules",
+        include_str!("../../../rewrite-rules/simplify.rules"),
+    ),
+    (
+        "rewrite-rules/fusion.rules",
+        include_str!("../../../rewrite-rules/fusion.rules"),
+    ),
+];
 
 /// Rule files a user added with `--rules FILE` (path, text), in order.
 static USER_RULE_FILES: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 
-/// Compile one rule file against the soac term language.
-pub fn compile_file(text: &str) -> Result<Rules<ConstFold>, RuleError> {
-    ruleset::compile(&rules::parse(text)?, &terms::language(), &terms::predicates())
+/// A compiled rule file: rewrites of scalar code or fusion rules.
+pub enum Compiled {
+    Scalar(Rules<ConstFold>),
+    Fusion(Rules<()>),
+}
+
+/// Compile one rule file against the term language its `language` line
+/// names (scalar code when it names none).
+pub fn compile_file(text: &str) -> Result<Compiled, RuleError> {
+    let file = rules::parse(text)?;
+    Ok(match file.language() {
+        "fusion" => Compiled::Fusion(ruleset::compile(&file, &fusion::language(), &fusion::predicates())?),
+        _ => Compiled::Scalar(ruleset::compile(&file, &terms::language(), &terms::predicates())?),
+    })
 }
 
 /// Add a user's rule file (`--rules FILE`): it must compile on its own,
-/// and its rule sets must not clash with the loaded ones. Passes created
-/// afterwards see its sets, and its schedule runs after the built-in ones.
+/// and its rule sets must not clash with the loaded ones of its language.
+/// Passes created afterwards see its sets, and its schedule runs after the
+/// built-in ones.
 pub fn add_user_rule_file(path: &str, text: &str) -> Result<(), miette::Report> {
     let compiled = compile_file(text).map_err(|e| e.to_report(path, text))?;
-    let mut all = loaded_rules().map_err(|e| miette::miette!("{e}"))?;
-    all.extend(compiled).map_err(|e| miette::miette!("{path}: {e}"))?;
+    let clash = |e: String| miette::miette!("{path}: {e}");
+    match compiled {
+        Compiled::Scalar(r) => loaded_rules()
+            .map_err(|e| miette::miette!("{e}"))?
+            .extend(r)
+            .map_err(clash)?,
+        Compiled::Fusion(r) => loaded_fusion_rules()
+            .map_err(|e| miette::miette!("{e}"))?
+            .extend(r)
+            .map_err(clash)?,
+    }
     USER_RULE_FILES
         .lock()
         .unwrap_or_else(|p| p.into_inner())
@@ -71,24 +99,43 @@ pub fn add_user_rule_file(path: &str, text: &str) -> Result<(), miette::Report> 
     Ok(())
 }
 
-/// The built-in rule files and the user's, compiled.
-pub fn loaded_rules() -> Result<Rules<ConstFold>, String> {
+/// Every loaded file (built-in, then the user's), compiled, in order.
+fn loaded() -> Result<Vec<Compiled>, String> {
     let user = USER_RULE_FILES.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let mut all: Option<Rules<ConstFold>> = None;
-    for (path, text) in BUILTIN_RULE_FILES
+    BUILTIN_RULE_FILES
         .iter()
         .map(|(p, t)| (p.to_string(), t.to_string()))
         .chain(user)
-    {
-        let r = compile_file(&text).map_err(|e| e.to_plain(&path, &text))?;
-        match &mut all {
-            None => all = Some(r),
-            Some(a) => a.extend(r).map_err(|e| format!("{path}: {e}"))?,
-        }
-    }
-    Ok(all.unwrap_or(Rules {
+        .map(|(path, text)| compile_file(&text).map_err(|e| e.to_plain(&path, &text)))
+        .collect()
+}
+
+fn merge<N: egg::Analysis<egg::SymbolLang> + Clone + Default + 'static>(
+    parts: impl Iterator<Item = Rules<N>>,
+) -> Result<Rules<N>, String> {
+    let mut all = Rules {
         sets: Vec::new(),
         schedule: Vec::new(),
+    };
+    for r in parts {
+        all.extend(r)?;
+    }
+    Ok(all)
+}
+
+/// The scalar rule files, built-in and the user's, compiled together.
+pub fn loaded_rules() -> Result<Rules<ConstFold>, String> {
+    merge(loaded()?.into_iter().filter_map(|c| match c {
+        Compiled::Scalar(r) => Some(r),
+        Compiled::Fusion(_) => None,
+    }))
+}
+
+/// The fusion rule files, built-in and the user's, compiled together.
+pub fn loaded_fusion_rules() -> Result<Rules<()>, String> {
+    merge(loaded()?.into_iter().filter_map(|c| match c {
+        Compiled::Fusion(r) => Some(r),
+        Compiled::Scalar(_) => None,
     }))
 }
 

@@ -95,8 +95,22 @@ pub struct Step {
 /// A parsed rule file.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct RuleFile {
+    /// The term language the rules are written in: `scalar` (the
+    /// default) or `fusion`, from a `language NAME` line before the first
+    /// rule set, with its offset.
+    pub language: Option<(String, usize)>,
     pub sets: Vec<RuleSet>,
     pub schedule: Vec<Step>,
+}
+
+/// The term languages a rule file may name in a `language` line.
+pub const LANGUAGES: &[&str] = &["scalar", "fusion"];
+
+impl RuleFile {
+    /// The file's term language (`scalar` when it names none).
+    pub fn language(&self) -> &str {
+        self.language.as_ref().map_or("scalar", |(l, _)| l.as_str())
+    }
 }
 
 /// An error in a rule file, at a byte offset.
@@ -164,6 +178,25 @@ pub fn parse(text: &str) -> Result<RuleFile, RuleError> {
             .word()
             .ok_or_else(|| RuleError::new("expected `ruleset`, `rule`, `schedule` or a schedule step", at, 1))?;
         match kw.as_str() {
+            "language" => {
+                let (name, name_at) = lx.name("a term language")?;
+                lx.end()?;
+                if !file.sets.is_empty() || file.language.is_some() || in_schedule {
+                    return Err(RuleError::new(
+                        "`language` must come once, before the first rule set",
+                        kw_at,
+                        kw.len(),
+                    ));
+                }
+                if !LANGUAGES.contains(&name.as_str()) {
+                    return Err(RuleError::new(
+                        format!("unknown term language `{name}` (known: {})", LANGUAGES.join(", ")),
+                        name_at,
+                        name.len(),
+                    ));
+                }
+                file.language = Some((name, name_at));
+            }
             "ruleset" => {
                 let (name, name_at) = lx.name("a rule set name")?;
                 lx.end()?;

@@ -62,6 +62,8 @@ pub struct StepReport {
     pub stop: String,
     pub nodes: usize,
     pub classes: usize,
+    /// How often each rule fired, by name, in order of first firing.
+    pub applied: Vec<(String, usize)>,
 }
 
 impl<N: Analysis<SymbolLang> + Clone + Default + 'static> Rules<N> {
@@ -104,6 +106,7 @@ impl<N: Analysis<SymbolLang> + Clone + Default + 'static> Rules<N> {
                 stop: describe(runner.stop_reason.as_ref()),
                 nodes: runner.egraph.total_number_of_nodes(),
                 classes: runner.egraph.number_of_classes(),
+                applied: applied(&runner.iterations),
             });
             egraph = runner.egraph;
         }
@@ -114,6 +117,19 @@ impl<N: Analysis<SymbolLang> + Clone + Default + 'static> Rules<N> {
     pub fn run(&self, egraph: EGraph<SymbolLang, N>, limits: Limits) -> (EGraph<SymbolLang, N>, Vec<StepReport>) {
         self.run_steps(egraph, &self.schedule, limits)
     }
+}
+
+fn applied(its: &[egg::Iteration<()>]) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for it in its {
+        for (name, n) in &it.applied {
+            match out.iter_mut().find(|(r, _)| r == name.as_str()) {
+                Some(e) => e.1 += n,
+                None => out.push((name.to_string(), *n)),
+            }
+        }
+    }
+    out
 }
 
 fn describe(r: Option<&StopReason>) -> String {

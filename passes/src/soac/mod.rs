@@ -1,4 +1,5 @@
 //! Passes on the `soac` dialect.
 
+pub mod fuse;
 pub mod inline;
 pub mod rewrite;

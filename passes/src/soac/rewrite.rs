@@ -132,7 +132,7 @@ fn describe(reports: &[StepReport]) -> String {
 }
 
 /// `arith:8+logic:4` (a set without `:N` runs 8 iterations).
-fn parse_steps(text: &str) -> Result<Vec<(String, usize)>, String> {
+pub(crate) fn parse_steps(text: &str) -> Result<Vec<(String, usize)>, String> {
     text.split('+')
         .map(|s| match s.split_once(':') {
             Some((n, i)) => i

@@ -1,0 +1,999 @@
+//! `soac-fuse`: fusion of SOACs (thesis ch. 7), with the fusion algebra
+//! in a rule file (`rewrite-rules/fusion.rules`, Note [Fusion terms]).
+//!
+//! The pass works block by block, innermost blocks first. In a block it
+//! looks for pairs of SOACs of one outer size:
+//!
+//! - *vertical*: `b` reads arrays that `a` maps out (a producer and its
+//!   consumer); the fused SOAC replaces `b`, and `a` goes away;
+//! - *horizontal*: `b` comes after `a` and neither reads the other's
+//!   results.
+//!
+//! The Rust side decides *whether a pair may fuse* (Note [Fusion
+//! legality]) and *builds* the combinators of the answer; the rules decide
+//! *what* the pair fuses into, so a rule file can add, remove or reorder
+//! fusions without recompiling. Vertical sweeps run to a fixed point,
+//! then horizontal ones, and again, within a bound on the rounds.
+//!
+//! **Note [Fusion legality].**
+//! A pair fuses only when the fused SOAC, placed where `b` was, computes
+//! the same as the two did:
+//!
+//! 1. Both have the same outer size (the same SSA value).
+//! 2. Vertical: `b` uses `a`'s results only as arrays it maps over, and
+//!    only arrays `a` maps out (not reduced values, not scanned arrays: a
+//!    map over a scan's result needs the whole scan first).
+//! 3. Every other use of `a`'s results comes after `b` (so the fused SOAC,
+//!    which also produces them, is defined before those uses): `a`'s work
+//!    is never duplicated.
+//! 4. Nothing between `a` and `b` consumes (updates in place, scatters
+//!    into, passes to a loop or call that may consume) an array `a` reads
+//!    or one it aliases: moving `a` down to `b` must not make it read a
+//!    consumed array. For the same reason a fused `scatter` or `hist` must
+//!    not read the arrays it writes.
+//! 5. Horizontal: nothing between `a` and `b`, nor `b`, uses `a`'s results.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use egg::{EGraph, Extractor, Id, RecExpr, Runner, SymbolLang};
+use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
+
+use crate::egraph::fusion::{FusionCost, QUESTION_COST};
+use crate::egraph::ruleset::Rules;
+use crate::egraph::{self};
+use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "soac-fuse",
+    description:
+        "Fuse SOACs vertically (producer into consumer) and horizontally, with the fusion rules of the rule files",
+    options: &[
+        OptionSpec {
+            name: "rules",
+            kind: OptionKind::String,
+            default: "",
+            help: "fusion rule sets to run, `set:iterations` separated by `+` (empty: the fusion files' schedules)",
+        },
+        OptionSpec {
+            name: "horizontal",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "also fuse independent SOACs of one size",
+        },
+        OptionSpec {
+            name: "max-rounds",
+            kind: OptionKind::UInt,
+            default: "8",
+            help: "at most this many rounds of vertical and horizontal sweeps",
+        },
+        OptionSpec {
+            name: "node-limit",
+            kind: OptionKind::UInt,
+            default: "1000",
+            help: "stop a rule set when a question's e-graph has this many nodes",
+        },
+        OptionSpec {
+            name: "stats",
+            kind: OptionKind::Bool,
+            default: "false",
+            help:
+                "print SOACs before and after, the rules that fired, the largest e-graph and the stop reason to stderr",
+        },
+    ],
+    create: |o: &Options| {
+        Box::new(Fuse {
+            sets: o.string("rules").to_string(),
+            horizontal: o.bool("horizontal"),
+            max_rounds: o.uint("max-rounds") as usize,
+            node_limit: o.uint("node-limit") as usize,
+            stats: o.bool("stats"),
+        })
+    },
+};
+
+struct Fuse {
+    sets: String,
+    horizontal: bool,
+    max_rounds: usize,
+    node_limit: usize,
+    stats: bool,
+}
+
+/// What the pass did, for `--stats`.
+#[derive(Default)]
+struct Stats {
+    fired: Vec<(String, usize)>,
+    questions: usize,
+    unanswered: usize,
+    peak_nodes: usize,
+    rounds: usize,
+    stop: String,
+}
+
+impl Pass for Fuse {
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let fail = |ctx: &Context, msg: String| Diagnostic::error(ctx.location(op), msg);
+        let rules = egraph::loaded_fusion_rules().map_err(|e| fail(ctx, e))?;
+        let steps = if self.sets.is_empty() {
+            rules.schedule.clone()
+        } else {
+            crate::soac::rewrite::parse_steps(&self.sets).map_err(|e| fail(ctx, e))?
+        };
+        for (set, _) in &steps {
+            if rules.set(set).is_none() {
+                let known: Vec<&str> = rules.sets.iter().map(|(n, _)| n.as_str()).collect();
+                return Err(fail(
+                    ctx,
+                    format!(
+                        "soac-fuse: unknown fusion rule set `{set}` (loaded: {})",
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+        let before = count_soacs(ctx, op);
+        let mut f = Fuser {
+            rules: &rules,
+            steps: &steps,
+            node_limit: self.node_limit,
+            stats: Stats::default(),
+        };
+        f.stats.stop = format!("round limit ({})", self.max_rounds);
+        for round in 0..self.max_rounds {
+            f.stats.rounds = round + 1;
+            let mut changed = false;
+            for horizontal in [false, true] {
+                if horizontal && !self.horizontal {
+                    continue;
+                }
+                for b in blocks_inner_first(ctx, op) {
+                    if block_alive(ctx, b) {
+                        changed |= f
+                            .fuse_block(ctx, b, horizontal)
+                            .map_err(|e| fail(ctx, format!("soac-fuse: {e}")))?;
+                    }
+                }
+            }
+            if !changed {
+                f.stats.stop = "fixed point".into();
+                break;
+            }
+        }
+        if self.stats {
+            let after = count_soacs(ctx, op);
+            let fired: Vec<String> = f.stats.fired.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            eprintln!(
+                "soac-fuse: SOACs {before} -> {after}; rules fired: {}; {} questions ({} not fusible); \
+                 largest e-graph {} nodes; {} rounds, stopped at {}",
+                if fired.is_empty() {
+                    "none".to_string()
+                } else {
+                    fired.join(", ")
+                },
+                f.stats.questions,
+                f.stats.unanswered,
+                f.stats.peak_nodes,
+                f.stats.rounds,
+                f.stats.stop
+            );
+        }
+        Ok(())
+    }
+}
+
+const SOAC_OPS: &[&str] = &[
+    "soac.map",
+    "soac.reduce",
+    "soac.scan",
+    "soac.redomap",
+    "soac.scanomap",
+    "soac.hist",
+    "soac.scatter",
+    "soac.stream_seq",
+    "soac.stream_par",
+    "soac.filter",
+    "soac.partition",
+];
+
+fn count_soacs(ctx: &Context, op: OpId) -> usize {
+    let mut n = 0;
+    ctx.walk(op, &mut |o| n += SOAC_OPS.contains(&ctx.op_name(o)) as usize);
+    n
+}
+
+/// Every block under `op`, nested blocks before the blocks holding them.
+fn blocks_inner_first(ctx: &Context, op: OpId) -> Vec<BlockId> {
+    let mut blocks = Vec::new();
+    ctx.walk(op, &mut |o| {
+        for &r in ctx.regions(o) {
+            blocks.extend_from_slice(ctx.blocks(r));
+        }
+    });
+    blocks.reverse();
+    blocks
+}
+
+fn block_alive(ctx: &Context, b: BlockId) -> bool {
+    ctx.block_parent(b)
+        .and_then(|r| ctx.region_parent(r))
+        .is_some_and(|o| ctx.is_alive(o))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Map,
+    Redomap,
+    Scanomap,
+    Hist,
+    Scatter,
+}
+
+impl Kind {
+    fn form(self) -> &'static str {
+        match self {
+            Kind::Map => "map",
+            Kind::Redomap => "redomap",
+            Kind::Scanomap => "scanomap",
+            Kind::Hist => "hist",
+            Kind::Scatter => "scatter",
+        }
+    }
+}
+
+/// A SOAC in the uniform shape fusion works on: a lambda from rows of
+/// `inputs` to its yields (the first `k` combined by `operator`, for
+/// redomap and scanomap), and what each result is.
+#[derive(Clone, Debug)]
+struct Soac {
+    op: OpId,
+    kind: Kind,
+    width: Value,
+    /// The arrays mapped over, one lambda parameter each.
+    inputs: Vec<Value>,
+    /// `None`: the identity (reduce and scan).
+    lambda: Option<RegionId>,
+    operator: Option<RegionId>,
+    nes: Vec<Value>,
+    /// Reduced or scanned values (redomap, scanomap); the rest of the
+    /// lambda's yields are mapped out (map, redomap, scanomap).
+    k: usize,
+    /// hist: `w` and the destinations; scatter: the destinations.
+    hist_width: Option<Value>,
+    dests: Vec<Value>,
+    commutative: bool,
+}
+
+impl Soac {
+    fn of(ctx: &Context, op: OpId) -> Option<Soac> {
+        let ops = ctx.operands(op);
+        let regions = ctx.regions(op);
+        let n = *ops.first()?;
+        let commutative = ctx.attr(op, "commutative").is_some();
+        let base = |kind, inputs: &[Value]| Soac {
+            op,
+            kind,
+            width: n,
+            inputs: inputs.to_vec(),
+            lambda: None,
+            operator: None,
+            nes: Vec::new(),
+            k: 0,
+            hist_width: None,
+            dests: Vec::new(),
+            commutative,
+        };
+        let s = match ctx.op_name(op) {
+            "soac.map" => Soac {
+                lambda: Some(regions[0]),
+                ..base(Kind::Map, &ops[1..])
+            },
+            name @ ("soac.reduce" | "soac.scan") => {
+                let k = ctx.num_results(op);
+                Soac {
+                    operator: Some(regions[0]),
+                    nes: ops[1..1 + k].to_vec(),
+                    k,
+                    ..base(
+                        if name == "soac.reduce" {
+                            Kind::Redomap
+                        } else {
+                            Kind::Scanomap
+                        },
+                        &ops[1 + k..],
+                    )
+                }
+            }
+            name @ ("soac.redomap" | "soac.scanomap") => {
+                let k = ctx.block_args(ctx.blocks(regions[0])[0]).len() / 2;
+                Soac {
+                    operator: Some(regions[0]),
+                    lambda: Some(regions[1]),
+                    nes: ops[1..1 + k].to_vec(),
+                    k,
+                    ..base(
+                        if name == "soac.redomap" {
+                            Kind::Redomap
+                        } else {
+                            Kind::Scanomap
+                        },
+                        &ops[1 + k..],
+                    )
+                }
+            }
+            "soac.hist" => {
+                let k = ctx.num_results(op);
+                Soac {
+                    operator: Some(regions[0]),
+                    lambda: Some(regions[1]),
+                    hist_width: Some(ops[1]),
+                    dests: ops[2..2 + k].to_vec(),
+                    nes: ops[2 + k..2 + 2 * k].to_vec(),
+                    k,
+                    ..base(Kind::Hist, &ops[2 + 2 * k..])
+                }
+            }
+            "soac.scatter" => {
+                let k = ctx.num_results(op);
+                let m = ops.len() - 1 - k;
+                Soac {
+                    lambda: Some(regions[0]),
+                    dests: ops[1 + m..].to_vec(),
+                    ..base(Kind::Scatter, &ops[1..1 + m])
+                }
+            }
+            _ => return None,
+        };
+        Some(s)
+    }
+
+    /// The results whose values are mapped out, one per yield after `k`
+    /// (none for hist and scatter, whose results are their destinations).
+    fn mapped(&self, ctx: &Context) -> Vec<Value> {
+        match self.kind {
+            Kind::Map | Kind::Redomap | Kind::Scanomap => ctx.results(self.op).skip(self.k).collect(),
+            Kind::Hist | Kind::Scatter => Vec::new(),
+        }
+    }
+
+    /// The results combined by the operator: reduced or scanned.
+    fn combined(&self, ctx: &Context) -> Vec<Value> {
+        match self.kind {
+            Kind::Redomap | Kind::Scanomap => ctx.results(self.op).take(self.k).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The form of this SOAC in fusion terms, with leaves `l`/`o`.
+    fn term(&self, l: &str, o: &str) -> String {
+        let lam = if self.lambda.is_some() { l } else { "id" };
+        match self.kind {
+            Kind::Map | Kind::Scatter => format!("({} {lam})", self.kind.form()),
+            _ => format!("({} {o} {lam})", self.kind.form()),
+        }
+    }
+}
+
+struct Fuser<'r> {
+    rules: &'r Rules<()>,
+    steps: &'r [(String, usize)],
+    node_limit: usize,
+    stats: Stats,
+}
+
+/// The top-level op of block `b` that holds `op` (itself when it is in `b`).
+fn ancestor_in(ctx: &Context, b: BlockId, mut op: OpId) -> Option<OpId> {
+    loop {
+        if ctx.parent_block(op) == Some(b) {
+            return Some(op);
+        }
+        op = ctx.parent_op(op)?;
+    }
+}
+
+/// The ops of `b` (and inside them) that use `v`, as their top-level op
+/// in `b`; sizes in types count as uses. `None` stands for a use outside
+/// `b`.
+fn users_in(ctx: &Context, b: BlockId, v: Value) -> Vec<Option<OpId>> {
+    let mut out: Vec<Option<OpId>> = ctx.uses(v).iter().map(|u| ancestor_in(ctx, b, u.op)).collect();
+    for &t in ctx.type_users(v) {
+        let holder = match ctx.defining_op(t) {
+            Some(d) => Some(d),
+            None => ctx
+                .value_block(t)
+                .and_then(|bb| ctx.block_parent(bb))
+                .and_then(|r| ctx.region_parent(r)),
+        };
+        out.push(holder.and_then(|h| ancestor_in(ctx, b, h)));
+    }
+    out
+}
+
+/// The values `op` reads, its operands and the free values of its
+/// regions.
+fn reads(ctx: &Context, op: OpId) -> HashSet<Value> {
+    let mut inside: HashSet<Value> = HashSet::new();
+    let mut used: Vec<Value> = Vec::new();
+    ctx.walk(op, &mut |o| {
+        used.extend_from_slice(ctx.operands(o));
+        inside.extend(ctx.results(o));
+        for &r in ctx.regions(o) {
+            for &bb in ctx.blocks(r) {
+                inside.extend(ctx.block_args(bb).iter().copied());
+            }
+        }
+    });
+    used.into_iter().filter(|v| !inside.contains(v)).collect()
+}
+
+/// Ops that only give another view of their first operand: consuming
+/// the view consumes the array, and the other way round.
+const VIEWS: &[&str] = &[
+    "soac.slice",
+    "soac.index",
+    "soac.reshape",
+    "soac.rearrange",
+    "soac.rotate",
+];
+
+/// The arrays `v` may alias: itself and what it is a view of.
+fn alias_roots(ctx: &Context, v: Value, out: &mut HashSet<Value>) {
+    let mut v = v;
+    loop {
+        if !out.insert(v) {
+            return;
+        }
+        match ctx.defining_op(v) {
+            Some(d) if VIEWS.contains(&ctx.op_name(d)) => v = ctx.operands(d)[0],
+            _ => return,
+        }
+    }
+}
+
+/// The operands `op` (or an op inside it) may consume (Note [Fusion
+/// legality], 4): updated arrays, destinations, and everything passed to
+/// a loop or a call.
+fn consumed(ctx: &Context, op: OpId) -> HashSet<Value> {
+    let mut out = HashSet::new();
+    ctx.walk(op, &mut |o| {
+        let ops = ctx.operands(o);
+        let taken: Vec<Value> = match ctx.op_name(o) {
+            "soac.update" => ops.first().copied().into_iter().collect(),
+            "soac.scatter" | "soac.hist" => Soac::of(ctx, o).map(|s| s.dests).unwrap_or_default(),
+            "soac.loop" | "soac.apply" => ops.to_vec(),
+            _ => Vec::new(),
+        };
+        for v in taken {
+            alias_roots(ctx, v, &mut out);
+        }
+    });
+    out
+}
+
+impl Fuser<'_> {
+    /// One sweep over block `b`; whether anything fused.
+    fn fuse_block(&mut self, ctx: &mut Context, b: BlockId, horizontal: bool) -> Result<bool, String> {
+        let mut changed = false;
+        let mut order: Vec<OpId> = ctx.block_ops(b).collect();
+        let mut pos: HashMap<OpId, usize> = order.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+        // Consumers from the last to the first, so that chains fuse into
+        // the last SOAC in one sweep.
+        let mut i = order.len();
+        while i > 0 {
+            i -= 1;
+            let bop = order[i];
+            if !ctx.is_alive(bop) {
+                continue;
+            }
+            let Some(bs) = Soac::of(ctx, bop) else { continue };
+            let candidates: Vec<OpId> = if horizontal {
+                order[..i]
+                    .iter()
+                    .rev()
+                    .copied()
+                    .filter(|&o| ctx.is_alive(o) && SOAC_OPS.contains(&ctx.op_name(o)))
+                    .collect()
+            } else {
+                // The SOACs of this block whose results `b` reads.
+                let mut ps: Vec<OpId> = bs
+                    .inputs
+                    .iter()
+                    .filter_map(|&v| ctx.defining_op(v))
+                    .filter(|&d| ctx.parent_block(d) == Some(b) && ctx.is_alive(d))
+                    .collect();
+                ps.sort_by_key(|p| std::cmp::Reverse(pos.get(p).copied().unwrap_or(0)));
+                ps.dedup();
+                ps
+            };
+            for aop in candidates {
+                let Some(a) = Soac::of(ctx, aop) else { continue };
+                let question = if horizontal {
+                    self.horizontal_ok(ctx, b, &pos, &a, &bs)
+                        .then(|| format!("(beside {} {})", a.term("la", "oa"), bs.term("lb", "ob")))
+                } else {
+                    self.vertical_ok(ctx, b, &pos, &a, &bs).map(|shared| {
+                        format!(
+                            "(after {} {} {})",
+                            bs.term("lb", "ob"),
+                            a.term("la", "oa"),
+                            if shared { "shared" } else { "exclusive" }
+                        )
+                    })
+                };
+                let Some(q) = question else { continue };
+                let Some(form) = self.ask(&q)? else { continue };
+                let fused = build(ctx, &a, &bs, &form)?;
+                pos.insert(fused, pos[&bop]);
+                order[i] = fused;
+                changed = true;
+                // Go on with the fused SOAC as the consumer.
+                i += 1;
+                break;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Run the fusion rules on a question; the single SOAC form it
+    /// rewrites to, if any.
+    fn ask(&mut self, question: &str) -> Result<Option<RecExpr<SymbolLang>>, String> {
+        let expr: RecExpr<SymbolLang> = question.parse().map_err(|e| format!("{e}"))?;
+        let mut g: EGraph<SymbolLang, ()> = EGraph::default();
+        let root = g.add_expr(&expr);
+        self.stats.questions += 1;
+        for (set, iters) in self.steps {
+            let Some(rws) = self.rules.set(set) else { continue };
+            let runner = Runner::default()
+                .with_egraph(g)
+                .with_iter_limit(*iters)
+                .with_node_limit(self.node_limit)
+                .with_time_limit(Duration::from_millis(200))
+                .run(rws);
+            for it in &runner.iterations {
+                for (name, n) in &it.applied {
+                    match self.stats.fired.iter_mut().find(|(r, _)| r == name.as_str()) {
+                        Some(e) => e.1 += n,
+                        None => self.stats.fired.push((name.to_string(), *n)),
+                    }
+                }
+            }
+            g = runner.egraph;
+        }
+        self.stats.peak_nodes = self.stats.peak_nodes.max(g.total_number_of_nodes());
+        let root: Id = g.find(root);
+        let (cost, best) = Extractor::new(&g, FusionCost).find_best(root);
+        if cost >= QUESTION_COST {
+            self.stats.unanswered += 1;
+            return Ok(None);
+        }
+        Ok(Some(best))
+    }
+
+    /// Note [Fusion legality] for `b` reading what `a` maps out; `Some`
+    /// with whether `a`'s results have other uses (after `b`).
+    fn vertical_ok(&self, ctx: &Context, b: BlockId, pos: &HashMap<OpId, usize>, a: &Soac, bs: &Soac) -> Option<bool> {
+        if a.width != bs.width || !matches!(a.kind, Kind::Map | Kind::Redomap | Kind::Scanomap) {
+            return None;
+        }
+        let mapped: HashSet<Value> = a.mapped(ctx).into_iter().collect();
+        let (pa, pb) = (pos.get(&a.op)?, pos.get(&bs.op)?);
+        if pa >= pb {
+            return None;
+        }
+        let mut shared = false;
+        for r in ctx.results(a.op) {
+            for u in ctx.uses(r) {
+                if ancestor_in(ctx, b, u.op) == Some(bs.op) {
+                    // Only as an array `b` maps over, and only a mapped one.
+                    let is_input = u.op == bs.op && bs.inputs.contains(&r) && !operand_elsewhere(ctx, bs, r);
+                    if !is_input || !mapped.contains(&r) {
+                        return None;
+                    }
+                }
+            }
+            for user in users_in(ctx, b, r) {
+                match user {
+                    Some(o) if o == bs.op => {}
+                    Some(o) if pos.get(&o).is_some_and(|p| p > pb) => shared = true,
+                    _ => return None,
+                }
+            }
+        }
+        if !self.no_consumption_between(ctx, b, a, bs) {
+            return None;
+        }
+        Some(shared)
+    }
+
+    /// Note [Fusion legality] for two SOACs neither of which reads the
+    /// other's results.
+    fn horizontal_ok(&self, ctx: &Context, b: BlockId, pos: &HashMap<OpId, usize>, a: &Soac, bs: &Soac) -> bool {
+        let pure = |s: &Soac| matches!(s.kind, Kind::Map | Kind::Redomap | Kind::Scanomap);
+        if a.width != bs.width || !pure(a) || !pure(bs) {
+            return false;
+        }
+        let (Some(pa), Some(pb)) = (pos.get(&a.op), pos.get(&bs.op)) else {
+            return false;
+        };
+        if pa >= pb {
+            return false;
+        }
+        let after_b = ctx.results(a.op).all(|r| {
+            users_in(ctx, b, r)
+                .into_iter()
+                .all(|u| u.and_then(|o| pos.get(&o)).is_some_and(|p| p > pb))
+        });
+        after_b && self.no_consumption_between(ctx, b, a, bs)
+    }
+
+    /// Nothing from `a` up to `b` (and `b` itself, when it writes in
+    /// place) consumes what `a` reads or what aliases it.
+    fn no_consumption_between(&self, ctx: &Context, b: BlockId, a: &Soac, bs: &Soac) -> bool {
+        let mut roots = HashSet::new();
+        for v in reads(ctx, a.op) {
+            alias_roots(ctx, v, &mut roots);
+        }
+        let mut o = ctx.next_op(a.op);
+        while let Some(op) = o {
+            if ctx.parent_block(op) != Some(b) {
+                return false;
+            }
+            if op == bs.op {
+                break;
+            }
+            if consumed(ctx, op).iter().any(|v| roots.contains(v)) {
+                return false;
+            }
+            o = ctx.next_op(op);
+        }
+        // A fused scatter or hist must not read what it writes.
+        let mut dest_roots = HashSet::new();
+        for &d in &bs.dests {
+            alias_roots(ctx, d, &mut dest_roots);
+        }
+        dest_roots.is_disjoint(&roots)
+    }
+}
+
+/// Whether `b` uses `v` other than as an array it maps over (as a
+/// neutral element, destination, size, or inside its lambdas).
+fn operand_elsewhere(ctx: &Context, bs: &Soac, v: Value) -> bool {
+    let as_input = bs.inputs.iter().filter(|&&x| x == v).count();
+    let as_operand = ctx.operands(bs.op).iter().filter(|&&x| x == v).count();
+    as_operand != as_input
+        || ctx
+            .uses(v)
+            .iter()
+            .any(|u| u.op != bs.op && ctx.is_ancestor(bs.op, u.op))
+}
+
+// ----- building the fused SOAC ---------------------------------------------
+
+/// Which of the pair an operator or lambda leaf names.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Side {
+    A,
+    B,
+}
+
+/// The operators of a form's operator term, in order (`oa`, `ob`, pairs).
+fn operator_sides(expr: &RecExpr<SymbolLang>, id: Id, out: &mut Vec<Side>) -> Result<(), String> {
+    let node = &expr[id];
+    match (node.op.as_str(), node.children.as_slice()) {
+        ("oa", []) => out.push(Side::A),
+        ("ob", []) => out.push(Side::B),
+        ("pair", [x, y]) => {
+            operator_sides(expr, *x, out)?;
+            operator_sides(expr, *y, out)?;
+        }
+        (op, _) => return Err(format!("`{op}` where the fusion rules must give an operator")),
+    }
+    Ok(())
+}
+
+/// The lambdas a lambda term combines.
+fn lambda_sides(expr: &RecExpr<SymbolLang>, id: Id, out: &mut Vec<Side>) -> Result<(), String> {
+    let node = &expr[id];
+    match (node.op.as_str(), node.children.as_slice()) {
+        ("la", []) => out.push(Side::A),
+        ("lb", []) => out.push(Side::B),
+        ("id", []) => {}
+        ("pair" | "compose", [x, y]) => {
+            lambda_sides(expr, *x, out)?;
+            lambda_sides(expr, *y, out)?;
+        }
+        (op, _) => return Err(format!("`{op}` where the fusion rules must give a lambda")),
+    }
+    Ok(())
+}
+
+/// Build the SOAC `form` (the rules' answer) for the pair `a`, `b`,
+/// before `b`; replace both by it and return it.
+fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> Result<OpId, String> {
+    let root = Id::from(form.as_ref().len() - 1);
+    let node = form[root].clone();
+    let kind = match node.op.as_str() {
+        "map" => Kind::Map,
+        "redomap" => Kind::Redomap,
+        "scanomap" => Kind::Scanomap,
+        "hist" => Kind::Hist,
+        "scatter" => Kind::Scatter,
+        other => return Err(format!("the fusion rules answered `{other}`, which is not a SOAC form")),
+    };
+    // The operators must be exactly those of the pair; the lambdas at most.
+    let mut op_sides = Vec::new();
+    if matches!(kind, Kind::Redomap | Kind::Scanomap | Kind::Hist) {
+        operator_sides(form, node.children[0], &mut op_sides)?;
+    }
+    let mut lam_sides = Vec::new();
+    lambda_sides(
+        form,
+        *node.children.last().expect("forms have a lambda"),
+        &mut lam_sides,
+    )?;
+    let side = |s: Side| if s == Side::A { a } else { b };
+    let has_op = |s: &Soac| s.operator.is_some();
+    let mut expected: Vec<Side> = [Side::A, Side::B].into_iter().filter(|&s| has_op(side(s))).collect();
+    let mut got = op_sides.clone();
+    got.sort_by_key(|s| *s as u8);
+    expected.sort_by_key(|s| *s as u8);
+    if got != expected || (kind == Kind::Hist && op_sides != [Side::B]) {
+        return Err(format!(
+            "the fusion rules answered `{form}`, which does not use each operator of the pair exactly once"
+        ));
+    }
+    if (kind == Kind::Hist || kind == Kind::Scatter) && b.kind != kind {
+        return Err(format!(
+            "the fusion rules answered `{form}`, but only the second SOAC of the pair is a {}",
+            kind.form()
+        ));
+    }
+    let lam_ok = [Side::A, Side::B]
+        .into_iter()
+        .all(|s| side(s).lambda.is_none() || lam_sides.contains(&s));
+    if !lam_ok {
+        return Err(format!(
+            "the fusion rules answered `{form}`, which drops a lambda of the pair"
+        ));
+    }
+
+    // The inputs: a's, then b's that a does not produce, without repeats.
+    let a_mapped = a.mapped(ctx);
+    let mut inputs: Vec<Value> = Vec::new();
+    for &v in a.inputs.iter().chain(&b.inputs) {
+        if !a_mapped.contains(&v) && !inputs.contains(&v) {
+            inputs.push(v);
+        }
+    }
+    // a's results that must stay results: everything but the mapped
+    // arrays only b reads.
+    let kept_mapped: Vec<Value> = a_mapped
+        .iter()
+        .copied()
+        .filter(|&r| ctx.uses(r).iter().any(|u| u.op != b.op) || !ctx.type_users(r).is_empty())
+        .collect();
+    if matches!(kind, Kind::Hist | Kind::Scatter) && (!kept_mapped.is_empty() || a.k > 0) {
+        return Err(format!(
+            "the fusion rules answered `{form}`, but a {} cannot also produce the first SOAC's results",
+            kind.form()
+        ));
+    }
+
+    // The lambda.
+    let row_types: Vec<Type> = inputs
+        .iter()
+        .map(|&v| match a.inputs.iter().position(|&x| x == v) {
+            Some(i) => param_type(ctx, a, i),
+            None => param_type(
+                ctx,
+                b,
+                b.inputs.iter().position(|&x| x == v).expect("an input of a or b"),
+            ),
+        })
+        .collect();
+    let lam = ctx.create_region();
+    let blk = ctx.append_block(lam, &row_types);
+    let params: Vec<Value> = ctx.block_args(blk).to_vec();
+    let param_of = |v: Value| inputs.iter().position(|&x| x == v).map(|i| params[i]);
+    let a_args: Vec<Value> = a
+        .inputs
+        .iter()
+        .map(|&v| param_of(v).expect("a's inputs are inputs"))
+        .collect();
+    let a_yields = inline_lambda(ctx, a, &a_args, blk)?;
+    let b_args: Vec<Value> = b
+        .inputs
+        .iter()
+        .map(|&v| match a_mapped.iter().position(|&m| m == v) {
+            Some(j) => a_yields[a.k + j],
+            None => param_of(v).expect("b's other inputs are inputs"),
+        })
+        .collect();
+    let b_yields = inline_lambda(ctx, b, &b_args, blk)?;
+    let mut yields: Vec<Value> = Vec::new();
+    let combined_of = |s: Side| -> &[Value] {
+        if s == Side::A {
+            &a_yields[..a.k]
+        } else {
+            &b_yields[..b.k]
+        }
+    };
+    let mut result_types: Vec<Type> = Vec::new();
+    let mut replaced: Vec<Value> = Vec::new();
+    match kind {
+        Kind::Hist | Kind::Scatter => yields.extend_from_slice(&b_yields),
+        _ => {
+            for &s in &op_sides {
+                yields.extend_from_slice(combined_of(s));
+                let combined = side(s).combined(ctx);
+                result_types.extend(combined.iter().map(|&r| ctx.value_type(r)));
+                replaced.extend(combined);
+            }
+            for (j, &r) in a_mapped.iter().enumerate() {
+                if kept_mapped.contains(&r) {
+                    yields.push(a_yields[a.k + j]);
+                    result_types.push(ctx.value_type(r));
+                    replaced.push(r);
+                }
+            }
+            for (j, r) in b.mapped(ctx).into_iter().enumerate() {
+                yields.push(b_yields[b.k + j]);
+                result_types.push(ctx.value_type(r));
+                replaced.push(r);
+            }
+        }
+    }
+    if matches!(kind, Kind::Hist | Kind::Scatter) {
+        result_types = ctx.results(b.op).map(|r| ctx.value_type(r)).collect();
+        replaced = ctx.results(b.op).collect();
+    }
+    Builder::at_end(ctx, blk).op("soac.yield", &yields, &[], &[], Vec::new());
+
+    // The operator.
+    let operator = match op_sides.as_slice() {
+        [] => None,
+        [s] => Some(clone_region(ctx, side(*s).operator.expect("checked above"))),
+        [s, t] => Some(pair_operators(ctx, side(*s), side(*t))?),
+        _ => unreachable!("a pair has at most two operators"),
+    };
+    let nes: Vec<Value> = op_sides.iter().flat_map(|&s| side(s).nes.clone()).collect();
+    let commutative = op_sides.iter().all(|&s| side(s).commutative);
+
+    // A redomap or scanomap whose lambda only passes its rows on is a
+    // reduce or scan again.
+    let identity = yields == params && yields.len() == nes.len();
+    let mut operands = vec![b.width];
+    let (name, regions) = match kind {
+        Kind::Map => ("soac.map", vec![lam]),
+        Kind::Redomap | Kind::Scanomap => {
+            operands.extend(&nes);
+            let op = operator.expect("redomap and scanomap have operators");
+            if identity {
+                ctx.erase_region_contents(lam);
+                (
+                    if kind == Kind::Redomap {
+                        "soac.reduce"
+                    } else {
+                        "soac.scan"
+                    },
+                    vec![op],
+                )
+            } else {
+                (
+                    if kind == Kind::Redomap {
+                        "soac.redomap"
+                    } else {
+                        "soac.scanomap"
+                    },
+                    vec![op, lam],
+                )
+            }
+        }
+        Kind::Hist => {
+            operands.push(b.hist_width.expect("a hist has a width"));
+            operands.extend(&b.dests);
+            operands.extend(&b.nes);
+            ("soac.hist", vec![operator.expect("a hist has an operator"), lam])
+        }
+        Kind::Scatter => ("soac.scatter", vec![lam]),
+    };
+    operands.extend(&inputs);
+    if kind == Kind::Scatter {
+        operands.extend(&b.dests);
+    }
+    let attrs = if commutative && !op_sides.is_empty() {
+        vec![("commutative", ctx.intern_attr(AttrKind::Unit))]
+    } else {
+        Vec::new()
+    };
+    let fused = Builder::before(ctx, b.op).op(name, &operands, &result_types, &attrs, regions);
+    let new: Vec<Value> = ctx.results(fused).collect();
+    for (old, new) in replaced.iter().zip(new) {
+        ctx.replace_all_uses(*old, new);
+    }
+    ctx.erase_op(b.op);
+    // a's results that nothing reads any more (reduced values nobody used
+    // stay results of the fused op: they are cheap).
+    for r in ctx.results(a.op).collect::<Vec<_>>() {
+        if ctx.has_uses(r) || !ctx.type_users(r).is_empty() {
+            return Err(format!("the first SOAC's result {r:?} is still in use after fusion"));
+        }
+    }
+    ctx.erase_op(a.op);
+    Ok(fused)
+}
+
+/// The type of the lambda parameter of `s`'s `i`th input: one row of it.
+/// (The identity lambda of reduce and scan gets the operator's.)
+fn param_type(ctx: &Context, s: &Soac, i: usize) -> Type {
+    let r = s.lambda.or(s.operator).expect("a SOAC has a lambda or an operator");
+    ctx.value_type(ctx.block_args(ctx.blocks(r)[0])[i])
+}
+
+/// Clone the body of `s`'s lambda (the identity when it has none) into
+/// the end of `blk` with its parameters bound to `args`; its yields.
+fn inline_lambda(ctx: &mut Context, s: &Soac, args: &[Value], blk: BlockId) -> Result<Vec<Value>, String> {
+    let Some(r) = s.lambda else {
+        return Ok(args.to_vec());
+    };
+    let src = ctx.blocks(r)[0];
+    let mut map = ValueMap::default();
+    for (&p, &a) in ctx.block_args(src).to_vec().iter().zip(args) {
+        map.insert(p, a);
+    }
+    let ops: Vec<OpId> = ctx.block_ops(src).collect();
+    let mut yields = Vec::new();
+    for o in ops {
+        if ctx.op_name(o) == "soac.yield" {
+            yields = ctx.operands(o).iter().map(|&v| map.get(v)).collect();
+            continue;
+        }
+        let c = ctx.clone_op(o, &mut map);
+        Builder::at_end(ctx, blk).insert(c);
+    }
+    Ok(yields)
+}
+
+fn clone_region(ctx: &mut Context, r: RegionId) -> RegionId {
+    let nr = ctx.create_region();
+    ctx.clone_region_into(r, nr, &mut ValueMap::default());
+    nr
+}
+
+/// The operator on `s`'s values then `t`'s: arguments `(xs_s, xs_t, ys_s,
+/// ys_t)`, the two operators side by side.
+fn pair_operators(ctx: &mut Context, s: &Soac, t: &Soac) -> Result<RegionId, String> {
+    let (rs, rt) = (
+        s.operator.expect("has an operator"),
+        t.operator.expect("has an operator"),
+    );
+    let (bs, bt) = (ctx.blocks(rs)[0], ctx.blocks(rt)[0]);
+    let (ps, pt) = (ctx.block_args(bs).to_vec(), ctx.block_args(bt).to_vec());
+    let (ks, kt) = (ps.len() / 2, pt.len() / 2);
+    let order: Vec<Value> = ps[..ks]
+        .iter()
+        .chain(&pt[..kt])
+        .chain(&ps[ks..])
+        .chain(&pt[kt..])
+        .copied()
+        .collect();
+    let tys: Vec<Type> = order.iter().map(|&v| ctx.value_type(v)).collect();
+    let r = ctx.create_region();
+    let blk = ctx.append_block(r, &tys);
+    let args = ctx.block_args(blk).to_vec();
+    let arg = |v: Value| args[order.iter().position(|&x| x == v).expect("an operator parameter")];
+    let s_args: Vec<Value> = ps.iter().map(|&p| arg(p)).collect();
+    let t_args: Vec<Value> = pt.iter().map(|&p| arg(p)).collect();
+    let lam_s = Soac {
+        lambda: Some(rs),
+        ..s.clone()
+    };
+    let lam_t = Soac {
+        lambda: Some(rt),
+        ..t.clone()
+    };
+    let mut ys = inline_lambda(ctx, &lam_s, &s_args, blk)?;
+    ys.extend(inline_lambda(ctx, &lam_t, &t_args, blk)?);
+    Builder::at_end(ctx, blk).op("soac.yield", &ys, &[], &[], Vec::new());
+    Ok(r)
+}
