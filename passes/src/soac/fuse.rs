@@ -409,12 +409,18 @@ fn users_in(ctx: &Context, b: BlockId, v: Value) -> Vec<Option<OpId>> {
     out
 }
 
+/// `op` and every op nested in it.
+fn walk_with(ctx: &Context, op: OpId, f: &mut dyn FnMut(OpId)) {
+    f(op);
+    ctx.walk(op, f);
+}
+
 /// The values `op` reads, its operands and the free values of its
 /// regions.
 fn reads(ctx: &Context, op: OpId) -> HashSet<Value> {
     let mut inside: HashSet<Value> = HashSet::new();
     let mut used: Vec<Value> = Vec::new();
-    ctx.walk(op, &mut |o| {
+    walk_with(ctx, op, &mut |o| {
         used.extend_from_slice(ctx.operands(o));
         inside.extend(ctx.results(o));
         for &r in ctx.regions(o) {
@@ -455,7 +461,7 @@ fn alias_roots(ctx: &Context, v: Value, out: &mut HashSet<Value>) {
 /// a loop or a call.
 fn consumed(ctx: &Context, op: OpId) -> HashSet<Value> {
     let mut out = HashSet::new();
-    ctx.walk(op, &mut |o| {
+    walk_with(ctx, op, &mut |o| {
         let ops = ctx.operands(o);
         let taken: Vec<Value> = match ctx.op_name(o) {
             "soac.update" => ops.first().copied().into_iter().collect(),
