@@ -33,7 +33,7 @@
 //!    not read the arrays it writes.
 //! 5. Horizontal: nothing between `a` and `b`, nor `b`, uses `a`'s results.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 
 use egg::{EGraph, Extractor, Id, RecExpr, Runner, SymbolLang};
@@ -482,6 +482,28 @@ impl Fuser<'_> {
         let mut changed = false;
         let mut order: Vec<OpId> = ctx.block_ops(b).collect();
         let mut pos: HashMap<OpId, usize> = order.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+        // For horizontal fusion: each SOAC with the position of the first
+        // use of its results (sorted so that the last comes first), and
+        // those whose first use is after the current consumer (Note
+        // [Fusion legality], 5), by position. A sweep line keeps the
+        // search linear in chains.
+        let mut pending: Vec<(usize, usize, OpId)> = Vec::new();
+        if horizontal {
+            for (p, &o) in order.iter().enumerate() {
+                if !SOAC_OPS.contains(&ctx.op_name(o)) {
+                    continue;
+                }
+                let first = ctx
+                    .results(o)
+                    .flat_map(|r| users_in(ctx, b, r))
+                    .map(|u| u.and_then(|u| pos.get(&u).copied()).unwrap_or(0))
+                    .min()
+                    .unwrap_or(usize::MAX);
+                pending.push((first, p, o));
+            }
+            pending.sort();
+        }
+        let mut active: BTreeMap<usize, OpId> = BTreeMap::new();
         // Consumers from the last to the first, so that chains fuse into
         // the last SOAC in one sweep.
         let mut i = order.len();
@@ -493,11 +515,19 @@ impl Fuser<'_> {
             }
             let Some(bs) = Soac::of(ctx, bop) else { continue };
             let candidates: Vec<OpId> = if horizontal {
-                order[..i]
-                    .iter()
+                // The SOACs before `b` whose results are all used after it.
+                while let Some(&(first, pa, o)) = pending.last() {
+                    if first <= i {
+                        break;
+                    }
+                    active.insert(pa, o);
+                    pending.pop();
+                }
+                active
+                    .range(..i)
                     .rev()
-                    .copied()
-                    .filter(|&o| ctx.is_alive(o) && SOAC_OPS.contains(&ctx.op_name(o)))
+                    .map(|(_, &o)| o)
+                    .filter(|&o| ctx.is_alive(o))
                     .collect()
             } else {
                 // The SOACs of this block whose results `b` reads.
@@ -529,6 +559,7 @@ impl Fuser<'_> {
                 let Some(q) = question else { continue };
                 let Some(form) = self.ask(&q)? else { continue };
                 let fused = build(ctx, &a, &bs, &form)?;
+                active.remove(&pos[&aop]);
                 pos.insert(fused, pos[&bop]);
                 order[i] = fused;
                 changed = true;

@@ -299,10 +299,11 @@ impl BlockTerms {
             // uses elsewhere (including sizes in types, Note [Sizes in
             // types]) are the roots to rewrite.
             let outside = ctx.uses(r).iter().any(|u| !scalar_ops.contains(&u.op)) || !ctx.type_users(r).is_empty();
-            let (cost, best) = extractor.find_best(id);
-            if !outside || cost >= self.original[&r].1 {
+            // The cost first: building the term is linear in its size.
+            if !outside || extractor.find_best_cost(id) >= self.original[&r].1 {
                 continue;
             }
+            let (_, best) = extractor.find_best(id);
             let v = self.build_term(ctx, op, &best, &mut built)?;
             if ctx.value_type(v) != ctx.value_type(r) {
                 return Err(format!(
