@@ -244,3 +244,74 @@ fn a_mutated_rule_file_never_panics() {
         }
     }
 }
+
+/// The answer of `fusion.rules` to a fusion question (Note [Fusion
+/// terms]): the cheapest form, or the question itself when no rule fuses.
+fn fuse_answer(question: &str) -> String {
+    let text = super::BUILTIN_RULE_FILES[1].1;
+    let file = parse(text).unwrap_or_else(|e| panic!("{}", e.to_plain("fusion.rules", text)));
+    assert_eq!(file.language(), "fusion");
+    let rules: Rules<()> = compile(&file, &super::fusion::language(), &super::fusion::predicates())
+        .unwrap_or_else(|e| panic!("{}", e.to_plain("fusion.rules", text)));
+    let expr: RecExpr<SymbolLang> = question.parse().expect("test terms parse");
+    let mut g: EGraph<SymbolLang, ()> = EGraph::default();
+    let root = g.add_expr(&expr);
+    let (g, _) = rules.run(g, limits());
+    let (_, best) = Extractor::new(&g, super::fusion::FusionCost).find_best(root);
+    best.to_string()
+}
+
+#[test]
+fn fusion_rules_answer_questions() {
+    for (q, a) in [
+        ("(after (map lb) (map la) exclusive)", "(map (compose lb la))"),
+        (
+            "(after (redomap ob id) (map la) exclusive)",
+            "(redomap ob (compose id la))",
+        ),
+        (
+            "(after (scanomap ob id) (map la) shared)",
+            "(scanomap ob (compose id la))",
+        ),
+        ("(after (hist ob lb) (map la) exclusive)", "(hist ob (compose lb la))"),
+        ("(after (scatter lb) (map la) exclusive)", "(scatter (compose lb la))"),
+        (
+            "(after (map lb) (redomap oa la) shared)",
+            "(redomap oa (compose lb la))",
+        ),
+        (
+            "(after (redomap ob lb) (redomap oa la) exclusive)",
+            "(redomap (pair oa ob) (compose lb la))",
+        ),
+        ("(beside (map la) (map lb))", "(map (pair la lb))"),
+        (
+            "(beside (redomap oa id) (redomap ob id))",
+            "(redomap (pair oa ob) (pair id id))",
+        ),
+        ("(beside (map la) (scanomap ob id))", "(scanomap ob (pair la id))"),
+    ] {
+        assert_eq!(fuse_answer(q), a, "{q}");
+    }
+    // No answer: a histogram or scatter cannot also map out the
+    // producer's arrays, a scan's result is not mapped out, and a
+    // histogram and a map side by side do not fuse.
+    for q in [
+        "(after (hist ob lb) (map la) shared)",
+        "(after (scatter lb) (map la) shared)",
+        "(after (map lb) (scanomap oa id) exclusive)",
+        "(beside (hist oa la) (map lb))",
+    ] {
+        assert_eq!(fuse_answer(q), q);
+    }
+}
+
+#[test]
+fn rule_files_name_their_language() {
+    assert!(error_of("language nonsense\n").contains("t.rules:1:10: unknown term language `nonsense`"));
+    assert!(error_of("ruleset a\nrule r (neg ?x) => ?x\nlanguage fusion\n")
+        .contains("t.rules:3:1: `language` must come once"));
+    // A fusion rule in the scalar language is an unknown operator.
+    assert!(
+        error_of("ruleset f\nrule r (after (map ?g) (map ?f) ?s) => (map ?g)\n").contains("unknown operator `after`")
+    );
+}
