@@ -115,23 +115,8 @@ impl Pass for Fuse {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let fail = |ctx: &Context, msg: String| Diagnostic::error(ctx.location(op), msg);
         let rules = egraph::loaded_fusion_rules().map_err(|e| fail(ctx, e))?;
-        let steps = if self.sets.is_empty() {
-            rules.schedule.clone()
-        } else {
-            crate::soac::rewrite::parse_steps(&self.sets).map_err(|e| fail(ctx, e))?
-        };
-        for (set, _) in &steps {
-            if rules.set(set).is_none() {
-                let known: Vec<&str> = rules.sets.iter().map(|(n, _)| n.as_str()).collect();
-                return Err(fail(
-                    ctx,
-                    format!(
-                        "soac-fuse: unknown fusion rule set `{set}` (loaded: {})",
-                        known.join(", ")
-                    ),
-                ));
-            }
-        }
+        let steps = crate::soac::rewrite::select_steps(&rules, &self.sets, "soac-fuse: unknown fusion rule set")
+            .map_err(|e| fail(ctx, e))?;
         let before = count_soacs(ctx, op);
         let mut f = Fuser {
             rules: &rules,
@@ -288,37 +273,21 @@ impl Soac {
                 lambda: Some(regions[0]),
                 ..base(Kind::Map, &ops[1..])
             },
-            name @ ("soac.reduce" | "soac.scan") => {
-                let k = ctx.num_results(op);
-                Soac {
-                    operator: Some(regions[0]),
-                    nes: ops[1..1 + k].to_vec(),
-                    k,
-                    ..base(
-                        if name == "soac.reduce" {
-                            Kind::Redomap
-                        } else {
-                            Kind::Scanomap
-                        },
-                        &ops[1 + k..],
-                    )
-                }
-            }
-            name @ ("soac.redomap" | "soac.scanomap") => {
+            name @ ("soac.reduce" | "soac.scan" | "soac.redomap" | "soac.scanomap") => {
+                // The operator takes two values of each of the k combined.
                 let k = ctx.block_args(ctx.blocks(regions[0])[0]).len() / 2;
+                let kind = if matches!(name, "soac.reduce" | "soac.redomap") {
+                    Kind::Redomap
+                } else {
+                    Kind::Scanomap
+                };
                 Soac {
                     operator: Some(regions[0]),
-                    lambda: Some(regions[1]),
+                    // reduce and scan: the identity.
+                    lambda: regions.get(1).copied(),
                     nes: ops[1..1 + k].to_vec(),
                     k,
-                    ..base(
-                        if name == "soac.redomap" {
-                            Kind::Redomap
-                        } else {
-                            Kind::Scanomap
-                        },
-                        &ops[1 + k..],
-                    )
+                    ..base(kind, &ops[1 + k..])
                 }
             }
             "soac.hist" => {

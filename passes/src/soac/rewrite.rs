@@ -74,20 +74,7 @@ impl Pass for Rewrite {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let fail = |ctx: &Context, msg: String| Diagnostic::error(ctx.location(op), msg);
         let rules = egraph::loaded_rules().map_err(|e| fail(ctx, e))?;
-        let steps = if self.sets.is_empty() {
-            rules.schedule.clone()
-        } else {
-            parse_steps(&self.sets).map_err(|e| fail(ctx, e))?
-        };
-        for (set, _) in &steps {
-            if rules.set(set).is_none() {
-                let known: Vec<&str> = rules.sets.iter().map(|(n, _)| n.as_str()).collect();
-                return Err(fail(
-                    ctx,
-                    format!("soac-rewrite: unknown rule set `{set}` (loaded: {})", known.join(", ")),
-                ));
-            }
-        }
+        let steps = select_steps(&rules, &self.sets, "soac-rewrite: unknown rule set").map_err(|e| fail(ctx, e))?;
         let mut blocks = Vec::new();
         ctx.walk(op, &mut |o| {
             for &r in ctx.regions(o) {
@@ -131,8 +118,30 @@ fn describe(reports: &[StepReport]) -> String {
     parts.join("; ")
 }
 
+/// The steps a pass option names (`arith:8+logic:4`), or the loaded
+/// files' schedules when it names none; a set that is not loaded is an
+/// error starting with `unknown` and listing the loaded ones.
+pub(crate) fn select_steps<N: egg::Analysis<egg::SymbolLang> + Clone + Default + 'static>(
+    rules: &crate::egraph::ruleset::Rules<N>,
+    sets: &str,
+    unknown: &str,
+) -> Result<Vec<(String, usize)>, String> {
+    let steps = if sets.is_empty() {
+        rules.schedule.clone()
+    } else {
+        parse_steps(sets)?
+    };
+    for (set, _) in &steps {
+        if rules.set(set).is_none() {
+            let known: Vec<&str> = rules.sets.iter().map(|(n, _)| n.as_str()).collect();
+            return Err(format!("{unknown} `{set}` (loaded: {})", known.join(", ")));
+        }
+    }
+    Ok(steps)
+}
+
 /// `arith:8+logic:4` (a set without `:N` runs 8 iterations).
-pub(crate) fn parse_steps(text: &str) -> Result<Vec<(String, usize)>, String> {
+fn parse_steps(text: &str) -> Result<Vec<(String, usize)>, String> {
     text.split('+')
         .map(|s| match s.split_once(':') {
             Some((n, i)) => i
