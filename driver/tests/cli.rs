@@ -95,14 +95,15 @@ fn test_reports_a_malformed_spec_as_a_failure() {
 
 #[test]
 fn test_checks_structure_blocks() {
-    let src = "-- ==\n-- structure { Screma 2 /Map 1 Reduce 0 }\n-- structure { Screma one }\n\
+    // After fusion the map and the reduce are one redomap.
+    let src = "-- ==\n-- structure { Screma 1 /Redomap 1 Reduce 1 }\n-- structure { Screma one }\n\
                def main (xs: []i32): i32 = reduce (+) 0 (map (* 2) xs)\n";
     let dir = program_dir("test-structure", &[("s.fut", src)]);
     let out = futmlir().arg("test").arg(&dir).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("s.fut:2: structure: expected 0 Reduce, found 1"),
+        stdout.contains("s.fut:2: structure: expected 1 Reduce, found 0"),
         "{stdout}"
     );
     assert!(
