@@ -36,11 +36,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 
-use egg::{EGraph, Extractor, Id, RecExpr, Runner, SymbolLang};
+use egg::{EGraph, Extractor, Id, RecExpr, SymbolLang};
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
 
 use crate::egraph::fusion::{FusionCost, QUESTION_COST};
-use crate::egraph::ruleset::Rules;
+use crate::egraph::ruleset::{Limits, Rules};
 use crate::egraph::{self};
 use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
 
@@ -547,23 +547,16 @@ impl Fuser<'_> {
         let mut g: EGraph<SymbolLang, ()> = EGraph::default();
         let root = g.add_expr(&expr);
         self.stats.questions += 1;
-        for (set, iters) in self.steps {
-            let Some(rws) = self.rules.set(set) else { continue };
-            let runner = Runner::default()
-                .with_egraph(g)
-                .with_iter_limit(*iters)
-                .with_node_limit(self.node_limit)
-                .with_time_limit(Duration::from_millis(200))
-                .run(rws);
-            for it in &runner.iterations {
-                for (name, n) in &it.applied {
-                    match self.stats.fired.iter_mut().find(|(r, _)| r == name.as_str()) {
-                        Some(e) => e.1 += n,
-                        None => self.stats.fired.push((name.to_string(), *n)),
-                    }
-                }
+        let limits = Limits {
+            nodes: self.node_limit,
+            time: Duration::from_millis(200),
+        };
+        let (g, reports) = self.rules.run_steps(g, self.steps, limits);
+        for (name, n) in reports.into_iter().flat_map(|r| r.applied) {
+            match self.stats.fired.iter_mut().find(|(r, _)| *r == name) {
+                Some(e) => e.1 += n,
+                None => self.stats.fired.push((name, n)),
             }
-            g = runner.egraph;
         }
         self.stats.peak_nodes = self.stats.peak_nodes.max(g.total_number_of_nodes());
         let root: Id = g.find(root);
