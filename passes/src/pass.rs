@@ -112,6 +112,13 @@ impl Options {
             .unwrap_or_else(|| panic!("pass asked for undeclared option '{name}'"))
             .1
     }
+    /// Sets option `name` (declared by the pass) to `v`.
+    pub fn set(&mut self, name: &str, v: OptionValue) {
+        match self.values.iter_mut().find(|(n, _)| *n == name) {
+            Some(e) => e.1 = v,
+            None => panic!("set of undeclared option '{name}'"),
+        }
+    }
     pub fn bool(&self, name: &str) -> bool {
         matches!(self.get(name), OptionValue::Bool(true))
     }

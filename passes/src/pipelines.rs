@@ -6,20 +6,19 @@
 ///
 /// 1. `soac-inline` first: the internaliser makes a `soac.func` of every
 ///    first-order function it calls; inlining them (thesis 5.1) gives the
-///    later passes whole entry points to simplify and (later) fuse across
-///    calls.
-/// 2. `soac-rewrite`: the rule files' schedules (simplification with
-///    constant folding) on the inlined code, where arguments became
-///    constants and identities show.
-/// 3. `ir-cse` after the rewrites, which make equal terms out of unequal
-///    ones (`x*1` and `x`).
-/// 4. `ir-dce`: the rewrites and CSE leave dead ops behind (a dead use
-///    of a SOAC's result would keep it from fusing).
-/// 5. `soac-fuse`: vertical and horizontal fusion with the fusion rules
+///    later passes whole entry points to simplify and fuse across calls.
+/// 2. `soac-simplify`: constant folding and the algebra of the rule files
+///    (`soac-rewrite`), CSE, dead code, unused results, hoisting and the
+///    other structural simplifications, to a fixed point, on the inlined
+///    code where arguments became constants and identities show. Dead
+///    uses of a SOAC's result would keep it from fusing, and hoisting
+///    moves invariant SOACs next to the ones they may fuse with.
+/// 3. `soac-fuse`: vertical and horizontal fusion with the fusion rules
 ///    (thesis ch. 7), on code with no calls and no dead ops.
-/// 6. `ir-cse` and `ir-dce` again: fused lambdas repeat constants and
-///    may compute values only the other SOAC used.
-pub const SOAC: &str = "soac-inline,soac-rewrite,ir-cse,ir-dce,soac-fuse,ir-cse,ir-dce";
+/// 4. `soac-simplify` again: fused lambdas repeat constants and compute
+///    values only the other SOAC used; a stream a fusion made may now
+///    simplify.
+pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 
 #[cfg(test)]
 mod tests {
@@ -28,6 +27,6 @@ mod tests {
     #[test]
     fn the_default_pipelines_parse() {
         let p = Pipeline::parse(super::SOAC).expect("the soac pipeline parses");
-        assert_eq!(p.to_string().matches("soac-").count(), 3);
+        assert_eq!(p.to_string().matches("soac-").count(), 4);
     }
 }

@@ -12,6 +12,7 @@ pub fn all_passes() -> &'static [PassInfo] {
         crate::ir::strip_locations::INFO,
         crate::soac::inline::INFO,
         crate::soac::rewrite::INFO,
+        crate::soac::simplify::INFO,
         crate::soac::fuse::INFO,
     ];
     PASSES

@@ -443,6 +443,32 @@ impl Context {
         b
     }
 
+    /// Removes argument `i` of block `b`, which must be unused; later
+    /// arguments move down one place.
+    pub fn erase_block_arg(&mut self, b: BlockId, i: usize) {
+        let v = self.blocks[b.0 as usize].args.remove(i);
+        assert!(!self.has_uses(v), "erase_block_arg: the argument is still used");
+        let t = self.value_type(v);
+        self.unlink_type_users(v, t);
+        let later = self.blocks[b.0 as usize].args[i..].to_vec();
+        for (j, a) in later.into_iter().enumerate() {
+            self.values[a.0 as usize].def = ValueDef::BlockArg {
+                block: b,
+                index: (i + j) as u32,
+            };
+        }
+    }
+
+    /// Detaches the regions of `op`, which keeps none, so that a new op
+    /// (one with other results, say) can take them over.
+    pub fn take_regions(&mut self, op: OpId) -> Vec<RegionId> {
+        let rs = std::mem::take(&mut self.ops[op.0 as usize].regions).into_vec();
+        for &r in &rs {
+            self.regions[r.0 as usize].parent = Link::NONE;
+        }
+        rs
+    }
+
     pub fn add_block_arg(&mut self, b: BlockId, ty: Type) -> Value {
         let index = self.blocks[b.0 as usize].args.len() as u32;
         let v = self.new_value(ty, ValueDef::BlockArg { block: b, index });

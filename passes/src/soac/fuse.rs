@@ -39,6 +39,7 @@ use std::time::Duration;
 use egg::{EGraph, Extractor, Id, RecExpr, SymbolLang};
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
 
+use super::analysis::{alias_roots, ancestor_in, block_alive, blocks_inner_first, consumed, reads, users_in};
 use crate::egraph::fusion::{FusionCost, QUESTION_COST};
 use crate::egraph::ruleset::{Limits, Rules};
 use crate::egraph::{self};
@@ -187,24 +188,6 @@ fn count_soacs(ctx: &Context, op: OpId) -> usize {
     n
 }
 
-/// Every block under `op`, nested blocks before the blocks holding them.
-fn blocks_inner_first(ctx: &Context, op: OpId) -> Vec<BlockId> {
-    let mut blocks = Vec::new();
-    ctx.walk(op, &mut |o| {
-        for &r in ctx.regions(o) {
-            blocks.extend_from_slice(ctx.blocks(r));
-        }
-    });
-    blocks.reverse();
-    blocks
-}
-
-fn block_alive(ctx: &Context, b: BlockId) -> bool {
-    ctx.block_parent(b)
-        .and_then(|r| ctx.region_parent(r))
-        .is_some_and(|o| ctx.is_alive(o))
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Map,
@@ -348,101 +331,6 @@ struct Fuser<'r> {
     steps: &'r [(String, usize)],
     node_limit: usize,
     stats: Stats,
-}
-
-/// The top-level op of block `b` that holds `op` (itself when it is in `b`).
-fn ancestor_in(ctx: &Context, b: BlockId, mut op: OpId) -> Option<OpId> {
-    loop {
-        if ctx.parent_block(op) == Some(b) {
-            return Some(op);
-        }
-        op = ctx.parent_op(op)?;
-    }
-}
-
-/// The ops of `b` (and inside them) that use `v`, as their top-level op
-/// in `b`; sizes in types count as uses. `None` stands for a use outside
-/// `b`.
-fn users_in(ctx: &Context, b: BlockId, v: Value) -> Vec<Option<OpId>> {
-    let mut out: Vec<Option<OpId>> = ctx.uses(v).iter().map(|u| ancestor_in(ctx, b, u.op)).collect();
-    for &t in ctx.type_users(v) {
-        let holder = match ctx.defining_op(t) {
-            Some(d) => Some(d),
-            None => ctx
-                .value_block(t)
-                .and_then(|bb| ctx.block_parent(bb))
-                .and_then(|r| ctx.region_parent(r)),
-        };
-        out.push(holder.and_then(|h| ancestor_in(ctx, b, h)));
-    }
-    out
-}
-
-/// `op` and every op nested in it.
-fn walk_with(ctx: &Context, op: OpId, f: &mut dyn FnMut(OpId)) {
-    f(op);
-    ctx.walk(op, f);
-}
-
-/// The values `op` reads, its operands and the free values of its
-/// regions.
-fn reads(ctx: &Context, op: OpId) -> HashSet<Value> {
-    let mut inside: HashSet<Value> = HashSet::new();
-    let mut used: Vec<Value> = Vec::new();
-    walk_with(ctx, op, &mut |o| {
-        used.extend_from_slice(ctx.operands(o));
-        inside.extend(ctx.results(o));
-        for &r in ctx.regions(o) {
-            for &bb in ctx.blocks(r) {
-                inside.extend(ctx.block_args(bb).iter().copied());
-            }
-        }
-    });
-    used.into_iter().filter(|v| !inside.contains(v)).collect()
-}
-
-/// Ops that only give another view of their first operand: consuming
-/// the view consumes the array, and the other way round.
-const VIEWS: &[&str] = &[
-    "soac.slice",
-    "soac.index",
-    "soac.reshape",
-    "soac.rearrange",
-    "soac.rotate",
-];
-
-/// The arrays `v` may alias: itself and what it is a view of.
-fn alias_roots(ctx: &Context, v: Value, out: &mut HashSet<Value>) {
-    let mut v = v;
-    loop {
-        if !out.insert(v) {
-            return;
-        }
-        match ctx.defining_op(v) {
-            Some(d) if VIEWS.contains(&ctx.op_name(d)) => v = ctx.operands(d)[0],
-            _ => return,
-        }
-    }
-}
-
-/// The operands `op` (or an op inside it) may consume (Note [Fusion
-/// legality], 4): updated arrays, destinations, and everything passed to
-/// a loop or a call.
-fn consumed(ctx: &Context, op: OpId) -> HashSet<Value> {
-    let mut out = HashSet::new();
-    walk_with(ctx, op, &mut |o| {
-        let ops = ctx.operands(o);
-        let taken: Vec<Value> = match ctx.op_name(o) {
-            "soac.update" => ops.first().copied().into_iter().collect(),
-            "soac.scatter" | "soac.hist" => Soac::of(ctx, o).map(|s| s.dests).unwrap_or_default(),
-            "soac.loop" | "soac.apply" => ops.to_vec(),
-            _ => Vec::new(),
-        };
-        for v in taken {
-            alias_roots(ctx, v, &mut out);
-        }
-    });
-    out
 }
 
 impl Fuser<'_> {

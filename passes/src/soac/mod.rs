@@ -1,5 +1,7 @@
 //! Passes on the `soac` dialect.
 
+pub(crate) mod analysis;
 pub mod fuse;
 pub mod inline;
 pub mod rewrite;
+pub mod simplify;

@@ -154,15 +154,18 @@ fn parse_steps(text: &str) -> Result<Vec<(String, usize)>, String> {
 }
 
 /// The cost of a term: the sum of its nodes' costs (Note [Scalar cost]).
-struct ScalarCost;
+/// Note [Scalar cost], with each operator's cost looked up once per
+/// extraction (the extractor asks for every node many times).
+#[derive(Default)]
+struct ScalarCost {
+    known: HashMap<egg::Symbol, usize>,
+}
 
 impl CostFunction<SymbolLang> for ScalarCost {
     type Cost = usize;
     fn cost<C: FnMut(Id) -> usize>(&mut self, enode: &SymbolLang, mut costs: C) -> usize {
-        enode
-            .children
-            .iter()
-            .fold(op_cost(enode.op.as_str()), |c, &id| c.saturating_add(costs(id)))
+        let own = *self.known.entry(enode.op).or_insert_with(|| op_cost(enode.op.as_str()));
+        enode.children.iter().fold(own, |c, &id| c.saturating_add(costs(id)))
     }
 }
 
@@ -298,7 +301,7 @@ impl BlockTerms {
     /// values were replaced. A term whose types do not agree (a user rule
     /// that changes a type) is an error naming the term.
     fn rewrite(&self, ctx: &mut Context) -> Result<usize, String> {
-        let extractor = Extractor::new(&self.egraph, ScalarCost);
+        let extractor = Extractor::new(&self.egraph, ScalarCost::default());
         let scalar_ops: HashSet<OpId> = self.ops.iter().map(|(o, _)| *o).collect();
         let mut built: HashMap<Id, Value> = HashMap::new();
         let mut replaced = 0;

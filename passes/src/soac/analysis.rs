@@ -1,0 +1,131 @@
+//! Analyses of soac code that several passes share: block order, uses
+//! within a block, the values an op reads, aliasing and consumption.
+
+use std::collections::HashSet;
+
+use futmlir_dialects::ir::{BlockId, Context, OpId, Value};
+
+/// Every block under `op`, nested blocks before the blocks holding them.
+pub(crate) fn blocks_inner_first(ctx: &Context, op: OpId) -> Vec<BlockId> {
+    let mut blocks = Vec::new();
+    ctx.walk(op, &mut |o| {
+        for &r in ctx.regions(o) {
+            blocks.extend_from_slice(ctx.blocks(r));
+        }
+    });
+    blocks.reverse();
+    blocks
+}
+
+pub(crate) fn block_alive(ctx: &Context, b: BlockId) -> bool {
+    ctx.block_parent(b)
+        .and_then(|r| ctx.region_parent(r))
+        .is_some_and(|o| ctx.is_alive(o))
+}
+
+/// The top-level op of block `b` that holds `op` (itself when it is in `b`).
+pub(crate) fn ancestor_in(ctx: &Context, b: BlockId, mut op: OpId) -> Option<OpId> {
+    loop {
+        if ctx.parent_block(op) == Some(b) {
+            return Some(op);
+        }
+        op = ctx.parent_op(op)?;
+    }
+}
+
+/// The ops of `b` (and inside them) that use `v`, as their top-level op
+/// in `b`; sizes in types count as uses. `None` stands for a use outside
+/// `b`.
+pub(crate) fn users_in(ctx: &Context, b: BlockId, v: Value) -> Vec<Option<OpId>> {
+    let mut out: Vec<Option<OpId>> = ctx.uses(v).iter().map(|u| ancestor_in(ctx, b, u.op)).collect();
+    for &t in ctx.type_users(v) {
+        let holder = match ctx.defining_op(t) {
+            Some(d) => Some(d),
+            None => ctx
+                .value_block(t)
+                .and_then(|bb| ctx.block_parent(bb))
+                .and_then(|r| ctx.region_parent(r)),
+        };
+        out.push(holder.and_then(|h| ancestor_in(ctx, b, h)));
+    }
+    out
+}
+
+/// `op` and every op nested in it.
+pub(crate) fn walk_with(ctx: &Context, op: OpId, f: &mut dyn FnMut(OpId)) {
+    f(op);
+    ctx.walk(op, f);
+}
+
+/// The values `op` reads, its operands and the free values of its
+/// regions.
+pub(crate) fn reads(ctx: &Context, op: OpId) -> HashSet<Value> {
+    let mut inside: HashSet<Value> = HashSet::new();
+    let mut used: Vec<Value> = Vec::new();
+    walk_with(ctx, op, &mut |o| {
+        used.extend_from_slice(ctx.operands(o));
+        inside.extend(ctx.results(o));
+        for &r in ctx.regions(o) {
+            for &bb in ctx.blocks(r) {
+                inside.extend(ctx.block_args(bb).iter().copied());
+            }
+        }
+    });
+    used.into_iter().filter(|v| !inside.contains(v)).collect()
+}
+
+/// Ops that only give another view of their first operand: consuming
+/// the view consumes the array, and the other way round.
+pub(crate) const VIEWS: &[&str] = &[
+    "soac.slice",
+    "soac.index",
+    "soac.reshape",
+    "soac.rearrange",
+    "soac.rotate",
+];
+
+/// The arrays `v` may alias: itself and what it is a view of.
+pub(crate) fn alias_roots(ctx: &Context, v: Value, out: &mut HashSet<Value>) {
+    let mut v = v;
+    loop {
+        if !out.insert(v) {
+            return;
+        }
+        match ctx.defining_op(v) {
+            Some(d) if VIEWS.contains(&ctx.op_name(d)) => v = ctx.operands(d)[0],
+            _ => return,
+        }
+    }
+}
+
+/// The operands `op` (or an op inside it) may consume (Note [Fusion
+/// legality], 4): updated arrays, destinations, and everything passed to
+/// a loop or a call.
+pub(crate) fn consumed(ctx: &Context, op: OpId) -> HashSet<Value> {
+    let mut out = HashSet::new();
+    walk_with(ctx, op, &mut |o| {
+        let ops = ctx.operands(o);
+        let taken: Vec<Value> = match ctx.op_name(o) {
+            "soac.update" => ops.first().copied().into_iter().collect(),
+            "soac.scatter" | "soac.hist" => destinations(ctx, o).to_vec(),
+            "soac.loop" | "soac.apply" => ops.to_vec(),
+            _ => Vec::new(),
+        };
+        for v in taken {
+            alias_roots(ctx, v, &mut out);
+        }
+    });
+    out
+}
+
+/// The destinations a `soac.scatter` or `soac.hist` writes into (and
+/// consumes): scatter's last `k` operands, hist's `k` after its two sizes.
+pub(crate) fn destinations(ctx: &Context, op: OpId) -> &[Value] {
+    let ops = ctx.operands(op);
+    let k = ctx.num_results(op);
+    match ctx.op_name(op) {
+        "soac.scatter" => &ops[ops.len() - k..],
+        "soac.hist" => &ops[2..2 + k],
+        _ => &[],
+    }
+}

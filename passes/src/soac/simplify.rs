@@ -1,0 +1,894 @@
+//! `soac-simplify`: the simplifier of the soac level, run to a fixed point
+//! within a bound on the rounds.
+//!
+//! Each round runs the structural simplifications below over every block
+//! (nested blocks first), then the scalar rewrite rules (`soac-rewrite`:
+//! constant folding and the algebra of the rule files), CSE and dead-code
+//! removal. A round that changes nothing ends the pass.
+//!
+//! The structural simplifications (Note [What soac-simplify does]):
+//!
+//! - *unused results*: a map, redomap or scanomap drops arrays nobody
+//!   reads; an `if` drops results nobody reads; a loop drops merge
+//!   parameters that only feed themselves.
+//! - *copy propagation* through structure: an `if` whose branches yield the
+//!   same value, a loop parameter that each iteration passes on unchanged,
+//!   a map that yields a row of its input (the input itself) or a value
+//!   from outside (a `replicate`).
+//! - *hoisting*: code in a loop body or a SOAC's lambda that depends on
+//!   nothing inside it moves before it (Note [Hoisting]). Nothing leaves
+//!   the branches of an `if`.
+//! - *trivial structure*: loops of zero or one iteration, branches on a
+//!   constant, SOACs over arrays of one row.
+//! - *sizes*: `soac.size` of a dimension the type knows becomes that size;
+//!   results of `if` and loops whose size every path agrees on get it in
+//!   their type (un-existentialisation).
+//! - *views*: identity reshapes and rearranges go, and a reshape or
+//!   rearrange of one becomes one; an element of a `replicate` (at an
+//!   index known to be in bounds) is the replicated value.
+//!
+//! **Note [Hoisting].**
+//! An op moves out of a loop body or lambda when everything it reads
+//! (operands, free values of its regions, sizes in its result types) is
+//! defined outside, it and everything in it is pure and cannot fail
+//! (division, indexing, reshaping and making arrays of a computed size
+//! can: a loop that runs no iteration must not fail because of a hoisted
+//! op), it is not a `soac.copy` (whose point is a fresh array), and no
+//! op consumes its result (a loop body updating a hoisted array in place
+//! would update one array in every iteration).
+
+use std::collections::{BTreeMap, HashSet};
+
+use futmlir_dialects::ir::{
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, OpId, Type, TypeKind, Value, ValueMap,
+};
+
+use super::analysis::{ancestor_in, block_alive, blocks_inner_first, consumed, reads, walk_with};
+use crate::ir::is_pure;
+use crate::pass::{OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "soac-simplify",
+    description: "Simplify soac code to a fixed point: the rewrite rules (constant folding), CSE, dead code and \
+                  unused results, hoisting, trivial loops, branches and SOACs, known sizes, identity views",
+    options: &[
+        OptionSpec {
+            name: "max-rounds",
+            kind: OptionKind::UInt,
+            default: "8",
+            help: "at most this many rounds; a round that changes nothing ends the pass",
+        },
+        OptionSpec {
+            name: "rules",
+            kind: OptionKind::String,
+            default: "",
+            help: "the rule sets soac-rewrite runs each round (empty: the schedules of all loaded files)",
+        },
+        OptionSpec {
+            name: "stats",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "print ops before and after, what each simplification did, the rounds and the stop reason",
+        },
+    ],
+    create: |o: &Options| {
+        Box::new(Simplify {
+            max_rounds: o.uint("max-rounds") as usize,
+            rules: o.string("rules").to_string(),
+            stats: o.bool("stats"),
+        })
+    },
+};
+
+struct Simplify {
+    max_rounds: usize,
+    rules: String,
+    stats: bool,
+}
+
+/// How often each simplification applied, by name.
+type Counts = BTreeMap<&'static str, usize>;
+
+impl Pass for Simplify {
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let mut rewrite_options = Options::defaults(super::rewrite::INFO.options);
+        rewrite_options.set("rules", OptionValue::String(self.rules.clone()));
+        let mut rewrite = (super::rewrite::INFO.create)(&rewrite_options);
+        let mut cse = (crate::ir::cse::INFO.create)(&Options::defaults(crate::ir::cse::INFO.options));
+        let mut dce = (crate::ir::dce::INFO.create)(&Options::defaults(crate::ir::dce::INFO.options));
+        let before = ctx.count_ops(op);
+        let mut counts = Counts::new();
+        let mut stop = format!("round limit ({})", self.max_rounds);
+        let mut rounds = 0;
+        for round in 0..self.max_rounds {
+            rounds = round + 1;
+            let ops_before = ctx.count_ops(op);
+            let changed = structural(ctx, op, &mut counts);
+            // The rules already ran on this scalar code unless the
+            // structure changed (the most costly part of a round).
+            if round == 0 || changed {
+                rewrite.run(ctx, op)?;
+            }
+            cse.run(ctx, op)?;
+            dce.run(ctx, op)?;
+            if !changed && ctx.count_ops(op) == ops_before {
+                stop = "fixed point".into();
+                break;
+            }
+        }
+        if self.stats {
+            let did: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            eprintln!(
+                "soac-simplify: ops {before} -> {}; {}; {rounds} rounds, stopped at {stop}",
+                ctx.count_ops(op),
+                if did.is_empty() {
+                    "no structural change".to_string()
+                } else {
+                    did.join(", ")
+                }
+            );
+        }
+        Ok(())
+    }
+}
+
+/// One sweep of the structural simplifications; whether any applied.
+fn structural(ctx: &mut Context, root: OpId, counts: &mut Counts) -> bool {
+    let taken = consumed(ctx, root);
+    let mut changed = false;
+    for b in blocks_inner_first(ctx, root) {
+        if !block_alive(ctx, b) {
+            continue;
+        }
+        let ops: Vec<OpId> = ctx.block_ops(b).collect();
+        for o in ops {
+            if ctx.is_alive(o) {
+                for what in simplify_op(ctx, o, &taken) {
+                    *counts.entry(what).or_default() += 1;
+                    changed = true;
+                }
+            }
+        }
+    }
+    changed
+}
+
+/// The simplifications that applied to `o` (in order, while it lives),
+/// by name.
+fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'static str> {
+    let name = ctx.op_name(o).to_string();
+    let tries: &[(&'static str, Rule)] = match name.as_str() {
+        "soac.size" => &[("known-sizes", known_size)],
+        "soac.index" => &[("index-replicate", index_replicate)],
+        "soac.rearrange" => &[("identity-views", rearrange)],
+        "soac.reshape" => &[("identity-views", reshape)],
+        "soac.map" => &[
+            ("size-one-soacs", size_one),
+            ("map-copy-propagation", map_yields),
+            ("unused-results", unused_mapped),
+            ("hoisted", hoist),
+        ],
+        "soac.redomap" | "soac.scanomap" => &[
+            ("size-one-soacs", size_one),
+            ("unused-results", unused_mapped),
+            ("hoisted", hoist),
+        ],
+        "soac.reduce" | "soac.scan" => &[("size-one-soacs", size_one)],
+        "soac.hist" | "soac.scatter" | "soac.stream_seq" | "soac.stream_par" | "soac.filter" | "soac.partition" => {
+            &[("hoisted", hoist)]
+        }
+        "soac.loop" => &[
+            ("trivial-loops", trivial_loop),
+            ("loop-copy-propagation", invariant_merge),
+            ("unused-results", dead_merge),
+            ("unexistentialised", loop_sizes),
+            ("hoisted", hoist),
+        ],
+        "soac.if" => &[
+            ("constant-branches", constant_branch),
+            ("if-copy-propagation", same_yields),
+            ("unused-results", unused_if),
+            ("unexistentialised", if_sizes),
+        ],
+        _ => &[],
+    };
+    let mut applied = Vec::new();
+    for (what, rule) in tries {
+        if !ctx.is_alive(o) {
+            break;
+        }
+        if rule(ctx, o, taken) {
+            applied.push(*what);
+        }
+    }
+    applied
+}
+
+/// A simplification of one op; whether it applied.
+type Rule = fn(&mut Context, OpId, &HashSet<Value>) -> bool;
+
+// ----- helpers ---------------------------------------------------------------
+
+/// The integer value of `v` when a `soac.constant` defines it.
+fn int_const(ctx: &Context, v: Value) -> Option<i64> {
+    let d = ctx.defining_op(v)?;
+    if ctx.op_name(d) != "soac.constant" {
+        return None;
+    }
+    match ctx.attr_kind(ctx.attr(d, "value")?) {
+        AttrKind::Int { bits, .. } => Some(*bits),
+        _ => None,
+    }
+}
+
+fn bool_const(ctx: &Context, v: Value) -> Option<bool> {
+    let d = ctx.defining_op(v)?;
+    if ctx.op_name(d) != "soac.constant" {
+        return None;
+    }
+    match ctx.attr_kind(ctx.attr(d, "value")?) {
+        AttrKind::Bool(b) => Some(*b),
+        AttrKind::Int { bits, .. } => Some(*bits != 0),
+        _ => None,
+    }
+}
+
+/// A `soac.constant` of type `ty` (an integer type) before `at`.
+fn int_before(ctx: &mut Context, at: OpId, v: i64, ty: Type) -> Value {
+    let s = ctx.as_scalar(ty).expect("an integer type");
+    let a = ctx.int_attr(v, s);
+    let c = Builder::before(ctx, at).op("soac.constant", &[], &[ty], &[("value", a)], Vec::new());
+    ctx.result(c, 0)
+}
+
+/// The block of the single region `r` of an op.
+fn body(ctx: &Context, o: OpId, r: usize) -> BlockId {
+    ctx.blocks(ctx.regions(o)[r])[0]
+}
+
+fn terminator(ctx: &Context, b: BlockId) -> OpId {
+    ctx.last_op(b).expect("a block ends in its terminator")
+}
+
+/// Whether `v` is defined inside `holder` (in one of its regions).
+fn defined_inside(ctx: &Context, v: Value, holder: OpId) -> bool {
+    let owner = ctx
+        .value_block(v)
+        .and_then(|b| ctx.block_parent(b))
+        .and_then(|r| ctx.region_parent(r));
+    owner.is_some_and(|o| ctx.is_ancestor(holder, o))
+}
+
+/// The values `op` reads, with the sizes its result types name.
+fn reads_and_sizes(ctx: &Context, op: OpId) -> HashSet<Value> {
+    let mut out = reads(ctx, op);
+    for r in ctx.results(op) {
+        out.extend(ctx.type_size_values(ctx.value_type(r)));
+    }
+    out
+}
+
+/// Clones the ops of `from` (all but its terminator) before `at`, with
+/// its arguments bound to `args`; the terminator's operands, mapped.
+fn inline_block_before(ctx: &mut Context, from: BlockId, args: &[Value], at: OpId) -> Vec<Value> {
+    let mut map = ValueMap::default();
+    for (&p, &a) in ctx.block_args(from).to_vec().iter().zip(args) {
+        map.insert(p, a);
+    }
+    let ops: Vec<OpId> = ctx.block_ops(from).collect();
+    let (last, rest) = ops.split_last().expect("a block ends in its terminator");
+    for &o in rest {
+        let c = ctx.clone_op(o, &mut map);
+        Builder::before(ctx, at).insert(c);
+    }
+    ctx.operands(*last).iter().map(|&v| map.get(v)).collect()
+}
+
+/// Replaces `o` by an op like it that keeps only the results at `keep`
+/// and has `operands`; `o`'s regions move to it. The other results must
+/// be unused.
+fn rebuild(ctx: &mut Context, o: OpId, keep: &[usize], operands: &[Value]) -> OpId {
+    let types: Vec<Type> = keep.iter().map(|&i| ctx.value_type(ctx.result(o, i))).collect();
+    let regions = ctx.take_regions(o);
+    let name = ctx.op_name_sym(o);
+    let attrs = ctx.attrs(o).to_vec();
+    let loc = ctx.location(o);
+    let new = ctx.create_op(name, operands, &types, attrs, regions, loc);
+    Builder::before(ctx, o).insert(new);
+    for (j, &i) in keep.iter().enumerate() {
+        let (old, nv) = (ctx.result(o, i), ctx.result(new, j));
+        ctx.replace_all_uses(old, nv);
+    }
+    ctx.erase_op(o);
+    new
+}
+
+/// Replaces the terminator of `b` by one with its operands at `keep`.
+fn keep_yields(ctx: &mut Context, b: BlockId, keep: &[usize]) {
+    let t = terminator(ctx, b);
+    let vals: Vec<Value> = keep.iter().map(|&i| ctx.operand(t, i)).collect();
+    let name = ctx.op_name(t).to_string();
+    Builder::before(ctx, t).op(&name, &vals, &[], &[], Vec::new());
+    ctx.erase_op(t);
+}
+
+/// Whether `op` and everything in it only computes values: pure ops,
+/// branches and loops of them (but they may fail).
+fn effect_free(ctx: &Context, op: OpId) -> bool {
+    let mut ok = true;
+    walk_with(ctx, op, &mut |y| {
+        ok &= matches!(ctx.op_name(y), "soac.yield" | "soac.if" | "soac.loop") || is_pure(ctx, y)
+    });
+    ok
+}
+
+/// Replaces `o` as [`rebuild`] does; an op left without results and
+/// without effects goes altogether.
+fn rebuild_or_erase(ctx: &mut Context, o: OpId, keep: &[usize], operands: &[Value]) {
+    if keep.is_empty() && effect_free(ctx, o) {
+        ctx.erase_op(o);
+    } else {
+        rebuild(ctx, o, keep, operands);
+    }
+}
+
+/// Whether `op`, and everything in it, has no effect and cannot fail
+/// (Note [Hoisting]).
+fn cannot_fail(ctx: &Context, op: OpId) -> bool {
+    let mut ok = true;
+    walk_with(ctx, op, &mut |o| {
+        ok &= match ctx.op_name(o) {
+            "soac.yield" => true,
+            "soac.index" | "soac.slice" | "soac.reshape" | "soac.concat" | "soac.iota" | "soac.replicate"
+            | "soac.copy" => false,
+            "soac.binop" => {
+                let kind = ctx.attr(o, "kind").map(|a| ctx.attr_kind(a));
+                let int = ctx
+                    .as_scalar(ctx.value_type(ctx.result(o, 0)))
+                    .is_some_and(|s| !s.is_float());
+                let failing = matches!(kind, Some(AttrKind::String(k))
+                    if matches!(ctx.str(*k), "div" | "mod" | "rem" | "quot" | "pow"));
+                !(int && failing)
+            }
+            _ => is_pure(ctx, o),
+        }
+    });
+    ok
+}
+
+// ----- sizes and views -------------------------------------------------------
+
+/// `soac.size` of a dimension that the array's type names.
+fn known_size(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let dim = match ctx.attr(o, "dim").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Int { bits, .. }) => *bits as usize,
+        _ => 0,
+    };
+    let arr = ctx.operand(o, 0);
+    let d = match ctx.type_kind(ctx.value_type(arr)) {
+        TypeKind::Array { shape, .. } => shape.get(dim).copied(),
+        _ => None,
+    };
+    let v = match d {
+        Some(Dim::Value(v)) => v,
+        Some(Dim::Const(c)) => {
+            let t = ctx.value_type(ctx.result(o, 0));
+            int_before(ctx, o, c as i64, t)
+        }
+        _ => return false,
+    };
+    ctx.replace_op(o, &[v]);
+    true
+}
+
+fn perm(ctx: &Context, o: OpId) -> Option<Vec<usize>> {
+    match ctx.attr_kind(ctx.attr(o, "perm")?) {
+        AttrKind::Array(xs) => xs
+            .iter()
+            .map(|&a| match ctx.attr_kind(a) {
+                AttrKind::Int { bits, .. } => Some(*bits as usize),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// An identity rearrange goes; a rearrange of a rearrange becomes one.
+fn rearrange(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let Some(p) = perm(ctx, o) else { return false };
+    let x = ctx.operand(o, 0);
+    if p.iter().enumerate().all(|(i, &d)| i == d) {
+        ctx.replace_op(o, &[x]);
+        return true;
+    }
+    let Some(inner) = ctx.defining_op(x).filter(|&d| ctx.op_name(d) == "soac.rearrange") else {
+        return false;
+    };
+    let Some(q) = perm(ctx, inner) else { return false };
+    // Result dimension i is x's dimension p[i], which is inner's operand
+    // dimension q[p[i]].
+    let composed: Vec<usize> = p.iter().map(|&i| q[i]).collect();
+    let src = ctx.operand(inner, 0);
+    let i64t = ctx.scalar(futmlir_dialects::ir::Scalar::I64);
+    let attrs: Vec<_> = composed
+        .iter()
+        .map(|&d| {
+            ctx.intern_attr(AttrKind::Int {
+                bits: d as i64,
+                ty: i64t,
+            })
+        })
+        .collect();
+    let pa = ctx.intern_attr(AttrKind::Array(attrs));
+    let t = ctx.value_type(ctx.result(o, 0));
+    let new = Builder::before(ctx, o).op("soac.rearrange", &[src], &[t], &[("perm", pa)], Vec::new());
+    let nv = ctx.result(new, 0);
+    ctx.replace_op(o, &[nv]);
+    true
+}
+
+/// A reshape to the shape its operand has goes; a reshape of a reshape
+/// becomes one.
+fn reshape(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let (x, dims) = (ops[0], &ops[1..]);
+    if let TypeKind::Array { shape, .. } = ctx.type_kind(ctx.value_type(x)) {
+        let same = shape.len() == dims.len()
+            && shape.iter().zip(dims).all(|(d, &v)| match *d {
+                Dim::Value(w) => w == v,
+                Dim::Const(c) => int_const(ctx, v) == Some(c as i64),
+                Dim::Unknown => false,
+            });
+        if same {
+            ctx.replace_op(o, &[x]);
+            return true;
+        }
+    }
+    match ctx.defining_op(x).filter(|&d| ctx.op_name(d) == "soac.reshape") {
+        Some(inner) => {
+            let src = ctx.operand(inner, 0);
+            ctx.set_operand(o, 0, src);
+            true
+        }
+        None => false,
+    }
+}
+
+/// An element of a `replicate` at an index known to be in bounds is the
+/// replicated value.
+fn index_replicate(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let Some(rep) = ctx.defining_op(ops[0]).filter(|&d| ctx.op_name(d) == "soac.replicate") else {
+        return false;
+    };
+    let (n, v) = (ctx.operand(rep, 0), ctx.operand(rep, 1));
+    let in_bounds = matches!((int_const(ctx, ops[1]), int_const(ctx, n)), (Some(i), Some(n)) if 0 <= i && i < n);
+    if ops.len() != 2 || !in_bounds {
+        return false;
+    }
+    ctx.replace_op(o, &[v]);
+    true
+}
+
+// ----- SOACs -----------------------------------------------------------------
+
+/// The number of values a SOAC combines with its operator (0 for map).
+fn combined_count(ctx: &Context, o: OpId) -> usize {
+    match ctx.op_name(o) {
+        "soac.reduce" | "soac.scan" | "soac.redomap" | "soac.scanomap" => ctx.block_args(body(ctx, o, 0)).len() / 2,
+        _ => 0,
+    }
+}
+
+/// A map, reduce, scan, redomap or scanomap over one row: its lambda and
+/// operator applied to that row, without the SOAC.
+fn size_one(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let n = ops[0];
+    if int_const(ctx, n) != Some(1) {
+        return false;
+    }
+    let k = combined_count(ctx, o);
+    let (nes, inputs) = (ops[1..1 + k].to_vec(), ops[1 + k..].to_vec());
+    let nregions = ctx.regions(o).len();
+    let lambda = (ctx.op_name(o) == "soac.map" || nregions == 2).then(|| body(ctx, o, nregions - 1));
+    let i64t = ctx.scalar(futmlir_dialects::ir::Scalar::I64);
+    let zero = int_before(ctx, o, 0, i64t);
+    let param_types: Vec<Type> = match lambda {
+        Some(l) => ctx.block_args(l).iter().map(|&a| ctx.value_type(a)).collect(),
+        None => ctx.block_args(body(ctx, o, 0))[..k]
+            .iter()
+            .map(|&a| ctx.value_type(a))
+            .collect(),
+    };
+    let mut rows = Vec::new();
+    for (&x, &t) in inputs.iter().zip(&param_types) {
+        let r = Builder::before(ctx, o).op("soac.index", &[x, zero], &[t], &[], Vec::new());
+        rows.push(ctx.result(r, 0));
+    }
+    let ys = match lambda {
+        Some(l) => inline_block_before(ctx, l, &rows, o),
+        None => rows,
+    };
+    let mut combined = Vec::new();
+    if k > 0 {
+        let args: Vec<Value> = nes.iter().chain(&ys[..k]).copied().collect();
+        combined = inline_block_before(ctx, body(ctx, o, 0), &args, o);
+    }
+    let scans = matches!(ctx.op_name(o), "soac.scan" | "soac.scanomap");
+    let mut new = Vec::new();
+    for (i, r) in ctx.results(o).collect::<Vec<_>>().into_iter().enumerate() {
+        let t = ctx.value_type(r);
+        let v = if i < k { combined[i] } else { ys[i] };
+        if i < k && !scans {
+            new.push(v);
+        } else {
+            let rep = Builder::before(ctx, o).op("soac.replicate", &[n, v], &[t], &[], Vec::new());
+            new.push(ctx.result(rep, 0));
+        }
+    }
+    ctx.replace_op(o, &new);
+    true
+}
+
+/// A map result whose lambda yields a value from outside is a
+/// `replicate`; one whose lambda yields its row of an input is that input
+/// (when neither is consumed: the map's result is a fresh array), unless
+/// the lambda has effects (an assertion).
+fn map_yields(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
+    // The map must stay when its lambda may fail.
+    if !effect_free(ctx, o) {
+        return false;
+    }
+    let lam = body(ctx, o, 0);
+    let params = ctx.block_args(lam).to_vec();
+    let yields = ctx.operands(terminator(ctx, lam)).to_vec();
+    let inputs = ctx.operands(o)[1..].to_vec();
+    let n = ctx.operand(o, 0);
+    let mut changed = false;
+    for (i, &y) in yields.iter().enumerate() {
+        let r = ctx.result(o, i);
+        if !ctx.has_uses(r) {
+            continue;
+        }
+        if let Some(p) = params.iter().position(|&p| p == y) {
+            let x = inputs[p];
+            if !taken.contains(&r) && !taken.contains(&x) && ctx.value_type(x) == ctx.value_type(r) {
+                ctx.replace_all_uses(r, x);
+                changed = true;
+            }
+        } else if !defined_inside(ctx, y, o) {
+            let t = ctx.value_type(r);
+            let rep = Builder::before(ctx, o).op("soac.replicate", &[n, y], &[t], &[], Vec::new());
+            let v = ctx.result(rep, 0);
+            ctx.replace_all_uses(r, v);
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// A map, redomap or scanomap drops the arrays it maps out that nobody
+/// reads (a map none of whose results are read is dead code).
+fn unused_mapped(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let k = combined_count(ctx, o);
+    let n = ctx.num_results(o);
+    let keep: Vec<usize> = (0..n).filter(|&i| i < k || ctx.has_uses(ctx.result(o, i))).collect();
+    if keep.len() == n || keep.is_empty() {
+        return false;
+    }
+    let lam = body(ctx, o, ctx.regions(o).len() - 1);
+    keep_yields(ctx, lam, &keep);
+    let operands = ctx.operands(o).to_vec();
+    rebuild(ctx, o, &keep, &operands);
+    true
+}
+
+/// Note [Hoisting]: moves invariant ops out of `o`'s regions, before it.
+fn hoist(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
+    let mut moved = false;
+    for r in ctx.regions(o).to_vec() {
+        for b in ctx.blocks(r).to_vec() {
+            let ops: Vec<OpId> = ctx.block_ops(b).collect();
+            for &x in ops.split_last().map_or(&[][..], |(_, rest)| rest) {
+                let invariant = cannot_fail(ctx, x)
+                    && !ctx.results(x).any(|v| taken.contains(&v))
+                    && reads_and_sizes(ctx, x).iter().all(|&v| !defined_inside(ctx, v, o));
+                if invariant {
+                    ctx.move_op_before(x, o);
+                    moved = true;
+                }
+            }
+        }
+    }
+    moved
+}
+
+// ----- loops -----------------------------------------------------------------
+
+/// The operands of a loop before its initial merge values (the bound of
+/// a for loop), and the block arguments before its merge parameters.
+fn loop_offset(ctx: &Context, o: OpId) -> Option<usize> {
+    match ctx.attr(o, "form").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::String(s)) if ctx.str(*s) == "for" => Some(1),
+        Some(AttrKind::String(s)) if ctx.str(*s) == "while" => Some(0),
+        _ => None,
+    }
+}
+
+/// A for loop of no iterations is its initial values; one of one
+/// iteration is its body; a while loop whose condition starts false is
+/// its initial values.
+fn trivial_loop(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let Some(off) = loop_offset(ctx, o) else { return false };
+    let inits = ctx.operands(o)[off..].to_vec();
+    if off == 0 {
+        if bool_const(ctx, inits[0]) == Some(false) {
+            ctx.replace_op(o, &inits);
+            return true;
+        }
+        return false;
+    }
+    let bound = ctx.operand(o, 0);
+    match int_const(ctx, bound) {
+        Some(n) if n <= 0 => {
+            ctx.replace_op(o, &inits);
+            true
+        }
+        Some(1) => {
+            let t = ctx.value_type(bound);
+            let i = int_before(ctx, o, 0, t);
+            let args: Vec<Value> = std::iter::once(i).chain(inits).collect();
+            let b = body(ctx, o, 0);
+            let out = inline_block_before(ctx, b, &args, o);
+            ctx.replace_op(o, &out);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// A merge parameter that every iteration yields unchanged is its initial
+/// value, in the body and after the loop.
+fn invariant_merge(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let Some(off) = loop_offset(ctx, o) else { return false };
+    let b = body(ctx, o, 0);
+    let params = ctx.block_args(b)[off..].to_vec();
+    let yields = ctx.operands(terminator(ctx, b)).to_vec();
+    let inits = ctx.operands(o)[off..].to_vec();
+    let mut changed = false;
+    // A while loop's condition (merge value 0) is never invariant.
+    for j in (1 - off)..params.len() {
+        let (p, r) = (params[j], ctx.result(o, j));
+        let t = terminator(ctx, b);
+        let used_inside = ctx.uses(p).iter().any(|u| u.op != t) || !ctx.type_users(p).is_empty();
+        if yields[j] == p && (used_inside || ctx.has_uses(r)) {
+            if used_inside {
+                ctx.replace_all_uses(p, inits[j]);
+                // The yield keeps passing the parameter on.
+                ctx.set_operand(t, j, p);
+            }
+            ctx.replace_all_uses(r, inits[j]);
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// Merge parameters whose results nobody reads and which only feed
+/// themselves (through pure code) go, with the code computing them.
+fn dead_merge(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let Some(off) = loop_offset(ctx, o) else { return false };
+    let b = body(ctx, o, 0);
+    let yield_op = terminator(ctx, b);
+    let m = ctx.num_results(o);
+    let mut dead: HashSet<usize> = ((1 - off)..m).filter(|&j| !ctx.has_uses(ctx.result(o, j))).collect();
+    if dead.is_empty() {
+        return false;
+    }
+    // The ops of the body each dead parameter flows into; a parameter
+    // stays when it flows into a live yield, an effect, or a type.
+    let mut slices: BTreeMap<usize, Vec<OpId>> = BTreeMap::new();
+    loop {
+        let mut stable = true;
+        for j in dead.clone() {
+            let p = ctx.block_args(b)[off + j];
+            match forward_slice(ctx, b, yield_op, p) {
+                Some((ops, ys)) if ys.iter().all(|y| dead.contains(y)) => {
+                    slices.insert(j, ops);
+                }
+                _ => {
+                    dead.remove(&j);
+                    slices.remove(&j);
+                    stable = false;
+                }
+            }
+        }
+        if stable {
+            break;
+        }
+    }
+    if dead.is_empty() {
+        return false;
+    }
+    let keep: Vec<usize> = (0..m).filter(|j| !dead.contains(j)).collect();
+    keep_yields(ctx, b, &keep);
+    let mut erase: Vec<OpId> = slices.into_values().flatten().collect();
+    erase.sort_by_key(|&x| std::cmp::Reverse(position(ctx, b, x)));
+    erase.dedup();
+    for x in erase {
+        ctx.erase_op(x);
+    }
+    let mut js: Vec<usize> = dead.into_iter().collect();
+    js.sort_by(|a, b| b.cmp(a));
+    for &j in &js {
+        ctx.erase_block_arg(b, off + j);
+    }
+    let operands: Vec<Value> = ctx.operands(o)[..off]
+        .iter()
+        .copied()
+        .chain(keep.iter().map(|&j| ctx.operand(o, off + j)))
+        .collect();
+    rebuild_or_erase(ctx, o, &keep, &operands);
+    true
+}
+
+fn position(ctx: &Context, b: BlockId, x: OpId) -> usize {
+    ctx.block_ops(b).position(|y| y == x).unwrap_or(0)
+}
+
+/// The ops of block `b` that `v` flows into, and the positions of the
+/// yield (`yield_op`) it reaches; `None` when it reaches an op with an
+/// effect or a type.
+fn forward_slice(ctx: &Context, b: BlockId, yield_op: OpId, v: Value) -> Option<(Vec<OpId>, Vec<usize>)> {
+    let mut ops: Vec<OpId> = Vec::new();
+    let mut ys = Vec::new();
+    let mut work = vec![v];
+    let mut seen: HashSet<Value> = HashSet::new();
+    while let Some(x) = work.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if !ctx.type_users(x).is_empty() {
+            return None;
+        }
+        for u in ctx.uses(x) {
+            if u.op == yield_op {
+                ys.push(u.index as usize);
+                continue;
+            }
+            let top = ancestor_in(ctx, b, u.op)?;
+            if top == yield_op {
+                return None;
+            }
+            if !ops.contains(&top) {
+                if !effect_free(ctx, top) {
+                    return None;
+                }
+                ops.push(top);
+                work.extend(ctx.results(top));
+            }
+        }
+    }
+    Some((ops, ys))
+}
+
+/// Sizes a loop's result type leaves unknown that its initial value, its
+/// parameter and its yield agree on (a size from outside the loop).
+fn loop_sizes(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let Some(off) = loop_offset(ctx, o) else { return false };
+    let b = body(ctx, o, 0);
+    let yields = ctx.operands(terminator(ctx, b)).to_vec();
+    let mut changed = false;
+    for (j, &y) in yields.iter().enumerate() {
+        let r = ctx.result(o, j);
+        let candidates = [
+            ctx.value_type(ctx.operand(o, off + j)),
+            ctx.value_type(ctx.block_args(b)[off + j]),
+            ctx.value_type(y),
+        ];
+        changed |= refine(ctx, r, &candidates, o);
+    }
+    changed
+}
+
+/// Gives `r`'s type the sizes it leaves unknown where every candidate
+/// type has the same known size, defined outside `o`.
+fn refine(ctx: &mut Context, r: Value, candidates: &[Type], o: OpId) -> bool {
+    let TypeKind::Array { elem, shape } = ctx.type_kind(ctx.value_type(r)).clone() else {
+        return false;
+    };
+    let mut new = shape.clone();
+    for (d, nd) in new.iter_mut().enumerate() {
+        if *nd != Dim::Unknown {
+            continue;
+        }
+        let dims: Vec<Option<Dim>> = candidates
+            .iter()
+            .map(|&t| match ctx.type_kind(t) {
+                TypeKind::Array { shape: s, .. } if s.len() == shape.len() => Some(s[d]),
+                _ => None,
+            })
+            .collect();
+        let Some(Some(first)) = dims.first().copied() else {
+            continue;
+        };
+        let agreed = dims.iter().all(|x| *x == Some(first))
+            && match first {
+                Dim::Value(v) => !defined_inside(ctx, v, o),
+                Dim::Const(_) => true,
+                Dim::Unknown => false,
+            };
+        if agreed {
+            *nd = first;
+        }
+    }
+    if new == shape {
+        return false;
+    }
+    let t = ctx.intern_type(TypeKind::Array { elem, shape: new });
+    ctx.set_value_type(r, t);
+    true
+}
+
+// ----- branches --------------------------------------------------------------
+
+/// A branch on a constant is the branch taken.
+fn constant_branch(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let Some(c) = bool_const(ctx, ctx.operand(o, 0)) else {
+        return false;
+    };
+    let b = body(ctx, o, if c { 0 } else { 1 });
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    let (last, rest) = ops.split_last().expect("a branch ends in a yield");
+    for &x in rest {
+        ctx.move_op_before(x, o);
+    }
+    let out = ctx.operands(*last).to_vec();
+    ctx.replace_op(o, &out);
+    true
+}
+
+/// A result both branches yield the same value for is that value.
+fn same_yields(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let (t, e) = (terminator(ctx, body(ctx, o, 0)), terminator(ctx, body(ctx, o, 1)));
+    let (ty, ey) = (ctx.operands(t).to_vec(), ctx.operands(e).to_vec());
+    let mut changed = false;
+    for (j, (&a, &b)) in ty.iter().zip(&ey).enumerate() {
+        let r = ctx.result(o, j);
+        if a == b && ctx.has_uses(r) {
+            ctx.replace_all_uses(r, a);
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// An `if` drops the results nobody reads.
+fn unused_if(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let n = ctx.num_results(o);
+    let keep: Vec<usize> = (0..n).filter(|&i| ctx.has_uses(ctx.result(o, i))).collect();
+    if keep.len() == n {
+        return false;
+    }
+    for r in 0..2 {
+        let b = body(ctx, o, r);
+        keep_yields(ctx, b, &keep);
+    }
+    let operands = ctx.operands(o).to_vec();
+    rebuild_or_erase(ctx, o, &keep, &operands);
+    true
+}
+
+/// Sizes an `if`'s result type leaves unknown that both branches agree on.
+fn if_sizes(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let (t, e) = (terminator(ctx, body(ctx, o, 0)), terminator(ctx, body(ctx, o, 1)));
+    let mut changed = false;
+    for j in 0..ctx.num_results(o) {
+        let r = ctx.result(o, j);
+        let candidates = [ctx.value_type(ctx.operand(t, j)), ctx.value_type(ctx.operand(e, j))];
+        changed |= refine(ctx, r, &candidates, o);
+    }
+    changed
+}

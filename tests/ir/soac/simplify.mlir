@@ -1,0 +1,212 @@
+// RUN: futmlir opt %s --pass-pipeline=soac-simplify
+// RUN: futmlir opt %s --pass-pipeline=soac-simplify | futmlir opt -
+
+// Hoisting: the map, the reduction over xs and the constant do not depend
+// on the loop, so they move before it.
+// CHECK-LABEL: sym_name = "hoist"
+// CHECK: soac.map(%0, %1)
+// CHECK: soac.reduce(%0, %3, %5)
+// CHECK: soac.loop(%2, %3)
+// CHECK-NEXT: ^bb0(%13: i64, %14: f32):
+// CHECK-NEXT: soac.binop(%14, %8) {kind = "add"}
+// CHECK-NEXT: soac.yield(%15)
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]f32>, %k: i64):
+  %z = "soac.constant"() {value = 0.0 : f32} : () -> f32
+  %r = "soac.loop"(%k, %z) ({
+  ^bb0(%i: i64, %acc: f32):
+    %two = "soac.constant"() {value = 2.0 : f32} : () -> f32
+    %ys = "soac.map"(%n, %xs) ({
+    ^bb0(%x: f32):
+      %y = "soac.binop"(%x, %two) {kind = "mul"} : (f32, f32) -> f32
+      "soac.yield"(%y) : (f32) -> ()
+    }) : (i64, !fut.array<[%n]f32>) -> !fut.array<[%n]f32>
+    %s = "soac.reduce"(%n, %z, %ys) ({
+    ^bb0(%a: f32, %b: f32):
+      %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+      "soac.yield"(%c) : (f32) -> ()
+    }) : (i64, f32, !fut.array<[%n]f32>) -> f32
+    %acc2 = "soac.binop"(%acc, %s) {kind = "add"} : (f32, f32) -> f32
+    "soac.yield"(%acc2) : (f32) -> ()
+  }) {form = "for"} : (i64, f32) -> f32
+  "soac.return"(%r) : (f32) -> ()
+}) {sym_name = "hoist", function_type = (i64, !fut.array<[?]f32>, i64) -> f32} : () -> ()
+
+// Not hoisted: a division may fail, and the loop may run no iteration.
+
+// Not hoisted: a division may fail, and the loop may run no iteration.
+// CHECK-LABEL: sym_name = "no_hoist_div"
+// CHECK: soac.loop(
+// CHECK-NEXT: ^bb0(
+// CHECK-NEXT: {kind = "div"}
+"soac.func"() ({
+^bb0(%a: i64, %b: i64, %k: i64):
+  %z = "soac.constant"() {value = 0 : i64} : () -> i64
+  %r = "soac.loop"(%k, %z) ({
+  ^bb0(%i: i64, %acc: i64):
+    %q = "soac.binop"(%a, %b) {kind = "div"} : (i64, i64) -> i64
+    %acc2 = "soac.binop"(%acc, %q) {kind = "add"} : (i64, i64) -> i64
+    "soac.yield"(%acc2) : (i64) -> ()
+  }) {form = "for"} : (i64, i64) -> i64
+  "soac.return"(%r) : (i64) -> ()
+}) {sym_name = "no_hoist_div", function_type = (i64, i64, i64) -> i64} : () -> ()
+
+// Not hoisted: the array is updated in place in each iteration.
+
+// Not hoisted: the array is updated in place in each iteration.
+// CHECK-LABEL: sym_name = "no_hoist_consumed"
+// CHECK: soac.loop(
+// CHECK-NEXT: ^bb0(
+// CHECK-NEXT: soac.replicate(
+// CHECK-NEXT: soac.update(
+"soac.func"() ({
+^bb0(%n: i64, %k: i64):
+  %z = "soac.constant"() {value = 0 : i64} : () -> i64
+  %r = "soac.loop"(%k, %z) ({
+  ^bb0(%i: i64, %acc: i64):
+    %zs = "soac.replicate"(%n, %z) : (i64, i64) -> !fut.array<[%n]i64>
+    %ws = "soac.update"(%zs, %z, %i) : (!fut.array<[%n]i64>, i64, i64) -> !fut.array<[%n]i64>
+    %w = "soac.index"(%ws, %z) : (!fut.array<[%n]i64>, i64) -> i64
+    %acc2 = "soac.binop"(%acc, %w) {kind = "add"} : (i64, i64) -> i64
+    "soac.yield"(%acc2) : (i64) -> ()
+  }) {form = "for"} : (i64, i64) -> i64
+  "soac.return"(%r) : (i64) -> ()
+}) {sym_name = "no_hoist_consumed", function_type = (i64, i64) -> i64} : () -> ()
+
+// Unused results: the map drops %b, the if drops its second result, the
+// loop drops the parameter that only feeds itself.
+
+// Unused results: the map drops its second array, the `if` goes (its
+// first result is %one on both branches, its second is unused), the loop
+// drops the parameter that only feeds itself.
+// CHECK-LABEL: sym_name = "unused"
+// CHECK: %40 = soac.map(%35, %36)
+// CHECK: soac.yield(%42) : (i32) -> ()
+// CHECK-NEXT: }) : (i64, [%35]i32) -> [%35]i32
+// CHECK-NOT: soac.if
+// CHECK: %43 = soac.loop(%38, %39) {form = "for"}
+// CHECK-NEXT: ^bb0(%44: i64, %45: i32):
+// CHECK-NEXT: kind = "mul"
+// CHECK-NEXT: soac.yield(%46) : (i32) -> ()
+// CHECK: soac.return(%40, %43)
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %c: i1, %k: i64):
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
+  %a, %b = "soac.map"(%n, %xs) ({
+  ^bb0(%x: i32):
+    %y = "soac.binop"(%x, %one) {kind = "add"} : (i32, i32) -> i32
+    %w = "soac.binop"(%x, %one) {kind = "sub"} : (i32, i32) -> i32
+    "soac.yield"(%y, %w) : (i32, i32) -> ()
+  }) : (i64, !fut.array<[%n]i32>) -> (!fut.array<[%n]i32>, !fut.array<[%n]i32>)
+  %p, %q = "soac.if"(%c) ({
+    %t = "soac.binop"(%one, %one) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%one, %t) : (i32, i32) -> ()
+  }, {
+    "soac.yield"(%one, %one) : (i32, i32) -> ()
+  }) : (i1) -> (i32, i32)
+  %l:2 = "soac.loop"(%k, %p, %one) ({
+  ^bb0(%i: i64, %u: i32, %v: i32):
+    %u2 = "soac.binop"(%u, %u) {kind = "mul"} : (i32, i32) -> i32
+    %v2 = "soac.binop"(%v, %u) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%u2, %v2) : (i32, i32) -> ()
+  }) {form = "for"} : (i64, i32, i32) -> (i32, i32)
+  "soac.return"(%a, %l#0) : (!fut.array<[%n]i32>, i32) -> ()
+}) {sym_name = "unused", function_type = (i64, !fut.array<[?]i32>, i1, i64) -> (!fut.array<[?]i32>, i32)} : () -> ()
+
+// A loop of no iterations is its initial value, one of one iteration its
+// body; a branch on a constant is the branch taken.
+// CHECK-LABEL: sym_name = "trivial"
+// CHECK-NEXT: ^bb0(%47: i64, %48: [%47]i32, %49: i32):
+// CHECK-NEXT: %50 = soac.binop(%49, %49) {kind = "mul"}
+// CHECK-NEXT: %51 = soac.binop(%50, %49) {kind = "add"}
+// CHECK-NEXT: soac.return(%51)
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32):
+  %zero = "soac.constant"() {value = 0 : i64} : () -> i64
+  %one = "soac.constant"() {value = 1 : i64} : () -> i64
+  %t = "soac.constant"() {value = true} : () -> i1
+  %r0 = "soac.loop"(%zero, %x) ({
+  ^bb0(%i: i64, %a: i32):
+    %b = "soac.binop"(%a, %a) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%b) : (i32) -> ()
+  }) {form = "for"} : (i64, i32) -> i32
+  %r1 = "soac.loop"(%one, %r0) ({
+  ^bb0(%i: i64, %a: i32):
+    %b = "soac.binop"(%a, %a) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%b) : (i32) -> ()
+  }) {form = "for"} : (i64, i32) -> i32
+  %r2 = "soac.if"(%t) ({
+    %c = "soac.binop"(%r1, %x) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }, {
+    "soac.yield"(%x) : (i32) -> ()
+  }) : (i1) -> i32
+  "soac.return"(%r2) : (i32) -> ()
+}) {sym_name = "trivial", function_type = (i64, !fut.array<[?]i32>, i32) -> i32} : () -> ()
+
+// SOACs over one row: the lambda on that row, a replicate of one element,
+// and the reduction's operator applied once (0 + x folds to x).
+// CHECK-LABEL: sym_name = "size_one"
+// CHECK-NOT: soac.map
+// CHECK-NOT: soac.reduce
+// CHECK: %56 = soac.index(%52, %55)
+// CHECK-NEXT: %57 = soac.index(%53, %55)
+// CHECK-NEXT: %58 = soac.binop(%56, %57) {kind = "mul"}
+// CHECK-NEXT: %59 = soac.replicate(%54, %58) : (i64, i32) -> [%54]i32
+// CHECK-NEXT: soac.return(%59, %58)
+"soac.func"() ({
+^bb0(%xs: !fut.array<[1]i32>, %ys: !fut.array<[1]i32>):
+  %one = "soac.constant"() {value = 1 : i64} : () -> i64
+  %zero = "soac.constant"() {value = 0 : i32} : () -> i32
+  %zs = "soac.map"(%one, %xs, %ys) ({
+  ^bb0(%x: i32, %y: i32):
+    %z = "soac.binop"(%x, %y) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%z) : (i32) -> ()
+  }) : (i64, !fut.array<[1]i32>, !fut.array<[1]i32>) -> !fut.array<[%one]i32>
+  %s = "soac.reduce"(%one, %zero, %zs) ({
+  ^bb0(%a: i32, %b: i32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }) : (i64, i32, !fut.array<[%one]i32>) -> i32
+  "soac.return"(%zs, %s) : (!fut.array<[%one]i32>, i32) -> ()
+}) {sym_name = "size_one", function_type = (!fut.array<[1]i32>, !fut.array<[1]i32>) -> (!fut.array<[?]i32>, i32)} : () -> ()
+
+// Views and sizes: the two transpositions cancel and the reshape to the
+// same shape goes, so the `if` yields xs or its copy; both have n rows,
+// so its result type says so and the size of it is n. The map yields
+// its row (xs itself) and a value from outside (a replicate). The loop
+// passes its array on unchanged: its result is xs.
+// CHECK-LABEL: sym_name = "sizes_views_copies"
+// CHECK-NOT: soac.rearrange
+// CHECK-NOT: soac.reshape
+// CHECK: %66 = soac.if(%63)
+// CHECK-NEXT: soac.yield(%62)
+// CHECK: soac.copy(%62)
+// CHECK: }) : (bool) -> [%60][%61]f32
+// CHECK-NEXT: %68 = soac.replicate(%60, %65) : (i64, f32) -> [%60]f32
+// CHECK-NEXT: %69 = soac.loop(%64, %60) {form = "for"}
+// CHECK-NEXT: ^bb0(%70: i64, %71: i64):
+// CHECK: soac.return(%66, %68, %62, %69)
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n][%m]f32>, %c: i1, %k: i64, %v: f32):
+  %t = "soac.rearrange"(%xs) {perm = [1, 0]} : (!fut.array<[%n][%m]f32>) -> !fut.array<[%m][%n]f32>
+  %tt = "soac.rearrange"(%t) {perm = [1, 0]} : (!fut.array<[%m][%n]f32>) -> !fut.array<[%n][%m]f32>
+  %r = "soac.reshape"(%tt, %n, %m) : (!fut.array<[%n][%m]f32>, i64, i64) -> !fut.array<[%n][%m]f32>
+  %w = "soac.if"(%c) ({
+    "soac.yield"(%r) : (!fut.array<[%n][%m]f32>) -> ()
+  }, {
+    %cp = "soac.copy"(%xs) : (!fut.array<[%n][%m]f32>) -> !fut.array<[%n][%m]f32>
+    "soac.yield"(%cp) : (!fut.array<[%n][%m]f32>) -> ()
+  }) : (i1) -> !fut.array<[?][%m]f32>
+  %sz = "soac.size"(%w) {dim = 0 : i64} : (!fut.array<[?][%m]f32>) -> i64
+  %ids, %reps = "soac.map"(%n, %xs) ({
+  ^bb0(%row: !fut.array<[%m]f32>):
+    "soac.yield"(%row, %v) : (!fut.array<[%m]f32>, f32) -> ()
+  }) : (i64, !fut.array<[%n][%m]f32>) -> (!fut.array<[%n][%m]f32>, !fut.array<[%n]f32>)
+  %l:2 = "soac.loop"(%k, %ids, %sz) ({
+  ^bb0(%i: i64, %acc: !fut.array<[%n][%m]f32>, %s: i64):
+    %s2 = "soac.binop"(%s, %s) {kind = "add"} : (i64, i64) -> i64
+    "soac.yield"(%acc, %s2) : (!fut.array<[%n][%m]f32>, i64) -> ()
+  }) {form = "for"} : (i64, !fut.array<[%n][%m]f32>, i64) -> (!fut.array<[?][%m]f32>, i64)
+  "soac.return"(%w, %reps, %l#0, %l#1) : (!fut.array<[?][%m]f32>, !fut.array<[%n]f32>, !fut.array<[?][%m]f32>, i64) -> ()
+}) {sym_name = "sizes_views_copies", function_type = (i64, i64, !fut.array<[?][?]f32>, i1, i64, f32) -> (!fut.array<[?][?]f32>, !fut.array<[?]f32>, !fut.array<[?][?]f32>, i64)} : () -> ()
