@@ -14,6 +14,7 @@ pub fn all_passes() -> &'static [PassInfo] {
         crate::soac::rewrite::INFO,
         crate::soac::simplify::INFO,
         crate::soac::fuse::INFO,
+        crate::soac::unstream::INFO,
     ];
     PASSES
 }

@@ -988,7 +988,10 @@ impl<'c> Machine<'c> {
         Ok(out)
     }
 
-    /// `stream_seq`/`stream_par` with the whole input as one chunk.
+    /// `stream_par` with the whole input as one chunk; `stream_seq` in
+    /// chunks of [`STREAM_CHUNK`] rows (the last may be shorter), so that
+    /// the accumulators really carry values from one chunk to the next.
+    /// An empty input is one empty chunk.
     fn stream(&self, env: &mut Env, op: OpId, args: Vec<Val>, par: bool) -> R<Vec<Val>> {
         let (k, lam) = if par {
             (self.operator_arity(op, 0)?, self.body(op, 1)?)
@@ -1003,12 +1006,43 @@ impl<'c> Machine<'c> {
         if rest.len() < k {
             return Err(self.fail(op, "fewer operands than accumulators"));
         }
-        self.inputs(op, n, &rest[k..])?;
-        let mut a = vec![Val::Prim(PrimValue::I64(n as i64))];
-        a.extend_from_slice(rest);
-        self.lambda(env, lam, a)
+        let arrs = self.inputs(op, n, &rest[k..])?;
+        if par || n <= STREAM_CHUNK {
+            let mut a = vec![Val::Prim(PrimValue::I64(n as i64))];
+            a.extend_from_slice(rest);
+            return self.lambda(env, lam, a);
+        }
+        let mut accs = rest[..k].to_vec();
+        let mut chunks: Vec<Vec<Rc<Array>>> = Vec::new();
+        for start in (0..n).step_by(STREAM_CHUNK) {
+            let rows: Vec<usize> = (start..n.min(start + STREAM_CHUNK)).collect();
+            let mut a = vec![Val::Prim(PrimValue::I64(rows.len() as i64))];
+            a.extend(accs);
+            a.extend(self.take_rows(op, &arrs, &rows)?);
+            let mut out = self.lambda(env, lam, a)?;
+            if out.len() < k {
+                return Err(self.fail(op, "fewer values from the chunk lambda than accumulators"));
+            }
+            let parts = out.split_off(k);
+            accs = out;
+            if chunks.is_empty() {
+                chunks = vec![Vec::new(); parts.len()];
+            }
+            for (c, v) in chunks.iter_mut().zip(&parts) {
+                c.push(self.arr(op, v)?.clone());
+            }
+        }
+        for c in chunks {
+            let parts: Vec<&Rc<Array>> = c.iter().collect();
+            accs.push(concat(&parts, 0, n).map_err(|m| self.fail(op, m))?);
+        }
+        Ok(accs)
     }
 }
+
+/// The rows of a `stream_seq` chunk in the interpreter (Note on
+/// `Interp::stream`): small, so that tests exercise the accumulators.
+const STREAM_CHUNK: usize = 3;
 
 /// Which operands of `op` are the last use of their value: the value is
 /// defined in the block of `op`, and every other use is an earlier operand

@@ -8,7 +8,7 @@
 //! the question itself) means the pair does not fuse.
 //!
 //! - A SOAC is a *form*: `(map L)`, `(redomap O L)`, `(scanomap O L)`,
-//!   `(hist O L)` or `(scatter L)`, with `L` its lambda and `O` its
+//!   `(hist O L)`, `(scatter L)` or `(stream_seq O L)`, with `L` its lambda and `O` its
 //!   operator. `soac.reduce` and `soac.scan` are `redomap`/`scanomap`
 //!   whose lambda is `id`.
 //! - The leaves: `la`, `lb` (the lambdas of `a` and `b`), `oa`, `ob` (their
@@ -16,8 +16,15 @@
 //! - The questions: `(after B A S)`: `b` reads arrays that `a` maps out;
 //!   `S` is `exclusive` when nothing else reads `a`'s results, `shared`
 //!   when something after `b` does (the fused SOAC must then also produce
-//!   them, so that nothing is computed twice). `(beside A B)`: neither
-//!   reads the other's results.
+//!   them, so that nothing is computed twice). `(after-scan B A S)`: `b`
+//!   reads arrays that `a` (a scanomap) scans, which no parallel form can
+//!   fuse: `b` needs whole prefixes. `(beside A B)`: neither reads the
+//!   other's results.
+//! - `(stream_seq O L)` answers an `after-scan` (thesis 7.3.2, Fig. 55):
+//!   a sequential stream over chunks whose accumulators are the scans'
+//!   carries (and `b`'s reductions), whose chunk lambda scans the chunk
+//!   with `a`, adds the carry, and runs `b` on it. Taking the whole input
+//!   as one chunk (`soac-unstream`) gives back the parallel SOACs.
 //! - The combinators, which the pass builds: `(compose LB LA)` runs `la`
 //!   then `lb` on what it produced; `(pair L1 L2)` runs both side by side;
 //!   `(pair O1 O2)` reduces the values of `O1` then those of `O2`.
@@ -35,7 +42,14 @@ use egg::SymbolLang;
 use super::ruleset::{Predicate, TermLanguage};
 
 /// The forms a fused SOAC may take, with their arities.
-pub const FORMS: &[(&str, usize)] = &[("map", 1), ("redomap", 2), ("scanomap", 2), ("hist", 2), ("scatter", 1)];
+pub const FORMS: &[(&str, usize)] = &[
+    ("map", 1),
+    ("redomap", 2),
+    ("scanomap", 2),
+    ("hist", 2),
+    ("scatter", 1),
+    ("stream_seq", 2),
+];
 
 /// The leaves of fusion terms.
 pub const LEAVES: &[&str] = &["la", "lb", "oa", "ob", "id", "shared", "exclusive"];
@@ -47,7 +61,13 @@ fn is_leaf(s: &str) -> bool {
 /// The operators of fusion terms with their arities.
 pub fn language() -> TermLanguage {
     let mut ops: HashMap<String, Option<usize>> = FORMS.iter().map(|(f, n)| (f.to_string(), Some(*n))).collect();
-    for (op, n) in [("after", 3), ("beside", 2), ("compose", 2), ("pair", 2)] {
+    for (op, n) in [
+        ("after", 3),
+        ("after-scan", 3),
+        ("beside", 2),
+        ("compose", 2),
+        ("pair", 2),
+    ] {
         ops.insert(op.to_string(), Some(n));
     }
     TermLanguage { ops, is_leaf }
@@ -70,7 +90,7 @@ impl egg::CostFunction<SymbolLang> for FusionCost {
     type Cost = usize;
     fn cost<C: FnMut(egg::Id) -> usize>(&mut self, enode: &SymbolLang, mut costs: C) -> usize {
         let own = match enode.op.as_str() {
-            "after" | "beside" => QUESTION_COST,
+            "after" | "after-scan" | "beside" => QUESTION_COST,
             op if FORMS.iter().any(|(f, _)| *f == op) => 1,
             _ => 0,
         };

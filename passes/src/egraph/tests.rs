@@ -289,13 +289,27 @@ fn fusion_rules_answer_questions() {
             "(redomap (pair oa ob) (pair id id))",
         ),
         ("(beside (map la) (scanomap ob id))", "(scanomap ob (pair la id))"),
+        (
+            "(after-scan (map lb) (scanomap oa id) exclusive)",
+            "(stream_seq oa (compose lb id))",
+        ),
+        (
+            "(after-scan (redomap ob lb) (scanomap oa la) shared)",
+            "(stream_seq (pair oa ob) (compose lb la))",
+        ),
+        (
+            "(after-scan (scanomap ob id) (scanomap oa id) exclusive)",
+            "(stream_seq (pair oa ob) (compose id id))",
+        ),
     ] {
         assert_eq!(fuse_answer(q), a, "{q}");
     }
     // No answer: a histogram or scatter cannot also map out the
-    // producer's arrays, a scan's result is not mapped out, and a
+    // producer's arrays, a scan's result is not mapped out (only a stream
+    // fuses it, asked as `after-scan`), a histogram does not stream, and a
     // histogram and a map side by side do not fuse.
     for q in [
+        "(after-scan (hist ob lb) (scanomap oa id) exclusive)",
         "(after (hist ob lb) (map la) shared)",
         "(after (scatter lb) (map la) shared)",
         "(after (map lb) (scanomap oa id) exclusive)",

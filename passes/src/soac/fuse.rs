@@ -21,8 +21,10 @@
 //!
 //! 1. Both have the same outer size (the same SSA value).
 //! 2. Vertical: `b` uses `a`'s results only as arrays it maps over, and
-//!    only arrays `a` maps out (not reduced values, not scanned arrays: a
-//!    map over a scan's result needs the whole scan first).
+//!    only arrays `a` maps out or scans (not reduced values). A SOAC over
+//!    a scan's result needs whole prefixes: the pair is asked as
+//!    `after-scan`, which only a sequential stream answers (Note [Fusion
+//!    terms]).
 //! 3. Every other use of `a`'s results comes after `b` (so the fused SOAC,
 //!    which also produces them, is defined before those uses): `a`'s work
 //!    is never duplicated.
@@ -37,7 +39,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 
 use egg::{EGraph, Extractor, Id, RecExpr, SymbolLang};
-use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
+use futmlir_dialects::ir::{
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, OpId, RegionId, Scalar, Type, TypeKind, Value, ValueMap,
+};
 
 use super::analysis::{alias_roots, ancestor_in, block_alive, blocks_inner_first, consumed, reads, users_in};
 use crate::egraph::fusion::{FusionCost, QUESTION_COST};
@@ -129,14 +133,16 @@ impl Pass for Fuse {
         for round in 0..self.max_rounds {
             f.stats.rounds = round + 1;
             let mut changed = false;
-            for horizontal in [false, true] {
-                if horizontal && !self.horizontal {
+            // Streams only after the parallel forms had their chance: a
+            // map into a scan makes one scanomap, not a stream of two.
+            for phase in [Phase::Vertical, Phase::Streams, Phase::Horizontal] {
+                if phase == Phase::Horizontal && !self.horizontal {
                     continue;
                 }
                 for b in blocks_inner_first(ctx, op) {
                     if block_alive(ctx, b) {
                         changed |= f
-                            .fuse_block(ctx, b, horizontal)
+                            .fuse_block(ctx, b, phase)
                             .map_err(|e| fail(ctx, format!("soac-fuse: {e}")))?;
                     }
                 }
@@ -195,6 +201,8 @@ enum Kind {
     Scanomap,
     Hist,
     Scatter,
+    /// Only as an answer: `Soac::of` never gives one.
+    StreamSeq,
 }
 
 impl Kind {
@@ -205,6 +213,7 @@ impl Kind {
             Kind::Scanomap => "scanomap",
             Kind::Hist => "hist",
             Kind::Scatter => "scatter",
+            Kind::StreamSeq => "stream_seq",
         }
     }
 }
@@ -304,7 +313,7 @@ impl Soac {
     fn mapped(&self, ctx: &Context) -> Vec<Value> {
         match self.kind {
             Kind::Map | Kind::Redomap | Kind::Scanomap => ctx.results(self.op).skip(self.k).collect(),
-            Kind::Hist | Kind::Scatter => Vec::new(),
+            Kind::Hist | Kind::Scatter | Kind::StreamSeq => Vec::new(),
         }
     }
 
@@ -326,6 +335,15 @@ impl Soac {
     }
 }
 
+/// The sweeps of a round: producers into consumers, the same with pairs
+/// only a stream fuses, then independent SOACs side by side.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Vertical,
+    Streams,
+    Horizontal,
+}
+
 struct Fuser<'r> {
     rules: &'r Rules<()>,
     steps: &'r [(String, usize)],
@@ -335,7 +353,8 @@ struct Fuser<'r> {
 
 impl Fuser<'_> {
     /// One sweep over block `b`; whether anything fused.
-    fn fuse_block(&mut self, ctx: &mut Context, b: BlockId, horizontal: bool) -> Result<bool, String> {
+    fn fuse_block(&mut self, ctx: &mut Context, b: BlockId, phase: Phase) -> Result<bool, String> {
+        let horizontal = phase == Phase::Horizontal;
         let mut changed = false;
         let mut order: Vec<OpId> = ctx.block_ops(b).collect();
         let mut pos: HashMap<OpId, usize> = order.iter().enumerate().map(|(i, &o)| (o, i)).collect();
@@ -361,6 +380,12 @@ impl Fuser<'_> {
             pending.sort();
         }
         let mut active: BTreeMap<usize, OpId> = BTreeMap::new();
+        // A stream's chunk lambda scans its chunk and adds the carry with a
+        // map: fusing those through a stream again would never end.
+        let in_stream = ctx
+            .block_parent(b)
+            .and_then(|r| ctx.region_parent(r))
+            .is_some_and(|o| ctx.op_name(o) == "soac.stream_seq");
         // Consumers from the last to the first, so that chains fuse into
         // the last SOAC in one sweep.
         let mut i = order.len();
@@ -404,14 +429,17 @@ impl Fuser<'_> {
                     self.horizontal_ok(ctx, b, &pos, &a, &bs)
                         .then(|| format!("(beside {} {})", a.term("la", "oa"), bs.term("lb", "ob")))
                 } else {
-                    self.vertical_ok(ctx, b, &pos, &a, &bs).map(|shared| {
-                        format!(
-                            "(after {} {} {})",
-                            bs.term("lb", "ob"),
-                            a.term("la", "oa"),
-                            if shared { "shared" } else { "exclusive" }
-                        )
-                    })
+                    self.vertical_ok(ctx, b, &pos, &a, &bs)
+                        .filter(|&(_, scanned)| !scanned || (phase == Phase::Streams && !in_stream))
+                        .map(|(shared, scanned)| {
+                            format!(
+                                "({} {} {} {})",
+                                if scanned { "after-scan" } else { "after" },
+                                bs.term("lb", "ob"),
+                                a.term("la", "oa"),
+                                if shared { "shared" } else { "exclusive" }
+                            )
+                        })
                 };
                 let Some(q) = question else { continue };
                 let Some(form) = self.ask(&q)? else { continue };
@@ -456,9 +484,17 @@ impl Fuser<'_> {
         Ok(Some(best))
     }
 
-    /// Note [Fusion legality] for `b` reading what `a` maps out; `Some`
-    /// with whether `a`'s results have other uses (after `b`).
-    fn vertical_ok(&self, ctx: &Context, b: BlockId, pos: &HashMap<OpId, usize>, a: &Soac, bs: &Soac) -> Option<bool> {
+    /// Note [Fusion legality] for `b` reading what `a` maps out (or, for
+    /// a scanomap, scans); `Some` with whether `a`'s results have other
+    /// uses (after `b`) and whether `b` reads scanned arrays.
+    fn vertical_ok(
+        &self,
+        ctx: &Context,
+        b: BlockId,
+        pos: &HashMap<OpId, usize>,
+        a: &Soac,
+        bs: &Soac,
+    ) -> Option<(bool, bool)> {
         if a.width != bs.width || !matches!(a.kind, Kind::Map | Kind::Redomap | Kind::Scanomap) {
             return None;
         }
@@ -467,13 +503,19 @@ impl Fuser<'_> {
         if pa >= pb {
             return None;
         }
-        let mut shared = false;
+        let scanned_by_a: HashSet<Value> = match a.kind {
+            Kind::Scanomap => a.combined(ctx).into_iter().collect(),
+            _ => HashSet::new(),
+        };
+        let (mut shared, mut scanned) = (false, false);
         for r in ctx.results(a.op) {
             for u in ctx.uses(r) {
                 if ancestor_in(ctx, b, u.op) == Some(bs.op) {
-                    // Only as an array `b` maps over, and only a mapped one.
+                    // Only as an array `b` maps over, and only a mapped
+                    // one or (asked as `after-scan`) a scanned one.
                     let is_input = u.op == bs.op && bs.inputs.contains(&r) && !operand_elsewhere(ctx, bs, r);
-                    if !is_input || !mapped.contains(&r) {
+                    scanned |= scanned_by_a.contains(&r);
+                    if !is_input || !(mapped.contains(&r) || scanned_by_a.contains(&r)) {
                         return None;
                     }
                 }
@@ -489,7 +531,7 @@ impl Fuser<'_> {
         if !self.no_consumption_between(ctx, b, a, bs) {
             return None;
         }
-        Some(shared)
+        Some((shared, scanned))
     }
 
     /// Note [Fusion legality] for two SOACs neither of which reads the
@@ -605,11 +647,12 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         "scanomap" => Kind::Scanomap,
         "hist" => Kind::Hist,
         "scatter" => Kind::Scatter,
+        "stream_seq" => Kind::StreamSeq,
         other => return Err(format!("the fusion rules answered `{other}`, which is not a SOAC form")),
     };
     // The operators must be exactly those of the pair; the lambdas at most.
     let mut op_sides = Vec::new();
-    if matches!(kind, Kind::Redomap | Kind::Scanomap | Kind::Hist) {
+    if matches!(kind, Kind::Redomap | Kind::Scanomap | Kind::Hist | Kind::StreamSeq) {
         operator_sides(form, node.children[0], &mut op_sides)?;
     }
     let mut lam_sides = Vec::new();
@@ -634,6 +677,16 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
             "the fusion rules answered `{form}`, but only the second SOAC of the pair is a {}",
             kind.form()
         ));
+    }
+    if kind == Kind::StreamSeq {
+        let pointwise = |s: &Soac| matches!(s.kind, Kind::Map | Kind::Redomap | Kind::Scanomap);
+        if !pointwise(a) || !pointwise(b) || !op_sides.windows(2).all(|w| w[0] == Side::A && w[1] == Side::B) {
+            return Err(format!(
+                "the fusion rules answered `{form}`, but a stream fuses two maps, reductions or scans, with the \
+                 first SOAC's operator first"
+            ));
+        }
+        return build_stream(ctx, a, b);
     }
     let lam_ok = [Side::A, Side::B]
         .into_iter()
@@ -783,6 +836,7 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
             ("soac.hist", vec![operator.expect("a hist has an operator"), lam])
         }
         Kind::Scatter => ("soac.scatter", vec![lam]),
+        Kind::StreamSeq => unreachable!("streams are built by build_stream"),
     };
     operands.extend(&inputs);
     if kind == Kind::Scatter {
@@ -883,4 +937,238 @@ fn pair_operators(ctx: &mut Context, s: &Soac, t: &Soac) -> Result<RegionId, Str
     ys.extend(inline_lambda(ctx, &lam_t, &t_args, blk)?);
     Builder::at_end(ctx, blk).op("soac.yield", &ys, &[], &[], Vec::new());
     Ok(r)
+}
+
+// ----- fusing through a stream -----------------------------------------------
+
+/// `t` with outer size `c` (the type of a chunk of an array of type `t`).
+fn with_outer(ctx: &mut Context, t: Type, c: Value) -> Type {
+    match ctx.type_kind(t).clone() {
+        TypeKind::Array { elem, mut shape } => {
+            shape[0] = Dim::Value(c);
+            ctx.intern_type(TypeKind::Array { elem, shape })
+        }
+        _ => t,
+    }
+}
+
+/// Runs `s` on one chunk of `c` rows at the end of `blk` (thesis Fig. 55):
+/// a copy of `s` over the chunk (`chunk_of` gives the chunk of each of
+/// `s`'s inputs), its operator's values carried on from `accs`. Returns
+/// the new accumulators of a reduction (those of a scan are the last rows
+/// of its arrays, [`last_rows`]) and, for each result of `s`, its value on
+/// the chunk: a scanned array with the carry added, a chunk's reduction, a
+/// mapped chunk.
+fn on_chunk(
+    ctx: &mut Context,
+    blk: BlockId,
+    s: &Soac,
+    c: Value,
+    accs: &[Value],
+    chunk_of: &HashMap<Value, Value>,
+) -> Result<(Vec<Value>, Vec<Value>), String> {
+    // Only the operands change: the lambdas may also read an input array
+    // whole (as a free value), which must stay the whole array.
+    let copy = ctx.clone_op(s.op, &mut ValueMap::default());
+    Builder::at_end(ctx, blk).insert(copy);
+    ctx.set_operand(copy, 0, c);
+    let first_input = 1 + s.nes.len();
+    for (i, v) in s.inputs.iter().enumerate() {
+        ctx.set_operand(copy, first_input + i, chunk_of[v]);
+    }
+    let results: Vec<Value> = ctx.results(copy).collect();
+    let arrays_from = if s.kind == Kind::Redomap { s.k } else { 0 };
+    for &r in &results[arrays_from..] {
+        let t = with_outer(ctx, ctx.value_type(r), c);
+        ctx.set_value_type(r, t);
+    }
+    let mut vals = results.clone();
+    let new_accs = match s.kind {
+        Kind::Redomap => {
+            let mut args = accs.to_vec();
+            args.extend_from_slice(&results[..s.k]);
+            inline_lambda_into(ctx, s.operator.expect("a redomap has an operator"), &args, blk)?
+        }
+        Kind::Scanomap => {
+            let carried = add_carry(ctx, blk, s, c, accs, &results[..s.k])?;
+            vals[..s.k].copy_from_slice(&carried);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    };
+    Ok((new_accs, vals))
+}
+
+/// Inlines the body of region `r` at the end of `blk` with its arguments
+/// bound to `args`; its yields.
+fn inline_lambda_into(ctx: &mut Context, r: RegionId, args: &[Value], blk: BlockId) -> Result<Vec<Value>, String> {
+    let s = Soac {
+        op: ctx.region_parent(r).expect("a region of an op"),
+        kind: Kind::Map,
+        width: args[0],
+        inputs: Vec::new(),
+        lambda: Some(r),
+        operator: None,
+        nes: Vec::new(),
+        k: 0,
+        hist_width: None,
+        dests: Vec::new(),
+        commutative: false,
+    };
+    inline_lambda(ctx, &s, args, blk)
+}
+
+/// `map (acc ⊕) scanned` over the chunk: the scanned chunk with the carry
+/// of the chunks before it.
+fn add_carry(
+    ctx: &mut Context,
+    blk: BlockId,
+    s: &Soac,
+    c: Value,
+    accs: &[Value],
+    scanned: &[Value],
+) -> Result<Vec<Value>, String> {
+    let row_types: Vec<Type> = accs.iter().map(|&v| ctx.value_type(v)).collect();
+    let lam = ctx.create_region();
+    let lb = ctx.append_block(lam, &row_types);
+    let mut args = accs.to_vec();
+    args.extend_from_slice(ctx.block_args(lb));
+    let ys = inline_lambda_into(ctx, s.operator.expect("a scanomap has an operator"), &args, lb)?;
+    Builder::at_end(ctx, lb).op("soac.yield", &ys, &[], &[], Vec::new());
+    let types: Vec<Type> = scanned.iter().map(|&v| ctx.value_type(v)).collect();
+    let mut operands = vec![c];
+    operands.extend_from_slice(scanned);
+    let m = Builder::at_end(ctx, blk).op("soac.map", &operands, &types, &[], vec![lam]);
+    Ok(ctx.results(m).collect())
+}
+
+/// The last rows of `arrays` (of `c` rows), or `accs` when the chunk is
+/// empty: the carries into the next chunk.
+fn last_rows(ctx: &mut Context, blk: BlockId, c: Value, arrays: &[Value], accs: &[Value]) -> Vec<Value> {
+    let i64t = ctx.scalar(Scalar::I64);
+    let (zero_a, one_a) = (ctx.int_attr(0, Scalar::I64), ctx.int_attr(1, Scalar::I64));
+    let bool_t = ctx.scalar(Scalar::Bool);
+    let mut b = Builder::at_end(ctx, blk);
+    let zero = b.op("soac.constant", &[], &[i64t], &[("value", zero_a)], Vec::new());
+    let zero = ctx.result(zero, 0);
+    let kind = ctx.string_attr("gt");
+    let nonempty = Builder::at_end(ctx, blk).op("soac.cmpop", &[c, zero], &[bool_t], &[("kind", kind)], Vec::new());
+    let nonempty = ctx.result(nonempty, 0);
+    let types: Vec<Type> = accs.iter().map(|&v| ctx.value_type(v)).collect();
+    let then = ctx.create_region();
+    let tb = ctx.append_block(then, &[]);
+    let one = Builder::at_end(ctx, tb).op("soac.constant", &[], &[i64t], &[("value", one_a)], Vec::new());
+    let one = ctx.result(one, 0);
+    let sub = ctx.string_attr("sub");
+    let last = Builder::at_end(ctx, tb).op("soac.binop", &[c, one], &[i64t], &[("kind", sub)], Vec::new());
+    let last = ctx.result(last, 0);
+    let mut rows = Vec::new();
+    for (&x, &t) in arrays.iter().zip(&types) {
+        let r = Builder::at_end(ctx, tb).op("soac.index", &[x, last], &[t], &[], Vec::new());
+        rows.push(ctx.result(r, 0));
+    }
+    Builder::at_end(ctx, tb).op("soac.yield", &rows, &[], &[], Vec::new());
+    let els = ctx.create_region();
+    let eb = ctx.append_block(els, &[]);
+    Builder::at_end(ctx, eb).op("soac.yield", accs, &[], &[], Vec::new());
+    let iff = Builder::at_end(ctx, blk).op("soac.if", &[nonempty], &types, &[], vec![then, els]);
+    ctx.results(iff).collect()
+}
+
+/// Builds the `soac.stream_seq` that fuses `b` with `a` when `b` reads
+/// what `a` scans (Note [Fusion terms], thesis Fig. 55): accumulators
+/// `a`'s then `b`'s (carries of scans, reductions); each chunk runs `a`,
+/// then `b` on `a`'s values for the chunk. Replaces both by it.
+fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac) -> Result<OpId, String> {
+    let a_results: Vec<Value> = ctx.results(a.op).collect();
+    let mut inputs: Vec<Value> = Vec::new();
+    for &v in a.inputs.iter().chain(&b.inputs) {
+        if !a_results.contains(&v) && !inputs.contains(&v) {
+            inputs.push(v);
+        }
+    }
+    let nes: Vec<Value> = a.nes.iter().chain(&b.nes).copied().collect();
+    let i64t = ctx.scalar(Scalar::I64);
+    let mut head = vec![i64t];
+    head.extend(nes.iter().map(|&v| ctx.value_type(v)));
+    let lam = ctx.create_region();
+    let blk = ctx.append_block(lam, &head);
+    let c = ctx.block_args(blk)[0];
+    let accs: Vec<Value> = ctx.block_args(blk)[1..].to_vec();
+    let mut chunk_of: HashMap<Value, Value> = HashMap::new();
+    for &v in &inputs {
+        let t = with_outer(ctx, ctx.value_type(v), c);
+        let chunk = ctx.add_block_arg(blk, t);
+        chunk_of.insert(v, chunk);
+    }
+    let (a_accs, b_accs) = accs.split_at(a.nes.len());
+    let (mut a_accs, a_vals) = on_chunk(ctx, blk, a, c, a_accs, &chunk_of)?;
+    for (&r, &v) in a_results.iter().zip(&a_vals) {
+        chunk_of.insert(r, v);
+    }
+    let (mut b_accs, b_vals) = on_chunk(ctx, blk, b, c, b_accs, &chunk_of)?;
+    // The carries of scans last, after every use of the scanned chunks
+    // (so that `b` may fuse with the carry's map in the chunk lambda).
+    if a.kind == Kind::Scanomap {
+        a_accs = last_rows(ctx, blk, c, &a_vals[..a.k], &accs[..a.k]);
+    }
+    if b.kind == Kind::Scanomap {
+        b_accs = last_rows(ctx, blk, c, &b_vals[..b.k], &accs[a.k..]);
+    }
+
+    // a's arrays that something besides b reads stay results; all of b's
+    // arrays are results.
+    let a_arrays_from = if a.kind == Kind::Redomap { a.k } else { 0 };
+    let b_arrays_from = if b.kind == Kind::Redomap { b.k } else { 0 };
+    let kept: Vec<usize> = (a_arrays_from..a_results.len())
+        .filter(|&i| {
+            let r = a_results[i];
+            ctx.uses(r).iter().any(|u| u.op != b.op) || !ctx.type_users(r).is_empty()
+        })
+        .collect();
+    let mut yields: Vec<Value> = a_accs.iter().chain(&b_accs).copied().collect();
+    let mut types: Vec<Type> = nes.iter().map(|&v| ctx.value_type(v)).collect();
+    let mut replaced: Vec<Option<Value>> = Vec::new();
+    // The accumulators: reductions stand for their SOAC's results; the
+    // carries of scans are not needed after the stream.
+    for s in [a, b] {
+        let combined = s.combined(ctx);
+        replaced.extend((0..s.nes.len()).map(|j| (s.kind == Kind::Redomap).then(|| combined[j])));
+    }
+    for &i in &kept {
+        yields.push(a_vals[i]);
+        types.push(ctx.value_type(a_results[i]));
+        replaced.push(Some(a_results[i]));
+    }
+    let b_results: Vec<Value> = ctx.results(b.op).collect();
+    for i in b_arrays_from..b_results.len() {
+        yields.push(b_vals[i]);
+        types.push(ctx.value_type(b_results[i]));
+        replaced.push(Some(b_results[i]));
+    }
+    Builder::at_end(ctx, blk).op("soac.yield", &yields, &[], &[], Vec::new());
+
+    let mut operands = vec![b.width];
+    operands.extend(&nes);
+    operands.extend(&inputs);
+    let num_accs = ctx.int_attr(nes.len() as i64, Scalar::I64);
+    let fused = Builder::before(ctx, b.op).op(
+        "soac.stream_seq",
+        &operands,
+        &types,
+        &[("num_accs", num_accs)],
+        vec![lam],
+    );
+    let new: Vec<Value> = ctx.results(fused).collect();
+    for (old, new) in replaced.iter().zip(new) {
+        if let Some(old) = old {
+            ctx.replace_all_uses(*old, new);
+        }
+    }
+    ctx.erase_op(b.op);
+    if a_results.iter().any(|&r| ctx.has_uses(r)) {
+        return Err("the first SOAC's results are still in use after fusing through a stream".into());
+    }
+    ctx.erase_op(a.op);
+    Ok(fused)
 }

@@ -5,3 +5,4 @@ pub mod fuse;
 pub mod inline;
 pub mod rewrite;
 pub mod simplify;
+pub mod unstream;

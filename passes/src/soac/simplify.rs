@@ -270,7 +270,7 @@ fn reads_and_sizes(ctx: &Context, op: OpId) -> HashSet<Value> {
 
 /// Clones the ops of `from` (all but its terminator) before `at`, with
 /// its arguments bound to `args`; the terminator's operands, mapped.
-fn inline_block_before(ctx: &mut Context, from: BlockId, args: &[Value], at: OpId) -> Vec<Value> {
+pub(crate) fn inline_block_before(ctx: &mut Context, from: BlockId, args: &[Value], at: OpId) -> Vec<Value> {
     let mut map = ValueMap::default();
     for (&p, &a) in ctx.block_args(from).to_vec().iter().zip(args) {
         map.insert(p, a);

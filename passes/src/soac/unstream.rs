@@ -1,0 +1,93 @@
+//! `soac-unstream`: recovers the parallelism of streams by taking the
+//! whole input as one chunk (thesis 7.3.2 and rule E4 of ch. 8).
+//!
+//! A `soac.stream_seq` or `soac.stream_par` over `n` rows is its chunk
+//! lambda applied once, with chunk size `n`, the initial accumulators and
+//! the whole input arrays: the SOACs in the lambda then run over all rows
+//! in parallel. `soac-simplify` afterwards removes what only mattered
+//! between chunks (a carry of zero added to a scan, the last row of a
+//! chunk nobody reads).
+//!
+//! By default only streams outside any SOAC's lambda are unstreamed: a
+//! stream inside a parallel map is better run sequentially there.
+
+use futmlir_dialects::ir::{Context, Diagnostic, OpId};
+
+use super::simplify::inline_block_before;
+use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "soac-unstream",
+    description: "Turn streams into their chunk lambda over the whole input (one chunk), recovering parallelism",
+    options: &[OptionSpec {
+        name: "nested",
+        kind: OptionKind::Bool,
+        default: "false",
+        help: "also unstream streams inside the lambdas of other SOACs",
+    }],
+    create: |o: &Options| {
+        Box::new(Unstream {
+            nested: o.bool("nested"),
+        })
+    },
+};
+
+struct Unstream {
+    nested: bool,
+}
+
+const STREAMS: &[&str] = &["soac.stream_seq", "soac.stream_par"];
+
+/// SOACs whose lambdas run in parallel (a stream in them stays one).
+const PARALLEL: &[&str] = &[
+    "soac.map",
+    "soac.reduce",
+    "soac.scan",
+    "soac.redomap",
+    "soac.scanomap",
+    "soac.hist",
+    "soac.scatter",
+    "soac.filter",
+    "soac.partition",
+    "soac.stream_par",
+];
+
+impl Pass for Unstream {
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let mut streams = Vec::new();
+        ctx.walk(op, &mut |o| {
+            if STREAMS.contains(&ctx.op_name(o)) {
+                streams.push(o);
+            }
+        });
+        // Outer streams first: an inner one moves out with its lambda.
+        for s in streams {
+            if !ctx.is_alive(s) || (!self.nested && inside_parallel(ctx, s)) {
+                continue;
+            }
+            unstream(ctx, s);
+        }
+        Ok(())
+    }
+}
+
+fn inside_parallel(ctx: &Context, op: OpId) -> bool {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if PARALLEL.contains(&ctx.op_name(p)) {
+            return true;
+        }
+        cur = ctx.parent_op(p);
+    }
+    false
+}
+
+/// Replaces stream `s` by its chunk lambda's body, inlined before it with
+/// the chunk size `n`, the initial accumulators and the whole arrays.
+fn unstream(ctx: &mut Context, s: OpId) {
+    let lambda = *ctx.regions(s).last().expect("a stream has a chunk lambda");
+    let blk = ctx.blocks(lambda)[0];
+    let args = ctx.operands(s).to_vec();
+    let out = inline_block_before(ctx, blk, &args, s);
+    ctx.replace_op(s, &out);
+}
