@@ -31,9 +31,14 @@
 //! 4. Nothing between `a` and `b` consumes (updates in place, scatters
 //!    into, passes to a loop or call that may consume) an array `a` reads
 //!    or one it aliases: moving `a` down to `b` must not make it read a
-//!    consumed array. For the same reason a fused `scatter` or `hist` must
-//!    not read the arrays it writes.
+//!    consumed array. (A fused `scatter` or `hist` reading its own
+//!    destination: 6.)
 //! 5. Horizontal: nothing between `a` and `b`, nor `b`, uses `a`'s results.
+//! 6. A fused `scatter` or `hist` would consume more than its parts did
+//!    when `a` reads the destination `b` writes in place (the fused lambda
+//!    would read what it overwrites). Then `b` writes into a copy of the
+//!    destination, made just before it (option `copy`, on by default; off,
+//!    such pairs do not fuse).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
@@ -67,6 +72,12 @@ pub const INFO: PassInfo = PassInfo {
             help: "also fuse independent SOACs of one size",
         },
         OptionSpec {
+            name: "copy",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "fuse a scatter or hist with a producer that reads its destination, writing into a copy of it",
+        },
+        OptionSpec {
             name: "max-rounds",
             kind: OptionKind::UInt,
             default: "8",
@@ -88,6 +99,7 @@ pub const INFO: PassInfo = PassInfo {
     ],
     create: |o: &Options| {
         Box::new(Fuse {
+            copies: o.bool("copy"),
             sets: o.string("rules").to_string(),
             horizontal: o.bool("horizontal"),
             max_rounds: o.uint("max-rounds") as usize,
@@ -98,6 +110,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 struct Fuse {
+    copies: bool,
     sets: String,
     horizontal: bool,
     max_rounds: usize,
@@ -114,6 +127,8 @@ struct Stats {
     peak_nodes: usize,
     rounds: usize,
     stop: String,
+    /// Destinations copied so that a scatter or hist could fuse.
+    copies: usize,
 }
 
 impl Pass for Fuse {
@@ -124,6 +139,7 @@ impl Pass for Fuse {
             .map_err(|e| fail(ctx, e))?;
         let before = count_soacs(ctx, op);
         let mut f = Fuser {
+            copies: self.copies,
             rules: &rules,
             steps: &steps,
             node_limit: self.node_limit,
@@ -157,7 +173,7 @@ impl Pass for Fuse {
             let fired: Vec<String> = f.stats.fired.iter().map(|(r, n)| format!("{r} {n}")).collect();
             eprintln!(
                 "soac-fuse: SOACs {before} -> {after}; rules fired: {}; {} questions ({} not fusible); \
-                 largest e-graph {} nodes; {} rounds, stopped at {}",
+                 {} destinations copied; largest e-graph {} nodes; {} rounds, stopped at {}",
                 if fired.is_empty() {
                     "none".to_string()
                 } else {
@@ -165,6 +181,7 @@ impl Pass for Fuse {
                 },
                 f.stats.questions,
                 f.stats.unanswered,
+                f.stats.copies,
                 f.stats.peak_nodes,
                 f.stats.rounds,
                 f.stats.stop
@@ -345,6 +362,9 @@ enum Phase {
 }
 
 struct Fuser<'r> {
+    /// Whether a scatter or hist may fuse with a producer reading its
+    /// destination, by writing into a copy.
+    copies: bool,
     rules: &'r Rules<()>,
     steps: &'r [(String, usize)],
     node_limit: usize,
@@ -443,6 +463,11 @@ impl Fuser<'_> {
                 };
                 let Some(q) = question else { continue };
                 let Some(form) = self.ask(&q)? else { continue };
+                let mut bs = bs.clone();
+                if !horizontal && self.reads_destination(ctx, &a, &bs) {
+                    write_into_copies(ctx, &mut bs);
+                    self.stats.copies += bs.dests.len();
+                }
                 let fused = build(ctx, &a, &bs, &form)?;
                 active.remove(&pos[&aop]);
                 pos.insert(fused, pos[&bop]);
@@ -534,6 +559,21 @@ impl Fuser<'_> {
         Some((shared, scanned))
     }
 
+    /// Whether the fused SOAC would read what `b` writes in place (a
+    /// scatter or hist into an array `a` reads): then `b` must write into
+    /// a copy (Note [Fusion legality], 6).
+    fn reads_destination(&self, ctx: &Context, a: &Soac, bs: &Soac) -> bool {
+        let mut roots = HashSet::new();
+        for v in reads(ctx, a.op) {
+            alias_roots(ctx, v, &mut roots);
+        }
+        let mut dest_roots = HashSet::new();
+        for &d in &bs.dests {
+            alias_roots(ctx, d, &mut dest_roots);
+        }
+        !dest_roots.is_disjoint(&roots)
+    }
+
     /// Note [Fusion legality] for two SOACs neither of which reads the
     /// other's results.
     fn horizontal_ok(&self, ctx: &Context, b: BlockId, pos: &HashMap<OpId, usize>, a: &Soac, bs: &Soac) -> bool {
@@ -555,8 +595,8 @@ impl Fuser<'_> {
         after_b && self.no_consumption_between(ctx, b, a, bs)
     }
 
-    /// Nothing from `a` up to `b` (and `b` itself, when it writes in
-    /// place) consumes what `a` reads or what aliases it.
+    /// Nothing from `a` up to `b` consumes what `a` reads or what aliases
+    /// it; nor does `b`, unless `copies` lets it write into a copy.
     fn no_consumption_between(&self, ctx: &Context, b: BlockId, a: &Soac, bs: &Soac) -> bool {
         let mut roots = HashSet::new();
         for v in reads(ctx, a.op) {
@@ -575,13 +615,24 @@ impl Fuser<'_> {
             }
             o = ctx.next_op(op);
         }
-        // A fused scatter or hist must not read what it writes.
-        let mut dest_roots = HashSet::new();
-        for &d in &bs.dests {
-            alias_roots(ctx, d, &mut dest_roots);
-        }
-        dest_roots.is_disjoint(&roots)
+        self.copies || !self.reads_destination(ctx, a, bs)
     }
+}
+
+/// Makes scatter or hist `b` write into fresh copies of its destinations,
+/// made right before it (Note [Fusion legality], 6).
+fn write_into_copies(ctx: &mut Context, b: &mut Soac) {
+    let first = match b.kind {
+        Kind::Hist => 2,
+        _ => ctx.operands(b.op).len() - b.dests.len(),
+    };
+    for (i, &d) in b.dests.iter().enumerate() {
+        let t = ctx.value_type(d);
+        let c = Builder::before(ctx, b.op).op("soac.copy", &[d], &[t], &[], Vec::new());
+        let c = ctx.result(c, 0);
+        ctx.set_operand(b.op, first + i, c);
+    }
+    b.dests = ctx.operands(b.op)[first..first + b.dests.len()].to_vec();
 }
 
 /// Whether `b` uses `v` other than as an array it maps over (as a
