@@ -5,6 +5,21 @@ use std::collections::HashSet;
 
 use futmlir_dialects::ir::{BlockId, Context, OpId, Value};
 
+/// The SOACs: ops that apply lambdas to the rows of arrays.
+pub(crate) const SOAC_OPS: &[&str] = &[
+    "soac.map",
+    "soac.reduce",
+    "soac.scan",
+    "soac.redomap",
+    "soac.scanomap",
+    "soac.hist",
+    "soac.scatter",
+    "soac.stream_seq",
+    "soac.stream_par",
+    "soac.filter",
+    "soac.partition",
+];
+
 /// Every block under `op`, nested blocks before the blocks holding them.
 pub(crate) fn blocks_inner_first(ctx: &Context, op: OpId) -> Vec<BlockId> {
     let mut blocks = Vec::new();

@@ -48,7 +48,7 @@ use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, Dim, OpId, RegionId, Scalar, Type, TypeKind, Value, ValueMap,
 };
 
-use super::analysis::{alias_roots, ancestor_in, block_alive, blocks_inner_first, consumed, reads, users_in};
+use super::analysis::{alias_roots, ancestor_in, block_alive, blocks_inner_first, consumed, reads, users_in, SOAC_OPS};
 use crate::egraph::fusion::{FusionCost, QUESTION_COST};
 use crate::egraph::ruleset::{Limits, Rules};
 use crate::egraph::{self};
@@ -190,20 +190,6 @@ impl Pass for Fuse {
         Ok(())
     }
 }
-
-const SOAC_OPS: &[&str] = &[
-    "soac.map",
-    "soac.reduce",
-    "soac.scan",
-    "soac.redomap",
-    "soac.scanomap",
-    "soac.hist",
-    "soac.scatter",
-    "soac.stream_seq",
-    "soac.stream_par",
-    "soac.filter",
-    "soac.partition",
-];
 
 fn count_soacs(ctx: &Context, op: OpId) -> usize {
     let mut n = 0;

@@ -13,6 +13,7 @@
 
 use futmlir_dialects::ir::{Context, Diagnostic, OpId};
 
+use super::analysis::SOAC_OPS;
 use super::simplify::inline_block_before;
 use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
 
@@ -38,20 +39,6 @@ struct Unstream {
 
 const STREAMS: &[&str] = &["soac.stream_seq", "soac.stream_par"];
 
-/// SOACs whose lambdas run in parallel (a stream in them stays one).
-const PARALLEL: &[&str] = &[
-    "soac.map",
-    "soac.reduce",
-    "soac.scan",
-    "soac.redomap",
-    "soac.scanomap",
-    "soac.hist",
-    "soac.scatter",
-    "soac.filter",
-    "soac.partition",
-    "soac.stream_par",
-];
-
 impl Pass for Unstream {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let mut streams = Vec::new();
@@ -74,7 +61,9 @@ impl Pass for Unstream {
 fn inside_parallel(ctx: &Context, op: OpId) -> bool {
     let mut cur = ctx.parent_op(op);
     while let Some(p) = cur {
-        if PARALLEL.contains(&ctx.op_name(p)) {
+        // Every SOAC but a sequential stream runs its lambdas in parallel.
+        let name = ctx.op_name(p);
+        if SOAC_OPS.contains(&name) && name != "soac.stream_seq" {
             return true;
         }
         cur = ctx.parent_op(p);
