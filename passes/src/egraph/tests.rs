@@ -301,6 +301,18 @@ fn fusion_rules_answer_questions() {
             "(after-scan (scanomap ob id) (scanomap oa id) exclusive)",
             "(stream_seq (pair oa ob) (compose id id))",
         ),
+        (
+            "(after-scan (stream_seq ob lb) (scanomap oa id) shared)",
+            "(stream_seq (pair oa ob) (compose lb id))",
+        ),
+        (
+            "(after (map lb) (stream_seq oa la) exclusive)",
+            "(stream_seq oa (compose lb la))",
+        ),
+        (
+            "(after (stream_seq ob lb) (stream_seq oa la) exclusive)",
+            "(stream_seq (pair oa ob) (compose lb la))",
+        ),
     ] {
         assert_eq!(fuse_answer(q), a, "{q}");
     }

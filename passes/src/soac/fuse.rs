@@ -204,7 +204,8 @@ enum Kind {
     Scanomap,
     Hist,
     Scatter,
-    /// Only as an answer: `Soac::of` never gives one.
+    /// Made by fusion (an answer to `after-scan`), then fused further:
+    /// its accumulators stand where other SOACs have an operator.
     StreamSeq,
 }
 
@@ -297,6 +298,18 @@ impl Soac {
                     ..base(Kind::Hist, &ops[2 + 2 * k..])
                 }
             }
+            "soac.stream_seq" => {
+                let k = match ctx.attr(op, "num_accs").map(|a| ctx.attr_kind(a)) {
+                    Some(AttrKind::Int { bits, .. }) => usize::try_from(*bits).ok()?,
+                    _ => return None,
+                };
+                Soac {
+                    lambda: Some(regions[0]),
+                    nes: ops.get(1..1 + k)?.to_vec(),
+                    k,
+                    ..base(Kind::StreamSeq, ops.get(1 + k..)?)
+                }
+            }
             "soac.scatter" => {
                 let k = ctx.num_results(op);
                 let m = ops.len() - 1 - k;
@@ -315,15 +328,16 @@ impl Soac {
     /// (none for hist and scatter, whose results are their destinations).
     fn mapped(&self, ctx: &Context) -> Vec<Value> {
         match self.kind {
-            Kind::Map | Kind::Redomap | Kind::Scanomap => ctx.results(self.op).skip(self.k).collect(),
-            Kind::Hist | Kind::Scatter | Kind::StreamSeq => Vec::new(),
+            Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq => ctx.results(self.op).skip(self.k).collect(),
+            Kind::Hist | Kind::Scatter => Vec::new(),
         }
     }
 
-    /// The results combined by the operator: reduced or scanned.
+    /// The results combined by the operator: reduced or scanned (a
+    /// stream's final accumulators).
     fn combined(&self, ctx: &Context) -> Vec<Value> {
         match self.kind {
-            Kind::Redomap | Kind::Scanomap => ctx.results(self.op).take(self.k).collect(),
+            Kind::Redomap | Kind::Scanomap | Kind::StreamSeq => ctx.results(self.op).take(self.k).collect(),
             _ => Vec::new(),
         }
     }
@@ -506,7 +520,7 @@ impl Fuser<'_> {
         a: &Soac,
         bs: &Soac,
     ) -> Option<(bool, bool)> {
-        if a.width != bs.width || !matches!(a.kind, Kind::Map | Kind::Redomap | Kind::Scanomap) {
+        if a.width != bs.width || !matches!(a.kind, Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq) {
             return None;
         }
         let mapped: HashSet<Value> = a.mapped(ctx).into_iter().collect();
@@ -699,7 +713,7 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         &mut lam_sides,
     )?;
     let side = |s: Side| if s == Side::A { a } else { b };
-    let has_op = |s: &Soac| s.operator.is_some();
+    let has_op = |s: &Soac| s.operator.is_some() || s.kind == Kind::StreamSeq;
     let mut expected: Vec<Side> = [Side::A, Side::B].into_iter().filter(|&s| has_op(side(s))).collect();
     let mut got = op_sides.clone();
     got.sort_by_key(|s| *s as u8);
@@ -716,11 +730,11 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         ));
     }
     if kind == Kind::StreamSeq {
-        let pointwise = |s: &Soac| matches!(s.kind, Kind::Map | Kind::Redomap | Kind::Scanomap);
-        if !pointwise(a) || !pointwise(b) || !op_sides.windows(2).all(|w| w[0] == Side::A && w[1] == Side::B) {
+        let streamable = |s: &Soac| matches!(s.kind, Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq);
+        if !streamable(a) || !streamable(b) || !op_sides.windows(2).all(|w| w[0] == Side::A && w[1] == Side::B) {
             return Err(format!(
-                "the fusion rules answered `{form}`, but a stream fuses two maps, reductions or scans, with the \
-                 first SOAC's operator first"
+                "the fusion rules answered `{form}`, but a stream fuses maps, reductions, scans and streams, \
+                 with the first SOAC's operator first"
             ));
         }
         return build_stream(ctx, a, b);
@@ -1004,6 +1018,14 @@ fn on_chunk(
     accs: &[Value],
     chunk_of: &HashMap<Value, Value>,
 ) -> Result<(Vec<Value>, Vec<Value>), String> {
+    if s.kind == Kind::StreamSeq {
+        // A stream on a chunk is its chunk lambda.
+        let mut args = vec![c];
+        args.extend_from_slice(accs);
+        args.extend(s.inputs.iter().map(|v| chunk_of[v]));
+        let ys = inline_lambda(ctx, s, &args, blk)?;
+        return Ok((ys[..s.k].to_vec(), ys));
+    }
     // Only the operands change: the lambdas may also read an input array
     // whole (as a free value), which must stay the whole array.
     let copy = ctx.clone_op(s.op, &mut ValueMap::default());
@@ -1113,9 +1135,10 @@ fn last_rows(ctx: &mut Context, blk: BlockId, c: Value, arrays: &[Value], accs: 
 }
 
 /// Builds the `soac.stream_seq` that fuses `b` with `a` when `b` reads
-/// what `a` scans (Note [Fusion terms], thesis Fig. 55): accumulators
-/// `a`'s then `b`'s (carries of scans, reductions); each chunk runs `a`,
-/// then `b` on `a`'s values for the chunk. Replaces both by it.
+/// what `a` scans (Note [Fusion terms], thesis Fig. 55), or when either is
+/// a stream already: accumulators `a`'s then `b`'s (carries of scans,
+/// reductions, a stream's own); each chunk runs `a`, then `b` on `a`'s
+/// values for the chunk. Replaces both by it.
 fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac) -> Result<OpId, String> {
     let a_results: Vec<Value> = ctx.results(a.op).collect();
     let mut inputs: Vec<Value> = Vec::new();
@@ -1155,8 +1178,8 @@ fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac) -> Result<OpId, String> {
 
     // a's arrays that something besides b reads stay results; all of b's
     // arrays are results.
-    let a_arrays_from = if a.kind == Kind::Redomap { a.k } else { 0 };
-    let b_arrays_from = if b.kind == Kind::Redomap { b.k } else { 0 };
+    let arrays_from = |s: &Soac| if s.kind == Kind::Scanomap { 0 } else { s.k };
+    let (a_arrays_from, b_arrays_from) = (arrays_from(a), arrays_from(b));
     let kept: Vec<usize> = (a_arrays_from..a_results.len())
         .filter(|&i| {
             let r = a_results[i];
@@ -1170,7 +1193,8 @@ fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac) -> Result<OpId, String> {
     // carries of scans are not needed after the stream.
     for s in [a, b] {
         let combined = s.combined(ctx);
-        replaced.extend((0..s.nes.len()).map(|j| (s.kind == Kind::Redomap).then(|| combined[j])));
+        let carries = s.kind == Kind::Scanomap;
+        replaced.extend((0..s.nes.len()).map(|j| (!carries).then(|| combined[j])));
     }
     for &i in &kept {
         yields.push(a_vals[i]);
