@@ -24,7 +24,10 @@
 //!   a sequential stream over chunks whose accumulators are the scans'
 //!   carries (and `b`'s reductions), whose chunk lambda scans the chunk
 //!   with `a`, adds the carry, and runs `b` on it. Taking the whole input
-//!   as one chunk (`soac-unstream`) gives back the parallel SOACs.
+//!   as one chunk (`soac-unstream`) gives back the parallel SOACs. A
+//!   stream is also a form the pass asks about, `(stream_seq O L)` with
+//!   `O` (`oa` or `ob`) standing for its accumulators, so that streams
+//!   fuse further.
 //! - The combinators, which the pass builds: `(compose LB LA)` runs `la`
 //!   then `lb` on what it produced; `(pair L1 L2)` runs both side by side;
 //!   `(pair O1 O2)` reduces the values of `O1` then those of `O2`.
