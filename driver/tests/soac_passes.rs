@@ -115,3 +115,77 @@ fn soac_passes_keep_results() {
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
 }
+
+/// Parallel streams (which no source construct makes: written here by
+/// hand) fuse with maps, reductions and each other, and the results stay
+/// the same on the interpreter.
+const STREAM_PAR: &str = r#"
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>):
+  %zero = "soac.constant"() {value = 0 : i32} : () -> i32
+  %two = "soac.constant"() {value = 2 : i32} : () -> i32
+  %ys = "soac.map"(%n, %xs) ({
+  ^bb0(%x: i32):
+    %y = "soac.binop"(%x, %two) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%y) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  %s:2 = "soac.stream_par"(%n, %zero, %ys) ({
+  ^bb0(%a: i32, %b: i32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }, {
+  ^bb0(%k: i64, %acc: i32, %chunk: !fut.array<[%k]i32>):
+    %t = "soac.reduce"(%k, %zero, %chunk) ({
+    ^bb0(%a: i32, %b: i32):
+      %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+      "soac.yield"(%c) : (i32) -> ()
+    }) : (i64, i32, !fut.array<[%k]i32>) -> i32
+    %acc2 = "soac.binop"(%acc, %t) {kind = "add"} : (i32, i32) -> i32
+    %sq = "soac.map"(%k, %chunk) ({
+    ^bb0(%x: i32):
+      %y = "soac.binop"(%x, %x) {kind = "mul"} : (i32, i32) -> i32
+      "soac.yield"(%y) : (i32) -> ()
+    }) : (i64, !fut.array<[%k]i32>) -> !fut.array<[%k]i32>
+    "soac.yield"(%acc2, %sq) : (i32, !fut.array<[%k]i32>) -> ()
+  }) : (i64, i32, !fut.array<[%n]i32>) -> (i32, !fut.array<[%n]i32>)
+  %m:2 = "soac.redomap"(%n, %zero, %s#1) ({
+  ^bb0(%a: i32, %b: i32):
+    %c = "soac.binop"(%a, %b) {kind = "max"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }, {
+  ^bb0(%x: i32):
+    %y = "soac.binop"(%x, %two) {kind = "sub"} : (i32, i32) -> i32
+    "soac.yield"(%y, %y) : (i32, i32) -> ()
+  }) : (i64, i32, !fut.array<[%n]i32>) -> (i32, !fut.array<[%n]i32>)
+  "soac.return"(%s#0, %m#0, %m#1) : (i32, i32, !fut.array<[%n]i32>) -> ()
+}) {sym_name = "main", function_type = (i64, !fut.array<[?]i32>) -> (i32, i32, !fut.array<[?]i32>)} : () -> ()
+"#;
+
+#[test]
+fn parallel_streams_fuse_and_keep_results() {
+    let mut ctx = futmlir_dialects::context();
+    let module = ctx.parse_str("stream_par.mlir", STREAM_PAR).expect("the IR parses");
+    let args = futmlir_frontend::values::parse_values("[1, -2, 3, 4, 0, 7, -5]").expect("values");
+    let before = run_func(&ctx, module, "main", args.clone()).map_err(|e| e.render());
+    let pipeline = Pipeline::parse("soac-fuse").expect("pipeline");
+    let instrumentation = Instrumentation {
+        verify_each: true,
+        ..Instrumentation::default()
+    };
+    PassManager::new(pipeline, instrumentation)
+        .run(&mut ctx, module)
+        .unwrap_or_else(|ds| panic!("soac-fuse failed: {}", ds[0].message));
+    // The map, the stream and the redomap are one stream at the top.
+    let func = ctx.first_op(ctx.blocks(ctx.regions(module)[0])[0]).expect("a function");
+    let body = ctx.blocks(ctx.regions(func)[0])[0];
+    let top: Vec<String> = ctx.block_ops(body).map(|o| ctx.op_name(o).to_string()).collect();
+    assert_eq!(
+        top.iter().filter(|n| n.as_str() == "soac.stream_par").count(),
+        1,
+        "{top:?}"
+    );
+    assert!(!top.iter().any(|n| n == "soac.map" || n == "soac.redomap"), "{top:?}");
+    let after = run_func(&ctx, module, "main", args).map_err(|e| e.render());
+    assert!(before.is_ok(), "{before:?}");
+    assert!(same(&before, &after), "before: {before:?}\nafter: {after:?}");
+}

@@ -988,10 +988,12 @@ impl<'c> Machine<'c> {
         Ok(out)
     }
 
-    /// `stream_par` with the whole input as one chunk; `stream_seq` in
-    /// chunks of [`STREAM_CHUNK`] rows (the last may be shorter), so that
-    /// the accumulators really carry values from one chunk to the next.
-    /// An empty input is one empty chunk.
+    /// Streams in chunks of [`STREAM_CHUNK`] rows (the last may be
+    /// shorter), so that tests see more than one: `stream_seq` carries
+    /// its accumulators from one chunk to the next; `stream_par` starts
+    /// each chunk from the initial accumulators (neutral elements) and
+    /// combines the chunks' with its operator, left to right. An input of
+    /// at most one chunk (an empty one too) is one chunk.
     fn stream(&self, env: &mut Env, op: OpId, args: Vec<Val>, par: bool) -> R<Vec<Val>> {
         let (k, lam) = if par {
             (self.operator_arity(op, 0)?, self.body(op, 1)?)
@@ -1007,17 +1009,18 @@ impl<'c> Machine<'c> {
             return Err(self.fail(op, "fewer operands than accumulators"));
         }
         let arrs = self.inputs(op, n, &rest[k..])?;
-        if par || n <= STREAM_CHUNK {
+        if n <= STREAM_CHUNK {
             let mut a = vec![Val::Prim(PrimValue::I64(n as i64))];
             a.extend_from_slice(rest);
             return self.lambda(env, lam, a);
         }
         let mut accs = rest[..k].to_vec();
         let mut chunks: Vec<Vec<Rc<Array>>> = Vec::new();
+        let mut combined: Option<Vec<Val>> = None;
         for start in (0..n).step_by(STREAM_CHUNK) {
             let rows: Vec<usize> = (start..n.min(start + STREAM_CHUNK)).collect();
             let mut a = vec![Val::Prim(PrimValue::I64(rows.len() as i64))];
-            a.extend(accs);
+            a.extend(if par { rest[..k].to_vec() } else { accs });
             a.extend(self.take_rows(op, &arrs, &rows)?);
             let mut out = self.lambda(env, lam, a)?;
             if out.len() < k {
@@ -1025,12 +1028,25 @@ impl<'c> Machine<'c> {
             }
             let parts = out.split_off(k);
             accs = out;
+            if par {
+                combined = Some(match combined {
+                    None => accs.clone(),
+                    Some(prev) => {
+                        let mut args = prev;
+                        args.extend(accs.iter().cloned());
+                        self.lambda(env, self.body(op, 0)?, args)?
+                    }
+                });
+            }
             if chunks.is_empty() {
                 chunks = vec![Vec::new(); parts.len()];
             }
             for (c, v) in chunks.iter_mut().zip(&parts) {
                 c.push(self.arr(op, v)?.clone());
             }
+        }
+        if let Some(c) = combined {
+            accs = c;
         }
         for c in chunks {
             let parts: Vec<&Rc<Array>> = c.iter().collect();

@@ -27,7 +27,9 @@
 //!   as one chunk (`soac-unstream`) gives back the parallel SOACs. A
 //!   stream is also a form the pass asks about, `(stream_seq O L)` with
 //!   `O` (`oa` or `ob`) standing for its accumulators, so that streams
-//!   fuse further.
+//!   fuse further. `(stream_par O L)` is a parallel stream (`O` its
+//!   operator combining chunks' accumulators); it fuses with maps,
+//!   reductions and parallel streams (thesis 7.3, stream_par-stream_par).
 //! - The combinators, which the pass builds: `(compose LB LA)` runs `la`
 //!   then `lb` on what it produced; `(pair L1 L2)` runs both side by side;
 //!   `(pair O1 O2)` reduces the values of `O1` then those of `O2`.
@@ -52,6 +54,7 @@ pub const FORMS: &[(&str, usize)] = &[
     ("hist", 2),
     ("scatter", 1),
     ("stream_seq", 2),
+    ("stream_par", 2),
 ];
 
 /// The leaves of fusion terms.

@@ -207,6 +207,9 @@ enum Kind {
     /// Made by fusion (an answer to `after-scan`), then fused further:
     /// its accumulators stand where other SOACs have an operator.
     StreamSeq,
+    /// A parallel stream: chunks processed independently, their
+    /// accumulators combined by its operator.
+    StreamPar,
 }
 
 impl Kind {
@@ -218,6 +221,7 @@ impl Kind {
             Kind::Hist => "hist",
             Kind::Scatter => "scatter",
             Kind::StreamSeq => "stream_seq",
+            Kind::StreamPar => "stream_par",
         }
     }
 }
@@ -310,6 +314,16 @@ impl Soac {
                     ..base(Kind::StreamSeq, ops.get(1 + k..)?)
                 }
             }
+            "soac.stream_par" => {
+                let k = ctx.block_args(ctx.blocks(regions[0])[0]).len() / 2;
+                Soac {
+                    operator: Some(regions[0]),
+                    lambda: Some(regions[1]),
+                    nes: ops.get(1..1 + k)?.to_vec(),
+                    k,
+                    ..base(Kind::StreamPar, ops.get(1 + k..)?)
+                }
+            }
             "soac.scatter" => {
                 let k = ctx.num_results(op);
                 let m = ops.len() - 1 - k;
@@ -328,7 +342,9 @@ impl Soac {
     /// (none for hist and scatter, whose results are their destinations).
     fn mapped(&self, ctx: &Context) -> Vec<Value> {
         match self.kind {
-            Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq => ctx.results(self.op).skip(self.k).collect(),
+            Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq | Kind::StreamPar => {
+                ctx.results(self.op).skip(self.k).collect()
+            }
             Kind::Hist | Kind::Scatter => Vec::new(),
         }
     }
@@ -337,7 +353,9 @@ impl Soac {
     /// stream's final accumulators).
     fn combined(&self, ctx: &Context) -> Vec<Value> {
         match self.kind {
-            Kind::Redomap | Kind::Scanomap | Kind::StreamSeq => ctx.results(self.op).take(self.k).collect(),
+            Kind::Redomap | Kind::Scanomap | Kind::StreamSeq | Kind::StreamPar => {
+                ctx.results(self.op).take(self.k).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -520,7 +538,11 @@ impl Fuser<'_> {
         a: &Soac,
         bs: &Soac,
     ) -> Option<(bool, bool)> {
-        if a.width != bs.width || !matches!(a.kind, Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq) {
+        let producer = matches!(
+            a.kind,
+            Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq | Kind::StreamPar
+        );
+        if a.width != bs.width || !producer {
             return None;
         }
         let mapped: HashSet<Value> = a.mapped(ctx).into_iter().collect();
@@ -699,11 +721,15 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         "hist" => Kind::Hist,
         "scatter" => Kind::Scatter,
         "stream_seq" => Kind::StreamSeq,
+        "stream_par" => Kind::StreamPar,
         other => return Err(format!("the fusion rules answered `{other}`, which is not a SOAC form")),
     };
     // The operators must be exactly those of the pair; the lambdas at most.
     let mut op_sides = Vec::new();
-    if matches!(kind, Kind::Redomap | Kind::Scanomap | Kind::Hist | Kind::StreamSeq) {
+    if matches!(
+        kind,
+        Kind::Redomap | Kind::Scanomap | Kind::Hist | Kind::StreamSeq | Kind::StreamPar
+    ) {
         operator_sides(form, node.children[0], &mut op_sides)?;
     }
     let mut lam_sides = Vec::new();
@@ -737,7 +763,18 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
                  with the first SOAC's operator first"
             ));
         }
-        return build_stream(ctx, a, b);
+        return build_stream(ctx, a, b, false);
+    }
+    if kind == Kind::StreamPar {
+        // Chunks run independently: nothing may carry from one to the next.
+        let parallel = |s: &Soac| matches!(s.kind, Kind::Map | Kind::Redomap | Kind::StreamPar);
+        if !parallel(a) || !parallel(b) || !op_sides.windows(2).all(|w| w[0] == Side::A && w[1] == Side::B) {
+            return Err(format!(
+                "the fusion rules answered `{form}`, but a parallel stream fuses maps, reductions and parallel \
+                 streams, with the first SOAC's operator first"
+            ));
+        }
+        return build_stream(ctx, a, b, true);
     }
     let lam_ok = [Side::A, Side::B]
         .into_iter()
@@ -887,7 +924,7 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
             ("soac.hist", vec![operator.expect("a hist has an operator"), lam])
         }
         Kind::Scatter => ("soac.scatter", vec![lam]),
-        Kind::StreamSeq => unreachable!("streams are built by build_stream"),
+        Kind::StreamSeq | Kind::StreamPar => unreachable!("streams are built by build_stream"),
     };
     operands.extend(&inputs);
     if kind == Kind::Scatter {
@@ -1018,7 +1055,7 @@ fn on_chunk(
     accs: &[Value],
     chunk_of: &HashMap<Value, Value>,
 ) -> Result<(Vec<Value>, Vec<Value>), String> {
-    if s.kind == Kind::StreamSeq {
+    if matches!(s.kind, Kind::StreamSeq | Kind::StreamPar) {
         // A stream on a chunk is its chunk lambda.
         let mut args = vec![c];
         args.extend_from_slice(accs);
@@ -1138,8 +1175,10 @@ fn last_rows(ctx: &mut Context, blk: BlockId, c: Value, arrays: &[Value], accs: 
 /// what `a` scans (Note [Fusion terms], thesis Fig. 55), or when either is
 /// a stream already: accumulators `a`'s then `b`'s (carries of scans,
 /// reductions, a stream's own); each chunk runs `a`, then `b` on `a`'s
-/// values for the chunk. Replaces both by it.
-fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac) -> Result<OpId, String> {
+/// values for the chunk. Replaces both by it. `par`: a `soac.stream_par`
+/// (of two maps, reductions or parallel streams), whose operator combines
+/// the chunks' accumulators, `a`'s then `b`'s.
+fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac, par: bool) -> Result<OpId, String> {
     let a_results: Vec<Value> = ctx.results(a.op).collect();
     let mut inputs: Vec<Value> = Vec::new();
     for &v in a.inputs.iter().chain(&b.inputs) {
@@ -1212,14 +1251,24 @@ fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac) -> Result<OpId, String> {
     let mut operands = vec![b.width];
     operands.extend(&nes);
     operands.extend(&inputs);
-    let num_accs = ctx.int_attr(nes.len() as i64, Scalar::I64);
-    let fused = Builder::before(ctx, b.op).op(
-        "soac.stream_seq",
-        &operands,
-        &types,
-        &[("num_accs", num_accs)],
-        vec![lam],
-    );
+    let fused = if par {
+        let operator = match (a.operator, b.operator) {
+            (Some(_), Some(_)) => pair_operators(ctx, a, b)?,
+            (Some(r), None) | (None, Some(r)) => clone_region(ctx, r),
+            (None, None) => {
+                // Two maps: an operator on no values.
+                let r = ctx.create_region();
+                let ob = ctx.append_block(r, &[]);
+                Builder::at_end(ctx, ob).op("soac.yield", &[], &[], &[], Vec::new());
+                r
+            }
+        };
+        Builder::before(ctx, b.op).op("soac.stream_par", &operands, &types, &[], vec![operator, lam])
+    } else {
+        let num_accs = ctx.int_attr(nes.len() as i64, Scalar::I64);
+        let attrs = [("num_accs", num_accs)];
+        Builder::before(ctx, b.op).op("soac.stream_seq", &operands, &types, &attrs, vec![lam])
+    };
     let new: Vec<Value> = ctx.results(fused).collect();
     for (old, new) in replaced.iter().zip(new) {
         if let Some(old) = old {
