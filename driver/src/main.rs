@@ -64,6 +64,7 @@ fn install_diagnostic_style() {
 }
 
 fn main() -> ExitCode {
+    futmlir_lowering::register_passes();
     // The frontend, the interpreter and the passes recurse over program
     // trees; a big stack (reserved, not committed) keeps long `let` chains
     // and deep nesting from overflowing it.

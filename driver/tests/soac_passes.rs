@@ -42,9 +42,10 @@ fn same(a: &Result<Vec<Value>, String>, b: &Result<Vec<Value>, String>) -> bool 
     }
 }
 
-fn run() {
+fn run(default_pipeline: &str) {
+    futmlir_lowering::register_passes();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-    let pipeline_text = std::env::var("FUTMLIR_PASSES_PIPELINE").unwrap_or_else(|_| PIPELINE.to_string());
+    let pipeline_text = std::env::var("FUTMLIR_PASSES_PIPELINE").unwrap_or_else(|_| default_pipeline.to_string());
     let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
     let files = futmlir_frontend::testspec::fut_files(&root).expect("the test programs are readable");
     let (mut programs, mut cases, mut failures) = (0, 0, Vec::new());
@@ -105,16 +106,30 @@ fn run() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn soac_passes_keep_results() {
-    // Internalisation and the interpreters recurse on the program's nesting.
+/// Runs `run` with the pipeline on a big stack: internalisation and the
+/// interpreters recurse on the program's nesting.
+fn run_on_big_stack(pipeline: &'static str) {
     std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(run)
+        .spawn(move || run(pipeline))
         .expect("spawn")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
 }
+
+#[test]
+fn soac_passes_keep_results() {
+    run_on_big_stack(PIPELINE);
+}
+
+/// Kernel extraction after the soac pipeline: the interpreter runs the
+/// segops sequentially, and the results must not change.
+#[test]
+fn kernel_extraction_keeps_results() {
+    run_on_big_stack(KERNELS);
+}
+
+const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,soac-to-segop";
 
 /// Parallel streams (which no source construct makes: written here by
 /// hand) fuse with maps, reductions and each other, and the results stay

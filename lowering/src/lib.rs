@@ -1,10 +1,21 @@
 //! Lowering from futmlir's dialects to upstream MLIR and LLVM.
 //!
-//! The conversions (`source_to_soac`, `soac_to_segop`, `segop_to_mem`,
-//! `mem_to_imp`, `imp_to_mlir`) and code generation arrive with the
-//! frontend and backend issues. What is here now proves the toolchain is
-//! linked: [`toolchain`] asks MLIR (through melior) and LLVM (through
-//! inkwell) who they are.
+//! The conversions, one folder each, registered as passes with
+//! [`register_passes`]:
+//! - [`soac_to_segop`]: kernel extraction (`soac-to-segop`).
+//!
+//! Still to come: `segop_to_mem`, `mem_to_imp`, `imp_to_mlir` and code
+//! generation. [`toolchain`] proves the toolchain is linked: it asks MLIR
+//! (through melior) and LLVM (through inkwell) who they are.
+
+pub mod soac_to_segop;
+
+/// Adds the conversion passes to the pass registry (the driver calls
+/// this before it parses a pipeline).
+pub fn register_passes() {
+    static PASSES: &[futmlir_passes::PassInfo] = &[soac_to_segop::INFO];
+    futmlir_passes::registry::register(PASSES);
+}
 
 use melior::dialect::DialectRegistry;
 use melior::ir::operation::OperationLike;

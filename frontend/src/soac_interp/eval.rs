@@ -90,6 +90,13 @@ const OPS: &[&str] = &[
     "soac.stream_par",
     "soac.yield",
     "soac.return",
+    "segop.segmap",
+    "segop.segred",
+    "segop.segscan",
+    "segop.seghist",
+    "segop.manifest",
+    "segop.if_threshold",
+    "segop.yield",
 ];
 
 /// The attribute names the ops read, interned once (`None` when no op
@@ -234,7 +241,7 @@ impl<'c> Machine<'c> {
         let mut cur = ctx.first_op(b);
         while let Some(op) = cur {
             let name = self.name(op);
-            if name == "soac.yield" || name == "soac.return" {
+            if matches!(name, "soac.yield" | "soac.return" | "segop.yield") {
                 if name != term {
                     return Err(self.fail(op, format!("`{name}` where `{term}` is expected")));
                 }
@@ -621,6 +628,14 @@ impl<'c> Machine<'c> {
             "soac.filter" => self.filter(env, op, &args),
             "soac.partition" => self.partition(env, op, &args),
             "soac.stream_seq" | "soac.stream_par" => self.stream(env, op, args, name == "soac.stream_par"),
+            "segop.segmap" | "segop.segred" | "segop.segscan" | "segop.seghist" => self.segop(env, op, args, name),
+            // A layout change only: the values are the same.
+            "segop.manifest" => Ok(args),
+            // Both versions compute the same; the first is the parallel one.
+            "segop.if_threshold" => {
+                let b = self.body(op, 0)?;
+                self.run_block(env, b, Vec::new(), "segop.yield")
+            }
             _ => Err(self.fail(
                 op,
                 format!("the soac interpreter does not handle `{}`", ctx.op_name(op)),
@@ -930,6 +945,127 @@ impl<'c> Machine<'c> {
         Ok(dests.into_iter().map(Val::Arr).collect())
     }
 
+    /// The segmented ops, sequentially: the body at every point of the
+    /// space (row-major); `segred`/`segscan` combine along the innermost
+    /// dimension, `seghist` into its destinations.
+    fn segop(&self, env: &mut Env, op: OpId, args: Vec<Val>, name: &str) -> R<Vec<Val>> {
+        let body = self.body(op, 0)?;
+        let d = self.ctx.block_args(body).len();
+        if args.len() < d {
+            return Err(self.fail(op, "fewer operands than segment dimensions"));
+        }
+        let dims = args[..d].iter().map(|v| self.size(op, v)).collect::<R<Vec<usize>>>()?;
+        let total: usize = dims.iter().product();
+        let idx = |p: &[i64]| p.iter().map(|&i| Val::Prim(PrimValue::I64(i))).collect::<Vec<_>>();
+        let nres = self.ctx.num_results(op);
+        if name == "segop.segmap" {
+            let mut stacks = self.stacks(op, 0..nres, total)?;
+            for p in seg_points(&dims) {
+                let ys = self.run_block(env, body, idx(&p), "segop.yield")?;
+                self.push_all(op, &mut stacks, &ys)?;
+            }
+            return self.seg_finish(env, op, 0, stacks, &dims);
+        }
+        let red = self.body(op, 1)?;
+        let k = self.operator_arity(op, 1)?;
+        if name == "segop.seghist" {
+            let w = self.size(
+                op,
+                args.get(d).ok_or_else(|| self.fail(op, "a seghist without a width"))?,
+            )?;
+            let mut dests = Vec::new();
+            for v in args
+                .get(d + 1..d + 1 + k)
+                .ok_or_else(|| self.fail(op, "missing destinations"))?
+            {
+                dests.push(self.arr(op, v)?.clone());
+            }
+            for p in seg_points(&dims) {
+                let ys = self.run_block(env, body, idx(&p), "segop.yield")?;
+                self.expect_count(op, "values from the body", ys.len(), 1 + k)?;
+                let bucket = self.i64(op, &ys[0])?;
+                if bucket < 0 || bucket as usize >= w {
+                    continue;
+                }
+                let mut a = Vec::with_capacity(2 * k);
+                for dst in &dests {
+                    a.push(row(dst, bucket as usize).map_err(|m| self.fail(op, m))?);
+                }
+                a.extend_from_slice(&ys[1..]);
+                let new = self.run_block(env, red, a, "segop.yield")?;
+                for (dst, v) in dests.iter_mut().zip(&new) {
+                    update(Rc::make_mut(dst), &[bucket], v).map_err(|m| self.fail(op, m))?;
+                }
+            }
+            return Ok(dests.into_iter().map(Val::Arr).collect());
+        }
+        let scan = name == "segop.segscan";
+        let nes = args
+            .get(d..d + k)
+            .ok_or_else(|| self.fail(op, "missing neutral elements"))?
+            .to_vec();
+        let inner = dims[d - 1];
+        let outer: usize = dims[..d - 1].iter().product();
+        let mut combined = self.stacks(op, 0..k, if scan { total } else { outer })?;
+        let mut mapped = self.stacks(op, k..nres, total)?;
+        let mut points = seg_points(&dims).into_iter();
+        let mut last = Vec::new();
+        for _ in 0..outer {
+            let mut acc = nes.clone();
+            for _ in 0..inner {
+                let p = points
+                    .next()
+                    .ok_or_else(|| self.fail(op, "a segment space of the wrong size"))?;
+                let ys = self.run_block(env, body, idx(&p), "segop.yield")?;
+                if ys.len() < k {
+                    return Err(self.fail(op, "the body yields fewer values than the operator takes"));
+                }
+                let mut a = acc;
+                a.extend_from_slice(&ys[..k]);
+                acc = self.run_block(env, red, a, "segop.yield")?;
+                if scan {
+                    self.push_all(op, &mut combined, &acc)?;
+                }
+                self.push_all(op, &mut mapped, &ys[k..])?;
+            }
+            if !scan {
+                if d == 1 {
+                    last = acc;
+                } else {
+                    self.push_all(op, &mut combined, &acc)?;
+                }
+            }
+        }
+        let mut out = match (scan, d) {
+            (true, _) => self.seg_finish(env, op, 0, combined, &dims)?,
+            (false, 1) => last,
+            (false, _) => self.seg_finish(env, op, 0, combined, &dims[..d - 1])?,
+        };
+        out.extend(self.seg_finish(env, op, k, mapped, &dims)?);
+        Ok(out)
+    }
+
+    /// Arrays of the rows stacked, shaped `dims` then the row's shape.
+    fn seg_finish(&self, env: &Env, op: OpId, from: usize, stacks: Vec<Stack>, dims: &[usize]) -> R<Vec<Val>> {
+        let tys = self.result_types(op);
+        let mut out = Vec::new();
+        for (j, s) in stacks.into_iter().enumerate() {
+            let empty = tys
+                .get(from + j)
+                .map(|&t| self.known_dims(env, t, dims.len()))
+                .unwrap_or_default();
+            let v = s.finish(empty).map_err(|m| self.fail(op, m))?;
+            let Val::Arr(a) = v else {
+                return Err(self.fail(op, "a segmented result that is not an array"));
+            };
+            let mut shape = dims.to_vec();
+            shape.extend_from_slice(&a.shape[1..]);
+            let a = Rc::try_unwrap(a).unwrap_or_else(|a| (*a).clone());
+            out.push(array(shape, a.data).map_err(|m| self.fail(op, m))?);
+        }
+        Ok(out)
+    }
+
     /// The rows of `arrs` at `keep`, in that order, for each array.
     fn take_rows(&self, op: OpId, arrs: &[&Rc<Array>], keep: &[usize]) -> R<Vec<Val>> {
         let mut out = Vec::new();
@@ -1054,6 +1190,25 @@ impl<'c> Machine<'c> {
         }
         Ok(accs)
     }
+}
+
+/// The points of a segment space of sizes `dims`, row-major (the last
+/// index fastest).
+fn seg_points(dims: &[usize]) -> Vec<Vec<i64>> {
+    let mut out = vec![Vec::new()];
+    for &d in dims {
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                (0..d as i64).map(move |i| {
+                    let mut q = p.clone();
+                    q.push(i);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
 }
 
 /// The rows of a `stream_seq` chunk in the interpreter (Note on

@@ -1,0 +1,315 @@
+//! `soac-to-segop`: kernel extraction (thesis ch. 8, a first part of
+//! moderate flattening).
+//!
+//! SOACs at host level (in function bodies, and in the loops and branches
+//! there — not inside another SOAC's lambda) become segmented ops whose
+//! bodies take thread indices and read their inputs with `soac.index`:
+//!
+//! - `map` → `segop.segmap`; a map whose lambda is only another map over
+//!   a size from outside (a perfect nest) becomes one segmap over both
+//!   dimensions (rule G3), as deep as the nest goes;
+//! - `reduce`/`redomap` → `segop.segred`, `scan`/`scanomap` →
+//!   `segop.segscan`; a map whose lambda is only one of them (over a size
+//!   from outside, with neutral elements from outside) becomes a
+//!   segmented one over two dimensions (rule G5);
+//! - `hist` → `segop.seghist`.
+//!
+//! SOACs inside the bodies stay `soac` ops: each thread runs them
+//! sequentially. Not yet done (so left as they are, run on the host):
+//! `scatter`, streams, `filter`, `partition`, map distribution (G4) and
+//! map-loop interchange (G7).
+
+use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
+use futmlir_passes::{Options, Pass, PassInfo};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "soac-to-segop",
+    description:
+        "Extract kernels: host-level SOACs become segop segmap/segred/segscan/seghist over flattened map nests",
+    options: &[],
+    create: |_: &Options| Box::new(ToSegop),
+};
+
+struct ToSegop;
+
+const SOACS: &[&str] = &[
+    "soac.map",
+    "soac.reduce",
+    "soac.scan",
+    "soac.redomap",
+    "soac.scanomap",
+    "soac.hist",
+    "soac.scatter",
+    "soac.stream_seq",
+    "soac.stream_par",
+    "soac.filter",
+    "soac.partition",
+];
+
+impl Pass for ToSegop {
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        let mut host = Vec::new();
+        ctx.walk(op, &mut |o| {
+            if SOACS.contains(&ctx.op_name(o)) && at_host_level(ctx, o) {
+                host.push(o);
+            }
+        });
+        for o in host {
+            extract(ctx, o);
+        }
+        Ok(())
+    }
+}
+
+/// Whether no SOAC or segop holds `op`.
+fn at_host_level(ctx: &Context, op: OpId) -> bool {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        let name = ctx.op_name(p);
+        if SOACS.contains(&name) || name.starts_with("segop.") {
+            return false;
+        }
+        cur = ctx.parent_op(p);
+    }
+    true
+}
+
+/// One level of a map nest: the size, the arrays mapped over, the values
+/// their rows bind to (the lambda's arguments), and the lambda's block
+/// (the operator's, for the identity lambda of reduce and scan).
+struct Level {
+    width: Value,
+    inputs: Vec<Value>,
+    params: Vec<Value>,
+    block: BlockId,
+}
+
+/// The innermost op of a nest: what the segop's body computes per point.
+enum Inner {
+    /// The innermost map's lambda: the body yields what it yields.
+    Map,
+    /// A reduction or scan (with its operator, neutral elements, and
+    /// lambda or `None` for the identity) over the innermost level.
+    Combine {
+        scan: bool,
+        operator: RegionId,
+        nes: Vec<Value>,
+        lambda: Option<BlockId>,
+    },
+}
+
+fn extract(ctx: &mut Context, o: OpId) {
+    match ctx.op_name(o) {
+        "soac.map" => {
+            let (levels, inner) = map_nest(ctx, o);
+            build(ctx, o, &levels, inner);
+        }
+        "soac.reduce" | "soac.scan" | "soac.redomap" | "soac.scanomap" => {
+            let (level, inner) = combine_level(ctx, o);
+            build(ctx, o, &[level], inner);
+        }
+        "soac.hist" => hist(ctx, o),
+        _ => {}
+    }
+}
+
+fn map_level(ctx: &Context, m: OpId) -> Level {
+    let ops = ctx.operands(m);
+    let block = ctx.blocks(ctx.regions(m)[0])[0];
+    Level {
+        width: ops[0],
+        inputs: ops[1..].to_vec(),
+        params: ctx.block_args(block).to_vec(),
+        block,
+    }
+}
+
+/// A reduce, scan, redomap or scanomap as a level and what combines.
+fn combine_level(ctx: &Context, o: OpId) -> (Level, Inner) {
+    let regions = ctx.regions(o).to_vec();
+    let opb = ctx.blocks(regions[0])[0];
+    let k = ctx.block_args(opb).len() / 2;
+    let ops = ctx.operands(o).to_vec();
+    let lambda = regions.get(1).map(|&r| ctx.blocks(r)[0]);
+    let level = Level {
+        width: ops[0],
+        inputs: ops[1 + k..].to_vec(),
+        // The identity lambda's rows are the operator's second arguments.
+        params: match lambda {
+            Some(l) => ctx.block_args(l).to_vec(),
+            None => ctx.block_args(opb)[k..].to_vec(),
+        },
+        block: lambda.unwrap_or(opb),
+    };
+    let inner = Inner::Combine {
+        scan: matches!(ctx.op_name(o), "soac.scan" | "soac.scanomap"),
+        operator: regions[0],
+        nes: ops[1..1 + k].to_vec(),
+        lambda,
+    };
+    (level, inner)
+}
+
+/// The levels of the perfect map nest rooted at map `m`, and what the
+/// innermost level computes.
+fn map_nest(ctx: &Context, m: OpId) -> (Vec<Level>, Inner) {
+    let mut levels = vec![map_level(ctx, m)];
+    loop {
+        let outer = levels.last().expect("a level");
+        let Some(sole) = sole_op(ctx, outer.block) else {
+            return (levels, Inner::Map);
+        };
+        let defined_outside = |v: Value| !defined_in(ctx, v, m);
+        match ctx.op_name(sole) {
+            "soac.map" => {
+                let next = map_level(ctx, sole);
+                if !defined_outside(next.width) {
+                    return (levels, Inner::Map);
+                }
+                levels.push(next);
+            }
+            "soac.reduce" | "soac.scan" | "soac.redomap" | "soac.scanomap" => {
+                let (next, inner) = combine_level(ctx, sole);
+                let Inner::Combine { nes, .. } = &inner else {
+                    unreachable!("combine_level gives a combination")
+                };
+                if !defined_outside(next.width) || !nes.iter().all(|&v| defined_outside(v)) {
+                    return (levels, Inner::Map);
+                }
+                levels.push(next);
+                return (levels, inner);
+            }
+            _ => return (levels, Inner::Map),
+        }
+    }
+}
+
+/// The only op of `b` besides its terminator, when the terminator yields
+/// exactly its results.
+fn sole_op(ctx: &Context, b: BlockId) -> Option<OpId> {
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    let [op, term] = ops.as_slice() else { return None };
+    let results: Vec<Value> = ctx.results(*op).collect();
+    (ctx.operands(*term) == results.as_slice()).then_some(*op)
+}
+
+/// Whether `v` is defined inside op `holder`.
+fn defined_in(ctx: &Context, v: Value, holder: OpId) -> bool {
+    let owner = ctx
+        .value_block(v)
+        .and_then(|b| ctx.block_parent(b))
+        .and_then(|r| ctx.region_parent(r));
+    owner.is_some_and(|o| ctx.is_ancestor(holder, o))
+}
+
+/// A segop body over the levels: indices, the rows of every level bound
+/// to `soac.index` of its inputs, and the innermost code inlined; returns
+/// the region and the values the innermost code yields.
+fn body(ctx: &mut Context, levels: &[Level], inner: &Inner) -> (RegionId, BlockId, Vec<Value>) {
+    let i64t = ctx.scalar(futmlir_dialects::ir::Scalar::I64);
+    let region = ctx.create_region();
+    let blk = ctx.append_block(region, &vec![i64t; levels.len()]);
+    let idx: Vec<Value> = ctx.block_args(blk).to_vec();
+    let mut map = ValueMap::default();
+    for (level, &i) in levels.iter().zip(&idx) {
+        for (&x, &p) in level.inputs.iter().zip(&level.params) {
+            let x = map.get(x);
+            let t = ctx.value_type(p);
+            let row = Builder::at_end(ctx, blk).op("soac.index", &[x, i], &[t], &[], Vec::new());
+            map.insert(p, ctx.result(row, 0));
+        }
+    }
+    let last = levels.last().expect("a level");
+    let yields = match inner {
+        // An identity lambda: the rows themselves.
+        Inner::Combine { lambda: None, .. } => last.params.iter().map(|&p| map.get(p)).collect(),
+        _ => inline(ctx, last.block, &mut map, blk),
+    };
+    (region, blk, yields)
+}
+
+/// Clones the ops of `from` but its terminator to the end of `blk`; the
+/// terminator's operands, mapped.
+fn inline(ctx: &mut Context, from: BlockId, map: &mut ValueMap, blk: BlockId) -> Vec<Value> {
+    let ops: Vec<OpId> = ctx.block_ops(from).collect();
+    let (term, rest) = ops.split_last().expect("a block ends in its terminator");
+    for &o in rest {
+        let c = ctx.clone_op(o, map);
+        Builder::at_end(ctx, blk).insert(c);
+    }
+    ctx.operands(*term).iter().map(|&v| map.get(v)).collect()
+}
+
+/// A copy of operator region `r` ending in `segop.yield`.
+fn operator(ctx: &mut Context, r: RegionId) -> RegionId {
+    let nr = ctx.create_region();
+    ctx.clone_region_into(r, nr, &mut ValueMap::default());
+    let b = ctx.blocks(nr)[0];
+    let term = ctx.last_op(b).expect("an operator ends in a yield");
+    let vals = ctx.operands(term).to_vec();
+    Builder::before(ctx, term).op("segop.yield", &vals, &[], &[], Vec::new());
+    ctx.erase_op(term);
+    nr
+}
+
+fn level_attr(ctx: &mut Context) -> Vec<(&'static str, futmlir_dialects::ir::Attr)> {
+    let a = ctx.string_attr("thread");
+    vec![("level", a)]
+}
+
+/// Replaces SOAC `o` (the root of `levels`) by the segop over them.
+fn build(ctx: &mut Context, o: OpId, levels: &[Level], inner: Inner) {
+    let (region, blk, yields) = body(ctx, levels, &inner);
+    Builder::at_end(ctx, blk).op("segop.yield", &yields, &[], &[], Vec::new());
+    let mut operands: Vec<Value> = levels.iter().map(|l| l.width).collect();
+    let types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
+    let mut attrs = level_attr(ctx);
+    let (name, regions) = match inner {
+        Inner::Map => ("segop.segmap", vec![region]),
+        Inner::Combine {
+            scan, operator: r, nes, ..
+        } => {
+            operands.extend(nes);
+            let comm = ctx.attr(o, "commutative").or_else(|| {
+                // A nest's reduction is the sole op of the map's lambda.
+                let b = levels.last().expect("a level").block;
+                let inner_op = ctx.block_parent(b).and_then(|r| ctx.region_parent(r))?;
+                ctx.attr(inner_op, "commutative")
+            });
+            if comm.is_some() {
+                attrs.push(("commutative", ctx.intern_attr(AttrKind::Unit)));
+            }
+            let name = if scan { "segop.segscan" } else { "segop.segred" };
+            (name, vec![region, operator(ctx, r)])
+        }
+    };
+    let seg = Builder::before(ctx, o).op(name, &operands, &types, &attrs, regions);
+    let new: Vec<Value> = ctx.results(seg).collect();
+    ctx.replace_op(o, &new);
+}
+
+/// `hist` → `seghist` over one dimension.
+fn hist(ctx: &mut Context, o: OpId) {
+    let ops = ctx.operands(o).to_vec();
+    let k = ctx.num_results(o);
+    let regions = ctx.regions(o).to_vec();
+    let block = ctx.blocks(regions[1])[0];
+    let level = Level {
+        width: ops[0],
+        inputs: ops[2 + 2 * k..].to_vec(),
+        params: ctx.block_args(block).to_vec(),
+        block,
+    };
+    let (region, blk, yields) = body(ctx, &[level], &Inner::Map);
+    Builder::at_end(ctx, blk).op("segop.yield", &yields, &[], &[], Vec::new());
+    let operands: Vec<Value> = [ops[0], ops[1]]
+        .into_iter()
+        .chain(ops[2..2 + 2 * k].iter().copied())
+        .collect();
+    let types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
+    let attrs = level_attr(ctx);
+    let op_region = operator(ctx, regions[0]);
+    let seg = Builder::before(ctx, o).op("segop.seghist", &operands, &types, &attrs, vec![region, op_region]);
+    let new: Vec<Value> = ctx.results(seg).collect();
+    ctx.replace_op(o, &new);
+}
