@@ -14,7 +14,7 @@
 //! whose body consumes its parameter consumes its initial value. A function
 //! whose return type is unique may not return an alias of a parameter.
 
-use std::collections::HashMap;
+use futmlir_dialects::ir::FastMap;
 
 use super::Checker;
 use crate::diag::Diag;
@@ -43,7 +43,7 @@ struct Analysis {
     bindings: Vec<Binding>,
     /// Names in scope → id (a stack).
     scope: Vec<(Name, u32)>,
-    consumed: HashMap<u32, Span>,
+    consumed: FastMap<u32, Span>,
     frames: Vec<Frame>,
 }
 
@@ -206,7 +206,7 @@ impl Analysis {
         for a in args {
             arg_al.push(self.exp(a)?);
         }
-        let mut t = fty.cloned();
+        let mut t = fty;
         let mut out = fal;
         for (a, al) in args.iter().zip(&arg_al) {
             match t {
@@ -216,7 +216,7 @@ impl Analysis {
                     } else {
                         out = union(out, al);
                     }
-                    t = Some((*ret).clone());
+                    t = Some(ret);
                 }
                 _ => {
                     out = union(out, al);
@@ -484,7 +484,7 @@ pub fn check_valbind(_ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
     let mut an = Analysis {
         bindings: Vec::new(),
         scope: Vec::new(),
-        consumed: HashMap::new(),
+        consumed: FastMap::default(),
         frames: Vec::new(),
     };
     for tp in &vb.type_params {

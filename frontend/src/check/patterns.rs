@@ -410,9 +410,11 @@ pub fn check_valbind(vb: &ValBind) -> Result<(), Diag> {
             ExpKind::Match(x, cases) => check_match(x, cases, e.span)?,
             _ => {}
         }
-        let mut kids = Vec::new();
-        visit::children(e, &mut |c| kids.push(c));
-        stack.extend(kids.into_iter().rev());
+        // The children go on the stack in reverse, so they are visited in
+        // source order.
+        let first = stack.len();
+        visit::children(e, &mut |c| stack.push(c));
+        stack[first..].reverse();
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Expressions, patterns, control flow, and function application
 //! (inlining of function values, calls of first-order functions).
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Type as IrType, Value};
@@ -20,12 +21,18 @@ enum Form<'a, 'e> {
 }
 
 impl<'a, 'c> Internaliser<'a, 'c> {
-    /// The type of `e` with the scope's type parameters instantiated.
-    pub fn ty(&self, sc: &Scope<'a>, e: &Exp) -> DResult<Type> {
+    /// The type of `e` with the scope's type parameters instantiated
+    /// (borrowed from the tree when there are none: most expressions are
+    /// outside inlined polymorphic functions).
+    pub fn ty<'e>(&self, sc: &Scope<'a>, e: &'e Exp) -> DResult<Cow<'e, Type>> {
         let t =
             e.ty.as_ref()
                 .ok_or_else(|| internal(e.span, "an expression without a type"))?;
-        Ok(subst_type(t, &sc.ts))
+        Ok(if sc.ts.is_empty() {
+            Cow::Borrowed(t)
+        } else {
+            Cow::Owned(subst_type(t, &sc.ts))
+        })
     }
 
     pub fn exp(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<V<'a>> {
@@ -134,7 +141,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                         }
                     }
                 }
-                if let Type::Tuple(_) = self.ty(sc, e)? {
+                if let Type::Tuple(_) = *self.ty(sc, e)? {
                     fs.sort_by_key(|(n, _)| n.parse::<usize>().unwrap_or(0));
                     return Ok(V::Tuple(fs.into_iter().map(|(_, v)| v).collect()));
                 }
@@ -263,7 +270,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// An argument of an application: its value and type.
     fn arg(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<(V<'a>, Type)> {
         let v = self.exp(sc, e)?;
-        Ok((v, self.ty(sc, e)?))
+        Ok((v, self.ty(sc, e)?.into_owned()))
     }
 
     pub(crate) fn literal(&mut self, l: &Literal, t: &Type, neg: bool, span: Span) -> DResult<V<'a>> {
