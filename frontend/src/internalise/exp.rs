@@ -348,7 +348,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 }
                 Ok(fun(Head::Global(*id)))
             }
-            Some(Resolved::Builtin(n)) => match builtins::arity(n) {
+            Some(Resolved::Builtin(n)) => match self.builtin_arity(n) {
                 Some(0) => self.call_builtin(n, Vec::new(), ty, span),
                 Some(_) if builtins::implicit_size_count(n) > 0 => {
                     // `unflatten`, `split`: applied to their implicit sizes,
@@ -449,13 +449,19 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
     }
 
-    fn arity(&self, h: &Head<'a>) -> usize {
+    fn arity(&mut self, h: &Head<'a>) -> usize {
         match h {
             Head::Closure { params, .. } => params.len(),
             Head::Global(id) => self.valbind(*id).params.len(),
-            Head::Builtin(n) => builtins::arity(n).unwrap_or(0),
+            Head::Builtin(n) => self.builtin_arity(n).unwrap_or(0),
             Head::RightSection { .. } | Head::Project(_) => 1,
         }
+    }
+
+    /// [`builtins::arity`], computed once per name (it searches the
+    /// tables of built-ins and reads the signature).
+    fn builtin_arity(&mut self, n: &Name) -> Option<usize> {
+        *self.arities.entry(n.clone()).or_insert_with(|| builtins::arity(n))
     }
 
     fn call(&mut self, h: &Head<'a>, args: Vec<(V<'a>, Type)>, ret: Option<&Type>, span: Span) -> DResult<V<'a>> {

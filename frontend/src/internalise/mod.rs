@@ -127,6 +127,8 @@ pub(crate) struct Internaliser<'a, 'c> {
     /// are only appended to while internalising, so the cached op stays
     /// before every later use.
     pub literals: FastMap<(BlockId, Attr), Value>,
+    /// The arity of each built-in applied so far.
+    arities: FastMap<Name, Option<usize>>,
 }
 
 /// What a dimension of a function's result is known to be: the value of
@@ -193,6 +195,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             entry_block: module_block,
             constants: FastMap::default(),
             literals: FastMap::default(),
+            arities: FastMap::default(),
         }
     }
 
