@@ -402,10 +402,10 @@ impl Analysis {
                     Some(i) => self.exp(i)?,
                     None => Vec::new(),
                 };
-                if let LoopForm::For(_, _, b) = form {
+                if let LoopForm::For(_, _, b) = &**form {
                     self.exp(b)?;
                 }
-                let xs_al = match form {
+                let xs_al = match &**form {
                     LoopForm::ForIn(_, xs) => self.exp(xs)?,
                     _ => Vec::new(),
                 };
@@ -416,7 +416,7 @@ impl Analysis {
                     });
                     let ids = an.bind_pat(pat, &[], None);
                     let r = (|| {
-                        match form {
+                        match &**form {
                             LoopForm::ForIn(p, _) => {
                                 an.bind_pat(p, &xs_al, Some("it is an element of the array being looped over"));
                             }

@@ -300,7 +300,7 @@ impl Checker {
                         TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
                     }
                 }
-                let r = self.check_function(params, ret.as_ref(), value);
+                let r = self.check_function(params, ret.as_deref(), value);
                 self.locals.truncate(mark);
                 let declared: Vec<Name> = self.rigid.drain(saved_rigid..).collect();
                 let (ptys, rt) = r?;
@@ -390,7 +390,7 @@ impl Checker {
                 let pt = self.pat_type(pat)?;
                 self.subst.unify(&pt, &inner, init.span)?;
                 let r = (|| {
-                    match form {
+                    match &mut **form {
                         LoopForm::For(i, _, bound) => {
                             let bt = self.check_exp(bound)?;
                             self.subst

@@ -403,7 +403,7 @@ pub fn check_valbind(vb: &ValBind) -> Result<(), Diag> {
             }
             ExpKind::Loop { pat, form, .. } => {
                 irrefutable(pat)?;
-                if let LoopForm::ForIn(p, _) = form {
+                if let LoopForm::ForIn(p, _) = &**form {
                     irrefutable(p)?;
                 }
             }

@@ -115,7 +115,7 @@ pub fn walk_exp(
             if let Some(i) = init {
                 walk_exp(i, fe, fp)?;
             }
-            match form {
+            match &mut **form {
                 LoopForm::For(_, _, b) => walk_exp(b, fe, fp)?,
                 LoopForm::ForIn(p, xs) => {
                     walk_pat(p, fp);
