@@ -254,9 +254,15 @@ impl Analysis {
             ExpKind::Lit(_) | ExpKind::ProjectSection(_) => Vec::new(),
             ExpKind::Var(v) => match (&v.res, v.name.quals.is_empty()) {
                 (Some(Resolved::Local), true) => match self.lookup(&v.name.name) {
-                    Some(id) => {
+                    // `exp` drops the aliases of a value without arrays:
+                    // they are not copied for it.
+                    Some(id) if e.ty.as_ref().is_none_or(has_array) => {
                         self.observe(id, e.span)?;
                         self.bindings[id as usize].aliases.clone()
+                    }
+                    Some(id) => {
+                        self.observe(id, e.span)?;
+                        Vec::new()
                     }
                     None => Vec::new(),
                 },

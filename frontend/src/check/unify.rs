@@ -495,7 +495,8 @@ impl Subst {
         // Uniqueness belongs to annotations, not to what a type variable
         // stands for: `copy (map f xs)` must not make `copy`'s parameter
         // unique.
-        self.bound[v as usize] = Some(Rc::new(strip_unique(t)));
+        let stripped = if has_unique(t) { strip_unique(t) } else { t.clone() };
+        self.bound[v as usize] = Some(Rc::new(stripped));
         let r = self.apply_constraint(&c, t, span);
         if r.is_err() {
             self.bound[v as usize] = None;
@@ -970,6 +971,18 @@ pub fn instantiate_params(t: &Type, types: &dyn Fn(&Name) -> Option<Type>, sizes
                 .collect(),
         ),
         t => t.clone(),
+    }
+}
+
+/// Whether [`strip_unique`] changes `t` (most types have no mark: a copy
+/// is cheaper than the rebuilt type).
+fn has_unique(t: &Type) -> bool {
+    match t {
+        Type::Array { elem, unique, .. } => *unique || has_unique(elem),
+        Type::Tuple(ts) => ts.iter().any(has_unique),
+        Type::Record(fs) => fs.iter().any(|(_, t)| has_unique(t)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(has_unique)),
+        _ => false,
     }
 }
 

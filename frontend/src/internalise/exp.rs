@@ -431,8 +431,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let V::Fun(fv) = f else {
             return Err(internal(span, "an application of a value that is not a function"));
         };
-        let mut all = fv.args.clone();
-        all.extend(args);
+        // A function value applied for the first time (the usual case)
+        // has no arguments to copy.
+        let mut all = if fv.args.is_empty() {
+            args
+        } else {
+            let mut all = fv.args.clone();
+            all.extend(args);
+            all
+        };
         let arity = self.arity(&fv.head);
         if all.len() < arity {
             return Ok(V::Fun(Rc::new(FunV {
