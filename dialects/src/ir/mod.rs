@@ -36,6 +36,8 @@ pub mod types;
 pub mod value;
 pub mod verify;
 
+/// The context's fast hasher, for other tables keyed by handles and names.
+pub use arena::{FastBuild, FastMap};
 pub use attributes::{Attr, AttrKind};
 pub use builder::{Builder, InsertPoint};
 pub use context::{BlockOps, Context, Symbol};

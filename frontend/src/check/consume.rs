@@ -14,7 +14,7 @@
 //! whose body consumes its parameter consumes its initial value. A function
 //! whose return type is unique may not return an alias of a parameter.
 
-use std::collections::HashMap;
+use futmlir_dialects::ir::FastMap;
 
 use super::Checker;
 use crate::diag::Diag;
@@ -43,7 +43,7 @@ struct Analysis {
     bindings: Vec<Binding>,
     /// Names in scope → id (a stack).
     scope: Vec<(Name, u32)>,
-    consumed: HashMap<u32, Span>,
+    consumed: FastMap<u32, Span>,
     frames: Vec<Frame>,
 }
 
@@ -206,7 +206,7 @@ impl Analysis {
         for a in args {
             arg_al.push(self.exp(a)?);
         }
-        let mut t = fty.cloned();
+        let mut t = fty;
         let mut out = fal;
         for (a, al) in args.iter().zip(&arg_al) {
             match t {
@@ -216,7 +216,7 @@ impl Analysis {
                     } else {
                         out = union(out, al);
                     }
-                    t = Some((*ret).clone());
+                    t = Some(ret);
                 }
                 _ => {
                     out = union(out, al);
@@ -254,9 +254,15 @@ impl Analysis {
             ExpKind::Lit(_) | ExpKind::ProjectSection(_) => Vec::new(),
             ExpKind::Var(v) => match (&v.res, v.name.quals.is_empty()) {
                 (Some(Resolved::Local), true) => match self.lookup(&v.name.name) {
-                    Some(id) => {
+                    // `exp` drops the aliases of a value without arrays:
+                    // they are not copied for it.
+                    Some(id) if e.ty.as_ref().is_none_or(has_array) => {
                         self.observe(id, e.span)?;
                         self.bindings[id as usize].aliases.clone()
+                    }
+                    Some(id) => {
+                        self.observe(id, e.span)?;
+                        Vec::new()
                     }
                     None => Vec::new(),
                 },
@@ -402,10 +408,10 @@ impl Analysis {
                     Some(i) => self.exp(i)?,
                     None => Vec::new(),
                 };
-                if let LoopForm::For(_, _, b) = form {
+                if let LoopForm::For(_, _, b) = &**form {
                     self.exp(b)?;
                 }
-                let xs_al = match form {
+                let xs_al = match &**form {
                     LoopForm::ForIn(_, xs) => self.exp(xs)?,
                     _ => Vec::new(),
                 };
@@ -416,7 +422,7 @@ impl Analysis {
                     });
                     let ids = an.bind_pat(pat, &[], None);
                     let r = (|| {
-                        match form {
+                        match &**form {
                             LoopForm::ForIn(p, _) => {
                                 an.bind_pat(p, &xs_al, Some("it is an element of the array being looped over"));
                             }
@@ -484,7 +490,7 @@ pub fn check_valbind(_ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
     let mut an = Analysis {
         bindings: Vec::new(),
         scope: Vec::new(),
-        consumed: HashMap::new(),
+        consumed: FastMap::default(),
         frames: Vec::new(),
     };
     for tp in &vb.type_params {

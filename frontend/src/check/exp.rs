@@ -24,6 +24,22 @@ fn arrow(a: Type, b: Type) -> Type {
     }
 }
 
+/// What is applied, as messages name it: `` `f` `` or "this function".
+/// Formatted only when a message is made (most applications check).
+enum Callee<'q> {
+    Name(&'q QualName),
+    Other,
+}
+
+impl std::fmt::Display for Callee<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Callee::Name(n) => write!(f, "`{n}`"),
+            Callee::Other => f.write_str("this function"),
+        }
+    }
+}
+
 /// Whether an argument is checked after the others (so its parameter types
 /// are known from them): lambdas and sections.
 fn deferred(e: &Exp) -> bool {
@@ -92,7 +108,7 @@ impl Checker {
                 let concat = matches!(&res, Resolved::Builtin(n) if &**n == "++");
                 op.res = Some(res);
                 let mut args = [&mut **lhs, &mut **rhs];
-                let r = self.apply_args(ft, &mut args, *op_span, &format!("`{}`", op.name))?;
+                let r = self.apply_args(ft, &mut args, *op_span, &Callee::Name(&op.name))?;
                 Ok(if concat {
                     self.computed_size(r, "concat", &[&**lhs, &**rhs])
                 } else {
@@ -107,7 +123,7 @@ impl Checker {
             } => {
                 let (res, ft) = self.resolve_op(&op.name, *op_span)?;
                 op.res = Some(res);
-                let desc = format!("`{}`", op.name);
+                let desc = Callee::Name(&op.name);
                 match (left, right) {
                     (None, None) => Ok(ft),
                     (Some(l), None) => {
@@ -139,8 +155,8 @@ impl Checker {
             ExpKind::Apply(f, args) => {
                 let ft = self.check_exp(f)?;
                 let desc = match &f.kind {
-                    ExpKind::Var(v) => format!("`{}`", v.name),
-                    _ => "this function".to_string(),
+                    ExpKind::Var(v) => Callee::Name(&v.name),
+                    _ => Callee::Other,
                 };
                 let mut refs: Vec<&mut Exp> = args.iter_mut().collect();
                 let r = self.apply_args(ft, &mut refs, f.span, &desc)?;
@@ -284,7 +300,7 @@ impl Checker {
                         TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
                     }
                 }
-                let r = self.check_function(params, ret.as_ref(), value);
+                let r = self.check_function(params, ret.as_deref(), value);
                 self.locals.truncate(mark);
                 let declared: Vec<Name> = self.rigid.drain(saved_rigid..).collect();
                 let (ptys, rt) = r?;
@@ -374,7 +390,7 @@ impl Checker {
                 let pt = self.pat_type(pat)?;
                 self.subst.unify(&pt, &inner, init.span)?;
                 let r = (|| {
-                    match form {
+                    match &mut **form {
                         LoopForm::For(i, _, bound) => {
                             let bt = self.check_exp(bound)?;
                             self.subst
@@ -638,9 +654,9 @@ impl Checker {
 
     /// Split a function type into parameter and result, making a variable
     /// into an arrow.
-    fn split_arrow(&mut self, ft: &Type, span: Span, desc: &str) -> Result<(Type, Type), Diag> {
-        match self.subst.shallow(ft) {
-            Type::Arrow { param, ret, .. } => Ok(((*param).clone(), (*ret).clone())),
+    fn split_arrow(&mut self, ft: &Type, span: Span, desc: &Callee) -> Result<(Type, Type), Diag> {
+        match self.subst.shallow_ref(ft) {
+            Type::Arrow { param, ret, .. } => Ok(((**param).clone(), (**ret).clone())),
             Type::Var(_) => {
                 let (a, b) = (self.subst.fresh(), self.subst.fresh());
                 self.subst.unify(ft, &arrow(a.clone(), b.clone()), span)?;
@@ -650,7 +666,7 @@ impl Checker {
                 span,
                 format!(
                     "{desc} is applied to too many arguments: expected a function type, found `{}`",
-                    self.subst.show(&t)
+                    self.subst.show(t)
                 ),
             )),
         }
@@ -658,28 +674,32 @@ impl Checker {
 
     /// Apply a function of type `ft` to arguments: non-lambda arguments
     /// first, so lambdas see their parameter types.
-    fn apply_args(&mut self, ft: Type, args: &mut [&mut Exp], span: Span, desc: &str) -> Result<Type, Diag> {
+    fn apply_args(&mut self, ft: Type, args: &mut [&mut Exp], span: Span, desc: &Callee) -> Result<Type, Diag> {
         let mut params = Vec::with_capacity(args.len());
         let mut t = ft;
         for (i, a) in args.iter().enumerate() {
-            let whole = self.subst.shallow(&t);
-            let pname = match &whole {
+            let pname = match self.subst.shallow_ref(&t) {
                 Type::Arrow { param_name, .. } => param_name.clone(),
                 _ => None,
             };
-            let (p, mut r) = self.split_arrow(&t, a.span, desc).map_err(|d| {
-                if i == 0 {
-                    Diag::new(
-                        span,
-                        format!(
-                            "{desc} is not a function: expected a function type, found `{}`",
-                            self.subst.show(&t)
-                        ),
-                    )
-                } else {
-                    d
-                }
-            })?;
+            let (p, mut r) = match t {
+                // A function type built for this application (an
+                // instantiated scheme) is taken apart, not copied.
+                Type::Arrow { param, ret, .. } => (Rc::unwrap_or_clone(param), Rc::unwrap_or_clone(ret)),
+                t => self.split_arrow(&t, a.span, desc).map_err(|d| {
+                    if i == 0 {
+                        Diag::new(
+                            span,
+                            format!(
+                                "{desc} is not a function: expected a function type, found `{}`",
+                                self.subst.show(&t)
+                            ),
+                        )
+                    } else {
+                        d
+                    }
+                })?,
+            };
             // A named parameter `(n: i64)` may give the size of the result.
             if let Some(n) = pname {
                 let size = self.size_of_exp(a);
@@ -859,7 +879,7 @@ impl Checker {
     /// size, which must be an expression of the same form (`[k*l]`) or a
     /// size variable; Futhark rejects anything else, and so do we, with a
     /// message that says what was expected.
-    fn check_size_form(&self, param: &Type, arg: &Type, i: usize, span: Span, desc: &str) -> Result<(), Diag> {
+    fn check_size_form(&self, param: &Type, arg: &Type, i: usize, span: Span, desc: &Callee) -> Result<(), Diag> {
         fn fits(p: &Size, a: &Size) -> bool {
             match (p, a) {
                 (Size::Expr(x), Size::Expr(y)) if x.op == y.op => fits(&x.lhs, &y.lhs) && fits(&x.rhs, &y.rhs),
@@ -867,6 +887,20 @@ impl Checker {
                 (Size::Expr(_), _) => !unify::Subst::is_open(p),
                 _ => true,
             }
+        }
+        // Only a parameter with a size expression in its (resolved) shape
+        // has a form to check; most have none, and resolving both types
+        // for every argument would cost more than the rest of the check.
+        let mut t = self.subst.shallow_ref(param);
+        let mut has_expr = false;
+        while let Type::Array { elem, shape, .. } = t {
+            has_expr |= shape
+                .iter()
+                .any(|d| matches!(self.subst.resolve_size(d), Size::Expr(_)));
+            t = self.subst.shallow_ref(elem);
+        }
+        if !has_expr {
+            return Ok(());
         }
         let (
             Type::Array { shape: ps, .. },

@@ -107,8 +107,9 @@
 //! existential sizes are rigid: `zip (filter p xs) ys` is an error there);
 //! we accept them and check at run time.
 
-use std::collections::HashMap;
 use std::rc::Rc;
+
+use futmlir_dialects::ir::FastMap;
 
 use crate::diag::Diag;
 use crate::span::{FileId, SourceMap, Span};
@@ -221,9 +222,9 @@ pub(crate) struct Local {
 pub(crate) struct Checker {
     pub subst: Subst,
     pub locals: Vec<Local>,
-    globals: HashMap<Name, (GlobalId, Rc<Scheme>)>,
-    builtins: HashMap<String, Rc<Scheme>>,
-    types: HashMap<Name, Rc<TypeAbbr>>,
+    globals: FastMap<Name, (GlobalId, Rc<Scheme>)>,
+    builtins: FastMap<String, Rc<Scheme>>,
+    types: FastMap<Name, Rc<TypeAbbr>>,
     /// Type parameters of the declaration being checked.
     pub rigid: Vec<Name>,
     pub errors: Vec<Diag>,
@@ -235,9 +236,9 @@ impl Checker {
         let mut ck = Checker {
             subst: Subst::default(),
             locals: Vec::new(),
-            globals: HashMap::new(),
-            builtins: HashMap::new(),
-            types: HashMap::new(),
+            globals: FastMap::default(),
+            builtins: FastMap::default(),
+            types: FastMap::default(),
             rigid: Vec::new(),
             errors: Vec::new(),
             fresh_names: 0,
@@ -309,24 +310,20 @@ impl Checker {
         if s.type_params.is_empty() && s.size_params.is_empty() {
             return s.ty.clone();
         }
-        let vars: Vec<(Name, Type)> = s.type_params.iter().map(|n| (n.clone(), self.subst.fresh())).collect();
-        let t = if vars.is_empty() {
-            s.ty.clone()
-        } else {
-            unify::subst_params(&s.ty, &|n| vars.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()))
-        };
-        if s.size_params.is_empty() {
-            return t;
-        }
+        let vars: Vec<(&Name, Type)> = s.type_params.iter().map(|n| (n, self.subst.fresh())).collect();
         let sizes: Vec<(&Name, Size)> = s
             .size_params
             .iter()
             .map(|n| (n, self.subst.fresh_size_for(Some(n.clone()))))
             .collect();
-        unify::map_sizes(&t, &mut |n| match sizes.iter().find(|(m, _)| *m == n) {
-            Some((_, d)) => d.clone(),
-            None => Size::Var(n.clone()),
-        })
+        unify::instantiate_params(
+            &s.ty,
+            &|n| vars.iter().find(|(m, _)| *m == n).map(|(_, t)| t.clone()),
+            &|n| match sizes.iter().find(|(m, _)| *m == n) {
+                Some((_, d)) => d.clone(),
+                None => Size::Var(n.clone()),
+            },
+        )
     }
 
     /// The unbound size variables of `types` that no local in scope

@@ -403,16 +403,18 @@ pub fn check_valbind(vb: &ValBind) -> Result<(), Diag> {
             }
             ExpKind::Loop { pat, form, .. } => {
                 irrefutable(pat)?;
-                if let LoopForm::ForIn(p, _) = form {
+                if let LoopForm::ForIn(p, _) = &**form {
                     irrefutable(p)?;
                 }
             }
             ExpKind::Match(x, cases) => check_match(x, cases, e.span)?,
             _ => {}
         }
-        let mut kids = Vec::new();
-        visit::children(e, &mut |c| kids.push(c));
-        stack.extend(kids.into_iter().rev());
+        // The children go on the stack in reverse, so they are visited in
+        // source order.
+        let first = stack.len();
+        visit::children(e, &mut |c| stack.push(c));
+        stack[first..].reverse();
     }
     Ok(())
 }

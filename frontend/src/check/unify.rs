@@ -76,7 +76,10 @@ pub struct Constraint {
 
 #[derive(Default)]
 pub struct Subst {
-    bound: Vec<Option<Type>>,
+    /// The type each variable is bound to. Shared, so that following a
+    /// binding (which unification does while it mutates the
+    /// substitution) does not copy the type.
+    bound: Vec<Option<Rc<Type>>>,
     constraints: Vec<Constraint>,
     /// Bindings of the size variables (`Size::Infer`).
     sizes: Vec<Option<Size>>,
@@ -232,14 +235,7 @@ impl Subst {
 
     /// Follow bindings at the top of a type.
     pub fn shallow(&self, t: &Type) -> Type {
-        let mut t = t.clone();
-        while let Type::Var(v) = t {
-            match &self.bound[v as usize] {
-                Some(b) => t = b.clone(),
-                None => break,
-            }
-        }
-        t
+        self.shallow_ref(t).clone()
     }
 
     /// `shallow` without cloning.
@@ -279,37 +275,90 @@ impl Subst {
     }
 
     fn resolve_with(&self, t: &Type, fin: bool) -> Type {
+        self.resolve_changed(t, fin).unwrap_or_else(|| t.clone())
+    }
+
+    /// `resolve_final`, or `None` when the type is final already (no type
+    /// variable, no size variable): zonking then leaves it as it is.
+    pub fn resolve_final_changed(&self, t: &Type) -> Option<Type> {
+        self.resolve_changed(t, true)
+    }
+
+    /// The resolved type, or `None` when resolving leaves `t` as it is:
+    /// the parts that do not change are shared or cloned, never rebuilt
+    /// (most of a checked tree's types need no change, and rebuilding
+    /// them dominated zonking).
+    fn resolve_changed(&self, t: &Type, fin: bool) -> Option<Type> {
         match t {
-            Type::Var(v) => match &self.bound[*v as usize] {
-                Some(b) => self.resolve_with(b, fin),
-                None => t.clone(),
-            },
-            Type::Prim(_) | Type::Param(_) => t.clone(),
+            Type::Var(v) => self.bound[*v as usize].as_ref().map(|b| self.resolve_with(b, fin)),
+            Type::Prim(_) | Type::Param(_) => None,
             Type::Array { elem, shape, unique } => {
-                let e = self.resolve_with(elem, fin);
-                let mut r = e;
-                for d in shape.iter().rev() {
-                    let d = self.resolve_size(d);
-                    let d = if fin && Subst::is_open(&d) { Size::Unknown } else { d };
-                    r = r.array_of(d);
+                let e = self.resolve_changed(elem, fin);
+                let has_var = |d: &Size| d.any_leaf(&mut |l| matches!(l, Size::Infer(_)));
+                let dims_change = shape.iter().any(has_var);
+                if e.is_none() && !dims_change && !matches!(**elem, Type::Array { .. }) {
+                    return None;
                 }
-                if let Type::Array { unique: u, .. } = &mut r {
-                    *u = *unique;
-                }
-                r
+                let mut dims: Vec<Size> = shape
+                    .iter()
+                    .map(|d| {
+                        if !has_var(d) {
+                            return d.clone();
+                        }
+                        let d = self.resolve_size(d);
+                        if fin && Subst::is_open(&d) {
+                            Size::Unknown
+                        } else {
+                            d
+                        }
+                    })
+                    .collect();
+                // An element type that resolves to an array adds its
+                // dimensions (an element type never is an array).
+                let elem = match e {
+                    Some(Type::Array { elem, shape, .. }) => {
+                        dims.extend(shape);
+                        elem
+                    }
+                    Some(e) => Rc::new(e),
+                    None => match &**elem {
+                        Type::Array { elem, shape, .. } => {
+                            dims.extend(shape.iter().cloned());
+                            elem.clone()
+                        }
+                        _ => elem.clone(),
+                    },
+                };
+                Some(Type::Array {
+                    elem,
+                    shape: dims,
+                    unique: *unique,
+                })
             }
-            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve_with(t, fin)).collect()),
-            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.resolve_with(t, fin))).collect()),
-            Type::Arrow { param_name, param, ret } => Type::Arrow {
-                param_name: param_name.clone(),
-                param: Rc::new(self.resolve_with(param, fin)),
-                ret: Rc::new(self.resolve_with(ret, fin)),
-            },
-            Type::Sum(cs) => Type::Sum(
-                cs.iter()
-                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.resolve_with(t, fin)).collect()))
-                    .collect(),
-            ),
+            Type::Tuple(ts) => changed_elems(ts, |t| self.resolve_changed(t, fin), Clone::clone).map(Type::Tuple),
+            Type::Record(fs) => changed_elems(
+                fs,
+                |(n, t)| self.resolve_changed(t, fin).map(|t| (n.clone(), t)),
+                Clone::clone,
+            )
+            .map(Type::Record),
+            Type::Arrow { param_name, param, ret } => {
+                let (p, r) = (self.resolve_changed(param, fin), self.resolve_changed(ret, fin));
+                if p.is_none() && r.is_none() {
+                    return None;
+                }
+                Some(Type::Arrow {
+                    param_name: param_name.clone(),
+                    param: p.map_or_else(|| param.clone(), Rc::new),
+                    ret: r.map_or_else(|| ret.clone(), Rc::new),
+                })
+            }
+            Type::Sum(cs) => changed_elems(
+                cs,
+                |(n, ts)| changed_elems(ts, |t| self.resolve_changed(t, fin), Clone::clone).map(|ts| (n.clone(), ts)),
+                Clone::clone,
+            )
+            .map(Type::Sum),
         }
     }
 
@@ -346,10 +395,11 @@ impl Subst {
         for (t, first) in [(a, true), (b, false)] {
             if let Type::Var(v) = t {
                 if let Some(bt) = self.bound[*v as usize].clone() {
+                    let bt = &*bt;
                     return if first {
-                        self.unify_inner(&bt, b, span)
+                        self.unify_inner(bt, b, span)
                     } else {
-                        self.unify_inner(a, &bt, span)
+                        self.unify_inner(a, bt, span)
                     };
                 }
             }
@@ -445,7 +495,8 @@ impl Subst {
         // Uniqueness belongs to annotations, not to what a type variable
         // stands for: `copy (map f xs)` must not make `copy`'s parameter
         // unique.
-        self.bound[v as usize] = Some(strip_unique(t));
+        let stripped = if has_unique(t) { strip_unique(t) } else { t.clone() };
+        self.bound[v as usize] = Some(Rc::new(stripped));
         let r = self.apply_constraint(&c, t, span);
         if r.is_err() {
             self.bound[v as usize] = None;
@@ -456,6 +507,16 @@ impl Subst {
 
     /// Check (or merge, for a variable) a constraint against a type.
     fn apply_constraint(&mut self, c: &Constraint, t: &Type, span: Span) -> Result<(), Option<String>> {
+        // Most variables are bound without constraints: nothing to check,
+        // nothing to merge.
+        if c.prims.is_none()
+            && c.no_functions.is_none()
+            && c.fields.is_empty()
+            && c.constrs.is_empty()
+            && c.default.is_none()
+        {
+            return Ok(());
+        }
         match self.shallow(t) {
             Type::Var(w) => {
                 let mut wc = self.constraints[w as usize].clone();
@@ -692,51 +753,35 @@ impl Subst {
     /// primitive constraint to its default; returns the unbound variables
     /// that remain.
     pub fn default_vars(&mut self, t: &Type, left: &mut Vec<TyVar>) {
-        if let Type::Var(v) = t {
-            // Only a variable's binding is cloned (the walk mutates `self`).
-            if let Some(b) = self.bound[*v as usize].clone() {
-                return self.default_vars(&b, left);
-            }
-        }
-        match t {
-            &Type::Var(v) => {
-                let c = &self.constraints[v as usize];
-                let d = c.default.or_else(|| {
-                    c.prims.map(|(set, _)| {
-                        if set.contains(PrimType::I32) {
-                            PrimType::I32
-                        } else if set.contains(PrimType::F64) {
-                            PrimType::F64
-                        } else {
-                            PrimType::ALL
-                                .into_iter()
-                                .find(|p| set.contains(*p))
-                                .unwrap_or(PrimType::I32)
-                        }
-                    })
-                });
-                match d {
-                    Some(p) => {
-                        self.bound[v as usize] = Some(Type::Prim(p));
+        // Collected first (by reference), then bound: binding a variable
+        // to a primitive type leaves the others unbound, so this is the
+        // walk that binds as it goes, without cloning what it follows.
+        let mut vars = Vec::new();
+        self.unbound_vars(t, &mut vars);
+        for v in vars {
+            let c = &self.constraints[v as usize];
+            let d = c.default.or_else(|| {
+                c.prims.map(|(set, _)| {
+                    if set.contains(PrimType::I32) {
+                        PrimType::I32
+                    } else if set.contains(PrimType::F64) {
+                        PrimType::F64
+                    } else {
+                        PrimType::ALL
+                            .into_iter()
+                            .find(|p| set.contains(*p))
+                            .unwrap_or(PrimType::I32)
                     }
-                    None => {
-                        if !left.contains(&v) {
-                            left.push(v)
-                        }
+                })
+            });
+            match d {
+                Some(p) => self.bound[v as usize] = Some(Rc::new(Type::Prim(p))),
+                None => {
+                    if !left.contains(&v) {
+                        left.push(v)
                     }
                 }
             }
-            Type::Prim(_) | Type::Param(_) => {}
-            Type::Array { elem, .. } => self.default_vars(elem, left),
-            Type::Tuple(ts) => ts.iter().for_each(|t| self.default_vars(t, left)),
-            Type::Record(fs) => fs.iter().for_each(|(_, t)| self.default_vars(t, left)),
-            Type::Arrow { param, ret, .. } => {
-                self.default_vars(param, left);
-                self.default_vars(ret, left)
-            }
-            Type::Sum(cs) => cs
-                .iter()
-                .for_each(|(_, ts)| ts.iter().for_each(|t| self.default_vars(t, left))),
         }
     }
 
@@ -764,8 +809,20 @@ impl Subst {
 
     /// Bind a variable directly (generalisation, defaulting to unit).
     pub fn set(&mut self, v: TyVar, t: Type) {
-        self.bound[v as usize] = Some(t);
+        self.bound[v as usize] = Some(Rc::new(t));
     }
+}
+
+/// `xs` with `change` applied to each element, or `None` when it changes
+/// none (`change` gives `None` for an element it leaves as it is, and
+/// `keep` copies such an element once another one has changed).
+fn changed_elems<T>(xs: &[T], change: impl Fn(&T) -> Option<T>, keep: impl Fn(&T) -> T) -> Option<Vec<T>> {
+    let (first, new) = xs.iter().enumerate().find_map(|(i, x)| change(x).map(|n| (i, n)))?;
+    let mut out = Vec::with_capacity(xs.len());
+    out.extend(xs[..first].iter().map(&keep));
+    out.push(new);
+    out.extend(xs[first + 1..].iter().map(|x| change(x).unwrap_or_else(|| keep(x))));
+    Some(out)
 }
 
 fn payload_count(c: &Name, have: usize, found: usize) -> String {
@@ -868,6 +925,64 @@ pub fn subst_params(t: &Type, f: &dyn Fn(&Name) -> Option<Type>) -> Type {
                 .collect(),
         ),
         t => t.clone(),
+    }
+}
+
+/// [`subst_params`] and then [`map_sizes`], in one walk: type parameters
+/// replaced by `types`, size names by `sizes`. The types `types` gives
+/// are not walked for sizes (instantiation gives fresh type variables).
+pub fn instantiate_params(t: &Type, types: &dyn Fn(&Name) -> Option<Type>, sizes: &dyn Fn(&Name) -> Size) -> Type {
+    let inst = |t: &Type| instantiate_params(t, types, sizes);
+    match t {
+        Type::Param(n) => types(n).unwrap_or_else(|| t.clone()),
+        Type::Array { elem, shape, unique } => {
+            let mut dims: Vec<Size> = shape
+                .iter()
+                .map(|d| {
+                    d.map_leaves(&mut |l| match l {
+                        Size::Var(n) => sizes(n),
+                        l => l.clone(),
+                    })
+                })
+                .collect();
+            let elem = match inst(elem) {
+                Type::Array { elem, shape, .. } => {
+                    dims.extend(shape);
+                    elem
+                }
+                e => Rc::new(e),
+            };
+            Type::Array {
+                elem,
+                shape: dims,
+                unique: *unique,
+            }
+        }
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(inst).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), inst(t))).collect()),
+        Type::Arrow { param_name, param, ret } => Type::Arrow {
+            param_name: param_name.clone(),
+            param: Rc::new(inst(param)),
+            ret: Rc::new(inst(ret)),
+        },
+        Type::Sum(cs) => Type::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(inst).collect()))
+                .collect(),
+        ),
+        t => t.clone(),
+    }
+}
+
+/// Whether [`strip_unique`] changes `t` (most types have no mark: a copy
+/// is cheaper than the rebuilt type).
+fn has_unique(t: &Type) -> bool {
+    match t {
+        Type::Array { elem, unique, .. } => *unique || has_unique(elem),
+        Type::Tuple(ts) => ts.iter().any(has_unique),
+        Type::Record(fs) => fs.iter().any(|(_, t)| has_unique(t)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(has_unique)),
+        _ => false,
     }
 }
 

@@ -1,6 +1,8 @@
 //! After a declaration is checked: default the remaining type variables
 //! and write the final types into the tree.
 
+use std::cell::RefCell;
+
 use super::{builtins, Checker};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
@@ -113,7 +115,7 @@ pub fn walk_exp(
             if let Some(i) = init {
                 walk_exp(i, fe, fp)?;
             }
-            match form {
+            match &mut **form {
                 LoopForm::For(_, _, b) => walk_exp(b, fe, fp)?,
                 LoopForm::ForIn(p, xs) => {
                     walk_pat(p, fp);
@@ -156,7 +158,7 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
     {
         // Both visitors default the variables of the types they meet, in
         // the order of the walk.
-        let state = std::cell::RefCell::new((&mut ck.subst, &mut left));
+        let state = RefCell::new((&mut ck.subst, &mut left));
         let default = |t: &Option<Type>| {
             if let Some(t) = t {
                 let (subst, left) = &mut *state.borrow_mut();
@@ -191,9 +193,10 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
         }
     }
     let subst = &ck.subst;
+    let resolve = |t: &Type| subst.resolve_final_changed(t);
     let mut fix_pat = |p: &mut Pat| {
-        if let Some(t) = &p.ty {
-            p.ty = Some(subst.resolve_final(t));
+        if let Some(t) = p.ty.as_ref().and_then(resolve) {
+            p.ty = Some(t);
         }
     };
     for p in vb.params.iter_mut() {
@@ -202,8 +205,8 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
     walk_exp(
         &mut vb.body,
         &mut |e| {
-            if let Some(t) = &e.ty {
-                e.ty = Some(subst.resolve_final(t));
+            if let Some(t) = e.ty.as_ref().and_then(resolve) {
+                e.ty = Some(t);
             }
             if let (ExpKind::Lit(Literal::Int { value, .. }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
                 check_int_literal(*value, *p, e.span)?;

@@ -48,9 +48,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     }
 
     pub fn dims_of_type(&self, t: Type) -> Vec<Dim> {
+        self.shape_of_type(t).to_vec()
+    }
+
+    /// The dimensions of `t`, borrowed from the context (for reading
+    /// them without a copy).
+    fn shape_of_type(&self, t: Type) -> &[Dim] {
         match self.ctx.type_kind(t) {
-            TypeKind::Array { shape, .. } => shape.clone(),
-            _ => Vec::new(),
+            TypeKind::Array { shape, .. } => shape,
+            _ => &[],
         }
     }
 
@@ -59,7 +65,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     }
 
     pub fn rank(&self, v: Value) -> usize {
-        self.dims(v).len()
+        self.shape_of_type(self.ctx.value_type(v)).len()
     }
 
     /// The scalar element type of an array type (a scalar type is its own).
@@ -181,7 +187,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// Dimension `j` of array `v` as an `i64` value.
     pub fn size(&mut self, v: Value, j: usize) -> DResult<Value> {
-        match self.dims(v).get(j).copied() {
+        match self.shape_of_type(self.ctx.value_type(v)).get(j).copied() {
             Some(Dim::Unknown) => {
                 let i64t = self.ctx.scalar(Scalar::I64);
                 let a = self.ctx.int_attr(j as i64, Scalar::I64);
@@ -328,10 +334,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// Name the existential sizes of an array (Note [Flattened values]).
     pub fn refine(&mut self, v: Value) -> DResult<Value> {
-        let dims = self.dims(v);
-        if !dims.contains(&Dim::Unknown) {
+        if !self.shape_of_type(self.ctx.value_type(v)).contains(&Dim::Unknown) {
             return Ok(v);
         }
+        let dims = self.dims(v);
         let mut new = Vec::new();
         for (j, &d) in dims.iter().enumerate() {
             new.push(match d {
@@ -346,7 +352,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// unknown one matches anything) and give `v` those sizes.
     pub fn coerce(&mut self, v: Value, want: &[Dim], msg: &str) -> DResult<Value> {
         let have = self.dims(v);
-        let mut new = have.clone();
+        // The new sizes, made when the first one changes (most coercions
+        // change nothing).
+        let mut new: Option<Vec<Dim>> = None;
         let mut conds = Vec::new();
         for (j, &w) in want.iter().enumerate().take(have.len()) {
             if w == Dim::Unknown || self.same_dim(have[j], w) {
@@ -355,9 +363,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             let a = self.size(v, j)?;
             let b = self.dim_value(w)?;
             conds.push(self.cmpop("eq", a, b));
-            new[j] = w;
+            new.get_or_insert_with(|| have.clone())[j] = w;
         }
-        let Some(c) = self.and_all(conds) else {
+        let (Some(c), Some(new)) = (self.and_all(conds), new) else {
             return Ok(v);
         };
         self.assert(c, msg);

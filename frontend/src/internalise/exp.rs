@@ -1,6 +1,7 @@
 //! Expressions, patterns, control flow, and function application
 //! (inlining of function values, calls of first-order functions).
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Type as IrType, Value};
@@ -20,12 +21,18 @@ enum Form<'a, 'e> {
 }
 
 impl<'a, 'c> Internaliser<'a, 'c> {
-    /// The type of `e` with the scope's type parameters instantiated.
-    pub fn ty(&self, sc: &Scope<'a>, e: &Exp) -> DResult<Type> {
+    /// The type of `e` with the scope's type parameters instantiated
+    /// (borrowed from the tree when there are none: most expressions are
+    /// outside inlined polymorphic functions).
+    pub fn ty<'e>(&self, sc: &Scope<'a>, e: &'e Exp) -> DResult<Cow<'e, Type>> {
         let t =
             e.ty.as_ref()
                 .ok_or_else(|| internal(e.span, "an expression without a type"))?;
-        Ok(subst_type(t, &sc.ts))
+        Ok(if sc.ts.is_empty() {
+            Cow::Borrowed(t)
+        } else {
+            Cow::Owned(subst_type(t, &sc.ts))
+        })
     }
 
     pub fn exp(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<V<'a>> {
@@ -134,7 +141,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                         }
                     }
                 }
-                if let Type::Tuple(_) = self.ty(sc, e)? {
+                if let Type::Tuple(_) = *self.ty(sc, e)? {
                     fs.sort_by_key(|(n, _)| n.parse::<usize>().unwrap_or(0));
                     return Ok(V::Tuple(fs.into_iter().map(|(_, v)| v).collect()));
                 }
@@ -263,7 +270,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// An argument of an application: its value and type.
     fn arg(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<(V<'a>, Type)> {
         let v = self.exp(sc, e)?;
-        Ok((v, self.ty(sc, e)?))
+        Ok((v, self.ty(sc, e)?.into_owned()))
     }
 
     pub(crate) fn literal(&mut self, l: &Literal, t: &Type, neg: bool, span: Span) -> DResult<V<'a>> {
@@ -341,7 +348,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 }
                 Ok(fun(Head::Global(*id)))
             }
-            Some(Resolved::Builtin(n)) => match builtins::arity(n) {
+            Some(Resolved::Builtin(n)) => match self.builtin_arity(n) {
                 Some(0) => self.call_builtin(n, Vec::new(), ty, span),
                 Some(_) if builtins::implicit_size_count(n) > 0 => {
                     // `unflatten`, `split`: applied to their implicit sizes,
@@ -424,8 +431,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let V::Fun(fv) = f else {
             return Err(internal(span, "an application of a value that is not a function"));
         };
-        let mut all = fv.args.clone();
-        all.extend(args);
+        // A function value applied for the first time (the usual case)
+        // has no arguments to copy.
+        let mut all = if fv.args.is_empty() {
+            args
+        } else {
+            let mut all = fv.args.clone();
+            all.extend(args);
+            all
+        };
         let arity = self.arity(&fv.head);
         if all.len() < arity {
             return Ok(V::Fun(Rc::new(FunV {
@@ -442,13 +456,19 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
     }
 
-    fn arity(&self, h: &Head<'a>) -> usize {
+    fn arity(&mut self, h: &Head<'a>) -> usize {
         match h {
             Head::Closure { params, .. } => params.len(),
             Head::Global(id) => self.valbind(*id).params.len(),
-            Head::Builtin(n) => builtins::arity(n).unwrap_or(0),
+            Head::Builtin(n) => self.builtin_arity(n).unwrap_or(0),
             Head::RightSection { .. } | Head::Project(_) => 1,
         }
+    }
+
+    /// [`builtins::arity`], computed once per name (it searches the
+    /// tables of built-ins and reads the signature).
+    fn builtin_arity(&mut self, n: &Name) -> Option<usize> {
+        *self.arities.entry(n.clone()).or_insert_with(|| builtins::arity(n))
     }
 
     fn call(&mut self, h: &Head<'a>, args: Vec<(V<'a>, Type)>, ret: Option<&Type>, span: Span) -> DResult<V<'a>> {

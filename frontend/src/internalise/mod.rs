@@ -58,10 +58,12 @@ mod soacs;
 mod sums;
 pub mod values;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 
-use futmlir_dialects::ir::{Attr, AttrKind, BlockId, Context, Dim, Location, OpId, Scalar, SourceId, TypeKind, Value};
+use futmlir_dialects::ir::{
+    Attr, AttrKind, BlockId, Context, Dim, FastBuild, FastMap, Location, OpId, Scalar, SourceId, TypeKind, Value,
+};
 
 use crate::check::Checked;
 use crate::diag::Diag;
@@ -106,12 +108,12 @@ pub(crate) struct Internaliser<'a, 'c> {
     pub span: Span,
     /// The `soac.func` symbol of each first-order function, and what it
     /// is known to return, once internalised.
-    funcs: HashMap<GlobalId, Rc<str>>,
-    compiled: HashMap<GlobalId, Rc<ResultSizes>>,
+    funcs: FastMap<GlobalId, Rc<str>>,
+    compiled: FastMap<GlobalId, Rc<ResultSizes>>,
     entries: HashSet<GlobalId>,
     symbols: HashSet<String>,
     /// Pairs (index, size) where the index is known to lie in `0..size`.
-    pub facts: HashSet<(Value, Value)>,
+    pub facts: HashSet<(Value, Value), FastBuild>,
     /// Inside `#[unsafe]`: no bounds checks.
     pub unsafe_: bool,
     /// The prelude's file.
@@ -119,12 +121,14 @@ pub(crate) struct Internaliser<'a, 'c> {
     /// The entry block of the function being internalised, and the
     /// top-level constants computed there (once per function).
     pub entry_block: BlockId,
-    pub constants: HashMap<GlobalId, values::V<'a>>,
+    pub constants: FastMap<GlobalId, values::V<'a>>,
     /// The `soac.constant` already made in a block, by value: a later
     /// constant with the same value in the same block reuses it. Blocks
     /// are only appended to while internalising, so the cached op stays
     /// before every later use.
-    pub literals: HashMap<(BlockId, Attr), Value>,
+    pub literals: FastMap<(BlockId, Attr), Value>,
+    /// The arity of each built-in applied so far.
+    arities: FastMap<Name, Option<usize>>,
 }
 
 /// What a dimension of a function's result is known to be: the value of
@@ -177,11 +181,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             module_block,
             loc: Location::Unknown,
             span: Span::default(),
-            funcs: HashMap::new(),
-            compiled: HashMap::new(),
+            funcs: FastMap::default(),
+            compiled: FastMap::default(),
             entries: HashSet::new(),
             symbols: HashSet::new(),
-            facts: HashSet::new(),
+            facts: HashSet::default(),
             unsafe_: false,
             prelude: sm
                 .files()
@@ -189,8 +193,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 .position(|f| f.name == "<prelude>")
                 .map(|i| i as crate::span::FileId),
             entry_block: module_block,
-            constants: HashMap::new(),
-            literals: HashMap::new(),
+            constants: FastMap::default(),
+            literals: FastMap::default(),
+            arities: FastMap::default(),
         }
     }
 

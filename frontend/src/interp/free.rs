@@ -216,7 +216,7 @@ impl<'a> Free<'a> {
                     Some(x) => self.exp(x),
                     None => self.use_pat(pat),
                 }
-                match form {
+                match &**form {
                     LoopForm::For(i, _, bound) => {
                         self.exp(bound);
                         self.bind(pat);

@@ -218,7 +218,7 @@ fn lam2(x: &str, y: &str, body: Exp) -> Exp {
 
 fn let_(p: Pat, v: Exp, body: Exp) -> Exp {
     ex(ExpKind::Let {
-        pat: p,
+        pat: Box::new(p),
         value: Box::new(v),
         body: Box::new(body),
     })
@@ -303,9 +303,9 @@ fn update(a: Exp, ix: Vec<DimIndex>, v: Exp) -> Exp {
 
 fn loop_(pat: Pat, init: Exp, form: LoopForm, body: Exp) -> Exp {
     ex(ExpKind::Loop {
-        pat,
+        pat: Box::new(pat),
         init: Some(Box::new(init)),
-        form,
+        form: Box::new(form),
         body: Box::new(body),
     })
 }
@@ -956,9 +956,9 @@ fn loops() {
         "xs",
         call("replicate", vec![i64_(4), i64_(0)]),
         ex(ExpKind::Loop {
-            pat: pid("xs"),
+            pat: Box::new(pid("xs")),
             init: None,
-            form: for_("i", i64_(4)),
+            form: Box::new(for_("i", i64_(4))),
             body: Box::new(body),
         }),
     );
@@ -984,7 +984,7 @@ fn big_loop_of_updates_is_linear() {
 
 #[test]
 fn coercions_and_assertions() {
-    let c = |t: Type| typed(ex(ExpKind::Coerce(Box::new(ints(&[1, 2, 3])), dummy_te())), t);
+    let c = |t: Type| typed(ex(ExpKind::Coerce(Box::new(ints(&[1, 2, 3])), Box::new(dummy_te()))), t);
     assert_eq!(ev(c(arr_t(pt(I32), vec![Size::Const(3)]))), "[1, 2, 3]");
     let e = ev_err(at(c(arr_t(pt(I32), vec![Size::Const(4)])), 3));
     assert!(e.message.contains("size"), "{}", e.message);
@@ -2245,7 +2245,7 @@ fn closures_capture_only_their_free_variables() {
     assert_eq!(free_vars(&[], &params, &body), vec!["a", "n", "b"]);
     // Sizes in types count; shadowing and nested lambdas are respected.
     let coerce = typed(
-        ex(ExpKind::Coerce(Box::new(var("xs")), dummy_te())),
+        ex(ExpKind::Coerce(Box::new(var("xs")), Box::new(dummy_te()))),
         arr_t(pt(I32), vec![Size::Var(nm("m"))]),
     );
     let body = tup(vec![
@@ -2263,9 +2263,9 @@ fn closures_capture_only_their_free_variables() {
     });
     assert_eq!(free_vars(&[], &[], &body), vec!["arr", "k"]);
     let body = ex(ExpKind::Loop {
-        pat: ptup(vec![pid("p"), pid("q")]),
+        pat: Box::new(ptup(vec![pid("p"), pid("q")])),
         init: None,
-        form: LoopForm::While(Box::new(var("p"))),
+        form: Box::new(LoopForm::While(Box::new(var("p")))),
         body: Box::new(var("q")),
     });
     assert_eq!(free_vars(&[], &[], &body), vec!["p", "q"]);

@@ -275,6 +275,9 @@ pub struct Var {
     pub res: Option<Resolved>,
 }
 
+/// The large parts of the rarer forms (the pattern of a `let` or `loop`,
+/// a loop's form, type annotations) are boxed: every node of a tree has
+/// the size of the largest form, and the passes walk every node.
 #[derive(Clone, Debug)]
 pub enum ExpKind {
     Lit(Literal),
@@ -306,7 +309,7 @@ pub enum ExpKind {
     /// `\p1 p2 : t -> e`
     Lambda {
         params: Vec<Pat>,
-        ret: Option<TypeExp>,
+        ret: Option<Box<TypeExp>>,
         body: Box<Exp>,
     },
     /// `(a, b)`; `()` is the empty tuple (unit).
@@ -328,8 +331,8 @@ pub enum ExpKind {
     /// `a[i, j:k:s, :]`
     Index(Box<Exp>, Vec<DimIndex>),
     /// `e :> t` (size coercion) and `e : t` (ascription).
-    Coerce(Box<Exp>, TypeExp),
-    Ascript(Box<Exp>, TypeExp),
+    Coerce(Box<Exp>, Box<TypeExp>),
+    Ascript(Box<Exp>, Box<TypeExp>),
     If {
         cond: Box<Exp>,
         then: Box<Exp>,
@@ -337,7 +340,7 @@ pub enum ExpKind {
     },
     /// `let p = e in body`; `let f x y = e in body` is `LetFun`.
     Let {
-        pat: Pat,
+        pat: Box<Pat>,
         value: Box<Exp>,
         body: Box<Exp>,
     },
@@ -347,7 +350,7 @@ pub enum ExpKind {
         name_span: Span,
         type_params: Vec<TypeParam>,
         params: Vec<Pat>,
-        ret: Option<TypeExp>,
+        ret: Option<Box<TypeExp>>,
         value: Box<Exp>,
         body: Box<Exp>,
     },
@@ -374,9 +377,9 @@ pub enum ExpKind {
     /// `loop pat = init for i < n do body` etc. `init` is `None` for
     /// `loop x do` (the initial value is the variable of the same name).
     Loop {
-        pat: Pat,
+        pat: Box<Pat>,
         init: Option<Box<Exp>>,
-        form: LoopForm,
+        form: Box<LoopForm>,
         body: Box<Exp>,
     },
     /// `assert cond e`

@@ -56,6 +56,8 @@
 
 use std::rc::Rc;
 
+use futmlir_dialects::ir::FastMap;
+
 use super::ast::*;
 use super::lexer::{lex, Kw, Tok, Token};
 use crate::diag::Diag;
@@ -176,6 +178,9 @@ pub(crate) struct Parser<'a> {
     pos: usize,
     depth: u32,
     lex_err: Option<Diag>,
+    /// The names made so far, by their text: a name that occurs again
+    /// shares the first one's allocation.
+    names: FastMap<&'a str, Name>,
 }
 
 impl<'a> Parser<'a> {
@@ -188,6 +193,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             depth: 0,
             lex_err,
+            names: FastMap::default(),
         }
     }
 
@@ -230,8 +236,9 @@ impl<'a> Parser<'a> {
     fn text(&self, t: &Token) -> &'a str {
         self.src.get(t.lo as usize..t.hi as usize).unwrap_or("")
     }
-    fn name_of(&self, t: &Token) -> Name {
-        Rc::from(self.text(t))
+    fn name_of(&mut self, t: &Token) -> Name {
+        let text = self.text(t);
+        self.names.entry(text).or_insert_with(|| Rc::from(text)).clone()
     }
     fn sp(&self, lo: u32, hi: u32) -> Span {
         Span::new(self.file, lo, hi)

@@ -108,7 +108,7 @@ fn e(x: &Exp) -> String {
             body,
             ..
         } => {
-            let r = ret.as_ref().map_or("_".into(), ty);
+            let r = ret.as_deref().map_or("_".into(), ty);
             format!(
                 "(letfun {name} ({}) ({}) {r} {} {})",
                 join(type_params, tparam),
@@ -136,7 +136,7 @@ fn e(x: &Exp) -> String {
             form,
             body,
         } => {
-            let f = match form {
+            let f = match &**form {
                 LoopForm::For(i, _, n) => format!("(for {i} {})", e(n)),
                 LoopForm::ForIn(p, xs) => format!("(forin {} {})", pat(p), e(xs)),
                 LoopForm::While(c) => format!("(while {})", e(c)),

@@ -86,7 +86,7 @@ pub fn children<'a>(e: &'a Exp, f: &mut dyn FnMut(&'a Exp)) {
             if let Some(i) = init {
                 f(i);
             }
-            match form {
+            match &**form {
                 LoopForm::For(_, _, b) => f(b),
                 LoopForm::ForIn(_, xs) => f(xs),
                 LoopForm::While(c) => f(c),

@@ -96,7 +96,7 @@ fn finish_fix(out: &mut Vec<DimIndex>, e: Box<Exp>) {
 fn finish_let(lo: u32, b: LetBinding, body: Box<Exp>) -> Box<Exp> {
     let span = Span::new(body.span.file, lo, body.span.hi);
     mk(span, || match b {
-        LetBinding::Pat(pat, value) => ExpKind::Let { pat: *pat, value, body },
+        LetBinding::Pat(pat, value) => ExpKind::Let { pat, value, body },
         LetBinding::Fun(f) => {
             let LetFun {
                 name,
@@ -111,7 +111,7 @@ fn finish_let(lo: u32, b: LetBinding, body: Box<Exp>) -> Box<Exp> {
                 name_span,
                 type_params,
                 params,
-                ret: ret.map(|t| *t),
+                ret,
                 value,
                 body,
             }
@@ -133,12 +133,7 @@ fn finish_let(lo: u32, b: LetBinding, body: Box<Exp>) -> Box<Exp> {
 
 fn finish_loop(lo: u32, pat: Box<Pat>, init: Option<Box<Exp>>, form: Box<LoopForm>, body: Box<Exp>) -> Box<Exp> {
     let span = Span::new(body.span.file, lo, body.span.hi);
-    mk(span, || ExpKind::Loop {
-        pat: *pat,
-        init,
-        form: *form,
-        body,
-    })
+    mk(span, || ExpKind::Loop { pat, init, form, body })
 }
 
 impl<'a> Parser<'a> {
@@ -172,9 +167,9 @@ impl<'a> Parser<'a> {
         let span = e.span.to(t.span);
         Ok(mk(span, || {
             if coerce {
-                ExpKind::Coerce(e, *t)
+                ExpKind::Coerce(e, t)
             } else {
-                ExpKind::Ascript(e, *t)
+                ExpKind::Ascript(e, t)
             }
         }))
     }
@@ -879,11 +874,7 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Arrow, "`->`")?;
         let body = self.parse_exp()?;
         let span = self.sp(lo, body.span.hi);
-        Ok(mk(span, || ExpKind::Lambda {
-            params,
-            ret: ret.map(|t| *t),
-            body,
-        }))
+        Ok(mk(span, || ExpKind::Lambda { params, ret, body }))
     }
 
     /// `match e case p -> e ...`
