@@ -926,23 +926,41 @@ impl<'c> Machine<'c> {
         let (red, lam) = (self.body(op, 0)?, self.body(op, 1)?);
         for i in 0..n {
             let ys = self.lambda(env, lam, self.rows(op, &arrs, i)?)?;
-            self.expect_count(op, "values from the lambda", ys.len(), 1 + k)?;
-            let bucket = self.i64(op, &ys[0])?;
-            if bucket < 0 || bucket as usize >= w {
-                continue;
-            }
-            let mut a = Vec::with_capacity(2 * k);
-            for d in &dests {
-                a.push(row(d, bucket as usize).map_err(|m| self.fail(op, m))?);
-            }
-            a.extend_from_slice(&ys[1..]);
-            let new = self.lambda(env, red, a)?;
-            self.expect_count(op, "values from the operator", new.len(), k)?;
-            for (d, v) in dests.iter_mut().zip(&new) {
-                update(Rc::make_mut(d), &[bucket], v).map_err(|m| self.fail(op, m))?;
-            }
+            self.add_to_bucket(env, op, red, &mut dests, &ys, "soac.yield")?;
         }
         Ok(dests.into_iter().map(Val::Arr).collect())
+    }
+
+    /// One value of a histogram: `ys` is the bucket then `k` values,
+    /// combined with the destinations' rows there by the operator `red`
+    /// (ending in `term`); a bucket out of range is ignored.
+    fn add_to_bucket(
+        &self,
+        env: &mut Env,
+        op: OpId,
+        red: BlockId,
+        dests: &mut [Rc<Array>],
+        ys: &[Val],
+        term: &str,
+    ) -> R<()> {
+        let k = dests.len();
+        self.expect_count(op, "values from the lambda", ys.len(), 1 + k)?;
+        let bucket = self.i64(op, &ys[0])?;
+        let w = dests.first().and_then(|d| d.shape.first().copied()).unwrap_or(0);
+        if bucket < 0 || bucket as usize >= w {
+            return Ok(());
+        }
+        let mut a = Vec::with_capacity(2 * k);
+        for d in dests.iter() {
+            a.push(row(d, bucket as usize).map_err(|m| self.fail(op, m))?);
+        }
+        a.extend_from_slice(&ys[1..]);
+        let new = self.run_block(env, red, a, term)?;
+        self.expect_count(op, "values from the operator", new.len(), k)?;
+        for (d, v) in dests.iter_mut().zip(&new) {
+            update(Rc::make_mut(d), &[bucket], v).map_err(|m| self.fail(op, m))?;
+        }
+        Ok(())
     }
 
     /// The segmented ops, sequentially: the body at every point of the
@@ -978,24 +996,21 @@ impl<'c> Machine<'c> {
                 .get(d + 1..d + 1 + k)
                 .ok_or_else(|| self.fail(op, "missing destinations"))?
             {
-                dests.push(self.arr(op, v)?.clone());
+                let a = self.arr(op, v)?;
+                if a.shape.first() != Some(&w) {
+                    return Err(self.fail(
+                        op,
+                        format!(
+                            "a destination of type {} where an array of size {w} is expected",
+                            v.type_text()
+                        ),
+                    ));
+                }
+                dests.push(a.clone());
             }
             for p in seg_points(&dims) {
                 let ys = self.run_block(env, body, idx(&p), "segop.yield")?;
-                self.expect_count(op, "values from the body", ys.len(), 1 + k)?;
-                let bucket = self.i64(op, &ys[0])?;
-                if bucket < 0 || bucket as usize >= w {
-                    continue;
-                }
-                let mut a = Vec::with_capacity(2 * k);
-                for dst in &dests {
-                    a.push(row(dst, bucket as usize).map_err(|m| self.fail(op, m))?);
-                }
-                a.extend_from_slice(&ys[1..]);
-                let new = self.run_block(env, red, a, "segop.yield")?;
-                for (dst, v) in dests.iter_mut().zip(&new) {
-                    update(Rc::make_mut(dst), &[bucket], v).map_err(|m| self.fail(op, m))?;
-                }
+                self.add_to_bucket(env, op, red, &mut dests, &ys, "segop.yield")?;
             }
             return Ok(dests.into_iter().map(Val::Arr).collect());
         }

@@ -14,13 +14,20 @@
 //!   segmented one over two dimensions (rule G5);
 //! - `hist` → `segop.seghist`.
 //!
-//! SOACs inside the bodies stay `soac` ops: each thread runs them
-//! sequentially. Not yet done (so left as they are, run on the host):
-//! `scatter`, streams, `filter`, `partition`, map distribution (G4) and
-//! map-loop interchange (G7).
+//! Before that, a map whose lambda holds such SOACs among other code is
+//! distributed into several maps (rule G4, [`distribute`]), so that each
+//! SOAC becomes a perfect nest. SOACs inside the bodies stay `soac` ops:
+//! each thread runs them sequentially. Not yet done (so left as they
+//! are, run on the host): `scatter`, streams, `filter`, `partition`,
+//! distribution below the outermost map, and map-loop interchange (G7).
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
 use futmlir_passes::{Options, Pass, PassInfo};
+
+use distribute::distribute;
+use futmlir_passes::soac::analysis::{defined_inside as defined_in, held_by, SOAC_OPS};
+
+mod distribute;
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-to-segop",
@@ -32,30 +39,26 @@ pub const INFO: PassInfo = PassInfo {
 
 struct ToSegop;
 
-const SOACS: &[&str] = &[
-    "soac.map",
-    "soac.reduce",
-    "soac.scan",
-    "soac.redomap",
-    "soac.scanomap",
-    "soac.hist",
-    "soac.scatter",
-    "soac.stream_seq",
-    "soac.stream_par",
-    "soac.filter",
-    "soac.partition",
-];
-
 impl Pass for ToSegop {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let mut host = Vec::new();
         ctx.walk(op, &mut |o| {
-            if SOACS.contains(&ctx.op_name(o)) && at_host_level(ctx, o) {
+            if SOAC_OPS.contains(&ctx.op_name(o)) && at_host_level(ctx, o) {
                 host.push(o);
             }
         });
         for o in host {
-            extract(ctx, o);
+            let parts = if ctx.op_name(o) == "soac.map" {
+                distribute(ctx, o)
+            } else {
+                Vec::new()
+            };
+            if parts.is_empty() {
+                extract(ctx, o);
+            }
+            for p in parts {
+                extract(ctx, p);
+            }
         }
         Ok(())
     }
@@ -63,15 +66,7 @@ impl Pass for ToSegop {
 
 /// Whether no SOAC or segop holds `op`.
 fn at_host_level(ctx: &Context, op: OpId) -> bool {
-    let mut cur = ctx.parent_op(op);
-    while let Some(p) = cur {
-        let name = ctx.op_name(p);
-        if SOACS.contains(&name) || name.starts_with("segop.") {
-            return false;
-        }
-        cur = ctx.parent_op(p);
-    }
-    true
+    !held_by(ctx, op, |name| SOAC_OPS.contains(&name) || name.starts_with("segop."))
 }
 
 /// One level of a map nest: the size, the arrays mapped over, the values
@@ -191,15 +186,6 @@ fn sole_op(ctx: &Context, b: BlockId) -> Option<OpId> {
     let [op, term] = ops.as_slice() else { return None };
     let results: Vec<Value> = ctx.results(*op).collect();
     (ctx.operands(*term) == results.as_slice()).then_some(*op)
-}
-
-/// Whether `v` is defined inside op `holder`.
-fn defined_in(ctx: &Context, v: Value, holder: OpId) -> bool {
-    let owner = ctx
-        .value_block(v)
-        .and_then(|b| ctx.block_parent(b))
-        .and_then(|r| ctx.region_parent(r));
-    owner.is_some_and(|o| ctx.is_ancestor(holder, o))
 }
 
 /// A segop body over the levels: indices, the rows of every level bound

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use futmlir_dialects::ir::{BlockId, Context, OpId, Value};
 
 /// The SOACs: ops that apply lambdas to the rows of arrays.
-pub(crate) const SOAC_OPS: &[&str] = &[
+pub const SOAC_OPS: &[&str] = &[
     "soac.map",
     "soac.reduce",
     "soac.scan",
@@ -143,4 +143,26 @@ pub(crate) fn destinations(ctx: &Context, op: OpId) -> &[Value] {
         "soac.hist" => &ops[2..2 + k],
         _ => &[],
     }
+}
+
+/// Whether `v` is defined inside op `holder` (in one of its regions, at
+/// any depth).
+pub fn defined_inside(ctx: &Context, v: Value, holder: OpId) -> bool {
+    let owner = ctx
+        .value_block(v)
+        .and_then(|b| ctx.block_parent(b))
+        .and_then(|r| ctx.region_parent(r));
+    owner.is_some_and(|o| ctx.is_ancestor(holder, o))
+}
+
+/// Whether an op enclosing `op` (at any depth) has a name `holds` accepts.
+pub fn held_by(ctx: &Context, op: OpId, holds: impl Fn(&str) -> bool) -> bool {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if holds(ctx.op_name(p)) {
+            return true;
+        }
+        cur = ctx.parent_op(p);
+    }
+    false
 }

@@ -1,6 +1,6 @@
 //! Passes on the `soac` dialect.
 
-pub(crate) mod analysis;
+pub mod analysis;
 pub mod fuse;
 pub mod inline;
 pub mod rewrite;

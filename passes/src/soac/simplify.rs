@@ -43,7 +43,7 @@ use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, Dim, OpId, Type, TypeKind, Value, ValueMap,
 };
 
-use super::analysis::{ancestor_in, block_alive, blocks_inner_first, consumed, reads, walk_with};
+use super::analysis::{ancestor_in, block_alive, blocks_inner_first, consumed, defined_inside, reads, walk_with};
 use crate::ir::is_pure;
 use crate::pass::{OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
 
@@ -248,15 +248,6 @@ fn body(ctx: &Context, o: OpId, r: usize) -> BlockId {
 
 fn terminator(ctx: &Context, b: BlockId) -> OpId {
     ctx.last_op(b).expect("a block ends in its terminator")
-}
-
-/// Whether `v` is defined inside `holder` (in one of its regions).
-fn defined_inside(ctx: &Context, v: Value, holder: OpId) -> bool {
-    let owner = ctx
-        .value_block(v)
-        .and_then(|b| ctx.block_parent(b))
-        .and_then(|r| ctx.region_parent(r));
-    owner.is_some_and(|o| ctx.is_ancestor(holder, o))
 }
 
 /// The values `op` reads, with the sizes its result types name.

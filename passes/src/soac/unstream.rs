@@ -13,7 +13,7 @@
 
 use futmlir_dialects::ir::{Context, Diagnostic, OpId};
 
-use super::analysis::SOAC_OPS;
+use super::analysis::{held_by, SOAC_OPS};
 use super::simplify::inline_block_before;
 use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
 
@@ -58,17 +58,10 @@ impl Pass for Unstream {
     }
 }
 
+/// Whether a SOAC running its lambdas in parallel (every SOAC but a
+/// sequential stream) holds `op`.
 fn inside_parallel(ctx: &Context, op: OpId) -> bool {
-    let mut cur = ctx.parent_op(op);
-    while let Some(p) = cur {
-        // Every SOAC but a sequential stream runs its lambdas in parallel.
-        let name = ctx.op_name(p);
-        if SOAC_OPS.contains(&name) && name != "soac.stream_seq" {
-            return true;
-        }
-        cur = ctx.parent_op(p);
-    }
-    false
+    held_by(ctx, op, |name| SOAC_OPS.contains(&name) && name != "soac.stream_seq")
 }
 
 /// Replaces stream `s` by its chunk lambda's body, inlined before it with

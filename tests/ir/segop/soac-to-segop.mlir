@@ -5,9 +5,9 @@
 // dimensions, reading its rows with soac.index. A map whose lambda is
 // only a reduction over a size from outside is a segmented segred over
 // two dimensions (thesis rule G5), keeping `commutative`. Top-level
-// reduce and scan are segred and segscan over one dimension. A map whose
-// lambda does more than one SOAC is a segmap over its own dimension; the
-// inner map stays a soac op, run sequentially by each thread.
+// reduce and scan are segred and segscan over one dimension. The last map
+// computes a scalar then maps over an array from outside: distributed
+// (rule G4), a segmap of the scalars and a segmap over both dimensions.
 // CHECK-LABEL: sym_name = "kernels"
 // CHECK: %5 = segop.segmap(%0, %1) {level = "thread"}
 // CHECK-NEXT: ^bb0(%6: i64, %7: i64):
@@ -21,9 +21,12 @@
 // CHECK: %19 = segop.segred(%0, %4) {level = "thread"}
 // CHECK: %25 = segop.segscan(%0, %4) {level = "thread"}
 // CHECK: %31 = segop.segmap(%0) {level = "thread"}
-// CHECK: %36 = soac.map(%0, %25)
-// CHECK: segop.yield(%36)
-// CHECK: soac.return(%5, %19, %25, %31)
+// CHECK: kind = "mul"
+// CHECK: %36 = segop.segmap(%0, %0) {level = "thread"}
+// CHECK-NEXT: ^bb0(%37: i64, %38: i64):
+// CHECK-NEXT: %39 = soac.index(%31, %37)
+// CHECK-NEXT: %40 = soac.index(%25, %38)
+// CHECK: soac.return(%5, %19, %25, %36)
 "soac.func"() ({
 ^bb0(%n: i64, %m: i64, %xss: !fut.array<[%n][%m]f32>, %k: f32):
   %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32
@@ -68,3 +71,71 @@
   }) : (i64, !fut.array<[%n]f32>) -> !fut.array<[%n][%n]f32>
   "soac.return"(%ys, %total, %ps, %mx) : (!fut.array<[%n][%m]f32>, f32, !fut.array<[%n]f32>, !fut.array<[%n][%n]f32>) -> ()
 }) {sym_name = "kernels", function_type = (i64, i64, !fut.array<[?][?]f32>, f32) -> (!fut.array<[?][?]f32>, f32, !fut.array<[?]f32>, !fut.array<[?][?]f32>)} : () -> ()
+
+// Map distribution (rule G4): the lambda reduces its row, then maps over
+// it with the sum. It becomes two maps, each a perfect nest: a segmented
+// segred over (n, m) giving the sums, and a segmap over (n, m) reading
+// the row and its sum.
+// CHECK-LABEL: sym_name = "distribute"
+// CHECK: %46 = segop.segred(%42, %43, %45) {level = "thread"}
+// CHECK: }) : (i64, i64, f32) -> [%42]f32
+// CHECK-NEXT: %54 = segop.segmap(%42, %43) {level = "thread"}
+// CHECK-NEXT: ^bb0(%55: i64, %56: i64):
+// CHECK-NEXT: %57 = soac.index(%44, %55)
+// CHECK-NEXT: %58 = soac.index(%46, %55)
+// CHECK-NEXT: %59 = soac.index(%57, %56)
+// CHECK-NEXT: %60 = soac.binop(%59, %58) {kind = "div"}
+// CHECK: soac.return(%54, %46)
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xss: !fut.array<[%n][%m]f32>):
+  %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32
+  %ys, %ss = "soac.map"(%n, %xss) ({
+  ^bb0(%xs: !fut.array<[%m]f32>):
+    %s = "soac.reduce"(%m, %zero, %xs) ({
+    ^bb0(%a: f32, %b: f32):
+      %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+      "soac.yield"(%c) : (f32) -> ()
+    }) : (i64, f32, !fut.array<[%m]f32>) -> f32
+    %zs = "soac.map"(%m, %xs) ({
+    ^bb0(%x: f32):
+      %y = "soac.binop"(%x, %s) {kind = "div"} : (f32, f32) -> f32
+      "soac.yield"(%y) : (f32) -> ()
+    }) : (i64, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
+    "soac.yield"(%zs, %s) : (!fut.array<[%m]f32>, f32) -> ()
+  }) : (i64, !fut.array<[%n][%m]f32>) -> (!fut.array<[%n][%m]f32>, !fut.array<[%n]f32>)
+  "soac.return"(%ys, %ss) : (!fut.array<[%n][%m]f32>, !fut.array<[%n]f32>) -> ()
+}) {sym_name = "distribute", function_type = (i64, i64, !fut.array<[?][?]f32>) -> (!fut.array<[?][?]f32>, !fut.array<[?]f32>)} : () -> ()
+
+// An inner SOAC over a size computed in the lambda has no regular
+// parallelism to flatten: the map is one segmap over its own dimension,
+// and each thread runs the inner map sequentially.
+// CHECK-LABEL: sym_name = "irregular"
+// CHECK: segop.segmap(
+// CHECK: soac.iota(
+// CHECK: soac.map(
+// CHECK: segop.yield(
+"soac.func"() ({
+^bb0(%n: i64, %ks: !fut.array<[%n]i64>):
+  %zero = "soac.constant"() {value = 0 : i64} : () -> i64
+  %r = "soac.map"(%n, %ks) ({
+  ^bb0(%k: i64):
+    %is = "soac.iota"(%k) : (i64) -> !fut.array<[%k]i64>
+    %s = "soac.reduce"(%k, %zero, %is) ({
+    ^bb0(%a: i64, %b: i64):
+      %c = "soac.binop"(%a, %b) {kind = "add"} : (i64, i64) -> i64
+      "soac.yield"(%c) : (i64) -> ()
+    }) : (i64, i64, !fut.array<[%k]i64>) -> i64
+    %m = "soac.map"(%k, %is) ({
+    ^bb0(%i: i64):
+      %j = "soac.binop"(%i, %s) {kind = "mul"} : (i64, i64) -> i64
+      "soac.yield"(%j) : (i64) -> ()
+    }) : (i64, !fut.array<[%k]i64>) -> !fut.array<[%k]i64>
+    %t = "soac.reduce"(%k, %zero, %m) ({
+    ^bb0(%a: i64, %b: i64):
+      %c = "soac.binop"(%a, %b) {kind = "add"} : (i64, i64) -> i64
+      "soac.yield"(%c) : (i64) -> ()
+    }) : (i64, i64, !fut.array<[%k]i64>) -> i64
+    "soac.yield"(%t) : (i64) -> ()
+  }) : (i64, !fut.array<[%n]i64>) -> !fut.array<[%n]i64>
+  "soac.return"(%r) : (!fut.array<[%n]i64>) -> ()
+}) {sym_name = "irregular", function_type = (i64, !fut.array<[?]i64>) -> !fut.array<[?]i64>} : () -> ()

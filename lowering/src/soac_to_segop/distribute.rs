@@ -1,0 +1,180 @@
+//! Map distribution (thesis rule G4): a host-level map whose lambda holds
+//! parallel SOACs among other code becomes several maps, one per SOAC and
+//! one per run of other code between them, communicating through arrays
+//! with one row per iteration of the original map. Each SOAC's map is
+//! then a perfect nest, which kernel extraction flattens.
+//!
+//! A map is left alone when its lambda holds no SOAC over a size from
+//! outside it (nothing to gain), when it is a perfect nest already, or
+//! when a value that must cross between the new maps has a type whose
+//! sizes are computed inside the lambda (its array of rows would have no
+//! type to name them).
+
+use std::collections::{HashMap, HashSet};
+
+use futmlir_dialects::ir::{Builder, Context, Dim, OpId, Type, TypeKind, Value, ValueMap};
+use futmlir_passes::soac::analysis::defined_inside as defined_in;
+
+/// SOACs worth a map (and so a kernel) of their own.
+const PARALLEL: &[&str] = &["soac.map", "soac.reduce", "soac.scan", "soac.redomap", "soac.scanomap"];
+
+/// Distributes map `m` if it should; the new maps, in order (empty when
+/// `m` stays as it is).
+pub fn distribute(ctx: &mut Context, m: OpId) -> Vec<OpId> {
+    let lam = ctx.blocks(ctx.regions(m)[0])[0];
+    let ops: Vec<OpId> = ctx.block_ops(lam).collect();
+    let Some((term, body)) = ops.split_last() else {
+        return Vec::new();
+    };
+    let inside = |ctx: &Context, v: Value| defined_in(ctx, v, m);
+    let parallel = |ctx: &Context, o: OpId| PARALLEL.contains(&ctx.op_name(o)) && !inside(ctx, ctx.operand(o, 0));
+    if body.len() < 2 || !body.iter().any(|&o| parallel(ctx, o)) {
+        return Vec::new();
+    }
+    // The groups: each parallel SOAC alone, the runs of other ops between.
+    let mut groups: Vec<Vec<OpId>> = Vec::new();
+    let mut run: Vec<OpId> = Vec::new();
+    for &o in body {
+        if parallel(ctx, o) {
+            if !run.is_empty() {
+                groups.push(std::mem::take(&mut run));
+            }
+            groups.push(vec![o]);
+        } else {
+            run.push(o);
+        }
+    }
+    if !run.is_empty() {
+        groups.push(run);
+    }
+    // What each group must give the groups after it and the yield.
+    let params: Vec<Value> = ctx.block_args(lam).to_vec();
+    let inputs: Vec<Value> = ctx.operands(m)[1..].to_vec();
+    let n = ctx.operand(m, 0);
+    let mut later_uses: HashSet<Value> = ctx.operands(*term).iter().copied().collect();
+    let mut outputs: Vec<Vec<Value>> = vec![Vec::new(); groups.len()];
+    for (g, group) in groups.iter().enumerate().rev() {
+        let results: Vec<Value> = group.iter().flat_map(|&o| ctx.results(o)).collect();
+        outputs[g] = if group.len() == 1 && parallel(ctx, group[0]) {
+            // All of a SOAC's results, so that its map is a perfect nest.
+            results
+        } else {
+            results.into_iter().filter(|v| later_uses.contains(v)).collect()
+        };
+        for &o in group {
+            later_uses.extend(reads(ctx, o));
+        }
+    }
+    // Every crossing value needs a type without sizes from inside.
+    let crossing_ok = outputs
+        .iter()
+        .flatten()
+        .all(|&v| ctx.type_size_values(ctx.value_type(v)).iter().all(|&s| !inside(ctx, s)));
+    let effects_kept = groups
+        .iter()
+        .zip(&outputs)
+        .all(|(g, out)| !out.is_empty() || g.iter().all(|&o| is_pure(ctx, o)));
+    if !crossing_ok || !effects_kept {
+        return Vec::new();
+    }
+
+    // The arrays standing for values of the lambda, one row each.
+    let mut array_of: HashMap<Value, Value> = params.iter().copied().zip(inputs.iter().copied()).collect();
+    let mut new_maps = Vec::new();
+    for (group, out) in groups.iter().zip(&outputs) {
+        if out.is_empty() {
+            continue;
+        }
+        // The lambda values the group reads, as rows of arrays.
+        let mut needed: Vec<Value> = Vec::new();
+        for &o in group {
+            for v in reads(ctx, o) {
+                if array_of.contains_key(&v) && !needed.contains(&v) {
+                    needed.push(v);
+                }
+            }
+        }
+        let row_types: Vec<Type> = needed.iter().map(|&v| ctx.value_type(v)).collect();
+        let region = ctx.create_region();
+        let blk = ctx.append_block(region, &row_types);
+        let mut map = ValueMap::default();
+        for (&v, &p) in needed.iter().zip(ctx.block_args(blk).to_vec().iter()) {
+            map.insert(v, p);
+        }
+        for &o in group {
+            let c = ctx.clone_op(o, &mut map);
+            Builder::at_end(ctx, blk).insert(c);
+        }
+        let yields: Vec<Value> = out.iter().map(|&v| map.get(v)).collect();
+        Builder::at_end(ctx, blk).op("soac.yield", &yields, &[], &[], Vec::new());
+        let mut operands = vec![n];
+        operands.extend(needed.iter().map(|v| array_of[v]));
+        let types: Vec<Type> = out.iter().map(|&v| rows_of(ctx, n, ctx.value_type(v))).collect();
+        let nm = Builder::before(ctx, m).op("soac.map", &operands, &types, &[], vec![region]);
+        for (&v, r) in out.iter().zip(ctx.results(nm).collect::<Vec<_>>()) {
+            array_of.insert(v, r);
+        }
+        new_maps.push(nm);
+    }
+    // The map's results: the arrays of what its lambda yielded.
+    let yields: Vec<Value> = ctx.operands(*term).to_vec();
+    let mut results = Vec::new();
+    for (y, r) in yields.into_iter().zip(ctx.results(m).collect::<Vec<_>>()) {
+        let v = match array_of.get(&y) {
+            Some(&a) => a,
+            None => {
+                // A value from outside the map, the same in every row.
+                let t = ctx.value_type(r);
+                let rep = Builder::before(ctx, m).op("soac.replicate", &[n, y], &[t], &[], Vec::new());
+                ctx.result(rep, 0)
+            }
+        };
+        results.push(v);
+    }
+    ctx.replace_op(m, &results);
+    new_maps
+}
+
+/// The type of an array of `n` rows of type `t`.
+fn rows_of(ctx: &mut Context, n: Value, t: Type) -> Type {
+    let (elem, rest) = match ctx.type_kind(t).clone() {
+        TypeKind::Array { elem, shape } => (elem, shape),
+        _ => (t, Vec::new()),
+    };
+    let mut shape = vec![Dim::Value(n)];
+    shape.extend(rest);
+    ctx.intern_type(TypeKind::Array { elem, shape })
+}
+
+fn is_pure(ctx: &Context, o: OpId) -> bool {
+    ctx.op_def(o)
+        .is_some_and(|d| d.traits.contains(futmlir_dialects::ir::Traits::PURE))
+}
+
+/// The values `op` reads: its operands, the free values of its regions
+/// and the sizes in its result types.
+fn reads(ctx: &Context, op: OpId) -> Vec<Value> {
+    let mut inside: HashSet<Value> = HashSet::new();
+    let mut used: Vec<Value> = Vec::new();
+    let mut visit = |o: OpId| {
+        used.extend_from_slice(ctx.operands(o));
+        for r in ctx.results(o) {
+            inside.insert(r);
+            used.extend(ctx.type_size_values(ctx.value_type(r)));
+        }
+        for &r in ctx.regions(o) {
+            for &b in ctx.blocks(r) {
+                inside.extend(ctx.block_args(b).iter().copied());
+            }
+        }
+    };
+    visit(op);
+    ctx.walk(op, &mut visit);
+    let mut out: Vec<Value> = Vec::new();
+    for v in used {
+        if !inside.contains(&v) && !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
