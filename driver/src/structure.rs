@@ -11,8 +11,9 @@
 //! match a name of the path are exactly `A`, outermost first: `/Screma/Screma
 //! 1` is one SOAC directly inside another (other ops, such as `if`, may sit
 //! in between). `structure` and `structure soac` name the soac level;
-//! `structure gpu` (segop) waits for the kernel-extraction pass and is
-//! skipped.
+//! `structure gpu` (or `segop`) counts after kernel extraction
+//! (`futmlir_passes::pipelines::KERNELS`), where the names are segop ops
+//! (`SegMap`, `SegRed`, `SegScan`, `SegHist`) as well as soac ones.
 
 use std::path::Path;
 
@@ -23,19 +24,24 @@ use futmlir_passes::{Instrumentation, PassManager, Pipeline};
 /// The result of one block: `Ok(None)` when it holds, `Ok(Some(why))`
 /// when it is skipped, `Err` with the mismatches.
 pub fn check(path: &Path, s: &Structure) -> Result<Option<String>, String> {
-    match s.backend.as_deref() {
-        None | Some("soac") => {}
-        Some(level) => return Ok(Some(format!("structure {level}: only the soac level exists so far"))),
-    }
+    let pipeline_text = match s.backend.as_deref() {
+        None | Some("soac") => futmlir_passes::pipelines::SOAC,
+        Some("gpu" | "segop") => futmlir_passes::pipelines::KERNELS,
+        Some(level) => {
+            return Ok(Some(format!(
+                "structure {level}: only the soac and gpu (segop) levels exist so far"
+            )))
+        }
+    };
     let expected = parse(&s.text)?;
     let (sm, checked) = crate::run::load_plain(path).map_err(|e| format!("compilation failed:\n{e}"))?;
     let mut ctx = futmlir_dialects::context();
     let module = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx)
         .map_err(|d| format!("compilation failed:\n{}", d.to_plain(&sm)))?;
-    let pipeline = Pipeline::parse(futmlir_passes::pipelines::SOAC).map_err(|e| e.message)?;
+    let pipeline = Pipeline::parse(pipeline_text).map_err(|e| e.message)?;
     PassManager::new(pipeline, Instrumentation::default())
         .run(&mut ctx, module)
-        .map_err(|ds| format!("the soac pipeline failed: {}", ds[0].message))?;
+        .map_err(|ds| format!("the pipeline `{pipeline_text}` failed: {}", ds[0].message))?;
     let mut wrong = Vec::new();
     for c in &expected {
         let found = count(&ctx, module, c);
@@ -97,7 +103,7 @@ fn parse(text: &str) -> Result<Vec<Counted>, String> {
 
 /// Whether the op named `op` (`soac.map`) is one that `name` names.
 fn matches(name: &str, op: &str) -> bool {
-    let Some(kind) = op.strip_prefix("soac.") else {
+    let Some(kind) = op.strip_prefix("soac.").or_else(|| op.strip_prefix("segop.")) else {
         return false;
     };
     if name == op {

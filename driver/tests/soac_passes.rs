@@ -126,10 +126,8 @@ fn soac_passes_keep_results() {
 /// segops sequentially, and the results must not change.
 #[test]
 fn kernel_extraction_keeps_results() {
-    run_on_big_stack(KERNELS);
+    run_on_big_stack(futmlir_passes::pipelines::KERNELS);
 }
-
-const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,soac-to-segop";
 
 /// Parallel streams (which no source construct makes: written here by
 /// hand) fuse with maps, reductions and each other, and the results stay

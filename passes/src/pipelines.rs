@@ -20,6 +20,16 @@
 ///    simplify.
 pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 
+/// Down to kernels (the segop level), after [`SOAC`]:
+///
+/// 1. `soac-unstream`: streams that fusion made outside any SOAC take
+///    their whole input as one chunk, so the SOACs in them become kernels
+///    (thesis rule E4); `soac-simplify` removes what only mattered
+///    between chunks.
+/// 2. `soac-to-segop` (from `futmlir-lowering`, which must have
+///    registered its passes): map distribution and kernel extraction.
+pub const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,soac-unstream,soac-simplify,soac-to-segop";
+
 #[cfg(test)]
 mod tests {
     use crate::Pipeline;

@@ -20,6 +20,54 @@ const PARALLEL: &[&str] = &["soac.map", "soac.reduce", "soac.scan", "soac.redoma
 
 /// Distributes map `m` if it should; the new maps, in order (empty when
 /// `m` stays as it is).
+/// Whether the lambda (region `r`) of `holder` runs a parallel SOAC over
+/// a size from outside `holder`: inner parallelism worth kernels.
+pub fn has_inner_parallelism(ctx: &Context, holder: OpId, r: usize) -> bool {
+    let lam = ctx.blocks(ctx.regions(holder)[r])[0];
+    ctx.block_ops(lam)
+        .any(|o| PARALLEL.contains(&ctx.op_name(o)) && !defined_in(ctx, ctx.operand(o, 0), holder))
+}
+
+/// A redomap or scanomap whose lambda has inner parallelism as a map of
+/// its lambda, then a reduce or scan of the values it combines (the map
+/// can then be distributed). The new map and reduce or scan.
+pub fn split_redomap(ctx: &mut Context, o: OpId) -> (OpId, OpId) {
+    let scan = ctx.op_name(o) == "soac.scanomap";
+    let regions = ctx.regions(o).to_vec();
+    let k = ctx.block_args(ctx.blocks(regions[0])[0]).len() / 2;
+    let ops = ctx.operands(o).to_vec();
+    let (n, nes, inputs) = (ops[0], ops[1..1 + k].to_vec(), &ops[1 + k..]);
+    let lam_types: Vec<Type> = {
+        let lam = ctx.blocks(regions[1])[0];
+        let term = ctx.last_op(lam).expect("a lambda ends in a yield");
+        ctx.operands(term).iter().map(|&v| ctx.value_type(v)).collect()
+    };
+    let types: Vec<Type> = lam_types.iter().map(|&t| rows_of(ctx, n, t)).collect();
+    let lambda = ctx.create_region();
+    ctx.clone_region_into(regions[1], lambda, &mut ValueMap::default());
+    let mut operands = vec![n];
+    operands.extend_from_slice(inputs);
+    let m = Builder::before(ctx, o).op("soac.map", &operands, &types, &[], vec![lambda]);
+    let mapped: Vec<Value> = ctx.results(m).collect();
+    let operator = ctx.create_region();
+    ctx.clone_region_into(regions[0], operator, &mut ValueMap::default());
+    let mut operands = vec![n];
+    operands.extend(nes);
+    operands.extend_from_slice(&mapped[..k]);
+    let combined_types: Vec<Type> = ctx.results(o).take(k).map(|r| ctx.value_type(r)).collect();
+    let attrs: Vec<_> = ctx
+        .attr(o, "commutative")
+        .map(|a| ("commutative", a))
+        .into_iter()
+        .collect();
+    let name = if scan { "soac.scan" } else { "soac.reduce" };
+    let r = Builder::before(ctx, o).op(name, &operands, &combined_types, &attrs, vec![operator]);
+    let mut new: Vec<Value> = ctx.results(r).collect();
+    new.extend_from_slice(&mapped[k..]);
+    ctx.replace_op(o, &new);
+    (m, r)
+}
+
 pub fn distribute(ctx: &mut Context, m: OpId) -> Vec<OpId> {
     let lam = ctx.blocks(ctx.regions(m)[0])[0];
     let ops: Vec<OpId> = ctx.block_ops(lam).collect();
@@ -136,7 +184,7 @@ pub fn distribute(ctx: &mut Context, m: OpId) -> Vec<OpId> {
 }
 
 /// The type of an array of `n` rows of type `t`.
-fn rows_of(ctx: &mut Context, n: Value, t: Type) -> Type {
+pub(super) fn rows_of(ctx: &mut Context, n: Value, t: Type) -> Type {
     let (elem, rest) = match ctx.type_kind(t).clone() {
         TypeKind::Array { elem, shape } => (elem, shape),
         _ => (t, Vec::new()),

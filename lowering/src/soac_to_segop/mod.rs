@@ -16,7 +16,8 @@
 //!
 //! Before that, a map whose lambda holds such SOACs among other code is
 //! distributed into several maps (rule G4, [`distribute`]), so that each
-//! SOAC becomes a perfect nest. SOACs inside the bodies stay `soac` ops:
+//! SOAC becomes a perfect nest; a redomap or scanomap whose lambda holds
+//! them (fusion made it) is first split into a map and a reduce or scan. SOACs inside the bodies stay `soac` ops:
 //! each thread runs them sequentially. Not yet done (so left as they
 //! are, run on the host): `scatter`, streams, `filter`, `partition`,
 //! distribution below the outermost map, and map-loop interchange (G7).
@@ -24,7 +25,7 @@
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
 use futmlir_passes::{Options, Pass, PassInfo};
 
-use distribute::distribute;
+use distribute::{distribute, has_inner_parallelism, split_redomap};
 use futmlir_passes::soac::analysis::{defined_inside as defined_in, held_by, SOAC_OPS};
 
 mod distribute;
@@ -48,6 +49,15 @@ impl Pass for ToSegop {
             }
         });
         for o in host {
+            let mut o = o;
+            let mut after = None;
+            let fused = matches!(ctx.op_name(o), "soac.redomap" | "soac.scanomap");
+            if fused && has_inner_parallelism(ctx, o, 1) {
+                // Its map part has parallelism to flatten: a map (to
+                // distribute), then a reduce or scan.
+                let (m, r) = split_redomap(ctx, o);
+                (o, after) = (m, Some(r));
+            }
             let parts = if ctx.op_name(o) == "soac.map" {
                 distribute(ctx, o)
             } else {
@@ -56,7 +66,7 @@ impl Pass for ToSegop {
             if parts.is_empty() {
                 extract(ctx, o);
             }
-            for p in parts {
+            for p in parts.into_iter().chain(after) {
                 extract(ctx, p);
             }
         }
@@ -96,12 +106,19 @@ enum Inner {
 fn extract(ctx: &mut Context, o: OpId) {
     match ctx.op_name(o) {
         "soac.map" => {
-            let (levels, inner) = map_nest(ctx, o);
-            build(ctx, o, &levels, inner);
+            let nest = map_nest(ctx, o);
+            build(ctx, o, nest);
         }
         "soac.reduce" | "soac.scan" | "soac.redomap" | "soac.scanomap" => {
             let (level, inner) = combine_level(ctx, o);
-            build(ctx, o, &[level], inner);
+            let n = ctx.num_results(o);
+            let nest = Nest {
+                levels: vec![level],
+                inner,
+                picks: (0..n).collect(),
+                result_types: ctx.results(o).map(|r| ctx.value_type(r)).collect(),
+            };
+            build(ctx, o, nest);
         }
         "soac.hist" => hist(ctx, o),
         _ => {}
@@ -147,45 +164,80 @@ fn combine_level(ctx: &Context, o: OpId) -> (Level, Inner) {
 
 /// The levels of the perfect map nest rooted at map `m`, and what the
 /// innermost level computes.
-fn map_nest(ctx: &Context, m: OpId) -> (Vec<Level>, Inner) {
+fn map_nest(ctx: &mut Context, m: OpId) -> Nest {
     let mut levels = vec![map_level(ctx, m)];
-    loop {
-        let outer = levels.last().expect("a level");
-        let Some(sole) = sole_op(ctx, outer.block) else {
-            return (levels, Inner::Map);
-        };
+    let mut picks: Vec<usize> = (0..ctx.num_results(m)).collect();
+    let mut innermost = m;
+    let mut inner = Inner::Map;
+    while let Some((sole, yielded)) = sole_op(ctx, levels.last().expect("a level").block) {
         let defined_outside = |v: Value| !defined_in(ctx, v, m);
-        match ctx.op_name(sole) {
-            "soac.map" => {
-                let next = map_level(ctx, sole);
-                if !defined_outside(next.width) {
-                    return (levels, Inner::Map);
-                }
-                levels.push(next);
-            }
+        let next = match ctx.op_name(sole) {
+            "soac.map" => map_level(ctx, sole),
             "soac.reduce" | "soac.scan" | "soac.redomap" | "soac.scanomap" => {
-                let (next, inner) = combine_level(ctx, sole);
-                let Inner::Combine { nes, .. } = &inner else {
+                let (next, combine) = combine_level(ctx, sole);
+                let Inner::Combine { nes, .. } = &combine else {
                     unreachable!("combine_level gives a combination")
                 };
-                if !defined_outside(next.width) || !nes.iter().all(|&v| defined_outside(v)) {
-                    return (levels, Inner::Map);
+                if !nes.iter().all(|&v| defined_outside(v)) {
+                    break;
                 }
-                levels.push(next);
-                return (levels, inner);
+                inner = combine;
+                next
             }
-            _ => return (levels, Inner::Map),
+            _ => break,
+        };
+        if !defined_outside(next.width) {
+            inner = Inner::Map;
+            break;
         }
+        levels.push(next);
+        picks = picks.iter().map(|&j| yielded[j]).collect();
+        innermost = sole;
+        if matches!(inner, Inner::Combine { .. }) {
+            break;
+        }
+    }
+    // The segop's results: the innermost op's, over the outer dimensions.
+    let outer: Vec<Value> = levels[..levels.len() - 1].iter().map(|l| l.width).collect();
+    let result_types = if innermost == m {
+        ctx.results(m).map(|r| ctx.value_type(r)).collect()
+    } else {
+        let inner_types: Vec<Type> = ctx.results(innermost).map(|r| ctx.value_type(r)).collect();
+        inner_types
+            .into_iter()
+            .map(|t| outer.iter().rev().fold(t, |t, &w| distribute::rows_of(ctx, w, t)))
+            .collect()
+    };
+    Nest {
+        levels,
+        inner,
+        picks,
+        result_types,
     }
 }
 
+/// A map nest flattened: its levels, what the innermost computes, the
+/// segop's result types, and which of them each result of the outermost
+/// map is.
+struct Nest {
+    levels: Vec<Level>,
+    inner: Inner,
+    picks: Vec<usize>,
+    result_types: Vec<Type>,
+}
+
 /// The only op of `b` besides its terminator, when the terminator yields
-/// exactly its results.
-fn sole_op(ctx: &Context, b: BlockId) -> Option<OpId> {
+/// only its results; which result each yield is.
+fn sole_op(ctx: &Context, b: BlockId) -> Option<(OpId, Vec<usize>)> {
     let ops: Vec<OpId> = ctx.block_ops(b).collect();
     let [op, term] = ops.as_slice() else { return None };
     let results: Vec<Value> = ctx.results(*op).collect();
-    (ctx.operands(*term) == results.as_slice()).then_some(*op)
+    let yielded: Option<Vec<usize>> = ctx
+        .operands(*term)
+        .iter()
+        .map(|v| results.iter().position(|r| r == v))
+        .collect();
+    Some((*op, yielded?))
 }
 
 /// A segop body over the levels: indices, the rows of every level bound
@@ -244,11 +296,17 @@ fn level_attr(ctx: &mut Context) -> Vec<(&'static str, futmlir_dialects::ir::Att
 }
 
 /// Replaces SOAC `o` (the root of `levels`) by the segop over them.
-fn build(ctx: &mut Context, o: OpId, levels: &[Level], inner: Inner) {
+fn build(ctx: &mut Context, o: OpId, nest: Nest) {
+    let Nest {
+        levels,
+        inner,
+        picks,
+        result_types: types,
+    } = nest;
+    let levels = &levels[..];
     let (region, blk, yields) = body(ctx, levels, &inner);
     Builder::at_end(ctx, blk).op("segop.yield", &yields, &[], &[], Vec::new());
     let mut operands: Vec<Value> = levels.iter().map(|l| l.width).collect();
-    let types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
     let mut attrs = level_attr(ctx);
     let (name, regions) = match inner {
         Inner::Map => ("segop.segmap", vec![region]),
@@ -270,7 +328,7 @@ fn build(ctx: &mut Context, o: OpId, levels: &[Level], inner: Inner) {
         }
     };
     let seg = Builder::before(ctx, o).op(name, &operands, &types, &attrs, regions);
-    let new: Vec<Value> = ctx.results(seg).collect();
+    let new: Vec<Value> = picks.iter().map(|&p| ctx.result(seg, p)).collect();
     ctx.replace_op(o, &new);
 }
 
