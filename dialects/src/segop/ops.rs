@@ -13,6 +13,10 @@ pub fn ops() -> Vec<OpDef> {
 workgroup per point, the body using the group's threads). Operands: the
 space's i64 sizes `s1..sd`; the body takes the `d` indices and yields
 values `t`, giving results `[s1]..[sd]t`. Inputs are read from above.
+With attribute `writes = k` (a scatter): operands `(s1..sd, dests...)`;
+the body yields `k` i64 indices then `k` rows, written in place into the
+destinations (an index out of bounds is ignored); the results are the
+destinations.
 
 ```mlir
 %ys = "segop.segmap"(%n) ({

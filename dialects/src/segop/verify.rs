@@ -47,11 +47,42 @@ fn expect_result(v: &OpView, i: usize, dims: &[Dim], t: Type) -> Result<(), Stri
     Ok(())
 }
 
-/// `segmap(s...)`: each yielded value of type `t` gives a result `[s1]...[sd]t`.
+/// `segmap(s...)`: each yielded value of type `t` gives a result
+/// `[s1]...[sd]t`. With attribute `writes = k`: operands `(s..., dests...)`
+/// with `k` destinations; the body yields `k` i64 indices then `k` rows,
+/// written in place (out of bounds: ignored); the results are the
+/// destinations.
 pub fn segmap(v: &OpView) -> Result<(), String> {
     level(v)?;
     v.expect_regions(1)?;
     let dims = space(v)?;
+    if v.attr("writes").is_some() {
+        let k = usize::try_from(v.int_attr("writes")?).map_err(|_| "`writes` must not be negative".to_string())?;
+        v.expect_operands(dims.len() + k)?;
+        v.expect_results(k)?;
+        let ys = v.yielded_types(0)?;
+        if ys.len() != 2 * k {
+            return Err(format!(
+                "region #0 must yield {k} indices and {k} rows, found {} values",
+                ys.len()
+            ));
+        }
+        for i in 0..k {
+            let dest = v.operand_type(dims.len() + i);
+            if !v.is_i64(ys[i]) {
+                return Err(format!("region #0 yield #{i} (an index) must be i64"));
+            }
+            if !v.is_row_of(dest, ys[k + i]) {
+                return Err(format!(
+                    "region #0 yield #{} has type {}, but destination #{i} has rows of another type",
+                    k + i,
+                    v.show(ys[k + i])
+                ));
+            }
+            v.expect_type(&format!("result #{i}"), dest, v.result_type(i))?;
+        }
+        return Ok(());
+    }
     v.expect_operands(dims.len())?;
     let ys = v.yielded_types(0)?;
     v.expect_results(ys.len())?;

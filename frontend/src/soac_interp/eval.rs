@@ -976,6 +976,25 @@ impl<'c> Machine<'c> {
         let total: usize = dims.iter().product();
         let idx = |p: &[i64]| p.iter().map(|&i| Val::Prim(PrimValue::I64(i))).collect::<Vec<_>>();
         let nres = self.ctx.num_results(op);
+        if name == "segop.segmap" && self.ctx.attr(op, "writes").is_some() {
+            let mut dests = Vec::new();
+            for v in &args[d..] {
+                dests.push(self.arr(op, v)?.clone());
+            }
+            let k = dests.len();
+            for p in seg_points(&dims) {
+                let ys = self.run_block(env, body, idx(&p), "segop.yield")?;
+                self.expect_count(op, "values from the body", ys.len(), 2 * k)?;
+                for (j, dest) in dests.iter_mut().enumerate() {
+                    let i = self.i64(op, &ys[j])?;
+                    if i < 0 || i as usize >= dest.shape.first().copied().unwrap_or(0) {
+                        continue;
+                    }
+                    update(Rc::make_mut(dest), &[i], &ys[k + j]).map_err(|m| self.fail(op, m))?;
+                }
+            }
+            return Ok(dests.into_iter().map(Val::Arr).collect());
+        }
         if name == "segop.segmap" {
             let mut stacks = self.stacks(op, 0..nres, total)?;
             for p in seg_points(&dims) {

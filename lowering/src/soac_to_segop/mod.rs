@@ -12,14 +12,15 @@
 //!   `segop.segscan`; a map whose lambda is only one of them (over a size
 //!   from outside, with neutral elements from outside) becomes a
 //!   segmented one over two dimensions (rule G5);
-//! - `hist` → `segop.seghist`.
+//! - `hist` → `segop.seghist`; `scatter` → a `segop.segmap` writing in
+//!   place (attribute `writes`).
 //!
 //! Before that, a map whose lambda holds such SOACs among other code is
 //! distributed into several maps (rule G4, [`distribute`]), so that each
 //! SOAC becomes a perfect nest; a redomap or scanomap whose lambda holds
 //! them (fusion made it) is first split into a map and a reduce or scan. SOACs inside the bodies stay `soac` ops:
 //! each thread runs them sequentially. Not yet done (so left as they
-//! are, run on the host): `scatter`, streams, `filter`, `partition`,
+//! are, run on the host): streams, `filter`, `partition`,
 //! distribution below the outermost map, and map-loop interchange (G7).
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
@@ -121,6 +122,7 @@ fn extract(ctx: &mut Context, o: OpId) {
             build(ctx, o, nest);
         }
         "soac.hist" => hist(ctx, o),
+        "soac.scatter" => scatter(ctx, o),
         _ => {}
     }
 }
@@ -354,6 +356,31 @@ fn hist(ctx: &mut Context, o: OpId) {
     let attrs = level_attr(ctx);
     let op_region = operator(ctx, regions[0]);
     let seg = Builder::before(ctx, o).op("segop.seghist", &operands, &types, &attrs, vec![region, op_region]);
+    let new: Vec<Value> = ctx.results(seg).collect();
+    ctx.replace_op(o, &new);
+}
+
+/// `scatter` → a `segmap` writing in place (`writes = k`) over one
+/// dimension.
+fn scatter(ctx: &mut Context, o: OpId) {
+    let ops = ctx.operands(o).to_vec();
+    let k = ctx.num_results(o);
+    let m = ops.len() - k;
+    let block = ctx.blocks(ctx.regions(o)[0])[0];
+    let level = Level {
+        width: ops[0],
+        inputs: ops[1..m].to_vec(),
+        params: ctx.block_args(block).to_vec(),
+        block,
+    };
+    let (region, blk, yields) = body(ctx, &[level], &Inner::Map);
+    Builder::at_end(ctx, blk).op("segop.yield", &yields, &[], &[], Vec::new());
+    let mut operands = vec![ops[0]];
+    operands.extend_from_slice(&ops[m..]);
+    let types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
+    let mut attrs = level_attr(ctx);
+    attrs.push(("writes", ctx.int_attr(k as i64, futmlir_dialects::ir::Scalar::I64)));
+    let seg = Builder::before(ctx, o).op("segop.segmap", &operands, &types, &attrs, vec![region]);
     let new: Vec<Value> = ctx.results(seg).collect();
     ctx.replace_op(o, &new);
 }

@@ -159,3 +159,16 @@
   // expected-error @+1 {{'segop.yield' op must end a region of a structured op}}
   "segop.yield"() : () -> ()
 }) {sym_name = "f", function_type = () -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %d: !fut.array<[%m]f32>):
+  // expected-error @+1 {{'segop.segmap' op region #0 yield #1 has type i64, but destination #0 has rows of another type}}
+  %r = "segop.segmap"(%n, %d) ({
+  ^bb0(%i: i64):
+    %j = "soac.index"(%is, %i) : (!fut.array<[%n]i64>, i64) -> i64
+    "segop.yield"(%j, %j) : (i64, i64) -> ()
+  }) {level = "thread", writes = 1 : i64} : (i64, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
+  "soac.return"(%r) : (!fut.array<[%m]f32>) -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]f32>) -> !fut.array<[?]f32>} : () -> ()

@@ -76,3 +76,19 @@
   }) {threshold = "versions.suff_par_0"} : (i64) -> f32
   "soac.return"(%r) : (f32) -> ()
 }) {sym_name = "versions", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?][?]f32>) -> f32} : () -> ()
+
+// -----
+
+// A segmap writing in place (a scatter): indices, then rows.
+// CHECK-LABEL: "writes"
+// CHECK: writes = 1 : i64
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %vs: !fut.array<[%n]f32>, %d: !fut.array<[%m]f32>):
+  %r = "segop.segmap"(%n, %d) ({
+  ^bb0(%i: i64):
+    %j = "soac.index"(%is, %i) : (!fut.array<[%n]i64>, i64) -> i64
+    %v = "soac.index"(%vs, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    "segop.yield"(%j, %v) : (i64, f32) -> ()
+  }) {level = "thread", writes = 1 : i64} : (i64, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
+  "soac.return"(%r) : (!fut.array<[%m]f32>) -> ()
+}) {sym_name = "writes", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]f32>, !fut.array<[?]f32>) -> !fut.array<[?]f32>} : () -> ()
