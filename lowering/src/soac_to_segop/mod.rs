@@ -13,14 +13,16 @@
 //!   from outside, with neutral elements from outside) becomes a
 //!   segmented one over two dimensions (rule G5);
 //! - `hist` → `segop.seghist`; `scatter` → a `segop.segmap` writing in
-//!   place (attribute `writes`).
+//!   place (attribute `writes`); `filter` → a segscan of the predicate's
+//!   flags (the offsets), then a segmap writing the kept rows into a copy
+//!   of each input, sliced to the count.
 //!
 //! Before that, a map whose lambda holds such SOACs among other code is
 //! distributed into several maps (rule G4, [`distribute`]), so that each
 //! SOAC becomes a perfect nest; a redomap or scanomap whose lambda holds
 //! them (fusion made it) is first split into a map and a reduce or scan. SOACs inside the bodies stay `soac` ops:
 //! each thread runs them sequentially. Not yet done (so left as they
-//! are, run on the host): streams, `filter`, `partition`,
+//! are, run on the host): streams, `partition`,
 //! distribution below the outermost map, and map-loop interchange (G7).
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
@@ -123,6 +125,7 @@ fn extract(ctx: &mut Context, o: OpId) {
         }
         "soac.hist" => hist(ctx, o),
         "soac.scatter" => scatter(ctx, o),
+        "soac.filter" => filter(ctx, o),
         _ => {}
     }
 }
@@ -383,4 +386,131 @@ fn scatter(ctx: &mut Context, o: OpId) {
     let seg = Builder::before(ctx, o).op("segop.segmap", &operands, &types, &attrs, vec![region]);
     let new: Vec<Value> = ctx.results(seg).collect();
     ctx.replace_op(o, &new);
+}
+
+/// `filter` → kernels: a segscan over the predicate's flags (0 or 1)
+/// giving each kept row its place (and mapping out the flags), the count
+/// (the last offset), then a segmap writing each kept row of every input
+/// into a copy of it at its place, sliced to the count.
+fn filter(ctx: &mut Context, o: OpId) {
+    use futmlir_dialects::ir::Scalar;
+    let ops = ctx.operands(o).to_vec();
+    let (n, inputs) = (ops[0], ops[1..].to_vec());
+    let i64t = ctx.scalar(Scalar::I64);
+    let boolt = ctx.scalar(Scalar::Bool);
+    let attr = |ctx: &mut Context, s: &str| ctx.string_attr(s);
+    let block = ctx.blocks(ctx.regions(o)[0])[0];
+    let level = Level {
+        width: n,
+        inputs: inputs.clone(),
+        params: ctx.block_args(block).to_vec(),
+        block,
+    };
+    // The flags and their inclusive sums.
+    let (region, blk, yields) = body(ctx, &[level], &Inner::Map);
+    let btoi = attr(ctx, "btoi");
+    let flag = Builder::at_end(ctx, blk).op("soac.convop", &[yields[0]], &[i64t], &[("kind", btoi)], Vec::new());
+    let flag = ctx.result(flag, 0);
+    Builder::at_end(ctx, blk).op("segop.yield", &[flag, flag], &[], &[], Vec::new());
+    let add_region = ctx.create_region();
+    let ab = ctx.append_block(add_region, &[i64t, i64t]);
+    let (a, b) = (ctx.block_args(ab)[0], ctx.block_args(ab)[1]);
+    let add = attr(ctx, "add");
+    let sum = Builder::at_end(ctx, ab).op("soac.binop", &[a, b], &[i64t], &[("kind", add)], Vec::new());
+    let sum = ctx.result(sum, 0);
+    Builder::at_end(ctx, ab).op("segop.yield", &[sum], &[], &[], Vec::new());
+    let zero_a = ctx.int_attr(0, Scalar::I64);
+    let zero = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", zero_a)], Vec::new());
+    let zero = ctx.result(zero, 0);
+    let one_a = ctx.int_attr(1, Scalar::I64);
+    let one = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", one_a)], Vec::new());
+    let one = ctx.result(one, 0);
+    let arr_n = distribute::rows_of(ctx, n, i64t);
+    let attrs = level_attr(ctx);
+    let scan = Builder::before(ctx, o).op(
+        "segop.segscan",
+        &[n, zero],
+        &[arr_n, arr_n],
+        &attrs,
+        vec![region, add_region],
+    );
+    let (offsets, flags) = (ctx.result(scan, 0), ctx.result(scan, 1));
+    // The count: the last offset, or 0 for no rows.
+    let gt = attr(ctx, "gt");
+    let nonempty = Builder::before(ctx, o).op("soac.cmpop", &[n, zero], &[boolt], &[("kind", gt)], Vec::new());
+    let nonempty = ctx.result(nonempty, 0);
+    let then = ctx.create_region();
+    let tb = ctx.append_block(then, &[]);
+    let sub = attr(ctx, "sub");
+    let last = Builder::at_end(ctx, tb).op("soac.binop", &[n, one], &[i64t], &[("kind", sub)], Vec::new());
+    let last = ctx.result(last, 0);
+    let total = Builder::at_end(ctx, tb).op("soac.index", &[offsets, last], &[i64t], &[], Vec::new());
+    let total = ctx.result(total, 0);
+    Builder::at_end(ctx, tb).op("soac.yield", &[total], &[], &[], Vec::new());
+    let els = ctx.create_region();
+    let eb = ctx.append_block(els, &[]);
+    Builder::at_end(ctx, eb).op("soac.yield", &[zero], &[], &[], Vec::new());
+    let count = Builder::before(ctx, o).op("soac.if", &[nonempty], &[i64t], &[], vec![then, els]);
+    let count = ctx.result(count, 0);
+    // Each kept row to its place in a copy of its input.
+    let mut scratch = Vec::new();
+    for &x in &inputs {
+        let t = ctx.value_type(x);
+        let c = Builder::before(ctx, o).op("soac.copy", &[x], &[t], &[], Vec::new());
+        scratch.push(ctx.result(c, 0));
+    }
+    let wr = ctx.create_region();
+    let wb = ctx.append_block(wr, &[i64t]);
+    let i = ctx.block_args(wb)[0];
+    let f = Builder::at_end(ctx, wb).op("soac.index", &[flags, i], &[i64t], &[], Vec::new());
+    let f = ctx.result(f, 0);
+    let off = Builder::at_end(ctx, wb).op("soac.index", &[offsets, i], &[i64t], &[], Vec::new());
+    let off = ctx.result(off, 0);
+    let place = Builder::at_end(ctx, wb).op("soac.binop", &[off, one], &[i64t], &[("kind", sub)], Vec::new());
+    let place = ctx.result(place, 0);
+    let ne = attr(ctx, "ne");
+    let kept = Builder::at_end(ctx, wb).op("soac.cmpop", &[f, zero], &[boolt], &[("kind", ne)], Vec::new());
+    let kept = ctx.result(kept, 0);
+    let minus_one_a = ctx.int_attr(-1, Scalar::I64);
+    let nowhere = Builder::at_end(ctx, wb).op("soac.constant", &[], &[i64t], &[("value", minus_one_a)], Vec::new());
+    let nowhere = ctx.result(nowhere, 0);
+    let at = Builder::at_end(ctx, wb).op("soac.select", &[kept, place, nowhere], &[i64t], &[], Vec::new());
+    let at = ctx.result(at, 0);
+    let mut ys = vec![at; inputs.len()];
+    for &x in &inputs {
+        let t = row_type(ctx, x);
+        let r = Builder::at_end(ctx, wb).op("soac.index", &[x, i], &[t], &[], Vec::new());
+        ys.push(ctx.result(r, 0));
+    }
+    Builder::at_end(ctx, wb).op("segop.yield", &ys, &[], &[], Vec::new());
+    let mut operands = vec![n];
+    operands.extend(&scratch);
+    let types: Vec<Type> = scratch.iter().map(|&v| ctx.value_type(v)).collect();
+    let mut attrs = level_attr(ctx);
+    attrs.push(("writes", ctx.int_attr(inputs.len() as i64, Scalar::I64)));
+    let written = Builder::before(ctx, o).op("segop.segmap", &operands, &types, &attrs, vec![wr]);
+    // The kept rows: the first `count` of each.
+    let mut results = Vec::new();
+    for j in 0..inputs.len() {
+        let w = ctx.result(written, j);
+        let row = row_type(ctx, w);
+        let t = distribute::rows_of(ctx, count, row);
+        let s = Builder::before(ctx, o).op("soac.slice", &[w, zero, count, one], &[t], &[], Vec::new());
+        results.push(ctx.result(s, 0));
+    }
+    ctx.replace_op(o, &results);
+}
+
+/// The type of a row of array `x`.
+fn row_type(ctx: &mut Context, x: Value) -> Type {
+    match ctx.type_kind(ctx.value_type(x)).clone() {
+        futmlir_dialects::ir::TypeKind::Array { elem, shape } if shape.len() > 1 => {
+            ctx.intern_type(futmlir_dialects::ir::TypeKind::Array {
+                elem,
+                shape: shape[1..].to_vec(),
+            })
+        }
+        futmlir_dialects::ir::TypeKind::Array { elem, .. } => elem,
+        _ => ctx.value_type(x),
+    }
 }
