@@ -60,28 +60,7 @@ pub fn segmap(v: &OpView) -> Result<(), String> {
         let k = usize::try_from(v.int_attr("writes")?).map_err(|_| "`writes` must not be negative".to_string())?;
         v.expect_operands(dims.len() + k)?;
         v.expect_results(k)?;
-        let ys = v.yielded_types(0)?;
-        if ys.len() != 2 * k {
-            return Err(format!(
-                "region #0 must yield {k} indices and {k} rows, found {} values",
-                ys.len()
-            ));
-        }
-        for i in 0..k {
-            let dest = v.operand_type(dims.len() + i);
-            if !v.is_i64(ys[i]) {
-                return Err(format!("region #0 yield #{i} (an index) must be i64"));
-            }
-            if !v.is_row_of(dest, ys[k + i]) {
-                return Err(format!(
-                    "region #0 yield #{} has type {}, but destination #{i} has rows of another type",
-                    k + i,
-                    v.show(ys[k + i])
-                ));
-            }
-            v.expect_type(&format!("result #{i}"), dest, v.result_type(i))?;
-        }
-        return Ok(());
+        return core::writes(v, dims.len(), k);
     }
     v.expect_operands(dims.len())?;
     let ys = v.yielded_types(0)?;

@@ -503,6 +503,13 @@ pub fn scatter(v: &OpView) -> Result<(), String> {
     let m = v.num_operands() - k;
     expect_inputs(v, 1..m)?;
     expect_row_args(v, 0, &[], 1..m)?;
+    writes(v, m, k)
+}
+
+/// In-place writes (scatter, a segmap with `writes`): region 0 yields `k`
+/// i64 indices then `k` rows of the destinations, operands `first..`;
+/// the results are the destinations.
+pub fn writes(v: &OpView, first: usize, k: usize) -> Result<(), String> {
     let ys = v.yielded_types(0)?;
     if ys.len() != 2 * k {
         return Err(format!(
@@ -511,7 +518,7 @@ pub fn scatter(v: &OpView) -> Result<(), String> {
         ));
     }
     for i in 0..k {
-        let dest = v.operand_type(m + i);
+        let dest = v.operand_type(first + i);
         if !v.is_i64(ys[i]) {
             return Err(format!("region #0 yield #{i} (an index) must be i64"));
         }
