@@ -207,7 +207,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let name = self.ctx.sym("builtin.module");
         let module = self
             .ctx
-            .create_op(name, &[], &[], Vec::new(), vec![module_region], Location::Unknown);
+            .create_op(name, &[], &[], &[], vec![module_region], Location::Unknown);
         for e in &self.checked.entries {
             self.symbols.insert(e.name.to_string());
             self.funcs.insert(e.id, e.name.to_string().into());
