@@ -84,7 +84,7 @@ fn build_replace_erase_move_clone() {
 
     let module = {
         let name = ctx.sym("builtin.module");
-        ctx.create_op(name, &[], &[], vec![], vec![region], Default::default())
+        ctx.create_op(name, &[], &[], &[], vec![region], Default::default())
     };
     ctx.verify(module).unwrap_or_else(|e| panic!("{}", e[0].to_plain(&ctx)));
     let text = ctx.print_op(module, PrintOptions::default());

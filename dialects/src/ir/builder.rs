@@ -1,7 +1,9 @@
 //! The builder: creates operations at an insertion point.
 //! MLIR counterpart: `OpBuilder`.
 
-use super::{Attr, BlockId, Context, Location, OpId, RegionId, Type, Value};
+use smallvec::SmallVec;
+
+use super::{Attr, BlockId, Context, Location, OpId, RegionId, Symbol, Type, Value};
 
 /// Where new operations go: the end of a block, or before an op.
 #[derive(Copy, Clone, Debug)]
@@ -54,10 +56,11 @@ impl<'a> Builder<'a> {
         regions: Vec<RegionId>,
     ) -> OpId {
         let name = self.ctx.sym(name);
-        let attrs = attrs.iter().map(|(k, a)| (self.ctx.sym(k), *a)).collect();
+        // Ops have few attributes: name them without a heap allocation.
+        let attrs: SmallVec<[(Symbol, Attr); 4]> = attrs.iter().map(|(k, a)| (self.ctx.sym(k), *a)).collect();
         let op = self
             .ctx
-            .create_op(name, operands, result_types, attrs, regions, self.location);
+            .create_op(name, operands, result_types, &attrs, regions, self.location);
         self.insert(op);
         op
     }

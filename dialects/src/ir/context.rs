@@ -39,6 +39,8 @@ pub struct Context {
     dicts: Interner<Box<[(Symbol, Attr)]>>,
     /// The interned scalar types, by `Scalar as usize` (`NO_TYPE` until made).
     scalars: [u32; 12],
+    /// Names recently interned, by their address (Note [Name cache]).
+    recent_syms: [(usize, Symbol); RECENT_SYMS],
     sources: Vec<SourceFile>,
     pub(crate) ops: Arena<OperationData>,
     pub(crate) blocks: Arena<BlockData>,
@@ -59,6 +61,19 @@ impl Default for Context {
 
 const NO_TYPE: u32 = u32::MAX;
 
+// Note [Name cache]
+// ~~~~~~~~~~~~~~~~~
+// Builders name ops and attributes with string literals: the same few
+// addresses, op after op. Hashing the name and probing the interner for
+// each cost about as much as creating the op. A small direct-mapped cache
+// keyed by the string's address answers most of them; a hit is checked by
+// comparing the contents, so a reused address (a freed `String`, a
+// substring) never gives a wrong symbol. Address 0 is no `&str`'s, so the
+// empty slots never match.
+
+/// Slots in the name cache (a power of two).
+const RECENT_SYMS: usize = 64;
+
 impl Context {
     pub fn new(registry: Arc<Registry>) -> Context {
         let mut dicts = Interner::new();
@@ -70,6 +85,7 @@ impl Context {
             attrs: Interner::new(),
             dicts,
             scalars: [NO_TYPE; 12],
+            recent_syms: [(0, Symbol(0)); RECENT_SYMS],
             sources: Vec::new(),
             ops: Arena::new(),
             blocks: Arena::new(),
@@ -87,10 +103,18 @@ impl Context {
     // ----- interning -------------------------------------------------------
 
     pub fn sym(&mut self, s: &str) -> Symbol {
-        if let Some(i) = self.strings.lookup(s) {
-            return Symbol(i);
+        let addr = s.as_ptr() as usize;
+        let slot = (addr.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) % RECENT_SYMS;
+        let (cached, sym) = self.recent_syms[slot];
+        if cached == addr && self.str(sym) == s {
+            return sym;
         }
-        Symbol(self.strings.intern(s.into()))
+        let sym = match self.strings.lookup(s) {
+            Some(i) => Symbol(i),
+            None => Symbol(self.strings.intern(s.into())),
+        };
+        self.recent_syms[slot] = (addr, sym);
+        sym
     }
     pub fn lookup_sym(&self, s: &str) -> Option<Symbol> {
         self.strings.lookup(s).map(Symbol)
@@ -371,7 +395,7 @@ impl Context {
         name: Symbol,
         operands: &[Value],
         result_types: &[Type],
-        attrs: Vec<(Symbol, Attr)>,
+        attrs: &[(Symbol, Attr)],
         regions: Vec<RegionId>,
         location: Location,
     ) -> OpId {
@@ -423,22 +447,22 @@ impl Context {
     /// Creates a block with arguments of the given types and appends it to `region`.
     pub fn append_block(&mut self, region: RegionId, arg_types: &[Type]) -> BlockId {
         let b = BlockId(self.blocks.len() as u32);
-        self.blocks.push(BlockData {
-            args: Vec::new(),
-            first: Link::NONE,
-            last: Link::NONE,
-            parent: Link::some(region),
-        });
+        let mut args = Vec::with_capacity(arg_types.len());
         for (i, &t) in arg_types.iter().enumerate() {
-            let v = self.new_value(
+            args.push(self.new_value(
                 t,
                 ValueDef::BlockArg {
                     block: b,
                     index: i as u32,
                 },
-            );
-            self.blocks[b.0 as usize].args.push(v);
+            ));
         }
+        self.blocks.push(BlockData {
+            args,
+            first: Link::NONE,
+            last: Link::NONE,
+            parent: Link::some(region),
+        });
         self.regions[region.0 as usize].blocks.push(b);
         b
     }
@@ -529,10 +553,15 @@ impl Context {
         self.values[v.0 as usize].uses.push(u);
     }
 
-    fn intern_dict(&mut self, attrs: Vec<(Symbol, Attr)>) -> u32 {
-        match self.dicts.lookup(&attrs[..]) {
+    /// Most ops have no attributes: the empty dictionary is entry 0, found
+    /// without hashing.
+    fn intern_dict(&mut self, attrs: &[(Symbol, Attr)]) -> u32 {
+        if attrs.is_empty() {
+            return 0;
+        }
+        match self.dicts.lookup(attrs) {
             Some(d) => d,
-            None => self.dicts.intern(attrs.into_boxed_slice()),
+            None => self.dicts.intern(attrs.into()),
         }
     }
 
@@ -542,14 +571,14 @@ impl Context {
             Some(slot) => slot.1 = a,
             None => attrs.push((name, a)),
         }
-        self.ops[op.0 as usize].attrs = self.intern_dict(attrs);
+        self.ops[op.0 as usize].attrs = self.intern_dict(&attrs);
     }
 
     pub fn remove_attr(&mut self, op: OpId, name: Symbol) -> Option<Attr> {
         let mut attrs = self.attrs(op).to_vec();
         let i = attrs.iter().position(|(k, _)| *k == name)?;
         let a = attrs.remove(i).1;
-        self.ops[op.0 as usize].attrs = self.intern_dict(attrs);
+        self.ops[op.0 as usize].attrs = self.intern_dict(&attrs);
         Some(a)
     }
 

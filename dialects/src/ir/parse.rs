@@ -156,7 +156,7 @@ impl<'c, 's> Parser<'c, 's> {
         }
         let name = self.ctx.sym("builtin.module");
         let loc = self.loc(start);
-        Ok(self.ctx.create_op(name, &[], &[], Vec::new(), vec![region], loc))
+        Ok(self.ctx.create_op(name, &[], &[], &[], vec![region], loc))
     }
 
     fn resolve_forward_refs(&mut self) -> PResult<()> {
@@ -404,8 +404,7 @@ impl<'c, 's> Parser<'c, 's> {
             location = self.location()?;
         }
         let name = self.ctx.sym(&name);
-        let attrs = attrs;
-        let op = self.ctx.create_op(name, &operands, &outputs, attrs, regions, location);
+        let op = self.ctx.create_op(name, &operands, &outputs, &attrs, regions, location);
         self.ctx.insert_op(block, None, op);
         let mut next = 0u32;
         for (t, count) in result_names {

@@ -157,7 +157,7 @@ impl Context {
         let name = self.op_name_sym(op);
         let attrs = self.attrs(op).to_vec();
         let loc = self.location(op);
-        let new = self.create_op(name, &operands, &result_types, attrs, regions, loc);
+        let new = self.create_op(name, &operands, &result_types, &attrs, regions, loc);
         for (a, b) in self.results(op).zip(self.results(new)).collect::<Vec<_>>() {
             map.insert(a, b);
         }

@@ -4,6 +4,8 @@
 //! of operand slots that use it, so replacing all uses is proportional to
 //! the number of uses. MLIR counterpart: `mlir::Value`, `OpOperand`.
 
+use smallvec::SmallVec;
+
 use super::{BlockId, OpId, Type};
 
 /// An SSA value handle.
@@ -33,26 +35,22 @@ pub struct Use {
 }
 
 /// Most values have one use; keep that case inline. The box keeps the
-/// enum at 16 bytes (a bare `Vec` would make it 32).
-#[allow(clippy::box_collection)]
+/// enum at 16 bytes (a bare `Vec` would make it 32); a value with a few
+/// uses costs one allocation, where a boxed `Vec` took two and then grew.
 #[derive(Clone, Debug, Default)]
 pub(crate) enum UseList {
     #[default]
     Empty,
     One(Use),
-    // Boxed so the list (in every value) stays 16 bytes, not 32.
-    Many(Box<Vec<Use>>),
+    Many(Box<SmallVec<[Use; 4]>>),
 }
 
 impl UseList {
     pub(crate) fn push(&mut self, u: Use) {
-        *self = match std::mem::take(self) {
-            UseList::Empty => UseList::One(u),
-            UseList::One(a) => UseList::Many(Box::new(vec![a, u])),
-            UseList::Many(mut v) => {
-                v.push(u);
-                UseList::Many(v)
-            }
+        match self {
+            UseList::Empty => *self = UseList::One(u),
+            UseList::One(a) => *self = UseList::Many(Box::new(SmallVec::from_slice(&[*a, u]))),
+            UseList::Many(v) => v.push(u),
         }
     }
 

@@ -467,8 +467,14 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// [`builtins::arity`], computed once per name (it searches the
     /// tables of built-ins and reads the signature).
+    /// Looked up before inserting: `entry` would clone the name each time.
     fn builtin_arity(&mut self, n: &Name) -> Option<usize> {
-        *self.arities.entry(n.clone()).or_insert_with(|| builtins::arity(n))
+        if let Some(&a) = self.arities.get(n) {
+            return a;
+        }
+        let a = builtins::arity(n);
+        self.arities.insert(n.clone(), a);
+        a
     }
 
     fn call(&mut self, h: &Head<'a>, args: Vec<(V<'a>, Type)>, ret: Option<&Type>, span: Span) -> DResult<V<'a>> {
@@ -841,8 +847,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             rtys.extend(merge_tys.iter().copied());
             if changed {
                 let name = self.ctx.sym("soac.loop");
-                let attrs = vec![(self.ctx.sym("form"), form_attr)];
-                let op = self.ctx.create_op(name, &operands, &rtys, attrs, vec![r], self.loc);
+                let attrs = [(self.ctx.sym("form"), form_attr)];
+                let op = self.ctx.create_op(name, &operands, &rtys, &attrs, vec![r], self.loc);
                 self.ctx.erase_op(op);
                 continue;
             }

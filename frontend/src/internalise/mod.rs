@@ -207,7 +207,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let name = self.ctx.sym("builtin.module");
         let module = self
             .ctx
-            .create_op(name, &[], &[], Vec::new(), vec![module_region], Location::Unknown);
+            .create_op(name, &[], &[], &[], vec![module_region], Location::Unknown);
         for e in &self.checked.entries {
             self.symbols.insert(e.name.to_string());
             self.funcs.insert(e.id, e.name.to_string().into());
@@ -233,9 +233,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     fn reachable(&self) -> Vec<GlobalId> {
         let mut seen: HashSet<GlobalId> = self.checked.entries.iter().map(|e| e.id).collect();
         let mut work: Vec<GlobalId> = seen.iter().copied().collect();
+        // One walk stack for all functions (it is empty after each walk).
+        let mut stack = Vec::new();
         while let Some(id) = work.pop() {
             let mut found = Vec::new();
-            let mut stack = vec![&self.valbind(id).body];
+            stack.push(&self.valbind(id).body);
             while let Some(e) = stack.pop() {
                 let res = match &e.kind {
                     ExpKind::Var(v) => v.res.as_ref(),

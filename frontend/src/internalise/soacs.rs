@@ -39,7 +39,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let e = self.equal(&args[0].0, &args[1].0, span)?;
                 Ok(V::Leaf(if name == "==" { e } else { self.unop("not", e) }))
             }
-            "map" | "map1" | "map2" | "map3" | "map4" | "map5" => self.map(&args[0].0, args[1..].to_vec(), span),
+            "map" | "map1" | "map2" | "map3" | "map4" | "map5" => self.map(&args[0].0, &args[1..], span),
             "reduce" | "reduce_comm" => self.reduce_or_scan(a(0), a(1), a(2), false, name == "reduce_comm", span),
             "scan" => self.reduce_or_scan(a(0), a(1), a(2), true, false, span),
             "hist" => {
@@ -481,13 +481,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     }
 
     /// `map f xs ys ...`: the arrays must have one outer size.
-    pub fn map(&mut self, f: &V<'a>, arrays: Vec<(V<'a>, Type)>, span: Span) -> DResult<V<'a>> {
+    pub fn map(&mut self, f: &V<'a>, arrays: &[(V<'a>, Type)], span: Span) -> DResult<V<'a>> {
         let first = self.array_leaves(&arrays[0].0, span)?;
         let d = self.dims(first[0])[0];
         let n = self.dim_value(d)?;
         let mut all = Vec::new();
         let mut vs = Vec::new();
-        for (v, t) in &arrays {
+        for (v, t) in arrays {
             let v = self.outer_to(v, d, "`map` over arrays of different sizes", span)?;
             all.extend(v.leaves().expect("array leaves"));
             vs.push((v, row(t)));

@@ -220,7 +220,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
         let name = self.ctx.sym("builtin.module");
         let module = self
             .ctx
-            .create_op(name, &[], &[], Vec::new(), vec![module_region], Location::Unknown);
+            .create_op(name, &[], &[], &[], vec![module_region], Location::Unknown);
         let defs = self.user_definitions();
         self.name_functions(&defs);
         for (id, vb) in defs {
@@ -357,8 +357,8 @@ impl<'a, 'c> Emitter<'a, 'c> {
         regions: Vec<RegionId>,
     ) -> OpId {
         let name = self.ctx.sym(name);
-        let attrs = attrs.iter().map(|(k, a)| (self.ctx.sym(k), *a)).collect();
-        let op = self.ctx.create_op(name, operands, results, attrs, regions, self.loc);
+        let attrs: Vec<_> = attrs.iter().map(|(k, a)| (self.ctx.sym(k), *a)).collect();
+        let op = self.ctx.create_op(name, operands, results, &attrs, regions, self.loc);
         self.ctx.insert_op(self.block, None, op);
         op
     }

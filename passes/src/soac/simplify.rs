@@ -284,7 +284,7 @@ fn rebuild(ctx: &mut Context, o: OpId, keep: &[usize], operands: &[Value]) -> Op
     let name = ctx.op_name_sym(o);
     let attrs = ctx.attrs(o).to_vec();
     let loc = ctx.location(o);
-    let new = ctx.create_op(name, operands, &types, attrs, regions, loc);
+    let new = ctx.create_op(name, operands, &types, &attrs, regions, loc);
     Builder::before(ctx, o).insert(new);
     for (j, &i) in keep.iter().enumerate() {
         let (old, nv) = (ctx.result(o, i), ctx.result(new, j));
