@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use futmlir_dialects::ir::{Builder, Context, Dim, OpId, Type, TypeKind, Value, ValueMap};
-use futmlir_passes::soac::analysis::defined_inside as defined_in;
+use futmlir_passes::soac::analysis::{defined_inside as defined_in, reads};
 
 /// SOACs worth a map (and so a kernel) of their own.
 const PARALLEL: &[&str] = &["soac.map", "soac.reduce", "soac.scan", "soac.redomap", "soac.scanomap"];
@@ -110,7 +110,7 @@ pub fn distribute(ctx: &mut Context, m: OpId) -> Vec<OpId> {
             results.into_iter().filter(|v| later_uses.contains(v)).collect()
         };
         for &o in group {
-            later_uses.extend(reads(ctx, o));
+            later_uses.extend(reads(ctx, o, true));
         }
     }
     // Every crossing value needs a type without sizes from inside.
@@ -136,7 +136,7 @@ pub fn distribute(ctx: &mut Context, m: OpId) -> Vec<OpId> {
         // The lambda values the group reads, as rows of arrays.
         let mut needed: Vec<Value> = Vec::new();
         for &o in group {
-            for v in reads(ctx, o) {
+            for v in reads(ctx, o, true) {
                 if array_of.contains_key(&v) && !needed.contains(&v) {
                     needed.push(v);
                 }
@@ -197,32 +197,4 @@ pub(super) fn rows_of(ctx: &mut Context, n: Value, t: Type) -> Type {
 fn is_pure(ctx: &Context, o: OpId) -> bool {
     ctx.op_def(o)
         .is_some_and(|d| d.traits.contains(futmlir_dialects::ir::Traits::PURE))
-}
-
-/// The values `op` reads: its operands, the free values of its regions
-/// and the sizes in its result types.
-fn reads(ctx: &Context, op: OpId) -> Vec<Value> {
-    let mut inside: HashSet<Value> = HashSet::new();
-    let mut used: Vec<Value> = Vec::new();
-    let mut visit = |o: OpId| {
-        used.extend_from_slice(ctx.operands(o));
-        for r in ctx.results(o) {
-            inside.insert(r);
-            used.extend(ctx.type_size_values(ctx.value_type(r)));
-        }
-        for &r in ctx.regions(o) {
-            for &b in ctx.blocks(r) {
-                inside.extend(ctx.block_args(b).iter().copied());
-            }
-        }
-    };
-    visit(op);
-    ctx.walk(op, &mut visit);
-    let mut out: Vec<Value> = Vec::new();
-    for v in used {
-        if !inside.contains(&v) && !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out
 }

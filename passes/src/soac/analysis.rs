@@ -67,26 +67,36 @@ pub(crate) fn users_in(ctx: &Context, b: BlockId, v: Value) -> Vec<Option<OpId>>
 }
 
 /// `op` and every op nested in it.
-pub(crate) fn walk_with(ctx: &Context, op: OpId, f: &mut dyn FnMut(OpId)) {
+pub fn walk_with(ctx: &Context, op: OpId, f: &mut dyn FnMut(OpId)) {
     f(op);
     ctx.walk(op, f);
 }
 
-/// The values `op` reads, its operands and the free values of its
-/// regions.
-pub(crate) fn reads(ctx: &Context, op: OpId) -> HashSet<Value> {
+/// The values `op` reads from outside itself, in the order of first use
+/// (so that what is built from them is deterministic): its operands and
+/// the free values of its regions, and with `sizes` the sizes that the
+/// types of its results and of the results nested in it name.
+pub fn reads(ctx: &Context, op: OpId, sizes: bool) -> Vec<Value> {
     let mut inside: HashSet<Value> = HashSet::new();
     let mut used: Vec<Value> = Vec::new();
     walk_with(ctx, op, &mut |o| {
         used.extend_from_slice(ctx.operands(o));
-        inside.extend(ctx.results(o));
+        for r in ctx.results(o) {
+            inside.insert(r);
+            if sizes {
+                used.extend(ctx.type_size_values(ctx.value_type(r)));
+            }
+        }
         for &r in ctx.regions(o) {
             for &bb in ctx.blocks(r) {
                 inside.extend(ctx.block_args(bb).iter().copied());
             }
         }
     });
-    used.into_iter().filter(|v| !inside.contains(v)).collect()
+    let mut seen = HashSet::new();
+    used.into_iter()
+        .filter(|v| !inside.contains(v) && seen.insert(*v))
+        .collect()
 }
 
 /// Ops that only give another view of their first operand: consuming

@@ -586,7 +586,7 @@ impl Fuser<'_> {
     /// a copy (Note [Fusion legality], 6).
     fn reads_destination(&self, ctx: &Context, a: &Soac, bs: &Soac) -> bool {
         let mut roots = HashSet::new();
-        for v in reads(ctx, a.op) {
+        for v in reads(ctx, a.op, false) {
             alias_roots(ctx, v, &mut roots);
         }
         let mut dest_roots = HashSet::new();
@@ -621,7 +621,7 @@ impl Fuser<'_> {
     /// it; nor does `b`, unless `copies` lets it write into a copy.
     fn no_consumption_between(&self, ctx: &Context, b: BlockId, a: &Soac, bs: &Soac) -> bool {
         let mut roots = HashSet::new();
-        for v in reads(ctx, a.op) {
+        for v in reads(ctx, a.op, false) {
             alias_roots(ctx, v, &mut roots);
         }
         let mut o = ctx.next_op(a.op);

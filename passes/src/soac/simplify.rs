@@ -250,15 +250,6 @@ fn terminator(ctx: &Context, b: BlockId) -> OpId {
     ctx.last_op(b).expect("a block ends in its terminator")
 }
 
-/// The values `op` reads, with the sizes its result types name.
-fn reads_and_sizes(ctx: &Context, op: OpId) -> HashSet<Value> {
-    let mut out = reads(ctx, op);
-    for r in ctx.results(op) {
-        out.extend(ctx.type_size_values(ctx.value_type(r)));
-    }
-    out
-}
-
 /// Clones the ops of `from` (all but its terminator) before `at`, with
 /// its arguments bound to `args`; the terminator's operands, mapped.
 pub(crate) fn inline_block_before(ctx: &mut Context, from: BlockId, args: &[Value], at: OpId) -> Vec<Value> {
@@ -585,7 +576,7 @@ fn hoist(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
             for &x in ops.split_last().map_or(&[][..], |(_, rest)| rest) {
                 let invariant = cannot_fail(ctx, x)
                     && !ctx.results(x).any(|v| taken.contains(&v))
-                    && reads_and_sizes(ctx, x).iter().all(|&v| !defined_inside(ctx, v, o));
+                    && reads(ctx, x, true).iter().all(|&v| !defined_inside(ctx, v, o));
                 if invariant {
                     ctx.move_op_before(x, o);
                     moved = true;
