@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::{BlockId, Context, Dim, OpId, RegionId, Type, TypeKind, Value};
+use super::{BlockId, Builder, Context, Dim, InsertPoint, OpId, RegionId, Type, TypeKind, Value};
 
 /// A mapping from old values to new ones, used when cloning.
 #[derive(Default, Debug, Clone)]
@@ -162,6 +162,34 @@ impl Context {
             map.insert(a, b);
         }
         new
+    }
+
+    /// Clones the ops of block `from`, all but its terminator, to `at`,
+    /// with `from`'s arguments bound to `args`; returns the terminator's
+    /// operands, mapped (the values the block yields). MLIR counterpart:
+    /// inlining a block (here by cloning, so `from` stays as it is).
+    pub fn inline_block(&mut self, from: BlockId, args: &[Value], at: InsertPoint) -> Vec<Value> {
+        let mut map = ValueMap::default();
+        for (&p, &a) in self.block_args(from).to_vec().iter().zip(args) {
+            map.insert(p, a);
+        }
+        self.inline_block_mapped(from, &mut map, at)
+    }
+
+    /// [`Context::inline_block`] with the values of `from` (its arguments
+    /// among them) looked up in `map`, which gets the clones' values.
+    pub fn inline_block_mapped(&mut self, from: BlockId, map: &mut ValueMap, at: InsertPoint) -> Vec<Value> {
+        let ops: Vec<OpId> = self.block_ops(from).collect();
+        let Some((term, rest)) = ops.split_last() else {
+            return Vec::new();
+        };
+        for &o in rest {
+            let c = self.clone_op(o, map);
+            let mut b = Builder::new(self);
+            b.set_insert_point(at);
+            b.insert(c);
+        }
+        self.operands(*term).iter().map(|&v| map.get(v)).collect()
     }
 
     /// Clones the blocks of `from` to the end of `to`.

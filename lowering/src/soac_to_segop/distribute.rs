@@ -13,6 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use futmlir_dialects::ir::{Builder, Context, Dim, OpId, Type, TypeKind, Value, ValueMap};
+use futmlir_passes::ir::is_pure;
 use futmlir_passes::soac::analysis::{defined_inside as defined_in, reads};
 
 /// SOACs worth a map (and so a kernel) of their own.
@@ -192,9 +193,4 @@ pub(super) fn rows_of(ctx: &mut Context, n: Value, t: Type) -> Type {
     let mut shape = vec![Dim::Value(n)];
     shape.extend(rest);
     ctx.intern_type(TypeKind::Array { elem, shape })
-}
-
-fn is_pure(ctx: &Context, o: OpId) -> bool {
-    ctx.op_def(o)
-        .is_some_and(|d| d.traits.contains(futmlir_dialects::ir::Traits::PURE))
 }

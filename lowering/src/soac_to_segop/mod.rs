@@ -25,7 +25,9 @@
 //! are, run on the host): streams, `partition`,
 //! distribution below the outermost map, and map-loop interchange (G7).
 
-use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, RegionId, Type, Value, ValueMap};
+use futmlir_dialects::ir::{
+    AttrKind, BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, RegionId, Type, Value, ValueMap,
+};
 use futmlir_passes::{Options, Pass, PassInfo};
 
 use distribute::{distribute, has_inner_parallelism, split_redomap};
@@ -266,21 +268,9 @@ fn body(ctx: &mut Context, levels: &[Level], inner: &Inner) -> (RegionId, BlockI
     let yields = match inner {
         // An identity lambda: the rows themselves.
         Inner::Combine { lambda: None, .. } => last.params.iter().map(|&p| map.get(p)).collect(),
-        _ => inline(ctx, last.block, &mut map, blk),
+        _ => ctx.inline_block_mapped(last.block, &mut map, InsertPoint::End(blk)),
     };
     (region, blk, yields)
-}
-
-/// Clones the ops of `from` but its terminator to the end of `blk`; the
-/// terminator's operands, mapped.
-fn inline(ctx: &mut Context, from: BlockId, map: &mut ValueMap, blk: BlockId) -> Vec<Value> {
-    let ops: Vec<OpId> = ctx.block_ops(from).collect();
-    let (term, rest) = ops.split_last().expect("a block ends in its terminator");
-    for &o in rest {
-        let c = ctx.clone_op(o, map);
-        Builder::at_end(ctx, blk).insert(c);
-    }
-    ctx.operands(*term).iter().map(|&v| map.get(v)).collect()
 }
 
 /// A copy of operator region `r` ending in `segop.yield`.

@@ -45,7 +45,8 @@ use std::time::Duration;
 
 use egg::{EGraph, Extractor, Id, RecExpr, SymbolLang};
 use futmlir_dialects::ir::{
-    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, OpId, RegionId, Scalar, Type, TypeKind, Value, ValueMap,
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, RegionId, Scalar, Type, TypeKind, Value,
+    ValueMap,
 };
 
 use super::analysis::{alias_roots, ancestor_in, block_alive, blocks_inner_first, consumed, reads, users_in, SOAC_OPS};
@@ -828,7 +829,7 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         .iter()
         .map(|&v| param_of(v).expect("a's inputs are inputs"))
         .collect();
-    let a_yields = inline_lambda(ctx, a, &a_args, blk)?;
+    let a_yields = inline_lambda(ctx, a, &a_args, blk);
     let b_args: Vec<Value> = b
         .inputs
         .iter()
@@ -837,7 +838,7 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
             None => param_of(v).expect("b's other inputs are inputs"),
         })
         .collect();
-    let b_yields = inline_lambda(ctx, b, &b_args, blk)?;
+    let b_yields = inline_lambda(ctx, b, &b_args, blk);
     let mut yields: Vec<Value> = Vec::new();
     let combined_of = |s: Side| -> &[Value] {
         if s == Side::A {
@@ -881,7 +882,7 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
     let operator = match op_sides.as_slice() {
         [] => None,
         [s] => Some(clone_region(ctx, side(*s).operator.expect("checked above"))),
-        [s, t] => Some(pair_operators(ctx, side(*s), side(*t))?),
+        [s, t] => Some(pair_operators(ctx, side(*s), side(*t))),
         _ => unreachable!("a pair has at most two operators"),
     };
     let nes: Vec<Value> = op_sides.iter().flat_map(|&s| side(s).nes.clone()).collect();
@@ -961,26 +962,18 @@ fn param_type(ctx: &Context, s: &Soac, i: usize) -> Type {
 
 /// Clone the body of `s`'s lambda (the identity when it has none) into
 /// the end of `blk` with its parameters bound to `args`; its yields.
-fn inline_lambda(ctx: &mut Context, s: &Soac, args: &[Value], blk: BlockId) -> Result<Vec<Value>, String> {
-    let Some(r) = s.lambda else {
-        return Ok(args.to_vec());
-    };
+fn inline_lambda(ctx: &mut Context, s: &Soac, args: &[Value], blk: BlockId) -> Vec<Value> {
+    match s.lambda {
+        Some(r) => inline_region(ctx, r, args, blk),
+        None => args.to_vec(),
+    }
+}
+
+/// The body of region `r` at the end of `blk`, its arguments bound to
+/// `args`; its yields.
+fn inline_region(ctx: &mut Context, r: RegionId, args: &[Value], blk: BlockId) -> Vec<Value> {
     let src = ctx.blocks(r)[0];
-    let mut map = ValueMap::default();
-    for (&p, &a) in ctx.block_args(src).to_vec().iter().zip(args) {
-        map.insert(p, a);
-    }
-    let ops: Vec<OpId> = ctx.block_ops(src).collect();
-    let mut yields = Vec::new();
-    for o in ops {
-        if ctx.op_name(o) == "soac.yield" {
-            yields = ctx.operands(o).iter().map(|&v| map.get(v)).collect();
-            continue;
-        }
-        let c = ctx.clone_op(o, &mut map);
-        Builder::at_end(ctx, blk).insert(c);
-    }
-    Ok(yields)
+    ctx.inline_block(src, args, InsertPoint::End(blk))
 }
 
 fn clone_region(ctx: &mut Context, r: RegionId) -> RegionId {
@@ -991,7 +984,7 @@ fn clone_region(ctx: &mut Context, r: RegionId) -> RegionId {
 
 /// The operator on `s`'s values then `t`'s: arguments `(xs_s, xs_t, ys_s,
 /// ys_t)`, the two operators side by side.
-fn pair_operators(ctx: &mut Context, s: &Soac, t: &Soac) -> Result<RegionId, String> {
+fn pair_operators(ctx: &mut Context, s: &Soac, t: &Soac) -> RegionId {
     let (rs, rt) = (
         s.operator.expect("has an operator"),
         t.operator.expect("has an operator"),
@@ -1013,18 +1006,10 @@ fn pair_operators(ctx: &mut Context, s: &Soac, t: &Soac) -> Result<RegionId, Str
     let arg = |v: Value| args[order.iter().position(|&x| x == v).expect("an operator parameter")];
     let s_args: Vec<Value> = ps.iter().map(|&p| arg(p)).collect();
     let t_args: Vec<Value> = pt.iter().map(|&p| arg(p)).collect();
-    let lam_s = Soac {
-        lambda: Some(rs),
-        ..s.clone()
-    };
-    let lam_t = Soac {
-        lambda: Some(rt),
-        ..t.clone()
-    };
-    let mut ys = inline_lambda(ctx, &lam_s, &s_args, blk)?;
-    ys.extend(inline_lambda(ctx, &lam_t, &t_args, blk)?);
+    let mut ys = inline_region(ctx, rs, &s_args, blk);
+    ys.extend(inline_region(ctx, rt, &t_args, blk));
     Builder::at_end(ctx, blk).op("soac.yield", &ys, &[], &[], Vec::new());
-    Ok(r)
+    r
 }
 
 // ----- fusing through a stream -----------------------------------------------
@@ -1054,14 +1039,14 @@ fn on_chunk(
     c: Value,
     accs: &[Value],
     chunk_of: &HashMap<Value, Value>,
-) -> Result<(Vec<Value>, Vec<Value>), String> {
+) -> (Vec<Value>, Vec<Value>) {
     if matches!(s.kind, Kind::StreamSeq | Kind::StreamPar) {
         // A stream on a chunk is its chunk lambda.
         let mut args = vec![c];
         args.extend_from_slice(accs);
         args.extend(s.inputs.iter().map(|v| chunk_of[v]));
-        let ys = inline_lambda(ctx, s, &args, blk)?;
-        return Ok((ys[..s.k].to_vec(), ys));
+        let ys = inline_lambda(ctx, s, &args, blk);
+        return (ys[..s.k].to_vec(), ys);
     }
     // Only the operands change: the lambdas may also read an input array
     // whole (as a free value), which must stay the whole array.
@@ -1083,59 +1068,33 @@ fn on_chunk(
         Kind::Redomap => {
             let mut args = accs.to_vec();
             args.extend_from_slice(&results[..s.k]);
-            inline_lambda_into(ctx, s.operator.expect("a redomap has an operator"), &args, blk)?
+            inline_region(ctx, s.operator.expect("a redomap has an operator"), &args, blk)
         }
         Kind::Scanomap => {
-            let carried = add_carry(ctx, blk, s, c, accs, &results[..s.k])?;
+            let carried = add_carry(ctx, blk, s, c, accs, &results[..s.k]);
             vals[..s.k].copy_from_slice(&carried);
             Vec::new()
         }
         _ => Vec::new(),
     };
-    Ok((new_accs, vals))
-}
-
-/// Inlines the body of region `r` at the end of `blk` with its arguments
-/// bound to `args`; its yields.
-fn inline_lambda_into(ctx: &mut Context, r: RegionId, args: &[Value], blk: BlockId) -> Result<Vec<Value>, String> {
-    let s = Soac {
-        op: ctx.region_parent(r).expect("a region of an op"),
-        kind: Kind::Map,
-        width: args[0],
-        inputs: Vec::new(),
-        lambda: Some(r),
-        operator: None,
-        nes: Vec::new(),
-        k: 0,
-        hist_width: None,
-        dests: Vec::new(),
-        commutative: false,
-    };
-    inline_lambda(ctx, &s, args, blk)
+    (new_accs, vals)
 }
 
 /// `map (acc ⊕) scanned` over the chunk: the scanned chunk with the carry
 /// of the chunks before it.
-fn add_carry(
-    ctx: &mut Context,
-    blk: BlockId,
-    s: &Soac,
-    c: Value,
-    accs: &[Value],
-    scanned: &[Value],
-) -> Result<Vec<Value>, String> {
+fn add_carry(ctx: &mut Context, blk: BlockId, s: &Soac, c: Value, accs: &[Value], scanned: &[Value]) -> Vec<Value> {
     let row_types: Vec<Type> = accs.iter().map(|&v| ctx.value_type(v)).collect();
     let lam = ctx.create_region();
     let lb = ctx.append_block(lam, &row_types);
     let mut args = accs.to_vec();
     args.extend_from_slice(ctx.block_args(lb));
-    let ys = inline_lambda_into(ctx, s.operator.expect("a scanomap has an operator"), &args, lb)?;
+    let ys = inline_region(ctx, s.operator.expect("a scanomap has an operator"), &args, lb);
     Builder::at_end(ctx, lb).op("soac.yield", &ys, &[], &[], Vec::new());
     let types: Vec<Type> = scanned.iter().map(|&v| ctx.value_type(v)).collect();
     let mut operands = vec![c];
     operands.extend_from_slice(scanned);
     let m = Builder::at_end(ctx, blk).op("soac.map", &operands, &types, &[], vec![lam]);
-    Ok(ctx.results(m).collect())
+    ctx.results(m).collect()
 }
 
 /// The last rows of `arrays` (of `c` rows), or `accs` when the chunk is
@@ -1201,11 +1160,11 @@ fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac, par: bool) -> Result<OpId
         chunk_of.insert(v, chunk);
     }
     let (a_accs, b_accs) = accs.split_at(a.nes.len());
-    let (mut a_accs, a_vals) = on_chunk(ctx, blk, a, c, a_accs, &chunk_of)?;
+    let (mut a_accs, a_vals) = on_chunk(ctx, blk, a, c, a_accs, &chunk_of);
     for (&r, &v) in a_results.iter().zip(&a_vals) {
         chunk_of.insert(r, v);
     }
-    let (mut b_accs, b_vals) = on_chunk(ctx, blk, b, c, b_accs, &chunk_of)?;
+    let (mut b_accs, b_vals) = on_chunk(ctx, blk, b, c, b_accs, &chunk_of);
     // The carries of scans last, after every use of the scanned chunks
     // (so that `b` may fuse with the carry's map in the chunk lambda).
     if a.kind == Kind::Scanomap {
@@ -1253,7 +1212,7 @@ fn build_stream(ctx: &mut Context, a: &Soac, b: &Soac, par: bool) -> Result<OpId
     operands.extend(&inputs);
     let fused = if par {
         let operator = match (a.operator, b.operator) {
-            (Some(_), Some(_)) => pair_operators(ctx, a, b)?,
+            (Some(_), Some(_)) => pair_operators(ctx, a, b),
             (Some(r), None) | (None, Some(r)) => clone_region(ctx, r),
             (None, None) => {
                 // Two maps: an operator on no values.

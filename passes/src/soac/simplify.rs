@@ -40,7 +40,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use futmlir_dialects::ir::{
-    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, OpId, Type, TypeKind, Value, ValueMap,
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, Type, TypeKind, Value,
 };
 
 use super::analysis::{ancestor_in, block_alive, blocks_inner_first, consumed, defined_inside, reads, walk_with};
@@ -248,22 +248,6 @@ fn body(ctx: &Context, o: OpId, r: usize) -> BlockId {
 
 fn terminator(ctx: &Context, b: BlockId) -> OpId {
     ctx.last_op(b).expect("a block ends in its terminator")
-}
-
-/// Clones the ops of `from` (all but its terminator) before `at`, with
-/// its arguments bound to `args`; the terminator's operands, mapped.
-pub(crate) fn inline_block_before(ctx: &mut Context, from: BlockId, args: &[Value], at: OpId) -> Vec<Value> {
-    let mut map = ValueMap::default();
-    for (&p, &a) in ctx.block_args(from).to_vec().iter().zip(args) {
-        map.insert(p, a);
-    }
-    let ops: Vec<OpId> = ctx.block_ops(from).collect();
-    let (last, rest) = ops.split_last().expect("a block ends in its terminator");
-    for &o in rest {
-        let c = ctx.clone_op(o, &mut map);
-        Builder::before(ctx, at).insert(c);
-    }
-    ctx.operands(*last).iter().map(|&v| map.get(v)).collect()
 }
 
 /// Replaces `o` by an op like it that keeps only the results at `keep`
@@ -490,13 +474,14 @@ fn size_one(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
         rows.push(ctx.result(r, 0));
     }
     let ys = match lambda {
-        Some(l) => inline_block_before(ctx, l, &rows, o),
+        Some(l) => ctx.inline_block(l, &rows, InsertPoint::Before(o)),
         None => rows,
     };
     let mut combined = Vec::new();
     if k > 0 {
         let args: Vec<Value> = nes.iter().chain(&ys[..k]).copied().collect();
-        combined = inline_block_before(ctx, body(ctx, o, 0), &args, o);
+        let operator = body(ctx, o, 0);
+        combined = ctx.inline_block(operator, &args, InsertPoint::Before(o));
     }
     let scans = matches!(ctx.op_name(o), "soac.scan" | "soac.scanomap");
     let mut new = Vec::new();
@@ -623,7 +608,7 @@ fn trivial_loop(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
             let i = int_before(ctx, o, 0, t);
             let args: Vec<Value> = std::iter::once(i).chain(inits).collect();
             let b = body(ctx, o, 0);
-            let out = inline_block_before(ctx, b, &args, o);
+            let out = ctx.inline_block(b, &args, InsertPoint::Before(o));
             ctx.replace_op(o, &out);
             true
         }

@@ -11,10 +11,9 @@
 //! By default only streams outside any SOAC's lambda are unstreamed: a
 //! stream inside a parallel map is better run sequentially there.
 
-use futmlir_dialects::ir::{Context, Diagnostic, OpId};
+use futmlir_dialects::ir::{Context, Diagnostic, InsertPoint, OpId};
 
 use super::analysis::{held_by, SOAC_OPS};
-use super::simplify::inline_block_before;
 use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
@@ -70,6 +69,6 @@ fn unstream(ctx: &mut Context, s: OpId) {
     let lambda = *ctx.regions(s).last().expect("a stream has a chunk lambda");
     let blk = ctx.blocks(lambda)[0];
     let args = ctx.operands(s).to_vec();
-    let out = inline_block_before(ctx, blk, &args, s);
+    let out = ctx.inline_block(blk, &args, InsertPoint::Before(s));
     ctx.replace_op(s, &out);
 }
