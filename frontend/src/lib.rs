@@ -32,4 +32,4 @@ pub mod span;
 pub mod syntax;
 pub mod testspec;
 pub mod types;
-pub mod values;
+pub use futmlir_values as values;

@@ -13,7 +13,7 @@
 
 use super::text::{int_range, int_value};
 use super::{f16, Array, ArrayData, PrimValue, Value, ValueError};
-use crate::types::PrimType;
+use crate::PrimType;
 
 /// SplitMix64: a 64-bit state advanced by a Weyl sequence and mixed; fast,
 /// passes BigCrush, and every seed (0 included) is fine.

@@ -14,7 +14,6 @@
 
 use std::fmt;
 
-use crate::types::PrimType;
 
 pub mod binary;
 pub mod compare;
@@ -26,6 +25,92 @@ pub use binary::{read_binary_value, write_binary, write_binary_values};
 pub use compare::{compare_values, compare_values_with, Mismatch, DEFAULT_TOLERANCE};
 pub use generate::{generate, parse_gen_spec, Bounds, GenSpec, Range, Rng};
 pub use text::{format_f32, format_f64, parse_values};
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum PrimType {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F16,
+    F32,
+    F64,
+    Bool,
+}
+
+impl PrimType {
+    pub const ALL: [PrimType; 12] = [
+        PrimType::I8,
+        PrimType::I16,
+        PrimType::I32,
+        PrimType::I64,
+        PrimType::U8,
+        PrimType::U16,
+        PrimType::U32,
+        PrimType::U64,
+        PrimType::F16,
+        PrimType::F32,
+        PrimType::F64,
+        PrimType::Bool,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PrimType::I8 => "i8",
+            PrimType::I16 => "i16",
+            PrimType::I32 => "i32",
+            PrimType::I64 => "i64",
+            PrimType::U8 => "u8",
+            PrimType::U16 => "u16",
+            PrimType::U32 => "u32",
+            PrimType::U64 => "u64",
+            PrimType::F16 => "f16",
+            PrimType::F32 => "f32",
+            PrimType::F64 => "f64",
+            PrimType::Bool => "bool",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<PrimType> {
+        PrimType::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, PrimType::I8 | PrimType::I16 | PrimType::I32 | PrimType::I64)
+    }
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, PrimType::U8 | PrimType::U16 | PrimType::U32 | PrimType::U64)
+    }
+    pub fn is_int(self) -> bool {
+        self.is_signed() || self.is_unsigned()
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, PrimType::F16 | PrimType::F32 | PrimType::F64)
+    }
+    pub fn is_numeric(self) -> bool {
+        self != PrimType::Bool
+    }
+    /// Width in bits (bool: 8, as in the binary value format).
+    pub fn bits(self) -> u32 {
+        match self {
+            PrimType::I8 | PrimType::U8 | PrimType::Bool => 8,
+            PrimType::I16 | PrimType::U16 | PrimType::F16 => 16,
+            PrimType::I32 | PrimType::U32 | PrimType::F32 => 32,
+            PrimType::I64 | PrimType::U64 | PrimType::F64 => 64,
+        }
+    }
+}
+
+impl fmt::Display for PrimType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 
 /// One scalar. `F16` holds the IEEE half-precision bits.
 #[derive(Copy, Clone, Debug, PartialEq)]

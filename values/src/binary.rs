@@ -11,7 +11,7 @@
 //!   non-zero byte reads as `true`).
 
 use super::{Array, ArrayData, PrimValue, Value, ValueError};
-use crate::types::PrimType;
+use crate::PrimType;
 
 pub const BINARY_VERSION: u8 = 2;
 
@@ -203,7 +203,7 @@ pub fn read_binary_value(input: &[u8], pos: &mut usize) -> Result<Value, ValueEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::{read_values, text};
+    use crate::{read_values, text};
 
     fn sample(t: PrimType, i: usize) -> PrimValue {
         let k = i as i64 * 37 - 50;
@@ -216,7 +216,7 @@ mod tests {
             PrimType::U16 => PrimValue::U16((k * 1000) as u16),
             PrimType::U32 => PrimValue::U32((k * 100_000) as u32),
             PrimType::U64 => PrimValue::U64((k * 10_000_000_000) as u64),
-            PrimType::F16 => PrimValue::F16(crate::values::f16::f32_to_f16(k as f32 / 8.0)),
+            PrimType::F16 => PrimValue::F16(crate::f16::f32_to_f16(k as f32 / 8.0)),
             PrimType::F32 => PrimValue::F32(k as f32 / 3.0),
             PrimType::F64 => PrimValue::F64(k as f64 / 7.0),
             PrimType::Bool => PrimValue::Bool(i.is_multiple_of(3)),

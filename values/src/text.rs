@@ -32,7 +32,7 @@ use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
 use super::{binary, f16, Array, ArrayData, PrimValue, Value, ValueError};
-use crate::types::PrimType;
+use crate::PrimType;
 
 /// Reads the values of a text-format input.
 pub fn parse_values(text: &str) -> Result<Vec<Value>, ValueError> {

@@ -223,7 +223,7 @@ fn unflatten(mut i: usize, shape: &[usize]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::parse_values;
+    use crate::parse_values;
 
     fn vals(s: &str) -> Vec<Value> {
         parse_values(s).unwrap()
