@@ -401,7 +401,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.unsafe_ = saved_unsafe;
         self.entry_block = saved_entry;
         self.constants = saved_constants;
-        let returned = result?;
+        let (returned, num_sizes) = result?;
         // The sizes of the results that are parameters or constants.
         let params = self.ctx.block_args(b).to_vec();
         let mut known = Vec::new();
@@ -447,6 +447,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let mut attrs = vec![("sym_name", name_attr), ("function_type", ft_attr)];
         if entry {
             attrs.push(("entry", self.ctx.intern_attr(AttrKind::Unit)));
+            // Note [Entry arguments]: the executable's runtime needs to know
+            // which parameters are sizes it derives from the arguments.
+            attrs.push(("size_params", self.ctx.int_attr(num_sizes as i64, Scalar::I64)));
         }
         self.block = self.module_block;
         self.op("soac.func", &[], &[], &attrs, vec![r]);
@@ -456,8 +459,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     }
 
     /// The parameters (block arguments of `b`) and body of a function,
-    /// ending in `soac.return`; returns the returned values.
-    fn function_body(&mut self, vb: &'a ValBind, b: BlockId) -> DResult<Vec<Value>> {
+    /// ending in `soac.return`; returns the returned values and the number
+    /// of size parameters (the first block arguments).
+    fn function_body(&mut self, vb: &'a ValBind, b: BlockId) -> DResult<(Vec<Value>, usize)> {
         let sig = self.signature(vb)?;
         let i64t = self.ctx.scalar(Scalar::I64);
         let mut env = Env::default();
@@ -496,7 +500,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             .leaves()
             .ok_or_else(|| unsupported(vb.body.span, "functions that return functions"))?;
         self.op("soac.return", &leaves, &[], &[], vec![]);
-        Ok(leaves)
+        Ok((leaves, sizes.len()))
     }
 }
 
