@@ -1,5 +1,6 @@
 //! `futmlir`: the driver. See the README for a tour of the subcommands.
 
+mod build;
 mod dataset;
 mod opt;
 mod run;
@@ -30,8 +31,8 @@ enum Command {
     Opt(opt::OptArgs),
     /// Interpret an entry point of a Futhark program (arguments on stdin).
     Run(run::RunArgs),
-    /// Compile a Futhark program to an executable (not implemented yet).
-    Build(Pending),
+    /// Compile a Futhark program to an executable (or print a stage of it).
+    Build(build::BuildArgs),
     /// Run the `-- ==` test blocks of Futhark programs.
     Test(test::TestArgs),
     /// Time entry points on their datasets (not implemented yet).
@@ -93,7 +94,7 @@ fn real_main() -> ExitCode {
         }
         Some(Command::Opt(a)) => opt::main(a),
         Some(Command::Run(a)) => run::main(a),
-        Some(Command::Build(_)) => pending("build"),
+        Some(Command::Build(a)) => build::main(a),
         Some(Command::Test(a)) => test::main(a),
         Some(Command::Bench(_)) => pending("bench"),
         Some(Command::Dataset(a)) => dataset::main(a),

@@ -8,12 +8,15 @@
 //! generation. [`toolchain`] proves the toolchain is linked: it asks MLIR
 //! (through melior) and LLVM (through inkwell) who they are.
 
+pub mod codegen;
+pub mod imp_to_mlir;
+pub mod segop_to_imp;
 pub mod soac_to_segop;
 
 /// Adds the conversion passes to the pass registry (the driver calls
 /// this before it parses a pipeline).
 pub fn register_passes() {
-    static PASSES: &[futmlir_passes::PassInfo] = &[soac_to_segop::INFO];
+    static PASSES: &[futmlir_passes::PassInfo] = &[soac_to_segop::INFO, segop_to_imp::INFO];
     futmlir_passes::registry::register(PASSES);
 }
 

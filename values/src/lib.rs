@@ -14,7 +14,6 @@
 
 use std::fmt;
 
-
 pub mod binary;
 pub mod compare;
 pub mod f16;
@@ -110,7 +109,6 @@ impl fmt::Display for PrimType {
         f.write_str(self.name())
     }
 }
-
 
 /// One scalar. `F16` holds the IEEE half-precision bits.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -52,30 +52,40 @@ of dynamic shared memory.
         },
         OpDef {
             name: "imp.for",
-            summary: "A counted loop for side effects.",
-            description: r#"Operands `(lb, ub, step)` of one integer type; the body takes the index.
+            summary: "A counted loop, with values carried from one iteration to the next.",
+            description: r#"Operands `(lb, ub, step, inits...)`; `lb`, `ub` and `step` of one integer
+type. The body takes the index and the carried values and yields the next
+carried values; the results are the last ones (the inits when the loop
+runs no iteration). Like `scf.for`.
 
 ```mlir
-"imp.for"(%lb, %ub, %step) ({
-^bb0(%i: i64):
-  "imp.yield"() : () -> ()
-}) : (i64, i64, i64) -> ()
+%s = "imp.for"(%lb, %ub, %step, %zero) ({
+^bb0(%i: i64, %acc: i64):
+  %a = "soac.binop"(%acc, %i) {kind = "add"} : (i64, i64) -> i64
+  "imp.yield"(%a) : (i64) -> ()
+}) : (i64, i64, i64, i64) -> i64
 ```"#,
             traits: Traits::NONE,
             verify: v::for_,
         },
         OpDef {
             name: "imp.while",
-            summary: "A loop while a condition holds.",
-            description: r#"Region 0 yields the i1 condition, evaluated before each run of region 1.
+            summary: "A loop while a condition holds, with carried values.",
+            description: r#"Operands: the initial carried values. Region 0 takes the carried values
+and yields the i1 condition, checked before each iteration; region 1
+takes them and yields the next ones. The results are the carried values
+when the condition fails.
 
 ```mlir
-"imp.while"() ({
-  %c = "imp.load"(%flag, %zero) : (!mem.block<host>, i64) -> i1
+%r = "imp.while"(%x0) ({
+^bb0(%x: i32):
+  %c = "soac.cmpop"(%x, %ten) {kind = "lt"} : (i32, i32) -> i1
   "imp.yield"(%c) : (i1) -> ()
 }, {
-  "imp.yield"() : () -> ()
-}) : () -> ()
+^bb0(%x: i32):
+  %y = "soac.binop"(%x, %x) {kind = "add"} : (i32, i32) -> i32
+  "imp.yield"(%y) : (i32) -> ()
+}) : (i32) -> i32
 ```"#,
             traits: Traits::NONE,
             verify: v::while_,
@@ -192,6 +202,21 @@ the blocks' spaces must match.
 ```"#,
             traits: Traits::PURE,
             verify: v::index_query,
+        },
+        OpDef {
+            name: "imp.assert",
+            summary: "Stops the program with a message unless a condition holds.",
+            description: r#"Operands `(cond, args...)`: the i1 condition, then i64 values that the
+attribute `message` refers to as `{0}`, `{1}`, ... (at most 7). In host
+code the program reports the message and exits; in a kernel the thread
+records the message in the error buffer and stops, and the host reports
+it at the next synchronisation.
+
+```mlir
+"imp.assert"(%ok, %i, %n) {message = "Index [{0}] out of bounds for array of shape [{1}]."} : (i1, i64, i64) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::assert,
         },
         OpDef {
             name: "imp.yield",

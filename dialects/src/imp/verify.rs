@@ -76,32 +76,53 @@ pub fn launch(v: &OpView) -> Result<(), String> {
 
 /// `for(lb, ub, step)`: one integer type; the body takes the index.
 pub fn for_(v: &OpView) -> Result<(), String> {
-    v.expect_operands(3)?;
-    v.expect_results(0)?;
+    v.expect_operands_at_least(3)?;
     v.expect_regions(1)?;
     let t = v.operand_type(0);
     if !v.is_int(t) || v.operand_type(1) != t || v.operand_type(2) != t {
         return Err("bounds and step must be integers of one type".into());
     }
-    v.expect_block_args(0, &[t])?;
-    v.expect_yield(0, &[])
+    let carried: Vec<Type> = v.operand_types()[3..].to_vec();
+    v.expect_types("result", &carried, &v.result_types())?;
+    let mut args = vec![t];
+    args.extend(&carried);
+    v.expect_block_args(0, &args)?;
+    v.expect_yield(0, &carried)
 }
 
-/// `while`: region 0 computes the i1 condition, region 1 is the body.
 pub fn while_(v: &OpView) -> Result<(), String> {
-    v.expect_operands(0)?;
-    v.expect_results(0)?;
     v.expect_regions(2)?;
-    v.expect_block_args(0, &[])?;
+    let carried: Vec<Type> = v.operand_types().to_vec();
+    v.expect_types("result", &carried, &v.result_types())?;
+    v.expect_block_args(0, &carried)?;
     let c = v.yielded_types(0)?;
     if c.len() != 1 || !v.is_bool(c[0]) {
         return Err("region #0 (the condition) must yield one i1".into());
     }
-    v.expect_block_args(1, &[])?;
-    v.expect_yield(1, &[])
+    v.expect_block_args(1, &carried)?;
+    v.expect_yield(1, &carried)
 }
 
-/// `load(block, i)` → the element at index `i` of the result's type.
+/// The most arguments an assertion's message may have: the error buffer
+/// holds the message number and seven values.
+pub const MAX_ASSERT_ARGS: usize = 7;
+
+pub fn assert(v: &OpView) -> Result<(), String> {
+    v.expect_operands_at_least(1)?;
+    v.expect_results(0)?;
+    v.expect_regions(0)?;
+    if !v.is_bool(v.operand_type(0)) {
+        return Err(format!("the condition must be i1, found {}", v.show(v.operand_type(0))));
+    }
+    let n = v.num_operands() - 1;
+    if n > MAX_ASSERT_ARGS {
+        return Err(format!("at most {MAX_ASSERT_ARGS} message arguments, found {n}"));
+    }
+    v.expect_i64_operands(1..n + 1, "a message argument")?;
+    v.string_attr("message")?;
+    Ok(())
+}
+
 pub fn load(v: &OpView) -> Result<(), String> {
     v.expect_operands(2)?;
     v.expect_results(1)?;

@@ -1,0 +1,115 @@
+//! `futmlir build`: compile a Futhark program to an executable, or print
+//! one of its stages (`--emit`).
+//!
+//! The stages: the soac pipeline and kernel extraction
+//! (`pipelines::KERNELS`), `segop-to-imp`, `imp_to_mlir`, MLIR's
+//! conversions to LLVM (`codegen::HOST_PIPELINE`), LLVM's optimisation
+//! and object emission, and linking with the runtime.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use futmlir_dialects::ir::{Context, OpId, PrintOptions};
+use futmlir_lowering::{codegen, imp_to_mlir};
+use futmlir_passes::{Instrumentation, PassManager, Pipeline};
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    Cpu,
+    Cuda,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Emit {
+    Soac,
+    Segop,
+    Imp,
+    Mlir,
+    Llvm,
+    Exe,
+}
+
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// The `.fut` program.
+    program: PathBuf,
+    /// What to produce code for.
+    #[arg(long, value_enum, default_value = "cpu")]
+    target: Target,
+    /// The executable (default: the program's name without `.fut`).
+    #[arg(short = 'o')]
+    output: Option<PathBuf>,
+    /// Print a stage instead of building the executable.
+    #[arg(long, value_enum, default_value = "exe")]
+    emit: Emit,
+}
+
+pub fn main(a: BuildArgs) -> ExitCode {
+    if a.target == Target::Cuda {
+        eprintln!("error: --target=cuda is not implemented yet; --target=cpu builds an executable for this machine");
+        return ExitCode::FAILURE;
+    }
+    let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
+    match build(&a.program, a.emit, &out) {
+        Ok(Some(text)) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Ok(None) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Compiles `program`; returns the text of a stage for `emit` other than
+/// `Exe`, otherwise writes the executable to `out`. Errors are rendered
+/// diagnostics.
+pub fn build(program: &Path, emit: Emit, out: &Path) -> Result<Option<String>, String> {
+    let (sm, checked) = crate::run::load_plain(program)?;
+    let mut ctx = futmlir_dialects::context();
+    let module = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).map_err(|d| d.to_plain(&sm))?;
+    let stage = |ctx: &mut Context, pipeline: &str| -> Result<(), String> {
+        let p = Pipeline::parse(pipeline).map_err(|e| e.message)?;
+        PassManager::new(p, Instrumentation::default())
+            .run(ctx, module)
+            .map_err(|ds| render(ctx, &ds))
+    };
+    let print = |ctx: &Context, m: OpId| Ok(Some(ctx.print_op(m, PrintOptions::default())));
+    stage(&mut ctx, futmlir_passes::pipelines::SOAC)?;
+    if emit == Emit::Soac {
+        return print(&ctx, module);
+    }
+    stage(&mut ctx, "soac-unstream,soac-simplify,soac-to-segop")?;
+    if emit == Emit::Segop {
+        return print(&ctx, module);
+    }
+    stage(&mut ctx, "segop-to-imp")?;
+    if emit == Emit::Imp {
+        return print(&ctx, module);
+    }
+    let mlir = imp_to_mlir::emit_module(&ctx, module).map_err(|d| render(&ctx, &[d]))?;
+    if emit == Emit::Mlir {
+        return Ok(Some(format!(
+            "{}// The program descriptor, added after the conversion to LLVM:\n{}",
+            mlir.text, mlir.descriptor
+        )));
+    }
+    let ir = codegen::mlir_to_llvm_ir(&mlir.text, codegen::HOST_PIPELINE, &mlir.descriptor)?;
+    if emit == Emit::Llvm {
+        return Ok(Some(ir));
+    }
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let obj = dir.path().join("program.o");
+    codegen::host_object(&ir, &obj)?;
+    codegen::link(&obj, out)?;
+    Ok(None)
+}
+
+fn render(ctx: &Context, ds: &[futmlir_dialects::ir::Diagnostic]) -> String {
+    ds.iter()
+        .map(|d| format!("{:?}", d.to_report(ctx)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,160 @@
+//! Code generation: MLIR text (from `imp_to_mlir`) → MLIR's conversions
+//! to the LLVM dialect (melior) → LLVM IR → an object file (inkwell) →
+//! an executable linked with the runtime (`runtime-cuda`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use inkwell::context::Context as LlvmContext;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::OptimizationLevel;
+use melior::dialect::DialectRegistry;
+use melior::ir::operation::OperationLike;
+use melior::ir::Module;
+use melior::pass::PassManager;
+use melior::utility::{
+    parse_pass_pipeline, register_all_dialects, register_all_llvm_translations, register_all_passes,
+};
+
+/// MLIR's conversions for host code, in order: expand the `arith` ops
+/// LLVM has no instruction for (`floordivsi`), integer powers as
+/// functions, `math` to LLVM intrinsics and what is left to libm, then
+/// structured control flow to branches and everything to the LLVM
+/// dialect.
+pub const HOST_PIPELINE: &str = "builtin.module(arith-expand,convert-math-to-funcs{convert-ctlz=false},convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)";
+
+/// Runs `pipeline` on the MLIR module `text`, adds `after` (LLVM-dialect
+/// ops that refer to the converted functions, such as the program
+/// descriptor) to it, and translates the result to LLVM IR text.
+pub fn mlir_to_llvm_ir(text: &str, pipeline: &str, after: &str) -> Result<String, String> {
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    register_all_passes();
+    let context = melior::Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    register_all_llvm_translations(&context);
+    let messages = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = messages.clone();
+    context.attach_diagnostic_handler(move |d| {
+        if let Ok(mut m) = sink.lock() {
+            m.push(format!("{}: {d}", d.location()));
+        }
+        true
+    });
+    let collected = |what: &str| {
+        let m = messages.lock().map(|m| m.join("\n")).unwrap_or_default();
+        format!("{what}:\n{m}")
+    };
+    let mut module = Module::parse(&context, text).ok_or_else(|| collected("MLIR did not parse the module"))?;
+    if !module.as_operation().verify() {
+        return Err(collected("the MLIR module does not verify"));
+    }
+    let pm = PassManager::new(&context);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
+        .map_err(|e| format!("bad MLIR pipeline `{pipeline}`: {e}"))?;
+    pm.run(&mut module)
+        .map_err(|_| collected("MLIR's conversion to the LLVM dialect failed"))?;
+    if !after.is_empty() {
+        let converted = module.as_operation().to_string();
+        let end = converted.rfind('}').ok_or("the converted module has no end")?;
+        let joined = format!("{}{after}}}\n", &converted[..end]);
+        module = Module::parse(&context, &joined).ok_or_else(|| collected("MLIR did not parse the descriptor"))?;
+    }
+    // SAFETY: the module is a verified LLVM-dialect module; the returned C
+    // string is owned by us and released with `free`.
+    unsafe {
+        let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(module.as_operation().to_raw());
+        if raw.is_null() {
+            return Err(collected("the translation to LLVM IR failed"));
+        }
+        let s = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
+        libc_free(raw as *mut std::ffi::c_void);
+        Ok(s)
+    }
+}
+
+extern "C" {
+    #[link_name = "free"]
+    fn libc_free(p: *mut std::ffi::c_void);
+}
+
+/// Optimises LLVM IR for the host and writes an object file.
+pub fn host_object(ir: &str, path: &Path) -> Result<(), String> {
+    Target::initialize_native(&InitializationConfig::default()).map_err(|e| format!("LLVM: {e}"))?;
+    let llvm = LlvmContext::create();
+    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "futmlir");
+    let module = llvm
+        .create_module_from_ir(buf)
+        .map_err(|e| format!("LLVM did not read the translated module: {e}"))?;
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| format!("LLVM: {e}"))?;
+    let cpu = TargetMachine::get_host_cpu_name();
+    let features = TargetMachine::get_host_cpu_features();
+    let tm = target
+        .create_target_machine(
+            &triple,
+            cpu.to_str().unwrap_or("generic"),
+            features.to_str().unwrap_or(""),
+            OptimizationLevel::Aggressive,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or("LLVM could not make a target machine for the host")?;
+    module.set_triple(&triple);
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    module
+        .run_passes("default<O3>", &tm, PassBuilderOptions::create())
+        .map_err(|e| format!("LLVM's optimisation failed: {e}"))?;
+    tm.write_to_file(&module, FileType::Object, path)
+        .map_err(|e| format!("LLVM could not write {}: {e}", path.display()))
+}
+
+/// The static library of the runtime: `FUTMLIR_RUNTIME` if set, else
+/// `libfutmlir_runtime_cuda.a` beside the `futmlir` executable (cargo
+/// puts both in `target/<profile>/`) or one folder up (test binaries run
+/// from `target/<profile>/deps/`).
+pub fn find_runtime() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("FUTMLIR_RUNTIME") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate futmlir: {e}"))?;
+    let name = "libfutmlir_runtime_cuda.a";
+    let mut dir = exe.parent().map(Path::to_path_buf);
+    for _ in 0..2 {
+        let Some(d) = dir else { break };
+        let p = d.join(name);
+        if p.exists() {
+            return Ok(p);
+        }
+        dir = d.parent().map(Path::to_path_buf);
+    }
+    Err(format!(
+        "cannot find the runtime library {name} beside {}; build it with `cargo build --release` or set FUTMLIR_RUNTIME",
+        exe.display()
+    ))
+}
+
+/// Links an object with the runtime into an executable.
+pub fn link(object: &Path, out: &Path) -> Result<(), String> {
+    let runtime = find_runtime()?;
+    let linker = ["clang-22", "clang", "cc"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok())
+        .ok_or("no C compiler driver to link with (clang-22, clang or cc)")?;
+    let output = Command::new(linker)
+        .arg(object)
+        .arg(&runtime)
+        .arg("-o")
+        .arg(out)
+        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lc"])
+        .output()
+        .map_err(|e| format!("cannot run {linker}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("linking failed:\n{}", String::from_utf8_lossy(&output.stderr)));
+    }
+    Ok(())
+}

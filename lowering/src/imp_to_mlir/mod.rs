@@ -1,0 +1,643 @@
+//! `imp` → upstream MLIR, as text that `codegen` parses with melior.
+//!
+//! Host code uses `func`, `scf` (imp's loops and branches are
+//! structured), `arith`, `math` and `llvm` (pointers: a memory block is
+//! an `!llvm.ptr`, loads and stores go through `llvm.getelementptr`).
+//! Each entry point gives:
+//! - `@futhark_<name>`: the imp function, taking the runtime context
+//!   first;
+//! - `@futrt_entry_<name>`: the runtime's calling convention
+//!   (`runtime-cuda/ABI.md`), unpacking the argument pointers, calling
+//!   the function and storing the results;
+//! - and the program descriptor `@futmlir_program` with `main`, which
+//!   calls `futrt_main`.
+//!
+//! Memory holds a `bool` as one byte; in registers it is an `i1`.
+//! Scalar semantics follow the soac interpreter (`frontend/src/
+//! soac_interp/scalar.rs`): integer `div`/`mod` round towards negative
+//! infinity for signed types, shifts by at least the width give 0 (or
+//! -1 for a negative value shifted right), float `min`/`max` ignore a
+//! NaN operand.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use futmlir_dialects::ir::{AttrKind, BlockId, Context, Diagnostic, OpId, OpView, Scalar, Type, TypeKind, Value};
+
+mod scalar;
+
+/// The MLIR module of an imp module, and the messages its assertions
+/// refer to by number.
+pub struct Emitted {
+    /// The module of functions.
+    pub text: String,
+    /// The program descriptor and `main`, in the LLVM dialect: they take
+    /// the entry functions' addresses, so they join the module after its
+    /// conversion to the LLVM dialect.
+    pub descriptor: String,
+}
+
+pub fn emit_module(ctx: &Context, module: OpId) -> Result<Emitted, Diagnostic> {
+    let mut e = Emitter {
+        ctx,
+        out: String::new(),
+        names: HashMap::new(),
+        next: 0,
+        messages: Vec::new(),
+        indent: 2,
+    };
+    let body = ctx.blocks(ctx.regions(module)[0])[0];
+    let mut entries = Vec::new();
+    e.out.push_str("module {\n");
+    e.out.push_str(RUNTIME_DECLS);
+    for f in ctx.block_ops(body) {
+        match ctx.op_name(f) {
+            "imp.func" => entries.push(e.func(f)?),
+            other => {
+                return Err(Diagnostic::error(
+                    ctx.location(f),
+                    format!("imp-to-mlir: a module of imp.funcs was expected, found `{other}`"),
+                ))
+            }
+        }
+    }
+    e.out.push_str("}\n");
+    let text = std::mem::take(&mut e.out);
+    e.descriptor(&entries);
+    Ok(Emitted {
+        text,
+        descriptor: e.out,
+    })
+}
+
+const RUNTIME_DECLS: &str = r#"  llvm.func @futrt_alloc(!llvm.ptr, i64) -> !llvm.ptr
+  llvm.func @futrt_fail(!llvm.ptr, i32, i64, !llvm.ptr) -> i32
+  llvm.func @futrt_main(i32, !llvm.ptr, !llvm.ptr) -> i32
+"#;
+
+/// What the descriptor needs to know about one entry point.
+struct EntryInfo {
+    name: String,
+    in_types: Vec<i64>,
+    out_types: Vec<i64>,
+}
+
+pub(crate) struct Emitter<'c> {
+    pub ctx: &'c Context,
+    pub out: String,
+    names: HashMap<Value, String>,
+    next: usize,
+    messages: Vec<String>,
+    indent: usize,
+}
+
+/// The MLIR type of an imp value type.
+pub(crate) fn mlir_type(ctx: &Context, t: Type) -> String {
+    match ctx.type_kind(t) {
+        TypeKind::Scalar(s) => scalar_type(*s).to_string(),
+        TypeKind::Mem(_) => "!llvm.ptr".to_string(),
+        _ => "<unsupported type>".to_string(),
+    }
+}
+
+pub(crate) fn scalar_type(s: Scalar) -> &'static str {
+    match s {
+        Scalar::I8 | Scalar::U8 => "i8",
+        Scalar::I16 | Scalar::U16 => "i16",
+        Scalar::I32 | Scalar::U32 => "i32",
+        Scalar::I64 | Scalar::U64 => "i64",
+        Scalar::F16 => "f16",
+        Scalar::F32 => "f32",
+        Scalar::F64 => "f64",
+        Scalar::Bool => "i1",
+    }
+}
+
+/// The type a scalar has in memory (a bool is a byte).
+pub(crate) fn memory_type(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "i8",
+        s => scalar_type(s),
+    }
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+impl<'c> Emitter<'c> {
+    pub fn fresh(&mut self) -> String {
+        self.next += 1;
+        format!("%t{}", self.next)
+    }
+
+    pub fn bind(&mut self, v: Value) -> String {
+        self.next += 1;
+        let n = format!("%v{}", self.next);
+        self.names.insert(v, n.clone());
+        n
+    }
+
+    pub fn name(&self, v: Value) -> String {
+        self.names.get(&v).cloned().unwrap_or_else(|| "%undefined".into())
+    }
+
+    pub fn ty(&self, v: Value) -> String {
+        mlir_type(self.ctx, self.ctx.value_type(v))
+    }
+
+    pub fn scalar_of(&self, v: Value) -> Scalar {
+        self.ctx.as_scalar(self.ctx.value_type(v)).unwrap_or(Scalar::I64)
+    }
+
+    pub fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push(' ');
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    /// Emits `rhs` as a new value named for `v`.
+    pub fn def(&mut self, v: Value, rhs: &str) {
+        let n = self.bind(v);
+        self.line(&format!("{n} = {rhs}"));
+    }
+
+    /// Emits `rhs` as a temporary and returns its name.
+    pub fn tmp(&mut self, rhs: &str) -> String {
+        let n = self.fresh();
+        self.line(&format!("{n} = {rhs}"));
+        n
+    }
+
+    pub fn fail(&self, op: OpId, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.ctx.location(op), msg.into())
+    }
+
+    fn func(&mut self, f: OpId) -> R<EntryInfo> {
+        let ctx = self.ctx;
+        let view = OpView { ctx, op: f };
+        let name = view.string_attr("sym_name").unwrap_or("main").to_string();
+        let in_types = view.int_array_attr("in_types").unwrap_or_default();
+        let out_types = view.int_array_attr("out_types").unwrap_or_default();
+        let body = ctx.blocks(ctx.regions(f)[0])[0];
+        let params = ctx.block_args(body).to_vec();
+        let result_types: Vec<String> = match ctx.attr(f, "function_type").map(|a| ctx.attr_kind(a)) {
+            Some(AttrKind::Type(t)) => match ctx.type_kind(*t) {
+                TypeKind::Function { results, .. } => results.iter().map(|&t| mlir_type(ctx, t)).collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        let mut sig = vec!["%ctx: !llvm.ptr".to_string()];
+        for &p in &params {
+            let n = self.bind(p);
+            sig.push(format!("{n}: {}", self.ty(p)));
+        }
+        let _ = writeln!(
+            self.out,
+            "  func.func @futhark_{name}({}) -> ({}) {{",
+            sig.join(", "),
+            result_types.join(", ")
+        );
+        self.indent = 4;
+        self.block_body(body, "func.return")?;
+        self.out.push_str("  }\n");
+        self.wrapper(&name, &params, &in_types, &out_types, &result_types);
+        Ok(EntryInfo {
+            name,
+            in_types,
+            out_types,
+        })
+    }
+
+    /// The ops of `b`; its terminator becomes `term` (`scf.yield`,
+    /// `func.return`).
+    fn block_body(&mut self, b: BlockId, term: &str) -> R<()> {
+        for o in self.ctx.block_ops(b).collect::<Vec<_>>() {
+            match self.ctx.op_name(o) {
+                "imp.yield" | "imp.return" => {
+                    let vs = self.ctx.operands(o).to_vec();
+                    if vs.is_empty() {
+                        self.line(term);
+                    } else {
+                        let names: Vec<String> = vs.iter().map(|&v| self.name(v)).collect();
+                        let tys: Vec<String> = vs.iter().map(|&v| self.ty(v)).collect();
+                        self.line(&format!("{term} {} : {}", names.join(", "), tys.join(", ")));
+                    }
+                }
+                _ => self.op(o)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn op(&mut self, o: OpId) -> R<()> {
+        let ctx = self.ctx;
+        let name = ctx.op_name(o);
+        let ops = ctx.operands(o).to_vec();
+        let results: Vec<Value> = ctx.results(o).collect();
+        match name {
+            "soac.constant" | "soac.binop" | "soac.cmpop" | "soac.unop" | "soac.convop" | "soac.select"
+            | "soac.ternop" => scalar::op(self, o, name, &ops, results[0])?,
+            "mem.alloc" => {
+                let bytes = self.name(ops[0]);
+                self.def(
+                    results[0],
+                    &format!("llvm.call @futrt_alloc(%ctx, {bytes}) : (!llvm.ptr, i64) -> !llvm.ptr"),
+                );
+            }
+            "imp.load" => {
+                let s = self.scalar_of(results[0]);
+                let p = self.gep(ops[0], ops[1], s);
+                let mt = memory_type(s);
+                if s == Scalar::Bool {
+                    let b = self.tmp(&format!("llvm.load {p} : !llvm.ptr -> i8"));
+                    self.def(results[0], &format!("arith.trunci {b} : i8 to i1"));
+                } else {
+                    self.def(results[0], &format!("llvm.load {p} : !llvm.ptr -> {mt}"));
+                }
+            }
+            "imp.store" => {
+                let s = self.scalar_of(ops[2]);
+                let p = self.gep(ops[0], ops[1], s);
+                let mut x = self.name(ops[2]);
+                if s == Scalar::Bool {
+                    x = self.tmp(&format!("arith.extui {x} : i1 to i8"));
+                }
+                self.line(&format!("llvm.store {x}, {p} : {}, !llvm.ptr", memory_type(s)));
+            }
+            "imp.for" => {
+                let (lb, ub, step) = (self.name(ops[0]), self.name(ops[1]), self.name(ops[2]));
+                let it = self.ty(ops[0]);
+                let b = ctx.blocks(ctx.regions(o)[0])[0];
+                let args = ctx.block_args(b).to_vec();
+                let i = self.bind(args[0]);
+                let carried: Vec<String> = args[1..]
+                    .iter()
+                    .zip(&ops[3..])
+                    .map(|(&a, &init)| {
+                        let init = self.name(init);
+                        let n = self.bind(a);
+                        format!("{n} = {init}")
+                    })
+                    .collect();
+                let res = self.result_names(&results);
+                let tys: Vec<String> = results.iter().map(|&r| self.ty(r)).collect();
+                let iter = if carried.is_empty() {
+                    String::new()
+                } else {
+                    format!(" iter_args({}) -> ({})", carried.join(", "), tys.join(", "))
+                };
+                self.line(&format!("{res}scf.for {i} = {lb} to {ub} step {step}{iter} : {it} {{"));
+                self.nested(b, "scf.yield")?;
+                self.line("}");
+            }
+            "imp.while" => {
+                let regions = ctx.regions(o).to_vec();
+                let (cb, bb) = (ctx.blocks(regions[0])[0], ctx.blocks(regions[1])[0]);
+                let tys: Vec<String> = ops.iter().map(|&v| self.ty(v)).collect();
+                let cargs = ctx.block_args(cb).to_vec();
+                let inits: Vec<String> = cargs
+                    .iter()
+                    .zip(&ops)
+                    .map(|(&a, &init)| {
+                        let init = self.name(init);
+                        let n = self.bind(a);
+                        format!("{n} = {init}")
+                    })
+                    .collect();
+                let res = self.result_names(&results);
+                self.line(&format!(
+                    "{res}scf.while ({}) : ({}) -> ({}) {{",
+                    inits.join(", "),
+                    tys.join(", "),
+                    tys.join(", ")
+                ));
+                self.indent += 2;
+                for c in ctx.block_ops(cb).collect::<Vec<_>>() {
+                    if ctx.op_name(c) == "imp.yield" {
+                        let cond = self.name(ctx.operands(c)[0]);
+                        let names: Vec<String> = cargs.iter().map(|&a| self.name(a)).collect();
+                        if names.is_empty() {
+                            self.line(&format!("scf.condition({cond})"));
+                        } else {
+                            self.line(&format!(
+                                "scf.condition({cond}) {} : {}",
+                                names.join(", "),
+                                tys.join(", ")
+                            ));
+                        }
+                    } else {
+                        self.op(c)?;
+                    }
+                }
+                self.indent -= 2;
+                let bargs = ctx.block_args(bb).to_vec();
+                let params: Vec<String> = bargs
+                    .iter()
+                    .map(|&a| {
+                        let n = self.bind(a);
+                        format!("{n}: {}", self.ty(a))
+                    })
+                    .collect();
+                self.line(&format!(
+                    "}} do {{\n{}^bb0({}):",
+                    " ".repeat(self.indent),
+                    params.join(", ")
+                ));
+                self.nested(bb, "scf.yield")?;
+                self.line("}");
+            }
+            "imp.if" => {
+                let regions = ctx.regions(o).to_vec();
+                let c = self.name(ops[0]);
+                let res = self.result_names(&results);
+                let tys: Vec<String> = results.iter().map(|&r| self.ty(r)).collect();
+                let rt = if tys.is_empty() {
+                    String::new()
+                } else {
+                    format!(" -> ({})", tys.join(", "))
+                };
+                self.line(&format!("{res}scf.if {c}{rt} {{"));
+                self.nested(ctx.blocks(regions[0])[0], "scf.yield")?;
+                self.line("} else {");
+                self.nested(ctx.blocks(regions[1])[0], "scf.yield")?;
+                self.line("}");
+            }
+            "imp.assert" => {
+                let msg = OpView { ctx, op: o }
+                    .string_attr("message")
+                    .unwrap_or("assertion failed")
+                    .to_string();
+                let k = match self.messages.iter().position(|m| *m == msg) {
+                    Some(k) => k,
+                    None => {
+                        self.messages.push(msg);
+                        self.messages.len() - 1
+                    }
+                };
+                let c = self.name(ops[0]);
+                self.line(&format!("scf.if {c} {{"));
+                self.line("} else {");
+                self.indent += 2;
+                let n = ops.len() - 1;
+                let one = self.tmp("llvm.mlir.constant(1 : i64) : i64");
+                let buf = self.tmp(&format!(
+                    "llvm.alloca {one} x !llvm.array<{} x i64> : (i64) -> !llvm.ptr",
+                    n.max(1)
+                ));
+                for (j, &a) in ops[1..].iter().enumerate() {
+                    let p = self.tmp(&format!(
+                        "llvm.getelementptr {buf}[{j}] : (!llvm.ptr) -> !llvm.ptr, i64"
+                    ));
+                    let x = self.name(a);
+                    self.line(&format!("llvm.store {x}, {p} : i64, !llvm.ptr"));
+                }
+                let kc = self.tmp(&format!("llvm.mlir.constant({k} : i32) : i32"));
+                let nc = self.tmp(&format!("llvm.mlir.constant({n} : i64) : i64"));
+                self.tmp(&format!(
+                    "llvm.call @futrt_fail(%ctx, {kc}, {nc}, {buf}) : (!llvm.ptr, i32, i64, !llvm.ptr) -> i32"
+                ));
+                self.indent -= 2;
+                self.line("}");
+            }
+            other => return Err(self.fail(o, format!("imp-to-mlir does not translate `{other}` yet"))),
+        }
+        Ok(())
+    }
+
+    fn nested(&mut self, b: BlockId, term: &str) -> R<()> {
+        self.indent += 2;
+        let r = self.block_body(b, term);
+        self.indent -= 2;
+        r
+    }
+
+    /// `%a, %b = ` for an op's results (empty when there are none).
+    fn result_names(&mut self, results: &[Value]) -> String {
+        if results.is_empty() {
+            return String::new();
+        }
+        let names: Vec<String> = results.iter().map(|&r| self.bind(r)).collect();
+        format!("{} = ", names.join(", "))
+    }
+
+    /// The address of element `idx` of block `mem` holding `s`s.
+    fn gep(&mut self, mem: Value, idx: Value, s: Scalar) -> String {
+        let (m, i) = (self.name(mem), self.name(idx));
+        self.tmp(&format!(
+            "llvm.getelementptr {m}[{i}] : (!llvm.ptr, i64) -> !llvm.ptr, {}",
+            memory_type(s)
+        ))
+    }
+
+    /// `@futrt_entry_<name>(ctx, outs, ins) -> i32`: the runtime's
+    /// calling convention around `@futhark_<name>`.
+    fn wrapper(&mut self, name: &str, params: &[Value], in_types: &[i64], out_types: &[i64], results: &[String]) {
+        let _ = writeln!(
+            self.out,
+            "  func.func @futrt_entry_{name}(%ctx: !llvm.ptr, %outs: !llvm.ptr, %ins: !llvm.ptr) -> i32 {{"
+        );
+        self.indent = 4;
+        let mut args = vec!["%ctx".to_string()];
+        let mut arg_types = vec!["!llvm.ptr".to_string()];
+        let mut pi = 0;
+        for (j, d) in in_types.chunks(2).enumerate() {
+            let (elem, rank) = (Scalar::ALL[d[0] as usize], d[1] as usize);
+            let slot = self.tmp(&format!(
+                "llvm.getelementptr %ins[{j}] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr"
+            ));
+            let p = self.tmp(&format!("llvm.load {slot} : !llvm.ptr -> !llvm.ptr"));
+            if rank == 0 {
+                let mt = memory_type(elem);
+                let mut x = self.tmp(&format!("llvm.load {p} : !llvm.ptr -> {mt}"));
+                if elem == Scalar::Bool {
+                    x = self.tmp(&format!("arith.trunci {x} : i8 to i1"));
+                }
+                args.push(x);
+                arg_types.push(scalar_type(elem).to_string());
+            } else {
+                let m = self.tmp(&format!("llvm.load {p} : !llvm.ptr -> !llvm.ptr"));
+                args.push(m);
+                arg_types.push("!llvm.ptr".into());
+                for k in 0..rank {
+                    let q = self.tmp(&format!(
+                        "llvm.getelementptr {p}[{}] : (!llvm.ptr) -> !llvm.ptr, i64",
+                        k + 1
+                    ));
+                    args.push(self.tmp(&format!("llvm.load {q} : !llvm.ptr -> i64")));
+                    arg_types.push("i64".into());
+                }
+            }
+            pi += 1 + rank.min(1) * rank;
+        }
+        debug_assert_eq!(pi, params.len());
+        let call = format!(
+            "func.call @futhark_{name}({}) : ({}) -> ({})",
+            args.join(", "),
+            arg_types.join(", "),
+            results.join(", ")
+        );
+        let rs: Vec<String> = if results.is_empty() {
+            self.line(&call);
+            Vec::new()
+        } else {
+            let base = self.fresh();
+            self.line(&format!("{base}:{} = {call}", results.len()));
+            (0..results.len()).map(|k| format!("{base}#{k}")).collect()
+        };
+        let mut ri = 0;
+        for (j, d) in out_types.chunks(2).enumerate() {
+            let (elem, rank) = (Scalar::ALL[d[0] as usize], d[1] as usize);
+            let slot = self.tmp(&format!(
+                "llvm.getelementptr %outs[{j}] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr"
+            ));
+            let p = self.tmp(&format!("llvm.load {slot} : !llvm.ptr -> !llvm.ptr"));
+            if rank == 0 {
+                let mut x = rs[ri].clone();
+                if elem == Scalar::Bool {
+                    x = self.tmp(&format!("arith.extui {x} : i1 to i8"));
+                }
+                self.line(&format!("llvm.store {x}, {p} : {}, !llvm.ptr", memory_type(elem)));
+                ri += 1;
+            } else {
+                self.line(&format!("llvm.store {}, {p} : !llvm.ptr, !llvm.ptr", rs[ri]));
+                for k in 0..rank {
+                    let q = self.tmp(&format!(
+                        "llvm.getelementptr {p}[{}] : (!llvm.ptr) -> !llvm.ptr, i64",
+                        k + 1
+                    ));
+                    self.line(&format!("llvm.store {}, {q} : i64, !llvm.ptr", rs[ri + 1 + k]));
+                }
+                ri += 1 + rank;
+            }
+        }
+        let z = self.tmp("arith.constant 0 : i32");
+        self.line(&format!("func.return {z} : i32"));
+        self.out.push_str("  }\n");
+    }
+
+    /// The program descriptor and `main` (`runtime-cuda/ABI.md`).
+    fn descriptor(&mut self, entries: &[EntryInfo]) {
+        let mut g = String::new();
+        let entry_t = "!llvm.struct<(ptr, i64, ptr, i64, ptr, ptr)>";
+        for (k, e) in entries.iter().enumerate() {
+            global_string(&mut g, &format!("futrt_name_{k}"), &e.name);
+            global_ints(&mut g, &format!("futrt_in_{k}"), &e.in_types);
+            global_ints(&mut g, &format!("futrt_out_{k}"), &e.out_types);
+        }
+        for (k, m) in self.messages.iter().enumerate() {
+            global_string(&mut g, &format!("futrt_msg_{k}"), m);
+        }
+        // The entries.
+        let n = entries.len();
+        let _ = writeln!(
+            g,
+            "  llvm.mlir.global internal constant @futrt_entries() {{addr_space = 0 : i32}} : !llvm.array<{n} x {entry_t}> {{"
+        );
+        let _ = writeln!(g, "    %a0 = llvm.mlir.undef : !llvm.array<{n} x {entry_t}>");
+        let mut acc = "%a0".to_string();
+        for (k, e) in entries.iter().enumerate() {
+            let _ = writeln!(g, "    %n{k} = llvm.mlir.addressof @futrt_name_{k} : !llvm.ptr");
+            let _ = writeln!(
+                g,
+                "    %ni{k} = llvm.mlir.constant({} : i64) : i64",
+                e.in_types.len() / 2
+            );
+            let _ = writeln!(
+                g,
+                "    %no{k} = llvm.mlir.constant({} : i64) : i64",
+                e.out_types.len() / 2
+            );
+            let _ = writeln!(g, "    %i{k} = llvm.mlir.addressof @futrt_in_{k} : !llvm.ptr");
+            let _ = writeln!(g, "    %o{k} = llvm.mlir.addressof @futrt_out_{k} : !llvm.ptr");
+            let _ = writeln!(g, "    %f{k} = llvm.mlir.addressof @futrt_entry_{} : !llvm.ptr", e.name);
+            for (field, v) in [("n", 0), ("ni", 1), ("i", 2), ("no", 3), ("o", 4), ("f", 5)] {
+                let next = format!("%a{k}_{v}");
+                let _ = writeln!(
+                    g,
+                    "    {next} = llvm.insertvalue %{field}{k}, {acc}[{k}, {v}] : !llvm.array<{n} x {entry_t}>"
+                );
+                acc = next;
+            }
+        }
+        let _ = writeln!(g, "    llvm.return {acc} : !llvm.array<{n} x {entry_t}>\n  }}");
+        // The messages.
+        let m = self.messages.len();
+        let _ = writeln!(
+            g,
+            "  llvm.mlir.global internal constant @futrt_messages() {{addr_space = 0 : i32}} : !llvm.array<{m} x ptr> {{"
+        );
+        let _ = writeln!(g, "    %m = llvm.mlir.undef : !llvm.array<{m} x ptr>");
+        let mut acc = "%m".to_string();
+        for k in 0..m {
+            let _ = writeln!(g, "    %p{k} = llvm.mlir.addressof @futrt_msg_{k} : !llvm.ptr");
+            let _ = writeln!(
+                g,
+                "    %m{k} = llvm.insertvalue %p{k}, {acc}[{k}] : !llvm.array<{m} x ptr>"
+            );
+            acc = format!("%m{k}");
+        }
+        let _ = writeln!(g, "    llvm.return {acc} : !llvm.array<{m} x ptr>\n  }}");
+        // The program: version, entries, ptx, kernels, messages.
+        let prog_t = "!llvm.struct<(i64, i64, ptr, ptr, i64, ptr, i64, ptr)>";
+        let _ = writeln!(
+            g,
+            "  llvm.mlir.global external constant @futmlir_program() {{addr_space = 0 : i32}} : {prog_t} {{"
+        );
+        let fields = [
+            format!("llvm.mlir.constant(1 : i64) : i64"),
+            format!("llvm.mlir.constant({n} : i64) : i64"),
+            "llvm.mlir.addressof @futrt_entries : !llvm.ptr".to_string(),
+            "llvm.mlir.zero : !llvm.ptr".to_string(),
+            "llvm.mlir.constant(0 : i64) : i64".to_string(),
+            "llvm.mlir.zero : !llvm.ptr".to_string(),
+            format!("llvm.mlir.constant({m} : i64) : i64"),
+            "llvm.mlir.addressof @futrt_messages : !llvm.ptr".to_string(),
+        ];
+        let _ = writeln!(g, "    %s = llvm.mlir.undef : {prog_t}");
+        let mut acc = "%s".to_string();
+        for (k, f) in fields.iter().enumerate() {
+            let _ = writeln!(g, "    %x{k} = {f}");
+            let _ = writeln!(g, "    %s{k} = llvm.insertvalue %x{k}, {acc}[{k}] : {prog_t}");
+            acc = format!("%s{k}");
+        }
+        let _ = writeln!(g, "    llvm.return {acc} : {prog_t}\n  }}");
+        g.push_str(
+            "  llvm.func @main(%argc: i32, %argv: !llvm.ptr) -> i32 {\n    %p = llvm.mlir.addressof @futmlir_program : !llvm.ptr\n    %r = llvm.call @futrt_main(%argc, %argv, %p) : (i32, !llvm.ptr, !llvm.ptr) -> i32\n    llvm.return %r : i32\n  }\n",
+        );
+        self.out.push_str(&g);
+    }
+}
+
+/// A NUL-terminated string constant.
+fn global_string(g: &mut String, name: &str, s: &str) {
+    let mut esc = String::new();
+    for b in s.bytes().chain(std::iter::once(0)) {
+        if b.is_ascii_alphanumeric() || b == b' ' {
+            esc.push(b as char);
+        } else {
+            let _ = write!(esc, "\\{b:02X}");
+        }
+    }
+    let _ = writeln!(
+        g,
+        "  llvm.mlir.global private constant @{name}(\"{esc}\") {{addr_space = 0 : i32}} : !llvm.array<{} x i8>",
+        s.len() + 1
+    );
+}
+
+/// An array of i32 (the `futrt_type` pairs), at least one element long.
+fn global_ints(g: &mut String, name: &str, xs: &[i64]) {
+    let mut xs: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+    if xs.is_empty() {
+        xs.push("0".into());
+    }
+    let _ = writeln!(
+        g,
+        "  llvm.mlir.global private constant @{name}(dense<[{}]> : tensor<{}xi32>) {{addr_space = 0 : i32}} : !llvm.array<{} x i32>",
+        xs.join(", "),
+        xs.len(),
+        xs.len()
+    );
+}

@@ -1,0 +1,329 @@
+//! Scalar ops (`soac.constant`, `binop`, `cmpop`, `unop`, `convop`,
+//! `select`, `ternop`) as `arith` and `math`, with the soac
+//! interpreter's semantics.
+
+use futmlir_dialects::ir::{AttrKind, OpId, OpView, Scalar, Value};
+
+use super::{scalar_type, Emitter, R};
+
+pub(super) fn op(e: &mut Emitter, o: OpId, name: &str, ops: &[Value], result: Value) -> R<()> {
+    let ctx = e.ctx;
+    let kind = OpView { ctx, op: o }.string_attr("kind").unwrap_or("").to_string();
+    let rs = e.scalar_of(result);
+    let rt = scalar_type(rs);
+    let n: Vec<String> = ops.iter().map(|&v| e.name(v)).collect();
+    let unsupported =
+        |e: &Emitter, what: &str| Err(e.fail(o, format!("the compiled backends do not support {what} yet")));
+    let rhs = match name {
+        "soac.constant" => {
+            let a = ctx.attr(o, "value").map(|a| ctx.attr_kind(a).clone());
+            match a {
+                Some(AttrKind::Bool(b)) => format!("arith.constant {b}"),
+                Some(AttrKind::Int { bits, .. }) if rs == Scalar::Bool => format!("arith.constant {}", bits != 0),
+                Some(AttrKind::Int { bits, .. }) => format!("arith.constant {} : {rt}", truncate(bits, rs)),
+                Some(AttrKind::Float { bits, .. }) => {
+                    let x = f64::from_bits(bits);
+                    let hex = match rs {
+                        Scalar::F64 => format!("0x{:016X}", x.to_bits()),
+                        Scalar::F32 => format!("0x{:08X}", (x as f32).to_bits()),
+                        _ => format!("0x{:04X}", futmlir_values::f16::f64_to_f16(x)),
+                    };
+                    format!("arith.constant {hex} : {rt}")
+                }
+                _ => return unsupported(e, "this constant"),
+            }
+        }
+        "soac.select" => format!("arith.select {}, {}, {} : {rt}", n[0], n[1], n[2]),
+        "soac.binop" => return binop(e, o, &kind, &n, e.scalar_of(ops[0]), result),
+        "soac.cmpop" => {
+            let s = e.scalar_of(ops[0]);
+            let t = scalar_type(s);
+            if s.is_float() {
+                let p = match kind.as_str() {
+                    "eq" => "oeq",
+                    "ne" => "une",
+                    "lt" => "olt",
+                    "le" => "ole",
+                    "gt" => "ogt",
+                    _ => "oge",
+                };
+                format!("arith.cmpf {p}, {}, {} : {t}", n[0], n[1])
+            } else {
+                let signed = s.is_signed_int();
+                let p = match (kind.as_str(), signed) {
+                    ("eq", _) => "eq",
+                    ("ne", _) => "ne",
+                    ("lt", true) => "slt",
+                    ("le", true) => "sle",
+                    ("gt", true) => "sgt",
+                    ("ge", true) => "sge",
+                    ("lt", false) => "ult",
+                    ("le", false) => "ule",
+                    ("gt", false) => "ugt",
+                    _ => "uge",
+                };
+                format!("arith.cmpi {p}, {}, {} : {t}", n[0], n[1])
+            }
+        }
+        "soac.unop" => return unop(e, o, &kind, &n[0], rs, result),
+        "soac.convop" => return convop(e, o, &kind, &n[0], e.scalar_of(ops[0]), rs, result),
+        "soac.ternop" => match kind.as_str() {
+            "fma" => format!("math.fma {}, {}, {} : {rt}", n[0], n[1], n[2]),
+            _ => {
+                let p = e.tmp(&format!("arith.mulf {}, {} : {rt}", n[0], n[1]));
+                format!("arith.addf {p}, {} : {rt}", n[2])
+            }
+        },
+        _ => return unsupported(e, name),
+    };
+    e.def(result, &rhs);
+    Ok(())
+}
+
+/// The two's complement value of `bits` in the width of `s`, as a signed
+/// decimal (MLIR's integer attributes are signless).
+fn truncate(bits: i64, s: Scalar) -> i64 {
+    match s.bits() {
+        8 => bits as i8 as i64,
+        16 => bits as i16 as i64,
+        32 => bits as i32 as i64,
+        _ => bits,
+    }
+}
+
+fn binop(e: &mut Emitter, o: OpId, kind: &str, n: &[String], s: Scalar, result: Value) -> R<()> {
+    let t = scalar_type(s);
+    let (a, b) = (&n[0], &n[1]);
+    let simple = |op: &str| format!("{op} {a}, {b} : {t}");
+    let rhs = if s.is_float() {
+        match kind {
+            "add" => simple("arith.addf"),
+            "sub" => simple("arith.subf"),
+            "mul" => simple("arith.mulf"),
+            "div" => simple("arith.divf"),
+            "mod" => simple("arith.remf"),
+            "pow" => simple("math.powf"),
+            "min" => simple("arith.minnumf"),
+            "max" => simple("arith.maxnumf"),
+            "atan2" => simple("math.atan2"),
+            "copysign" => simple("math.copysign"),
+            _ => {
+                return Err(e.fail(
+                    o,
+                    format!("the compiled backends do not support the float operation `{kind}` yet"),
+                ))
+            }
+        }
+    } else if s == Scalar::Bool {
+        match kind {
+            "and" | "min" => simple("arith.andi"),
+            "or" | "max" => simple("arith.ori"),
+            "xor" => simple("arith.xori"),
+            _ => return Err(e.fail(o, format!("`{kind}` on booleans"))),
+        }
+    } else {
+        let signed = s.is_signed_int();
+        let bits = s.bits();
+        match kind {
+            "add" => simple("arith.addi"),
+            "sub" => simple("arith.subi"),
+            "mul" => simple("arith.muli"),
+            "div" if signed => simple("arith.floordivsi"),
+            "div" => simple("arith.divui"),
+            "rem" if signed => simple("arith.remsi"),
+            "rem" => simple("arith.remui"),
+            "mod" if !signed => simple("arith.remui"),
+            "mod" => {
+                // r = a rem b; r + b when r is not zero and has b's opposite sign.
+                let r = e.tmp(&simple("arith.remsi"));
+                let z = e.tmp(&format!("arith.constant 0 : {t}"));
+                let nz = e.tmp(&format!("arith.cmpi ne, {r}, {z} : {t}"));
+                let rn = e.tmp(&format!("arith.cmpi slt, {r}, {z} : {t}"));
+                let bn = e.tmp(&format!("arith.cmpi slt, {b}, {z} : {t}"));
+                let diff = e.tmp(&format!("arith.xori {rn}, {bn} : i1"));
+                let fix = e.tmp(&format!("arith.andi {nz}, {diff} : i1"));
+                let rb = e.tmp(&format!("arith.addi {r}, {b} : {t}"));
+                format!("arith.select {fix}, {rb}, {r} : {t}")
+            }
+            "pow" => simple("math.ipowi"),
+            "min" if signed => simple("arith.minsi"),
+            "min" => simple("arith.minui"),
+            "max" if signed => simple("arith.maxsi"),
+            "max" => simple("arith.maxui"),
+            "and" => simple("arith.andi"),
+            "or" => simple("arith.ori"),
+            "xor" => simple("arith.xori"),
+            "shl" | "shr" | "ushr" => {
+                let w = e.tmp(&format!("arith.constant {bits} : {t}"));
+                let z = e.tmp(&format!("arith.constant 0 : {t}"));
+                let lo = e.tmp(&format!("arith.cmpi sge, {b}, {z} : {t}"));
+                let hi = e.tmp(&format!("arith.cmpi slt, {b}, {w} : {t}"));
+                let ok = e.tmp(&format!("arith.andi {lo}, {hi} : i1"));
+                let (op, fallback) = match kind {
+                    "shl" => ("arith.shli", z.clone()),
+                    "shr" if signed => {
+                        let m = e.tmp(&format!("arith.constant -1 : {t}"));
+                        let neg = e.tmp(&format!("arith.cmpi slt, {a}, {z} : {t}"));
+                        let f = e.tmp(&format!("arith.select {neg}, {m}, {z} : {t}"));
+                        ("arith.shrsi", f)
+                    }
+                    _ => ("arith.shrui", z.clone()),
+                };
+                let safe_b = e.tmp(&format!("arith.select {ok}, {b}, {z} : {t}"));
+                let sh = e.tmp(&format!("{op} {a}, {safe_b} : {t}"));
+                format!("arith.select {ok}, {sh}, {fallback} : {t}")
+            }
+            "mul_hi" => {
+                let wide = format!("i{}", 2 * bits);
+                let ext = if signed { "arith.extsi" } else { "arith.extui" };
+                let x = e.tmp(&format!("{ext} {a} : {t} to {wide}"));
+                let y = e.tmp(&format!("{ext} {b} : {t} to {wide}"));
+                let p = e.tmp(&format!("arith.muli {x}, {y} : {wide}"));
+                let k = e.tmp(&format!("arith.constant {bits} : {wide}"));
+                let h = e.tmp(&format!("arith.shrui {p}, {k} : {wide}"));
+                format!("arith.trunci {h} : {wide} to {t}")
+            }
+            _ => {
+                return Err(e.fail(
+                    o,
+                    format!("the compiled backends do not support the integer operation `{kind}` yet"),
+                ))
+            }
+        }
+    };
+    e.def(result, &rhs);
+    Ok(())
+}
+
+fn unop(e: &mut Emitter, o: OpId, kind: &str, a: &str, s: Scalar, result: Value) -> R<()> {
+    let t = scalar_type(s);
+    let rhs = if s == Scalar::Bool {
+        let one = e.tmp("arith.constant true");
+        format!("arith.xori {a}, {one} : i1")
+    } else if s.is_float() {
+        match kind {
+            "neg" => format!("arith.negf {a} : {t}"),
+            "abs" => format!("math.absf {a} : {t}"),
+            "signum" => {
+                let z = e.tmp(&format!("arith.constant 0.0 : {t}"));
+                let one = e.tmp(&format!("arith.constant 1.0 : {t}"));
+                let m = e.tmp(&format!("arith.constant -1.0 : {t}"));
+                let gt = e.tmp(&format!("arith.cmpf ogt, {a}, {z} : {t}"));
+                let lt = e.tmp(&format!("arith.cmpf olt, {a}, {z} : {t}"));
+                let x = e.tmp(&format!("arith.select {lt}, {m}, {a} : {t}"));
+                format!("arith.select {gt}, {one}, {x} : {t}")
+            }
+            "round" => format!("math.roundeven {a} : {t}"),
+            "recip" => {
+                let one = e.tmp(&format!("arith.constant 1.0 : {t}"));
+                format!("arith.divf {one}, {a} : {t}")
+            }
+            "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" | "floor" | "ceil" | "trunc" | "acos" | "asin" | "atan"
+            | "acosh" | "asinh" | "atanh" | "cosh" | "sinh" | "tanh" | "cbrt" | "erf" | "erfc" | "log10" | "log1p"
+            | "log2" => format!("math.{kind} {a} : {t}"),
+            _ => {
+                return Err(e.fail(
+                    o,
+                    format!("the compiled backends do not support the float function `{kind}` yet"),
+                ))
+            }
+        }
+    } else {
+        match kind {
+            "neg" => {
+                let z = e.tmp(&format!("arith.constant 0 : {t}"));
+                format!("arith.subi {z}, {a} : {t}")
+            }
+            "not" => {
+                let m = e.tmp(&format!("arith.constant -1 : {t}"));
+                format!("arith.xori {a}, {m} : {t}")
+            }
+            "abs" if s.is_signed_int() => format!("math.absi {a} : {t}"),
+            "abs" => return copy(e, a, t, result),
+            "signum" => {
+                let z = e.tmp(&format!("arith.constant 0 : {t}"));
+                let gt = e.tmp(&format!(
+                    "arith.cmpi {}, {a}, {z} : {t}",
+                    if s.is_signed_int() { "sgt" } else { "ugt" }
+                ));
+                let lt = e.tmp(&format!("arith.cmpi slt, {a}, {z} : {t}"));
+                let lt = if s.is_signed_int() {
+                    lt
+                } else {
+                    e.tmp("arith.constant false")
+                };
+                let g = e.tmp(&format!("arith.extui {gt} : i1 to {t}"));
+                let l = e.tmp(&format!("arith.extui {lt} : i1 to {t}"));
+                format!("arith.subi {g}, {l} : {t}")
+            }
+            "popc" => format!("math.ctpop {a} : {t}"),
+            "clz" => format!("math.ctlz {a} : {t}"),
+            _ => {
+                return Err(e.fail(
+                    o,
+                    format!("the compiled backends do not support the integer function `{kind}` yet"),
+                ))
+            }
+        }
+    };
+    e.def(result, &rhs);
+    Ok(())
+}
+
+/// `result` is `a` (an op that changes nothing).
+fn copy(e: &mut Emitter, a: &str, t: &str, result: Value) -> R<()> {
+    let z = e.tmp(&format!("arith.constant 0 : {t}"));
+    e.def(result, &format!("arith.addi {a}, {z} : {t}"));
+    Ok(())
+}
+
+fn convop(e: &mut Emitter, o: OpId, kind: &str, a: &str, from: Scalar, to: Scalar, result: Value) -> R<()> {
+    let (ft, tt) = (scalar_type(from), scalar_type(to));
+    let int_resize = |e: &mut Emitter, signed: bool| -> String {
+        let (fb, tb) = (from.bits(), to.bits());
+        if tb > fb {
+            format!(
+                "{} {a} : {ft} to {tt}",
+                if signed { "arith.extsi" } else { "arith.extui" }
+            )
+        } else if tb < fb {
+            format!("arith.trunci {a} : {ft} to {tt}")
+        } else {
+            let z = e.tmp(&format!("arith.constant 0 : {tt}"));
+            format!("arith.addi {a}, {z} : {tt}")
+        }
+    };
+    let rhs = match kind {
+        "zext" => int_resize(e, false),
+        "sext" => int_resize(e, true),
+        "trunc" => int_resize(e, from.is_signed_int()),
+        "fpconv" if to.bits() > from.bits() => format!("arith.extf {a} : {ft} to {tt}"),
+        "fpconv" if to.bits() < from.bits() => format!("arith.truncf {a} : {ft} to {tt}"),
+        "fpconv" => return copy_float(e, a, tt, result),
+        "fptosi" => format!("arith.fptosi {a} : {ft} to {tt}"),
+        "fptoui" => format!("arith.fptoui {a} : {ft} to {tt}"),
+        "sitofp" => format!("arith.sitofp {a} : {ft} to {tt}"),
+        "uitofp" => format!("arith.uitofp {a} : {ft} to {tt}"),
+        "itob" => {
+            let z = e.tmp(&format!("arith.constant 0 : {ft}"));
+            format!("arith.cmpi ne, {a}, {z} : {ft}")
+        }
+        "btoi" => format!("arith.extui {a} : i1 to {tt}"),
+        "bitcast" if ft == tt => return copy(e, a, tt, result),
+        "bitcast" => format!("arith.bitcast {a} : {ft} to {tt}"),
+        _ => {
+            return Err(e.fail(
+                o,
+                format!("the compiled backends do not support the conversion `{kind}` yet"),
+            ))
+        }
+    };
+    e.def(result, &rhs);
+    Ok(())
+}
+
+fn copy_float(e: &mut Emitter, a: &str, t: &str, result: Value) -> R<()> {
+    let z = e.tmp(&format!("arith.constant -0.0 : {t}"));
+    e.def(result, &format!("arith.addf {a}, {z} : {t}"));
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! Array ops: views change an LMAD, the others fill fresh memory
+//! (Note [Arrays as LMADs]).
+
+use futmlir_dialects::ir::{OpId, OpView, Scalar, Value};
+
+use super::{array_elem, Arr, Rep, Tr, R};
+
+pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
+    let view_attr_ints = |tr: &Tr, key: &str| OpView { ctx: tr.ctx, op: o }.int_array_attr(key).ok();
+    let dim_attr = |tr: &Tr| OpView { ctx: tr.ctx, op: o }.int_attr("dim").unwrap_or(0) as usize;
+    Ok(vec![match name {
+        "soac.index" => {
+            let a = tr.array(operands[0])?;
+            let idx = scalars(tr, &operands[1..])?;
+            if idx.len() == a.dims.len() {
+                Rep::Scalar(tr.load(&a, &idx))
+            } else {
+                Rep::Array(tr.subarray(&a, &idx))
+            }
+        }
+        "soac.slice" => {
+            let a = tr.array(operands[0])?;
+            let triples = scalars(tr, &operands[1..])?;
+            let mut offset = a.offset;
+            let mut dims = a.dims.clone();
+            for (k, t) in triples.chunks(3).enumerate() {
+                let (o, l, s) = (t[0], t[1], t[2]);
+                let shift = tr.mul(o, a.dims[k].1);
+                offset = tr.add(offset, shift);
+                let stride = tr.mul(a.dims[k].1, s);
+                dims[k] = (l, stride);
+            }
+            Rep::Array(Arr {
+                offset,
+                dims,
+                row_major: false,
+                fresh: false,
+                ..a
+            })
+        }
+        "soac.size" => {
+            let a = tr.array(operands[0])?;
+            let d = dim_attr(tr);
+            Rep::Scalar(
+                a.dims
+                    .get(d)
+                    .ok_or_else(|| tr.fail("soac.size of a dimension the array lacks"))?
+                    .0,
+            )
+        }
+        "soac.reshape" => {
+            let mut a = tr.array(operands[0])?;
+            let sizes = scalars(tr, &operands[1..])?;
+            if !a.row_major {
+                a = fresh_copy(tr, &a);
+            }
+            let dims = tr.row_major_dims(&sizes);
+            Rep::Array(Arr {
+                dims,
+                row_major: true,
+                ..a
+            })
+        }
+        "soac.rearrange" => {
+            let a = tr.array(operands[0])?;
+            let perm = view_attr_ints(tr, "perm").ok_or_else(|| tr.fail("soac.rearrange without `perm`"))?;
+            let identity = perm.iter().enumerate().all(|(i, &p)| i as i64 == p);
+            let dims = perm.iter().map(|&p| a.dims[p as usize]).collect();
+            Rep::Array(Arr {
+                dims,
+                row_major: a.row_major && identity,
+                fresh: a.fresh && identity,
+                ..a
+            })
+        }
+        "soac.copy" | "segop.manifest" => {
+            let a = tr.array(operands[0])?;
+            Rep::Array(fresh_copy(tr, &a))
+        }
+        "soac.iota" => {
+            let n = tr.scalar(operands[0])?;
+            let t = tr.ctx.value_type(results[0]);
+            let (elem, _) = array_elem(tr.ctx, t).unwrap_or((Scalar::I64, 1));
+            let (start, step) = if operands.len() == 3 {
+                (tr.scalar(operands[1])?, tr.scalar(operands[2])?)
+            } else {
+                (tr.int(0, elem), tr.int(1, elem))
+            };
+            let out = tr.alloc_array(elem, &[n]);
+            tr.for_loop(n, &[], &mut |tr, i, _| {
+                let it = tr.ctx.value_type(start);
+                let iv = if it == tr.ctx.value_type(i) {
+                    i
+                } else {
+                    let k = tr.ctx.string_attr("trunc");
+                    tr.emit1("soac.convop", &[i], it, &[("kind", k)])
+                };
+                let x = tr.mul(iv, step);
+                let x = tr.add(start, x);
+                tr.store(&out, &[i], x);
+                Ok(vec![])
+            })?;
+            Rep::Array(out)
+        }
+        "soac.replicate" => {
+            let n = tr.scalar(operands[0])?;
+            let x = tr.rep(operands[1])?;
+            let t = tr.ctx.value_type(results[0]);
+            let (elem, _) = array_elem(tr.ctx, t).unwrap_or((Scalar::I64, 1));
+            let mut sizes = vec![n];
+            if let Rep::Array(a) = &x {
+                sizes.extend(a.sizes());
+            }
+            let out = tr.alloc_array(elem, &sizes);
+            tr.for_loop(n, &[], &mut |tr, i, _| {
+                tr.write(&out, &[i], &x);
+                Ok(vec![])
+            })?;
+            Rep::Array(out)
+        }
+        "soac.update" => {
+            let a = tr.array(operands[0])?;
+            let (idx, x) = operands[1..].split_at(operands.len() - 2);
+            let idx = scalars(tr, idx)?;
+            let x = tr.rep(x[0])?;
+            tr.write(&a, &idx, &x);
+            Rep::Array(a)
+        }
+        "soac.concat" => {
+            let w = tr.scalar(operands[0])?;
+            let d = dim_attr(tr);
+            let parts = operands[1..].iter().map(|&v| tr.array(v)).collect::<R<Vec<_>>>()?;
+            let first = parts.first().ok_or_else(|| tr.fail("soac.concat of no arrays"))?;
+            let mut sizes = first.sizes();
+            sizes[d] = w;
+            let out = tr.alloc_array(first.elem, &sizes);
+            let mut at = tr.i64c(0);
+            for p in &parts {
+                // The destination: `out` shifted by `at` in dimension `d`.
+                let shift = tr.mul(at, out.dims[d].1);
+                let offset = tr.add(out.offset, shift);
+                let mut dims = out.dims.clone();
+                dims[d].0 = p.dims[d].0;
+                let dst = Arr {
+                    offset,
+                    dims,
+                    row_major: false,
+                    fresh: false,
+                    ..out.clone()
+                };
+                tr.copy_into(&dst, p);
+                at = tr.add(at, p.dims[d].0);
+            }
+            Rep::Array(out)
+        }
+        "soac.rotate" => {
+            let a = tr.array(operands[0])?;
+            let ks = scalars(tr, &operands[1..])?;
+            let sizes = a.sizes();
+            let out = tr.alloc_array(a.elem, &sizes);
+            let mut shifts = Vec::new();
+            for (k, &s) in ks.iter().enumerate() {
+                // result[i] = a[(i + k) mod n], with the mod taken non-negative.
+                shifts.push((s, sizes[k]));
+            }
+            tr.nest(&sizes, &mut |tr, idx| {
+                let mut src_idx = idx.to_vec();
+                for (j, &(s, n)) in shifts.iter().enumerate() {
+                    let sum = tr.add(idx[j], s);
+                    src_idx[j] = tr.bin("mod", sum, n);
+                }
+                let x = tr.load(&a, &src_idx);
+                tr.store(&out, idx, x);
+            });
+            Rep::Array(out)
+        }
+        "soac.apply" => return Err(tr.unsupported("calls of functions that were not inlined (`soac.apply`)")),
+        other => return Err(tr.unsupported(&format!("`{other}` here"))),
+    }])
+}
+
+fn scalars(tr: &Tr, vs: &[Value]) -> R<Vec<Value>> {
+    vs.iter().map(|&v| tr.scalar(v)).collect()
+}
+
+/// A fresh row-major copy of `a`.
+pub(crate) fn fresh_copy(tr: &mut Tr, a: &Arr) -> Arr {
+    let sizes = a.sizes();
+    let out = tr.alloc_array(a.elem, &sizes);
+    tr.copy_into(&out, a);
+    out
+}

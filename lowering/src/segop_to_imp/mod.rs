@@ -1,0 +1,680 @@
+//! `segop-to-imp`: from kernels over values to imperative code over
+//! memory (thesis ch. 10 and 11, without the separate `mem` level yet).
+//!
+//! Every `soac.func` entry point becomes an `imp.func` of the same name;
+//! the `soac.func`s go. The conversion gives every array a memory block
+//! and an index function while it translates (Note [Arrays as LMADs]),
+//! and turns segops into loops for the CPU target (Note [Segops on the
+//! CPU]); the CUDA target's kernels come later.
+//!
+//! **Note [Arrays as LMADs].**
+//! An array value becomes an [`Arr`]: a memory block, an element offset,
+//! and a `(size, stride)` pair per dimension, all i64 SSA values of the
+//! imp function. Views cost nothing: indexing with fewer indices than
+//! the rank, slicing and `rearrange` only change the LMAD; `reshape`
+//! does too when the array is known to be row-major, and copies
+//! otherwise. Arrays that cross a region boundary (the results of an
+//! `imp.if`, the carried values of a loop, a segop body's yields) travel
+//! as their whole LMAD — block, offset, sizes and strides — so no copy is
+//! needed there. Fresh arrays (iota, replicate, copy, concat, segop
+//! results) are allocated row-major with `mem.alloc`. An entry point's
+//! results are copied into fresh blocks unless they already are a fresh,
+//! unaliased allocation (the runtime frees them; `runtime-cuda/ABI.md`).
+//! Blocks are not freed yet (left to the memory planning of the `mem`
+//! level).
+//!
+//! **Note [Segops on the CPU].**
+//! A segop over `s1..sd` becomes `d` nested `imp.for` loops running its
+//! body; `segred` and `segscan` carry the accumulators through the
+//! innermost loop (starting from the neutral elements), `seghist`
+//! combines into its destinations in place and ignores buckets out of
+//! range, and a `segmap` with `writes` writes in place where the index
+//! is in range. SOACs left inside segop bodies are sequential loops of
+//! the same kind.
+
+use std::collections::HashMap;
+
+use futmlir_dialects::ir::{
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, MemSpace, OpId, OpView, RegionId,
+    Scalar, Type, TypeKind, Value,
+};
+use futmlir_passes::{Options, Pass, PassInfo};
+
+mod arrays;
+mod entry;
+mod segops;
+
+pub const INFO: PassInfo = PassInfo {
+    name: "segop-to-imp",
+    description: "Lower segop/soac functions to imp: explicit memory with LMAD views, segops as loops (CPU target)",
+    options: &[],
+    create: |_: &Options| Box::new(ToImp),
+};
+
+struct ToImp;
+
+impl Pass for ToImp {
+    fn run(&mut self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
+        let body = ctx.blocks(ctx.regions(module)[0])[0];
+        let funcs: Vec<OpId> = ctx.block_ops(body).filter(|&o| ctx.op_name(o) == "soac.func").collect();
+        for &f in &funcs {
+            if ctx.attr(f, "entry").is_some() {
+                entry::translate_entry(ctx, f, body)?;
+            }
+        }
+        for f in funcs {
+            ctx.detach_op(f);
+        }
+        Ok(())
+    }
+}
+
+/// What a soac-level value is at the imp level.
+#[derive(Clone, Debug)]
+pub(crate) enum Rep {
+    Scalar(Value),
+    Array(Arr),
+}
+
+/// An array in memory (Note [Arrays as LMADs]).
+#[derive(Clone, Debug)]
+pub(crate) struct Arr {
+    pub mem: Value,
+    pub elem: Scalar,
+    pub offset: Value,
+    /// `(size, stride)` per dimension, outermost first; strides count
+    /// elements.
+    pub dims: Vec<(Value, Value)>,
+    /// Known to be row-major: each stride the product of the sizes
+    /// inside it, the last 1.
+    pub row_major: bool,
+    /// A whole allocation made by this function (offset 0, row-major),
+    /// so an entry point may return it without a copy.
+    pub fresh: bool,
+}
+
+impl Arr {
+    pub fn sizes(&self) -> Vec<Value> {
+        self.dims.iter().map(|d| d.0).collect()
+    }
+}
+
+pub(crate) type R<T> = Result<T, Diagnostic>;
+
+/// The translator of one function: the soac values' representations and
+/// where imp ops go.
+pub(crate) struct Tr<'a> {
+    pub ctx: &'a mut Context,
+    pub block: BlockId,
+    pub loc: Location,
+    pub map: HashMap<Value, Rep>,
+    i64t: Type,
+    /// Constants made at the function's top, reused.
+    consts: HashMap<(i64, Scalar), Value>,
+    top: BlockId,
+}
+
+pub(crate) fn elem_bytes(s: Scalar) -> i64 {
+    match s {
+        Scalar::Bool => 1,
+        s => (s.bits() / 8) as i64,
+    }
+}
+
+impl<'a> Tr<'a> {
+    pub fn new(ctx: &'a mut Context, top: BlockId) -> Tr<'a> {
+        let i64t = ctx.scalar(Scalar::I64);
+        Tr {
+            ctx,
+            block: top,
+            loc: Location::Unknown,
+            map: HashMap::new(),
+            i64t,
+            consts: HashMap::new(),
+            top,
+        }
+    }
+
+    pub fn fail(&self, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.loc, msg)
+    }
+
+    pub fn unsupported(&self, what: &str) -> Diagnostic {
+        Diagnostic::error(self.loc, format!("the compiled backends do not support {what} yet"))
+            .with_help("`futmlir run` interprets the program")
+    }
+
+    pub fn emit(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        results: &[Type],
+        attrs: &[(&str, futmlir_dialects::ir::Attr)],
+        regions: Vec<RegionId>,
+    ) -> OpId {
+        let mut b = Builder::at_end(self.ctx, self.block);
+        b.location = self.loc;
+        b.op(name, operands, results, attrs, regions)
+    }
+
+    pub fn emit1(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        result: Type,
+        attrs: &[(&str, futmlir_dialects::ir::Attr)],
+    ) -> Value {
+        let op = self.emit(name, operands, &[result], attrs, vec![]);
+        self.ctx.result(op, 0)
+    }
+
+    pub fn ty(&mut self, s: Scalar) -> Type {
+        self.ctx.scalar(s)
+    }
+
+    pub fn block_type(&mut self) -> Type {
+        self.ctx.intern_type(TypeKind::Mem(MemSpace::Device))
+    }
+
+    /// An integer constant of type `s`, made once at the function's top.
+    pub fn int(&mut self, v: i64, s: Scalar) -> Value {
+        if let Some(&c) = self.consts.get(&(v, s)) {
+            return c;
+        }
+        let t = self.ctx.scalar(s);
+        let a = self.ctx.int_attr(v, s);
+        let first = self.ctx.first_op(self.top);
+        let mut b = match first {
+            Some(f) => Builder::before(self.ctx, f),
+            None => Builder::at_end(self.ctx, self.top),
+        };
+        b.point = match first {
+            Some(f) => InsertPoint::Before(f),
+            None => InsertPoint::End(self.top),
+        };
+        let op = b.op("soac.constant", &[], &[t], &[("value", a)], vec![]);
+        let c = self.ctx.result(op, 0);
+        self.consts.insert((v, s), c);
+        c
+    }
+
+    pub fn i64c(&mut self, v: i64) -> Value {
+        self.int(v, Scalar::I64)
+    }
+
+    pub fn bool_const(&mut self, v: bool) -> Value {
+        let t = self.ty(Scalar::Bool);
+        let a = self.ctx.intern_attr(AttrKind::Bool(v));
+        self.emit1("soac.constant", &[], t, &[("value", a)])
+    }
+
+    pub fn bin(&mut self, kind: &str, a: Value, b: Value) -> Value {
+        let t = self.ctx.value_type(a);
+        let k = self.ctx.string_attr(kind);
+        self.emit1("soac.binop", &[a, b], t, &[("kind", k)])
+    }
+
+    pub fn cmp(&mut self, kind: &str, a: Value, b: Value) -> Value {
+        let t = self.ty(Scalar::Bool);
+        let k = self.ctx.string_attr(kind);
+        self.emit1("soac.cmpop", &[a, b], t, &[("kind", k)])
+    }
+
+    pub fn add(&mut self, a: Value, b: Value) -> Value {
+        self.bin("add", a, b)
+    }
+    pub fn mul(&mut self, a: Value, b: Value) -> Value {
+        self.bin("mul", a, b)
+    }
+
+    pub fn product(&mut self, xs: &[Value]) -> Value {
+        let mut p = self.i64c(1);
+        for &x in xs {
+            p = self.mul(p, x);
+        }
+        p
+    }
+
+    /// A fresh row-major array of the given element type and sizes.
+    pub fn alloc_array(&mut self, elem: Scalar, sizes: &[Value]) -> Arr {
+        let n = self.product(sizes);
+        let eb = self.i64c(elem_bytes(elem));
+        let bytes = self.mul(n, eb);
+        let bt = self.block_type();
+        let space = self.ctx.string_attr("device");
+        let mem = self.emit1("mem.alloc", &[bytes], bt, &[("space", space)]);
+        let offset = self.i64c(0);
+        let dims = self.row_major_dims(sizes);
+        Arr {
+            mem,
+            elem,
+            offset,
+            dims,
+            row_major: true,
+            fresh: true,
+        }
+    }
+
+    pub fn row_major_dims(&mut self, sizes: &[Value]) -> Vec<(Value, Value)> {
+        let mut dims = vec![(self.i64c(0), self.i64c(0)); sizes.len()];
+        let mut stride = self.i64c(1);
+        for k in (0..sizes.len()).rev() {
+            dims[k] = (sizes[k], stride);
+            if k > 0 {
+                stride = self.mul(stride, sizes[k]);
+            }
+        }
+        dims
+    }
+
+    /// The element offset of `idx` (one index per leading dimension).
+    pub fn element_offset(&mut self, a: &Arr, idx: &[Value]) -> Value {
+        let mut off = a.offset;
+        for (k, &i) in idx.iter().enumerate() {
+            let t = self.mul(i, a.dims[k].1);
+            off = self.add(off, t);
+        }
+        off
+    }
+
+    /// `a` indexed in its leading dimensions: a smaller array (a view).
+    pub fn subarray(&mut self, a: &Arr, idx: &[Value]) -> Arr {
+        let offset = self.element_offset(a, idx);
+        Arr {
+            mem: a.mem,
+            elem: a.elem,
+            offset,
+            dims: a.dims[idx.len()..].to_vec(),
+            row_major: a.row_major,
+            fresh: false,
+        }
+    }
+
+    pub fn load(&mut self, a: &Arr, idx: &[Value]) -> Value {
+        let off = self.element_offset(a, idx);
+        let t = self.ty(a.elem);
+        self.emit1("imp.load", &[a.mem, off], t, &[])
+    }
+
+    pub fn store(&mut self, a: &Arr, idx: &[Value], x: Value) {
+        let off = self.element_offset(a, idx);
+        self.emit("imp.store", &[a.mem, off, x], &[], &[], vec![]);
+    }
+
+    /// Writes `x` (a scalar, or an array of the row's shape) at `idx`.
+    pub fn write(&mut self, a: &Arr, idx: &[Value], x: &Rep) {
+        match x {
+            Rep::Scalar(v) => self.store(a, idx, *v),
+            Rep::Array(src) => {
+                let dst = self.subarray(a, idx);
+                self.copy_into(&dst, src);
+            }
+        }
+    }
+
+    /// Copies the elements of `src` into `dst` (the same shape).
+    pub fn copy_into(&mut self, dst: &Arr, src: &Arr) {
+        let sizes = src.sizes();
+        self.nest(&sizes, &mut |tr, idx| {
+            let x = tr.load(src, idx);
+            tr.store(dst, idx, x);
+        });
+    }
+
+    /// Runs `body` for every index of the given sizes, row-major.
+    pub fn nest(&mut self, sizes: &[Value], body: &mut dyn FnMut(&mut Tr, &[Value])) {
+        fn go(tr: &mut Tr, sizes: &[Value], idx: &mut Vec<Value>, body: &mut dyn FnMut(&mut Tr, &[Value])) {
+            if idx.len() == sizes.len() {
+                body(tr, idx);
+                return;
+            }
+            let n = sizes[idx.len()];
+            tr.for_loop(n, &[], &mut |tr, i, _| {
+                idx.push(i);
+                go(tr, sizes, idx, body);
+                idx.pop();
+                Ok(vec![])
+            })
+            .expect("a loop body without failures");
+        }
+        go(self, sizes, &mut Vec::new(), body)
+    }
+
+    /// An `imp.for` from 0 to `n` (of `n`'s type) carrying `inits`;
+    /// `body` gets the index and the carried values and returns the next.
+    pub fn for_loop(
+        &mut self,
+        n: Value,
+        inits: &[Value],
+        body: &mut dyn FnMut(&mut Tr, Value, &[Value]) -> R<Vec<Value>>,
+    ) -> R<Vec<Value>> {
+        let it = self.ctx.value_type(n);
+        let s = self.ctx.as_scalar(it).unwrap_or(Scalar::I64);
+        let (lb, step) = (self.int(0, s), self.int(1, s));
+        let mut arg_types = vec![it];
+        arg_types.extend(inits.iter().map(|&v| self.ctx.value_type(v)));
+        let r = self.ctx.create_region();
+        let b = self.ctx.append_block(r, &arg_types);
+        let args = self.ctx.block_args(b).to_vec();
+        let saved = std::mem::replace(&mut self.block, b);
+        let next = body(self, args[0], &args[1..]);
+        let next = match next {
+            Ok(n) => n,
+            Err(e) => {
+                self.block = saved;
+                return Err(e);
+            }
+        };
+        self.emit("imp.yield", &next, &[], &[], vec![]);
+        self.block = saved;
+        let mut operands = vec![lb, n, step];
+        operands.extend_from_slice(inits);
+        let types: Vec<Type> = arg_types[1..].to_vec();
+        let op = self.emit("imp.for", &operands, &types, &[], vec![r]);
+        Ok(self.ctx.results(op).collect())
+    }
+
+    /// Builds a region of one block with the given arguments whose body
+    /// `f` returns the values to yield.
+    pub fn region(
+        &mut self,
+        arg_types: &[Type],
+        f: &mut dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Value>>,
+    ) -> R<(RegionId, Vec<Type>)> {
+        let r = self.ctx.create_region();
+        let b = self.ctx.append_block(r, arg_types);
+        let args = self.ctx.block_args(b).to_vec();
+        let saved = std::mem::replace(&mut self.block, b);
+        let out = f(self, &args);
+        self.block = saved;
+        let ys = out?;
+        let saved = std::mem::replace(&mut self.block, b);
+        self.emit("imp.yield", &ys, &[], &[], vec![]);
+        self.block = saved;
+        let types = ys.iter().map(|&v| self.ctx.value_type(v)).collect();
+        Ok((r, types))
+    }
+
+    pub fn if_(
+        &mut self,
+        cond: Value,
+        then: &mut dyn FnMut(&mut Tr) -> R<Vec<Value>>,
+        els: &mut dyn FnMut(&mut Tr) -> R<Vec<Value>>,
+    ) -> R<Vec<Value>> {
+        let (r1, types) = self.region(&[], &mut |tr, _| then(tr))?;
+        let (r2, _) = self.region(&[], &mut |tr, _| els(tr))?;
+        let op = self.emit("imp.if", &[cond], &types, &[], vec![r1, r2]);
+        Ok(self.ctx.results(op).collect())
+    }
+
+    pub fn assert(&mut self, cond: Value, args: &[Value], message: &str) {
+        let m = self.ctx.string_attr(message);
+        let mut ops = vec![cond];
+        ops.extend_from_slice(args);
+        self.emit("imp.assert", &ops, &[], &[("message", m)], vec![]);
+    }
+
+    // ---- values crossing region boundaries (Note [Arrays as LMADs]) ----
+
+    /// A representation as a flat list of imp values.
+    pub fn flatten(&self, r: &Rep) -> Vec<Value> {
+        match r {
+            Rep::Scalar(v) => vec![*v],
+            Rep::Array(a) => {
+                let mut out = vec![a.mem, a.offset];
+                for &(s, st) in &a.dims {
+                    out.push(s);
+                    out.push(st);
+                }
+                out
+            }
+        }
+    }
+
+    /// The inverse of [`Tr::flatten`] for a value of soac type `t`,
+    /// taking from the front of `vals`.
+    pub fn unflatten(&self, t: Type, vals: &mut std::slice::Iter<Value>, row_major: bool) -> Rep {
+        match array_elem(self.ctx, t) {
+            None => Rep::Scalar(*vals.next().expect("flattened value")),
+            Some((elem, rank)) => {
+                let mem = *vals.next().expect("block");
+                let offset = *vals.next().expect("offset");
+                let dims = (0..rank)
+                    .map(|_| (*vals.next().expect("size"), *vals.next().expect("stride")))
+                    .collect();
+                Rep::Array(Arr {
+                    mem,
+                    elem,
+                    offset,
+                    dims,
+                    row_major,
+                    fresh: false,
+                })
+            }
+        }
+    }
+
+    /// The imp types of [`Tr::flatten`] for a value of soac type `t`.
+    pub fn flat_types(&mut self, t: Type) -> Vec<Type> {
+        match array_elem(self.ctx, t) {
+            None => vec![t],
+            Some((_, rank)) => {
+                let mut v = vec![self.block_type(), self.i64t];
+                v.extend(std::iter::repeat_n(self.i64t, 2 * rank));
+                v
+            }
+        }
+    }
+
+    pub fn rep(&self, v: Value) -> R<Rep> {
+        self.map
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| self.fail("internal error: a value used before its definition in segop-to-imp"))
+    }
+
+    pub fn scalar(&self, v: Value) -> R<Value> {
+        match self.rep(v)? {
+            Rep::Scalar(s) => Ok(s),
+            Rep::Array(_) => Err(self.fail("internal error: an array where a scalar was expected")),
+        }
+    }
+
+    pub fn array(&self, v: Value) -> R<Arr> {
+        match self.rep(v)? {
+            Rep::Array(a) => Ok(a),
+            Rep::Scalar(_) => Err(self.fail("internal error: a scalar where an array was expected")),
+        }
+    }
+
+    // ---- translation of ops ----
+
+    /// Translates the ops of `b` (binding its arguments to `args` first)
+    /// up to its terminator, and returns the terminator's operands.
+    pub fn block(&mut self, b: BlockId, args: &[Rep]) -> R<Vec<Rep>> {
+        for (&p, a) in self.ctx.block_args(b).to_vec().iter().zip(args) {
+            self.map.insert(p, a.clone());
+        }
+        let ops: Vec<OpId> = self.ctx.block_ops(b).collect();
+        let (last, body) = ops.split_last().expect("a block ends in a terminator");
+        for &o in body {
+            self.op(o)?;
+        }
+        self.ctx.operands(*last).to_vec().iter().map(|&v| self.rep(v)).collect()
+    }
+
+    fn op(&mut self, o: OpId) -> R<()> {
+        self.loc = self.ctx.location(o);
+        let name = self.ctx.op_name(o).to_string();
+        let operands = self.ctx.operands(o).to_vec();
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let out: Vec<Rep> = match name.as_str() {
+            "soac.constant" | "soac.binop" | "soac.cmpop" | "soac.unop" | "soac.convop" | "soac.ternop" => {
+                let ins = operands.iter().map(|&v| self.scalar(v)).collect::<R<Vec<_>>>()?;
+                let attrs: Vec<(String, futmlir_dialects::ir::Attr)> = self
+                    .ctx
+                    .attrs(o)
+                    .iter()
+                    .map(|&(k, a)| (self.ctx.str(k).to_string(), a))
+                    .collect();
+                let attrs: Vec<(&str, futmlir_dialects::ir::Attr)> =
+                    attrs.iter().map(|(k, a)| (k.as_str(), *a)).collect();
+                let t = self.ctx.value_type(results[0]);
+                vec![Rep::Scalar(self.emit1(&name, &ins, t, &attrs))]
+            }
+            "soac.select" => {
+                let c = self.scalar(operands[0])?;
+                match (self.rep(operands[1])?, self.rep(operands[2])?) {
+                    (Rep::Scalar(a), Rep::Scalar(b)) => {
+                        let t = self.ctx.value_type(a);
+                        vec![Rep::Scalar(self.emit1("soac.select", &[c, a, b], t, &[]))]
+                    }
+                    (a, b) => {
+                        let t = self.ctx.value_type(results[0]);
+                        vec![self.select_rep(c, t, &a, &b)?]
+                    }
+                }
+            }
+            "soac.assert" => {
+                let c = self.scalar(operands[0])?;
+                let msg = OpView { ctx: self.ctx, op: o }
+                    .string_attr("message")
+                    .unwrap_or("assertion failed")
+                    .to_string();
+                let msg = escape_braces(&msg);
+                self.assert(c, &[], &msg);
+                vec![]
+            }
+            "soac.if" => self.if_op(o, &operands, &results)?,
+            "soac.loop" => self.loop_op(o, &operands, &results)?,
+            "segop.if_threshold" => {
+                let region = self.ctx.regions(o)[0];
+                let b = self.ctx.blocks(region)[0];
+                self.block(b, &[])?
+            }
+            n if n.starts_with("segop.") => segops::segop(self, o, n, &operands, &results)?,
+            "soac.map" | "soac.reduce" | "soac.redomap" | "soac.scan" | "soac.scanomap" => {
+                segops::soac(self, o, &name, &operands, &results)?
+            }
+            _ => arrays::array_op(self, o, &name, &operands, &results)?,
+        };
+        for (r, v) in results.into_iter().zip(out) {
+            self.map.insert(r, v);
+        }
+        Ok(())
+    }
+
+    /// Selects between two arrays of soac type `t` by their LMADs.
+    fn select_rep(&mut self, c: Value, t: Type, a: &Rep, b: &Rep) -> R<Rep> {
+        let fa = self.flatten(a);
+        let fb = self.flatten(b);
+        let vals: Vec<Value> = fa
+            .iter()
+            .zip(&fb)
+            .map(|(&x, &y)| {
+                let t = self.ctx.value_type(x);
+                self.emit1("soac.select", &[c, x, y], t, &[])
+            })
+            .collect();
+        Ok(self.unflatten(t, &mut vals.iter(), false))
+    }
+
+    fn if_op(&mut self, o: OpId, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
+        let c = self.scalar(operands[0])?;
+        let regions = self.ctx.regions(o).to_vec();
+        let blocks: Vec<BlockId> = regions.iter().map(|&r| self.ctx.blocks(r)[0]).collect();
+        let mut row_major = vec![true; results.len()];
+        let mut branch = |tr: &mut Tr, b: BlockId| -> R<Vec<Value>> {
+            let ys = tr.block(b, &[])?;
+            let mut flat = Vec::new();
+            for (k, y) in ys.iter().enumerate() {
+                if let Rep::Array(a) = y {
+                    row_major[k] &= a.row_major;
+                }
+                flat.extend(tr.flatten(y));
+            }
+            Ok(flat)
+        };
+        let (r1, types) = self.region(&[], &mut |tr, _| branch(tr, blocks[0]))?;
+        let (r2, _) = self.region(&[], &mut |tr, _| branch(tr, blocks[1]))?;
+        let op = self.emit("imp.if", &[c], &types, &[], vec![r1, r2]);
+        let vals: Vec<Value> = self.ctx.results(op).collect();
+        let mut it = vals.iter();
+        Ok(results
+            .iter()
+            .zip(row_major)
+            .map(|(&r, rm)| {
+                let t = self.ctx.value_type(r);
+                self.unflatten(t, &mut it, rm)
+            })
+            .collect())
+    }
+
+    fn loop_op(&mut self, o: OpId, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
+        let form = OpView { ctx: self.ctx, op: o }
+            .string_attr("form")
+            .unwrap_or("for")
+            .to_string();
+        let body = self.ctx.blocks(self.ctx.regions(o)[0])[0];
+        let params = self.ctx.block_args(body).to_vec();
+        let (inits, merge_params) = if form == "for" {
+            (&operands[1..], &params[1..])
+        } else {
+            (operands, &params[..])
+        };
+        let mut flat_inits = Vec::new();
+        for &v in inits {
+            let r = self.rep(v)?;
+            flat_inits.extend(self.flatten(&r));
+        }
+        let merge_types: Vec<Type> = merge_params.iter().map(|&p| self.ctx.value_type(p)).collect();
+        let unflatten_all = |tr: &Tr, vals: &[Value]| -> Vec<Rep> {
+            let mut it = vals.iter();
+            merge_types.iter().map(|&t| tr.unflatten(t, &mut it, false)).collect()
+        };
+        let flat = if form == "for" {
+            let n = self.scalar(operands[0])?;
+            self.for_loop(n, &flat_inits, &mut |tr, i, carried| {
+                let mut args = vec![Rep::Scalar(i)];
+                args.extend(unflatten_all(tr, carried));
+                let ys = tr.block(body, &args)?;
+                Ok(ys.iter().flat_map(|y| tr.flatten(y)).collect())
+            })?
+        } else {
+            let types: Vec<Type> = flat_inits.iter().map(|&v| self.ctx.value_type(v)).collect();
+            // Region 0: the condition is the first merge value.
+            let (cond_r, _) = self.region(&types, &mut |_, args| Ok(vec![args[0]]))?;
+            let (body_r, _) = self.region(&types, &mut |tr, args| {
+                let reps = unflatten_all(tr, args);
+                let ys = tr.block(body, &reps)?;
+                Ok(ys.iter().flat_map(|y| tr.flatten(y)).collect())
+            })?;
+            let op = self.emit("imp.while", &flat_inits, &types, &[], vec![cond_r, body_r]);
+            self.ctx.results(op).collect()
+        };
+        let _ = results;
+        Ok(unflatten_all(self, &flat))
+    }
+}
+
+/// The element type and rank of an array type; `None` for a scalar.
+pub(crate) fn array_elem(ctx: &Context, t: Type) -> Option<(Scalar, usize)> {
+    match ctx.type_kind(t) {
+        TypeKind::Array { elem, shape } => Some((ctx.as_scalar(*elem).unwrap_or(Scalar::I8), shape.len())),
+        _ => None,
+    }
+}
+
+/// The dimensions of an array type.
+pub(crate) fn array_dims(ctx: &Context, t: Type) -> Vec<Dim> {
+    match ctx.type_kind(t) {
+        TypeKind::Array { shape, .. } => shape.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// `{` and `}` mean message arguments in `imp.assert`; a literal brace is
+/// doubled.
+pub(crate) fn escape_braces(s: &str) -> String {
+    s.replace('{', "{{").replace('}', "}}")
+}

@@ -1,0 +1,286 @@
+//! Segops and the SOACs left inside their bodies, as loops (Note [Segops
+//! on the CPU]).
+
+use futmlir_dialects::ir::{BlockId, Dim, OpId, Type, Value};
+
+use super::{array_dims, array_elem, Arr, Rep, Tr, R};
+
+/// What one point of a loop nest computes: the values of the point.
+type Body<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Rep>> + 'b;
+
+/// A reduction or scan over the innermost dimension of a space.
+struct Combine {
+    /// The operator's block (`2k` arguments).
+    op: BlockId,
+    nes: Vec<Value>,
+    scan: bool,
+}
+
+pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
+    let regions = tr.ctx.regions(o).to_vec();
+    let body = tr.ctx.blocks(regions[0])[0];
+    let d = tr.ctx.block_args(body).len();
+    let sizes = scalars(tr, &operands[..d])?;
+    let result_types: Vec<Type> = results.iter().map(|&r| tr.ctx.value_type(r)).collect();
+    let mut point = |tr: &mut Tr, idx: &[Value]| -> R<Vec<Rep>> {
+        let args: Vec<Rep> = idx.iter().map(|&i| Rep::Scalar(i)).collect();
+        tr.block(body, &args)
+    };
+    match name {
+        "segop.segmap" if tr.ctx.attr(o, "writes").is_some() => {
+            let dests = operands[d..].iter().map(|&v| tr.array(v)).collect::<R<Vec<_>>>()?;
+            let k = dests.len();
+            try_nest(tr, &sizes, &mut |tr, idx| {
+                let ys = point(tr, idx)?;
+                for j in 0..k {
+                    let Rep::Scalar(i) = ys[j] else {
+                        return Err(tr.fail("internal error: a scatter index that is not a scalar"));
+                    };
+                    let ok = in_range(tr, i, dests[j].dims[0].0);
+                    let (dest, y) = (dests[j].clone(), ys[k + j].clone());
+                    tr.if_(
+                        ok,
+                        &mut |tr| {
+                            tr.write(&dest, &[i], &y);
+                            Ok(vec![])
+                        },
+                        &mut |_| Ok(vec![]),
+                    )?;
+                }
+                Ok(())
+            })?;
+            Ok(dests.into_iter().map(Rep::Array).collect())
+        }
+        "segop.segmap" => combine(tr, &sizes, None, &result_types, &mut point),
+        "segop.segred" | "segop.segscan" => {
+            let c = Combine {
+                op: tr.ctx.blocks(regions[1])[0],
+                nes: scalars(tr, &operands[d..])?,
+                scan: name == "segop.segscan",
+            };
+            combine(tr, &sizes, Some(c), &result_types, &mut point)
+        }
+        "segop.seghist" => {
+            let k = results.len();
+            let w = tr.scalar(operands[d])?;
+            let dests = operands[d + 1..d + 1 + k]
+                .iter()
+                .map(|&v| tr.array(v))
+                .collect::<R<Vec<_>>>()?;
+            if dests.iter().any(|a| a.dims.len() != 1) {
+                return Err(tr.unsupported("histograms of arrays"));
+            }
+            let op = tr.ctx.blocks(regions[1])[0];
+            try_nest(tr, &sizes, &mut |tr, idx| {
+                let ys = point(tr, idx)?;
+                let Rep::Scalar(b) = ys[0] else {
+                    return Err(tr.fail("internal error: a bucket that is not a scalar"));
+                };
+                let ok = in_range(tr, b, w);
+                let (dests, ys) = (dests.clone(), ys.clone());
+                tr.if_(
+                    ok,
+                    &mut |tr| {
+                        let mut args: Vec<Rep> = dests.iter().map(|a| Rep::Scalar(tr.load(a, &[b]))).collect();
+                        args.extend(ys[1..].iter().cloned());
+                        let new = tr.block(op, &args)?;
+                        for (a, v) in dests.iter().zip(new) {
+                            tr.write(a, &[b], &v);
+                        }
+                        Ok(vec![])
+                    },
+                    &mut |_| Ok(vec![]),
+                )?;
+                Ok(())
+            })?;
+            Ok(dests.into_iter().map(Rep::Array).collect())
+        }
+        other => Err(tr.unsupported(&format!("`{other}`"))),
+    }
+}
+
+/// The SOACs that stay inside kernel bodies, run sequentially.
+pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
+    let regions = tr.ctx.regions(o).to_vec();
+    let n = tr.scalar(operands[0])?;
+    let result_types: Vec<Type> = results.iter().map(|&r| tr.ctx.value_type(r)).collect();
+    let (k, lambda, op) = match name {
+        "soac.map" => (0, Some(tr.ctx.blocks(regions[0])[0]), None),
+        "soac.reduce" | "soac.scan" => {
+            let k = results.len();
+            (k, None, Some(tr.ctx.blocks(regions[0])[0]))
+        }
+        _ => {
+            let lambda = tr.ctx.blocks(regions[1])[0];
+            let op = tr.ctx.blocks(regions[0])[0];
+            let k = tr.ctx.block_args(op).len() / 2;
+            (k, Some(lambda), Some(op))
+        }
+    };
+    let inputs = operands[1 + k..].iter().map(|&v| tr.array(v)).collect::<R<Vec<_>>>()?;
+    let c = match op {
+        Some(op) => Some(Combine {
+            op,
+            nes: scalars(tr, &operands[1..1 + k])?,
+            scan: matches!(name, "soac.scan" | "soac.scanomap"),
+        }),
+        None => None,
+    };
+    let mut point = |tr: &mut Tr, idx: &[Value]| -> R<Vec<Rep>> {
+        let rows: Vec<Rep> = inputs.iter().map(|a| row(tr, a, idx[0])).collect();
+        match lambda {
+            Some(b) => tr.block(b, &rows),
+            None => Ok(rows),
+        }
+    };
+    combine(tr, &[n], c, &result_types, &mut point)
+}
+
+/// Row `i` of `a`: an element or a sub-array.
+fn row(tr: &mut Tr, a: &Arr, i: Value) -> Rep {
+    if a.dims.len() == 1 {
+        Rep::Scalar(tr.load(a, &[i]))
+    } else {
+        Rep::Array(tr.subarray(a, &[i]))
+    }
+}
+
+/// Loops over the space `sizes`; each point's first `k` values are
+/// combined over the innermost dimension (when `c` is given), the rest
+/// are written to fresh arrays over the whole space. Results as the
+/// segops have them: the `k` combined (scalars for a one-dimensional
+/// reduction, arrays over the outer dimensions for a segmented one, over
+/// the whole space for a scan), then the mapped arrays.
+fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Type], point: &mut Body) -> R<Vec<Rep>> {
+    let k = c.as_ref().map_or(0, |c| c.nes.len());
+    let d = sizes.len();
+    let mut outs = Vec::new();
+    for (j, &t) in result_types.iter().enumerate() {
+        if j < k {
+            if !c.as_ref().is_some_and(|c| c.scan) && d == 1 {
+                if array_elem(tr.ctx, t).is_some() {
+                    return Err(tr.unsupported("reductions of arrays"));
+                }
+                outs.push(None);
+                continue;
+            }
+            let space = if c.as_ref().is_some_and(|c| c.scan) {
+                sizes
+            } else {
+                &sizes[..d - 1]
+            };
+            let a = result_array(tr, t, space.len(), space)?;
+            if a.dims.len() != space.len() {
+                return Err(tr.unsupported("reductions and scans of arrays"));
+            }
+            outs.push(Some(a));
+        } else {
+            outs.push(Some(result_array(tr, t, d, sizes)?));
+        }
+    }
+    let mut reduced: Vec<Value> = Vec::new();
+    let (outer, inner) = sizes.split_at(d - 1);
+    try_nest(tr, outer, &mut |tr, idx| {
+        let nes = c.as_ref().map(|c| c.nes.clone()).unwrap_or_default();
+        let final_accs = tr.for_loop(inner[0], &nes, &mut |tr, i, accs| {
+            let mut at = idx.to_vec();
+            at.push(i);
+            let ys = point(tr, &at)?;
+            for (j, y) in ys.iter().enumerate().skip(k) {
+                let a = outs[j].clone().expect("a mapped result's array");
+                tr.write(&a, &at, y);
+            }
+            let Some(c) = &c else { return Ok(vec![]) };
+            let mut args: Vec<Rep> = accs.iter().map(|&a| Rep::Scalar(a)).collect();
+            args.extend(ys[..k].iter().cloned());
+            let new = tr.block(c.op, &args)?;
+            let new = new
+                .into_iter()
+                .map(|r| match r {
+                    Rep::Scalar(v) => Ok(v),
+                    Rep::Array(_) => Err(tr.unsupported("reductions and scans of arrays")),
+                })
+                .collect::<R<Vec<_>>>()?;
+            if c.scan {
+                for (j, &v) in new.iter().enumerate() {
+                    let a = outs[j].clone().expect("a scan's array");
+                    tr.store(&a, &at, v);
+                }
+            }
+            Ok(new)
+        })?;
+        if c.as_ref().is_some_and(|c| !c.scan) {
+            if d == 1 {
+                reduced = final_accs;
+            } else {
+                for (j, &v) in final_accs.iter().enumerate() {
+                    let a = outs[j].clone().expect("a segmented reduction's array");
+                    tr.store(&a, idx, v);
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let mut red = reduced.into_iter();
+    Ok(outs
+        .into_iter()
+        .map(|o| match o {
+            Some(a) => Rep::Array(a),
+            None => Rep::Scalar(red.next().expect("a reduced value")),
+        })
+        .collect())
+}
+
+/// A fresh array for a result of soac type `t` whose first `d`
+/// dimensions are `space`; the others come from the type.
+fn result_array(tr: &mut Tr, t: Type, d: usize, space: &[Value]) -> R<Arr> {
+    let (elem, _) =
+        array_elem(tr.ctx, t).ok_or_else(|| tr.fail("internal error: a segop result that is not an array"))?;
+    let mut sizes = space.to_vec();
+    for dim in array_dims(tr.ctx, t).into_iter().skip(d) {
+        sizes.push(match dim {
+            Dim::Const(c) => tr.i64c(c as i64),
+            Dim::Value(v) => match tr.map.get(&v) {
+                Some(Rep::Scalar(s)) => *s,
+                _ => return Err(tr.unsupported("kernels whose results' row sizes are computed inside them")),
+            },
+            Dim::Unknown => return Err(tr.unsupported("kernels whose results' row sizes are unknown")),
+        });
+    }
+    Ok(tr.alloc_array(elem, &sizes))
+}
+
+fn scalars(tr: &Tr, vs: &[Value]) -> R<Vec<Value>> {
+    vs.iter().map(|&v| tr.scalar(v)).collect()
+}
+
+/// `0 <= i < n`.
+fn in_range(tr: &mut Tr, i: Value, n: Value) -> Value {
+    let zero = tr.i64c(0);
+    let lo = tr.cmp("ge", i, zero);
+    let hi = tr.cmp("lt", i, n);
+    tr.bin("and", lo, hi)
+}
+
+/// Runs `body` for every index of `sizes` (none: once, here).
+fn try_nest(tr: &mut Tr, sizes: &[Value], body: &mut dyn FnMut(&mut Tr, &[Value]) -> R<()>) -> R<()> {
+    fn go(
+        tr: &mut Tr,
+        sizes: &[Value],
+        idx: &mut Vec<Value>,
+        body: &mut dyn FnMut(&mut Tr, &[Value]) -> R<()>,
+    ) -> R<()> {
+        if idx.len() == sizes.len() {
+            return body(tr, idx);
+        }
+        let n = sizes[idx.len()];
+        tr.for_loop(n, &[], &mut |tr, i, _| {
+            idx.push(i);
+            let r = go(tr, sizes, idx, body);
+            idx.pop();
+            r.map(|_| vec![])
+        })?;
+        Ok(())
+    }
+    go(tr, sizes, &mut Vec::new(), body)
+}
