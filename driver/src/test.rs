@@ -309,6 +309,13 @@ impl Runner<'_> {
                     r => rep.outcome(line, None, r.map(|_| ())),
                 },
                 Item::Case(case, entry) => {
+                    if let Err(msg) = &program {
+                        if let Some(at) = msg.find(crate::compiled::UNSUPPORTED) {
+                            let why = msg[at..].lines().next().unwrap_or_default();
+                            rep.skip(case.line, Some(entry), why);
+                            continue;
+                        }
+                    }
                     let r = match &program {
                         Ok(p) => self.run_case(dir, path, &**p, &reference, entry, case),
                         Err(msg) if !compile_error_shown => {
@@ -434,11 +441,12 @@ pub fn collect_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 
 pub fn main(a: TestArgs) -> ExitCode {
     let interp = InterpBackend;
+    let cpu = crate::compiled::CpuBackend;
     let (backend, reference): (&dyn Backend, Option<&dyn Backend>) = match a.backend {
         BackendKind::Interp => (&interp, None),
-        BackendKind::Cpu | BackendKind::Cuda => {
-            let name = if a.backend == BackendKind::Cpu { "cpu" } else { "cuda" };
-            eprintln!("error: backend {name} is not available yet");
+        BackendKind::Cpu => (&cpu, Some(&interp)),
+        BackendKind::Cuda => {
+            eprintln!("error: backend cuda is not available yet (see `futmlir build --target`)");
             return ExitCode::from(2);
         }
     };

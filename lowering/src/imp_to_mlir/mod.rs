@@ -401,7 +401,12 @@ impl<'c> Emitter<'c> {
                 self.indent -= 2;
                 self.line("}");
             }
-            other => return Err(self.fail(o, format!("imp-to-mlir does not translate `{other}` yet"))),
+            other => {
+                return Err(self.fail(
+                    o,
+                    format!("the compiled backends do not support `{other}` yet (imp-to-mlir)"),
+                ))
+            }
         }
         Ok(())
     }
