@@ -57,28 +57,34 @@ fn check(call: impl Display, r: CUresult) -> Result<(), String> {
 
 /// Loads the driver library, or says why it cannot.
 fn load_driver() -> Result<(), String> {
-    // SAFETY: only tries to open the library under its usual names.
-    if !unsafe { sys::is_culib_present() } {
-        return Err(
-            "no CUDA driver: cannot load libcuda.so (is the NVIDIA driver installed, \
-                    and its folder on LD_LIBRARY_PATH?)"
-                .into(),
-        );
-    }
-    // Resolving the functions panics when one is missing (a driver older
-    // than the API this runtime is built for): catch that, quietly.
+    // `cudarc` panics when a library it opens lacks one of the functions of
+    // the API it is built for (a driver older than CUDA 12.8): catch that,
+    // without the panic's message.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    // SAFETY: loads the library and looks up its functions.
+    // SAFETY: opens the library under its usual names and looks up its
+    // functions; nothing is called yet.
     let loaded = std::panic::catch_unwind(|| unsafe {
-        sys::culib();
+        let present = sys::is_culib_present();
+        if present {
+            sys::culib();
+        }
+        present
     });
     std::panic::set_hook(hook);
-    loaded.map_err(|_| {
-        "the CUDA driver is too old: libcuda.so lacks functions of the CUDA 12.8 driver API that this runtime \
-         is built for"
-            .to_string()
-    })
+    match loaded {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(
+            "no CUDA driver: cannot load libcuda.so (is the NVIDIA driver installed, and its folder \
+                          on LD_LIBRARY_PATH?)"
+                .into(),
+        ),
+        Err(_) => Err(
+            "the CUDA driver is too old: libcuda.so lacks functions of the CUDA 12.8 driver API that \
+                       this runtime is built for"
+                .into(),
+        ),
+    }
 }
 
 impl Cuda {
