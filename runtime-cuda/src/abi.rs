@@ -2,12 +2,13 @@
 //! `extern "C"` functions that generated code calls.
 //!
 //! Every function here is a thin shell: it turns raw pointers into Rust
-//! values (the only `unsafe` of the runtime besides the memory back ends
-//! and the entry call in [`crate::run`]) and hands over to [`Ctx`]. The
-//! functions that the ABI gives no way to fail (`futrt_alloc`, `futrt_free`,
-//! `futrt_copy`, `futrt_read`, `futrt_write`) print `Error: ...` and end
-//! the process with status 1 when they cannot do their work; `futrt_launch`,
-//! `futrt_sync` and `futrt_fail` record the error and return 1.
+//! values and hands over to the context (`context::Ctx`). The runtime's
+//! other `unsafe` code is in `program` (reading the descriptor), the back
+//! ends (memory) and `run` (calling the entry point). The functions that the ABI gives no way to fail
+//! (`futrt_alloc`, `futrt_free`, `futrt_copy`, `futrt_read`, `futrt_write`)
+//! print `Error: ...` and end the process with status 1 when they cannot do
+//! their work; `futrt_launch`, `futrt_sync` and `futrt_fail` record the error
+//! and return 1.
 
 #![allow(non_camel_case_types)]
 
@@ -104,7 +105,7 @@ fn size(n: i64, what: &str, func: &str) -> usize {
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`].
+/// `ctx` must be the context the runtime passed to the entry point.
 #[no_mangle]
 pub unsafe extern "C" fn futrt_alloc(ctx: *mut futrt_ctx, bytes: i64) -> *mut c_void {
     // SAFETY: forwarded from this function's contract.
@@ -120,7 +121,8 @@ pub unsafe extern "C" fn futrt_alloc(ctx: *mut futrt_ctx, bytes: i64) -> *mut c_
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`]; `mem` must not be used after this call.
+/// `ctx` must be the context the runtime passed to the entry point; `mem`
+/// must not be used after this call.
 #[no_mangle]
 pub unsafe extern "C" fn futrt_free(ctx: *mut futrt_ctx, mem: *mut c_void) {
     // SAFETY: forwarded from this function's contract.
@@ -134,8 +136,9 @@ pub unsafe extern "C" fn futrt_free(ctx: *mut futrt_ctx, mem: *mut c_void) {
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`]; `src + src_off` and `dst + dst_off` must be
-/// valid for `bytes` bytes of the target's memory.
+/// `ctx` must be the context the runtime passed to the entry point; `src +
+/// src_off` and `dst + dst_off` must be valid for `bytes` bytes of the
+/// target's memory.
 #[no_mangle]
 pub unsafe extern "C" fn futrt_copy(
     ctx: *mut futrt_ctx,
@@ -166,8 +169,9 @@ pub unsafe extern "C" fn futrt_copy(
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`]; `host_dst` must be valid for writing `bytes`
-/// bytes and `mem + off` for reading them in the target's memory.
+/// `ctx` must be the context the runtime passed to the entry point;
+/// `host_dst` must be valid for writing `bytes` bytes and `mem + off` for
+/// reading them in the target's memory.
 #[no_mangle]
 pub unsafe extern "C" fn futrt_read(
     ctx: *mut futrt_ctx,
@@ -190,8 +194,9 @@ pub unsafe extern "C" fn futrt_read(
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`]; `host_src` must be valid for reading `bytes`
-/// bytes and `mem + off` for writing them in the target's memory.
+/// `ctx` must be the context the runtime passed to the entry point;
+/// `host_src` must be valid for reading `bytes` bytes and `mem + off` for
+/// writing them in the target's memory.
 #[no_mangle]
 pub unsafe extern "C" fn futrt_write(
     ctx: *mut futrt_ctx,
@@ -214,9 +219,9 @@ pub unsafe extern "C" fn futrt_write(
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`]; `args` must point to one pointer per kernel
-/// parameter, each to a value of the parameter's type (`cuLaunchKernel`'s
-/// `kernelParams`).
+/// `ctx` must be the context the runtime passed to the entry point; `args`
+/// must point to one pointer per kernel parameter, each to a value of the
+/// parameter's type (`cuLaunchKernel`'s `kernelParams`).
 #[no_mangle]
 pub unsafe extern "C" fn futrt_launch(
     ctx: *mut futrt_ctx,
@@ -243,7 +248,7 @@ pub unsafe extern "C" fn futrt_launch(
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`].
+/// `ctx` must be the context the runtime passed to the entry point.
 #[no_mangle]
 pub unsafe extern "C" fn futrt_sync(ctx: *mut futrt_ctx) -> i32 {
     // SAFETY: forwarded from this function's contract.
@@ -258,7 +263,7 @@ pub unsafe extern "C" fn futrt_sync(ctx: *mut futrt_ctx) -> i32 {
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`].
+/// `ctx` must be the context the runtime passed to the entry point.
 #[no_mangle]
 pub unsafe extern "C" fn futrt_error_buffer(ctx: *mut futrt_ctx) -> *mut c_void {
     // SAFETY: forwarded from this function's contract.
@@ -270,8 +275,8 @@ pub unsafe extern "C" fn futrt_error_buffer(ctx: *mut futrt_ctx) -> *mut c_void 
 ///
 /// # Safety
 ///
-/// `ctx` as in [`ctx_mut`]; `args` must hold `nargs` values (it may be NULL
-/// when `nargs` is 0).
+/// `ctx` must be the context the runtime passed to the entry point; `args`
+/// must hold `nargs` values (it may be NULL when `nargs` is 0).
 #[no_mangle]
 pub unsafe extern "C" fn futrt_fail(ctx: *mut futrt_ctx, msg: i32, nargs: i64, args: *const i64) -> i32 {
     // SAFETY: forwarded from this function's contract.

@@ -20,6 +20,13 @@
 //!   loaded at run time, so no CUDA is needed to build or link).
 //! - `pool`: the free-list memory pool over either back end's allocator.
 //!
+//! Beyond the letter of `ABI.md`: on the CPU target `futrt_error_buffer`
+//! gives a host `int64_t[8]` that `futrt_sync` checks like the device's; a
+//! CUDA launch whose grid has a zero dimension launches nothing; the
+//! command line also takes Futhark's long spellings (`--entry-point=X`,
+//! `--runs=N`, `--write-runtime-to=FILE`, `--binary-output`,
+//! `--no-print-result`) and grouped short options (`-bn`, `-emain`).
+//!
 //! Linking: the static library needs the native libraries of
 //! [`LINK_ARGS`] (what `cargo rustc -p futmlir-runtime-cuda --release --
 //! --print native-static-libs` prints); `libcuda` is not among them, it is
