@@ -284,7 +284,7 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
     };
 
     let mut ctx = CtxBox::new(Ctx::new(&program)?);
-    let mut times = Vec::with_capacity(opts.runs);
+    let mut times = Vec::new();
     let mut results = Vec::new();
     for run in 1..=opts.runs {
         let (micros, values) = run_once(&mut ctx, entry, &inputs, run == opts.runs)?;
