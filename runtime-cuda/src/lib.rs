@@ -1,7 +1,51 @@
-//! The host runtime linked into every futmlir executable.
+//! The host runtime linked into every futmlir executable, built as the
+//! static library `libfutmlir_runtime_cuda.a`. `ABI.md` is its contract
+//! with the generated code.
 //!
-//! It will talk to the CUDA driver through `cudarc` with dynamic loading
-//! (so nothing needs CUDA at build time), own the context, the module loaded
-//! from embedded PTX, a free-list memory pool, launches and copies, and the
-//! executable's command line (Futhark's conventions). It arrives with the
-//! backend issue; nothing links it yet.
+//! A tour:
+//!
+//! - [`abi`]: the `#[repr(C)]` program descriptor and the `extern "C"`
+//!   functions (`futrt_main`, `futrt_alloc`, ..., `futrt_fail`); thin
+//!   shells over the context.
+//! - `run`: `futrt_main` itself: the command line (`cli`), the arguments
+//!   read from stdin and checked against the entry point's types, copied to
+//!   the target (`marshal`), the timed runs, the results read back and
+//!   printed.
+//! - `program`: the descriptor read once into owned, checked Rust values.
+//! - `context`: the context behind `struct futrt_ctx *`: the back end,
+//!   the memory pool, the error messages with their `{i}` placeholders, the
+//!   recorded error.
+//! - The back ends, chosen by whether the program has PTX: `cpu` (host
+//!   memory, no kernels) and `cuda` (the CUDA driver through `cudarc`,
+//!   loaded at run time, so no CUDA is needed to build or link).
+//! - `pool`: the free-list memory pool over either back end's allocator.
+//!
+//! Beyond the letter of `ABI.md`: on the CPU target `futrt_error_buffer`
+//! gives a host `int64_t[8]` that `futrt_sync` checks like the device's; a
+//! CUDA launch whose grid has a zero dimension launches nothing; the
+//! command line also takes Futhark's long spellings (`--entry-point=X`,
+//! `--runs=N`, `--write-runtime-to=FILE`, `--binary-output`,
+//! `--no-print-result`) and grouped short options (`-bn`, `-emain`).
+//!
+//! Linking: the static library needs the native libraries of
+//! [`LINK_ARGS`] (what `cargo rustc -p futmlir-runtime-cuda --release --
+//! --print native-static-libs` prints); `libcuda` is not among them, it is
+//! opened with `dlopen` when a CUDA program starts:
+//!
+//! ```text
+//! clang prog.o libfutmlir_runtime_cuda.a -ldl -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+//! ```
+
+pub mod abi;
+mod cli;
+mod context;
+mod cpu;
+mod cuda;
+mod marshal;
+mod pool;
+mod program;
+mod run;
+
+/// The native libraries that an executable linking the static library
+/// needs, as linker arguments (from rustc's `native-static-libs`).
+pub const LINK_ARGS: &[&str] = &["-ldl", "-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"];

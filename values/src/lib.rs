@@ -429,6 +429,13 @@ pub fn read_values(input: &[u8]) -> Result<Vec<Value>, ValueError> {
     text::read_all(input, true)
 }
 
+/// Like [`read_values`], but also returns the values read before the first
+/// error, so that a caller can say which value is malformed (the error's
+/// value is number `values.len()`, counting from 0).
+pub fn read_values_partial(input: &[u8]) -> (Vec<Value>, Option<ValueError>) {
+    text::read_until_error(input, true)
+}
+
 /// The values in the text format, one a line.
 pub fn values_to_text(values: &[Value]) -> String {
     let mut s = String::new();
@@ -489,6 +496,16 @@ mod tests {
         let e = read_values(&input).unwrap_err();
         assert_eq!((e.line, e.col), (2, 8));
         assert_eq!(e.message, "expected a value, found `q`");
+        let (before, e2) = read_values_partial(&input);
+        assert_eq!(
+            before,
+            vec![Value::Prim(PrimValue::I32(7)), Value::Prim(PrimValue::I32(1))]
+        );
+        assert_eq!(e2, Some(e));
+        assert_eq!(
+            read_values_partial(b" 1u8 "),
+            (vec![Value::Prim(PrimValue::U8(1))], None)
+        );
     }
 
     /// Mutated and truncated inputs give values or errors, never panics.

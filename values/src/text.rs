@@ -42,14 +42,27 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, ValueError> {
 /// Reads values until the end of `input`; with `binary`, a value starting
 /// with `b` is in the binary format.
 pub(crate) fn read_all(input: &[u8], binary: bool) -> Result<Vec<Value>, ValueError> {
+    match read_until_error(input, binary) {
+        (values, None) => Ok(values),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// Like [`read_all`], but returns the values read before the first error
+/// along with it.
+pub(crate) fn read_until_error(input: &[u8], binary: bool) -> (Vec<Value>, Option<ValueError>) {
     let mut p = Parser { input, pos: 0 };
     let mut values = Vec::new();
     loop {
         p.skip_space();
-        match p.peek() {
-            None => return Ok(values),
-            Some(b'b') if binary => values.push(binary::read_binary_value(input, &mut p.pos)?),
-            Some(_) => values.push(p.value(0)?),
+        let value = match p.peek() {
+            None => return (values, None),
+            Some(b'b') if binary => binary::read_binary_value(input, &mut p.pos),
+            Some(_) => p.value(0),
+        };
+        match value {
+            Ok(v) => values.push(v),
+            Err(e) => return (values, Some(e)),
         }
     }
 }

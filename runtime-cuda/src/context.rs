@@ -1,0 +1,289 @@
+//! The context behind `struct futrt_ctx *`: the back end (CPU or CUDA),
+//! the memory pool, the program's error messages and the error recorded
+//! by `futrt_fail`, `futrt_launch` or `futrt_sync`.
+
+use std::ffi::c_void;
+use std::io::Write;
+
+use crate::cpu::Cpu;
+use crate::cuda::Cuda;
+use crate::pool::Pool;
+use crate::program::Program;
+
+enum Backend {
+    Cpu(Cpu),
+    Cuda(Cuda),
+}
+
+pub struct Ctx {
+    // `pool` is released into `backend` by `drop` before the back end goes.
+    pool: Pool,
+    backend: Backend,
+    messages: Vec<String>,
+    error: Option<String>,
+}
+
+/// Prints `Error: MESSAGE` on stderr and ends the process with status 1:
+/// for the ABI's functions that have no way to report an error.
+pub fn fatal(message: &str) -> ! {
+    let _ = std::io::stdout().flush();
+    eprintln!("Error: {message}");
+    std::process::exit(1)
+}
+
+/// `template` with each `{i}` replaced by `args[i]` in decimal; other text,
+/// including `{i}` with no such argument, stays as it is.
+pub fn format_message(template: &str, args: &[i64]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let arg = (digits > 0 && after[digits..].starts_with('}'))
+            .then(|| after[..digits].parse::<usize>().ok())
+            .flatten()
+            .and_then(|i| args.get(i));
+        match arg {
+            Some(a) => {
+                out.push_str(&a.to_string());
+                rest = &after[digits + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Ctx {
+    /// The context for `program`: CUDA when it has PTX, else the CPU.
+    pub fn new(program: &Program) -> Result<Ctx, String> {
+        let backend = match &program.ptx {
+            None => Backend::Cpu(Cpu::new()),
+            Some(ptx) => Backend::Cuda(Cuda::new(ptx, &program.kernel_names)?),
+        };
+        Ok(Ctx {
+            pool: Pool::default(),
+            backend,
+            messages: program.messages.clone(),
+            error: None,
+        })
+    }
+
+    /// Records `message` unless an error is recorded already (the first is
+    /// the cause); returns 1, the ABI's failure code.
+    pub fn record(&mut self, message: String) -> i32 {
+        self.error.get_or_insert(message);
+        1
+    }
+
+    /// The recorded error, which is cleared.
+    pub fn take_error(&mut self) -> Option<String> {
+        self.error.take()
+    }
+
+    /// Message number `msg` with its arguments.
+    pub fn message(&self, msg: i32, args: &[i64]) -> String {
+        match usize::try_from(msg).ok().and_then(|m| self.messages.get(m)) {
+            Some(template) => format_message(template, args),
+            None => format!("error message number {msg}, which the program does not have (arguments {args:?})"),
+        }
+    }
+
+    pub fn alloc(&mut self, bytes: usize) -> Result<usize, String> {
+        match &mut self.backend {
+            Backend::Cpu(b) => self.pool.alloc(b, bytes),
+            Backend::Cuda(b) => self.pool.alloc(b, bytes),
+        }
+    }
+
+    pub fn free(&mut self, addr: usize) -> Result<(), String> {
+        self.pool.free(addr)
+    }
+
+    /// The size of `addr`, memory from [`Ctx::alloc`] not freed yet.
+    pub fn block_size(&self, addr: usize) -> Option<usize> {
+        self.pool.block_size(addr)
+    }
+
+    /// Copies within the target's memory.
+    ///
+    /// # Safety
+    ///
+    /// Both ranges must be valid target memory for `bytes` bytes.
+    pub unsafe fn copy(&mut self, dst: usize, src: usize, bytes: usize) -> Result<(), String> {
+        match &mut self.backend {
+            // SAFETY: by this function's contract.
+            Backend::Cpu(b) => {
+                unsafe { b.copy(dst, src, bytes) };
+                Ok(())
+            }
+            // SAFETY: by this function's contract.
+            Backend::Cuda(b) => unsafe { b.copy(dst, src, bytes) },
+        }
+    }
+
+    /// Copies from the target's memory at `src` to the host at `dst`.
+    ///
+    /// # Safety
+    ///
+    /// `dst` must be valid host memory and `src` target memory for `bytes`.
+    pub unsafe fn read(&mut self, dst: *mut u8, src: usize, bytes: usize) -> Result<(), String> {
+        match &mut self.backend {
+            // SAFETY: by this function's contract.
+            Backend::Cpu(b) => {
+                unsafe { b.copy(dst as usize, src, bytes) };
+                Ok(())
+            }
+            // SAFETY: by this function's contract.
+            Backend::Cuda(b) => unsafe { b.read(dst, src, bytes) },
+        }
+    }
+
+    /// Copies from the host at `src` to the target's memory at `dst`.
+    ///
+    /// # Safety
+    ///
+    /// `src` must be valid host memory and `dst` target memory for `bytes`.
+    pub unsafe fn write(&mut self, dst: usize, src: *const u8, bytes: usize) -> Result<(), String> {
+        match &mut self.backend {
+            // SAFETY: by this function's contract.
+            Backend::Cpu(b) => {
+                unsafe { b.copy(dst, src as usize, bytes) };
+                Ok(())
+            }
+            // SAFETY: by this function's contract.
+            Backend::Cuda(b) => unsafe { b.write(dst, src, bytes) },
+        }
+    }
+
+    /// Launches a kernel (CUDA only).
+    ///
+    /// # Safety
+    ///
+    /// As [`Cuda::launch`].
+    pub unsafe fn launch(
+        &mut self,
+        kernel: i32,
+        grid: [i64; 3],
+        block: [i64; 3],
+        shared_bytes: i64,
+        args: *mut *mut c_void,
+    ) -> Result<(), String> {
+        match &mut self.backend {
+            Backend::Cpu(_) => Err(format!("kernel launch on the CPU target (kernel number {kernel})")),
+            // SAFETY: by this function's contract.
+            Backend::Cuda(b) => unsafe { b.launch(kernel, grid, block, shared_bytes, args) },
+        }
+    }
+
+    /// Waits for the device; the formatted message when a kernel (or, on
+    /// the CPU, host code) reported an error in the error buffer.
+    pub fn sync(&mut self) -> Result<(), String> {
+        let buf = match &mut self.backend {
+            Backend::Cpu(b) => b.take_error(),
+            Backend::Cuda(b) => b.sync()?,
+        };
+        match buf {
+            None => Ok(()),
+            Some(buf) => Err(self.message(buf[0].wrapping_sub(1).try_into().unwrap_or(-1), &buf[1..])),
+        }
+    }
+
+    /// The error buffer's address in the target's memory.
+    pub fn error_buffer(&self) -> usize {
+        match &self.backend {
+            Backend::Cpu(b) => b.error_buffer(),
+            Backend::Cuda(b) => b.error_buffer(),
+        }
+    }
+}
+
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        match &mut self.backend {
+            Backend::Cpu(b) => self.pool.release_all(b),
+            Backend::Cuda(b) => self.pool.release_all(b),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_messages() {
+        assert_eq!(
+            format_message("Index [{0}] out of bounds for array of shape [{1}].", &[7, -3]),
+            "Index [7] out of bounds for array of shape [-3]."
+        );
+        assert_eq!(format_message("{1}{0}{1}", &[1, 2]), "212");
+        assert_eq!(format_message("{2} {x} {} {0", &[5]), "{2} {x} {} {0");
+        assert_eq!(format_message("{{0}}", &[5]), "{5}");
+        assert_eq!(format_message("{99999999999999999999}", &[5]), "{99999999999999999999}");
+        assert_eq!(format_message("é{0}ü", &[i64::MIN]), "é-9223372036854775808ü");
+    }
+
+    fn cpu_program() -> Program {
+        Program {
+            entries: vec![],
+            ptx: None,
+            kernel_names: vec![],
+            messages: vec!["bad {0} and {1}".into()],
+        }
+    }
+
+    #[test]
+    fn cpu_context() {
+        let mut ctx = Ctx::new(&cpu_program()).unwrap();
+        let a = ctx.alloc(10).unwrap();
+        assert_eq!(a % 256, 0);
+        let data = [1u8, 2, 3, 4];
+        let mut back = [0u8; 4];
+        // SAFETY: the block holds 256 bytes; the host buffers 4.
+        unsafe {
+            ctx.write(a, data.as_ptr(), 4).unwrap();
+            ctx.copy(a + 4, a, 4).unwrap();
+            ctx.read(back.as_mut_ptr(), a + 4, 4).unwrap();
+        }
+        assert_eq!(back, data);
+        ctx.free(a).unwrap();
+        // SAFETY: no arguments are read on the CPU.
+        let e = unsafe { ctx.launch(0, [1; 3], [1; 3], 0, std::ptr::null_mut()) }.unwrap_err();
+        assert!(e.starts_with("kernel launch on the CPU target"), "{e}");
+        assert_eq!(ctx.record("first".into()), 1);
+        ctx.record("second".into());
+        assert_eq!(ctx.take_error().as_deref(), Some("first"));
+        assert_eq!(ctx.message(0, &[4, 5]), "bad 4 and 5");
+        assert!(ctx.message(3, &[]).contains("number 3"));
+        ctx.sync().unwrap();
+        let buf = ctx.error_buffer() as *mut i64;
+        // SAFETY: the CPU's error buffer holds 8 values.
+        unsafe {
+            *buf = 1;
+            *buf.add(1) = 10;
+            *buf.add(2) = 20;
+        }
+        assert_eq!(ctx.sync().unwrap_err(), "bad 10 and 20");
+        ctx.sync().unwrap();
+    }
+
+    #[test]
+    fn cuda_without_a_driver_is_an_error() {
+        let mut p = cpu_program();
+        p.ptx = Some(c".version 8.0".into());
+        // On a machine with a GPU this may succeed; without one it must be
+        // a clear error, not a panic.
+        if let Err(e) = Ctx::new(&p) {
+            assert!(
+                e.contains("CUDA") || e.contains("cu"),
+                "unexpected error without a driver: {e}"
+            );
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! `futrt_main`: the command line, the arguments from stdin, the runs of
+//! the entry point with their timing, and the results on stdout.
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::panic::AssertUnwindSafe;
+use std::time::Instant;
+
+use futmlir_values::{read_values_partial, write_binary, Value};
+
+use crate::abi::futrt_program;
+use crate::cli::{self, Command, Output};
+use crate::context::Ctx;
+use crate::marshal::{elem_size, from_bytes, to_bytes};
+use crate::program::{Entry, Program};
+
+/// The whole executable; returns its exit status.
+///
+/// # Safety
+///
+/// As `futrt_main`: `argv` holds `argc` C strings and `program` is a valid
+/// descriptor.
+pub unsafe fn main(argc: c_int, argv: *const *const c_char, program: *const futrt_program) -> c_int {
+    // SAFETY: forwarded from this function's contract.
+    let args = unsafe { arguments(argc, argv) };
+    // A panic is a bug of the runtime; it must not unwind into C.
+    // SAFETY: forwarded from this function's contract.
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| unsafe { run(&args, program) }));
+    let _ = std::io::stdout().flush();
+    match outcome {
+        Ok(Ok(())) => 0,
+        Ok(Err(message)) => {
+            eprintln!("Error: {message}");
+            1
+        }
+        Err(_) => {
+            eprintln!("Error: internal error in the runtime (it panicked)");
+            1
+        }
+    }
+}
+
+/// `argv` as strings (invalid UTF-8 replaced).
+///
+/// # Safety
+///
+/// `argv` must be NULL or hold `argc` pointers, each NULL or a C string.
+unsafe fn arguments(argc: c_int, argv: *const *const c_char) -> Vec<String> {
+    let n = usize::try_from(argc).unwrap_or(0);
+    if argv.is_null() {
+        return Vec::new();
+    }
+    (0..n)
+        .filter_map(|i| {
+            // SAFETY: `argv` holds `argc` pointers.
+            let p = unsafe { *argv.add(i) };
+            // SAFETY: each non-NULL one is a C string.
+            (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
+/// Owns the context; the entry point receives it as a raw pointer, so the
+/// runtime only borrows it between calls (no reference lives across one).
+struct CtxBox(*mut Ctx);
+
+impl CtxBox {
+    fn new(ctx: Ctx) -> CtxBox {
+        CtxBox(Box::into_raw(Box::new(ctx)))
+    }
+    fn get(&mut self) -> &mut Ctx {
+        // SAFETY: the pointer is from `Box::into_raw` and live until drop;
+        // the `&mut self` borrow keeps this the only reference.
+        unsafe { &mut *self.0 }
+    }
+}
+
+impl Drop for CtxBox {
+    fn drop(&mut self) {
+        // SAFETY: from `Box::into_raw`, dropped once.
+        drop(unsafe { Box::from_raw(self.0) });
+    }
+}
+
+/// An argument, as its bytes in the target's layout.
+struct Input {
+    bytes: Vec<u8>,
+    /// `None` for a scalar.
+    shape: Option<Vec<i64>>,
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Reads the arguments of `entry` from stdin and checks them.
+fn read_inputs(entry: &Entry) -> Result<Vec<Input>, String> {
+    let mut stdin = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut stdin)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    let (values, error) = read_values_partial(&stdin);
+    let (name, n) = (&entry.name, entry.ins.len());
+    if let Some(e) = error {
+        let k = values.len() + 1;
+        let which = if k <= n {
+            format!("argument {k}")
+        } else {
+            format!("value {k} on stdin (of {})", plural(n, "argument"))
+        };
+        return Err(format!(
+            "entry point {name}: {which} is malformed: line {}, column {}: {}",
+            e.line, e.col, e.message
+        ));
+    }
+    if values.len() != n {
+        return Err(format!(
+            "entry point {name} takes {}, but {} given on stdin",
+            plural(n, "argument"),
+            if values.len() == 1 {
+                "1 value was".to_string()
+            } else {
+                format!("{} values were", values.len())
+            }
+        ));
+    }
+    let mut inputs = Vec::with_capacity(n);
+    for (i, (v, t)) in values.iter().zip(&entry.ins).enumerate() {
+        if v.elem_type() != t.elem || v.rank() != t.rank {
+            return Err(format!(
+                "entry point {name}: argument {} has type {}, but a value of type {} was given",
+                i + 1,
+                t.name(),
+                v.type_name()
+            ));
+        }
+        let shape = match v {
+            Value::Prim(_) => None,
+            Value::Array(a) => Some(a.shape.iter().map(|&d| d as i64).collect()),
+        };
+        inputs.push(Input {
+            bytes: to_bytes(v),
+            shape,
+        });
+    }
+    Ok(inputs)
+}
+
+/// One run: fresh copies of the arguments, the timed call (with the wait
+/// for the device), then the results read back (`read_back`) or dropped.
+/// Returns the time in microseconds and the results.
+fn run_once(ctx: &mut CtxBox, entry: &Entry, inputs: &[Input], read_back: bool) -> Result<(u128, Vec<Value>), String> {
+    let name = &entry.name;
+    // The cells behind `ins` and `outs`: an array's `struct futrt_array`
+    // (memory, then dimensions) or a scalar's 8 bytes.
+    let mut in_mems = Vec::new();
+    let mut in_cells: Vec<Vec<i64>> = Vec::with_capacity(inputs.len());
+    for (arg, input) in inputs.iter().enumerate() {
+        match &input.shape {
+            None => {
+                let mut b = [0u8; 8];
+                b[..input.bytes.len()].copy_from_slice(&input.bytes);
+                in_cells.push(vec![i64::from_ne_bytes(b)]);
+            }
+            Some(shape) => {
+                let c = ctx.get();
+                let mem = c.alloc(input.bytes.len())?;
+                // SAFETY: `mem` holds at least `bytes.len()` bytes.
+                unsafe { c.write(mem, input.bytes.as_ptr(), input.bytes.len()) }?;
+                in_mems.push((arg, mem));
+                in_cells.push(std::iter::once(mem as i64).chain(shape.iter().copied()).collect());
+            }
+        }
+    }
+    let mut out_cells: Vec<Vec<i64>> = entry.outs.iter().map(|t| vec![0; 1 + t.rank]).collect();
+    let mut ins: Vec<*mut c_void> = in_cells.iter_mut().map(|c| c.as_mut_ptr().cast()).collect();
+    let mut outs: Vec<*mut c_void> = out_cells.iter_mut().map(|c| c.as_mut_ptr().cast()).collect();
+
+    let start = Instant::now();
+    // SAFETY: the descriptor promises `func` takes this many parameters
+    // and results of these types; every cell is as the ABI lays it out and
+    // outlives the call; no reference to the context is alive.
+    let status = unsafe { (entry.func)(ctx.0, outs.as_mut_ptr(), ins.as_mut_ptr()) };
+    if status != 0 {
+        let c = ctx.get();
+        return Err(c.take_error().unwrap_or_else(|| {
+            format!("entry point {name} failed (it returned {status}) without recording an error")
+        }));
+    }
+    ctx.get().sync()?;
+    let micros = start.elapsed().as_micros();
+
+    let c = ctx.get();
+    let mut values = Vec::new();
+    let mut result_mems: Vec<usize> = Vec::new();
+    for (i, (t, cell)) in entry.outs.iter().zip(&out_cells).enumerate() {
+        let what = format!("entry point {name}: result {}", i + 1);
+        let size = elem_size(t.elem);
+        if t.rank == 0 {
+            if read_back {
+                values.push(from_bytes(t.elem, Vec::new(), &cell[0].to_ne_bytes()[..size])?);
+            }
+            continue;
+        }
+        let mem = cell[0] as usize;
+        let shape = cell[1..]
+            .iter()
+            .map(|&d| usize::try_from(d).map_err(|_| format!("{what} has the negative dimension {d}")))
+            .collect::<Result<Vec<usize>, String>>()?;
+        let bytes = shape
+            .iter()
+            .try_fold(size, |acc, &d| acc.checked_mul(d))
+            .ok_or_else(|| format!("{what} has the impossible shape {shape:?}"))?;
+        if mem == 0 {
+            if bytes > 0 {
+                return Err(format!("{what} is a NULL array of shape {shape:?}"));
+            }
+        } else {
+            if let Some((arg, _)) = in_mems.iter().find(|&&(_, m)| m == mem) {
+                return Err(format!(
+                    "{what} is the memory of argument {} (results must be fresh)",
+                    arg + 1
+                ));
+            }
+            if result_mems.contains(&mem) {
+                return Err(format!("{what} shares its memory with an earlier result"));
+            }
+            let block = c
+                .block_size(mem)
+                .ok_or_else(|| format!("{what} is not memory from futrt_alloc"))?;
+            if block < bytes {
+                return Err(format!(
+                    "{what} has shape {shape:?} ({bytes} bytes), but its memory holds {block} bytes"
+                ));
+            }
+            result_mems.push(mem);
+        }
+        if read_back {
+            let mut buf = Vec::new();
+            buf.try_reserve_exact(bytes)
+                .map_err(|_| format!("{what}: no host memory for its {bytes} bytes"))?;
+            buf.resize(bytes, 0);
+            if bytes > 0 {
+                // SAFETY: `buf` holds `bytes` bytes and so does the block.
+                unsafe { c.read(buf.as_mut_ptr(), mem, bytes) }?;
+            }
+            values.push(from_bytes(t.elem, shape, &buf).map_err(|e| format!("{what}: {e}"))?);
+        }
+    }
+    for mem in result_mems.into_iter().chain(in_mems.into_iter().map(|(_, m)| m)) {
+        c.free(mem)?;
+    }
+    Ok((micros, values))
+}
+
+/// Everything `futrt_main` does; the error is the message to print.
+///
+/// # Safety
+///
+/// `program` must be a valid descriptor (see `Program::from_raw`).
+unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), String> {
+    // SAFETY: forwarded from this function's contract.
+    let program = unsafe { Program::from_raw(program) }.map_err(|e| format!("invalid program descriptor: {e}"))?;
+    let opts = match cli::parse(args.get(1..).unwrap_or(&[]))? {
+        Command::Help => {
+            let prog = args.first().map_or("prog", String::as_str);
+            print!("{}", cli::usage(prog, &program.entry_names()));
+            return Ok(());
+        }
+        Command::Run(opts) => opts,
+    };
+    let entry = program.entry(&opts.entry).ok_or_else(|| {
+        format!(
+            "unknown entry point `{}`; the entry points are: {}",
+            opts.entry,
+            program.entry_names().join(", ")
+        )
+    })?;
+    let inputs = read_inputs(entry)?;
+    let mut timing = match &opts.timing_file {
+        Some(path) => Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?),
+        None => None,
+    };
+
+    let mut ctx = CtxBox::new(Ctx::new(&program)?);
+    let mut times = Vec::new();
+    let mut results = Vec::new();
+    for run in 1..=opts.runs {
+        let (micros, values) = run_once(&mut ctx, entry, &inputs, run == opts.runs)?;
+        times.push(micros);
+        results = values;
+    }
+    drop(ctx);
+
+    if let (Some(file), Some(path)) = (&mut timing, &opts.timing_file) {
+        let text: String = times.iter().map(|t| format!("{t}\n")).collect();
+        file.write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let written = match opts.output {
+        Output::Nothing => Ok(()),
+        Output::Text => results.iter().try_for_each(|v| writeln!(out, "{v}")),
+        Output::Binary => {
+            let mut bytes = Vec::new();
+            for v in &results {
+                write_binary(v, &mut bytes);
+            }
+            out.write_all(&bytes)
+        }
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write the results: {e}"))
+}
