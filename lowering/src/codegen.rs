@@ -116,26 +116,39 @@ pub fn host_object(ir: &str, path: &Path) -> Result<(), String> {
 /// The static library of the runtime: `FUTMLIR_RUNTIME` if set, else
 /// `libfutmlir_runtime_cuda.a` beside the `futmlir` executable (cargo
 /// puts both in `target/<profile>/`) or one folder up (test binaries run
-/// from `target/<profile>/deps/`).
+/// from `target/<profile>/deps/`), else the newest
+/// `libfutmlir_runtime_cuda-<hash>.a` that `cargo test` leaves in
+/// `target/<profile>/deps/`.
 pub fn find_runtime() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("FUTMLIR_RUNTIME") {
         return Ok(PathBuf::from(p));
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate futmlir: {e}"))?;
     let name = "libfutmlir_runtime_cuda.a";
-    let mut dir = exe.parent().map(Path::to_path_buf);
-    for _ in 0..2 {
-        let Some(d) = dir else { break };
+    let dirs: Vec<PathBuf> = exe.ancestors().skip(1).take(2).map(Path::to_path_buf).collect();
+    for d in &dirs {
         let p = d.join(name);
         if p.exists() {
             return Ok(p);
         }
-        dir = d.parent().map(Path::to_path_buf);
     }
-    Err(format!(
-        "cannot find the runtime library {name} beside {}; build it with `cargo build --release` or set FUTMLIR_RUNTIME",
-        exe.display()
-    ))
+    let newest = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d.join("deps")).ok())
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.starts_with("libfutmlir_runtime_cuda-") && n.ends_with(".a")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max();
+    newest.map(|(_, p)| p).ok_or_else(|| {
+        format!(
+            "cannot find the runtime library {name} beside {}; build it with `cargo build --release` or set FUTMLIR_RUNTIME",
+            exe.display()
+        )
+    })
 }
 
 /// Links an object with the runtime into an executable.

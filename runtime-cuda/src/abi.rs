@@ -286,6 +286,8 @@ pub unsafe extern "C" fn futrt_fail(ctx: *mut futrt_ctx, msg: i32, nargs: i64, a
         Ok(n) if n > 0 && !args.is_null() => unsafe { std::slice::from_raw_parts(args, n) },
         _ => &[],
     };
+    // Generated host code does not unwind after a failed check: the
+    // program ends here (ABI.md).
     let message = ctx.message(msg, args);
-    ctx.record(message)
+    crate::context::fatal(&message)
 }

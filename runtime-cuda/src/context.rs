@@ -36,11 +36,17 @@ pub fn fatal(message: &str) -> ! {
 pub fn format_message(template: &str, args: &[i64]) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
+    while let Some(at) = rest.find(['{', '}']) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        // `{{` and `}}` are literal braces.
+        if rest[at..].starts_with("{{") || rest[at..].starts_with("}}") {
+            out.push_str(&rest[at..at + 1]);
+            rest = &after[1..];
+            continue;
+        }
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        let arg = (digits > 0 && after[digits..].starts_with('}'))
+        let arg = (rest[at..].starts_with('{') && digits > 0 && after[digits..].starts_with('}'))
             .then(|| after[..digits].parse::<usize>().ok())
             .flatten()
             .and_then(|i| args.get(i));
@@ -50,7 +56,7 @@ pub fn format_message(template: &str, args: &[i64]) -> String {
                 rest = &after[digits + 1..];
             }
             None => {
-                out.push('{');
+                out.push_str(&rest[at..at + 1]);
                 rest = after;
             }
         }
@@ -224,7 +230,8 @@ mod tests {
         );
         assert_eq!(format_message("{1}{0}{1}", &[1, 2]), "212");
         assert_eq!(format_message("{2} {x} {} {0", &[5]), "{2} {x} {} {0");
-        assert_eq!(format_message("{{0}}", &[5]), "{5}");
+        assert_eq!(format_message("{{0}}", &[5]), "{0}");
+        assert_eq!(format_message("{{{0}}}", &[5]), "{5}");
         assert_eq!(format_message("{99999999999999999999}", &[5]), "{99999999999999999999}");
         assert_eq!(format_message("é{0}ü", &[i64::MIN]), "é-9223372036854775808ü");
     }

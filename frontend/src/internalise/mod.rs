@@ -450,6 +450,17 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             // Note [Entry arguments]: the executable's runtime needs to know
             // which parameters are sizes it derives from the arguments.
             attrs.push(("size_params", self.ctx.int_attr(num_sizes as i64, Scalar::I64)));
+            // Parameters of other types (records, tuples, sum types) are
+            // opaque: no value from outside has them.
+            let vb = self.valbind(id);
+            let opaque = vb.params.iter().any(|p| match p.ty.as_ref() {
+                Some(crate::types::Type::Prim(_)) => false,
+                Some(crate::types::Type::Array { elem, .. }) => elem.prim().is_none(),
+                _ => true,
+            });
+            if opaque {
+                attrs.push(("opaque_params", self.ctx.intern_attr(AttrKind::Unit)));
+            }
         }
         self.block = self.module_block;
         self.op("soac.func", &[], &[], &attrs, vec![r]);

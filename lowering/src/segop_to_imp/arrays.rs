@@ -1,7 +1,7 @@
 //! Array ops: views change an LMAD, the others fill fresh memory
 //! (Note [Arrays as LMADs]).
 
-use futmlir_dialects::ir::{OpId, OpView, Scalar, Value};
+use futmlir_dialects::ir::{AttrKind, OpId, OpView, Scalar, Value};
 
 use super::{array_elem, Arr, Rep, Tr, R};
 
@@ -181,6 +181,47 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
 
 fn scalars(tr: &Tr, vs: &[Value]) -> R<Vec<Value>> {
     vs.iter().map(|&v| tr.scalar(v)).collect()
+}
+
+/// An array constant: a fresh array with its elements stored one by one.
+pub(crate) fn array_constant(tr: &mut Tr, o: OpId, result: Value) -> R<Arr> {
+    let t = tr.ctx.value_type(result);
+    let (elem, _) = array_elem(tr.ctx, t).unwrap_or((Scalar::I64, 1));
+    let mut sizes = Vec::new();
+    for d in super::array_dims(tr.ctx, t) {
+        match d {
+            futmlir_dialects::ir::Dim::Const(c) => sizes.push(tr.i64c(c as i64)),
+            _ => return Err(tr.fail("internal error: an array constant of a size that is not constant")),
+        }
+    }
+    let mut leaves = Vec::new();
+    fn flatten(
+        ctx: &futmlir_dialects::ir::Context,
+        a: futmlir_dialects::ir::Attr,
+        out: &mut Vec<futmlir_dialects::ir::Attr>,
+    ) {
+        match ctx.attr_kind(a) {
+            AttrKind::Array(xs) => xs.iter().for_each(|&x| flatten(ctx, x, out)),
+            _ => out.push(a),
+        }
+    }
+    let value = tr
+        .ctx
+        .attr(o, "value")
+        .ok_or_else(|| tr.fail("soac.constant without a value"))?;
+    flatten(tr.ctx, value, &mut leaves);
+    let out = tr.alloc_array(elem, &sizes);
+    let flat = Arr {
+        dims: vec![(tr.i64c(leaves.len() as i64), tr.i64c(1))],
+        ..out.clone()
+    };
+    let et = tr.ty(elem);
+    for (k, a) in leaves.into_iter().enumerate() {
+        let x = tr.emit1("soac.constant", &[], et, &[("value", a)]);
+        let i = tr.i64c(k as i64);
+        tr.store(&flat, &[i], x);
+    }
+    Ok(out)
 }
 
 /// A fresh row-major copy of `a`.

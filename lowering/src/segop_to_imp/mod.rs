@@ -35,8 +35,8 @@
 use std::collections::HashMap;
 
 use futmlir_dialects::ir::{
-    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, MemSpace, OpId, OpView, RegionId,
-    Scalar, Type, TypeKind, Value,
+    BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, MemSpace, OpId, OpView, RegionId, Scalar, Type,
+    TypeKind, Value,
 };
 use futmlir_passes::{Options, Pass, PassInfo};
 
@@ -108,7 +108,6 @@ pub(crate) struct Tr<'a> {
     pub block: BlockId,
     pub loc: Location,
     pub map: HashMap<Value, Rep>,
-    i64t: Type,
     /// Constants made at the function's top, reused.
     consts: HashMap<(i64, Scalar), Value>,
     top: BlockId,
@@ -123,13 +122,11 @@ pub(crate) fn elem_bytes(s: Scalar) -> i64 {
 
 impl<'a> Tr<'a> {
     pub fn new(ctx: &'a mut Context, top: BlockId) -> Tr<'a> {
-        let i64t = ctx.scalar(Scalar::I64);
         Tr {
             ctx,
             block: top,
             loc: Location::Unknown,
             map: HashMap::new(),
-            i64t,
             consts: HashMap::new(),
             top,
         }
@@ -200,12 +197,6 @@ impl<'a> Tr<'a> {
 
     pub fn i64c(&mut self, v: i64) -> Value {
         self.int(v, Scalar::I64)
-    }
-
-    pub fn bool_const(&mut self, v: bool) -> Value {
-        let t = self.ty(Scalar::Bool);
-        let a = self.ctx.intern_attr(AttrKind::Bool(v));
-        self.emit1("soac.constant", &[], t, &[("value", a)])
     }
 
     pub fn bin(&mut self, kind: &str, a: Value, b: Value) -> Value {
@@ -454,18 +445,6 @@ impl<'a> Tr<'a> {
         }
     }
 
-    /// The imp types of [`Tr::flatten`] for a value of soac type `t`.
-    pub fn flat_types(&mut self, t: Type) -> Vec<Type> {
-        match array_elem(self.ctx, t) {
-            None => vec![t],
-            Some((_, rank)) => {
-                let mut v = vec![self.block_type(), self.i64t];
-                v.extend(std::iter::repeat_n(self.i64t, 2 * rank));
-                v
-            }
-        }
-    }
-
     pub fn rep(&self, v: Value) -> R<Rep> {
         self.map
             .get(&v)
@@ -509,6 +488,9 @@ impl<'a> Tr<'a> {
         let operands = self.ctx.operands(o).to_vec();
         let results: Vec<Value> = self.ctx.results(o).collect();
         let out: Vec<Rep> = match name.as_str() {
+            "soac.constant" if array_elem(self.ctx, self.ctx.value_type(results[0])).is_some() => {
+                vec![Rep::Array(arrays::array_constant(self, o, results[0])?)]
+            }
             "soac.constant" | "soac.binop" | "soac.cmpop" | "soac.unop" | "soac.convop" | "soac.ternop" => {
                 let ins = operands.iter().map(|&v| self.scalar(v)).collect::<R<Vec<_>>>()?;
                 let attrs: Vec<(String, futmlir_dialects::ir::Attr)> = self

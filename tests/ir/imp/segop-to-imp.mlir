@@ -1,0 +1,40 @@
+// RUN: futmlir opt %s --pass-pipeline=segop-to-imp
+// RUN: futmlir opt %s --pass-pipeline=segop-to-imp | futmlir opt -
+
+// An entry point becomes an imp.func taking each array as a block and its
+// sizes. The size parameter %n comes from the first array; the second
+// must agree (a checked imp.assert). A segred with a mapped result is one
+// loop carrying the accumulator, storing the mapped values into a fresh
+// block; arrays are read through their LMADs (offset + i * stride).
+// CHECK-LABEL: imp.func() {sym_name = "dot", function_type = (!mem.block<device>, i64, !mem.block<device>, i64) -> (f32, !mem.block<device>, i64), entry, in_types = [9 : i64, 1 : i64, 9 : i64, 1 : i64], out_types = [9 : i64, 0 : i64, 9 : i64, 1 : i64]}
+// CHECK: ^bb0(%0: !mem.block<device>, %1: i64, %2: !mem.block<device>, %3: i64):
+// CHECK: %7 = soac.cmpop(%3, %1) {kind = "eq"}
+// CHECK-NEXT: imp.assert(%7, %3, %1) {message = "argument 2 of entry point dot: dimension 1 has size {0}, but another argument gives the size {1}"}
+// CHECK: %11 = mem.alloc(%10) {space = "device"}
+// CHECK-NEXT: %12 = imp.for(%6, %1, %5, %8) ({
+// CHECK-NEXT: ^bb0(%13: i64, %14: f32):
+// CHECK: imp.load(%0,
+// CHECK: imp.load(%2,
+// CHECK: %21 = soac.binop(%17, %20) {kind = "mul"}
+// CHECK: imp.store(%11, %23, %21)
+// CHECK-NEXT: %24 = soac.binop(%14, %21) {kind = "add"}
+// CHECK-NEXT: imp.yield(%24)
+// CHECK: imp.return(%12, %11, %1)
+// CHECK-NOT: soac.func
+// CHECK-NOT: segop.
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]f32>, %ys: !fut.array<[%n]f32>):
+  %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32
+  %s, %ps = "segop.segred"(%n, %zero) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    %y = "soac.index"(%ys, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    %p = "soac.binop"(%x, %y) {kind = "mul"} : (f32, f32) -> f32
+    "segop.yield"(%p, %p) : (f32, f32) -> ()
+  }, {
+  ^bb0(%a: f32, %b: f32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+    "segop.yield"(%c) : (f32) -> ()
+  }) {level = "thread"} : (i64, f32) -> (f32, !fut.array<[%n]f32>)
+  "soac.return"(%s, %ps) : (f32, !fut.array<[%n]f32>) -> ()
+}) {sym_name = "dot", function_type = (i64, !fut.array<[?]f32>, !fut.array<[?]f32>) -> (f32, !fut.array<[?]f32>), entry, size_params = 1 : i64} : () -> ()
