@@ -240,11 +240,12 @@ pub unsafe extern "C" fn futrt_launch(
     // SAFETY: `args` is valid by this function's contract.
     match unsafe { ctx.launch(kernel, [gx, gy, gz], [bx, by, bz], shared_bytes, args) } {
         Ok(()) => 0,
-        Err(e) => ctx.record(e),
+        Err(e) => crate::context::fatal(&e),
     }
 }
 
-/// Waits for the device; 1 (with the error recorded) when a kernel failed.
+/// Waits for the device; when a kernel failed, reports its message and
+/// ends the program (ABI.md).
 ///
 /// # Safety
 ///
@@ -255,7 +256,7 @@ pub unsafe extern "C" fn futrt_sync(ctx: *mut futrt_ctx) -> i32 {
     let ctx = unsafe { ctx_mut(ctx, "futrt_sync") };
     match ctx.sync() {
         Ok(()) => 0,
-        Err(e) => ctx.record(e),
+        Err(e) => crate::context::fatal(&e),
     }
 }
 

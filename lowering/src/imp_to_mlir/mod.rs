@@ -591,7 +591,7 @@ impl<'c> Emitter<'c> {
             "  llvm.mlir.global external constant @futmlir_program() {{addr_space = 0 : i32}} : {prog_t} {{"
         );
         let fields = [
-            format!("llvm.mlir.constant(1 : i64) : i64"),
+            "llvm.mlir.constant(1 : i64) : i64".to_string(),
             format!("llvm.mlir.constant({n} : i64) : i64"),
             "llvm.mlir.addressof @futrt_entries : !llvm.ptr".to_string(),
             "llvm.mlir.zero : !llvm.ptr".to_string(),

@@ -87,7 +87,8 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
                 (tr.int(0, elem), tr.int(1, elem))
             };
             let out = tr.alloc_array(elem, &[n]);
-            tr.for_loop(n, &[], &mut |tr, i, _| {
+            super::gpu::par_for(tr, &[n], &mut |tr, idx| {
+                let i = idx[0];
                 let it = tr.ctx.value_type(start);
                 let iv = if it == tr.ctx.value_type(i) {
                     i
@@ -98,7 +99,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
                 let x = tr.mul(iv, step);
                 let x = tr.add(start, x);
                 tr.store(&out, &[i], x);
-                Ok(vec![])
+                Ok(())
             })?;
             Rep::Array(out)
         }
@@ -112,9 +113,9 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
                 sizes.extend(a.sizes());
             }
             let out = tr.alloc_array(elem, &sizes);
-            tr.for_loop(n, &[], &mut |tr, i, _| {
-                tr.write(&out, &[i], &x);
-                Ok(vec![])
+            super::gpu::par_for(tr, &[n], &mut |tr, idx| {
+                tr.write(&out, idx, &x);
+                Ok(())
             })?;
             Rep::Array(out)
         }

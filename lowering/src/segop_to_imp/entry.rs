@@ -14,7 +14,7 @@ use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Dim, OpId, OpVie
 
 use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 
-pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId) -> R<()> {
+pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: bool) -> R<()> {
     let view = OpView { ctx, op: f };
     let name = view.string_attr("sym_name").unwrap_or("main").to_string();
     let k = view.int_attr("size_params").unwrap_or(0) as usize;
@@ -79,7 +79,7 @@ pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId) 
     let top = ctx.append_block(region, &imp_types);
     let args = ctx.block_args(top).to_vec();
 
-    let mut tr = Tr::new(ctx, top);
+    let mut tr = Tr::new(ctx, top, module_body, gpu);
     tr.loc = loc;
     let mut reps: Vec<Option<Rep>> = vec![None; params.len()];
     let mut it = args.iter();

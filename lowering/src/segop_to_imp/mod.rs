@@ -38,20 +38,33 @@ use futmlir_dialects::ir::{
     BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, MemSpace, OpId, OpView, RegionId, Scalar, Type,
     TypeKind, Value,
 };
-use futmlir_passes::{Options, Pass, PassInfo};
+use futmlir_passes::{OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 mod arrays;
-mod entry;
-mod segops;
+pub(crate) mod entry;
+mod gpu;
+pub(crate) mod segops;
 
 pub const INFO: PassInfo = PassInfo {
     name: "segop-to-imp",
-    description: "Lower segop/soac functions to imp: explicit memory with LMAD views, segops as loops (CPU target)",
-    options: &[],
-    create: |_: &Options| Box::new(ToImp),
+    description:
+        "Lower segop/soac functions to imp: explicit memory with LMAD views; segops as loops (cpu) or kernels (cuda)",
+    options: &[OptionSpec {
+        name: "target",
+        kind: OptionKind::Enum(&["cpu", "cuda"]),
+        default: "cpu",
+        help: "cpu: segops become loops; cuda: they become imp.kernels and launches",
+    }],
+    create: |o: &Options| {
+        Box::new(ToImp {
+            gpu: o.string("target") == "cuda",
+        })
+    },
 };
 
-struct ToImp;
+struct ToImp {
+    gpu: bool,
+}
 
 impl Pass for ToImp {
     fn run(&mut self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
@@ -59,7 +72,7 @@ impl Pass for ToImp {
         let funcs: Vec<OpId> = ctx.block_ops(body).filter(|&o| ctx.op_name(o) == "soac.func").collect();
         for &f in &funcs {
             if ctx.attr(f, "entry").is_some() {
-                entry::translate_entry(ctx, f, body)?;
+                entry::translate_entry(ctx, f, body, self.gpu)?;
             }
         }
         for f in funcs {
@@ -101,6 +114,11 @@ impl Arr {
 
 pub(crate) type R<T> = Result<T, Diagnostic>;
 
+/// A loop body: gets the index and the carried values, returns the next.
+pub(crate) type LoopBody<'b> = dyn FnMut(&mut Tr, Value, &[Value]) -> R<Vec<Value>> + 'b;
+/// A region body: gets the block arguments, returns the values to yield.
+pub(crate) type RegionBody<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Value>> + 'b;
+
 /// The translator of one function: the soac values' representations and
 /// where imp ops go.
 pub(crate) struct Tr<'a> {
@@ -108,9 +126,22 @@ pub(crate) struct Tr<'a> {
     pub block: BlockId,
     pub loc: Location,
     pub map: HashMap<Value, Rep>,
-    /// Constants made at the function's top, reused.
+    /// Constants made at the function's (or kernel's) top, reused.
     consts: HashMap<(i64, Scalar), Value>,
     top: BlockId,
+    /// Segops become kernels (the CUDA target).
+    pub gpu: bool,
+    /// Code goes into a kernel being built.
+    pub in_kernel: bool,
+    /// Where kernels go.
+    pub module_body: BlockId,
+}
+
+/// What [`Tr::enter_kernel`] saves.
+pub(crate) struct HostState {
+    block: BlockId,
+    top: BlockId,
+    consts: HashMap<(i64, Scalar), Value>,
 }
 
 pub(crate) fn elem_bytes(s: Scalar) -> i64 {
@@ -121,7 +152,7 @@ pub(crate) fn elem_bytes(s: Scalar) -> i64 {
 }
 
 impl<'a> Tr<'a> {
-    pub fn new(ctx: &'a mut Context, top: BlockId) -> Tr<'a> {
+    pub fn new(ctx: &'a mut Context, top: BlockId, module_body: BlockId, gpu: bool) -> Tr<'a> {
         Tr {
             ctx,
             block: top,
@@ -129,7 +160,40 @@ impl<'a> Tr<'a> {
             map: HashMap::new(),
             consts: HashMap::new(),
             top,
+            gpu,
+            in_kernel: false,
+            module_body,
         }
+    }
+
+    /// Host code on the GPU target: parallel loops become kernels.
+    pub fn gpu_host(&self) -> bool {
+        self.gpu && !self.in_kernel
+    }
+
+    /// Code now goes into kernel block `kb`.
+    pub fn enter_kernel(&mut self, kb: BlockId) -> HostState {
+        self.in_kernel = true;
+        HostState {
+            block: std::mem::replace(&mut self.block, kb),
+            top: std::mem::replace(&mut self.top, kb),
+            consts: std::mem::take(&mut self.consts),
+        }
+    }
+
+    pub fn leave_kernel(&mut self, s: HostState) {
+        self.in_kernel = false;
+        self.block = s.block;
+        self.top = s.top;
+        self.consts = s.consts;
+    }
+
+    /// The number of kernels in the module so far (the next one's name).
+    pub fn next_kernel(&self) -> usize {
+        self.ctx
+            .block_ops(self.module_body)
+            .filter(|&o| self.ctx.op_name(o) == "imp.kernel")
+            .count()
     }
 
     pub fn fail(&self, msg: impl Into<String>) -> Diagnostic {
@@ -163,6 +227,10 @@ impl<'a> Tr<'a> {
     ) -> Value {
         let op = self.emit(name, operands, &[result], attrs, vec![]);
         self.ctx.result(op, 0)
+    }
+
+    pub fn scalar_type_of(&self, v: Value) -> Scalar {
+        self.ctx.as_scalar(self.ctx.value_type(v)).unwrap_or(Scalar::I64)
     }
 
     pub fn ty(&mut self, s: Scalar) -> Type {
@@ -312,33 +380,19 @@ impl<'a> Tr<'a> {
         });
     }
 
-    /// Runs `body` for every index of the given sizes, row-major.
+    /// Runs `body` for every index of the given sizes: in parallel (a
+    /// kernel) at host level on the GPU, loops otherwise.
     pub fn nest(&mut self, sizes: &[Value], body: &mut dyn FnMut(&mut Tr, &[Value])) {
-        fn go(tr: &mut Tr, sizes: &[Value], idx: &mut Vec<Value>, body: &mut dyn FnMut(&mut Tr, &[Value])) {
-            if idx.len() == sizes.len() {
-                body(tr, idx);
-                return;
-            }
-            let n = sizes[idx.len()];
-            tr.for_loop(n, &[], &mut |tr, i, _| {
-                idx.push(i);
-                go(tr, sizes, idx, body);
-                idx.pop();
-                Ok(vec![])
-            })
-            .expect("a loop body without failures");
-        }
-        go(self, sizes, &mut Vec::new(), body)
+        gpu::par_for(self, sizes, &mut |tr, idx| {
+            body(tr, idx);
+            Ok(())
+        })
+        .expect("a loop body without failures");
     }
 
     /// An `imp.for` from 0 to `n` (of `n`'s type) carrying `inits`;
     /// `body` gets the index and the carried values and returns the next.
-    pub fn for_loop(
-        &mut self,
-        n: Value,
-        inits: &[Value],
-        body: &mut dyn FnMut(&mut Tr, Value, &[Value]) -> R<Vec<Value>>,
-    ) -> R<Vec<Value>> {
+    pub fn for_loop(&mut self, n: Value, inits: &[Value], body: &mut LoopBody) -> R<Vec<Value>> {
         let it = self.ctx.value_type(n);
         let s = self.ctx.as_scalar(it).unwrap_or(Scalar::I64);
         let (lb, step) = (self.int(0, s), self.int(1, s));
@@ -367,11 +421,7 @@ impl<'a> Tr<'a> {
 
     /// Builds a region of one block with the given arguments whose body
     /// `f` returns the values to yield.
-    pub fn region(
-        &mut self,
-        arg_types: &[Type],
-        f: &mut dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Value>>,
-    ) -> R<(RegionId, Vec<Type>)> {
+    pub fn region(&mut self, arg_types: &[Type], f: &mut RegionBody) -> R<(RegionId, Vec<Type>)> {
         let r = self.ctx.create_region();
         let b = self.ctx.append_block(r, arg_types);
         let args = self.ctx.block_args(b).to_vec();

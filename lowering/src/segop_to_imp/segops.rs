@@ -8,12 +8,16 @@ use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 /// What one point of a loop nest computes: the values of the point.
 type Body<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Rep>> + 'b;
 
+/// Writes a point's mapped values (those after the `k` combined ones).
+type WriteMapped<'b> = dyn FnMut(&mut Tr, &[Value], &[Rep]) + 'b;
+
 /// A reduction or scan over the innermost dimension of a space.
 struct Combine {
     /// The operator's block (`2k` arguments).
     op: BlockId,
     nes: Vec<Value>,
     scan: bool,
+    commutative: bool,
 }
 
 pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
@@ -30,7 +34,7 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
         "segop.segmap" if tr.ctx.attr(o, "writes").is_some() => {
             let dests = operands[d..].iter().map(|&v| tr.array(v)).collect::<R<Vec<_>>>()?;
             let k = dests.len();
-            try_nest(tr, &sizes, &mut |tr, idx| {
+            super::gpu::par_for(tr, &sizes, &mut |tr, idx| {
                 let ys = point(tr, idx)?;
                 for j in 0..k {
                     let Rep::Scalar(i) = ys[j] else {
@@ -57,6 +61,7 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
                 op: tr.ctx.blocks(regions[1])[0],
                 nes: scalars(tr, &operands[d..])?,
                 scan: name == "segop.segscan",
+                commutative: tr.ctx.attr(o, "commutative").is_some(),
             };
             combine(tr, &sizes, Some(c), &result_types, &mut point)
         }
@@ -71,7 +76,12 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
                 return Err(tr.unsupported("histograms of arrays"));
             }
             let op = tr.ctx.blocks(regions[1])[0];
-            try_nest(tr, &sizes, &mut |tr, idx| {
+            let atomic = if tr.gpu_host() && k == 1 {
+                atomic_kind(tr, op, dests[0].elem)
+            } else {
+                None
+            };
+            let mut update = |tr: &mut Tr, idx: &[Value]| -> R<()> {
                 let ys = point(tr, idx)?;
                 let Rep::Scalar(b) = ys[0] else {
                     return Err(tr.fail("internal error: a bucket that is not a scalar"));
@@ -81,6 +91,13 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
                 tr.if_(
                     ok,
                     &mut |tr| {
+                        if let (Some(kind), Rep::Scalar(v)) = (atomic, &ys[1]) {
+                            let off = tr.element_offset(&dests[0], &[b]);
+                            let t = tr.ctx.value_type(*v);
+                            let kind = tr.ctx.string_attr(kind);
+                            tr.emit1("imp.atomic", &[dests[0].mem, off, *v], t, &[("kind", kind)]);
+                            return Ok(vec![]);
+                        }
                         let mut args: Vec<Rep> = dests.iter().map(|a| Rep::Scalar(tr.load(a, &[b]))).collect();
                         args.extend(ys[1..].iter().cloned());
                         let new = tr.block(op, &args)?;
@@ -92,7 +109,16 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
                     &mut |_| Ok(vec![]),
                 )?;
                 Ok(())
-            })?;
+            };
+            if atomic.is_some() {
+                super::gpu::par_for(tr, &sizes, &mut update)?;
+            } else if tr.gpu_host() {
+                // No atomic for this operator: one thread does it all.
+                let one = tr.i64c(1);
+                super::gpu::launch(tr, one, 1, &mut |tr| try_nest(tr, &sizes, &mut update))?;
+            } else {
+                try_nest(tr, &sizes, &mut update)?;
+            }
             Ok(dests.into_iter().map(Rep::Array).collect())
         }
         other => Err(tr.unsupported(&format!("`{other}`"))),
@@ -123,6 +149,7 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
             op,
             nes: scalars(tr, &operands[1..1 + k])?,
             scan: matches!(name, "soac.scan" | "soac.scanomap"),
+            commutative: tr.ctx.attr(o, "commutative").is_some(),
         }),
         None => None,
     };
@@ -178,18 +205,24 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
             outs.push(Some(result_array(tr, t, d, sizes)?));
         }
     }
+    let mut write_mapped = |tr: &mut Tr, at: &[Value], ys: &[Rep]| {
+        for (j, y) in ys.iter().enumerate().skip(k) {
+            let a = outs[j].clone().expect("a mapped result's array");
+            tr.write(&a, at, y);
+        }
+    };
+    if tr.gpu_host() && (c.is_none() || d == 1) {
+        return gpu_combine(tr, sizes, c, k, &outs, point, &mut write_mapped);
+    }
     let mut reduced: Vec<Value> = Vec::new();
     let (outer, inner) = sizes.split_at(d - 1);
-    try_nest(tr, outer, &mut |tr, idx| {
+    super::gpu::par_for(tr, outer, &mut |tr, idx| {
         let nes = c.as_ref().map(|c| c.nes.clone()).unwrap_or_default();
         let final_accs = tr.for_loop(inner[0], &nes, &mut |tr, i, accs| {
             let mut at = idx.to_vec();
             at.push(i);
             let ys = point(tr, &at)?;
-            for (j, y) in ys.iter().enumerate().skip(k) {
-                let a = outs[j].clone().expect("a mapped result's array");
-                tr.write(&a, &at, y);
-            }
+            write_mapped(tr, &at, &ys);
             let Some(c) = &c else { return Ok(vec![]) };
             let mut args: Vec<Rep> = accs.iter().map(|&a| Rep::Scalar(a)).collect();
             args.extend(ys[..k].iter().cloned());
@@ -231,6 +264,99 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
         .collect())
 }
 
+/// The `imp.atomic` kind that does what operator `op` does to a
+/// histogram of `elem`s, when there is one: a lone `binop` of the two
+/// arguments (add on ints and floats; min, max, and, or, xor on ints).
+fn atomic_kind(tr: &Tr, op: BlockId, elem: futmlir_dialects::ir::Scalar) -> Option<&'static str> {
+    let args = tr.ctx.block_args(op);
+    let ops: Vec<OpId> = tr.ctx.block_ops(op).collect();
+    let [bin, ret] = ops[..] else { return None };
+    if tr.ctx.op_name(bin) != "soac.binop" || tr.ctx.operands(ret) != [tr.ctx.result(bin, 0)] {
+        return None;
+    }
+    let xs = tr.ctx.operands(bin);
+    if !(xs == [args[0], args[1]] || xs == [args[1], args[0]]) {
+        return None;
+    }
+    let view = futmlir_dialects::ir::OpView { ctx: tr.ctx, op: bin };
+    let kind = view.string_attr("kind").ok()?;
+    let int = elem.is_int() && elem.bits() >= 32;
+    match kind {
+        "add"
+            if int
+                || matches!(
+                    elem,
+                    futmlir_dialects::ir::Scalar::F32 | futmlir_dialects::ir::Scalar::F64
+                ) =>
+        {
+            Some("add")
+        }
+        "min" if int => Some("min"),
+        "max" if int => Some("max"),
+        "and" if int => Some("and"),
+        "or" if int => Some("or"),
+        "xor" if int => Some("xor"),
+        _ => None,
+    }
+}
+
+/// [`combine`] at host level on the GPU: a map in one kernel, or a
+/// reduction or scan over one dimension (Note [Segops on the GPU]).
+fn gpu_combine(
+    tr: &mut Tr,
+    sizes: &[Value],
+    c: Option<Combine>,
+    k: usize,
+    outs: &[Option<Arr>],
+    point: &mut Body,
+    write_mapped: &mut WriteMapped,
+) -> R<Vec<Rep>> {
+    let as_reps = |outs: &[Option<Arr>], mut red: std::vec::IntoIter<Value>| -> Vec<Rep> {
+        outs.iter()
+            .map(|o| match o {
+                Some(a) => Rep::Array(a.clone()),
+                None => Rep::Scalar(red.next().expect("a reduced value")),
+            })
+            .collect()
+    };
+    let Some(c) = c else {
+        super::gpu::par_for(tr, sizes, &mut |tr, at| {
+            let ys = point(tr, at)?;
+            write_mapped(tr, at, &ys);
+            Ok(())
+        })?;
+        return Ok(as_reps(outs, Vec::new().into_iter()));
+    };
+    let elems = c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect();
+    let op = super::gpu::Op {
+        block: c.op,
+        nes: &c.nes,
+        elems,
+        commutative: c.commutative,
+    };
+    let mut combined = |tr: &mut Tr, i: Value, write: bool| -> R<Vec<Value>> {
+        let ys = point(tr, &[i])?;
+        if write {
+            write_mapped(tr, &[i], &ys);
+        }
+        ys[..k]
+            .iter()
+            .map(|y| match y {
+                Rep::Scalar(v) => Ok(*v),
+                Rep::Array(_) => Err(tr.unsupported("reductions and scans of arrays")),
+            })
+            .collect()
+    };
+    if c.scan {
+        let scanned: Vec<Arr> = outs[..k].iter().map(|o| o.clone().expect("a scan's array")).collect();
+        super::gpu::scan(tr, sizes[0], &op, &mut combined, &scanned)?;
+        Ok(as_reps(outs, Vec::new().into_iter()))
+    } else {
+        let red = super::gpu::reduce(tr, sizes[0], &op, &mut |tr, i| combined(tr, i, true))?;
+        Ok(as_reps(outs, red.into_iter()))
+    }
+}
+
 /// A fresh array for a result of soac type `t` whose first `d`
 /// dimensions are `space`; the others come from the type.
 fn result_array(tr: &mut Tr, t: Type, d: usize, space: &[Value]) -> R<Arr> {
@@ -262,8 +388,8 @@ fn in_range(tr: &mut Tr, i: Value, n: Value) -> Value {
     tr.bin("and", lo, hi)
 }
 
-/// Runs `body` for every index of `sizes` (none: once, here).
-fn try_nest(tr: &mut Tr, sizes: &[Value], body: &mut dyn FnMut(&mut Tr, &[Value]) -> R<()>) -> R<()> {
+/// Runs `body` for every index of `sizes` (none: once, here), in loops.
+pub(crate) fn try_nest(tr: &mut Tr, sizes: &[Value], body: &mut dyn FnMut(&mut Tr, &[Value]) -> R<()>) -> R<()> {
     fn go(
         tr: &mut Tr,
         sizes: &[Value],

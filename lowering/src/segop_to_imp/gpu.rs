@@ -1,0 +1,361 @@
+//! The CUDA target: segops as kernels (Note [Segops on the GPU]).
+//!
+//! **Note [Segops on the GPU].**
+//! At host level, each parallel loop nest becomes an `imp.kernel` (added
+//! to the module) and an `imp.launch` of it:
+//! - a segmap, a scatter, a histogram with an atomic operator, and the
+//!   array ops that fill memory (copies, iota, replicate, ...): one
+//!   thread per point of the space, blocks of [`BLOCK`] threads, the
+//!   flat thread index unravelled into the space's indices;
+//! - a segmented reduction or scan: one thread per segment, which runs
+//!   the segment sequentially;
+//! - a reduction over one dimension (thesis 4.5): a fixed number of
+//!   groups whose threads each reduce a chunk sequentially — strided,
+//!   so reads are coalesced, when the operator is commutative;
+//!   contiguous otherwise — then combine in shared memory in a tree that
+//!   keeps the order of the operands; a second kernel of one group
+//!   reduces the groups' results;
+//! - a scan over one dimension: reduce-then-scan in three kernels (each
+//!   thread reduces its contiguous chunk; one thread scans the chunk
+//!   sums; each thread scans its chunk again from its prefix);
+//! - a histogram whose operator has no atomic: one thread in all.
+//!
+//! A kernel's parameters are the host values its body uses, found after
+//! the body is built (`analysis::reads`). Code inside a kernel (and the
+//! SOACs left in a segop's body) is sequential, per thread.
+
+use futmlir_dialects::ir::{AttrKind, BlockId, Builder, OpId, Scalar, Type, TypeKind, Value};
+use futmlir_passes::soac::analysis::{reads, walk_with};
+
+use super::{elem_bytes, Arr, Rep, Tr, R};
+
+/// Threads per block.
+pub(crate) const BLOCK: i64 = 256;
+/// The most groups a one-dimensional reduction or scan uses.
+const MAX_GROUPS: i64 = 1024;
+
+/// Builds a kernel run by `grid` blocks of `block` threads, whose body
+/// `body` makes, and launches it.
+pub(crate) fn launch(tr: &mut Tr, grid: Value, block: i64, body: &mut dyn FnMut(&mut Tr) -> R<()>) -> R<()> {
+    let r = tr.ctx.create_region();
+    let kb = tr.ctx.append_block(r, &[]);
+    let saved = tr.enter_kernel(kb);
+    let built = body(tr);
+    if built.is_ok() {
+        tr.emit("imp.return", &[], &[], &[], vec![]);
+    }
+    tr.leave_kernel(saved);
+    built?;
+    // The kernel op, then its parameters: the host values it reads.
+    let name = format!("k{}", tr.next_kernel());
+    let unit_ft = tr.ctx.intern_type(TypeKind::Function {
+        inputs: vec![],
+        results: vec![],
+    });
+    let attrs = [
+        ("sym_name", tr.ctx.string_attr(&name)),
+        ("function_type", tr.ctx.intern_attr(AttrKind::Type(unit_ft))),
+        ("block_size", super::entry::int_array(tr.ctx, &[block])),
+    ];
+    let mut b = Builder::at_end(tr.ctx, tr.module_body);
+    b.location = tr.loc;
+    let k = b.op("imp.kernel", &[], &[], &attrs, vec![r]);
+    let free = reads(tr.ctx, k, false);
+    let mut uses: Vec<(OpId, usize, usize)> = Vec::new();
+    walk_with(tr.ctx, k, &mut |o| {
+        for (i, v) in tr.ctx.operands(o).iter().enumerate() {
+            if let Some(j) = free.iter().position(|f| f == v) {
+                uses.push((o, i, j));
+            }
+        }
+    });
+    let types: Vec<Type> = free.iter().map(|&v| tr.ctx.value_type(v)).collect();
+    let params: Vec<Value> = types.iter().map(|&t| tr.ctx.add_block_arg(kb, t)).collect();
+    for (o, i, j) in uses {
+        tr.ctx.set_operand(o, i, params[j]);
+    }
+    let ft = tr.ctx.intern_type(TypeKind::Function {
+        inputs: types,
+        results: vec![],
+    });
+    let ft = tr.ctx.intern_attr(AttrKind::Type(ft));
+    let key = tr.ctx.sym("function_type");
+    tr.ctx.set_attr(k, key, ft);
+    let one = tr.i64c(1);
+    let bs = tr.i64c(block);
+    let mut operands = vec![grid, one, one, bs, one, one];
+    operands.extend(free);
+    let callee = tr.ctx.sym(&name);
+    let callee = tr.ctx.intern_attr(AttrKind::SymbolRef(callee));
+    tr.emit("imp.launch", &operands, &[], &[("callee", callee)], vec![]);
+    Ok(())
+}
+
+/// The thread's index in the grid.
+pub(crate) fn global_id(tr: &mut Tr) -> (Value, Value, Value) {
+    let i64t = tr.ty(Scalar::I64);
+    let dim = tr.ctx.int_attr(0, Scalar::I64);
+    let tid = tr.emit1("imp.thread_id", &[], i64t, &[("dim", dim)]);
+    let bid = tr.emit1("imp.block_id", &[], i64t, &[("dim", dim)]);
+    let bdim = tr.emit1("imp.block_dim", &[], i64t, &[("dim", dim)]);
+    let base = tr.mul(bid, bdim);
+    (tr.add(base, tid), tid, bid)
+}
+
+/// `ceil(a / b)` for non-negative `a` and positive `b`.
+pub(crate) fn ceil_div(tr: &mut Tr, a: Value, b: Value) -> Value {
+    let one = tr.i64c(1);
+    let t = tr.add(a, b);
+    let t = tr.bin("sub", t, one);
+    tr.bin("div", t, b)
+}
+
+/// Runs `body` at every point of `sizes`: a kernel with one thread per
+/// point at host level on the GPU, loops otherwise.
+pub(crate) fn par_for(tr: &mut Tr, sizes: &[Value], body: &mut dyn FnMut(&mut Tr, &[Value]) -> R<()>) -> R<()> {
+    if !tr.gpu_host() || sizes.is_empty() {
+        return super::segops::try_nest(tr, sizes, body);
+    }
+    let total = tr.product(sizes);
+    let bs = tr.i64c(BLOCK);
+    let grid = ceil_div(tr, total, bs);
+    launch(tr, grid, BLOCK, &mut |tr| {
+        let (gid, _, _) = global_id(tr);
+        let ok = tr.cmp("lt", gid, total);
+        tr.if_(
+            ok,
+            &mut |tr| {
+                // Unravel row-major: the last index varies fastest.
+                let mut idx = vec![gid; sizes.len()];
+                let mut rest = gid;
+                for d in (0..sizes.len()).rev() {
+                    if d == 0 {
+                        idx[0] = rest;
+                    } else {
+                        idx[d] = tr.bin("mod", rest, sizes[d]);
+                        rest = tr.bin("div", rest, sizes[d]);
+                    }
+                }
+                body(tr, &idx)?;
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
+        Ok(())
+    })
+}
+
+/// The combining operator of a reduction or scan.
+pub(crate) struct Op<'a> {
+    pub block: BlockId,
+    pub nes: &'a [Value],
+    pub elems: Vec<Scalar>,
+    pub commutative: bool,
+}
+
+fn apply(tr: &mut Tr, op: &Op, a: &[Value], b: &[Value]) -> R<Vec<Value>> {
+    let mut args: Vec<Rep> = a.iter().map(|&v| Rep::Scalar(v)).collect();
+    args.extend(b.iter().map(|&v| Rep::Scalar(v)));
+    tr.block(op.block, &args)?
+        .into_iter()
+        .map(|r| match r {
+            Rep::Scalar(v) => Ok(v),
+            Rep::Array(_) => Err(tr.unsupported("reductions and scans of arrays")),
+        })
+        .collect()
+}
+
+/// What a one-dimensional reduction or scan reads at index `i`: the `k`
+/// values to combine (and it may write mapped results).
+pub(crate) type Point<'b> = dyn FnMut(&mut Tr, Value) -> R<Vec<Value>> + 'b;
+
+/// [`Point`] for scans, run twice per index: told whether this is the
+/// first time (when it writes the mapped results).
+pub(crate) type ScanPoint<'b> = dyn FnMut(&mut Tr, Value, bool) -> R<Vec<Value>> + 'b;
+
+/// Reduces `n` values with `op` (Note [Segops on the GPU]); returns the
+/// `k` results as host scalars.
+pub(crate) fn reduce(tr: &mut Tr, n: Value, op: &Op, point: &mut Point) -> R<Vec<Value>> {
+    let k = op.nes.len();
+    let groups = group_count(tr, n);
+    let partials: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[groups])).collect();
+    stage(tr, n, groups, op, point, &partials)?;
+    let one = tr.i64c(1);
+    let results: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[one])).collect();
+    let mut read_partials =
+        |tr: &mut Tr, i: Value| -> R<Vec<Value>> { Ok(partials.iter().map(|p| tr.load(p, &[i])).collect()) };
+    stage(tr, groups, one, op, &mut read_partials, &results)?;
+    let zero = tr.i64c(0);
+    Ok((0..k).map(|j| tr.load(&results[j], &[zero])).collect())
+}
+
+/// The number of groups for `n` elements: `ceil(n / BLOCK)`, at least 1
+/// and at most [`MAX_GROUPS`].
+fn group_count(tr: &mut Tr, n: Value) -> Value {
+    let bs = tr.i64c(BLOCK);
+    let g = ceil_div(tr, n, bs);
+    let max = tr.i64c(MAX_GROUPS);
+    let one = tr.i64c(1);
+    let g = tr.bin("min", g, max);
+    tr.bin("max", g, one)
+}
+
+/// The range of indices thread `gtid` of `threads` handles, as
+/// `(count, first, step)`: strided for a commutative operator,
+/// contiguous chunks otherwise.
+fn thread_range(tr: &mut Tr, n: Value, threads: Value, gtid: Value, commutative: bool) -> (Value, Value, Value) {
+    let zero = tr.i64c(0);
+    let one = tr.i64c(1);
+    if commutative {
+        // gtid, gtid + T, ... below n: ceil((n - gtid) / T) when gtid < n.
+        let left = tr.bin("sub", n, gtid);
+        let left = tr.bin("max", left, zero);
+        (ceil_div(tr, left, threads), gtid, threads)
+    } else {
+        let chunk = ceil_div(tr, n, threads);
+        let start = tr.mul(gtid, chunk);
+        let end = tr.add(start, chunk);
+        let end = tr.bin("min", end, n);
+        let count = tr.bin("sub", end, start);
+        (tr.bin("max", count, zero), start, one)
+    }
+}
+
+/// One reduction kernel: `groups` groups, each thread reducing its range,
+/// then the group in shared memory; thread 0 of group `g` writes `outs[j][g]`.
+fn stage(tr: &mut Tr, n: Value, groups: Value, op: &Op, point: &mut Point, outs: &[Arr]) -> R<()> {
+    launch(tr, groups, BLOCK, &mut |tr| {
+        let (gtid, tid, bid) = global_id(tr);
+        let bs = tr.i64c(BLOCK);
+        let threads = tr.mul(groups, bs);
+        let (count, first, step) = thread_range(tr, n, threads, gtid, op.commutative);
+        let nes = op.nes.to_vec();
+        let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
+            let s = tr.mul(j, step);
+            let i = tr.add(first, s);
+            let ys = point(tr, i)?;
+            apply(tr, op, accs, &ys)
+        })?;
+        let accs = group_reduce(tr, op, tid, &accs)?;
+        let zero = tr.i64c(0);
+        let is0 = tr.cmp("eq", tid, zero);
+        tr.if_(
+            is0,
+            &mut |tr| {
+                for (o, &a) in outs.iter().zip(&accs) {
+                    tr.store(o, &[bid], a);
+                }
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
+        Ok(())
+    })
+}
+
+/// Combines the threads' values of a group in shared memory, keeping
+/// their order: in round `s` (1, 2, 4, ...) thread `t` with `t % 2s == 0`
+/// combines its value with thread `t + s`'s. Thread 0 gets the result.
+fn group_reduce(tr: &mut Tr, op: &Op, tid: Value, accs: &[Value]) -> R<Vec<Value>> {
+    let shared_t = tr
+        .ctx
+        .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
+    let mut sh = Vec::new();
+    for (&a, &e) in accs.iter().zip(&op.elems) {
+        let bytes = tr.i64c(BLOCK * elem_bytes(e));
+        let m = tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]);
+        tr.emit("imp.store", &[m, tid, a], &[], &[], vec![]);
+        sh.push((m, tr.ty(e)));
+    }
+    let local = tr.ctx.string_attr("local");
+    tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+    let mut s = 1;
+    while s < BLOCK {
+        let mask = tr.i64c(2 * s - 1);
+        let low = tr.bin("and", tid, mask);
+        let zero = tr.i64c(0);
+        let active = tr.cmp("eq", low, zero);
+        let sc = tr.i64c(s);
+        tr.if_(
+            active,
+            &mut |tr| {
+                let other = tr.add(tid, sc);
+                let a: Vec<Value> = sh
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
+                    .collect();
+                let b: Vec<Value> = sh
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, other], t, &[]))
+                    .collect();
+                let c = apply(tr, op, &a, &b)?;
+                for (&(m, _), &v) in sh.iter().zip(&c) {
+                    tr.emit("imp.store", &[m, tid, v], &[], &[], vec![]);
+                }
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        s *= 2;
+    }
+    let zero = tr.i64c(0);
+    Ok(sh
+        .iter()
+        .map(|&(m, t)| tr.emit1("imp.load", &[m, zero], t, &[]))
+        .collect())
+}
+
+/// An inclusive scan of `n` values into `outs` (Note [Segops on the GPU]).
+/// `point` is run twice per index (the first time it also writes mapped
+/// results; `first` says which).
+pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: &[Arr]) -> R<()> {
+    let groups = group_count(tr, n);
+    let bs = tr.i64c(BLOCK);
+    let threads = tr.mul(groups, bs);
+    let sums: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[threads])).collect();
+    // 1. Each thread reduces its contiguous chunk.
+    launch(tr, groups, BLOCK, &mut |tr| {
+        let (gtid, _, _) = global_id(tr);
+        let (count, first, _) = thread_range(tr, n, threads, gtid, false);
+        let nes = op.nes.to_vec();
+        let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
+            let i = tr.add(first, j);
+            let ys = point(tr, i, true)?;
+            apply(tr, op, accs, &ys)
+        })?;
+        for (s, &a) in sums.iter().zip(&accs) {
+            tr.store(s, &[gtid], a);
+        }
+        Ok(())
+    })?;
+    // 2. One thread turns the sums into exclusive prefixes.
+    let one = tr.i64c(1);
+    launch(tr, one, 1, &mut |tr| {
+        let nes = op.nes.to_vec();
+        tr.for_loop(threads, &nes, &mut |tr, t, carry| {
+            let here: Vec<Value> = sums.iter().map(|s| tr.load(s, &[t])).collect();
+            for (s, &c) in sums.iter().zip(carry) {
+                tr.store(s, &[t], c);
+            }
+            apply(tr, op, carry, &here)
+        })?;
+        Ok(())
+    })?;
+    // 3. Each thread scans its chunk from its prefix.
+    launch(tr, groups, BLOCK, &mut |tr| {
+        let (gtid, _, _) = global_id(tr);
+        let (count, first, _) = thread_range(tr, n, threads, gtid, false);
+        let start: Vec<Value> = sums.iter().map(|s| tr.load(s, &[gtid])).collect();
+        tr.for_loop(count, &start, &mut |tr, j, accs| {
+            let i = tr.add(first, j);
+            let ys = point(tr, i, false)?;
+            let new = apply(tr, op, accs, &ys)?;
+            for (o, &v) in outs.iter().zip(&new) {
+                tr.store(o, &[i], v);
+            }
+            Ok(new)
+        })?;
+        Ok(())
+    })
+}
