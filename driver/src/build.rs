@@ -26,6 +26,7 @@ pub enum Emit {
     Imp,
     Mlir,
     Llvm,
+    Ptx,
     Exe,
 }
 
@@ -42,15 +43,24 @@ pub struct BuildArgs {
     /// Print a stage instead of building the executable.
     #[arg(long, value_enum, default_value = "exe")]
     emit: Emit,
+    /// The GPU to generate code for (cuda target).
+    #[arg(long = "gpu-arch", default_value = "sm_90")]
+    gpu_arch: String,
+    /// Link against the runtime's shared library
+    /// (`libfutmlir_runtime_cuda.so`), to be found beside the executable
+    /// when it runs, instead of statically.
+    #[arg(long)]
+    shared_runtime: bool,
 }
 
 pub fn main(a: BuildArgs) -> ExitCode {
-    if a.target == Target::Cuda {
-        eprintln!("error: --target=cuda is not implemented yet; --target=cpu builds an executable for this machine");
+    if a.emit == Emit::Ptx && a.target != Target::Cuda {
+        eprintln!("error: --emit=ptx needs --target=cuda");
         return ExitCode::FAILURE;
     }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
-    match build(&a.program, a.emit, &out) {
+    let gpu = (a.target == Target::Cuda).then_some(a.gpu_arch.as_str());
+    match build_linked(&a.program, a.emit, gpu, &out, a.shared_runtime) {
         Ok(Some(text)) => {
             print!("{text}");
             ExitCode::SUCCESS
@@ -63,10 +73,23 @@ pub fn main(a: BuildArgs) -> ExitCode {
     }
 }
 
-/// Compiles `program`; returns the text of a stage for `emit` other than
-/// `Exe`, otherwise writes the executable to `out`. Errors are rendered
+/// Compiles `program` for the CPU, or for the CUDA target when `gpu` names
+/// the chip; returns the text of a stage for `emit` other than `Exe`,
+/// otherwise writes the executable to `out`. Errors are rendered
 /// diagnostics.
-pub fn build(program: &Path, emit: Emit, out: &Path) -> Result<Option<String>, String> {
+pub fn build(program: &Path, emit: Emit, gpu: Option<&str>, out: &Path) -> Result<Option<String>, String> {
+    build_linked(program, emit, gpu, out, false)
+}
+
+/// [`build`], with the runtime linked as a shared library found beside the
+/// executable (`dynamic`) instead of statically.
+pub fn build_linked(
+    program: &Path,
+    emit: Emit,
+    gpu: Option<&str>,
+    out: &Path,
+    dynamic: bool,
+) -> Result<Option<String>, String> {
     let (sm, checked) = crate::run::load_plain(program)?;
     let mut ctx = futmlir_dialects::context();
     let module = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).map_err(|d| d.to_plain(&sm))?;
@@ -85,16 +108,28 @@ pub fn build(program: &Path, emit: Emit, out: &Path) -> Result<Option<String>, S
     if emit == Emit::Segop {
         return print(&ctx, module);
     }
-    stage(&mut ctx, "segop-to-imp")?;
+    let target = if gpu.is_some() { "cuda" } else { "cpu" };
+    stage(&mut ctx, &format!("segop-to-imp{{target={target}}}"))?;
     if emit == Emit::Imp {
         return print(&ctx, module);
     }
-    let mlir = imp_to_mlir::emit_module(&ctx, module).map_err(|d| render(&ctx, &[d]))?;
+    let mut mlir = imp_to_mlir::emit_module(&ctx, module, gpu.is_some()).map_err(|d| render(&ctx, &[d]))?;
     if emit == Emit::Mlir {
+        let device = match &mlir.device {
+            Some(d) => format!("// The kernels:\n{d}"),
+            None => String::new(),
+        };
         return Ok(Some(format!(
-            "{}// The program descriptor, added after the conversion to LLVM:\n{}",
+            "{}// The program descriptor, added after the conversion to LLVM:\n{}{device}",
             mlir.text, mlir.descriptor
         )));
+    }
+    if let (Some(chip), Some(device)) = (gpu, &mlir.device) {
+        let ptx = codegen::device_ptx(device, chip)?;
+        if emit == Emit::Ptx {
+            return Ok(Some(ptx));
+        }
+        mlir.descriptor.push_str(&imp_to_mlir::ptx_global(&ptx));
     }
     let ir = codegen::mlir_to_llvm_ir(&mlir.text, codegen::HOST_PIPELINE, &mlir.descriptor)?;
     if emit == Emit::Llvm {
@@ -103,7 +138,7 @@ pub fn build(program: &Path, emit: Emit, out: &Path) -> Result<Option<String>, S
     let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     let obj = dir.path().join("program.o");
     codegen::host_object(&ir, &obj)?;
-    codegen::link(&obj, out)?;
+    codegen::link(&obj, out, dynamic)?;
     Ok(None)
 }
 

@@ -25,7 +25,7 @@ impl Backend for CpuBackend {
     fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
         let exe = dir.path().join("program");
-        build(path, Emit::Exe, &exe)?;
+        build(path, Emit::Exe, None, &exe)?;
         Ok(Box::new(Executable { _dir: dir, exe }))
     }
 }

@@ -1,6 +1,7 @@
 //! `futmlir`: the driver. See the README for a tour of the subcommands.
 
 mod build;
+mod bundle;
 mod compiled;
 mod dataset;
 mod opt;

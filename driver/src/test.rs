@@ -36,6 +36,14 @@ pub struct TestArgs {
     /// Print passing and skipped cases too.
     #[arg(short, long)]
     verbose: bool,
+    /// With `--backend=cuda`: build the programs and write their cases
+    /// into this folder, to run on a GPU machine with `futmlir-check`
+    /// (see scripts/cuda-test.sh), instead of running them here.
+    #[arg(long, value_name = "DIR")]
+    bundle: Option<PathBuf>,
+    /// The GPU to build for (`--bundle`).
+    #[arg(long = "gpu-arch", default_value = "sm_90")]
+    gpu_arch: String,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
@@ -213,7 +221,7 @@ enum Item<'a> {
 }
 
 /// Why a block is not run, if it is not.
-fn block_skip(block: &TestBlock, backend: &str) -> Option<String> {
+pub(crate) fn block_skip(block: &TestBlock, backend: &str) -> Option<String> {
     let no_backend = format!("no_{backend}");
     block
         .tags
@@ -223,7 +231,7 @@ fn block_skip(block: &TestBlock, backend: &str) -> Option<String> {
 }
 
 /// Why a case is not run, if it is not.
-fn case_skip(case: &TestCase, backend: &str) -> Option<&'static str> {
+pub(crate) fn case_skip(case: &TestCase, backend: &str) -> Option<&'static str> {
     if case.notest {
         Some("notest")
     } else if case.compiled && backend == "interp" {
@@ -331,7 +339,7 @@ impl Runner<'_> {
         rep.summary
     }
 
-    fn inputs(&self, dir: &Path, case: &TestCase) -> Result<Vec<Value>, String> {
+    pub(crate) fn inputs(&self, dir: &Path, case: &TestCase) -> Result<Vec<Value>, String> {
         match &case.input {
             InputSpec::Inline(text) => self.values.parse_text(text).map_err(|e| format!("bad input: {e}")),
             InputSpec::File(f) => self.read_file(dir, f).map_err(|e| format!("bad input: {e}")),
@@ -343,7 +351,7 @@ impl Runner<'_> {
         }
     }
 
-    fn read_file(&self, dir: &Path, file: &Path) -> Result<Vec<Value>, String> {
+    pub(crate) fn read_file(&self, dir: &Path, file: &Path) -> Result<Vec<Value>, String> {
         let full = dir.join(file);
         let bytes = std::fs::read(&full).map_err(|e| format!("cannot read {}: {e}", full.display()))?;
         self.values.read(&bytes).map_err(|e| format!("{}: {e}", full.display()))
@@ -446,8 +454,29 @@ pub fn main(a: TestArgs) -> ExitCode {
         BackendKind::Interp => (&interp, None),
         BackendKind::Cpu => (&cpu, Some(&interp)),
         BackendKind::Cuda => {
-            eprintln!("error: backend cuda is not available yet (see `futmlir build --target`)");
-            return ExitCode::from(2);
+            let Some(dir) = &a.bundle else {
+                eprintln!(
+                    "error: backend cuda runs on a GPU machine: build a bundle with --bundle DIR and run `futmlir-check DIR` there (scripts/cuda-test.sh)"
+                );
+                return ExitCode::from(2);
+            };
+            let programs = match collect_programs(&a.paths) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            return match crate::bundle::bundle(&programs, dir, &a.gpu_arch) {
+                Ok((n, skipped)) => {
+                    println!("{n} cases written to {}, {skipped} skipped", dir.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            };
         }
     };
     let filter = match a.filter.as_deref().map(Regex::new).transpose() {

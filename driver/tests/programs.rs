@@ -32,3 +32,40 @@ fn suite(backend: &str, at_least: usize) {
     let passed: usize = summary.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
     assert!(passed >= at_least, "only {passed} cases ran: {summary}");
 }
+
+/// Every program built for CUDA (MLIR's NVVM path and LLVM's NVPTX back
+/// end, which verify what they are given) into a bundle of executables and
+/// cases for a GPU machine; few cases may be skipped as unsupported.
+#[test]
+fn program_suite_builds_for_cuda() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
+    let dir = std::env::temp_dir().join(format!("futmlir-cuda-bundle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_futmlir"))
+        .args(["test", "--backend=cuda", "--bundle"])
+        .arg(&dir)
+        .arg(&root)
+        .output()
+        .expect("run futmlir test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // `N cases written to DIR, M skipped`
+    let words: Vec<&str> = stdout.split_whitespace().collect();
+    let written: usize = words.first().and_then(|n| n.parse().ok()).unwrap_or(0);
+    let skipped: usize = words
+        .iter()
+        .rev()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(usize::MAX);
+    println!("{}", stdout.trim());
+    assert!(written >= 580 && skipped <= 20, "{stdout}");
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
+    assert_eq!(manifest.lines().count(), written + skipped);
+    assert!(dir.join("libfutmlir_runtime_cuda.so").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -26,10 +26,79 @@ use melior::utility::{
 /// dialect.
 pub const HOST_PIPELINE: &str = "builtin.module(arith-expand,convert-math-to-funcs{convert-ctlz=false},convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)";
 
+/// MLIR's conversions for the kernels (inside the `gpu.module`), then
+/// NVPTX code generation into a `gpu.binary` holding PTX for `chip`.
+pub fn device_pipeline(chip: &str) -> String {
+    format!(
+        "builtin.module(nvvm-attach-target{{chip={chip} O=3}},gpu.module(arith-expand,convert-scf-to-cf,convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts),gpu-module-to-binary{{format=isa}})"
+    )
+}
+
+/// The PTX of a device module (`imp_to_mlir`'s `device`) for `chip`.
+pub fn device_ptx(text: &str, chip: &str) -> Result<String, String> {
+    let printed = run_mlir(text, &device_pipeline(chip), |_, m, _| Ok(m.as_operation().to_string()))?;
+    // `gpu.binary @futmlir_kernels [#gpu.object<..., assembly = "...">]`
+    let key = "assembly = \"";
+    let start = printed.find(key).ok_or("MLIR made no PTX for the kernels")? + key.len();
+    let end = printed[start..].find('"').ok_or("MLIR's PTX has no end")? + start;
+    Ok(unescape_mlir(&printed[start..end]))
+}
+
+/// Undoes MLIR's string escapes (`\XX` hex bytes).
+fn unescape_mlir(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            if let Some(x) = s.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(x);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Runs `pipeline` on the MLIR module `text`, adds `after` (LLVM-dialect
 /// ops that refer to the converted functions, such as the program
 /// descriptor) to it, and translates the result to LLVM IR text.
 pub fn mlir_to_llvm_ir(text: &str, pipeline: &str, after: &str) -> Result<String, String> {
+    run_mlir(text, pipeline, |context, module, collected| {
+        let joined;
+        let module = if after.is_empty() {
+            module
+        } else {
+            let converted = module.as_operation().to_string();
+            let end = converted.rfind('}').ok_or("the converted module has no end")?;
+            joined = Module::parse(context, &format!("{}{after}}}\n", &converted[..end]))
+                .ok_or_else(|| collected("MLIR did not parse the descriptor"))?;
+            &joined
+        };
+        // SAFETY: the module is a verified LLVM-dialect module; the
+        // returned C string is ours, released with `free`.
+        unsafe {
+            let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(module.as_operation().to_raw());
+            if raw.is_null() {
+                return Err(collected("the translation to LLVM IR failed"));
+            }
+            let s = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
+            libc_free(raw as *mut std::ffi::c_void);
+            Ok(s)
+        }
+    })
+}
+
+/// Parses `text`, runs `pipeline` on it and gives the result to `then`
+/// (with a function that renders MLIR's diagnostics under a heading).
+fn run_mlir<T>(
+    text: &str,
+    pipeline: &str,
+    then: impl FnOnce(&melior::Context, &Module, &dyn Fn(&str) -> String) -> Result<T, String>,
+) -> Result<T, String> {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
     register_all_passes();
@@ -56,25 +125,8 @@ pub fn mlir_to_llvm_ir(text: &str, pipeline: &str, after: &str) -> Result<String
     let pm = PassManager::new(&context);
     parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
         .map_err(|e| format!("bad MLIR pipeline `{pipeline}`: {e}"))?;
-    pm.run(&mut module)
-        .map_err(|_| collected("MLIR's conversion to the LLVM dialect failed"))?;
-    if !after.is_empty() {
-        let converted = module.as_operation().to_string();
-        let end = converted.rfind('}').ok_or("the converted module has no end")?;
-        let joined = format!("{}{after}}}\n", &converted[..end]);
-        module = Module::parse(&context, &joined).ok_or_else(|| collected("MLIR did not parse the descriptor"))?;
-    }
-    // SAFETY: the module is a verified LLVM-dialect module; the returned C
-    // string is owned by us and released with `free`.
-    unsafe {
-        let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(module.as_operation().to_raw());
-        if raw.is_null() {
-            return Err(collected("the translation to LLVM IR failed"));
-        }
-        let s = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
-        libc_free(raw as *mut std::ffi::c_void);
-        Ok(s)
-    }
+    pm.run(&mut module).map_err(|_| collected("MLIR's conversion failed"))?;
+    then(&context, &module, &collected)
 }
 
 extern "C" {
@@ -123,14 +175,27 @@ pub fn find_runtime() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("FUTMLIR_RUNTIME") {
         return Ok(PathBuf::from(p));
     }
+    find_artifact("libfutmlir_runtime_cuda", ".a")
+}
+
+/// The runtime as a shared library (`libfutmlir_runtime_cuda.so`, which
+/// cargo puts beside the static one; `FUTMLIR_RUNTIME_SO` overrides).
+pub fn find_runtime_shared() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("FUTMLIR_RUNTIME_SO") {
+        return Ok(PathBuf::from(p));
+    }
+    find_artifact("libfutmlir_runtime_cuda", ".so")
+}
+
+/// `<stem><ext>` beside the `futmlir` executable or one folder up, else
+/// the newest `<stem>*<ext>` in their `deps/` folders (where `cargo test`
+/// leaves hashed copies).
+fn find_artifact(stem: &str, ext: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate futmlir: {e}"))?;
-    let name = "libfutmlir_runtime_cuda.a";
+    let name = format!("{stem}{ext}");
     let dirs: Vec<PathBuf> = exe.ancestors().skip(1).take(2).map(Path::to_path_buf).collect();
-    for d in &dirs {
-        let p = d.join(name);
-        if p.exists() {
-            return Ok(p);
-        }
+    if let Some(p) = dirs.iter().map(|d| d.join(&name)).find(|p| p.exists()) {
+        return Ok(p);
     }
     let newest = dirs
         .iter()
@@ -139,7 +204,7 @@ pub fn find_runtime() -> Result<PathBuf, String> {
         .filter_map(Result::ok)
         .filter(|e| {
             let n = e.file_name().to_string_lossy().into_owned();
-            n.starts_with("libfutmlir_runtime_cuda-") && n.ends_with(".a")
+            n.starts_with(stem) && n.ends_with(ext)
         })
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .max();
@@ -151,19 +216,34 @@ pub fn find_runtime() -> Result<PathBuf, String> {
     })
 }
 
-/// Links an object with the runtime into an executable.
-pub fn link(object: &Path, out: &Path) -> Result<(), String> {
-    let runtime = find_runtime()?;
+/// Links an object with the runtime into an executable: statically, or
+/// (`dynamic`) against the shared runtime, looked for beside the
+/// executable when it runs.
+pub fn link(object: &Path, out: &Path, dynamic: bool) -> Result<(), String> {
+    let runtime = if dynamic {
+        find_runtime_shared()?
+    } else {
+        find_runtime()?
+    };
     let linker = ["clang-22", "clang", "cc"]
         .into_iter()
         .find(|c| Command::new(c).arg("--version").output().is_ok())
         .ok_or("no C compiler driver to link with (clang-22, clang or cc)")?;
-    let output = Command::new(linker)
-        .arg(object)
-        .arg(&runtime)
+    let mut cmd = Command::new(linker);
+    cmd.arg(object);
+    if dynamic {
+        let dir = runtime.parent().unwrap_or(Path::new("."));
+        cmd.arg("-L")
+            .arg(dir)
+            .arg("-l:libfutmlir_runtime_cuda.so")
+            .arg("-Wl,-rpath,$ORIGIN");
+    } else {
+        cmd.arg(&runtime)
+            .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lutil", "-lrt", "-lc"]);
+    }
+    let output = cmd
         .arg("-o")
         .arg(out)
-        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lc"])
         .output()
         .map_err(|e| format!("cannot run {linker}: {e}"))?;
     if !output.status.success() {

@@ -503,8 +503,13 @@ values; the results are the final ones.
         OpDef {
             name: "soac.assert",
             summary: "Fails the program with a message unless the condition holds.",
-            description: r#"```mlir
+            description: r#"Operands: the i1 condition, then up to seven i64 values. With values,
+the message is a template: `{k}` is the `k`-th value, `{{` and `}}` are
+braces; without, it is taken as it is.
+
+```mlir
 "soac.assert"(%ok) {message = "index out of bounds"} : (i1) -> ()
+"soac.assert"(%ok, %i, %n) {message = "Index [{0}] out of bounds for array of shape [{1}]."} : (i1, i64, i64) -> ()
 ```"#,
             traits: NONE,
             verify: v::assert,

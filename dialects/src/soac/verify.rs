@@ -237,11 +237,16 @@ pub fn select(v: &OpView) -> Result<(), String> {
 
 /// `assert(c) {message}`.
 pub fn assert(v: &OpView) -> Result<(), String> {
-    v.expect_operands(1)?;
+    v.expect_operands_at_least(1)?;
     v.expect_results(0)?;
     if !v.is_bool(v.operand_type(0)) {
         return Err("condition must be i1".into());
     }
+    let n = v.num_operands();
+    if n > 8 {
+        return Err(format!("at most 7 message arguments, found {}", n - 1));
+    }
+    v.expect_i64_operands(1..n, "a message argument")?;
     v.string_attr("message")?;
     Ok(())
 }

@@ -218,7 +218,28 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
         if !self.unsafe_ {
             if let Some(c) = self.and_all(conds) {
-                self.assert(c, "index out of bounds");
+                // Futhark's message, with the index and the shape, when
+                // every index is a number (at most 7 values fit).
+                let fixed: Vec<Value> = out
+                    .iter()
+                    .filter_map(|ix| match ix {
+                        Ix::Fix(i) => Some(*i),
+                        _ => None,
+                    })
+                    .collect();
+                let rank = self.rank(l0);
+                if fixed.len() == out.len() && fixed.len() + rank <= 7 {
+                    let mut args = fixed.clone();
+                    for d in 0..rank {
+                        args.push(self.size(l0, d)?);
+                    }
+                    let idx: Vec<String> = (0..fixed.len()).map(|k| format!("{{{k}}}")).collect();
+                    let shape: String = (0..rank).map(|d| format!("[{{{}}}]", fixed.len() + d)).collect();
+                    let msg = format!("Index [{}] out of bounds for array of shape {shape}.", idx.join(", "));
+                    self.assert_with(c, &msg, &args);
+                } else {
+                    self.assert(c, "index out of bounds");
+                }
             }
         }
         Ok(out)

@@ -260,9 +260,17 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// `soac.assert` with the message and the current source location.
     pub fn assert(&mut self, c: Value, msg: &str) {
+        self.assert_with(c, msg, &[]);
+    }
+
+    /// An assertion whose message is a template over `args` (i64 values:
+    /// `{0}`, `{1}`, ...; see `soac.assert`).
+    pub fn assert_with(&mut self, c: Value, msg: &str, args: &[Value]) {
         let m = format!("{msg} ({})", self.where_());
         let a = self.ctx.string_attr(&m);
-        self.op("soac.assert", &[c], &[], &[("message", a)], Vec::new());
+        let mut operands = vec![c];
+        operands.extend_from_slice(args);
+        self.op("soac.assert", &operands, &[], &[("message", a)], Vec::new());
     }
 
     /// A check that a size the program computes (`iota n`, `replicate n

@@ -24,6 +24,7 @@ use std::fmt::Write as _;
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Context, Diagnostic, OpId, OpView, Scalar, Type, TypeKind, Value};
 
+mod device;
 mod scalar;
 
 /// The MLIR module of an imp module, and the messages its assertions
@@ -33,11 +34,16 @@ pub struct Emitted {
     pub text: String,
     /// The program descriptor and `main`, in the LLVM dialect: they take
     /// the entry functions' addresses, so they join the module after its
-    /// conversion to the LLVM dialect.
+    /// conversion to the LLVM dialect. `@futrt_ptx` is left to define
+    /// (see [`ptx_global`]) on the CUDA target.
     pub descriptor: String,
+    /// The CUDA target's kernels: a `gpu.module` (see `device`).
+    pub device: Option<String>,
 }
 
-pub fn emit_module(ctx: &Context, module: OpId) -> Result<Emitted, Diagnostic> {
+/// Emits the MLIR of an imp module; `gpu`: the CUDA target (kernels in a
+/// device module, host access to device memory through the runtime).
+pub fn emit_module(ctx: &Context, module: OpId, gpu: bool) -> Result<Emitted, Diagnostic> {
     let mut e = Emitter {
         ctx,
         out: String::new(),
@@ -45,14 +51,28 @@ pub fn emit_module(ctx: &Context, module: OpId) -> Result<Emitted, Diagnostic> {
         next: 0,
         messages: Vec::new(),
         indent: 2,
+        gpu,
+        in_kernel: false,
+        entry_allocas: Vec::new(),
+        shared: Vec::new(),
+        kernels: Vec::new(),
+        device: String::new(),
+        kernel_math: None,
     };
     let body = ctx.blocks(ctx.regions(module)[0])[0];
     let mut entries = Vec::new();
     e.out.push_str("module {\n");
     e.out.push_str(RUNTIME_DECLS);
+    // Kernels first: launches refer to them by number.
+    for f in ctx.block_ops(body) {
+        if ctx.op_name(f) == "imp.kernel" {
+            device::kernel(&mut e, f)?;
+        }
+    }
     for f in ctx.block_ops(body) {
         match ctx.op_name(f) {
             "imp.func" => entries.push(e.func(f)?),
+            "imp.kernel" if gpu => {}
             other => {
                 return Err(Diagnostic::error(
                     ctx.location(f),
@@ -64,15 +84,23 @@ pub fn emit_module(ctx: &Context, module: OpId) -> Result<Emitted, Diagnostic> {
     e.out.push_str("}\n");
     let text = std::mem::take(&mut e.out);
     e.descriptor(&entries);
+    let device = gpu.then(|| device::module_text(&e));
     Ok(Emitted {
         text,
         descriptor: e.out,
+        device,
     })
 }
 
 const RUNTIME_DECLS: &str = r#"  llvm.func @futrt_alloc(!llvm.ptr, i64) -> !llvm.ptr
+  llvm.func @futrt_free(!llvm.ptr, !llvm.ptr)
   llvm.func @futrt_fail(!llvm.ptr, i32, i64, !llvm.ptr) -> i32
   llvm.func @futrt_main(i32, !llvm.ptr, !llvm.ptr) -> i32
+  llvm.func @futrt_read(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64)
+  llvm.func @futrt_write(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64)
+  llvm.func @futrt_launch(!llvm.ptr, i32, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr) -> i32
+  llvm.func @futrt_sync(!llvm.ptr) -> i32
+  llvm.func @futrt_error_buffer(!llvm.ptr) -> !llvm.ptr
 "#;
 
 /// What the descriptor needs to know about one entry point.
@@ -89,12 +117,28 @@ pub(crate) struct Emitter<'c> {
     next: usize,
     messages: Vec<String>,
     indent: usize,
+    /// The CUDA target.
+    pub gpu: bool,
+    /// Emitting a kernel's body.
+    pub in_kernel: bool,
+    /// `llvm.alloca`s for the current host function's entry block (loops
+    /// must not grow the stack).
+    pub entry_allocas: Vec<String>,
+    /// Shared-memory globals of the device module.
+    pub shared: Vec<String>,
+    /// The kernels' names, in launch-number order.
+    pub kernels: Vec<String>,
+    /// The kernels' text.
+    pub device: String,
+    /// A `math` op in a kernel that NVPTX cannot select without libdevice.
+    pub kernel_math: Option<String>,
 }
 
 /// The MLIR type of an imp value type.
 pub(crate) fn mlir_type(ctx: &Context, t: Type) -> String {
     match ctx.type_kind(t) {
         TypeKind::Scalar(s) => scalar_type(*s).to_string(),
+        TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared) => "!llvm.ptr<3>".to_string(),
         TypeKind::Mem(_) => "!llvm.ptr".to_string(),
         _ => "<unsupported type>".to_string(),
     }
@@ -156,14 +200,24 @@ impl<'c> Emitter<'c> {
         self.out.push('\n');
     }
 
+    /// Notes a `math` op in a kernel that the GPU cannot run yet.
+    fn check_kernel_math(&mut self, rhs: &str) {
+        let op = rhs.split_whitespace().next().unwrap_or("");
+        if self.in_kernel && op.starts_with("math.") && !device::KERNEL_MATH.contains(&op) {
+            self.kernel_math.get_or_insert_with(|| op.to_string());
+        }
+    }
+
     /// Emits `rhs` as a new value named for `v`.
     pub fn def(&mut self, v: Value, rhs: &str) {
+        self.check_kernel_math(rhs);
         let n = self.bind(v);
         self.line(&format!("{n} = {rhs}"));
     }
 
     /// Emits `rhs` as a temporary and returns its name.
     pub fn tmp(&mut self, rhs: &str) -> String {
+        self.check_kernel_math(rhs);
         let n = self.fresh();
         self.line(&format!("{n} = {rhs}"));
         n
@@ -200,8 +254,14 @@ impl<'c> Emitter<'c> {
             result_types.join(", ")
         );
         self.indent = 4;
+        let header_end = self.out.len();
         self.block_body(body, "func.return")?;
         self.out.push_str("  }\n");
+        let allocas: String = std::mem::take(&mut self.entry_allocas)
+            .iter()
+            .map(|a| format!("    {a}\n"))
+            .collect();
+        self.out.insert_str(header_end, &allocas);
         self.wrapper(&name, &params, &in_types, &out_types, &result_types);
         Ok(EntryInfo {
             name,
@@ -212,11 +272,15 @@ impl<'c> Emitter<'c> {
 
     /// The ops of `b`; its terminator becomes `term` (`scf.yield`,
     /// `func.return`).
-    fn block_body(&mut self, b: BlockId, term: &str) -> R<()> {
+    pub fn block_body(&mut self, b: BlockId, term: &str) -> R<()> {
         for o in self.ctx.block_ops(b).collect::<Vec<_>>() {
             match self.ctx.op_name(o) {
                 "imp.yield" | "imp.return" => {
                     let vs = self.ctx.operands(o).to_vec();
+                    if self.gpu && !self.in_kernel && self.ctx.op_name(o) == "imp.return" {
+                        // Kernels still running may fail: wait and check.
+                        self.line("llvm.call @futrt_sync(%ctx) : (!llvm.ptr) -> i32");
+                    }
                     if vs.is_empty() {
                         self.line(term);
                     } else {
@@ -231,7 +295,7 @@ impl<'c> Emitter<'c> {
         Ok(())
     }
 
-    fn op(&mut self, o: OpId) -> R<()> {
+    pub fn op(&mut self, o: OpId) -> R<()> {
         let ctx = self.ctx;
         let name = ctx.op_name(o);
         let ops = ctx.operands(o).to_vec();
@@ -239,6 +303,18 @@ impl<'c> Emitter<'c> {
         match name {
             "soac.constant" | "soac.binop" | "soac.cmpop" | "soac.unop" | "soac.convop" | "soac.select"
             | "soac.ternop" => scalar::op(self, o, name, &ops, results[0])?,
+            "mem.alloc" if self.in_kernel => {
+                return Err(self.fail(
+                    o,
+                    "the compiled backends do not support allocations inside GPU kernels yet",
+                ))
+            }
+            "mem.free" => {
+                let m = self.name(ops[0]);
+                self.line(&format!(
+                    "llvm.call @futrt_free(%ctx, {m}) : (!llvm.ptr, !llvm.ptr) -> ()"
+                ));
+            }
             "mem.alloc" => {
                 let bytes = self.name(ops[0]);
                 self.def(
@@ -246,25 +322,32 @@ impl<'c> Emitter<'c> {
                     &format!("llvm.call @futrt_alloc(%ctx, {bytes}) : (!llvm.ptr, i64) -> !llvm.ptr"),
                 );
             }
+            "imp.load" | "imp.store" if self.host_device_access(ops[0]) => device::host_access(self, o)?,
+            "imp.launch" => device::launch(self, o)?,
+            "imp.thread_id" | "imp.block_id" | "imp.block_dim" | "imp.grid_dim" | "imp.barrier"
+            | "imp.shared_alloc" | "imp.atomic" => device::kernel_op(self, o)?,
+            "imp.assert" if self.in_kernel => device::kernel_assert(self, o)?,
             "imp.load" => {
                 let s = self.scalar_of(results[0]);
                 let p = self.gep(ops[0], ops[1], s);
+                let pt = self.ty(ops[0]);
                 let mt = memory_type(s);
                 if s == Scalar::Bool {
-                    let b = self.tmp(&format!("llvm.load {p} : !llvm.ptr -> i8"));
+                    let b = self.tmp(&format!("llvm.load {p} : {pt} -> i8"));
                     self.def(results[0], &format!("arith.trunci {b} : i8 to i1"));
                 } else {
-                    self.def(results[0], &format!("llvm.load {p} : !llvm.ptr -> {mt}"));
+                    self.def(results[0], &format!("llvm.load {p} : {pt} -> {mt}"));
                 }
             }
             "imp.store" => {
                 let s = self.scalar_of(ops[2]);
                 let p = self.gep(ops[0], ops[1], s);
+                let pt = self.ty(ops[0]);
                 let mut x = self.name(ops[2]);
                 if s == Scalar::Bool {
                     x = self.tmp(&format!("arith.extui {x} : i1 to i8"));
                 }
-                self.line(&format!("llvm.store {x}, {p} : {}, !llvm.ptr", memory_type(s)));
+                self.line(&format!("llvm.store {x}, {p} : {}, {pt}", memory_type(s)));
             }
             "imp.for" => {
                 let (lb, ub, step) = (self.name(ops[0]), self.name(ops[1]), self.name(ops[2]));
@@ -365,27 +448,13 @@ impl<'c> Emitter<'c> {
                 self.line("}");
             }
             "imp.assert" => {
-                let msg = OpView { ctx, op: o }
-                    .string_attr("message")
-                    .unwrap_or("assertion failed")
-                    .to_string();
-                let k = match self.messages.iter().position(|m| *m == msg) {
-                    Some(k) => k,
-                    None => {
-                        self.messages.push(msg);
-                        self.messages.len() - 1
-                    }
-                };
+                let k = self.message_number(o);
                 let c = self.name(ops[0]);
                 self.line(&format!("scf.if {c} {{"));
                 self.line("} else {");
                 self.indent += 2;
                 let n = ops.len() - 1;
-                let one = self.tmp("llvm.mlir.constant(1 : i64) : i64");
-                let buf = self.tmp(&format!(
-                    "llvm.alloca {one} x !llvm.array<{} x i64> : (i64) -> !llvm.ptr",
-                    n.max(1)
-                ));
+                let buf = self.entry_alloca(&format!("!llvm.array<{} x i64>", n.max(1)));
                 for (j, &a) in ops[1..].iter().enumerate() {
                     let p = self.tmp(&format!(
                         "llvm.getelementptr {buf}[{j}] : (!llvm.ptr) -> !llvm.ptr, i64"
@@ -411,7 +480,42 @@ impl<'c> Emitter<'c> {
         Ok(())
     }
 
-    fn nested(&mut self, b: BlockId, term: &str) -> R<()> {
+    /// The number of the message of assertion `o` in the message table.
+    pub fn message_number(&mut self, o: OpId) -> usize {
+        let msg = OpView { ctx: self.ctx, op: o }
+            .string_attr("message")
+            .unwrap_or("assertion failed")
+            .to_string();
+        match self.messages.iter().position(|m| *m == msg) {
+            Some(k) => k,
+            None => {
+                self.messages.push(msg);
+                self.messages.len() - 1
+            }
+        }
+    }
+
+    /// An `llvm.alloca` of one `ty` in the function's entry block.
+    pub fn entry_alloca(&mut self, ty: &str) -> String {
+        let n = self.fresh();
+        self.entry_allocas
+            .push(format!("{n}_one = llvm.mlir.constant(1 : i64) : i64"));
+        self.entry_allocas
+            .push(format!("{n} = llvm.alloca {n}_one x {ty} : (i64) -> !llvm.ptr"));
+        n
+    }
+
+    /// Host code on the GPU target touching device memory.
+    fn host_device_access(&self, mem: Value) -> bool {
+        self.gpu
+            && !self.in_kernel
+            && matches!(
+                self.ctx.type_kind(self.ctx.value_type(mem)),
+                TypeKind::Mem(futmlir_dialects::ir::MemSpace::Device)
+            )
+    }
+
+    pub fn nested(&mut self, b: BlockId, term: &str) -> R<()> {
         self.indent += 2;
         let r = self.block_body(b, term);
         self.indent -= 2;
@@ -419,7 +523,7 @@ impl<'c> Emitter<'c> {
     }
 
     /// `%a, %b = ` for an op's results (empty when there are none).
-    fn result_names(&mut self, results: &[Value]) -> String {
+    pub fn result_names(&mut self, results: &[Value]) -> String {
         if results.is_empty() {
             return String::new();
         }
@@ -428,10 +532,11 @@ impl<'c> Emitter<'c> {
     }
 
     /// The address of element `idx` of block `mem` holding `s`s.
-    fn gep(&mut self, mem: Value, idx: Value, s: Scalar) -> String {
+    pub fn gep(&mut self, mem: Value, idx: Value, s: Scalar) -> String {
         let (m, i) = (self.name(mem), self.name(idx));
+        let pt = self.ty(mem);
         self.tmp(&format!(
-            "llvm.getelementptr {m}[{i}] : (!llvm.ptr, i64) -> !llvm.ptr, {}",
+            "llvm.getelementptr {m}[{i}] : ({pt}, i64) -> {pt}, {}",
             memory_type(s)
         ))
     }
@@ -567,6 +672,29 @@ impl<'c> Emitter<'c> {
             }
         }
         let _ = writeln!(g, "    llvm.return {acc} : !llvm.array<{n} x {entry_t}>\n  }}");
+        // The kernels' names.
+        if self.gpu {
+            let names: Vec<String> = self.kernels.clone();
+            for (k, n) in names.iter().enumerate() {
+                global_string(&mut g, &format!("futrt_kname_{k}"), n);
+            }
+            let nk = names.len();
+            let _ = writeln!(
+                g,
+                "  llvm.mlir.global internal constant @futrt_kernels() {{addr_space = 0 : i32}} : !llvm.array<{nk} x ptr> {{"
+            );
+            let _ = writeln!(g, "    %k = llvm.mlir.undef : !llvm.array<{nk} x ptr>");
+            let mut acc = "%k".to_string();
+            for k in 0..nk {
+                let _ = writeln!(g, "    %kp{k} = llvm.mlir.addressof @futrt_kname_{k} : !llvm.ptr");
+                let _ = writeln!(
+                    g,
+                    "    %k{k} = llvm.insertvalue %kp{k}, {acc}[{k}] : !llvm.array<{nk} x ptr>"
+                );
+                acc = format!("%k{k}");
+            }
+            let _ = writeln!(g, "    llvm.return {acc} : !llvm.array<{nk} x ptr>\n  }}");
+        }
         // The messages.
         let m = self.messages.len();
         let _ = writeln!(
@@ -594,9 +722,17 @@ impl<'c> Emitter<'c> {
             "llvm.mlir.constant(1 : i64) : i64".to_string(),
             format!("llvm.mlir.constant({n} : i64) : i64"),
             "llvm.mlir.addressof @futrt_entries : !llvm.ptr".to_string(),
-            "llvm.mlir.zero : !llvm.ptr".to_string(),
-            "llvm.mlir.constant(0 : i64) : i64".to_string(),
-            "llvm.mlir.zero : !llvm.ptr".to_string(),
+            if self.gpu {
+                "llvm.mlir.addressof @futrt_ptx : !llvm.ptr".to_string()
+            } else {
+                "llvm.mlir.zero : !llvm.ptr".to_string()
+            },
+            format!("llvm.mlir.constant({} : i64) : i64", self.kernels.len()),
+            if self.gpu {
+                "llvm.mlir.addressof @futrt_kernels : !llvm.ptr".to_string()
+            } else {
+                "llvm.mlir.zero : !llvm.ptr".to_string()
+            },
             format!("llvm.mlir.constant({m} : i64) : i64"),
             "llvm.mlir.addressof @futrt_messages : !llvm.ptr".to_string(),
         ];
@@ -613,6 +749,14 @@ impl<'c> Emitter<'c> {
         );
         self.out.push_str(&g);
     }
+}
+
+/// The PTX of the kernels as the global `@futrt_ptx` the descriptor
+/// refers to.
+pub fn ptx_global(ptx: &str) -> String {
+    let mut g = String::new();
+    global_string(&mut g, "futrt_ptx", ptx);
+    g
 }
 
 /// A NUL-terminated string constant.

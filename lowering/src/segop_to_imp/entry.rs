@@ -174,6 +174,7 @@ pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, 
             }
         }
     }
+    tr.free_scope(&returned);
     tr.emit("imp.return", &returned, &[], &[], vec![]);
     let ctx = tr.ctx;
     let ft = ctx.intern_type(TypeKind::Function {

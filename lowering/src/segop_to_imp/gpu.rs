@@ -16,7 +16,7 @@
 //!   keeps the order of the operands; a second kernel of one group
 //!   reduces the groups' results;
 //! - a scan over one dimension: reduce-then-scan in three kernels (each
-//!   thread reduces its contiguous chunk; one thread scans the chunk
+//!   thread reduces its contiguous chunk; one group scans the chunk
 //!   sums; each thread scans its chunk again from its prefix);
 //! - a histogram whose operator has no atomic: one thread in all.
 //!
@@ -329,14 +329,62 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
         }
         Ok(())
     })?;
-    // 2. One thread turns the sums into exclusive prefixes.
+    // 2. One group turns the sums into exclusive prefixes: each thread
+    //    sums a contiguous part, thread 0 scans those parts' sums in
+    //    shared memory, each thread rewrites its part as prefixes.
     let one = tr.i64c(1);
-    launch(tr, one, 1, &mut |tr| {
+    launch(tr, one, BLOCK, &mut |tr| {
+        let (tid, _, _) = global_id(tr);
+        let bs = tr.i64c(BLOCK);
+        let (count, first, _) = thread_range(tr, threads, bs, tid, false);
         let nes = op.nes.to_vec();
-        tr.for_loop(threads, &nes, &mut |tr, t, carry| {
-            let here: Vec<Value> = sums.iter().map(|s| tr.load(s, &[t])).collect();
+        let part = tr.for_loop(count, &nes, &mut |tr, j, accs| {
+            let i = tr.add(first, j);
+            let here: Vec<Value> = sums.iter().map(|s| tr.load(s, &[i])).collect();
+            apply(tr, op, accs, &here)
+        })?;
+        let shared_t = tr
+            .ctx
+            .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
+        let mut sh = Vec::new();
+        for (&a, &e) in part.iter().zip(&op.elems) {
+            let bytes = tr.i64c(BLOCK * elem_bytes(e));
+            let m = tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]);
+            tr.emit("imp.store", &[m, tid, a], &[], &[], vec![]);
+            sh.push((m, tr.ty(e)));
+        }
+        let local = tr.ctx.string_attr("local");
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        let zero = tr.i64c(0);
+        let is0 = tr.cmp("eq", tid, zero);
+        tr.if_(
+            is0,
+            &mut |tr| {
+                let nes = op.nes.to_vec();
+                tr.for_loop(bs, &nes, &mut |tr, t, carry| {
+                    let here: Vec<Value> = sh
+                        .iter()
+                        .map(|&(m, ty)| tr.emit1("imp.load", &[m, t], ty, &[]))
+                        .collect();
+                    for (&(m, _), &c) in sh.iter().zip(carry) {
+                        tr.emit("imp.store", &[m, t, c], &[], &[], vec![]);
+                    }
+                    apply(tr, op, carry, &here)
+                })?;
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        let start: Vec<Value> = sh
+            .iter()
+            .map(|&(m, ty)| tr.emit1("imp.load", &[m, tid], ty, &[]))
+            .collect();
+        tr.for_loop(count, &start, &mut |tr, j, carry| {
+            let i = tr.add(first, j);
+            let here: Vec<Value> = sums.iter().map(|s| tr.load(s, &[i])).collect();
             for (s, &c) in sums.iter().zip(carry) {
-                tr.store(s, &[t], c);
+                tr.store(s, &[i], c);
             }
             apply(tr, op, carry, &here)
         })?;

@@ -20,8 +20,10 @@
 //! results) are allocated row-major with `mem.alloc`. An entry point's
 //! results are copied into fresh blocks unless they already are a fresh,
 //! unaliased allocation (the runtime frees them; `runtime-cuda/ABI.md`).
-//! Blocks are not freed yet (left to the memory planning of the `mem`
-//! level).
+//! A block is freed (`mem.free`) at the end of the region that allocated
+//! it (a function body, a loop body, a branch) unless the region yields
+//! or returns it. (A loop that carries an array it reallocates keeps the
+//! earlier iterations' blocks: reuse is for the `mem` level.)
 //!
 //! **Note [Segops on the CPU].**
 //! A segop over `s1..sd` becomes `d` nested `imp.for` loops running its
@@ -135,6 +137,12 @@ pub(crate) struct Tr<'a> {
     pub in_kernel: bool,
     /// Where kernels go.
     pub module_body: BlockId,
+    /// Ops of kernel bodies translated on the host before the kernel.
+    pub hoisted: std::collections::HashSet<OpId>,
+    /// The blocks allocated in each enclosing region, innermost last:
+    /// each is freed at the end of its region unless it leaves it
+    /// (Note [Arrays as LMADs]).
+    scopes: Vec<Vec<Value>>,
 }
 
 /// What [`Tr::enter_kernel`] saves.
@@ -163,6 +171,18 @@ impl<'a> Tr<'a> {
             gpu,
             in_kernel: false,
             module_body,
+            hoisted: Default::default(),
+            scopes: vec![Vec::new()],
+        }
+    }
+
+    /// Ends the innermost scope: frees the blocks allocated in it that
+    /// `kept` (the values leaving the scope) does not hold.
+    pub fn free_scope(&mut self, kept: &[Value]) {
+        for mem in self.scopes.pop().unwrap_or_default() {
+            if !kept.contains(&mem) {
+                self.emit("mem.free", &[mem], &[], &[], vec![]);
+            }
         }
     }
 
@@ -302,6 +322,11 @@ impl<'a> Tr<'a> {
         let bt = self.block_type();
         let space = self.ctx.string_attr("device");
         let mem = self.emit1("mem.alloc", &[bytes], bt, &[("space", space)]);
+        if !self.in_kernel {
+            if let Some(scope) = self.scopes.last_mut() {
+                scope.push(mem);
+            }
+        }
         let offset = self.i64c(0);
         let dims = self.row_major_dims(sizes);
         Arr {
@@ -402,14 +427,17 @@ impl<'a> Tr<'a> {
         let b = self.ctx.append_block(r, &arg_types);
         let args = self.ctx.block_args(b).to_vec();
         let saved = std::mem::replace(&mut self.block, b);
+        self.scopes.push(Vec::new());
         let next = body(self, args[0], &args[1..]);
         let next = match next {
             Ok(n) => n,
             Err(e) => {
+                self.scopes.pop();
                 self.block = saved;
                 return Err(e);
             }
         };
+        self.free_scope(&next);
         self.emit("imp.yield", &next, &[], &[], vec![]);
         self.block = saved;
         let mut operands = vec![lb, n, step];
@@ -426,10 +454,17 @@ impl<'a> Tr<'a> {
         let b = self.ctx.append_block(r, arg_types);
         let args = self.ctx.block_args(b).to_vec();
         let saved = std::mem::replace(&mut self.block, b);
+        self.scopes.push(Vec::new());
         let out = f(self, &args);
-        self.block = saved;
-        let ys = out?;
-        let saved = std::mem::replace(&mut self.block, b);
+        let ys = match out {
+            Ok(ys) => ys,
+            Err(e) => {
+                self.scopes.pop();
+                self.block = saved;
+                return Err(e);
+            }
+        };
+        self.free_scope(&ys);
         self.emit("imp.yield", &ys, &[], &[], vec![]);
         self.block = saved;
         let types = ys.iter().map(|&v| self.ctx.value_type(v)).collect();
@@ -527,12 +562,15 @@ impl<'a> Tr<'a> {
         let ops: Vec<OpId> = self.ctx.block_ops(b).collect();
         let (last, body) = ops.split_last().expect("a block ends in a terminator");
         for &o in body {
-            self.op(o)?;
+            // Ops hoisted out of a kernel are translated already.
+            if !self.hoisted.contains(&o) {
+                self.op(o)?;
+            }
         }
         self.ctx.operands(*last).to_vec().iter().map(|&v| self.rep(v)).collect()
     }
 
-    fn op(&mut self, o: OpId) -> R<()> {
+    pub fn op(&mut self, o: OpId) -> R<()> {
         self.loc = self.ctx.location(o);
         let name = self.ctx.op_name(o).to_string();
         let operands = self.ctx.operands(o).to_vec();
@@ -569,12 +607,14 @@ impl<'a> Tr<'a> {
             }
             "soac.assert" => {
                 let c = self.scalar(operands[0])?;
+                let args = operands[1..].iter().map(|&v| self.scalar(v)).collect::<R<Vec<_>>>()?;
                 let msg = OpView { ctx: self.ctx, op: o }
                     .string_attr("message")
                     .unwrap_or("assertion failed")
                     .to_string();
-                let msg = escape_braces(&msg);
-                self.assert(c, &[], &msg);
+                // Without values the message is literal text.
+                let msg = if args.is_empty() { escape_braces(&msg) } else { msg };
+                self.assert(c, &args, &msg);
                 vec![]
             }
             "soac.if" => self.if_op(o, &operands, &results)?,

@@ -25,6 +25,9 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
     let body = tr.ctx.blocks(regions[0])[0];
     let d = tr.ctx.block_args(body).len();
     let sizes = scalars(tr, &operands[..d])?;
+    if tr.gpu_host() {
+        hoist_invariant_arrays(tr, o, body)?;
+    }
     let result_types: Vec<Type> = results.iter().map(|&r| tr.ctx.value_type(r)).collect();
     let mut point = |tr: &mut Tr, idx: &[Value]| -> R<Vec<Rep>> {
         let args: Vec<Rep> = idx.iter().map(|&i| Rep::Scalar(i)).collect();
@@ -61,7 +64,8 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
                 op: tr.ctx.blocks(regions[1])[0],
                 nes: scalars(tr, &operands[d..])?,
                 scan: name == "segop.segscan",
-                commutative: tr.ctx.attr(o, "commutative").is_some(),
+                commutative: tr.ctx.attr(o, "commutative").is_some()
+                    || commutative_op(tr, tr.ctx.blocks(regions[1])[0]),
             };
             combine(tr, &sizes, Some(c), &result_types, &mut point)
         }
@@ -125,6 +129,35 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
     }
 }
 
+/// Arrays a kernel's body makes from values of the host alone (`iota`,
+/// `replicate`, array constants) are made once, on the host, before the
+/// kernel: a thread cannot allocate memory (no memory expansion yet), and
+/// one array serves all threads. [`Tr::block`] then skips them.
+fn hoist_invariant_arrays(tr: &mut Tr, o: OpId, body: BlockId) -> R<()> {
+    let ops: Vec<OpId> = tr.ctx.block_ops(body).collect();
+    for op in ops {
+        let name = tr.ctx.op_name(op);
+        let array_constant = name == "soac.constant"
+            && tr
+                .ctx
+                .results(op)
+                .any(|r| array_elem(tr.ctx, tr.ctx.value_type(r)).is_some());
+        if !(matches!(name, "soac.iota" | "soac.replicate") || array_constant) {
+            continue;
+        }
+        let outside = tr
+            .ctx
+            .operands(op)
+            .iter()
+            .all(|&v| !futmlir_passes::soac::analysis::defined_inside(tr.ctx, v, o) && tr.map.contains_key(&v));
+        if outside {
+            tr.op(op)?;
+            tr.hoisted.insert(op);
+        }
+    }
+    Ok(())
+}
+
 /// The SOACs that stay inside kernel bodies, run sequentially.
 pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
     let regions = tr.ctx.regions(o).to_vec();
@@ -149,7 +182,7 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
             op,
             nes: scalars(tr, &operands[1..1 + k])?,
             scan: matches!(name, "soac.scan" | "soac.scanomap"),
-            commutative: tr.ctx.attr(o, "commutative").is_some(),
+            commutative: tr.ctx.attr(o, "commutative").is_some() || commutative_op(tr, op),
         }),
         None => None,
     };
@@ -264,11 +297,20 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
         .collect())
 }
 
-/// The `imp.atomic` kind that does what operator `op` does to a
-/// histogram of `elem`s, when there is one: a lone `binop` of the two
-/// arguments (add on ints and floats; min, max, and, or, xor on ints).
-fn atomic_kind(tr: &Tr, op: BlockId, elem: futmlir_dialects::ir::Scalar) -> Option<&'static str> {
+/// Whether operator `op` is a lone commutative `binop` of its two
+/// arguments (add, mul, min, max, and, or, xor): then a reduction may
+/// combine its operands in any order (and read memory coalesced).
+fn commutative_op(tr: &Tr, op: BlockId) -> bool {
+    lone_binop(tr, op).is_some_and(|k| matches!(k, "add" | "mul" | "min" | "max" | "and" | "or" | "xor"))
+}
+
+/// The kind of the lone `binop` of the two arguments that operator `op`
+/// is, if it is one.
+fn lone_binop<'t>(tr: &'t Tr, op: BlockId) -> Option<&'t str> {
     let args = tr.ctx.block_args(op);
+    if args.len() != 2 {
+        return None;
+    }
     let ops: Vec<OpId> = tr.ctx.block_ops(op).collect();
     let [bin, ret] = ops[..] else { return None };
     if tr.ctx.op_name(bin) != "soac.binop" || tr.ctx.operands(ret) != [tr.ctx.result(bin, 0)] {
@@ -278,8 +320,17 @@ fn atomic_kind(tr: &Tr, op: BlockId, elem: futmlir_dialects::ir::Scalar) -> Opti
     if !(xs == [args[0], args[1]] || xs == [args[1], args[0]]) {
         return None;
     }
-    let view = futmlir_dialects::ir::OpView { ctx: tr.ctx, op: bin };
-    let kind = view.string_attr("kind").ok()?;
+    match tr.ctx.attr(bin, "kind").map(|a| tr.ctx.attr_kind(a)) {
+        Some(futmlir_dialects::ir::AttrKind::String(s)) => Some(tr.ctx.str(*s)),
+        _ => None,
+    }
+}
+
+/// The `imp.atomic` kind that does what operator `op` does to a
+/// histogram of `elem`s, when there is one: a lone `binop` of the two
+/// arguments (add on ints and floats; min, max, and, or, xor on ints).
+fn atomic_kind(tr: &Tr, op: BlockId, elem: futmlir_dialects::ir::Scalar) -> Option<&'static str> {
+    let kind = lone_binop(tr, op)?;
     let int = elem.is_int() && elem.bits() >= 32;
     match kind {
         "add"

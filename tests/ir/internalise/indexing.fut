@@ -8,7 +8,7 @@
 -- CHECK: %3 = soac.cmpop(%2, %0) {kind = "lt"}
 -- CHECK: %5 = soac.cmpop(%2, %4) {kind = "ge"}
 -- CHECK-NEXT: %6 = soac.binop(%5, %3) {kind = "and"}
--- CHECK-NEXT: soac.assert(%6) {message = "index out of bounds (
+-- CHECK-NEXT: soac.assert(%6, %2, %0) {message = "Index [{0}] out of bounds for array of shape [{1}]. (
 -- CHECK-SAME: indexing.fut:29:48)"}
 -- CHECK-NEXT: %7 = soac.index(%1, %2) : ([%0]f32, i64) -> f32
 -- CHECK-LABEL: sym_name = "in_loop"

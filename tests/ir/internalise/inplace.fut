@@ -2,7 +2,7 @@
 -- (after a bounds check); a slice update is a loop of updates.
 -- RUN: futmlir opt %s
 -- CHECK-LABEL: sym_name = "update"
--- CHECK: soac.assert(%7) {message = "index out of bounds
+-- CHECK: soac.assert(%7, %2, %0) {message = "Index [{0}] out of bounds for array of shape [{1}].
 -- CHECK-NEXT: %8 = soac.update(%1, %2, %3) : ([%0]i32, i64, i32) -> [%0]i32
 -- CHECK-NEXT: soac.return(%8)
 -- CHECK-LABEL: sym_name = "let_update"

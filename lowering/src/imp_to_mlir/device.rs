@@ -1,0 +1,287 @@
+//! The CUDA target: kernels in a `gpu.module`, and the host side of
+//! launches and of reads and writes of device memory.
+//!
+//! A kernel is an `llvm.func` with the `nvvm.kernel` attribute inside the
+//! `gpu.module @futmlir_kernels` (with its `#nvvm.target`), its body in
+//! `scf`/`arith`/`math` like host code, thread indices as
+//! `nvvm.read.ptx.sreg.*` and barriers as `nvvm.barrier0`. (Not
+//! `gpu.func`: `convert-gpu-to-nvvm` turns `math` ops into calls of
+//! CUDA's libdevice, which the build machine does not have; LLVM's NVPTX
+//! back end selects `sqrt`, `floor`, `fma`, ... itself, and the
+//! functions it cannot select are refused here with a diagnostic, see
+//! [`KERNEL_MATH`].) Every kernel takes the runtime's error buffer first;
+//! a failed assertion writes its message number and arguments there and
+//! ends the thread (`nvvm.exit`). Booleans cross the launch as bytes.
+
+use std::fmt::Write as _;
+
+use futmlir_dialects::ir::{OpId, OpView, Scalar, TypeKind, Value};
+
+use super::{memory_type, mlir_type, scalar_type, Emitter, R};
+
+/// The `math` ops NVPTX selects without libdevice.
+pub(crate) const KERNEL_MATH: &[&str] = &[
+    "math.sqrt",
+    "math.absf",
+    "math.floor",
+    "math.ceil",
+    "math.trunc",
+    "math.roundeven",
+    "math.fma",
+    "math.copysign",
+    "math.absi",
+    "math.ctpop",
+    "math.ctlz",
+];
+
+pub(super) fn kernel(e: &mut Emitter, k: OpId) -> R<()> {
+    let ctx = e.ctx;
+    let name = OpView { ctx, op: k }.string_attr("sym_name").unwrap_or("k").to_string();
+    let body = ctx.blocks(ctx.regions(k)[0])[0];
+    let params = ctx.block_args(body).to_vec();
+    let mut sig = vec!["%err: !llvm.ptr".to_string()];
+    let mut bools = Vec::new();
+    for &p in &params {
+        let n = e.bind(p);
+        if e.ctx.as_scalar(e.ctx.value_type(p)) == Some(Scalar::Bool) {
+            sig.push(format!("{n}_byte: i8"));
+            bools.push(n);
+        } else {
+            sig.push(format!("{n}: {}", e.ty(p)));
+        }
+    }
+    let saved_out = std::mem::take(&mut e.out);
+    let saved_indent = std::mem::replace(&mut e.indent, 6);
+    e.in_kernel = true;
+    let _ = writeln!(
+        e.out,
+        "    llvm.func @{name}({}) attributes {{nvvm.kernel}} {{",
+        sig.join(", ")
+    );
+    for n in bools {
+        e.line(&format!("{n} = arith.trunci {n}_byte : i8 to i1"));
+    }
+    let r = e.block_body(body, "llvm.return");
+    e.out.push_str("    }\n");
+    e.in_kernel = false;
+    e.indent = saved_indent;
+    let text = std::mem::replace(&mut e.out, saved_out);
+    r?;
+    if let Some(op) = e.kernel_math.take() {
+        return Err(e.fail(
+            k,
+            format!("the compiled backends do not support `{op}` in GPU kernels yet (it needs CUDA's libdevice)"),
+        ));
+    }
+    e.device.push_str(&text);
+    e.kernels.push(name);
+    Ok(())
+}
+
+/// The device module: shared-memory globals and the kernels.
+pub(super) fn module_text(e: &Emitter) -> String {
+    let mut s = String::from("module attributes {gpu.container_module} {\n  gpu.module @futmlir_kernels {\n");
+    for g in &e.shared {
+        let _ = writeln!(s, "    {g}");
+    }
+    s.push_str(&e.device);
+    s.push_str("  }\n}\n");
+    s
+}
+
+/// Ops that exist only inside kernels.
+pub(super) fn kernel_op(e: &mut Emitter, o: OpId) -> R<()> {
+    let ctx = e.ctx;
+    if !e.in_kernel {
+        return Err(e.fail(o, format!("`{}` outside a kernel", ctx.op_name(o))));
+    }
+    let ops = ctx.operands(o).to_vec();
+    let results: Vec<Value> = ctx.results(o).collect();
+    match ctx.op_name(o) {
+        name @ ("imp.thread_id" | "imp.block_id" | "imp.block_dim" | "imp.grid_dim") => {
+            let dim = OpView { ctx, op: o }.int_attr("dim").unwrap_or(0);
+            let axis = ["x", "y", "z"][dim.clamp(0, 2) as usize];
+            let reg = match name {
+                "imp.thread_id" => "tid",
+                "imp.block_id" => "ctaid",
+                "imp.block_dim" => "ntid",
+                _ => "nctaid",
+            };
+            let r = e.tmp(&format!("nvvm.read.ptx.sreg.{reg}.{axis} : i32"));
+            e.def(results[0], &format!("arith.extui {r} : i32 to i64"));
+        }
+        "imp.barrier" => e.line("nvvm.barrier0"),
+        "imp.shared_alloc" => {
+            let bytes = constant_of(e, ops[0])
+                .ok_or_else(|| e.fail(o, "the compiled backends need a constant size for shared memory"))?;
+            let g = format!("futrt_shared_{}", e.shared.len());
+            e.shared.push(format!(
+                "llvm.mlir.global internal @{g}() {{addr_space = 3 : i32, alignment = 16 : i64}} : !llvm.array<{bytes} x i8>"
+            ));
+            e.def(results[0], &format!("llvm.mlir.addressof @{g} : !llvm.ptr<3>"));
+        }
+        "imp.atomic" => {
+            let kind = OpView { ctx, op: o }.string_attr("kind").unwrap_or("add").to_string();
+            let s = e.scalar_of(ops[2]);
+            let op = match (kind.as_str(), s.is_float(), s.is_signed_int()) {
+                ("add", true, _) => "fadd",
+                ("add", false, _) => "add",
+                ("min", false, true) => "min",
+                ("min", false, false) => "umin",
+                ("max", false, true) => "max",
+                ("max", false, false) => "umax",
+                ("and", false, _) => "_and",
+                ("or", false, _) => "_or",
+                ("xor", false, _) => "_xor",
+                _ => return Err(e.fail(o, format!("the compiled backends do not support atomic `{kind}` yet"))),
+            };
+            let p = e.gep(ops[0], ops[1], s);
+            let x = e.name(ops[2]);
+            let pt = e.ty(ops[0]);
+            e.def(
+                results[0],
+                &format!("llvm.atomicrmw {op} {p}, {x} monotonic : {pt}, {}", scalar_type(s)),
+            );
+        }
+        other => return Err(e.fail(o, format!("`{other}` in a kernel"))),
+    }
+    Ok(())
+}
+
+/// The value of `v` if a `soac.constant` defines it.
+fn constant_of(e: &Emitter, v: Value) -> Option<i64> {
+    let d = e.ctx.defining_op(v)?;
+    if e.ctx.op_name(d) != "soac.constant" {
+        return None;
+    }
+    OpView { ctx: e.ctx, op: d }.int_attr("value").ok()
+}
+
+/// A failed assertion in a kernel: the first failing thread records the
+/// message number (plus one) and the arguments in the error buffer; the
+/// thread ends.
+pub(super) fn kernel_assert(e: &mut Emitter, o: OpId) -> R<()> {
+    let k = e.message_number(o);
+    let ops = e.ctx.operands(o).to_vec();
+    let c = e.name(ops[0]);
+    e.line(&format!("scf.if {c} {{"));
+    e.line("} else {");
+    e.indent += 2;
+    let z = e.tmp("llvm.mlir.constant(0 : i64) : i64");
+    let code = e.tmp(&format!("llvm.mlir.constant({} : i64) : i64", k + 1));
+    let r = e.tmp(&format!(
+        "llvm.cmpxchg %err, {z}, {code} acq_rel monotonic : !llvm.ptr, i64"
+    ));
+    let won = e.tmp(&format!("llvm.extractvalue {r}[1] : !llvm.struct<(i64, i1)>"));
+    e.line(&format!("scf.if {won} {{"));
+    e.indent += 2;
+    for (j, &a) in ops[1..].iter().enumerate() {
+        let p = e.tmp(&format!(
+            "llvm.getelementptr %err[{}] : (!llvm.ptr) -> !llvm.ptr, i64",
+            j + 1
+        ));
+        let x = e.name(a);
+        e.line(&format!("llvm.store {x}, {p} : i64, !llvm.ptr"));
+    }
+    e.indent -= 2;
+    e.line("}");
+    e.line("nvvm.exit");
+    e.indent -= 2;
+    e.line("}");
+    Ok(())
+}
+
+/// Host code reading or writing one element of device memory: through
+/// the runtime, after waiting for the kernels (which may have failed).
+pub(super) fn host_access(e: &mut Emitter, o: OpId) -> R<()> {
+    let ctx = e.ctx;
+    let ops = ctx.operands(o).to_vec();
+    let load = ctx.op_name(o) == "imp.load";
+    let s = if load {
+        e.scalar_of(ctx.result(o, 0))
+    } else {
+        e.scalar_of(ops[2])
+    };
+    let mt = memory_type(s);
+    let bytes = super::super::segop_to_imp::elem_bytes(s);
+    let scratch = e.entry_alloca("i64");
+    let (m, i) = (e.name(ops[0]), e.name(ops[1]));
+    let size = e.tmp(&format!("arith.constant {bytes} : i64"));
+    let off = e.tmp(&format!("arith.muli {i}, {size} : i64"));
+    if load {
+        e.line("llvm.call @futrt_sync(%ctx) : (!llvm.ptr) -> i32");
+        e.line(&format!(
+            "llvm.call @futrt_read(%ctx, {scratch}, {m}, {off}, {size}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64) -> ()"
+        ));
+        let r = ctx.result(o, 0);
+        if s == Scalar::Bool {
+            let b = e.tmp(&format!("llvm.load {scratch} : !llvm.ptr -> i8"));
+            e.def(r, &format!("arith.trunci {b} : i8 to i1"));
+        } else {
+            e.def(r, &format!("llvm.load {scratch} : !llvm.ptr -> {mt}"));
+        }
+    } else {
+        let mut x = e.name(ops[2]);
+        if s == Scalar::Bool {
+            x = e.tmp(&format!("arith.extui {x} : i1 to i8"));
+        }
+        e.line(&format!("llvm.store {x}, {scratch} : {mt}, !llvm.ptr"));
+        e.line(&format!(
+            "llvm.call @futrt_write(%ctx, {m}, {off}, {scratch}, {size}) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i64) -> ()"
+        ));
+    }
+    Ok(())
+}
+
+/// `imp.launch`: the arguments (the error buffer first) in entry-block
+/// slots, an array of pointers to them, and `futrt_launch`.
+pub(super) fn launch(e: &mut Emitter, o: OpId) -> R<()> {
+    let ctx = e.ctx;
+    if e.in_kernel || !e.gpu {
+        return Err(e.fail(o, "a kernel launch outside host code of the CUDA target"));
+    }
+    let ops = ctx.operands(o).to_vec();
+    let callee = match ctx.attr(o, "callee").map(|a| ctx.attr_kind(a)) {
+        Some(futmlir_dialects::ir::AttrKind::SymbolRef(s)) => ctx.str(*s).to_string(),
+        _ => return Err(e.fail(o, "imp.launch without a callee")),
+    };
+    let k = e
+        .kernels
+        .iter()
+        .position(|n| *n == callee)
+        .ok_or_else(|| e.fail(o, format!("no kernel `{callee}`")))?;
+    let args = &ops[6..];
+    let n = args.len() + 1;
+    let slots = e.entry_alloca(&format!("!llvm.array<{n} x i64>"));
+    let ptrs = e.entry_alloca(&format!("!llvm.array<{n} x ptr>"));
+    let err = e.tmp("llvm.call @futrt_error_buffer(%ctx) : (!llvm.ptr) -> !llvm.ptr");
+    let mut values = vec![(err, "!llvm.ptr".to_string())];
+    for &a in args {
+        let t = ctx.value_type(a);
+        let mut x = e.name(a);
+        let mut ty = mlir_type(ctx, t);
+        if matches!(ctx.type_kind(t), TypeKind::Scalar(Scalar::Bool)) {
+            x = e.tmp(&format!("arith.extui {x} : i1 to i8"));
+            ty = "i8".into();
+        }
+        values.push((x, ty));
+    }
+    for (j, (x, ty)) in values.iter().enumerate() {
+        let slot = e.tmp(&format!(
+            "llvm.getelementptr {slots}[{j}] : (!llvm.ptr) -> !llvm.ptr, i64"
+        ));
+        e.line(&format!("llvm.store {x}, {slot} : {ty}, !llvm.ptr"));
+        let p = e.tmp(&format!(
+            "llvm.getelementptr {ptrs}[{j}] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr"
+        ));
+        e.line(&format!("llvm.store {slot}, {p} : !llvm.ptr, !llvm.ptr"));
+    }
+    let dims: Vec<String> = ops[..6].iter().map(|&v| e.name(v)).collect();
+    let kc = e.tmp(&format!("llvm.mlir.constant({k} : i32) : i32"));
+    let shared = e.tmp("llvm.mlir.constant(0 : i64) : i64");
+    e.line(&format!(
+        "llvm.call @futrt_launch(%ctx, {kc}, {}, {shared}, {ptrs}) : (!llvm.ptr, i32, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr) -> i32",
+        dims.join(", ")
+    ));
+    Ok(())
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds, on this (build) machine, what the GPU machine runs: the test
+# suite compiled for CUDA with its cases (.gpu/suite), the checker that
+# runs them (.gpu/futmlir-check), and the benchmarks (.gpu/bench). The GPU
+# machine needs the NVIDIA driver and, for the benchmarks' anchors,
+# PyTorch; no Rust. There, from the repository root:
+#
+#   .gpu/futmlir-check .gpu/suite            # N passed, N failed, N skipped
+#   python3 scripts/gpu-bench.py .gpu/bench  # the table of ratios
+#
+# .gpu/ is meant to be ignored by git (add `/.gpu/` to .git/info/exclude);
+# it stays well under 64 MiB (the runtime is one shared library).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cargo build --release -q
+bin=target/release/futmlir
+rm -rf .gpu
+mkdir -p .gpu/bench
+"$bin" test tests/programs --backend=cuda --bundle .gpu/suite
+cp target/release/futmlir-check .gpu/
+cp target/release/libfutmlir_runtime_cuda.so .gpu/bench/
+for b in tests/benchmarks/*.fut; do
+  "$bin" build --target=cuda --shared-runtime -o ".gpu/bench/$(basename "$b" .fut)" "$b"
+done
+du -sh .gpu

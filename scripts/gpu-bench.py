@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Times the CUDA benchmark executables (scripts/cuda-test.sh builds them
+into .gpu/bench) against PyTorch on the same GPU, in one run.
+
+    python3 scripts/gpu-bench.py .gpu/bench [N]
+
+Each program runs on N elements (default 10**8) with `-r 20 -t FILE`: the
+median of the 20 runs' times (the entry point's call and waiting for the
+GPU; not copying the input in or the result out). Each anchor is the
+median of 20 runs timed with CUDA events after a warm-up. The ratio is
+anchor time / our time: above 1 is faster than the anchor.
+"""
+import os
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+RUNS = 20
+TYPES = {np.float32: b" f32", np.int32: b" i32", np.int64: b" i64"}
+
+
+def write_values(path, arrays):
+    """Futhark's binary value format: b, version 2, rank, type, dims, data."""
+    with open(path, "wb") as f:
+        for a in arrays:
+            f.write(b"b" + bytes([2, a.ndim]) + TYPES[a.dtype.type])
+            f.write(struct.pack("<%dQ" % a.ndim, *a.shape))
+            f.write(a.tobytes())
+
+
+def ours(bench_dir, tmp, name, arrays):
+    inp = os.path.join(tmp, name + ".in")
+    write_values(inp, arrays)
+    times = os.path.join(tmp, name + ".times")
+    exe = os.path.join(bench_dir, name)
+    with open(inp, "rb") as f:
+        subprocess.run([exe, "-r", str(RUNS), "-t", times, "-n"], stdin=f, check=True)
+    with open(inp, "rb") as f:
+        out = subprocess.run([exe], stdin=f, check=True, capture_output=True, text=True).stdout
+    with open(times) as f:
+        ts = [float(x) for x in f.read().split()]
+    return statistics.median(ts), out
+
+
+def anchor(f):
+    f()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(RUNS):
+        s = torch.cuda.Event(enable_timing=True)
+        e = torch.cuda.Event(enable_timing=True)
+        s.record()
+        f()
+        e.record()
+        torch.cuda.synchronize()
+        ts.append(s.elapsed_time(e) * 1000.0)
+    return statistics.median(ts)
+
+
+def main():
+    bench_dir = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 10**8
+    rng = np.random.default_rng(1)
+    xs = rng.random(n, dtype=np.float32)
+    ys = rng.random(n, dtype=np.float32)
+    ints = rng.integers(0, 10, n, dtype=np.int32)
+    bins = rng.integers(0, 256, n, dtype=np.int64)
+    txs, tys = torch.from_numpy(xs).cuda(), torch.from_numpy(ys).cuda()
+    tints, tbins = torch.from_numpy(ints).cuda(), torch.from_numpy(bins).cuda()
+    out = torch.empty_like(txs)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        t, r = ours(bench_dir, tmp, "sum", [xs])
+        ref = torch.sum(txs).item()
+        ok = abs(float(r.split()[0].removesuffix("f32")) - ref) <= 1e-3 * abs(ref)
+        rows.append(("sum f32", t, anchor(lambda: torch.sum(txs)), "torch.sum", 4 * n, ok))
+        t, r = ours(bench_dir, tmp, "dot", [xs, ys])
+        ref = torch.dot(txs, tys).item()
+        ok = abs(float(r.split()[0].removesuffix("f32")) - ref) <= 1e-3 * abs(ref)
+        rows.append(("dot f32", t, anchor(lambda: torch.dot(txs, tys)), "torch.dot", 8 * n, ok))
+        t, r = ours(bench_dir, tmp, "map", [xs])
+        rows.append(("map x*2+1 f32", t, anchor(lambda: out.copy_(txs)), "copy (d2d)", 8 * n, None))
+        t, r = ours(bench_dir, tmp, "scan", [ints])
+        ref = torch.cumsum(tints, 0, dtype=torch.int32)
+        rows.append(("scan (+) i32", t, anchor(lambda: torch.cumsum(tints, 0, dtype=torch.int32)), "torch.cumsum", 8 * n, None))
+        t, r = ours(bench_dir, tmp, "hist", [bins])
+        ref = torch.bincount(tbins, minlength=256).cpu().numpy()
+        got = np.array([int(x.strip().removesuffix("i32")) for x in r.strip().strip("[]").split(",")])
+        ok = bool((got == ref).all())
+        rows.append(("hist 256 bins", t, anchor(lambda: torch.bincount(tbins, minlength=256)), "torch.bincount", 8 * n, ok))
+    print(f"{torch.cuda.get_device_name()}, n = {n}, median of {RUNS} runs")
+    print(f"| program | futmlir (µs) | anchor | anchor (µs) | ratio | futmlir GB/s | result checked |")
+    print(f"|---|---|---|---|---|---|---|")
+    for name, t, a, aname, nbytes, ok in rows:
+        check = "-" if ok is None else ("ok" if ok else "WRONG")
+        print(f"| {name} | {t:.0f} | {aname} | {a:.0f} | {a / t:.3f} | {nbytes / t / 1e3:.0f} | {check} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,4 @@
+-- Dot product of f32 (anchor: torch.dot); map fuses into the reduction.
+-- ==
+-- input { [1f32, 2f32, 3f32] [4f32, 5f32, 6f32] } output { 32f32 }
+def main (xs: []f32) (ys: []f32): f32 = reduce (+) 0 (map2 (*) xs ys)

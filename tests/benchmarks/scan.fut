@@ -1,0 +1,4 @@
+-- Inclusive scan of i32 (anchor: torch.cumsum).
+-- ==
+-- input { [1, 2, 3, 4] } output { [1, 3, 6, 10] }
+def main (xs: []i32): []i32 = scan (+) 0 xs
