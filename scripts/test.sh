@@ -3,4 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# ptxas checks the generated PTX when it can be had (see fetch-ptxas.sh).
+FUTMLIR_PTXAS=$(scripts/fetch-ptxas.sh)
+if [ -n "$FUTMLIR_PTXAS" ]; then export FUTMLIR_PTXAS; fi
 cargo test --workspace "$@"

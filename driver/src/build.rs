@@ -60,7 +60,7 @@ pub fn main(a: BuildArgs) -> ExitCode {
     }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
     let gpu = (a.target == Target::Cuda).then_some(a.gpu_arch.as_str());
-    match build_linked(&a.program, a.emit, gpu, &out, a.shared_runtime) {
+    match build_linked(&a.program, a.emit, gpu, &out, a.shared_runtime, None) {
         Ok(Some(text)) => {
             print!("{text}");
             ExitCode::SUCCESS
@@ -78,17 +78,19 @@ pub fn main(a: BuildArgs) -> ExitCode {
 /// otherwise writes the executable to `out`. Errors are rendered
 /// diagnostics.
 pub fn build(program: &Path, emit: Emit, gpu: Option<&str>, out: &Path) -> Result<Option<String>, String> {
-    build_linked(program, emit, gpu, out, false)
+    build_linked(program, emit, gpu, out, false, None)
 }
 
 /// [`build`], with the runtime linked as a shared library found beside the
-/// executable (`dynamic`) instead of statically.
+/// executable (`dynamic`) instead of statically, and the kernels' PTX
+/// also written to `ptx_out`.
 pub fn build_linked(
     program: &Path,
     emit: Emit,
     gpu: Option<&str>,
     out: &Path,
     dynamic: bool,
+    ptx_out: Option<&Path>,
 ) -> Result<Option<String>, String> {
     let (sm, checked) = crate::run::load_plain(program)?;
     let mut ctx = futmlir_dialects::context();
@@ -128,6 +130,9 @@ pub fn build_linked(
         let ptx = codegen::device_ptx(device, chip)?;
         if emit == Emit::Ptx {
             return Ok(Some(ptx));
+        }
+        if let Some(p) = ptx_out {
+            std::fs::write(p, &ptx).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         }
         mlir.descriptor.push_str(&imp_to_mlir::ptx_global(&ptx));
     }

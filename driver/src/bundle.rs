@@ -6,7 +6,8 @@
 //! the runtime once, then tens of kilobytes a program); each case gets its
 //! input `DIR/pN.cK.in` and what it must give, `DIR/pN.cK.out` (values;
 //! an `auto output` is computed here by the interpreter) or
-//! `DIR/pN.cK.err` (a regular expression). `DIR/manifest.tsv` lists the
+//! `DIR/pN.cK.err` (a regular expression); `DIR/pN.ptx` is its kernels'
+//! PTX. `DIR/manifest.tsv` lists the
 //! cases, one a line: program, entry, case, kind (`output`, `error`,
 //! `none` or `skip`), and where the case is (`path:line`) or why it is
 //! skipped. `futmlir-check DIR` (crate `checker`) runs them there.
@@ -51,7 +52,8 @@ pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, chip: &str) -> Result
         }
         let name = format!("p{pi}");
         let exe = dir.join(&name);
-        let compiled = build_linked(path, Emit::Exe, Some(chip), &exe, true);
+        let ptx = dir.join(format!("{name}.ptx"));
+        let compiled = build_linked(path, Emit::Exe, Some(chip), &exe, true, Some(&ptx));
         let src_dir = path.parent().unwrap_or(Path::new("."));
         let reference = std::cell::OnceCell::new();
         for (ci, (block, case)) in cases.into_iter().enumerate() {

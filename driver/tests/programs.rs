@@ -67,5 +67,36 @@ fn program_suite_builds_for_cuda() {
     let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
     assert_eq!(manifest.lines().count(), written + skipped);
     assert!(dir.join("libfutmlir_runtime_cuda.so").exists());
+    check_ptx_with_ptxas(&dir);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `ptxas` (from `FUTMLIR_PTXAS`, which scripts/test.sh sets when it
+/// could fetch CUDA's `nvidia-cuda-nvcc` wheel) on every program's PTX.
+/// Without it, MLIR and LLVM's verification of what they made is the check.
+fn check_ptx_with_ptxas(dir: &std::path::Path) {
+    let Some(ptxas) = std::env::var_os("FUTMLIR_PTXAS") else {
+        println!("FUTMLIR_PTXAS is not set: the PTX is not checked with ptxas");
+        return;
+    };
+    let mut checked = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "ptx") {
+            let out = Command::new(&ptxas)
+                .args(["-arch=sm_90", "-o", "/dev/null"])
+                .arg(&p)
+                .output()
+                .expect("run ptxas");
+            assert!(
+                out.status.success(),
+                "ptxas rejects {}:\n{}",
+                p.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            checked += 1;
+        }
+    }
+    println!("ptxas accepted the PTX of {checked} programs");
+    assert!(checked >= 300, "only {checked} PTX files");
 }

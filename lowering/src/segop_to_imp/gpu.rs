@@ -60,15 +60,51 @@ pub(crate) fn launch(tr: &mut Tr, grid: Value, block: i64, body: &mut dyn FnMut(
     let mut b = Builder::at_end(tr.ctx, tr.module_body);
     b.location = tr.loc;
     let k = b.op("imp.kernel", &[], &[], &attrs, vec![r]);
-    let free = reads(tr.ctx, k, false);
+    let mut free = reads(tr.ctx, k, false);
+    // Host constants are cloned into the kernel, not passed: the kernel's
+    // index arithmetic then folds (strides of 1, offsets of 0).
+    let constants: Vec<Value> = free
+        .iter()
+        .copied()
+        .filter(|&v| {
+            tr.ctx
+                .defining_op(v)
+                .is_some_and(|d| tr.ctx.op_name(d) == "soac.constant")
+        })
+        .collect();
+    let mut cloned = Vec::new();
+    for &c in &constants {
+        let d = tr.ctx.defining_op(c).expect("a constant's op");
+        let t = tr.ctx.value_type(c);
+        let attrs: Vec<(String, futmlir_dialects::ir::Attr)> = tr
+            .ctx
+            .attrs(d)
+            .iter()
+            .map(|&(n, a)| (tr.ctx.str(n).to_string(), a))
+            .collect();
+        let attrs: Vec<(&str, futmlir_dialects::ir::Attr)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+        let mut b = match tr.ctx.first_op(kb) {
+            Some(f) => Builder::before(tr.ctx, f),
+            None => Builder::at_end(tr.ctx, kb),
+        };
+        let op = b.op("soac.constant", &[], &[t], &attrs, vec![]);
+        cloned.push(tr.ctx.result(op, 0));
+    }
+    free.retain(|v| !constants.contains(v));
     let mut uses: Vec<(OpId, usize, usize)> = Vec::new();
+    let mut const_uses: Vec<(OpId, usize, usize)> = Vec::new();
     walk_with(tr.ctx, k, &mut |o| {
         for (i, v) in tr.ctx.operands(o).iter().enumerate() {
             if let Some(j) = free.iter().position(|f| f == v) {
                 uses.push((o, i, j));
+            } else if let Some(j) = constants.iter().position(|f| f == v) {
+                const_uses.push((o, i, j));
             }
         }
     });
+    for (o, i, j) in const_uses {
+        tr.ctx.set_operand(o, i, cloned[j]);
+    }
     let types: Vec<Type> = free.iter().map(|&v| tr.ctx.value_type(v)).collect();
     let params: Vec<Value> = types.iter().map(|&t| tr.ctx.add_block_arg(kb, t)).collect();
     for (o, i, j) in uses {

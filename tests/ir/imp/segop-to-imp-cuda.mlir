@@ -1,0 +1,36 @@
+// RUN: futmlir opt %s --pass-pipeline='segop-to-imp{target=cuda}'
+// RUN: futmlir opt %s --pass-pipeline='segop-to-imp{target=cuda}' | futmlir opt -
+
+// On the CUDA target a segmap is an imp.kernel with one thread per point
+// (blocks of 256) and an imp.launch of ceil(n / 256) blocks. The kernel's
+// parameters are the host values it reads (the size and the two blocks);
+// host constants are cloned into it instead, so its index arithmetic
+// folds.
+// CHECK-LABEL: imp.kernel() {sym_name = "k0", function_type = (i64, !mem.block<device>, !mem.block<device>) -> (), block_size = [256 : i64]}
+// CHECK-NEXT: ^bb0(%0: i64, %1: !mem.block<device>, %2: !mem.block<device>):
+// CHECK-NEXT: %3 = soac.constant() {value = 2.0 : f32}
+// CHECK: imp.thread_id() {dim = 0 : i64}
+// CHECK-NEXT: imp.block_id() {dim = 0 : i64}
+// CHECK-NEXT: imp.block_dim() {dim = 0 : i64}
+// CHECK: %11 = soac.cmpop(%10, %0) {kind = "lt"}
+// CHECK-NEXT: imp.if(%11) ({
+// CHECK: imp.load(%1,
+// CHECK: imp.store(%2,
+// CHECK: imp.return()
+// CHECK-LABEL: imp.func() {sym_name = "double"
+// CHECK: mem.alloc(
+// CHECK: {kind = "div"}
+// CHECK-NEXT: imp.launch(
+// CHECK-SAME: {callee = @k0}
+// CHECK-NOT: segop.
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]f32>):
+  %two = "soac.constant"() {value = 2.0 : f32} : () -> f32
+  %ys = "segop.segmap"(%n) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    %y = "soac.binop"(%x, %two) {kind = "mul"} : (f32, f32) -> f32
+    "segop.yield"(%y) : (f32) -> ()
+  }) {level = "thread"} : (i64) -> !fut.array<[%n]f32>
+  "soac.return"(%ys) : (!fut.array<[%n]f32>) -> ()
+}) {sym_name = "double", function_type = (i64, !fut.array<[?]f32>) -> !fut.array<[?]f32>, entry, size_params = 1 : i64} : () -> ()
