@@ -636,9 +636,6 @@ impl<'c> Emitter<'c> {
             global_ints(&mut g, &format!("futrt_in_{k}"), &e.in_types);
             global_ints(&mut g, &format!("futrt_out_{k}"), &e.out_types);
         }
-        for (k, m) in self.messages.iter().enumerate() {
-            global_string(&mut g, &format!("futrt_msg_{k}"), m);
-        }
         // The entries.
         let n = entries.len();
         let _ = writeln!(
@@ -672,46 +669,12 @@ impl<'c> Emitter<'c> {
             }
         }
         let _ = writeln!(g, "    llvm.return {acc} : !llvm.array<{n} x {entry_t}>\n  }}");
-        // The kernels' names.
+        // The kernels' names and the messages: arrays of strings.
         if self.gpu {
-            let names: Vec<String> = self.kernels.clone();
-            for (k, n) in names.iter().enumerate() {
-                global_string(&mut g, &format!("futrt_kname_{k}"), n);
-            }
-            let nk = names.len();
-            let _ = writeln!(
-                g,
-                "  llvm.mlir.global internal constant @futrt_kernels() {{addr_space = 0 : i32}} : !llvm.array<{nk} x ptr> {{"
-            );
-            let _ = writeln!(g, "    %k = llvm.mlir.undef : !llvm.array<{nk} x ptr>");
-            let mut acc = "%k".to_string();
-            for k in 0..nk {
-                let _ = writeln!(g, "    %kp{k} = llvm.mlir.addressof @futrt_kname_{k} : !llvm.ptr");
-                let _ = writeln!(
-                    g,
-                    "    %k{k} = llvm.insertvalue %kp{k}, {acc}[{k}] : !llvm.array<{nk} x ptr>"
-                );
-                acc = format!("%k{k}");
-            }
-            let _ = writeln!(g, "    llvm.return {acc} : !llvm.array<{nk} x ptr>\n  }}");
+            string_array(&mut g, "futrt_kernels", "futrt_kname", &self.kernels);
         }
-        // The messages.
+        string_array(&mut g, "futrt_messages", "futrt_msg", &self.messages);
         let m = self.messages.len();
-        let _ = writeln!(
-            g,
-            "  llvm.mlir.global internal constant @futrt_messages() {{addr_space = 0 : i32}} : !llvm.array<{m} x ptr> {{"
-        );
-        let _ = writeln!(g, "    %m = llvm.mlir.undef : !llvm.array<{m} x ptr>");
-        let mut acc = "%m".to_string();
-        for k in 0..m {
-            let _ = writeln!(g, "    %p{k} = llvm.mlir.addressof @futrt_msg_{k} : !llvm.ptr");
-            let _ = writeln!(
-                g,
-                "    %m{k} = llvm.insertvalue %p{k}, {acc}[{k}] : !llvm.array<{m} x ptr>"
-            );
-            acc = format!("%m{k}");
-        }
-        let _ = writeln!(g, "    llvm.return {acc} : !llvm.array<{m} x ptr>\n  }}");
         // The program: version, entries, ptx, kernels, messages.
         let prog_t = "!llvm.struct<(i64, i64, ptr, ptr, i64, ptr, i64, ptr)>";
         let _ = writeln!(
@@ -757,6 +720,30 @@ pub fn ptx_global(ptx: &str) -> String {
     let mut g = String::new();
     global_string(&mut g, "futrt_ptx", ptx);
     g
+}
+
+/// The strings `items` as globals `@<prefix>_<k>`, and `@<name>`, the
+/// array of their addresses.
+fn string_array(g: &mut String, name: &str, prefix: &str, items: &[String]) {
+    for (k, s) in items.iter().enumerate() {
+        global_string(g, &format!("{prefix}_{k}"), s);
+    }
+    let n = items.len();
+    let _ = writeln!(
+        g,
+        "  llvm.mlir.global internal constant @{name}() {{addr_space = 0 : i32}} : !llvm.array<{n} x ptr> {{"
+    );
+    let _ = writeln!(g, "    %a = llvm.mlir.undef : !llvm.array<{n} x ptr>");
+    let mut acc = "%a".to_string();
+    for k in 0..n {
+        let _ = writeln!(g, "    %p{k} = llvm.mlir.addressof @{prefix}_{k} : !llvm.ptr");
+        let _ = writeln!(
+            g,
+            "    %a{k} = llvm.insertvalue %p{k}, {acc}[{k}] : !llvm.array<{n} x ptr>"
+        );
+        acc = format!("%a{k}");
+    }
+    let _ = writeln!(g, "    llvm.return {acc} : !llvm.array<{n} x ptr>\n  }}");
 }
 
 /// A NUL-terminated string constant.

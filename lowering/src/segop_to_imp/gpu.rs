@@ -289,15 +289,15 @@ fn stage(tr: &mut Tr, n: Value, groups: Value, op: &Op, point: &mut Point, outs:
     })
 }
 
-/// Combines the threads' values of a group in shared memory, keeping
-/// their order: in round `s` (1, 2, 4, ...) thread `t` with `t % 2s == 0`
-/// combines its value with thread `t + s`'s. Thread 0 gets the result.
-fn group_reduce(tr: &mut Tr, op: &Op, tid: Value, accs: &[Value]) -> R<Vec<Value>> {
+/// Each thread's values `vals` (one per operand of `op`) into shared
+/// arrays of [`BLOCK`] elements at the thread's index, then a barrier;
+/// returns the arrays and their element types.
+fn to_shared(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> Vec<(Value, Type)> {
     let shared_t = tr
         .ctx
         .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
     let mut sh = Vec::new();
-    for (&a, &e) in accs.iter().zip(&op.elems) {
+    for (&a, &e) in vals.iter().zip(&op.elems) {
         let bytes = tr.i64c(BLOCK * elem_bytes(e));
         let m = tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]);
         tr.emit("imp.store", &[m, tid, a], &[], &[], vec![]);
@@ -305,6 +305,15 @@ fn group_reduce(tr: &mut Tr, op: &Op, tid: Value, accs: &[Value]) -> R<Vec<Value
     }
     let local = tr.ctx.string_attr("local");
     tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+    sh
+}
+
+/// Combines the threads' values of a group in shared memory, keeping
+/// their order: in round `s` (1, 2, 4, ...) thread `t` with `t % 2s == 0`
+/// combines its value with thread `t + s`'s. Thread 0 gets the result.
+fn group_reduce(tr: &mut Tr, op: &Op, tid: Value, accs: &[Value]) -> R<Vec<Value>> {
+    let sh = to_shared(tr, op, tid, accs);
+    let local = tr.ctx.string_attr("local");
     let mut s = 1;
     while s < BLOCK {
         let mask = tr.i64c(2 * s - 1);
@@ -379,18 +388,8 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
             let here: Vec<Value> = sums.iter().map(|s| tr.load(s, &[i])).collect();
             apply(tr, op, accs, &here)
         })?;
-        let shared_t = tr
-            .ctx
-            .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
-        let mut sh = Vec::new();
-        for (&a, &e) in part.iter().zip(&op.elems) {
-            let bytes = tr.i64c(BLOCK * elem_bytes(e));
-            let m = tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]);
-            tr.emit("imp.store", &[m, tid, a], &[], &[], vec![]);
-            sh.push((m, tr.ty(e)));
-        }
+        let sh = to_shared(tr, op, tid, &part);
         let local = tr.ctx.string_attr("local");
-        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
         let zero = tr.i64c(0);
         let is0 = tr.cmp("eq", tid, zero);
         tr.if_(
