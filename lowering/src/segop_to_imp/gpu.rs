@@ -355,23 +355,53 @@ fn group_reduce(tr: &mut Tr, op: &Op, tid: Value, accs: &[Value]) -> R<Vec<Value
 /// `point` is run twice per index (the first time it also writes mapped
 /// results; `first` says which).
 pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: &[Arr]) -> R<()> {
+    // Group g scans the tile [g * tile, (g + 1) * tile) in rounds of
+    // BLOCK elements, thread t taking element t of each round, so that
+    // reads and writes are coalesced.
     let groups = group_count(tr, n);
     let bs = tr.i64c(BLOCK);
-    let threads = tr.mul(groups, bs);
-    let sums: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[threads])).collect();
-    // 1. Each thread reduces its contiguous chunk.
-    launch(tr, groups, BLOCK, &mut |tr| {
-        let (gtid, _, _) = global_id(tr);
-        let (count, first, _) = thread_range(tr, n, threads, gtid, false);
+    let tile = ceil_div(tr, n, groups);
+    let rounds = ceil_div(tr, tile, bs);
+    let threads = groups;
+    let sums: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[groups])).collect();
+    // Element `r * BLOCK + tid` of this group's tile, or the neutral
+    // elements past its end; and whether it is in the tile.
+    let tile_point = |tr: &mut Tr, r: Value, point: &mut ScanPoint, write: bool| -> R<(Value, Value, Vec<Value>)> {
+        let (_, tid, bid) = global_id(tr);
+        let start = tr.mul(bid, tile);
+        let end = tr.add(start, tile);
+        let end = tr.bin("min", end, n);
+        let round = tr.mul(r, bs);
+        let i = tr.add(start, round);
+        let i = tr.add(i, tid);
+        let ok = tr.cmp("lt", i, end);
         let nes = op.nes.to_vec();
-        let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
-            let i = tr.add(first, j);
-            let ys = point(tr, i, true)?;
-            apply(tr, op, accs, &ys)
+        let xs = tr.if_(ok, &mut |tr| point(tr, i, write), &mut |_| Ok(nes.clone()))?;
+        Ok((i, ok, xs))
+    };
+    let local = tr.ctx.string_attr("local");
+    // 1. Each group reduces its tile, round by round (in order).
+    launch(tr, groups, BLOCK, &mut |tr| {
+        let (_, tid, bid) = global_id(tr);
+        let nes = op.nes.to_vec();
+        let total = tr.for_loop(rounds, &nes, &mut |tr, r, total| {
+            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+            let (_, _, xs) = tile_point(tr, r, point, true)?;
+            let round = group_reduce(tr, op, tid, &xs)?;
+            apply(tr, op, total, &round)
         })?;
-        for (s, &a) in sums.iter().zip(&accs) {
-            tr.store(s, &[gtid], a);
-        }
+        let zero = tr.i64c(0);
+        let is0 = tr.cmp("eq", tid, zero);
+        tr.if_(
+            is0,
+            &mut |tr| {
+                for (s, &a) in sums.iter().zip(&total) {
+                    tr.store(s, &[bid], a);
+                }
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
         Ok(())
     })?;
     // 2. One group turns the sums into exclusive prefixes: each thread
@@ -425,19 +455,64 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
         })?;
         Ok(())
     })?;
-    // 3. Each thread scans its chunk from its prefix.
+    // 3. Each group scans its tile from its prefix: per round, an
+    //    inclusive scan in shared memory (Hillis and Steele, the earlier
+    //    operand on the left), then the carry.
     launch(tr, groups, BLOCK, &mut |tr| {
-        let (gtid, _, _) = global_id(tr);
-        let (count, first, _) = thread_range(tr, n, threads, gtid, false);
-        let start: Vec<Value> = sums.iter().map(|s| tr.load(s, &[gtid])).collect();
-        tr.for_loop(count, &start, &mut |tr, j, accs| {
-            let i = tr.add(first, j);
-            let ys = point(tr, i, false)?;
-            let new = apply(tr, op, accs, &ys)?;
-            for (o, &v) in outs.iter().zip(&new) {
-                tr.store(o, &[i], v);
+        let (_, tid, bid) = global_id(tr);
+        let start: Vec<Value> = sums.iter().map(|s| tr.load(s, &[bid])).collect();
+        let last = tr.i64c(BLOCK - 1);
+        tr.for_loop(rounds, &start, &mut |tr, r, carry| {
+            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+            let (i, ok, xs) = tile_point(tr, r, point, false)?;
+            let sh = to_shared(tr, op, tid, &xs);
+            let mut s = 1;
+            while s < BLOCK {
+                let sc = tr.i64c(s);
+                let mine: Vec<Value> = sh
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
+                    .collect();
+                let has = tr.cmp("ge", tid, sc);
+                let new = tr.if_(
+                    has,
+                    &mut |tr| {
+                        let at = tr.bin("sub", tid, sc);
+                        let before: Vec<Value> = sh
+                            .iter()
+                            .map(|&(m, t)| tr.emit1("imp.load", &[m, at], t, &[]))
+                            .collect();
+                        apply(tr, op, &before, &mine)
+                    },
+                    &mut |_| Ok(mine.clone()),
+                )?;
+                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+                for (&(m, _), &v) in sh.iter().zip(&new) {
+                    tr.emit("imp.store", &[m, tid, v], &[], &[], vec![]);
+                }
+                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+                s *= 2;
             }
-            Ok(new)
+            let mine: Vec<Value> = sh
+                .iter()
+                .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
+                .collect();
+            let total: Vec<Value> = sh
+                .iter()
+                .map(|&(m, t)| tr.emit1("imp.load", &[m, last], t, &[]))
+                .collect();
+            let value = apply(tr, op, carry, &mine)?;
+            tr.if_(
+                ok,
+                &mut |tr| {
+                    for (o, &v) in outs.iter().zip(&value) {
+                        tr.store(o, &[i], v);
+                    }
+                    Ok(vec![])
+                },
+                &mut |_| Ok(vec![]),
+            )?;
+            apply(tr, op, carry, &total)
         })?;
         Ok(())
     })
