@@ -15,9 +15,11 @@
 //!   contiguous otherwise — then combine in shared memory in a tree that
 //!   keeps the order of the operands; a second kernel of one group
 //!   reduces the groups' results;
-//! - a scan over one dimension: reduce-then-scan in three kernels (each
-//!   thread reduces its contiguous chunk; one group scans the chunk
-//!   sums; each thread scans its chunk again from its prefix);
+//! - a scan over one dimension: reduce-then-scan in three kernels over
+//!   contiguous tiles, one per group, read in rounds of [`BLOCK`]
+//!   elements (thread `t` takes element `t` of a round: coalesced): each
+//!   group reduces its tile; one group scans the tiles' sums; each group
+//!   scans its tile from its prefix, a round at a time in shared memory;
 //! - a histogram whose operator has no atomic: one thread in all.
 //!
 //! A kernel's parameters are the host values its body uses, found after
