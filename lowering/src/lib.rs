@@ -1,12 +1,19 @@
 //! Lowering from futmlir's dialects to upstream MLIR and LLVM.
 //!
-//! The conversions, one folder each, registered as passes with
-//! [`register_passes`]:
-//! - [`soac_to_segop`]: kernel extraction (`soac-to-segop`).
+//! The conversions, one folder each; the first two are passes, registered
+//! with [`register_passes`]:
+//! - [`soac_to_segop`]: kernel extraction (`soac-to-segop`);
+//! - [`segop_to_imp`]: memory and imperative code, segops as loops or
+//!   kernels (`segop-to-imp{target=cpu|cuda}`);
+//! - [`imp_to_mlir`]: imp as upstream MLIR text (host code, kernels in a
+//!   `gpu.module`, the runtime's program descriptor);
+//! - [`codegen`]: MLIR's conversions (melior), LLVM IR, PTX, the host
+//!   object (inkwell), linking with the runtime.
 //!
-//! Still to come: `segop_to_mem`, `mem_to_imp`, `imp_to_mlir` and code
-//! generation. [`toolchain`] proves the toolchain is linked: it asks MLIR
-//! (through melior) and LLVM (through inkwell) who they are.
+//! The driver's `futmlir build` runs them in order. A separate `mem`
+//! level is still to come (memory is planned inside `segop_to_imp`).
+//! [`toolchain`] proves the toolchain is linked: it asks MLIR (through
+//! melior) and LLVM (through inkwell) who they are.
 
 pub mod codegen;
 pub mod imp_to_mlir;

@@ -1,6 +1,7 @@
 //! The host runtime linked into every futmlir executable, built as the
-//! static library `libfutmlir_runtime_cuda.a`. `ABI.md` is its contract
-//! with the generated code.
+//! static library `libfutmlir_runtime_cuda.a` (and as the shared library
+//! `libfutmlir_runtime_cuda.so`, which the CUDA test bundles use to stay
+//! small). `ABI.md` is its contract with the generated code.
 //!
 //! A tour:
 //!
