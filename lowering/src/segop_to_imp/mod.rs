@@ -8,7 +8,7 @@
 //! CPU]); the CUDA target's kernels come later.
 //!
 //! **Note [Arrays as LMADs].**
-//! An array value becomes an [`Arr`]: a memory block, an element offset,
+//! An array value becomes an `Arr`: a memory block, an element offset,
 //! and a `(size, stride)` pair per dimension, all i64 SSA values of the
 //! imp function. Views cost nothing: indexing with fewer indices than
 //! the rank, slicing and `rearrange` only change the LMAD; `reshape`
