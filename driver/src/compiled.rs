@@ -1,4 +1,5 @@
-//! The compiled backends of `futmlir test`: each program is built into an
+//! The compiled backends of `futmlir test` (`cpu`, and `cuda` on a machine
+//! with a GPU): each program is built into an
 //! executable (in a temporary folder) and each case runs it with the
 //! arguments on stdin in the binary value format, reading the results
 //! back in that format.
@@ -16,16 +17,24 @@ use crate::test::{Backend, Compiled};
 /// this program yet" (the runner counts such cases as skipped).
 pub const UNSUPPORTED: &str = "the compiled backends do not support";
 
-pub struct CpuBackend;
+/// Executables for this machine's CPU (`gpu: None`) or, on a machine with
+/// an NVIDIA GPU, for CUDA (`gpu`: the chip).
+pub struct ExeBackend {
+    pub gpu: Option<String>,
+}
 
-impl Backend for CpuBackend {
+impl Backend for ExeBackend {
     fn name(&self) -> &str {
-        "cpu"
+        if self.gpu.is_some() {
+            "cuda"
+        } else {
+            "cpu"
+        }
     }
     fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
         let exe = dir.path().join("program");
-        build(path, Emit::Exe, None, &exe)?;
+        build(path, Emit::Exe, self.gpu.as_deref(), &exe)?;
         Ok(Box::new(Executable { _dir: dir, exe }))
     }
 }

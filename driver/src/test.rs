@@ -37,11 +37,12 @@ pub struct TestArgs {
     #[arg(short, long)]
     verbose: bool,
     /// With `--backend=cuda`: build the programs and write their cases
-    /// into this folder, to run on a GPU machine with `futmlir-check`
-    /// (see scripts/cuda-test.sh), instead of running them here.
+    /// into this folder, to run on a GPU machine without Rust with
+    /// `futmlir-check` (see scripts/cuda-test.sh), instead of running them
+    /// here (which needs a GPU here).
     #[arg(long, value_name = "DIR")]
     bundle: Option<PathBuf>,
-    /// The GPU to build for (`--bundle`).
+    /// The GPU to build for (`--backend=cuda`).
     #[arg(long = "gpu-arch", default_value = "sm_90")]
     gpu_arch: String,
 }
@@ -449,16 +450,22 @@ pub fn collect_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 
 pub fn main(a: TestArgs) -> ExitCode {
     let interp = InterpBackend;
-    let cpu = crate::compiled::CpuBackend;
+    let cpu = crate::compiled::ExeBackend { gpu: None };
+    let cuda = crate::compiled::ExeBackend {
+        gpu: Some(a.gpu_arch.clone()),
+    };
     let (backend, reference): (&dyn Backend, Option<&dyn Backend>) = match a.backend {
         BackendKind::Interp => (&interp, None),
         BackendKind::Cpu => (&cpu, Some(&interp)),
+        BackendKind::Cuda if a.bundle.is_none() => (&cuda, Some(&interp)),
         BackendKind::Cuda => {
-            let Some(dir) = &a.bundle else {
-                eprintln!(
-                    "error: backend cuda runs on a GPU machine: build a bundle with --bundle DIR and run `futmlir-check DIR` there (scripts/cuda-test.sh)"
-                );
-                return ExitCode::from(2);
+            let dir = a.bundle.as_deref().unwrap_or(Path::new("."));
+            let filter = match a.filter.as_deref().map(Regex::new).transpose() {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("error: bad --filter: {e}");
+                    return ExitCode::from(2);
+                }
             };
             let programs = match collect_programs(&a.paths) {
                 Ok(p) => p,
@@ -467,6 +474,10 @@ pub fn main(a: TestArgs) -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let programs: Vec<PathBuf> = programs
+                .into_iter()
+                .filter(|p| filter.as_ref().is_none_or(|f| f.is_match(&p.display().to_string())))
+                .collect();
             return match crate::bundle::bundle(&programs, dir, &a.gpu_arch) {
                 Ok((n, skipped)) => {
                     println!("{n} cases written to {}, {skipped} skipped", dir.display());
