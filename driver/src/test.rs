@@ -449,35 +449,33 @@ pub fn collect_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 pub fn main(a: TestArgs) -> ExitCode {
+    let filter = match a.filter.as_deref().map(Regex::new).transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: bad --filter: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let programs: Vec<PathBuf> = match collect_programs(&a.paths) {
+        Ok(p) => p
+            .into_iter()
+            .filter(|p| filter.as_ref().is_none_or(|f| f.is_match(&p.display().to_string())))
+            .collect(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let interp = InterpBackend;
     let cpu = crate::compiled::ExeBackend { gpu: None };
     let cuda = crate::compiled::ExeBackend {
         gpu: Some(a.gpu_arch.clone()),
     };
-    let (backend, reference): (&dyn Backend, Option<&dyn Backend>) = match a.backend {
-        BackendKind::Interp => (&interp, None),
-        BackendKind::Cpu => (&cpu, Some(&interp)),
-        BackendKind::Cuda if a.bundle.is_none() => (&cuda, Some(&interp)),
-        BackendKind::Cuda => {
-            let dir = a.bundle.as_deref().unwrap_or(Path::new("."));
-            let filter = match a.filter.as_deref().map(Regex::new).transpose() {
-                Ok(f) => f,
-                Err(e) => {
-                    eprintln!("error: bad --filter: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let programs = match collect_programs(&a.paths) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let programs: Vec<PathBuf> = programs
-                .into_iter()
-                .filter(|p| filter.as_ref().is_none_or(|f| f.is_match(&p.display().to_string())))
-                .collect();
+    let (backend, reference): (&dyn Backend, Option<&dyn Backend>) = match (a.backend, &a.bundle) {
+        (BackendKind::Interp, _) => (&interp, None),
+        (BackendKind::Cpu, _) => (&cpu, Some(&interp)),
+        (BackendKind::Cuda, None) => (&cuda, Some(&interp)),
+        (BackendKind::Cuda, Some(dir)) => {
             return match crate::bundle::bundle(&programs, dir, &a.gpu_arch) {
                 Ok((n, skipped)) => {
                     println!("{n} cases written to {}, {skipped} skipped", dir.display());
@@ -490,20 +488,6 @@ pub fn main(a: TestArgs) -> ExitCode {
             };
         }
     };
-    let filter = match a.filter.as_deref().map(Regex::new).transpose() {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: bad --filter: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let programs = match collect_programs(&a.paths) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
     let runner = Runner {
         backend,
         reference,
@@ -513,9 +497,6 @@ pub fn main(a: TestArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let mut total = Summary::default();
     for p in programs {
-        if filter.as_ref().is_some_and(|f| !f.is_match(&p.display().to_string())) {
-            continue;
-        }
         total += runner.run_program(&p, &mut out);
     }
     let _ = writeln!(out, "{total}");
