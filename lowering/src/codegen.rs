@@ -236,7 +236,8 @@ pub fn link(object: &Path, out: &Path, dynamic: bool) -> Result<(), String> {
         cmd.arg("-L")
             .arg(dir)
             .arg("-l:libfutmlir_runtime_cuda.so")
-            .arg("-Wl,-rpath,$ORIGIN");
+            .arg("-Wl,-rpath,$ORIGIN")
+            .arg("-lm");
     } else {
         cmd.arg(&runtime)
             .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lutil", "-lrt", "-lc"]);
