@@ -33,6 +33,11 @@ fn main() -> ExitCode {
             eprintln!("error: malformed manifest line: {line}");
             return ExitCode::from(2);
         };
+        if kind == "fail" {
+            failed += 1;
+            println!("{what}");
+            continue;
+        }
         if kind == "skip" {
             skipped += 1;
             if verbose {

@@ -9,8 +9,8 @@
 //! `DIR/pN.cK.err` (a regular expression); `DIR/pN.ptx` is its kernels'
 //! PTX. `DIR/manifest.tsv` lists the
 //! cases, one a line: program, entry, case, kind (`output`, `error`,
-//! `none` or `skip`), and where the case is (`path:line`) or why it is
-//! skipped. `futmlir-check DIR` (crate `checker`) runs them there.
+//! `none`, `skip`, or `fail` when the program does not compile), and
+//! where the case is (`path:line`) or why it is skipped or failed. `futmlir-check DIR` (crate `checker`) runs them there.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -22,8 +22,8 @@ use crate::build::{build_linked, Emit};
 use crate::test::{block_skip, case_skip, Backend, FrontendValues, InterpBackend, Runner, ValueLib};
 
 /// Fills `dir` with the programs' executables and cases; returns the
-/// number of cases written and skipped.
-pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, chip: &str) -> Result<(usize, usize), String> {
+/// number of cases written, skipped and failed (not compiled).
+pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, chip: &str) -> Result<(usize, usize, usize), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let runtime = futmlir_lowering::codegen::find_runtime_shared()?;
     std::fs::copy(&runtime, dir.join("libfutmlir_runtime_cuda.so"))
@@ -36,7 +36,7 @@ pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, chip: &str) -> Result
         verbose: false,
     };
     let mut manifest = String::new();
-    let (mut written, mut skipped) = (0, 0);
+    let (mut written, mut skipped, mut failed) = (0, 0, 0);
     for (pi, path) in programs.iter().enumerate() {
         let Ok(text) = std::fs::read_to_string(path) else {
             continue;
@@ -64,15 +64,22 @@ pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, chip: &str) -> Result
                     let _ = writeln!(manifest, "{name}\t{entry}\t{case_name}\t{kind}\t{what}");
                 };
                 if let Err(e) = &compiled {
-                    let why = e
-                        .lines()
-                        .find(|l| l.contains("do not support"))
-                        .unwrap_or("compilation failed");
-                    line(
-                        "skip",
-                        &format!("{here}: {}", why.trim().trim_start_matches(['x', ' ', '×'])),
-                    );
-                    skipped += 1;
+                    // A feature the backends lack is a skip; any other
+                    // compile error is a failure of the case.
+                    match e.lines().find(|l| l.contains(crate::compiled::UNSUPPORTED)) {
+                        Some(why) => {
+                            line(
+                                "skip",
+                                &format!("{here}: {}", why.trim().trim_start_matches(['x', ' ', '×'])),
+                            );
+                            skipped += 1;
+                        }
+                        None => {
+                            let first = e.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+                            line("fail", &format!("{here}: compilation failed: {first}"));
+                            failed += 1;
+                        }
+                    }
                     continue;
                 }
                 let args = match runner.inputs(src_dir, case) {
@@ -126,5 +133,5 @@ pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, chip: &str) -> Result
         }
     }
     std::fs::write(dir.join("manifest.tsv"), manifest).map_err(|e| format!("cannot write the manifest: {e}"))?;
-    Ok((written, skipped))
+    Ok((written, skipped, failed))
 }

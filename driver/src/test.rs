@@ -477,9 +477,16 @@ pub fn main(a: TestArgs) -> ExitCode {
         (BackendKind::Cuda, None) => (&cuda, Some(&interp)),
         (BackendKind::Cuda, Some(dir)) => {
             return match crate::bundle::bundle(&programs, dir, &a.gpu_arch) {
-                Ok((n, skipped)) => {
-                    println!("{n} cases written to {}, {skipped} skipped", dir.display());
-                    ExitCode::SUCCESS
+                Ok((n, skipped, failed)) => {
+                    println!(
+                        "{n} cases written to {}, {skipped} skipped, {failed} failed to compile",
+                        dir.display()
+                    );
+                    if failed > 0 {
+                        ExitCode::FAILURE
+                    } else {
+                        ExitCode::SUCCESS
+                    }
                 }
                 Err(e) => {
                     eprintln!("error: {e}");
