@@ -3,8 +3,9 @@
 //! **Note [Segops on the GPU].**
 //! At host level, each parallel loop nest becomes an `imp.kernel` (added
 //! to the module) and an `imp.launch` of it:
-//! - a segmap, a scatter, a histogram with an atomic operator, and the
-//!   array ops that fill memory (copies, iota, replicate, ...): one
+//! - a segmap, a scatter, a histogram with an atomic operator (and many
+//!   or unknown buckets), and the array ops that fill memory (copies, iota,
+//!   replicate, ...): one
 //!   thread per point of the space, blocks of [`BLOCK`] threads, the
 //!   flat thread index unravelled into the space's indices;
 //! - a segmented reduction or scan: one thread per segment, which runs
@@ -20,6 +21,9 @@
 //!   elements (thread `t` takes element `t` of a round: coalesced): each
 //!   group reduces its tile; one group scans the tiles' sums; each group
 //!   scans its tile from its prefix, a round at a time in shared memory;
+//! - a histogram with an atomic operator and at most [`SHARED_BUCKETS`]
+//!   buckets (a constant): a sub-histogram in shared memory per group,
+//!   added to the result with global atomics;
 //! - a histogram whose operator has no atomic: one thread in all.
 //!
 //! A kernel's parameters are the host values its body uses, found after
@@ -163,23 +167,118 @@ pub(crate) fn par_for(tr: &mut Tr, sizes: &[Value], body: &mut dyn FnMut(&mut Tr
         tr.if_(
             ok,
             &mut |tr| {
-                // Unravel row-major: the last index varies fastest.
-                let mut idx = vec![gid; sizes.len()];
-                let mut rest = gid;
-                for d in (0..sizes.len()).rev() {
-                    if d == 0 {
-                        idx[0] = rest;
-                    } else {
-                        idx[d] = tr.bin("mod", rest, sizes[d]);
-                        rest = tr.bin("div", rest, sizes[d]);
-                    }
-                }
+                let idx = unravel(tr, gid, sizes);
                 body(tr, &idx)?;
                 Ok(vec![])
             },
             &mut |_| Ok(vec![]),
         )?;
         Ok(())
+    })
+}
+
+/// The indices of flat index `flat` in the space `sizes`, row-major (the
+/// last index varies fastest).
+fn unravel(tr: &mut Tr, flat: Value, sizes: &[Value]) -> Vec<Value> {
+    let mut idx = vec![flat; sizes.len()];
+    let mut rest = flat;
+    for d in (1..sizes.len()).rev() {
+        idx[d] = tr.bin("mod", rest, sizes[d]);
+        rest = tr.bin("div", rest, sizes[d]);
+    }
+    if let Some(first) = idx.first_mut() {
+        *first = rest;
+    }
+    idx
+}
+
+/// A histogram's point: its bucket and its value.
+pub(crate) type HistPoint<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<(Value, Value)> + 'b;
+
+/// The most buckets a histogram keeps per group in shared memory.
+pub(crate) const SHARED_BUCKETS: i64 = 4096;
+
+/// A histogram of `buckets` (a constant, at most [`SHARED_BUCKETS`])
+/// buckets whose operator has the atomic `kind`: each group combines its
+/// points (strided, so reads are coalesced) into a sub-histogram in shared
+/// memory, started at the neutral element `ne`, then adds it to `dest`
+/// with global atomics. `point` gives a point's bucket and value.
+pub(crate) fn shared_hist(
+    tr: &mut Tr,
+    sizes: &[Value],
+    buckets: i64,
+    dest: &Arr,
+    kind: &str,
+    ne: Value,
+    point: &mut HistPoint,
+) -> R<()> {
+    let total = tr.product(sizes);
+    let groups = group_count(tr, total);
+    let bs = tr.i64c(BLOCK);
+    let threads = tr.mul(groups, bs);
+    let local = tr.ctx.string_attr("local");
+    let kind_attr = tr.ctx.string_attr(kind);
+    launch(tr, groups, BLOCK, &mut |tr| {
+        let (gtid, tid, _) = global_id(tr);
+        let shared_t = tr
+            .ctx
+            .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
+        let bytes = tr.i64c(buckets * elem_bytes(dest.elem));
+        let sh = tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]);
+        let w = tr.i64c(buckets);
+        // Thread t handles buckets t, t + BLOCK, ...
+        let per_thread = ceil_div(tr, w, bs);
+        let each_bucket = |tr: &mut Tr, f: &mut dyn FnMut(&mut Tr, Value) -> R<()>| -> R<()> {
+            tr.for_loop(per_thread, &[], &mut |tr, j, _| {
+                let jb = tr.mul(j, bs);
+                let b = tr.add(jb, tid);
+                let ok = tr.cmp("lt", b, w);
+                tr.if_(
+                    ok,
+                    &mut |tr| {
+                        f(tr, b)?;
+                        Ok(vec![])
+                    },
+                    &mut |_| Ok(vec![]),
+                )?;
+                Ok(vec![])
+            })?;
+            Ok(())
+        };
+        each_bucket(tr, &mut |tr, b| {
+            tr.emit("imp.store", &[sh, b, ne], &[], &[], vec![]);
+            Ok(())
+        })?;
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        let (count, first, step) = thread_range(tr, total, threads, gtid, true);
+        tr.for_loop(count, &[], &mut |tr, j, _| {
+            let s = tr.mul(j, step);
+            let p = tr.add(first, s);
+            let idx = unravel(tr, p, sizes);
+            let (b, v) = point(tr, &idx)?;
+            let zero = tr.i64c(0);
+            let lo = tr.cmp("ge", b, zero);
+            let hi = tr.cmp("lt", b, w);
+            let ok = tr.bin("and", lo, hi);
+            let t = tr.ctx.value_type(v);
+            tr.if_(
+                ok,
+                &mut |tr| {
+                    tr.emit1("imp.atomic", &[sh, b, v], t, &[("kind", kind_attr)]);
+                    Ok(vec![])
+                },
+                &mut |_| Ok(vec![]),
+            )?;
+            Ok(vec![])
+        })?;
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        let t = tr.ty(dest.elem);
+        each_bucket(tr, &mut |tr, b| {
+            let x = tr.emit1("imp.load", &[sh, b], t, &[]);
+            let off = tr.element_offset(dest, &[b]);
+            tr.emit1("imp.atomic", &[dest.mem, off, x], t, &[("kind", kind_attr)]);
+            Ok(())
+        })
     })
 }
 

@@ -114,7 +114,18 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
                 )?;
                 Ok(())
             };
-            if atomic.is_some() {
+            let buckets = constant_int(tr, operands[d]).filter(|&b| (1..=super::gpu::SHARED_BUCKETS).contains(&b));
+            if let (Some(kind), Some(buckets)) = (atomic, buckets) {
+                // Few buckets: sub-histograms in shared memory.
+                let ne = tr.scalar(operands[d + 1 + k])?;
+                super::gpu::shared_hist(tr, &sizes, buckets, &dests[0], kind, ne, &mut |tr, idx| {
+                    let ys = point(tr, idx)?;
+                    match (&ys[0], &ys[1]) {
+                        (Rep::Scalar(b), Rep::Scalar(v)) => Ok((*b, *v)),
+                        _ => Err(tr.fail("internal error: a histogram point that is not two scalars")),
+                    }
+                })?;
+            } else if atomic.is_some() {
                 super::gpu::par_for(tr, &sizes, &mut update)?;
             } else if tr.gpu_host() {
                 // No atomic for this operator: one thread does it all.
@@ -295,6 +306,17 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
             None => Rep::Scalar(red.next().expect("a reduced value")),
         })
         .collect())
+}
+
+/// The value of soac value `v` when a `soac.constant` defines it.
+fn constant_int(tr: &Tr, v: Value) -> Option<i64> {
+    let d = tr.ctx.defining_op(v)?;
+    if tr.ctx.op_name(d) != "soac.constant" {
+        return None;
+    }
+    futmlir_dialects::ir::OpView { ctx: tr.ctx, op: d }
+        .int_attr("value")
+        .ok()
 }
 
 /// Whether operator `op` is a lone commutative `binop` of its two
