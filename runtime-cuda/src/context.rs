@@ -31,39 +31,7 @@ pub fn fatal(message: &str) -> ! {
     std::process::exit(1)
 }
 
-/// `template` with each `{i}` replaced by `args[i]` in decimal; other text,
-/// including `{i}` with no such argument, stays as it is.
-pub fn format_message(template: &str, args: &[i64]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(at) = rest.find(['{', '}']) {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        // `{{` and `}}` are literal braces.
-        if rest[at..].starts_with("{{") || rest[at..].starts_with("}}") {
-            out.push_str(&rest[at..at + 1]);
-            rest = &after[1..];
-            continue;
-        }
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        let arg = (rest[at..].starts_with('{') && digits > 0 && after[digits..].starts_with('}'))
-            .then(|| after[..digits].parse::<usize>().ok())
-            .flatten()
-            .and_then(|i| args.get(i));
-        match arg {
-            Some(a) => {
-                out.push_str(&a.to_string());
-                rest = &after[digits + 1..];
-            }
-            None => {
-                out.push_str(&rest[at..at + 1]);
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
+pub use futmlir_values::format_template as format_message;
 
 impl Ctx {
     /// The context for `program`: CUDA when it has PTX, else the CPU.

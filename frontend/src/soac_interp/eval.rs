@@ -528,7 +528,7 @@ impl<'c> Machine<'c> {
                     let msg = if values.is_empty() {
                         msg.to_string()
                     } else {
-                        format_template(msg, &values)
+                        crate::values::format_template(msg, &values)
                     };
                     Err(self.fail(op, msg))
                 }
@@ -1508,39 +1508,6 @@ fn slice(a: &Array, bs: &[i64]) -> Result<Val, String> {
         extend_range(&mut d, &a.data, off as usize, off as usize + inner)
     })?;
     array(shape, d)
-}
-
-/// A `soac.assert` message with its values: `{k}` is value `k`, `{{` and
-/// `}}` are braces.
-fn format_template(template: &str, values: &[i64]) -> String {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(at) = rest.find(['{', '}']) {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        if tail.starts_with("{{") || tail.starts_with("}}") {
-            out.push_str(&tail[..1]);
-            rest = &tail[2..];
-            continue;
-        }
-        let digits = tail[1..].bytes().take_while(u8::is_ascii_digit).count();
-        let value = (tail.starts_with('{') && digits > 0 && tail[1 + digits..].starts_with('}'))
-            .then(|| tail[1..1 + digits].parse::<usize>().ok())
-            .flatten()
-            .and_then(|k| values.get(k));
-        match value {
-            Some(v) => {
-                out.push_str(&v.to_string());
-                rest = &tail[2 + digits..];
-            }
-            None => {
-                out.push_str(&tail[..1]);
-                rest = &tail[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 #[cfg(test)]
