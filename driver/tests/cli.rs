@@ -536,3 +536,43 @@ fn build_for_cuda() {
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.starts_with("Error: "), "{err}");
 }
+
+/// Maths functions in kernels go to CUDA's libdevice, linked into the
+/// PTX when it is found (scripts/fetch-ptxas.sh unpacks it into
+/// target/ptxas); without it they are refused with a diagnostic saying
+/// where to get it; a `FUTMLIR_LIBDEVICE` that names no file is an error.
+#[test]
+fn kernel_maths_uses_libdevice() {
+    let dir = program_dir(
+        "build_libdevice",
+        &[(
+            "p.fut",
+            "def main (xs: []f32): []f32 = map (\\x -> f32.exp x + f32.hypot x 2 + f32.gamma x) xs\n",
+        )],
+    );
+    let out = futmlir()
+        .args(["build", "--target=cuda", "--emit=ptx"])
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        let ptx = String::from_utf8_lossy(&out.stdout);
+        assert!(!ptx.contains(".extern"), "libdevice was not linked in:\n{ptx}");
+        assert!(ptx.contains("ex2.approx"), "no exp in\n{ptx}");
+    } else {
+        assert!(err.contains("needs CUDA's libdevice"), "{err}");
+    }
+    let out = futmlir()
+        .env("FUTMLIR_LIBDEVICE", dir.join("missing.bc"))
+        .args(["build", "--target=cuda", "--emit=ptx"])
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("FUTMLIR_LIBDEVICE names") && err.contains("not a file"),
+        "{err}"
+    );
+}

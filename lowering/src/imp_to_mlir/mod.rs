@@ -19,7 +19,7 @@
 //! -1 for a negative value shifted right), float `min`/`max` ignore a
 //! NaN operand.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Context, Diagnostic, OpId, OpView, Scalar, Type, TypeKind, Value};
@@ -42,8 +42,11 @@ pub struct Emitted {
 }
 
 /// Emits the MLIR of an imp module; `gpu`: the CUDA target (kernels in a
-/// device module, host access to device memory through the runtime).
-pub fn emit_module(ctx: &Context, module: OpId, gpu: bool) -> Result<Emitted, Diagnostic> {
+/// device module, host access to device memory through the runtime);
+/// `libdevice`: CUDA's libdevice will be linked into the kernels, so they
+/// may use every float function (without it, only those NVPTX selects
+/// itself, [`device::KERNEL_MATH`]).
+pub fn emit_module(ctx: &Context, module: OpId, gpu: bool, libdevice: bool) -> Result<Emitted, Diagnostic> {
     let mut e = Emitter {
         ctx,
         out: String::new(),
@@ -58,6 +61,9 @@ pub fn emit_module(ctx: &Context, module: OpId, gpu: bool) -> Result<Emitted, Di
         kernels: Vec::new(),
         device: String::new(),
         kernel_math: None,
+        libdevice,
+        host_decls: BTreeSet::new(),
+        device_decls: BTreeSet::new(),
     };
     let body = ctx.blocks(ctx.regions(module)[0])[0];
     let mut entries = Vec::new();
@@ -80,6 +86,9 @@ pub fn emit_module(ctx: &Context, module: OpId, gpu: bool) -> Result<Emitted, Di
                 ))
             }
         }
+    }
+    for d in std::mem::take(&mut e.host_decls) {
+        let _ = writeln!(e.out, "  {d}");
     }
     e.out.push_str("}\n");
     let text = std::mem::take(&mut e.out);
@@ -132,6 +141,12 @@ pub(crate) struct Emitter<'c> {
     pub device: String,
     /// A `math` op in a kernel that NVPTX cannot select without libdevice.
     pub kernel_math: Option<String>,
+    /// libdevice will be linked into the kernels.
+    pub libdevice: bool,
+    /// Declarations of the C maths library functions host code calls.
+    pub host_decls: BTreeSet<String>,
+    /// Declarations of the libdevice functions kernels call.
+    pub device_decls: BTreeSet<String>,
 }
 
 /// The MLIR type of an imp value type.
@@ -203,8 +218,47 @@ impl<'c> Emitter<'c> {
     /// Notes a `math` op in a kernel that the GPU cannot run yet.
     fn check_kernel_math(&mut self, rhs: &str) {
         let op = rhs.split_whitespace().next().unwrap_or("");
-        if self.in_kernel && op.starts_with("math.") && !device::KERNEL_MATH.contains(&op) {
+        if self.in_kernel && !self.libdevice && op.starts_with("math.") && !device::KERNEL_MATH.contains(&op) {
             self.kernel_math.get_or_insert_with(|| op.to_string());
+        }
+    }
+
+    /// A call of a float function that MLIR's `math` dialect lacks: the C
+    /// maths library's `base` (`hypotf` for f32, `hypot` for f64) in host
+    /// code, libdevice's `__nv_` one in kernels. `f16` goes through f32.
+    pub fn libm_call(&mut self, base: &str, args: &[String], s: Scalar) -> String {
+        let (t, suffix) = match s {
+            Scalar::F64 => ("f64", ""),
+            _ => ("f32", "f"),
+        };
+        let args: Vec<String> = if s == Scalar::F16 {
+            args.iter()
+                .map(|a| self.tmp(&format!("arith.extf {a} : f16 to f32")))
+                .collect()
+        } else {
+            args.to_vec()
+        };
+        let name = if self.in_kernel {
+            if !self.libdevice {
+                self.kernel_math.get_or_insert_with(|| base.to_string());
+            }
+            format!("__nv_{base}{suffix}")
+        } else {
+            format!("{base}{suffix}")
+        };
+        let sig = vec![t; args.len()].join(", ");
+        let decl = format!("llvm.func @{name}({sig}) -> {t}");
+        if self.in_kernel {
+            self.device_decls.insert(decl);
+        } else {
+            self.host_decls.insert(decl);
+        }
+        let call = format!("llvm.call @{name}({}) : ({sig}) -> {t}", args.join(", "));
+        if s == Scalar::F16 {
+            let r = self.tmp(&call);
+            format!("arith.truncf {r} : f32 to f16")
+        } else {
+            call
         }
     }
 

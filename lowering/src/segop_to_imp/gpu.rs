@@ -45,12 +45,12 @@ const MAX_GROUPS: i64 = 1024;
 pub(crate) fn launch(tr: &mut Tr, grid: Value, block: i64, body: &mut dyn FnMut(&mut Tr) -> R<()>) -> R<()> {
     let r = tr.ctx.create_region();
     let kb = tr.ctx.append_block(r, &[]);
-    let saved = tr.enter_kernel(kb);
+    tr.enter_kernel(kb, grid, block);
     let built = body(tr);
     if built.is_ok() {
         tr.emit("imp.return", &[], &[], &[], vec![]);
     }
-    tr.leave_kernel(saved);
+    let expanded = tr.leave_kernel();
     built?;
     // The kernel op, then its parameters: the host values it reads.
     let name = format!("k{}", tr.next_kernel());
@@ -130,6 +130,9 @@ pub(crate) fn launch(tr: &mut Tr, grid: Value, block: i64, body: &mut dyn FnMut(
     let callee = tr.ctx.sym(&name);
     let callee = tr.ctx.intern_attr(AttrKind::SymbolRef(callee));
     tr.emit("imp.launch", &operands, &[], &[("callee", callee)], vec![]);
+    for m in expanded {
+        tr.emit("mem.free", &[m], &[], &[], vec![]);
+    }
     Ok(())
 }
 
@@ -315,10 +318,14 @@ pub(crate) type ScanPoint<'b> = dyn FnMut(&mut Tr, Value, bool) -> R<Vec<Value>>
 pub(crate) fn reduce(tr: &mut Tr, n: Value, op: &Op, point: &mut Point) -> R<Vec<Value>> {
     let k = op.nes.len();
     let groups = group_count(tr, n);
-    let partials: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[groups])).collect();
+    let partials: Vec<Arr> = op
+        .elems
+        .iter()
+        .map(|&e| tr.alloc_array(e, &[groups]))
+        .collect::<R<_>>()?;
     stage(tr, n, groups, op, point, &partials)?;
     let one = tr.i64c(1);
-    let results: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[one])).collect();
+    let results: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[one])).collect::<R<_>>()?;
     let mut read_partials =
         |tr: &mut Tr, i: Value| -> R<Vec<Value>> { Ok(partials.iter().map(|p| tr.load(p, &[i])).collect()) };
     stage(tr, groups, one, op, &mut read_partials, &results)?;
@@ -464,7 +471,11 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
     let tile = ceil_div(tr, n, groups);
     let rounds = ceil_div(tr, tile, bs);
     let threads = groups;
-    let sums: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[groups])).collect();
+    let sums: Vec<Arr> = op
+        .elems
+        .iter()
+        .map(|&e| tr.alloc_array(e, &[groups]))
+        .collect::<R<_>>()?;
     // Element `r * BLOCK + tid` of this group's tile, or the neutral
     // elements past its end; and whether it is in the tile.
     let tile_point = |tr: &mut Tr, r: Value, point: &mut ScanPoint, write: bool| -> R<(Value, Value, Vec<Value>)> {

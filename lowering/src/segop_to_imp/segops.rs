@@ -1,7 +1,7 @@
 //! Segops and the SOACs left inside their bodies, as loops (Note [Segops
 //! on the CPU]).
 
-use futmlir_dialects::ir::{BlockId, Dim, OpId, Type, Value};
+use futmlir_dialects::ir::{BlockId, Context, Dim, OpId, Type, Value};
 
 use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 
@@ -187,7 +187,13 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
             (k, Some(lambda), Some(op))
         }
     };
-    let inputs = operands[1 + k..].iter().map(|&v| tr.array(v)).collect::<R<Vec<_>>>()?;
+    let inputs = operands[1 + k..]
+        .iter()
+        .map(|&v| match tr.virtual_arrays.get(&v) {
+            Some(&d) => Ok(Input::Virtual(d)),
+            None => tr.array(v).map(Input::Array),
+        })
+        .collect::<R<Vec<_>>>()?;
     let c = match op {
         Some(op) => Some(Combine {
             op,
@@ -198,13 +204,75 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
         None => None,
     };
     let mut point = |tr: &mut Tr, idx: &[Value]| -> R<Vec<Rep>> {
-        let rows: Vec<Rep> = inputs.iter().map(|a| row(tr, a, idx[0])).collect();
+        let rows = inputs
+            .iter()
+            .map(|a| match a {
+                Input::Array(a) => Ok(row(tr, a, idx[0])),
+                Input::Virtual(d) => virtual_row(tr, *d, idx[0]),
+            })
+            .collect::<R<Vec<Rep>>>()?;
         match lambda {
             Some(b) => tr.block(b, &rows),
             None => Ok(rows),
         }
     };
     combine(tr, &[n], c, &result_types, &mut point)
+}
+
+/// **Note [Virtual arrays].**
+/// Inside a kernel, an `iota` or `replicate` read only by the SOACs the
+/// thread runs (`map (\j -> ...) (iota k)`, `reduce (+) 0 (iota k)`) is
+/// not made: it would need memory per thread, of a size the host may not
+/// know. The SOAC computes the row it reads instead: `start + i*step`
+/// for an iota, the value for a replicate. (Their size checks are
+/// `soac.assert`s of their own, kept.)
+pub(crate) fn virtual_array(ctx: &Context, o: OpId) -> bool {
+    let name = ctx.op_name(o);
+    if !matches!(name, "soac.iota" | "soac.replicate") {
+        return false;
+    }
+    let r = ctx.result(o, 0);
+    ctx.uses(r).iter().all(|u| {
+        let first_input = match ctx.op_name(u.op) {
+            "soac.map" => 1,
+            "soac.reduce" | "soac.scan" => 1 + ctx.results(u.op).count(),
+            "soac.redomap" | "soac.scanomap" => 1 + ctx.block_args(ctx.blocks(ctx.regions(u.op)[0])[0]).len() / 2,
+            _ => return false,
+        };
+        u.index as usize >= first_input
+    }) && !ctx.uses(r).is_empty()
+}
+
+/// An input of a SOAC in a kernel: an array in memory or a virtual one.
+enum Input {
+    Array(Arr),
+    Virtual(OpId),
+}
+
+/// Row `i` of the virtual array that `d` (an iota or a replicate) defines.
+fn virtual_row(tr: &mut Tr, d: OpId, i: Value) -> R<Rep> {
+    let ops = tr.ctx.operands(d).to_vec();
+    if tr.ctx.op_name(d) == "soac.replicate" {
+        return tr.rep(ops[1]);
+    }
+    if ops.len() == 1 {
+        return Ok(Rep::Scalar(i));
+    }
+    let (start, step) = (tr.scalar(ops[1])?, tr.scalar(ops[2])?);
+    Ok(Rep::Scalar(iota_element(tr, i, start, step)))
+}
+
+/// Element `i` (an i64) of an iota from `start` by `step`, in their type.
+pub(crate) fn iota_element(tr: &mut Tr, i: Value, start: Value, step: Value) -> Value {
+    let t = tr.ctx.value_type(start);
+    let iv = if t == tr.ctx.value_type(i) {
+        i
+    } else {
+        let k = tr.ctx.string_attr("trunc");
+        tr.emit1("soac.convop", &[i], t, &[("kind", k)])
+    };
+    let x = tr.mul(iv, step);
+    tr.add(start, x)
 }
 
 /// Row `i` of `a`: an element or a sub-array.
@@ -446,7 +514,7 @@ fn result_array(tr: &mut Tr, t: Type, d: usize, space: &[Value]) -> R<Arr> {
             Dim::Unknown => return Err(tr.unsupported("kernels whose results' row sizes are unknown")),
         });
     }
-    Ok(tr.alloc_array(elem, &sizes))
+    tr.alloc_array(elem, &sizes)
 }
 
 fn scalars(tr: &Tr, vs: &[Value]) -> R<Vec<Value>> {
