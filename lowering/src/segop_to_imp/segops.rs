@@ -141,9 +141,10 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
 }
 
 /// Arrays a kernel's body makes from values of the host alone (`iota`,
-/// `replicate`, array constants) are made once, on the host, before the
-/// kernel: a thread cannot allocate memory (no memory expansion yet), and
-/// one array serves all threads. [`Tr::block`] then skips them.
+/// `replicate`, array constants) and only reads are made once, on the
+/// host, before the kernel: one array serves all threads. [`Tr::block`]
+/// then skips them. (An array a thread consumes, e.g. updates in place,
+/// is its own: memory expansion.)
 fn hoist_invariant_arrays(tr: &mut Tr, o: OpId, body: BlockId) -> R<()> {
     let ops: Vec<OpId> = tr.ctx.block_ops(body).collect();
     for op in ops {
@@ -153,7 +154,9 @@ fn hoist_invariant_arrays(tr: &mut Tr, o: OpId, body: BlockId) -> R<()> {
                 .ctx
                 .results(op)
                 .any(|r| array_elem(tr.ctx, tr.ctx.value_type(r)).is_some());
-        if !(matches!(name, "soac.iota" | "soac.replicate") || array_constant) {
+        if !(matches!(name, "soac.iota" | "soac.replicate") || array_constant)
+            || !only_read(tr.ctx, tr.ctx.result(op, 0), true)
+        {
             continue;
         }
         let outside = tr
@@ -232,15 +235,23 @@ pub(crate) fn virtual_array(ctx: &Context, o: OpId) -> bool {
         return false;
     }
     let r = ctx.result(o, 0);
+    !ctx.uses(r).is_empty() && only_read(ctx, r, false)
+}
+
+/// Whether every use of array `r` reads it: as an input of a SOAC, or
+/// (`index`) by `soac.index` and `soac.size`. (Not consumed, and not
+/// through a view that might be.)
+fn only_read(ctx: &Context, r: Value, index: bool) -> bool {
     ctx.uses(r).iter().all(|u| {
         let first_input = match ctx.op_name(u.op) {
+            "soac.index" | "soac.size" if index => return u.index == 0,
             "soac.map" => 1,
             "soac.reduce" | "soac.scan" => 1 + ctx.results(u.op).count(),
             "soac.redomap" | "soac.scanomap" => 1 + ctx.block_args(ctx.blocks(ctx.regions(u.op)[0])[0]).len() / 2,
             _ => return false,
         };
         u.index as usize >= first_input
-    }) && !ctx.uses(r).is_empty()
+    })
 }
 
 /// An input of a SOAC in a kernel: an array in memory or a virtual one.
@@ -461,11 +472,18 @@ fn gpu_combine(
             .collect()
     };
     let Some(c) = c else {
-        super::gpu::par_for(tr, sizes, &mut |tr, at| {
-            let ys = point(tr, at)?;
-            write_mapped(tr, at, &ys);
-            Ok(())
-        })?;
+        // Points giving scalars (not arrays a thread made, whose memory
+        // the next point would reuse) are computed several per thread.
+        let scalar_points = outs.iter().flatten().all(|a| a.dims.len() == sizes.len());
+        if scalar_points {
+            super::gpu::par_for_points(tr, sizes, point, &mut |tr, at, ys| write_mapped(tr, at, ys))?;
+        } else {
+            super::gpu::par_for(tr, sizes, &mut |tr, at| {
+                let ys = point(tr, at)?;
+                write_mapped(tr, at, &ys);
+                Ok(())
+            })?;
+        }
         return Ok(as_reps(outs, Vec::new().into_iter()));
     };
     let elems = c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect();
