@@ -474,6 +474,71 @@ fn to_shared(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> Vec<(Value, Ty
     sh
 }
 
+/// Elements a thread scans per round in a scan's last kernel.
+const SCAN_ITEMS: i64 = 8;
+
+/// Position `e` of a staging buffer in shared memory with a word of
+/// padding after every 32, so that thread `t` reading element
+/// `t * SCAN_ITEMS + j` hits a bank of its own.
+fn padded(tr: &mut Tr, e: Value) -> Value {
+    let five = tr.i64c(5);
+    let q = tr.bin("shr", e, five);
+    tr.add(e, q)
+}
+
+/// An exclusive scan of the threads' values `vals` over the group (the
+/// neutral elements for thread 0), and the group's total, through shared
+/// memory (Hillis and Steele: in step `s`, thread `t >= s` combines the
+/// value of `t - s` on its left).
+fn block_scan(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> R<(Vec<Value>, Vec<Value>)> {
+    let sh = to_shared(tr, op, tid, vals);
+    let local = tr.ctx.string_attr("local");
+    let mut s = 1;
+    while s < BLOCK {
+        let sc = tr.i64c(s);
+        let mine: Vec<Value> = sh
+            .iter()
+            .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
+            .collect();
+        let has = tr.cmp("ge", tid, sc);
+        let new = tr.if_(
+            has,
+            &mut |tr| {
+                let at = tr.bin("sub", tid, sc);
+                let before: Vec<Value> = sh
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, at], t, &[]))
+                    .collect();
+                apply(tr, op, &before, &mine)
+            },
+            &mut |_| Ok(mine.clone()),
+        )?;
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        for (&(m, _), &v) in sh.iter().zip(&new) {
+            tr.emit("imp.store", &[m, tid, v], &[], &[], vec![]);
+        }
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        s *= 2;
+    }
+    let zero = tr.i64c(0);
+    let first = tr.cmp("eq", tid, zero);
+    let nes = op.nes.to_vec();
+    let before = tr.if_(first, &mut |_| Ok(nes.clone()), &mut |tr| {
+        let one = tr.i64c(1);
+        let left = tr.bin("sub", tid, one);
+        Ok(sh
+            .iter()
+            .map(|&(m, t)| tr.emit1("imp.load", &[m, left], t, &[]))
+            .collect())
+    })?;
+    let last = tr.i64c(BLOCK - 1);
+    let total = sh
+        .iter()
+        .map(|&(m, t)| tr.emit1("imp.load", &[m, last], t, &[]))
+        .collect();
+    Ok((before, total))
+}
+
 /// Combines the threads' values of a group in shared memory, keeping
 /// their order: in round `s` (1, 2, 4, ...) thread `t` with `t % 2s == 0`
 /// combines its value with thread `t + s`'s. Thread 0 gets the result.
@@ -550,16 +615,34 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
         Ok((i, ok, xs))
     };
     let local = tr.ctx.string_attr("local");
-    // 1. Each group reduces its tile, round by round (in order).
+    // 1. Each group reduces its tile: with a commutative operator each
+    //    thread reduces every BLOCK-th element (coalesced), then the group
+    //    once; otherwise round by round, in order.
     launch(tr, groups, BLOCK, &mut |tr| {
         let (_, tid, bid) = global_id(tr);
         let nes = op.nes.to_vec();
-        let total = tr.for_loop(rounds, &nes, &mut |tr, r, total| {
-            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-            let (_, _, xs) = tile_point(tr, r, point, true)?;
-            let round = group_reduce(tr, op, tid, &xs)?;
-            apply(tr, op, total, &round)
-        })?;
+        let total = if op.commutative {
+            let start = tr.mul(bid, tile);
+            let end = tr.add(start, tile);
+            let end = tr.bin("min", end, n);
+            let len = tr.bin("sub", end, start);
+            let (count, first, step) = thread_range(tr, len, bs, tid, true);
+            let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
+                let s = tr.mul(j, step);
+                let i = tr.add(first, s);
+                let i = tr.add(start, i);
+                let ys = point(tr, i, true)?;
+                apply(tr, op, accs, &ys)
+            })?;
+            group_reduce(tr, op, tid, &accs)?
+        } else {
+            tr.for_loop(rounds, &nes, &mut |tr, r, total| {
+                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+                let (_, _, xs) = tile_point(tr, r, point, true)?;
+                let round = group_reduce(tr, op, tid, &xs)?;
+                apply(tr, op, total, &round)
+            })?
+        };
         let zero = tr.i64c(0);
         let is0 = tr.cmp("eq", tid, zero);
         tr.if_(
@@ -625,63 +708,111 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
         })?;
         Ok(())
     })?;
-    // 3. Each group scans its tile from its prefix: per round, an
-    //    inclusive scan in shared memory (Hillis and Steele, the earlier
-    //    operand on the left), then the carry.
+    // 3. Each group scans its tile from its prefix, in rounds of
+    //    BLOCK * SCAN_ITEMS elements staged in shared memory: read
+    //    coalesced (element `j * BLOCK + t` by thread `t`), each thread
+    //    scans its SCAN_ITEMS consecutive elements, the threads' totals are
+    //    scanned (Hillis and Steele, the earlier operand on the left), each
+    //    thread adds the prefix before it, and the round is written back
+    //    coalesced.
+    let items = tr.i64c(SCAN_ITEMS);
+    let per_round = tr.i64c(BLOCK * SCAN_ITEMS);
+    let big_rounds = ceil_div(tr, tile, per_round);
     launch(tr, groups, BLOCK, &mut |tr| {
         let (_, tid, bid) = global_id(tr);
         let start: Vec<Value> = sums.iter().map(|s| tr.load(s, &[bid])).collect();
-        let last = tr.i64c(BLOCK - 1);
-        tr.for_loop(rounds, &start, &mut |tr, r, carry| {
+        let tile_start = tr.mul(bid, tile);
+        let tile_end = tr.add(tile_start, tile);
+        let tile_end = tr.bin("min", tile_end, n);
+        let bs = tr.i64c(BLOCK);
+        let shared_t = tr
+            .ctx
+            .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
+        let stage: Vec<(Value, Type)> = op
+            .elems
+            .iter()
+            .map(|&e| {
+                let words = BLOCK * SCAN_ITEMS;
+                let bytes = tr.i64c((words + words / 32) * elem_bytes(e));
+                (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
+            })
+            .collect();
+        // The element at offset `e` of round `r`: its index and whether it
+        // is in the tile.
+        let at = |tr: &mut Tr, r: Value, e: Value| -> (Value, Value) {
+            let base = tr.mul(r, per_round);
+            let base = tr.add(tile_start, base);
+            let i = tr.add(base, e);
+            (i, tr.cmp("lt", i, tile_end))
+        };
+        tr.for_loop(big_rounds, &start, &mut |tr, r, carry| {
             tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-            let (i, ok, xs) = tile_point(tr, r, point, false)?;
-            let sh = to_shared(tr, op, tid, &xs);
-            let mut s = 1;
-            while s < BLOCK {
-                let sc = tr.i64c(s);
-                let mine: Vec<Value> = sh
-                    .iter()
-                    .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
-                    .collect();
-                let has = tr.cmp("ge", tid, sc);
-                let new = tr.if_(
-                    has,
-                    &mut |tr| {
-                        let at = tr.bin("sub", tid, sc);
-                        let before: Vec<Value> = sh
-                            .iter()
-                            .map(|&(m, t)| tr.emit1("imp.load", &[m, at], t, &[]))
-                            .collect();
-                        apply(tr, op, &before, &mine)
-                    },
-                    &mut |_| Ok(mine.clone()),
-                )?;
-                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-                for (&(m, _), &v) in sh.iter().zip(&new) {
-                    tr.emit("imp.store", &[m, tid, v], &[], &[], vec![]);
+            tr.for_loop(items, &[], &mut |tr, j, _| {
+                let e = tr.mul(j, bs);
+                let e = tr.add(e, tid);
+                let (i, ok) = at(tr, r, e);
+                let nes = op.nes.to_vec();
+                let xs = tr.if_(ok, &mut |tr| point(tr, i, false), &mut |_| Ok(nes.clone()))?;
+                let e = padded(tr, e);
+                for (&(m, _), &x) in stage.iter().zip(&xs) {
+                    tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
                 }
-                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-                s *= 2;
-            }
-            let mine: Vec<Value> = sh
-                .iter()
-                .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
-                .collect();
-            let total: Vec<Value> = sh
-                .iter()
-                .map(|&(m, t)| tr.emit1("imp.load", &[m, last], t, &[]))
-                .collect();
-            let value = apply(tr, op, carry, &mine)?;
-            tr.if_(
-                ok,
-                &mut |tr| {
-                    for (o, &v) in outs.iter().zip(&value) {
-                        tr.store(o, &[i], v);
-                    }
-                    Ok(vec![])
-                },
-                &mut |_| Ok(vec![]),
-            )?;
+                Ok(vec![])
+            })?;
+            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+            // This thread's elements, scanned in place.
+            let mine = tr.mul(tid, items);
+            let nes = op.nes.to_vec();
+            let own = tr.for_loop(items, &nes, &mut |tr, j, acc| {
+                let e = tr.add(mine, j);
+                let e = padded(tr, e);
+                let x: Vec<Value> = stage
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                    .collect();
+                let y = apply(tr, op, acc, &x)?;
+                for (&(m, _), &v) in stage.iter().zip(&y) {
+                    tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
+                }
+                Ok(y)
+            })?;
+            let (before, total) = block_scan(tr, op, tid, &own)?;
+            let prefix = apply(tr, op, carry, &before)?;
+            tr.for_loop(items, &[], &mut |tr, j, _| {
+                let e = tr.add(mine, j);
+                let e = padded(tr, e);
+                let x: Vec<Value> = stage
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                    .collect();
+                let y = apply(tr, op, &prefix, &x)?;
+                for (&(m, _), &v) in stage.iter().zip(&y) {
+                    tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
+                }
+                Ok(vec![])
+            })?;
+            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+            tr.for_loop(items, &[], &mut |tr, j, _| {
+                let e = tr.mul(j, bs);
+                let e = tr.add(e, tid);
+                let (i, ok) = at(tr, r, e);
+                let e = padded(tr, e);
+                let y: Vec<Value> = stage
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                    .collect();
+                tr.if_(
+                    ok,
+                    &mut |tr| {
+                        for (o, &v) in outs.iter().zip(&y) {
+                            tr.store(o, &[i], v);
+                        }
+                        Ok(vec![])
+                    },
+                    &mut |_| Ok(vec![]),
+                )?;
+                Ok(vec![])
+            })?;
             apply(tr, op, carry, &total)
         })?;
         Ok(())
