@@ -371,6 +371,69 @@ pub(crate) type Point<'b> = dyn FnMut(&mut Tr, Value) -> R<Vec<Value>> + 'b;
 /// first time (when it writes the mapped results).
 pub(crate) type ScanPoint<'b> = dyn FnMut(&mut Tr, Value, bool) -> R<Vec<Value>> + 'b;
 
+/// The shortest segments a segmented reduction gives a group each
+/// ([`segred_groups`]); shorter ones get a thread each.
+pub(crate) const SEGMENT_GROUP_MIN: i64 = BLOCK;
+
+/// A segmented reduction over segments `outer` of length `m`, a group
+/// per segment: its threads reduce their parts of the segment (every
+/// BLOCK-th element, coalesced, for a commutative operator; contiguous
+/// chunks otherwise), then the group in order; thread 0 writes the
+/// segment's results into `outs` (the first `k`, `k` the operator's
+/// arity); `write_mapped` writes each point's mapped results.
+pub(crate) fn segred_groups(
+    tr: &mut Tr,
+    outer: &[Value],
+    m: Value,
+    op: &Op,
+    outs: &[Option<Arr>],
+    point: &mut MapPoint,
+    write_mapped: &mut MapWrite,
+) -> R<()> {
+    let k = op.nes.len();
+    let segments = tr.product(outer);
+    launch(tr, segments, BLOCK, &mut |tr| {
+        let (_, tid, bid) = global_id(tr);
+        let idx = unravel(tr, bid, outer);
+        let bs = tr.i64c(BLOCK);
+        let (count, first, step) = thread_range(tr, m, bs, tid, op.commutative);
+        let nes = op.nes.to_vec();
+        let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
+            let s = tr.mul(j, step);
+            let i = tr.add(first, s);
+            let mut at = idx.clone();
+            at.push(i);
+            let ys = point(tr, &at)?;
+            write_mapped(tr, &at, &ys);
+            let xs = ys[..k]
+                .iter()
+                .map(|y| match y {
+                    Rep::Scalar(v) => Ok(*v),
+                    Rep::Array(_) => Err(tr.unsupported("reductions of arrays")),
+                })
+                .collect::<R<Vec<Value>>>()?;
+            apply(tr, op, accs, &xs)
+        })?;
+        let accs = group_reduce(tr, op, tid, &accs)?;
+        let zero = tr.i64c(0);
+        let is0 = tr.cmp("eq", tid, zero);
+        tr.if_(
+            is0,
+            &mut |tr| {
+                for (o, &a) in outs.iter().zip(&accs) {
+                    let o = o
+                        .clone()
+                        .ok_or_else(|| tr.fail("internal error: a segmented reduction without its array"))?;
+                    tr.store(&o, &idx, a);
+                }
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
+        Ok(())
+    })
+}
+
 /// Reduces `n` values with `op` (Note [Segops on the GPU]); returns the
 /// `k` results as host scalars.
 pub(crate) fn reduce(tr: &mut Tr, n: Value, op: &Op, point: &mut Point) -> R<Vec<Value>> {

@@ -337,46 +337,78 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
     if tr.gpu_host() && (c.is_none() || d == 1) {
         return gpu_combine(tr, sizes, c, k, &outs, point, &mut write_mapped);
     }
-    let mut reduced: Vec<Value> = Vec::new();
     let (outer, inner) = sizes.split_at(d - 1);
-    super::gpu::par_for(tr, outer, &mut |tr, idx| {
-        let nes = c.as_ref().map(|c| c.nes.clone()).unwrap_or_default();
-        let final_accs = tr.for_loop(inner[0], &nes, &mut |tr, i, accs| {
-            let mut at = idx.to_vec();
-            at.push(i);
-            let ys = point(tr, &at)?;
-            write_mapped(tr, &at, &ys);
-            let Some(c) = &c else { return Ok(vec![]) };
-            let mut args: Vec<Rep> = accs.iter().map(|&a| Rep::Scalar(a)).collect();
-            args.extend(ys[..k].iter().cloned());
-            let new = tr.block(c.op, &args)?;
-            let new = new
-                .into_iter()
-                .map(|r| match r {
-                    Rep::Scalar(v) => Ok(v),
-                    Rep::Array(_) => Err(tr.unsupported("reductions and scans of arrays")),
-                })
-                .collect::<R<Vec<_>>>()?;
-            if c.scan {
-                for (j, &v) in new.iter().enumerate() {
-                    let a = outs[j].clone().expect("a scan's array");
-                    tr.store(&a, &at, v);
-                }
-            }
-            Ok(new)
-        })?;
-        if c.as_ref().is_some_and(|c| !c.scan) {
-            if d == 1 {
-                reduced = final_accs;
-            } else {
-                for (j, &v) in final_accs.iter().enumerate() {
-                    let a = outs[j].clone().expect("a segmented reduction's array");
-                    tr.store(&a, idx, v);
-                }
-            }
+    // A segmented reduction on the GPU: a group per segment when the
+    // segments are long (Note [Segops on the GPU]), decided at run time.
+    let groups = match &c {
+        Some(c) if tr.gpu_host() && d >= 2 && !c.scan => {
+            let op = super::gpu::Op {
+                block: c.op,
+                nes: &c.nes,
+                elems: c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect(),
+                commutative: c.commutative,
+            };
+            let min = tr.i64c(super::gpu::SEGMENT_GROUP_MIN);
+            let long = tr.cmp("ge", inner[0], min);
+            let (r, _) = tr.region(&[], &mut |tr, _| {
+                super::gpu::segred_groups(tr, outer, inner[0], &op, &outs, point, &mut write_mapped)?;
+                Ok(vec![])
+            })?;
+            Some((long, r))
         }
-        Ok(())
-    })?;
+        _ => None,
+    };
+    let mut reduced: Vec<Value> = Vec::new();
+    let mut per_thread = |tr: &mut Tr| {
+        super::gpu::par_for(tr, outer, &mut |tr, idx| {
+            let nes = c.as_ref().map(|c| c.nes.clone()).unwrap_or_default();
+            let final_accs = tr.for_loop(inner[0], &nes, &mut |tr, i, accs| {
+                let mut at = idx.to_vec();
+                at.push(i);
+                let ys = point(tr, &at)?;
+                write_mapped(tr, &at, &ys);
+                let Some(c) = &c else { return Ok(vec![]) };
+                let mut args: Vec<Rep> = accs.iter().map(|&a| Rep::Scalar(a)).collect();
+                args.extend(ys[..k].iter().cloned());
+                let new = tr.block(c.op, &args)?;
+                let new = new
+                    .into_iter()
+                    .map(|r| match r {
+                        Rep::Scalar(v) => Ok(v),
+                        Rep::Array(_) => Err(tr.unsupported("reductions and scans of arrays")),
+                    })
+                    .collect::<R<Vec<_>>>()?;
+                if c.scan {
+                    for (j, &v) in new.iter().enumerate() {
+                        let a = outs[j].clone().expect("a scan's array");
+                        tr.store(&a, &at, v);
+                    }
+                }
+                Ok(new)
+            })?;
+            if c.as_ref().is_some_and(|c| !c.scan) {
+                if d == 1 {
+                    reduced = final_accs;
+                } else {
+                    for (j, &v) in final_accs.iter().enumerate() {
+                        let a = outs[j].clone().expect("a segmented reduction's array");
+                        tr.store(&a, idx, v);
+                    }
+                }
+            }
+            Ok(())
+        })
+    };
+    match groups {
+        Some((long, r1)) => {
+            let (r2, _) = tr.region(&[], &mut |tr, _| {
+                per_thread(tr)?;
+                Ok(vec![])
+            })?;
+            tr.emit("imp.if", &[long], &[], &[], vec![r1, r2]);
+        }
+        None => per_thread(tr)?,
+    }
     let mut red = reduced.into_iter();
     Ok(outs
         .into_iter()
