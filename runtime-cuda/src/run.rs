@@ -297,6 +297,10 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
             print!("{}", cli::usage(prog, &program.entry_names()));
             return Ok(());
         }
+        Command::PrintParams => {
+            print!("{}", crate::params::listing());
+            return Ok(());
+        }
         Command::Run(opts) => opts,
     };
     let entry = program.entry(&opts.entry).ok_or_else(|| {
@@ -312,7 +316,7 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
         None => None,
     };
 
-    let mut ctx = CtxBox::new(Ctx::new(&program)?);
+    let mut ctx = CtxBox::new(Ctx::new(&program, opts.params.clone())?);
     let mut times = Vec::new();
     let mut results = Vec::new();
     let uploaded = upload(&mut ctx, &inputs)?;

@@ -110,6 +110,7 @@ const RUNTIME_DECLS: &str = r#"  llvm.func @futrt_alloc(!llvm.ptr, i64) -> !llvm
   llvm.func @futrt_launch(!llvm.ptr, i32, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr) -> i32
   llvm.func @futrt_sync(!llvm.ptr) -> i32
   llvm.func @futrt_error_buffer(!llvm.ptr) -> !llvm.ptr
+  llvm.func @futrt_param(!llvm.ptr, i32) -> i64
 "#;
 
 /// What the descriptor needs to know about one entry point.
@@ -374,6 +375,14 @@ impl<'c> Emitter<'c> {
                 self.def(
                     results[0],
                     &format!("llvm.call @futrt_alloc(%ctx, {bytes}) : (!llvm.ptr, i64) -> !llvm.ptr"),
+                );
+            }
+            "imp.param" => {
+                let k = OpView { ctx: self.ctx, op: o }.int_attr("index").unwrap_or(0);
+                let c = self.tmp(&format!("llvm.mlir.constant({k} : i32) : i32"));
+                self.def(
+                    results[0],
+                    &format!("llvm.call @futrt_param(%ctx, {c}) : (!llvm.ptr, i32) -> i64"),
                 );
             }
             "imp.load" | "imp.store" if self.host_device_access(ops[0]) => device::host_access(self, o)?,

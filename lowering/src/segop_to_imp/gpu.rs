@@ -37,8 +37,18 @@ use super::{elem_bytes, Arr, Rep, Tr, R};
 
 /// Threads per block.
 pub(crate) const BLOCK: i64 = 256;
-/// The most groups a one-dimensional reduction or scan uses.
-const MAX_GROUPS: i64 = 1024;
+/// The runtime's tuning parameters (`runtime-cuda/src/params.rs`), by
+/// number: the most groups a one-dimensional reduction or scan uses, and
+/// the shortest segments a segmented reduction gives a group each.
+pub(crate) const PARAM_REDUCE_GROUPS: i64 = 0;
+pub(crate) const PARAM_SEGRED_GROUP_MIN: i64 = 1;
+
+/// The value of tuning parameter `k`, read at run time.
+pub(crate) fn param(tr: &mut Tr, k: i64) -> Value {
+    let i64t = tr.ty(Scalar::I64);
+    let index = tr.ctx.int_attr(k, Scalar::I64);
+    tr.emit1("imp.param", &[], i64t, &[("index", index)])
+}
 
 /// Builds a kernel run by `grid` blocks of `block` threads, whose body
 /// `body` makes, and launches it.
@@ -371,10 +381,6 @@ pub(crate) type Point<'b> = dyn FnMut(&mut Tr, Value) -> R<Vec<Value>> + 'b;
 /// first time (when it writes the mapped results).
 pub(crate) type ScanPoint<'b> = dyn FnMut(&mut Tr, Value, bool) -> R<Vec<Value>> + 'b;
 
-/// The shortest segments a segmented reduction gives a group each
-/// ([`segred_groups`]); shorter ones get a thread each.
-pub(crate) const SEGMENT_GROUP_MIN: i64 = BLOCK;
-
 /// A segmented reduction over segments `outer` of length `m`, a group
 /// per segment: its threads reduce their parts of the segment (every
 /// BLOCK-th element, coalesced, for a commutative operator; contiguous
@@ -455,11 +461,11 @@ pub(crate) fn reduce(tr: &mut Tr, n: Value, op: &Op, point: &mut Point) -> R<Vec
 }
 
 /// The number of groups for `n` elements: `ceil(n / BLOCK)`, at least 1
-/// and at most [`MAX_GROUPS`].
+/// and at most the tuning parameter `reduce_groups`.
 fn group_count(tr: &mut Tr, n: Value) -> Value {
     let bs = tr.i64c(BLOCK);
     let g = ceil_div(tr, n, bs);
-    let max = tr.i64c(MAX_GROUPS);
+    let max = param(tr, PARAM_REDUCE_GROUPS);
     let one = tr.i64c(1);
     let g = tr.bin("min", g, max);
     tr.bin("max", g, one)

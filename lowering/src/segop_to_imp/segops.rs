@@ -348,7 +348,8 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
                 elems: c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect(),
                 commutative: c.commutative,
             };
-            let min = tr.i64c(super::gpu::SEGMENT_GROUP_MIN);
+            // The tuning parameter `segred_group_min`.
+            let min = super::gpu::param(tr, super::gpu::PARAM_SEGRED_GROUP_MIN);
             let long = tr.cmp("ge", inner[0], min);
             let (r, _) = tr.region(&[], &mut |tr, _| {
                 super::gpu::segred_groups(tr, outer, inner[0], &op, &outs, point, &mut write_mapped)?;
