@@ -611,7 +611,7 @@ fn executables_take_tuning_parameters() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     assert!(
-        text.contains("reduce_groups (default 1024)") && text.contains("segred_group_min (default 256)"),
+        text.contains("reduce_groups (default 4096)") && text.contains("segred_group_min (default 256)"),
         "{text}"
     );
     let out = run(&["--param", "reduce_groups=2"]);

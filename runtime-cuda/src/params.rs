@@ -15,7 +15,7 @@ pub struct Param {
 pub const PARAMS: &[Param] = &[
     Param {
         name: "reduce_groups",
-        default: 1024,
+        default: 4096,
         about: "the most groups (of 256 threads) a one-dimensional reduction or scan uses",
     },
     Param {
@@ -63,10 +63,10 @@ mod tests {
     fn settings() {
         let mut v = defaults();
         set(&mut v, "segred_group_min=32").unwrap();
-        assert_eq!(v, vec![1024, 32]);
+        assert_eq!(v, vec![4096, 32]);
         assert!(set(&mut v, "segred_group_min=0").unwrap_err().contains("positive"));
         assert!(set(&mut v, "nope=3").unwrap_err().contains("unknown parameter `nope`"));
         assert!(set(&mut v, "reduce_groups").unwrap_err().contains("NAME=VALUE"));
-        assert!(listing().starts_with("reduce_groups (default 1024): "));
+        assert!(listing().starts_with("reduce_groups (default 4096): "));
     }
 }
