@@ -143,8 +143,7 @@ impl Bench<'_> {
         let program = match self.backend.compile(path) {
             Ok(p) => p,
             Err(msg) => {
-                if let Some(at) = msg.find(crate::compiled::UNSUPPORTED) {
-                    let why = msg[at..].lines().next().unwrap_or_default();
+                if let Some(why) = crate::compiled::unsupported(&msg) {
                     let _ = writeln!(out, "{shown}: skipped ({why})");
                     return true;
                 }

@@ -18,6 +18,13 @@ use crate::test::{Backend, Compiled, Timed};
 /// this program yet" (the runner counts such cases as skipped).
 pub const UNSUPPORTED: &str = "the compiled backends do not support";
 
+/// The line of a compile error that says a feature is not supported yet
+/// (from [`UNSUPPORTED`] on), if it says so.
+pub fn unsupported(msg: &str) -> Option<&str> {
+    let at = msg.find(UNSUPPORTED)?;
+    msg[at..].lines().next()
+}
+
 /// Executables for this machine's CPU (`gpu: None`) or, on a machine with
 /// an NVIDIA GPU, for CUDA (`gpu`: the chip).
 pub struct ExeBackend {

@@ -367,8 +367,7 @@ impl Runner<'_> {
                 },
                 Item::Case(case, entry) => {
                     if let Err(msg) = &program {
-                        if let Some(at) = msg.find(crate::compiled::UNSUPPORTED) {
-                            let why = msg[at..].lines().next().unwrap_or_default();
+                        if let Some(why) = crate::compiled::unsupported(msg) {
                             rep.skip(case.line, Some(entry), why);
                             continue;
                         }

@@ -190,6 +190,17 @@ fn bench_times_each_dataset_and_writes_json() {
         assert_eq!(ts.len(), 3, "{doc}");
         assert!(rest.contains("\"bytes\": 0, \"stderr\": \"\""), "{doc}");
     }
+    // The interpreter, and one entry point only.
+    let out = futmlir()
+        .args(["bench", "--backend=interp", "-r", "2", "--entry-point=main"])
+        .arg(&prog)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| line.is_match(l)).count(), 2, "{stdout}");
+    let out = futmlir().args(["bench", "-e", "other"]).arg(&prog).output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
