@@ -43,12 +43,13 @@ impl Backend for ExeBackend {
         let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
         let exe = dir.path().join("program");
         build(path, Emit::Exe, self.gpu.as_deref(), &exe)?;
-        Ok(Box::new(Executable { _dir: dir, exe }))
+        Ok(Box::new(Executable { dir, exe }))
     }
 }
 
 struct Executable {
-    _dir: tempfile::TempDir,
+    /// Holds the executable, and `futmlir bench`'s input and timing files.
+    dir: tempfile::TempDir,
     exe: PathBuf,
 }
 
@@ -98,8 +99,8 @@ impl Compiled for Executable {
     /// The runtime times each run itself (the entry point's call and the
     /// wait for the device; not reading the input or printing results).
     fn bench(&self, entry: &str, args: &[Value], runs: usize, results: bool) -> Result<Timed, String> {
-        let input = self._dir.path().join("input.bin");
-        let times = self._dir.path().join("runtimes.txt");
+        let input = self.dir.path().join("input.bin");
+        let times = self.dir.path().join("runtimes.txt");
         std::fs::write(&input, values::write_binary_values(args))
             .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
         let stdin = std::fs::File::open(&input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
