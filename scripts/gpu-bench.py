@@ -4,12 +4,14 @@ into .gpu/bench) against PyTorch on the same GPU, in one run.
 
     python3 scripts/gpu-bench.py .gpu/bench [N]
 
-Each program runs on N elements (default 10**8) with `-r 20 -t FILE`: the
+Each program runs on N elements (default 10**8; the segmented sum on
+[sqrt N][N / sqrt N] and [N / 100][100]) with `-r 20 -t FILE`: the
 median of the 20 runs' times (the entry point's call and waiting for the
 GPU; not copying the input in or the result out). Each anchor is the
 median of 20 runs timed with CUDA events after a warm-up. The ratio is
 anchor time / our time: above 1 is faster than the anchor.
 """
+import math
 import os
 import statistics
 import struct
@@ -33,27 +35,53 @@ def write_values(path, arrays):
             f.write(a.tobytes())
 
 
-def ours(bench_dir, tmp, name, arrays):
-    inp = os.path.join(tmp, name + ".in")
+def ours(bench_dir, tmp, name, arrays, label=None):
+    """Times executable `name` on `arrays`; `label` names its files when a
+    program runs on several datasets."""
+    label = label or name
+    inp = os.path.join(tmp, label + ".in")
     write_values(inp, arrays)
-    times = os.path.join(tmp, name + ".times")
+    times = os.path.join(tmp, label + ".times")
     exe = os.path.join(bench_dir, name)
-    with open(inp, "rb") as f:
-        subprocess.run([exe, "-r", str(RUNS), "-t", times, "-n"], stdin=f, check=True)
-    with open(inp, "rb") as f:
-        out = subprocess.run([exe, "-b"], stdin=f, check=True, capture_output=True).stdout
+    try:
+        with open(inp, "rb") as f:
+            subprocess.run([exe, "-r", str(RUNS), "-t", times, "-n"], stdin=f, check=True)
+        with open(inp, "rb") as f:
+            out = subprocess.run([exe, "-b"], stdin=f, check=True, capture_output=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        # One program failing leaves the other rows to be measured.
+        print(f"{label}: {e}", file=sys.stderr)
+        return None, None
     with open(times) as f:
         ts = [float(x) for x in f.read().split()]
     return statistics.median(ts), out
 
 
+def checked(r, test):
+    """test(our results), or None when our run failed."""
+    return None if r is None else bool(test(r))
+
+
+def read_values(data):
+    """The values of Futhark's binary format, as numpy arrays."""
+    values = []
+    types = {b" f32": np.float32, b" i32": np.int32, b" i64": np.int64}
+    while data:
+        assert data[:2] == b"b\x02", "not a binary value"
+        rank = data[2]
+        dtype = types[data[3:7]]
+        shape = struct.unpack("<%dQ" % rank, data[7 : 7 + 8 * rank])
+        count = int(np.prod(shape))
+        start = 7 + 8 * rank
+        end = start + count * np.dtype(dtype).itemsize
+        values.append(np.frombuffer(data[start:end], dtype=dtype, count=count).reshape(shape))
+        data = data[end:]
+    return values
+
+
 def read_value(data):
     """The first value of Futhark's binary format, as a numpy array."""
-    assert data[:2] == b"b\x02", "not a binary value"
-    rank = data[2]
-    dtype = {b" f32": np.float32, b" i32": np.int32, b" i64": np.int64}[data[3:7]]
-    shape = struct.unpack("<%dQ" % rank, data[7 : 7 + 8 * rank])
-    return np.frombuffer(data[7 + 8 * rank :], dtype=dtype, count=int(np.prod(shape))).reshape(shape)
+    return read_values(data)[0]
 
 
 def anchor(f):
@@ -86,29 +114,53 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         t, r = ours(bench_dir, tmp, "sum", [xs])
         ref = torch.sum(txs).item()
-        ok = abs(float(read_value(r)) - ref) <= 1e-3 * abs(ref)
+        ok = checked(r, lambda r: abs(float(read_value(r)) - ref) <= 1e-3 * abs(ref))
         rows.append(("sum f32", t, anchor(lambda: torch.sum(txs)), "torch.sum", 4 * n, ok))
         t, r = ours(bench_dir, tmp, "dot", [xs, ys])
         ref = torch.dot(txs, tys).item()
-        ok = abs(float(read_value(r)) - ref) <= 1e-3 * abs(ref)
+        ok = checked(r, lambda r: abs(float(read_value(r)) - ref) <= 1e-3 * abs(ref))
         rows.append(("dot f32", t, anchor(lambda: torch.dot(txs, tys)), "torch.dot", 8 * n, ok))
         t, r = ours(bench_dir, tmp, "map", [xs])
         # NVPTX may fuse the multiply-add (one rounding): compare to 1e-6.
-        ok = bool(np.allclose(read_value(r), xs * np.float32(2) + np.float32(1), rtol=1e-6, atol=0))
+        ok = checked(r, lambda r: np.allclose(read_value(r), xs * np.float32(2) + np.float32(1), rtol=1e-6, atol=0))
         rows.append(("map x*2+1 f32", t, anchor(lambda: out.copy_(txs)), "copy (d2d)", 8 * n, ok))
         t, r = ours(bench_dir, tmp, "scan", [ints])
         ref = torch.cumsum(tints, 0, dtype=torch.int32).cpu().numpy()
-        ok = bool(np.array_equal(read_value(r), ref))
+        ok = checked(r, lambda r: np.array_equal(read_value(r), ref))
         rows.append(("scan (+) i32", t, anchor(lambda: torch.cumsum(tints, 0, dtype=torch.int32)), "torch.cumsum", 8 * n, ok))
         t, r = ours(bench_dir, tmp, "hist", [bins])
         ref = torch.bincount(tbins, minlength=256).cpu().numpy()
-        ok = bool(np.array_equal(read_value(r), ref))
+        ok = checked(r, lambda r: np.array_equal(read_value(r), ref))
         rows.append(("hist 256 bins", t, anchor(lambda: torch.bincount(tbins, minlength=256)), "torch.bincount", 8 * n, ok))
+        # Segmented sums on two shapes of (about) n elements: square, and
+        # rows of 100.
+        side = math.isqrt(n)
+        for nrows, ncols in [(side, n // side), (n // 100, 100)]:
+            xss = xs[: nrows * ncols].reshape(nrows, ncols)
+            txss = txs[: nrows * ncols].view(nrows, ncols)
+            t, r = ours(bench_dir, tmp, "segsum", [xss], f"segsum-{nrows}x{ncols}")
+            ref = torch.sum(txss, dim=1).cpu().numpy()
+            ok = checked(r, lambda r: np.allclose(read_value(r), ref, rtol=1e-3, atol=0))
+            rows.append((f"segmented sum [{nrows}][{ncols}] f32", t, anchor(lambda: torch.sum(txss, dim=1)), "torch.sum(dim=1)", 4 * nrows * ncols, ok))
+        t, r = ours(bench_dir, tmp, "argmax", [xs])
+        ref = torch.max(txs, 0)
+        # torch.max may return any index of a tied maximum; ours must be
+        # the first (numpy's argmax).
+        first = int(np.argmax(xs))
+        ok = checked(r, lambda r: [float(v) for v in read_values(r)] == [ref.values.item(), first])
+        rows.append(("argmax (value, index) f32", t, anchor(lambda: torch.max(txs, 0)), "torch.max(x, 0)", 4 * n, ok))
+        t, r = ours(bench_dir, tmp, "filter", [xs])
+        ref = txs[txs > 0.5].cpu().numpy()
+        ok = checked(r, lambda r: np.array_equal(read_value(r), ref))
+        rows.append(("filter x > 0.5 f32", t, anchor(lambda: txs[txs > 0.5]), "x[x > 0.5]", 4 * n + 4 * len(ref), ok))
     print(f"{torch.cuda.get_device_name()}, n = {n}, median of {RUNS} runs")
     print(f"| program | futmlir (µs) | anchor | anchor (µs) | ratio | futmlir GB/s | result checked |")
     print(f"|---|---|---|---|---|---|---|")
     for name, t, a, aname, nbytes, ok in rows:
-        check = "-" if ok is None else ("ok" if ok else "WRONG")
+        if t is None:
+            print(f"| {name} | failed | {aname} | {a:.0f} | - | - | - |")
+            continue
+        check = "ok" if ok else "WRONG"
         print(f"| {name} | {t:.0f} | {aname} | {a:.0f} | {a / t:.3f} | {nbytes / t / 1e3:.0f} | {check} |")
 
 

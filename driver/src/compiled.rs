@@ -2,20 +2,28 @@
 //! with a GPU): each program is built into an
 //! executable (in a temporary folder) and each case runs it with the
 //! arguments on stdin in the binary value format, reading the results
-//! back in that format.
+//! back in that format. `futmlir bench` runs it with the arguments in a
+//! file and the runtime's own timing (`-r N -t FILE`).
 
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 use futmlir_frontend::values::{self, Value};
 
 use crate::build::{build, Emit};
-use crate::test::{Backend, Compiled};
+use crate::test::{Backend, Compiled, Timed};
 
 /// The prefix of a compile error that means "this backend cannot compile
 /// this program yet" (the runner counts such cases as skipped).
 pub const UNSUPPORTED: &str = "the compiled backends do not support";
+
+/// The line of a compile error that says a feature is not supported yet
+/// (from [`UNSUPPORTED`] on), if it says so.
+pub fn unsupported(msg: &str) -> Option<&str> {
+    let at = msg.find(UNSUPPORTED)?;
+    msg[at..].lines().next()
+}
 
 /// Executables for this machine's CPU (`gpu: None`) or, on a machine with
 /// an NVIDIA GPU, for CUDA (`gpu`: the chip).
@@ -35,29 +43,31 @@ impl Backend for ExeBackend {
         let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
         let exe = dir.path().join("program");
         build(path, Emit::Exe, self.gpu.as_deref(), &exe)?;
-        Ok(Box::new(Executable { _dir: dir, exe }))
+        Ok(Box::new(Executable { dir, exe }))
     }
 }
 
 struct Executable {
-    _dir: tempfile::TempDir,
-    exe: std::path::PathBuf,
+    /// Holds the executable, and `futmlir bench`'s input and timing files.
+    dir: tempfile::TempDir,
+    exe: PathBuf,
 }
 
-impl Compiled for Executable {
-    fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
+impl Executable {
+    /// Runs the executable with `flags` and the arguments on stdin;
+    /// `Err`: its error message, without the `Error: ` prefix.
+    fn exec(&self, flags: &[&std::ffi::OsStr], stdin: Stdio, input: Option<&[u8]>) -> Result<Output, String> {
         let mut child = Command::new(&self.exe)
-            .args(["-e", entry, "-b"])
-            .stdin(Stdio::piped())
+            .args(flags)
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
-        let input = values::write_binary_values(&args);
         // A program may fail before it reads its input: a broken pipe here
         // is not the error to report.
-        if let Some(mut stdin) = child.stdin.take() {
-            let _ = stdin.write_all(&input);
+        if let (Some(mut stdin), Some(input)) = (child.stdin.take(), input) {
+            let _ = stdin.write_all(input);
         }
         let out = child
             .wait_with_output()
@@ -67,6 +77,57 @@ impl Compiled for Executable {
             let err = err.trim();
             return Err(err.strip_prefix("Error: ").unwrap_or(err).to_string());
         }
-        values::read_values(&out.stdout).map_err(|e| format!("the executable printed malformed results: {e}"))
+        Ok(out)
+    }
+}
+
+fn read_results(stdout: &[u8]) -> Result<Vec<Value>, String> {
+    values::read_values(stdout).map_err(|e| format!("the executable printed malformed results: {e}"))
+}
+
+impl Compiled for Executable {
+    fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
+        let input = values::write_binary_values(&args);
+        let out = self.exec(
+            &["-e".as_ref(), entry.as_ref(), "-b".as_ref()],
+            Stdio::piped(),
+            Some(&input),
+        )?;
+        read_results(&out.stdout)
+    }
+
+    /// The runtime times each run itself (the entry point's call and the
+    /// wait for the device; not reading the input or printing results).
+    fn bench(&self, entry: &str, args: &[Value], runs: usize, results: bool) -> Result<Timed, String> {
+        let input = self.dir.path().join("input.bin");
+        let times = self.dir.path().join("runtimes.txt");
+        std::fs::write(&input, values::write_binary_values(args))
+            .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
+        let stdin = std::fs::File::open(&input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+        let runs = runs.to_string();
+        let print = if results { "-b" } else { "-n" };
+        let flags = ["-e", entry, "-r", &runs, "-t"].map(std::ffi::OsStr::new);
+        let out = self.exec(
+            &[&flags[..], &[times.as_os_str(), print.as_ref()]].concat(),
+            stdin.into(),
+            None,
+        )?;
+        let text = std::fs::read_to_string(&times).map_err(|e| format!("cannot read {}: {e}", times.display()))?;
+        let runtimes = text
+            .split_whitespace()
+            .map(|t| {
+                t.parse()
+                    .map_err(|_| format!("malformed runtime `{t}` in {}", times.display()))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Timed {
+            runtimes,
+            results: if results {
+                Some(read_results(&out.stdout)?)
+            } else {
+                None
+            },
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        })
     }
 }

@@ -1,5 +1,6 @@
 //! `futmlir`: the driver. See the README for a tour of the subcommands.
 
+mod bench;
 mod build;
 mod bundle;
 mod compiled;
@@ -37,17 +38,11 @@ enum Command {
     Build(build::BuildArgs),
     /// Run the `-- ==` test blocks of Futhark programs.
     Test(test::TestArgs),
-    /// Time entry points on their datasets (not implemented yet).
-    Bench(Pending),
+    /// Time entry points on the datasets of their `-- ==` test blocks.
+    Bench(bench::BenchArgs),
     /// Generate random input values, or convert values between the text and
     /// binary formats.
     Dataset(dataset::DatasetArgs),
-}
-
-#[derive(clap::Args)]
-struct Pending {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
 }
 
 /// Diagnostics: long lines are not wrapped (tests match them); plain ASCII
@@ -85,10 +80,6 @@ fn real_main() -> ExitCode {
         println!("{}", futmlir_lowering::toolchain());
         return ExitCode::SUCCESS;
     }
-    let pending = |name: &str| {
-        eprintln!("error: `futmlir {name}` is not implemented yet");
-        ExitCode::from(2)
-    };
     match cli.command {
         None => {
             eprintln!("error: no subcommand given; see `futmlir --help`");
@@ -98,7 +89,7 @@ fn real_main() -> ExitCode {
         Some(Command::Run(a)) => run::main(a),
         Some(Command::Build(a)) => build::main(a),
         Some(Command::Test(a)) => test::main(a),
-        Some(Command::Bench(_)) => pending("bench"),
+        Some(Command::Bench(a)) => bench::main(a),
         Some(Command::Dataset(a)) => dataset::main(a),
     }
 }

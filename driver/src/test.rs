@@ -48,10 +48,23 @@ pub struct TestArgs {
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
-enum BackendKind {
+pub(crate) enum BackendKind {
     Interp,
     Cpu,
     Cuda,
+}
+
+impl BackendKind {
+    /// The backend of this kind (`gpu_arch`: the chip, for cuda).
+    pub(crate) fn backend(self, gpu_arch: &str) -> Box<dyn Backend> {
+        match self {
+            BackendKind::Interp => Box::new(InterpBackend),
+            BackendKind::Cpu => Box::new(crate::compiled::ExeBackend { gpu: None }),
+            BackendKind::Cuda => Box::new(crate::compiled::ExeBackend {
+                gpu: Some(gpu_arch.to_string()),
+            }),
+        }
+    }
 }
 
 /// A way to compile and run programs.
@@ -66,6 +79,34 @@ pub trait Backend {
 pub trait Compiled {
     /// Run entry point `entry`; `Err`: the rendered run-time error.
     fn run(&self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String>;
+    /// Run entry point `entry` `runs` times on `args`, timing each run
+    /// (`futmlir bench`); the last run's results too when `results`.
+    /// By default the time of [`Compiled::run`] in this process (copying
+    /// the arguments is not timed).
+    fn bench(&self, entry: &str, args: &[Value], runs: usize, results: bool) -> Result<Timed, String> {
+        let mut timed = Timed::default();
+        for run in 1..=runs {
+            let args = args.to_vec();
+            let start = std::time::Instant::now();
+            let values = self.run(entry, args)?;
+            timed.runtimes.push((start.elapsed().as_secs_f64() * 1e6).round());
+            if results && run == runs {
+                timed.results = Some(values);
+            }
+        }
+        Ok(timed)
+    }
+}
+
+/// The runs of one entry point on one dataset.
+#[derive(Default)]
+pub struct Timed {
+    /// Each run's time in microseconds.
+    pub runtimes: Vec<f64>,
+    /// The last run's results, when asked for.
+    pub results: Option<Vec<Value>>,
+    /// What the program wrote on stderr.
+    pub stderr: String,
 }
 
 /// The reference interpreter (not wired yet).
@@ -221,13 +262,20 @@ enum Item<'a> {
     Structure(usize, &'a Structure),
 }
 
-/// Why a block is not run, if it is not.
+/// Why `futmlir test` does not run a block, if it does not.
 pub(crate) fn block_skip(block: &TestBlock, backend: &str) -> Option<String> {
+    block_skip_tagged(block, backend, "notest")
+}
+
+/// Why a block is not run, if it is not: tag `disable`, `no_BACKEND` or
+/// `excluded` (`notest` for `futmlir test`, `nobench` for `futmlir bench`,
+/// as Futhark's tools do).
+pub(crate) fn block_skip_tagged(block: &TestBlock, backend: &str, excluded: &str) -> Option<String> {
     let no_backend = format!("no_{backend}");
     block
         .tags
         .iter()
-        .find(|t| *t == "disable" || **t == no_backend)
+        .find(|t| *t == "disable" || *t == excluded || **t == no_backend)
         .map(|t| format!("tag {t}"))
 }
 
@@ -319,8 +367,7 @@ impl Runner<'_> {
                 },
                 Item::Case(case, entry) => {
                     if let Err(msg) = &program {
-                        if let Some(at) = msg.find(crate::compiled::UNSUPPORTED) {
-                            let why = msg[at..].lines().next().unwrap_or_default();
+                        if let Some(why) = crate::compiled::unsupported(msg) {
                             rep.skip(case.line, Some(entry), why);
                             continue;
                         }
@@ -358,6 +405,17 @@ impl Runner<'_> {
         self.values.read(&bytes).map_err(|e| format!("{}: {e}", full.display()))
     }
 
+    /// The values of an `output { ... }` or `output @ file` (`None` for
+    /// other expectations).
+    pub(crate) fn expected_output(&self, dir: &Path, case: &TestCase) -> Result<Option<Vec<Value>>, String> {
+        let values = match &case.expected {
+            Expected::Output(OutputSpec::Inline(text)) => self.values.parse_text(text),
+            Expected::Output(OutputSpec::File(f)) => self.read_file(dir, f),
+            _ => return Ok(None),
+        };
+        values.map(Some).map_err(|e| format!("bad expected output: {e}"))
+    }
+
     fn run_case(
         &self,
         dir: &Path,
@@ -368,18 +426,7 @@ impl Runner<'_> {
         case: &TestCase,
     ) -> Result<(), String> {
         let args = self.inputs(dir, case)?;
-        let expected = match &case.expected {
-            Expected::Output(OutputSpec::Inline(text)) => Some(
-                self.values
-                    .parse_text(text)
-                    .map_err(|e| format!("bad expected output: {e}"))?,
-            ),
-            Expected::Output(OutputSpec::File(f)) => Some(
-                self.read_file(dir, f)
-                    .map_err(|e| format!("bad expected output: {e}"))?,
-            ),
-            _ => None,
-        };
+        let expected = self.expected_output(dir, case)?;
         let ref_args = match (&case.expected, self.reference) {
             (Expected::Auto, Some(_)) => Some(args.clone()),
             _ => None,
@@ -466,37 +513,30 @@ pub fn main(a: TestArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let interp = InterpBackend;
-    let cpu = crate::compiled::ExeBackend { gpu: None };
-    let cuda = crate::compiled::ExeBackend {
-        gpu: Some(a.gpu_arch.clone()),
-    };
-    let (backend, reference): (&dyn Backend, Option<&dyn Backend>) = match (a.backend, &a.bundle) {
-        (BackendKind::Interp, _) => (&interp, None),
-        (BackendKind::Cpu, _) => (&cpu, Some(&interp)),
-        (BackendKind::Cuda, None) => (&cuda, Some(&interp)),
-        (BackendKind::Cuda, Some(dir)) => {
-            return match crate::bundle::bundle(&programs, dir, &a.gpu_arch) {
-                Ok((n, skipped, failed)) => {
-                    println!(
-                        "{n} cases written to {}, {skipped} skipped, {failed} failed to compile",
-                        dir.display()
-                    );
-                    if failed > 0 {
-                        ExitCode::FAILURE
-                    } else {
-                        ExitCode::SUCCESS
-                    }
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
+    if let (BackendKind::Cuda, Some(dir)) = (a.backend, &a.bundle) {
+        return match crate::bundle::bundle(&programs, dir, &a.gpu_arch) {
+            Ok((n, skipped, failed)) => {
+                println!(
+                    "{n} cases written to {}, {skipped} skipped, {failed} failed to compile",
+                    dir.display()
+                );
+                if failed > 0 {
                     ExitCode::FAILURE
+                } else {
+                    ExitCode::SUCCESS
                 }
-            };
-        }
-    };
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let backend = a.backend.backend(&a.gpu_arch);
+    let interp = InterpBackend;
+    let reference = (a.backend != BackendKind::Interp).then_some(&interp as &dyn Backend);
     let runner = Runner {
-        backend,
+        backend: &*backend,
         reference,
         values: &FrontendValues,
         verbose: a.verbose,
@@ -846,6 +886,15 @@ mod tests {
             out,
             format!("{d}:8: entry main: value 0: expected 2i32, got 1i32\n{d}:11: entry main: value 0: expected 2i32, got 1i32\n")
         );
+    }
+
+    #[test]
+    fn notest_blocks_and_cases_are_for_bench_only() {
+        let (s, out) = run_src(
+            "notest",
+            "-- ==\n-- input { 1 } output { 1 }\n-- notest input { 2 } output { 3 }\n-- ==\n-- tags { notest }\n-- input { 1 } output { 2 }\n-- ==\n-- tags { nobench }\n-- input { 4 } output { 4 }\n",
+        );
+        assert_eq!((s, out.as_str()), (sum(2, 0, 2), ""));
     }
 
     #[test]
