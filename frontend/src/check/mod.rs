@@ -121,6 +121,7 @@ pub mod builtins;
 mod consume;
 mod exp;
 mod patterns;
+mod seal;
 mod unify;
 pub(crate) mod zonk;
 
@@ -171,7 +172,8 @@ pub fn check_file(sm: &mut SourceMap, file: FileId) -> Result<Checked, Vec<Diag>
     let prelude_file = sm.add("<prelude>", PRELUDE);
     let prelude = parser::parse_program(prelude_file, PRELUDE).map_err(|d| vec![d])?;
     let program = parser::parse_program(file, sm.text(file)).map_err(|d| vec![d])?;
-    check_programs(vec![prelude, program])
+    let programs = crate::modules::elaborate(sm, prelude, file, program).map_err(|d| vec![d])?;
+    check_programs(programs)
 }
 
 /// Check already-parsed programs; the last is the user's (its entry
@@ -204,7 +206,9 @@ pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> 
         }
     }
     if ck.errors.is_empty() {
-        Ok(Checked { programs, entries })
+        let mut checked = Checked { programs, entries };
+        ck.concretise(&mut checked);
+        Ok(checked)
     } else {
         Err(ck.errors)
     }
@@ -225,6 +229,8 @@ pub(crate) struct Checker {
     globals: FastMap<Name, (GlobalId, Rc<Scheme>)>,
     builtins: FastMap<String, Rc<Scheme>>,
     types: FastMap<Name, Rc<TypeAbbr>>,
+    /// The types behind abstract types (Note [Abstract types]).
+    abstract_types: FastMap<Name, Type>,
     /// Type parameters of the declaration being checked.
     pub rigid: Vec<Name>,
     pub errors: Vec<Diag>,
@@ -239,6 +245,7 @@ impl Checker {
             globals: FastMap::default(),
             builtins: FastMap::default(),
             types: FastMap::default(),
+            abstract_types: FastMap::default(),
             rigid: Vec::new(),
             errors: Vec::new(),
             fresh_names: 0,
@@ -677,10 +684,11 @@ impl Checker {
                 Ok(())
             }
             Dec::Local(d, _) => self.check_dec(d, id, user, entries),
-            Dec::Unsupported { what, span } => Err(Diag::new(
-                *span,
-                format!("{what} are not supported yet (the module system arrives with the next frontend issue)"),
-            )),
+            Dec::Seal(seal) => self.check_seal(seal),
+            // Module elaboration (`crate::modules`) leaves none of these.
+            Dec::Module(m) => Err(Diag::new(m.span, "a module declaration left after elaboration")),
+            Dec::ModType(m) => Err(Diag::new(m.span, "a module type left after elaboration")),
+            Dec::Open(_, s) | Dec::Import(_, s) => Err(Diag::new(*s, "a module declaration left after elaboration")),
         }
     }
 

@@ -474,6 +474,28 @@ impl<'a> Parser<'a> {
             } else if bare_name
                 && t.tok == Tok::Dot
                 && !t.space_before
+                && *self.peek_at(1) == Tok::LParen
+                && !self.tok_at(1).space_before
+            {
+                // A local open `m.(e)`.
+                self.bump();
+                let inner = self.parse_paren()?;
+                let span = self.sp(e.span.lo, inner.span.hi);
+                let path: Vec<Name> = match &e.kind {
+                    ExpKind::Var(v) => v
+                        .name
+                        .quals
+                        .iter()
+                        .chain(std::iter::once(&v.name.name))
+                        .cloned()
+                        .collect(),
+                    _ => return Err(self.expected("a module name before `.(`")),
+                };
+                e = mk(span, || ExpKind::OpenIn(path, inner));
+                bare_name = false;
+            } else if bare_name
+                && t.tok == Tok::Dot
+                && !t.space_before
                 && *self.peek_at(1) == Tok::Op
                 && !self.tok_at(1).space_before
             {

@@ -1,0 +1,201 @@
+//! The checker's half of the module system: the [`Seal`] declarations
+//! that module elaboration (`crate::modules`) leaves where a module meets
+//! a signature, abstract types, and making abstract types concrete again
+//! once the program has been checked (Note [Abstract types]).
+//!
+//! Note [Abstract types]: an abstract type `t` of a signature that seals
+//! a module is, to the checker, a rigid type `Type::Param` named after the
+//! sealed module's type (`M.t`), which no source type parameter can be
+//! named (source names have no dots). Outside the module nothing unifies
+//! with it but itself, so `M.t` cannot be used as the `i32` behind it.
+//! The module's own definitions were checked before sealing, at the
+//! concrete type. After the whole program is checked, [`Checker::concretise`]
+//! replaces every abstract type in the typed trees by the type behind it,
+//! so the interpreter and internalisation see the concrete types only.
+//! Abstract types with type parameters (`type t 'a`) stay transparent:
+//! a rigid name cannot carry the arguments.
+
+use std::rc::Rc;
+
+use super::{unify, zonk, Checked, Checker, Local, Scheme, TypeAbbr};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+use crate::types::{PrimType, Size, Type};
+
+impl Checker {
+    pub(super) fn check_seal(&mut self, seal: &Seal) -> Result<(), Diag> {
+        for item in &seal.items {
+            match item {
+                SealItem::Abstract { name, params, def } => {
+                    let concrete = self.with_params(params, |ck| ck.type_of(def))?;
+                    let has_type_params = params.iter().any(|p| matches!(p, TypeParam::Type { .. }));
+                    let ty = if has_type_params {
+                        concrete
+                    } else {
+                        let concrete = unify::map_sizes(&concrete, &mut |_| Size::Unknown);
+                        self.abstract_types.insert(name.clone(), concrete);
+                        Type::Param(name.clone())
+                    };
+                    self.types.insert(
+                        name.clone(),
+                        Rc::new(TypeAbbr {
+                            params: params.clone(),
+                            ty,
+                        }),
+                    );
+                }
+                SealItem::TypeEq {
+                    name,
+                    params,
+                    have,
+                    want,
+                    have_span,
+                    spec_span,
+                } => {
+                    let (h, w) = self.with_params(params, |ck| Ok((ck.type_of(have)?, ck.type_of(want)?)))?;
+                    if self.subst.unify(&w, &h, *have_span).is_err() {
+                        return Err(Diag::new(
+                            *have_span,
+                            format!(
+                                "type `{name}` does not match its specification: expected `{}`, found `{}`",
+                                self.subst.show(&w),
+                                self.subst.show(&h)
+                            ),
+                        )
+                        .note(*spec_span, "specified here"));
+                    }
+                }
+                SealItem::Val {
+                    name,
+                    target,
+                    alias,
+                    type_params,
+                    concrete,
+                    sealed,
+                    have_span,
+                    spec_span,
+                } => {
+                    // The definition failed to check: its error is reported.
+                    let Some((id, scheme)) = self.lookup_global(target) else {
+                        return Ok(());
+                    };
+                    let want = self.with_params(type_params, |ck| ck.type_of(concrete))?;
+                    let have = self.instantiate(&scheme);
+                    if self.subst.unify(&want, &have, *have_span).is_err() {
+                        return Err(Diag::new(
+                            *have_span,
+                            format!(
+                                "value `{name}` does not match its specification: expected `{}`, found `{}`",
+                                self.subst.show(&want),
+                                self.subst.show(&have)
+                            ),
+                        )
+                        .note(*spec_span, "specified here"));
+                    }
+                    if let Some(alias) = alias {
+                        let s = self.spec_scheme(type_params, sealed)?;
+                        self.globals.insert(alias.clone(), (id, Rc::new(s)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Run `f` with the size parameters of `params` in scope as `i64`
+    /// names and its type parameters rigid.
+    fn with_params<T>(
+        &mut self,
+        params: &[TypeParam],
+        f: impl FnOnce(&mut Checker) -> Result<T, Diag>,
+    ) -> Result<T, Diag> {
+        let saved = std::mem::take(&mut self.rigid);
+        let mark = self.locals.len();
+        for p in params {
+            match p {
+                TypeParam::Size { name, .. } => self.locals.push(Local {
+                    name: name.clone(),
+                    ty: Type::Prim(PrimType::I64),
+                    scheme: None,
+                }),
+                TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
+            }
+        }
+        let r = f(self);
+        self.locals.truncate(mark);
+        self.rigid = saved;
+        r
+    }
+
+    /// The scheme of a `val` spec.
+    fn spec_scheme(&mut self, params: &[TypeParam], te: &TypeExp) -> Result<Scheme, Diag> {
+        let ty = self.with_params(params, |ck| ck.type_of(te))?;
+        let (mut type_params, mut size_params) = (Vec::new(), Vec::new());
+        for p in params {
+            match p {
+                TypeParam::Size { name, .. } => size_params.push(name.clone()),
+                TypeParam::Type { name, .. } => type_params.push(name.clone()),
+            }
+        }
+        Ok(Scheme {
+            type_params,
+            size_params,
+            ty,
+        })
+    }
+
+    /// Replace the abstract types in every typed tree by the types behind
+    /// them (Note [Abstract types]).
+    pub(super) fn concretise(&self, checked: &mut Checked) {
+        if self.abstract_types.is_empty() {
+            return;
+        }
+        let conc = |t: &Type| -> Type {
+            // An abstract type's definition may mention another's.
+            let mut t = t.clone();
+            for _ in 0..64 {
+                let changed = std::cell::Cell::new(false);
+                t = unify::subst_params(&t, &|n| {
+                    let r = self.abstract_types.get(n).cloned();
+                    changed.set(changed.get() || r.is_some());
+                    r
+                });
+                if !changed.get() {
+                    break;
+                }
+            }
+            t
+        };
+        let fix_pat = &mut |p: &mut Pat| {
+            if let Some(t) = &p.ty {
+                p.ty = Some(conc(t));
+            }
+        };
+        for prog in &mut checked.programs {
+            for dec in &mut prog.decs {
+                let mut d = dec;
+                while let Dec::Local(inner, _) = d {
+                    d = inner;
+                }
+                let Dec::Val(vb) = d else { continue };
+                for p in &mut vb.params {
+                    zonk::walk_pat(p, fix_pat);
+                }
+                let _ = zonk::walk_exp(
+                    &mut vb.body,
+                    &mut |e| {
+                        if let Some(t) = &e.ty {
+                            e.ty = Some(conc(t));
+                        }
+                        Ok(())
+                    },
+                    fix_pat,
+                );
+            }
+        }
+        for e in &mut checked.entries {
+            e.params = e.params.iter().map(conc).collect();
+            e.ret = conc(&e.ret);
+        }
+    }
+}
