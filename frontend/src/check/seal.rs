@@ -54,7 +54,7 @@ impl Checker {
                 } => {
                     let (h, w) = self.with_params(params, |ck| Ok((ck.type_of(have)?, ck.type_of(want)?)))?;
                     if self.subst.unify(&w, &h, *have_span).is_err() {
-                        return Err(Diag::new(
+                        self.errors.push(Diag::new(
                             *have_span,
                             format!(
                                 "type `{name}` does not match its specification: expected `{}`, found `{}`",
@@ -82,7 +82,9 @@ impl Checker {
                     let want = self.with_params(type_params, |ck| ck.type_of(concrete))?;
                     let have = self.instantiate(&scheme);
                     if self.subst.unify(&want, &have, *have_span).is_err() {
-                        return Err(Diag::new(
+                        // Reported; the alias is still bound, at the spec's
+                        // type, so that uses of it do not add errors.
+                        self.errors.push(Diag::new(
                             *have_span,
                             format!(
                                 "value `{name}` does not match its specification: expected `{}`, found `{}`",

@@ -185,8 +185,17 @@ impl Elab<'_> {
 
     /// A whole file; gives its exports.
     fn file(&mut self, prog: Program, file: FileId, main: bool) -> Result<Rc<Env>, Diag> {
+        // An imported file's names are qualified by the file's name, so
+        // that only what a file imports itself is in scope there.
+        let prefix = if main {
+            String::new()
+        } else {
+            let name = self.sm.file(file).name.clone();
+            let stem = Path::new(&name).file_stem().map(|s| s.to_string_lossy().into_owned());
+            format!("{}.", stem.unwrap_or_default())
+        };
         let ctx = Ctx {
-            prefix: String::new(),
+            prefix,
             file,
             keep: false,
             top_main: main,
