@@ -37,7 +37,8 @@ const FRAGMENTS: &[&str] = &[
     "(", ")", "[", "]", "{", "}", "let", "in", "if", "then", "else", "loop", "for", "do", "while", "\\", "->", "=",
     ",", ".", "..", "...", ":", ":>", "*", "+", "-", "|>", "with", "def", "entry", "type", "'a", "[n]", "i32", "f32",
     "0", "1i64", "2.5f32", "0x", "\"", "'", "#[", "`", "_", "!", "==", "&&", "map", "reduce", "x", "xs", "\n", " ",
-    "match", "case", "#some", "#none", "|", "-1",
+    "match", "case", "#some", "#none", "|", "-1", "module", "module type", "val", "open", "local", "include",
+    "import \"x\"", "M.", ".(", "with t = i32", "{ type t }", "module M = { def x = 1 }", "F(M)", "(P: S)",
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {

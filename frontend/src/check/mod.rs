@@ -684,7 +684,8 @@ impl Checker {
                 Ok(())
             }
             Dec::Local(d, _) => self.check_dec(d, id, user, entries),
-            Dec::Seal(seal) => self.check_seal(seal),
+            Dec::Seal(seal) => self.check_seal(seal, id),
+            Dec::CheckOnly(d) => self.check_dec(d, id, false, entries),
             // Module elaboration (`crate::modules`) leaves none of these.
             Dec::Module(m) => Err(Diag::new(m.span, "a module declaration left after elaboration")),
             Dec::ModType(m) => Err(Diag::new(m.span, "a module type left after elaboration")),

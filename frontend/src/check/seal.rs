@@ -23,7 +23,7 @@ use crate::syntax::ast::*;
 use crate::types::{PrimType, Size, Type};
 
 impl Checker {
-    pub(super) fn check_seal(&mut self, seal: &Seal) -> Result<(), Diag> {
+    pub(super) fn check_seal(&mut self, seal: &Seal, id: GlobalId) -> Result<(), Diag> {
         for item in &seal.items {
             match item {
                 SealItem::Abstract { name, params, def } => {
@@ -64,6 +64,10 @@ impl Checker {
                         )
                         .note(*spec_span, "specified here"));
                     }
+                }
+                SealItem::Assume { name, type_params, ty } => {
+                    let s = self.spec_scheme(type_params, ty)?;
+                    self.globals.insert(name.clone(), (id, Rc::new(s)));
                 }
                 SealItem::Val {
                     name,

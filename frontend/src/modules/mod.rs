@@ -299,12 +299,14 @@ impl Elab<'_> {
                         None => m,
                     }
                 } else {
-                    Module::Functor(Rc::new(Functor {
+                    let f = Functor {
                         params: mb.params,
                         result: mb.sig,
                         body: mb.body,
                         env: scope.clone(),
-                    }))
+                    };
+                    self.check_functor(&f, &format!("{}{}", ctx.prefix, mb.name), ctx)?;
+                    Module::Functor(Rc::new(f))
                 };
                 if let Some(ex) = exports {
                     ex.mods.insert(mb.name.clone(), m.clone());
@@ -335,7 +337,7 @@ impl Elab<'_> {
                 let env = self.import(&path, span, ctx.file)?;
                 scope.extend(&env);
             }
-            Dec::Seal(s) => self.out.push(Dec::Seal(s)),
+            Dec::Seal(_) | Dec::CheckOnly(_) => self.out.push(dec),
         }
         Ok(())
     }
@@ -413,6 +415,29 @@ impl Elab<'_> {
                 self.ascribe(body, rs, &env, prefix, fun.body.span)
             }
         }
+    }
+
+    /// Check a functor's body once with parameters that have just what
+    /// their module types say (abstract types opaque), so that the body
+    /// cannot rely on more than that. What this emits is only checked,
+    /// never run ([`Dec::CheckOnly`]).
+    fn check_functor(&mut self, f: &Functor, name: &str, ctx: &Ctx) -> Result<(), Diag> {
+        let start = self.out.len();
+        let mut env = f.env.clone();
+        for p in &f.params {
+            let psig = sig::resolve(self, &p.sig, &env)?;
+            let view = sig::assume(self, &psig, &format!("{name}({}).", p.name))?;
+            env.mods.insert(p.name.clone(), Module::Struct(view));
+        }
+        let prefix = format!("{name}(check).");
+        let body = self.mod_exp(&f.body, &env, &prefix, ctx)?;
+        if let Some(rs) = &f.result {
+            self.ascribe(body, rs, &env, &prefix, f.body.span)?;
+        }
+        let emitted: Vec<Dec> = self.out.drain(start..).collect();
+        self.out
+            .extend(emitted.into_iter().map(|d| Dec::CheckOnly(Box::new(d))));
+        Ok(())
     }
 
     /// `m : s`: the sealed view of `m`.

@@ -545,3 +545,90 @@ fn match_items(
     }
     Ok(view)
 }
+
+/// A stand-in for a functor parameter of module type `sig`, named under
+/// `prefix`: its abstract types are opaque types, the types the module
+/// type defines are those definitions, and its values are assumed to
+/// have their specs' types (Note [Sealing]).
+pub(super) fn assume(el: &mut Elab<'_>, sig: &Sig, prefix: &str) -> Result<Rc<Env>, Diag> {
+    let mut view = FastMap::default();
+    Ok(Rc::new(assume_items(el, &sig.items, "", prefix, &mut view)))
+}
+
+fn assume_items(
+    el: &mut Elab<'_>,
+    items: &[SpecItem],
+    path: &str,
+    prefix: &str,
+    map: &mut FastMap<String, Name>,
+) -> Env {
+    let mut env = Env::default();
+    for it in items {
+        match it {
+            SpecItem::Type {
+                name,
+                params,
+                def,
+                span,
+            } => {
+                let flat = el.flat_name(prefix, name, false);
+                match def {
+                    Some(d) => el.out.push(Dec::Type(TypeBind {
+                        name: flat.clone(),
+                        name_span: *span,
+                        params: params.clone(),
+                        liftedness: Liftedness::Lifted,
+                        def: subst(d, map),
+                        span: *span,
+                    })),
+                    None => el.out.push(Dec::Seal(Seal {
+                        items: vec![SealItem::Abstract {
+                            name: flat.clone(),
+                            params: params.clone(),
+                            def: TypeExp {
+                                kind: TypeExpKind::Tuple(Vec::new()),
+                                span: *span,
+                            },
+                        }],
+                    })),
+                }
+                map.insert(format!("{path}{name}"), flat.clone());
+                env.types.insert(
+                    name.clone(),
+                    TypeEnt {
+                        flat,
+                        params: params.clone(),
+                        span: *span,
+                    },
+                );
+            }
+            SpecItem::Val {
+                name,
+                type_params,
+                ty,
+                span,
+            } => {
+                let flat = el.flat_name(prefix, name, false);
+                el.out.push(Dec::Seal(Seal {
+                    items: vec![SealItem::Assume {
+                        name: flat.clone(),
+                        type_params: type_params.clone(),
+                        ty: subst(ty, map),
+                    }],
+                }));
+                env.vals.insert(name.clone(), ValEnt { flat, span: *span });
+            }
+            SpecItem::Mod { name, sig } => {
+                let inner = assume_items(
+                    el,
+                    &sig.items,
+                    &format!("{path}{name}."),
+                    &format!("{prefix}{name}."),
+                    map,
+                );
+                env.mods.insert(name.clone(), Module::Struct(Rc::new(inner)));
+            }
+        }
+    }
+    env
+}

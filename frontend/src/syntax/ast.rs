@@ -70,6 +70,9 @@ pub enum Dec {
     /// Made by module elaboration (`crate::modules`), never by the
     /// parser: the checks of one signature ascription or functor argument.
     Seal(Seal),
+    /// Made by module elaboration: a declaration that is type checked but
+    /// never run (a functor's body checked at its parameters' types).
+    CheckOnly(Box<Dec>),
 }
 
 /// `module name params : sig = body`.
@@ -192,6 +195,13 @@ pub enum SealItem {
         want: TypeExp,
         have_span: Span,
         spec_span: Span,
+    },
+    /// `val name: ty` of a functor parameter, checked at its spec: `name`
+    /// has the type `ty` (no definition; only check-only code uses it).
+    Assume {
+        name: Name,
+        type_params: Vec<TypeParam>,
+        ty: TypeExp,
     },
     /// `val name: ty`: the module's definition `target` must have the type
     /// `concrete` (the spec with the module's own types); `alias`, when

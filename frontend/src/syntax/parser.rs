@@ -516,5 +516,6 @@ fn dec_span(d: &Dec) -> Span {
         Dec::Module(m) => m.span,
         Dec::ModType(m) => m.span,
         Dec::Seal(_) => Span::default(),
+        Dec::CheckOnly(d) => dec_span(d),
     }
 }
