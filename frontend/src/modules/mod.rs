@@ -37,6 +37,8 @@ use crate::syntax::ast::*;
 use crate::syntax::parser;
 
 mod rename;
+#[cfg(test)]
+mod tests;
 mod sig;
 
 pub(crate) use sig::Sig;

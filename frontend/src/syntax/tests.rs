@@ -145,6 +145,7 @@ fn e(x: &Exp) -> String {
         }
         ExpKind::Assert(c, x) => format!("(assert {} {})", e(c), e(x)),
         ExpKind::Attr(a, x) => format!("(attr {} {})", attr(a), e(x)),
+        ExpKind::OpenIn(path, x) => format!("(open {} {})", path.join("."), e(x)),
         ExpKind::Constr(c, args) => {
             format!(
                 "(#{c}{})",
