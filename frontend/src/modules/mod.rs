@@ -34,7 +34,9 @@ use futmlir_dialects::ir::FastMap;
 use crate::diag::Diag;
 use crate::span::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
+use crate::check::builtins;
 use crate::syntax::parser;
+use crate::types::PrimType;
 
 mod rename;
 #[cfg(test)]
@@ -139,6 +141,12 @@ pub fn elaborate(sm: &mut SourceMap, prelude: Program, file: FileId, program: Pr
     }
     let prelude_decs = std::mem::take(&mut el.out);
     el.used.clear();
+    for t in PrimType::ALL {
+        exports
+            .mods
+            .entry(Rc::from(t.name()))
+            .or_insert_with(|| Module::Struct(Rc::new(numeric_module(t))));
+    }
     el.prelude = exports;
     el.loading.push(file_key(&el.sm.file(file).name));
     el.file(program, file, true)?;
@@ -460,6 +468,31 @@ impl Elab<'_> {
             s.span,
         )?))
     }
+}
+
+/// The built-in module of a primitive type (`i32`, `f32`, ...): its
+/// values are the built-ins `i32.max`, ... (`check::builtins`), its type
+/// `t` the primitive type, so that `module real = f32` and `real.t` work.
+fn numeric_module(t: PrimType) -> Env {
+    let mut env = Env::default();
+    for (name, _) in builtins::numeric_module(t) {
+        env.vals.insert(
+            Rc::from(name.as_str()),
+            ValEnt {
+                flat: format!("{}.{name}", t.name()).into(),
+                span: Span::default(),
+            },
+        );
+    }
+    env.types.insert(
+        Rc::from("t"),
+        TypeEnt {
+            flat: Rc::from(t.name()),
+            params: Vec::new(),
+            span: Span::default(),
+        },
+    );
+    env
 }
 
 /// The module a (qualified) name denotes.
