@@ -54,15 +54,17 @@ impl Checker {
                 } => {
                     let (h, w) = self.with_params(params, |ck| Ok((ck.type_of(have)?, ck.type_of(want)?)))?;
                     if self.subst.unify(&w, &h, *have_span).is_err() {
-                        self.errors.push(Diag::new(
-                            *have_span,
-                            format!(
-                                "type `{name}` does not match its specification: expected `{}`, found `{}`",
-                                self.subst.show(&w),
-                                self.subst.show(&h)
-                            ),
-                        )
-                        .note(*spec_span, "specified here"));
+                        self.errors.push(
+                            Diag::new(
+                                *have_span,
+                                format!(
+                                    "type `{name}` does not match its specification: expected `{}`, found `{}`",
+                                    self.subst.show(&w),
+                                    self.subst.show(&h)
+                                ),
+                            )
+                            .note(*spec_span, "specified here"),
+                        );
                     }
                 }
                 SealItem::Assume { name, type_params, ty } => {
@@ -88,15 +90,17 @@ impl Checker {
                     if self.subst.unify(&want, &have, *have_span).is_err() {
                         // Reported; the alias is still bound, at the spec's
                         // type, so that uses of it do not add errors.
-                        self.errors.push(Diag::new(
-                            *have_span,
-                            format!(
-                                "value `{name}` does not match its specification: expected `{}`, found `{}`",
-                                self.subst.show(&want),
-                                self.subst.show(&have)
-                            ),
-                        )
-                        .note(*spec_span, "specified here"));
+                        self.errors.push(
+                            Diag::new(
+                                *have_span,
+                                format!(
+                                    "value `{name}` does not match its specification: expected `{}`, found `{}`",
+                                    self.subst.show(&want),
+                                    self.subst.show(&have)
+                                ),
+                            )
+                            .note(*spec_span, "specified here"),
+                        );
                     }
                     if let Some(alias) = alias {
                         let s = self.spec_scheme(type_params, sealed)?;

@@ -31,17 +31,17 @@ use std::collections::HashSet;
 
 use futmlir_dialects::ir::FastMap;
 
+use crate::check::builtins;
 use crate::diag::Diag;
 use crate::span::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
-use crate::check::builtins;
 use crate::syntax::parser;
 use crate::types::PrimType;
 
 mod rename;
+mod sig;
 #[cfg(test)]
 mod tests;
-mod sig;
 
 pub(crate) use sig::Sig;
 

@@ -88,5 +88,8 @@ fn imports_report_missing_files_at_the_import() {
     let src = "import \"does/not/exist\"\ndef main (x: i32) = x";
     let d = rejected(src);
     assert!(d.message.starts_with("unknown file"), "{}", d.message);
-    assert_eq!(&src[d.span.lo as usize..d.span.hi as usize], "import \"does/not/exist\"");
+    assert_eq!(
+        &src[d.span.lo as usize..d.span.hi as usize],
+        "import \"does/not/exist\""
+    );
 }

@@ -1359,3 +1359,11 @@ fn fuzz_long() {
         eprintln!("{c:8} {m}");
     }
 }
+
+#[test]
+fn qualified_binary_operators() {
+    let p = prog("def a = x M.+ y * z\ndef b = x M.N.** y M.N.** z\ndef c = f M.x (i32.+)\n");
+    assert_eq!(e(&val(&p.decs[0]).body), "(M.+ x (* y z))");
+    assert_eq!(e(&val(&p.decs[1]).body), "(M.N.** x (M.N.** y z))");
+    assert_eq!(e(&val(&p.decs[2]).body), "(app f M.x i32.+)");
+}
