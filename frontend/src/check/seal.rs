@@ -81,9 +81,15 @@ impl Checker {
                     have_span,
                     spec_span,
                 } => {
-                    // The definition failed to check: its error is reported.
-                    let Some((id, scheme)) = self.lookup_global(target) else {
-                        return Ok(());
+                    // A member of a built-in module (`f32.sqrt`), or a
+                    // definition that failed to check (its error is
+                    // reported already).
+                    let (id, scheme) = match self.lookup_global(target) {
+                        Some((id, s)) => (Some(id), s),
+                        None => match self.lookup_builtin(target) {
+                            Some(s) => (None, s),
+                            None => continue,
+                        },
                     };
                     let want = self.with_params(type_params, |ck| ck.type_of(concrete))?;
                     let have = self.instantiate(&scheme);
@@ -102,9 +108,18 @@ impl Checker {
                             .note(*spec_span, "specified here"),
                         );
                     }
-                    if let Some(alias) = alias {
-                        let s = self.spec_scheme(type_params, sealed)?;
-                        self.globals.insert(alias.clone(), (id, Rc::new(s)));
+                    match (alias, id) {
+                        (Some(alias), Some(id)) => {
+                            let s = self.spec_scheme(type_params, sealed)?;
+                            self.globals.insert(alias.clone(), (id, Rc::new(s)));
+                        }
+                        (Some(_), None) => {
+                            return Err(Diag::new(
+                                *have_span,
+                                format!("`{target}` is built in: a built-in module cannot be sealed with a module type"),
+                            ))
+                        }
+                        (None, _) => {}
                     }
                 }
             }
