@@ -205,6 +205,11 @@ pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> 
             }
         }
     }
+    // A functor's body is checked once on its own and again at each
+    // application (`crate::modules`): report each error once.
+    let mut seen = std::collections::HashSet::new();
+    ck.errors
+        .retain(|d| seen.insert((d.span.file, d.span.lo, d.span.hi, d.message.clone())));
     if ck.errors.is_empty() {
         let mut checked = Checked { programs, entries };
         ck.concretise(&mut checked);
