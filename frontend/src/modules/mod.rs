@@ -239,8 +239,14 @@ impl Elab<'_> {
                 .collect();
             return Err(Diag::new(span, format!("import cycle: {}", chain.join(" imports "))));
         }
-        let text = std::fs::read_to_string(&full)
-            .map_err(|e| Diag::new(span, format!("unknown file `{}` in import: {e}", full.display())))?;
+        let text = std::fs::read_to_string(&full).map_err(|e| {
+            let d = Diag::new(span, format!("unknown file `{}` in import: {e}", full.display()));
+            if path.ends_with(".fut") {
+                d.help("import paths are written without the `.fut` extension")
+            } else {
+                d
+            }
+        })?;
         let fid = self.sm.add(full.to_string_lossy().into_owned(), text);
         let prog = parser::parse_program(fid, self.sm.text(fid))?;
         self.loading.push(key.clone());
