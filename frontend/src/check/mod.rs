@@ -235,7 +235,7 @@ pub(crate) struct Checker {
     builtins: FastMap<String, Rc<Scheme>>,
     types: FastMap<Name, Rc<TypeAbbr>>,
     /// The types behind abstract types (Note [Abstract types]).
-    abstract_types: FastMap<Name, Type>,
+    abstract_types: FastMap<Name, (Vec<Name>, Type)>,
     /// Type parameters of the declaration being checked.
     pub rigid: Vec<Name>,
     pub errors: Vec<Diag>,

@@ -12,15 +12,18 @@
 //! concrete type. After the whole program is checked, [`Checker::concretise`]
 //! replaces every abstract type in the typed trees by the type behind it,
 //! so the interpreter and internalisation see the concrete types only.
-//! Abstract types with type parameters (`type t 'a`) stay transparent:
-//! a rigid name cannot carry the arguments.
+//! An abstract type with type parameters (`type t 'a`) cannot be a rigid
+//! name, which has no arguments: it is a sum type with one constructor,
+//! [`ABSTRACT_MARK`] and the type's name, whose payload is the arguments
+//! (no source constructor has that name; unification compares the
+//! arguments).
 
 use std::rc::Rc;
 
 use super::{unify, zonk, Checked, Checker, Local, Scheme, TypeAbbr};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
-use crate::types::{PrimType, Size, Type};
+use crate::types::{PrimType, Size, Type, ABSTRACT_MARK};
 
 impl Checker {
     pub(super) fn check_seal(&mut self, seal: &Seal, id: GlobalId) -> Result<(), Diag> {
@@ -28,14 +31,21 @@ impl Checker {
             match item {
                 SealItem::Abstract { name, params, def } => {
                     let concrete = self.with_params(params, |ck| ck.type_of(def))?;
-                    let has_type_params = params.iter().any(|p| matches!(p, TypeParam::Type { .. }));
-                    let ty = if has_type_params {
-                        concrete
-                    } else {
-                        let concrete = unify::map_sizes(&concrete, &mut |_| Size::Unknown);
-                        self.abstract_types.insert(name.clone(), concrete);
+                    let concrete = unify::map_sizes(&concrete, &mut |_| Size::Unknown);
+                    let tparams: Vec<Name> = params
+                        .iter()
+                        .filter_map(|p| match p {
+                            TypeParam::Type { name, .. } => Some(name.clone()),
+                            TypeParam::Size { .. } => None,
+                        })
+                        .collect();
+                    let ty = if tparams.is_empty() {
                         Type::Param(name.clone())
+                    } else {
+                        let args = tparams.iter().map(|p| Type::Param(p.clone())).collect();
+                        Type::Sum(vec![(format!("{ABSTRACT_MARK}{name}").into(), args)])
                     };
+                    self.abstract_types.insert(name.clone(), (tparams, concrete));
                     self.types.insert(
                         name.clone(),
                         Rc::new(TypeAbbr {
@@ -116,7 +126,9 @@ impl Checker {
                         (Some(_), None) => {
                             return Err(Diag::new(
                                 *have_span,
-                                format!("`{target}` is built in: a built-in module cannot be sealed with a module type"),
+                                format!(
+                                    "`{target}` is built in: a built-in module cannot be sealed with a module type"
+                                ),
                             ))
                         }
                         (None, _) => {}
@@ -169,28 +181,61 @@ impl Checker {
         })
     }
 
+    /// `t` with its abstract types replaced by the types behind them
+    /// (which may mention other abstract types: `depth` bounds that).
+    fn concrete(&self, t: &Type, depth: u32) -> Type {
+        let go = |t: &Type| self.concrete(t, depth);
+        match t {
+            Type::Param(n) if depth < 64 => match self.abstract_types.get(n) {
+                Some((_, c)) => self.concrete(c, depth + 1),
+                None => t.clone(),
+            },
+            Type::Sum(cs) if depth < 64 && cs.len() == 1 && cs[0].0.starts_with(ABSTRACT_MARK) => {
+                let name = &cs[0].0[ABSTRACT_MARK.len_utf8()..];
+                match self.abstract_types.get(name) {
+                    Some((ps, c)) => {
+                        let args: Vec<Type> = cs[0].1.iter().map(go).collect();
+                        let inst = unify::subst_params(c, &|n| {
+                            ps.iter().position(|p| p == n).and_then(|i| args.get(i).cloned())
+                        });
+                        self.concrete(&inst, depth + 1)
+                    }
+                    None => t.clone(),
+                }
+            }
+            Type::Prim(_) | Type::Param(_) | Type::Var(_) => t.clone(),
+            Type::Array { elem, shape, unique } => {
+                let mut r = go(elem);
+                for d in shape.iter().rev() {
+                    r = r.array_of(d.clone());
+                }
+                if let Type::Array { unique: u, .. } = &mut r {
+                    *u = *unique;
+                }
+                r
+            }
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(go).collect()),
+            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), go(t))).collect()),
+            Type::Arrow { param_name, param, ret } => Type::Arrow {
+                param_name: param_name.clone(),
+                param: Rc::new(go(param)),
+                ret: Rc::new(go(ret)),
+            },
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(go).collect()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// Replace the abstract types in every typed tree by the types behind
     /// them (Note [Abstract types]).
     pub(super) fn concretise(&self, checked: &mut Checked) {
         if self.abstract_types.is_empty() {
             return;
         }
-        let conc = |t: &Type| -> Type {
-            // An abstract type's definition may mention another's.
-            let mut t = t.clone();
-            for _ in 0..64 {
-                let changed = std::cell::Cell::new(false);
-                t = unify::subst_params(&t, &|n| {
-                    let r = self.abstract_types.get(n).cloned();
-                    changed.set(changed.get() || r.is_some());
-                    r
-                });
-                if !changed.get() {
-                    break;
-                }
-            }
-            t
-        };
+        let conc = |t: &Type| self.concrete(t, 0);
         let fix_pat = &mut |p: &mut Pat| {
             if let Some(t) = &p.ty {
                 p.ty = Some(conc(t));
