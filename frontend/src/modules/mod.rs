@@ -100,6 +100,10 @@ pub(crate) struct Functor {
     result: Option<SigExp>,
     body: ModExp,
     env: Env,
+    /// A stand-in for a parameter of a functor type `(p: s) -> t` while
+    /// its functor's body is checked: no body; applying it gives a
+    /// stand-in for `t` (`sig::assume`).
+    pub assumed: bool,
 }
 
 /// Where declarations are being elaborated.
@@ -320,6 +324,7 @@ impl Elab<'_> {
                         result: mb.sig,
                         body: mb.body,
                         env: scope.clone(),
+                        assumed: false,
                     };
                     self.check_functor(&f, &format!("{}{}", ctx.prefix, mb.name), ctx)?;
                     Module::Functor(Rc::new(f))
@@ -405,24 +410,45 @@ impl Elab<'_> {
                 "expected a parametric module to apply, found a structure",
             ));
         };
-        let Module::Struct(arg) = am else {
-            return Err(Diag::new(
-                aspan,
-                "expected a structure as the argument of a parametric module, found a parametric module",
-            ));
-        };
         let param = &fun.params[0];
         let psig = sig::resolve(self, &param.sig, &fun.env)?;
-        let view = sig::matches(self, &arg, &psig, None, aspan, param.span)?;
+        let view = match (&psig.functor, am) {
+            (None, Module::Struct(arg)) => Module::Struct(sig::matches(self, &arg, &psig, None, aspan, param.span)?),
+            (Some(fsig), Module::Functor(arg)) => {
+                self.check_functor_arg(&arg, fsig, aspan, param.span, prefix, ctx)?;
+                Module::Functor(arg)
+            }
+            (None, Module::Functor(_)) => {
+                return Err(Diag::new(
+                    aspan,
+                    "expected a structure as the argument of a parametric module, found a parametric module",
+                )
+                .note(param.span, "the parameter"))
+            }
+            (Some(_), Module::Struct(_)) => {
+                return Err(
+                    Diag::new(aspan, "expected a parametric module as the argument, found a structure")
+                        .note(param.span, "the parameter"),
+                )
+            }
+        };
         let mut env = fun.env.clone();
-        env.mods.insert(param.name.clone(), Module::Struct(view));
+        env.mods.insert(param.name.clone(), view);
         if fun.params.len() > 1 {
             return Ok(Module::Functor(Rc::new(Functor {
                 params: fun.params[1..].to_vec(),
                 result: fun.result.clone(),
                 body: fun.body.clone(),
                 env,
+                assumed: fun.assumed,
             })));
+        }
+        if fun.assumed {
+            let Some(rs) = &fun.result else {
+                return Err(Diag::new(fspan, "a parametric module type without a result"));
+            };
+            let rsig = sig::resolve(self, rs, &env)?;
+            return sig::assume_module(self, &rsig, prefix);
         }
         match &fun.result {
             None => self.mod_exp(&fun.body, &env, prefix, ctx),
@@ -442,13 +468,61 @@ impl Elab<'_> {
         let mut env = f.env.clone();
         for p in &f.params {
             let psig = sig::resolve(self, &p.sig, &env)?;
-            let view = sig::assume(self, &psig, &format!("{name}({}).", p.name))?;
-            env.mods.insert(p.name.clone(), Module::Struct(view));
+            let view = sig::assume_module(self, &psig, &format!("{name}({}).", p.name))?;
+            env.mods.insert(p.name.clone(), view);
         }
         let prefix = format!("{name}(check).");
         let body = self.mod_exp(&f.body, &env, &prefix, ctx)?;
         if let Some(rs) = &f.result {
             self.ascribe(body, rs, &env, &prefix, f.body.span)?;
+        }
+        let emitted: Vec<Dec> = self.out.drain(start..).collect();
+        self.out
+            .extend(emitted.into_iter().map(|d| Dec::CheckOnly(Box::new(d))));
+        Ok(())
+    }
+
+    /// A functor given for a parameter of functor type `fsig`: applied
+    /// (check-only) to a stand-in for `fsig`'s parameter, its result must
+    /// match `fsig`'s result.
+    fn check_functor_arg(
+        &mut self,
+        arg: &Rc<Functor>,
+        fsig: &Rc<Functor>,
+        aspan: Span,
+        pspan: Span,
+        prefix: &str,
+        ctx: &Ctx,
+    ) -> Result<(), Diag> {
+        let start = self.out.len();
+        let p = &fsig.params[0];
+        let ps = sig::resolve(self, &p.sig, &fsig.env)?;
+        let dummy = sig::assume_module(self, &ps, &format!("{prefix}(check).{}.", p.name))?;
+        let res = self.apply(
+            Module::Functor(arg.clone()),
+            dummy.clone(),
+            aspan,
+            aspan,
+            &format!("{prefix}(check)."),
+            ctx,
+        )?;
+        let mut env = fsig.env.clone();
+        env.mods.insert(p.name.clone(), dummy);
+        if let Some(rs) = &fsig.result {
+            let rsig = sig::resolve(self, rs, &env)?;
+            match (res, &rsig.functor) {
+                (Module::Struct(m), None) => {
+                    sig::matches(self, &m, &rsig, None, aspan, pspan)?;
+                }
+                (Module::Functor(_), Some(_)) => {}
+                _ => {
+                    return Err(Diag::new(
+                        aspan,
+                        "the parametric module does not match the parameter's module type",
+                    )
+                    .note(pspan, "the parameter"))
+                }
+            }
         }
         let emitted: Vec<Dec> = self.out.drain(start..).collect();
         self.out

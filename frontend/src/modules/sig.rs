@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use futmlir_dialects::ir::FastMap;
 
-use super::{lookup_struct, rename, Elab, Env, Module, TypeEnt, ValEnt};
+use super::{lookup_struct, rename, Elab, Env, Functor, Module, TypeEnt, ValEnt};
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
@@ -18,12 +18,15 @@ pub(crate) const SIG_LOCAL: &str = "%sig";
 
 /// A resolved signature: type names outside it are flat names, its own
 /// types are [`SIG_LOCAL`] paths.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Sig {
     pub items: Vec<SpecItem>,
+    /// A parametric module type `(p: s) -> t` (then `items` is empty): a
+    /// functor stand-in (`Functor::assumed`) with `s`, `t` and the scope.
+    pub functor: Option<Rc<Functor>>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) enum SpecItem {
     Type {
         name: Name,
@@ -170,10 +173,36 @@ pub(super) fn resolve(el: &mut Elab<'_>, se: &SigExp, env: &Env) -> Result<Rc<Si
             }];
             let mut items = Vec::new();
             specs_into(el, specs, env, &mut levels, &mut items)?;
-            Ok(Rc::new(Sig { items }))
+            Ok(Rc::new(Sig { items, functor: None }))
+        }
+        SigExpKind::Arrow(param, a, b) => {
+            let name = param.clone().unwrap_or_else(|| Rc::from("%arg"));
+            let f = Functor {
+                params: vec![ModParam {
+                    name,
+                    sig: (**a).clone(),
+                    span: a.span,
+                }],
+                result: Some((**b).clone()),
+                body: ModExp {
+                    kind: ModExpKind::Struct(Vec::new()),
+                    span: se.span,
+                },
+                env: env.clone(),
+                assumed: true,
+            };
+            // Resolve the parameter now, for its errors.
+            resolve(el, a, env)?;
+            Ok(Rc::new(Sig {
+                items: Vec::new(),
+                functor: Some(Rc::new(f)),
+            }))
         }
         SigExpKind::With(base, qn, params, te) => {
             let mut s = (*resolve(el, base, env)?).clone();
+            if s.functor.is_some() {
+                return Err(Diag::new(se.span, "`with` refines the module type of a structure only"));
+            }
             let mut te = te.clone();
             rename::type_exp(&mut te, env, params)?;
             refine(&mut s.items, &qn.quals, qn, params, te, se.span)?;
@@ -294,7 +323,14 @@ fn specs_into(
                         v
                     }
                     _ => {
-                        let mut v = resolve(el, sig, env)?.items.clone();
+                        let s = resolve(el, sig, env)?;
+                        if s.functor.is_some() {
+                            return Err(Diag::new(
+                                sig.span,
+                                "parametric module types are not supported in module specs",
+                            ));
+                        }
+                        let mut v = s.items.clone();
                         reroot(&mut v, &path);
                         v
                     }
@@ -304,11 +340,18 @@ fn specs_into(
                 }
                 items.push(SpecItem::Mod {
                     name: name.clone(),
-                    sig: Sig { items: inner },
+                    sig: Sig {
+                        items: inner,
+                        functor: None,
+                    },
                 });
             }
             Spec::Include(se, _) => {
-                let mut v = resolve(el, se, env)?.items.clone();
+                let s = resolve(el, se, env)?;
+                if s.functor.is_some() {
+                    return Err(Diag::new(se.span, "expected the module type of a structure to include"));
+                }
+                let mut v = s.items.clone();
                 let path = levels.last().map(|l| l.path.clone()).unwrap_or_default();
                 reroot(&mut v, &path);
                 if let Some(l) = levels.last_mut() {
@@ -544,6 +587,15 @@ fn match_items(
         }
     }
     Ok(view)
+}
+
+/// A stand-in for a functor parameter of module type `sig` (a structure,
+/// or a functor stand-in for a parametric module type).
+pub(super) fn assume_module(el: &mut Elab<'_>, sig: &Sig, prefix: &str) -> Result<Module, Diag> {
+    match &sig.functor {
+        Some(f) => Ok(Module::Functor(f.clone())),
+        None => Ok(Module::Struct(assume(el, sig, prefix)?)),
+    }
 }
 
 /// A stand-in for a functor parameter of module type `sig`, named under

@@ -137,6 +137,8 @@ pub enum SigExpKind {
     Var(QualName),
     /// `s with t 'a = ty`
     With(Box<SigExp>, QualName, Vec<TypeParam>, TypeExp),
+    /// `(p: s) -> t` or `s -> t`: the module type of a parametric module.
+    Arrow(Option<Name>, Box<SigExp>, Box<SigExp>),
 }
 
 #[derive(Clone, Debug)]

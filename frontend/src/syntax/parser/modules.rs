@@ -166,6 +166,22 @@ impl<'a> Parser<'a> {
     /// number of `with t = ty` refinements.
     pub(super) fn parse_sig_exp(&mut self) -> PResult<SigExp> {
         self.enter()?;
+        // `(p: s) -> t`
+        if self.at(&Tok::LParen) && *self.peek_at(1) == Tok::Ident && *self.peek_at(2) == Tok::Colon {
+            let lp = self.bump();
+            let (name, _) = self.expect_name("parameter name")?;
+            self.bump();
+            let a = self.parse_sig_exp()?;
+            self.expect(Tok::RParen, "`)`")?;
+            self.expect(Tok::Arrow, "`->`")?;
+            let b = self.parse_sig_exp()?;
+            let span = self.sp(lp.lo, b.span.hi);
+            self.leave();
+            return Ok(SigExp {
+                kind: SigExpKind::Arrow(Some(name), Box::new(a), Box::new(b)),
+                span,
+            });
+        }
         let mut s = match self.peek() {
             Tok::LBrace => {
                 let lb = self.bump();
@@ -207,6 +223,15 @@ impl<'a> Parser<'a> {
             let span = s.span.to(t.span);
             s = SigExp {
                 kind: SigExpKind::With(Box::new(s), qn, params, t),
+                span,
+            };
+        }
+        if self.at(&Tok::Arrow) {
+            self.bump();
+            let b = self.parse_sig_exp()?;
+            let span = s.span.to(b.span);
+            s = SigExp {
+                kind: SigExpKind::Arrow(None, Box::new(s), Box::new(b)),
                 span,
             };
         }
