@@ -415,7 +415,7 @@ impl Elab<'_> {
         let view = match (&psig.functor, am) {
             (None, Module::Struct(arg)) => Module::Struct(sig::matches(self, &arg, &psig, None, aspan, param.span)?),
             (Some(fsig), Module::Functor(arg)) => {
-                self.check_functor_arg(&arg, fsig, aspan, param.span, prefix, ctx)?;
+                self.check_functor_arg(&arg, fsig, aspan, param.span, prefix, ctx.file)?;
                 Module::Functor(arg)
             }
             (None, Module::Functor(_)) => {
@@ -485,15 +485,22 @@ impl Elab<'_> {
     /// A functor given for a parameter of functor type `fsig`: applied
     /// (check-only) to a stand-in for `fsig`'s parameter, its result must
     /// match `fsig`'s result.
-    fn check_functor_arg(
+    pub(super) fn check_functor_arg(
         &mut self,
         arg: &Rc<Functor>,
         fsig: &Rc<Functor>,
         aspan: Span,
         pspan: Span,
         prefix: &str,
-        ctx: &Ctx,
+        file: FileId,
     ) -> Result<(), Diag> {
+        let ctx = &Ctx {
+            prefix: String::new(),
+            file,
+            keep: false,
+            top_main: false,
+            top: false,
+        };
         let start = self.out.len();
         let p = &fsig.params[0];
         let ps = sig::resolve(self, &p.sig, &fsig.env)?;

@@ -325,10 +325,13 @@ fn specs_into(
                     _ => {
                         let s = resolve(el, sig, env)?;
                         if s.functor.is_some() {
-                            return Err(Diag::new(
-                                sig.span,
-                                "parametric module types are not supported in module specs",
-                            ));
+                            // A parametric module spec: its types are
+                            // resolved where the module type was written.
+                            items.push(SpecItem::Mod {
+                                name: name.clone(),
+                                sig: (*s).clone(),
+                            });
+                            continue;
                         }
                         let mut v = s.items.clone();
                         reroot(&mut v, &path);
@@ -561,6 +564,18 @@ fn match_items(
                     },
                 );
             }
+            SpecItem::Mod { name, sig } if sig.functor.is_some() => {
+                let (Some(Module::Functor(f)), Some(fsig)) = (m.mods.get(name), &sig.functor) else {
+                    return Err(Diag::new(
+                        mspan,
+                        format!("the module is missing parametric module `{path}{name}`, required by its module type"),
+                    )
+                    .note(sspan, "the module type"));
+                };
+                let f = f.clone();
+                el.check_functor_arg(&f, fsig, mspan, sspan, &format!("{path}{name}."), mspan.file)?;
+                view.mods.insert(name.clone(), Module::Functor(f));
+            }
             SpecItem::Mod { name, sig } => {
                 let Some(Module::Struct(sub)) = m.mods.get(name) else {
                     return Err(Diag::new(
@@ -669,6 +684,11 @@ fn assume_items(
                     }],
                 }));
                 env.vals.insert(name.clone(), ValEnt { flat, span: *span });
+            }
+            SpecItem::Mod { name, sig } if sig.functor.is_some() => {
+                if let Some(f) = &sig.functor {
+                    env.mods.insert(name.clone(), Module::Functor(f.clone()));
+                }
             }
             SpecItem::Mod { name, sig } => {
                 let inner = assume_items(
