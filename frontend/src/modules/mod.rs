@@ -8,8 +8,13 @@
 //! functor's body under the name of the module it defines, and every name
 //! in an expression or type is rewritten to the flat name it denotes
 //! ([`rename`]). `open`, `local` and `import` only change which names are
-//! in scope. Flat names contain dots, which source names cannot, so they
-//! never clash with the user's; a name defined twice gets a `#k` suffix.
+//! in scope (a file's `import`s are not visible to the files importing
+//! it). Flat names contain dots, which source names cannot, so they never
+//! clash with the user's: an imported file's names are qualified by the
+//! file's name (`util.square`), the main file's top-level names stay as
+//! written, and a name defined twice gets a `#k` suffix. The built-in
+//! numeric modules (`i32`, `f32`, ...) are structures whose values are the
+//! built-ins (`f32.sqrt`) and whose type `t` is the primitive type.
 //!
 //! Note [Sealing]: where a module meets a signature (`module M : S = ...`,
 //! or a functor's argument), [`sig`] checks what needs no types (that
@@ -20,14 +25,17 @@
 //! An ascription also hides: outside, the module has only what the
 //! signature lists, and its abstract types are new opaque types (Note
 //! [Abstract types] in `check::seal`). A functor's argument is not sealed:
-//! the body sees the argument's types as they are (so a functor's body is
-//! checked once per application, at the argument's types, and a functor
-//! that is never applied is not checked at all).
-
-use std::path::{Path, PathBuf};
-use std::rc::Rc;
+//! each application's copy of the body sees the argument's types as they
+//! are. So that the body relies on nothing its parameters' module types do
+//! not say, it is also elaborated once where the functor is defined, with
+//! stand-ins for the parameters (`sig::assume`: abstract types opaque,
+//! values assumed at their specs' types), and that copy is only checked
+//! (`Dec::CheckOnly`). A functor given for a parameter of functor type is
+//! checked the same way: applied to a stand-in, its result must match.
 
 use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use futmlir_dialects::ir::FastMap;
 
