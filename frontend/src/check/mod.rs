@@ -403,7 +403,14 @@ impl Checker {
             .locals
             .iter()
             .map(|l| l.name.to_string())
-            .chain(self.globals.keys().map(|k| k.to_string()))
+            // Not the names module elaboration makes up for functor
+            // arguments, sealed implementations and checked-only copies.
+            .chain(
+                self.globals
+                    .keys()
+                    .filter(|k| !k.contains(['(', '#']) && !k.contains(".impl.") && !k.contains(".arg."))
+                    .map(|k| k.to_string()),
+            )
             .chain(self.builtins.keys().filter(|k| !k.contains('.')).cloned());
         let mut best: Option<(usize, String)> = None;
         for c in cands {
