@@ -112,6 +112,10 @@ pub(crate) struct Functor {
     /// its functor's body is checked: no body; applying it gives a
     /// stand-in for `t` (`sig::assume`).
     pub assumed: bool,
+    /// The parametric module type (a stand-in, see `assumed`) this functor
+    /// was sealed with by an ascription: its applications are sealed with
+    /// the module type's result.
+    pub sealed: Option<Rc<Functor>>,
 }
 
 /// Where declarations are being elaborated.
@@ -333,6 +337,7 @@ impl Elab<'_> {
                         body: mb.body,
                         env: scope.clone(),
                         assumed: false,
+                        sealed: None,
                     };
                     self.check_functor(&f, &format!("{}{}", ctx.prefix, mb.name), ctx)?;
                     Module::Functor(Rc::new(f))
@@ -441,7 +446,20 @@ impl Elab<'_> {
             }
         };
         let mut env = fun.env.clone();
-        env.mods.insert(param.name.clone(), view);
+        env.mods.insert(param.name.clone(), view.clone());
+        // The result of the parametric module type this functor was
+        // sealed with, for this argument.
+        let sealed_result = match &fun.sealed {
+            Some(spec) => {
+                let mut senv = spec.env.clone();
+                senv.mods.insert(spec.params[0].name.clone(), view);
+                match &spec.result {
+                    Some(rs) => Some(sig::resolve(self, rs, &senv)?),
+                    None => None,
+                }
+            }
+            None => None,
+        };
         if fun.params.len() > 1 {
             return Ok(Module::Functor(Rc::new(Functor {
                 params: fun.params[1..].to_vec(),
@@ -449,6 +467,7 @@ impl Elab<'_> {
                 body: fun.body.clone(),
                 env,
                 assumed: fun.assumed,
+                sealed: sealed_result.and_then(|s| s.functor.clone()),
             })));
         }
         if fun.assumed {
@@ -458,12 +477,28 @@ impl Elab<'_> {
             let rsig = sig::resolve(self, rs, &env)?;
             return sig::assume_module(self, &rsig, prefix);
         }
-        match &fun.result {
-            None => self.mod_exp(&fun.body, &env, prefix, ctx),
+        let inner = if sealed_result.is_some() {
+            format!("{prefix}impl.")
+        } else {
+            prefix.to_string()
+        };
+        let m = match &fun.result {
+            None => self.mod_exp(&fun.body, &env, &inner, ctx)?,
             Some(rs) => {
-                let body = self.mod_exp(&fun.body, &env, &format!("{prefix}impl."), ctx)?;
-                self.ascribe(body, rs, &env, prefix, fun.body.span)
+                let body = self.mod_exp(&fun.body, &env, &format!("{inner}impl."), ctx)?;
+                self.ascribe(body, rs, &env, &inner, fun.body.span)?
             }
+        };
+        match (sealed_result, m) {
+            (Some(rsig), Module::Struct(e)) if rsig.functor.is_none() => Ok(Module::Struct(sig::matches(
+                self,
+                &e,
+                &rsig,
+                Some(prefix),
+                fspan,
+                fspan,
+            )?)),
+            (_, m) => Ok(m),
         }
     }
 

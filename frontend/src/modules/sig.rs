@@ -190,6 +190,7 @@ pub(super) fn resolve(el: &mut Elab<'_>, se: &SigExp, env: &Env) -> Result<Rc<Si
                 },
                 env: env.clone(),
                 assumed: true,
+                sealed: None,
             };
             // Resolve the parameter now, for its errors.
             resolve(el, a, env)?;
@@ -574,6 +575,19 @@ fn match_items(
                 };
                 let f = f.clone();
                 el.check_functor_arg(&f, fsig, mspan, sspan, &format!("{path}{name}."), mspan.file)?;
+                // Sealing: the functor's applications are sealed with the
+                // spec's result.
+                let f = match seal {
+                    Some(_) if fsig.params.len() == 1 => Rc::new(Functor {
+                        params: f.params.clone(),
+                        result: f.result.clone(),
+                        body: f.body.clone(),
+                        env: f.env.clone(),
+                        assumed: f.assumed,
+                        sealed: Some(fsig.clone()),
+                    }),
+                    _ => f,
+                };
                 view.mods.insert(name.clone(), Module::Functor(f));
             }
             SpecItem::Mod { name, sig } => {
