@@ -582,21 +582,38 @@ impl Elab<'_> {
 
     /// `m : s`: the sealed view of `m`.
     fn ascribe(&mut self, m: Module, s: &SigExp, scope: &Env, prefix: &str, mspan: Span) -> Result<Module, Diag> {
-        let Module::Struct(env) = m else {
-            return Err(Diag::new(
-                mspan,
-                "a parametric module cannot be ascribed a module type here",
-            ));
-        };
         let sig = sig::resolve(self, s, scope)?;
-        Ok(Module::Struct(sig::matches(
-            self,
-            &env,
-            &sig,
-            Some(prefix),
-            mspan,
-            s.span,
-        )?))
+        match (m, &sig.functor) {
+            (Module::Struct(env), None) => Ok(Module::Struct(sig::matches(
+                self,
+                &env,
+                &sig,
+                Some(prefix),
+                mspan,
+                s.span,
+            )?)),
+            (Module::Functor(f), Some(fsig)) => {
+                self.check_functor_arg(&f, fsig, mspan, s.span, prefix, mspan.file)?;
+                Ok(Module::Functor(Rc::new(Functor {
+                    params: f.params.clone(),
+                    result: f.result.clone(),
+                    body: f.body.clone(),
+                    env: f.env.clone(),
+                    assumed: f.assumed,
+                    sealed: Some(fsig.clone()),
+                })))
+            }
+            (Module::Functor(_), None) => Err(Diag::new(
+                mspan,
+                "expected a structure for the module type, found a parametric module",
+            )
+            .note(s.span, "the module type")),
+            (Module::Struct(_), Some(_)) => Err(Diag::new(
+                mspan,
+                "expected a parametric module for the parametric module type, found a structure",
+            )
+            .note(s.span, "the module type")),
+        }
     }
 }
 
