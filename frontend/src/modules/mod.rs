@@ -396,6 +396,18 @@ impl Elab<'_> {
             }
             ModExpKind::Var(qn) => lookup_module(scope, qn, me.span),
             ModExpKind::Import(path) => Ok(Module::Struct(self.import(path, me.span, ctx.file)?)),
+            ModExpKind::Lambda(params, result, body) => {
+                let f = Functor {
+                    params: params.clone(),
+                    result: result.clone(),
+                    body: (**body).clone(),
+                    env: scope.clone(),
+                    assumed: false,
+                    sealed: None,
+                };
+                self.check_functor(&f, prefix.trim_end_matches('.'), ctx)?;
+                Ok(Module::Functor(Rc::new(f)))
+            }
             ModExpKind::Ascript(e, s) => {
                 let m = self.mod_exp(e, scope, &format!("{prefix}impl."), ctx)?;
                 self.ascribe(m, s, scope, prefix, e.span)

@@ -112,6 +112,8 @@ pub enum ModExpKind {
     Ascript(Box<ModExp>, SigExp),
     /// `import "path"`
     Import(Rc<str>),
+    /// `\(p: s) ... [: s'] -> e`: an anonymous parametric module.
+    Lambda(Vec<ModParam>, Option<SigExp>, Box<ModExp>),
 }
 
 /// `module type name = sig`.

@@ -143,6 +143,29 @@ impl<'a> Parser<'a> {
                 e.span = self.sp(lp.lo, rp.hi);
                 Ok(e)
             }
+            Tok::Backslash => {
+                let bs = self.bump();
+                let mut params = Vec::new();
+                while self.at(&Tok::LParen) {
+                    params.push(self.parse_mod_param()?);
+                }
+                if params.is_empty() {
+                    return Err(self.expected("a parameter `(p: s)`"));
+                }
+                let sig = if self.at(&Tok::Colon) {
+                    self.bump();
+                    Some(self.parse_sig_exp_arrow(false)?)
+                } else {
+                    None
+                };
+                self.expect(Tok::Arrow, "`->`")?;
+                let body = self.parse_mod_exp()?;
+                let span = self.sp(bs.lo, body.span.hi);
+                Ok(ModExp {
+                    kind: ModExpKind::Lambda(params, sig, Box::new(body)),
+                    span,
+                })
+            }
             Tok::Kw(Kw::Import) => {
                 let kw = self.bump();
                 let (path, hi) = self.parse_import_path()?;
@@ -165,6 +188,12 @@ impl<'a> Parser<'a> {
     /// A module type: `{ specs }`, a name, `(s)`, each followed by any
     /// number of `with t = ty` refinements.
     pub(super) fn parse_sig_exp(&mut self) -> PResult<SigExp> {
+        self.parse_sig_exp_arrow(true)
+    }
+
+    /// A module type; `arrow`: also `s -> t` (not where `->` ends it, as
+    /// in a module lambda's result type).
+    fn parse_sig_exp_arrow(&mut self, arrow: bool) -> PResult<SigExp> {
         self.enter()?;
         // `(p: s) -> t`
         if self.at(&Tok::LParen) && *self.peek_at(1) == Tok::Ident && *self.peek_at(2) == Tok::Colon {
@@ -226,7 +255,7 @@ impl<'a> Parser<'a> {
                 span,
             };
         }
-        if self.at(&Tok::Arrow) {
+        if arrow && self.at(&Tok::Arrow) {
             self.bump();
             let b = self.parse_sig_exp()?;
             let span = s.span.to(b.span);
