@@ -108,6 +108,9 @@ const FRAGMENTS: &[&str] = &[
     "module M = { def x = 1 }",
     "F(M)",
     "(P: S)",
+    "(P: S) -> T",
+    "\\(P: S) -> ",
+    "x M.+ y",
 ];
 
 fn mutate(rng: &mut Rng, text: &str) -> String {

@@ -1367,3 +1367,22 @@ fn qualified_binary_operators() {
     assert_eq!(e(&val(&p.decs[1]).body), "(M.N.** x (M.N.** y z))");
     assert_eq!(e(&val(&p.decs[2]).body), "(app f M.x i32.+)");
 }
+
+#[test]
+fn parametric_module_types_and_lambdas() {
+    let p = prog("module F (G: (P: S) -> T) = {}\nmodule H : S -> T = \\(P: S) : T -> { open P }\n");
+    match &p.decs[0] {
+        Dec::Module(m) => assert!(matches!(&m.params[0].sig.kind, SigExpKind::Arrow(Some(n), _, _) if &**n == "P")),
+        d => panic!("{d:?}"),
+    }
+    match &p.decs[1] {
+        Dec::Module(m) => {
+            assert!(matches!(
+                &m.sig.as_ref().map(|s| &s.kind),
+                Some(SigExpKind::Arrow(None, _, _))
+            ));
+            assert!(matches!(&m.body.kind, ModExpKind::Lambda(ps, Some(_), _) if ps.len() == 1));
+        }
+        d => panic!("{d:?}"),
+    }
+}
