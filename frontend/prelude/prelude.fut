@@ -156,5 +156,8 @@ module type real = {
 
 module type float = {
   include real
+  type int_t
+  val from_bits : int_t -> t
+  val to_bits : t -> int_t
   val num_bits : i32
 }

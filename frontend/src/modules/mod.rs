@@ -643,14 +643,26 @@ fn numeric_module(t: PrimType) -> Env {
             },
         );
     }
-    env.types.insert(
-        Rc::from("t"),
-        TypeEnt {
-            flat: Rc::from(t.name()),
-            params: Vec::new(),
-            span: Span::default(),
-        },
-    );
+    let mut types = vec![("t", t)];
+    if t.is_float() {
+        // The unsigned type of `to_bits` and `from_bits`.
+        let bits = match t.bits() {
+            16 => PrimType::U16,
+            32 => PrimType::U32,
+            _ => PrimType::U64,
+        };
+        types.push(("int_t", bits));
+    }
+    for (name, p) in types {
+        env.types.insert(
+            Rc::from(name),
+            TypeEnt {
+                flat: Rc::from(p.name()),
+                params: Vec::new(),
+                span: Span::default(),
+            },
+        );
+    }
     env
 }
 
