@@ -115,7 +115,12 @@ pub fn build_linked(
     if emit == Emit::Imp {
         return print(&ctx, module);
     }
-    let mut mlir = imp_to_mlir::emit_module(&ctx, module, gpu.is_some()).map_err(|d| render(&ctx, &[d]))?;
+    let libdevice = match gpu {
+        Some(_) => codegen::find_libdevice()?,
+        None => None,
+    };
+    let mut mlir =
+        imp_to_mlir::emit_module(&ctx, module, gpu.is_some(), libdevice.is_some()).map_err(|d| render(&ctx, &[d]))?;
     if emit == Emit::Mlir {
         let device = match &mlir.device {
             Some(d) => format!("// The kernels:\n{d}"),
@@ -127,7 +132,7 @@ pub fn build_linked(
         )));
     }
     if let (Some(chip), Some(device)) = (gpu, &mlir.device) {
-        let ptx = codegen::device_ptx(device, chip)?;
+        let ptx = codegen::device_ptx(device, chip, libdevice.as_deref())?;
         if emit == Emit::Ptx {
             return Ok(Some(ptx));
         }

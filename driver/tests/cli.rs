@@ -536,3 +536,90 @@ fn build_for_cuda() {
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.starts_with("Error: "), "{err}");
 }
+
+/// Maths functions in kernels go to CUDA's libdevice, linked into the
+/// PTX when it is found (scripts/fetch-ptxas.sh unpacks it into
+/// target/ptxas); without it they are refused with a diagnostic saying
+/// where to get it; a `FUTMLIR_LIBDEVICE` that names no file is an error.
+#[test]
+fn kernel_maths_uses_libdevice() {
+    let dir = program_dir(
+        "build_libdevice",
+        &[(
+            "p.fut",
+            "def main (xs: []f32): []f32 = map (\\x -> f32.exp x + f32.hypot x 2 + f32.gamma x) xs\n",
+        )],
+    );
+    let out = futmlir()
+        .args(["build", "--target=cuda", "--emit=ptx"])
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        let ptx = String::from_utf8_lossy(&out.stdout);
+        assert!(!ptx.contains(".extern"), "libdevice was not linked in:\n{ptx}");
+        assert!(ptx.contains("ex2.approx"), "no exp in\n{ptx}");
+    } else {
+        assert!(err.contains("needs CUDA's libdevice"), "{err}");
+    }
+    let out = futmlir()
+        .env("FUTMLIR_LIBDEVICE", dir.join("missing.bc"))
+        .args(["build", "--target=cuda", "--emit=ptx"])
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("FUTMLIR_LIBDEVICE names") && err.contains("not a file"),
+        "{err}"
+    );
+}
+
+/// Executables list their tuning parameters (`--print-params`) and take
+/// new values for them (`--param NAME=VALUE`); a bad name or value is an
+/// error with exit 1.
+#[test]
+fn executables_take_tuning_parameters() {
+    let dir = program_dir(
+        "build_params",
+        &[("p.fut", "def main (xs: []i32): i32 = reduce (+) 0 xs\n")],
+    );
+    let exe = dir.join("p");
+    let out = futmlir()
+        .arg("build")
+        .arg("-o")
+        .arg(&exe)
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = |args: &[&str]| {
+        let mut child = Command::new(&exe)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child.stdin.take().unwrap().write_all(b"[1, 2, 3]").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = run(&["--print-params"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains("reduce_groups (default 1024)") && text.contains("segred_group_min (default 256)"),
+        "{text}"
+    );
+    let out = run(&["--param", "reduce_groups=2"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "6i32");
+    for (bad, says) in [("reduce_groups=0", "positive"), ("nope=1", "unknown parameter `nope`")] {
+        let out = run(&["--param", bad]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}

@@ -28,20 +28,62 @@ pub const HOST_PIPELINE: &str = "builtin.module(arith-expand,convert-math-to-fun
 
 /// MLIR's conversions for the kernels (inside the `gpu.module`), then
 /// NVPTX code generation into a `gpu.binary` holding PTX for `chip`.
-pub fn device_pipeline(chip: &str) -> String {
+/// With `libdevice`, `math` ops become calls of its functions, linked in
+/// (only those used); without it they become LLVM intrinsics, which
+/// NVPTX selects for the functions of `imp_to_mlir`'s `KERNEL_MATH`.
+pub fn device_pipeline(chip: &str, libdevice: Option<&Path>) -> String {
+    let (link, math) = match libdevice {
+        Some(p) => (format!(" l={}", p.display()), ""),
+        None => (String::new(), "convert-math-to-llvm,"),
+    };
     format!(
-        "builtin.module(nvvm-attach-target{{chip={chip} O=3}},gpu.module(arith-expand,convert-scf-to-cf,convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts),gpu-module-to-binary{{format=isa}})"
+        "builtin.module(nvvm-attach-target{{chip={chip} O=3{link}}},gpu.module(arith-expand,convert-scf-to-cf,{math}convert-gpu-to-nvvm,reconcile-unrealized-casts),gpu-module-to-binary{{format=isa}})"
     )
 }
 
-/// The PTX of a device module (`imp_to_mlir`'s `device`) for `chip`.
-pub fn device_ptx(text: &str, chip: &str) -> Result<String, String> {
-    let printed = run_mlir(text, &device_pipeline(chip), |_, m, _| Ok(m.as_operation().to_string()))?;
+/// The PTX of a device module (`imp_to_mlir`'s `device`) for `chip`,
+/// linked with `libdevice` if given.
+pub fn device_ptx(text: &str, chip: &str, libdevice: Option<&Path>) -> Result<String, String> {
+    let printed = run_mlir(text, &device_pipeline(chip, libdevice), |_, m, _| {
+        Ok(m.as_operation().to_string())
+    })?;
     // `gpu.binary @futmlir_kernels [#gpu.object<..., assembly = "...">]`
     let key = "assembly = \"";
     let start = printed.find(key).ok_or("MLIR made no PTX for the kernels")? + key.len();
     let end = printed[start..].find('"').ok_or("MLIR's PTX has no end")? + start;
     Ok(unescape_mlir(&printed[start..end]))
+}
+
+/// CUDA's libdevice (`libdevice.10.bc`), for the maths functions of
+/// kernels: `FUTMLIR_LIBDEVICE` if set (an error if it does not exist),
+/// else `nvvm/libdevice/` under `CUDA_HOME`, `CUDA_PATH`, `CUDA_ROOT` or
+/// `/usr/local/cuda`, Debian's `/usr/lib/nvidia-cuda-toolkit/libdevice/`,
+/// or the copy `scripts/fetch-ptxas.sh` unpacks into `target/ptxas/`
+/// (found from the `futmlir` executable in `target/<profile>/`).
+pub fn find_libdevice() -> Result<Option<PathBuf>, String> {
+    const FILE: &str = "libdevice.10.bc";
+    if let Some(p) = std::env::var_os("FUTMLIR_LIBDEVICE") {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(Some(p))
+        } else {
+            Err(format!("FUTMLIR_LIBDEVICE names {}, which is not a file", p.display()))
+        };
+    }
+    let mut candidates: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"]
+        .iter()
+        .filter_map(std::env::var_os)
+        .map(PathBuf::from)
+        .chain([PathBuf::from("/usr/local/cuda")])
+        .map(|d| d.join("nvvm/libdevice").join(FILE))
+        .collect();
+    candidates.push(Path::new("/usr/lib/nvidia-cuda-toolkit/libdevice").join(FILE));
+    if let Ok(exe) = std::env::current_exe() {
+        for d in exe.ancestors().skip(1).take(3) {
+            candidates.push(d.join("ptxas/nvidia/cuda_nvcc/nvvm/libdevice").join(FILE));
+        }
+    }
+    Ok(candidates.into_iter().find(|p| p.is_file()))
 }
 
 /// Undoes MLIR's string escapes (`\XX` hex bytes).

@@ -272,6 +272,21 @@ pub unsafe extern "C" fn futrt_error_buffer(ctx: *mut futrt_ctx) -> *mut c_void 
     ctx.error_buffer() as *mut c_void
 }
 
+/// The value of tuning parameter number `k` (`params.rs`); the end of
+/// the process when there is no such parameter (a mismatch of compiler
+/// and runtime).
+///
+/// # Safety
+///
+/// `ctx` must be the context the runtime passed to the entry point.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_param(ctx: *mut futrt_ctx, k: i32) -> i64 {
+    // SAFETY: forwarded from this function's contract.
+    let ctx = unsafe { ctx_mut(ctx, "futrt_param") };
+    ctx.param(k)
+        .unwrap_or_else(|| crate::context::fatal(&format!("futrt_param: no tuning parameter number {k}")))
+}
+
 /// Records message number `msg` with `{i}` replaced by `args[i]`; returns 1.
 ///
 /// # Safety

@@ -1,7 +1,8 @@
 //! The executable's command line (Futhark's conventions):
 //!
 //! ```text
-//! prog [-e ENTRY] [-r RUNS] [-t FILE] [-b] [-n] [--help]
+//! prog [-e ENTRY] [-r RUNS] [-t FILE] [-b] [-n] [--param NAME=VALUE]...
+//!      [--print-params] [--help]
 //! ```
 //!
 //! Short options may be grouped and take their value attached or as the
@@ -24,12 +25,15 @@ pub struct Options {
     pub runs: usize,
     pub timing_file: Option<PathBuf>,
     pub output: Output,
+    /// The tuning parameters' values (`crate::params`).
+    pub params: Vec<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Run(Options),
     Help,
+    PrintParams,
 }
 
 /// The options and what they do, for `--help`.
@@ -41,6 +45,8 @@ Options:
                             write the time of each run in microseconds to FILE, one a line
   -b, --binary-output       print the results in Futhark's binary value format
   -n, --no-print-result     print no results
+      --param NAME=VALUE    set a tuning parameter (repeatable)
+      --print-params        list the tuning parameters and their defaults
   -h, --help                print this help
 
 The arguments are read from stdin, in Futhark's text or binary value format.";
@@ -59,6 +65,7 @@ enum Valued {
     Entry,
     Runs,
     TimingFile,
+    Param,
 }
 
 fn set(opts: &mut Options, which: Valued, value: String) -> Result<(), String> {
@@ -72,6 +79,7 @@ fn set(opts: &mut Options, which: Valued, value: String) -> Result<(), String> {
                 .ok_or_else(|| format!("-r needs a positive number of runs, not `{value}`"))?
         }
         Valued::TimingFile => opts.timing_file = Some(PathBuf::from(value)),
+        Valued::Param => crate::params::set(&mut opts.params, &value)?,
     }
     Ok(())
 }
@@ -90,6 +98,7 @@ fn long_valued(name: &str) -> Option<Valued> {
         "entry-point" => Some(Valued::Entry),
         "runs" => Some(Valued::Runs),
         "write-runtime-to" => Some(Valued::TimingFile),
+        "param" => Some(Valued::Param),
         _ => None,
     }
 }
@@ -101,6 +110,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         runs: 1,
         timing_file: None,
         output: Output::Text,
+        params: crate::params::defaults(),
     };
     let mut no_print = false;
     let mut args = args.iter();
@@ -128,6 +138,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 "binary-output" => opts.output = Output::Binary,
                 "no-print-result" => no_print = true,
                 "help" => return Ok(Command::Help),
+                "print-params" => return Ok(Command::PrintParams),
                 _ => return Err(format!("unknown option {arg} (see --help)")),
             }
         } else if let Some(shorts) = arg.strip_prefix('-').filter(|s| !s.is_empty()) {
@@ -170,6 +181,7 @@ mod tests {
         match parse(&args)? {
             Command::Run(o) => Ok(o),
             Command::Help => Err("help".into()),
+            Command::PrintParams => Err("params".into()),
         }
     }
 
@@ -191,6 +203,10 @@ mod tests {
         assert_eq!(run(&["-n", "-b"]).unwrap().output, Output::Nothing);
         assert_eq!(run(&["-bh"]).unwrap_err(), "help");
         assert_eq!(run(&["--help"]).unwrap_err(), "help");
+        assert_eq!(run(&["--print-params"]).unwrap_err(), "params");
+        let o = run(&["--param", "reduce_groups=8", "--param=segred_group_min=1"]).unwrap();
+        assert_eq!(o.params, vec![8, 1]);
+        assert!(run(&["--param", "x=1"]).unwrap_err().contains("unknown parameter"));
     }
 
     #[test]

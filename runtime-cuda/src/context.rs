@@ -21,6 +21,8 @@ pub struct Ctx {
     backend: Backend,
     messages: Vec<String>,
     error: Option<String>,
+    /// The tuning parameters' values (`crate::params`).
+    params: Vec<i64>,
 }
 
 /// Prints `Error: MESSAGE` on stderr and ends the process with status 1:
@@ -35,7 +37,7 @@ pub use futmlir_values::format_template as format_message;
 
 impl Ctx {
     /// The context for `program`: CUDA when it has PTX, else the CPU.
-    pub fn new(program: &Program) -> Result<Ctx, String> {
+    pub fn new(program: &Program, params: Vec<i64>) -> Result<Ctx, String> {
         let backend = match &program.ptx {
             None => Backend::Cpu(Cpu::new()),
             Some(ptx) => Backend::Cuda(Cuda::new(ptx, &program.kernel_names)?),
@@ -45,7 +47,13 @@ impl Ctx {
             backend,
             messages: program.messages.clone(),
             error: None,
+            params,
         })
+    }
+
+    /// Tuning parameter number `k` (`crate::params::PARAMS`).
+    pub fn param(&self, k: i32) -> Option<i64> {
+        usize::try_from(k).ok().and_then(|k| self.params.get(k).copied())
     }
 
     /// Records `message` unless an error is recorded already (the first is
@@ -215,7 +223,7 @@ mod tests {
 
     #[test]
     fn cpu_context() {
-        let mut ctx = Ctx::new(&cpu_program()).unwrap();
+        let mut ctx = Ctx::new(&cpu_program(), crate::params::defaults()).unwrap();
         let a = ctx.alloc(10).unwrap();
         assert_eq!(a % 256, 0);
         let data = [1u8, 2, 3, 4];
@@ -254,7 +262,7 @@ mod tests {
         p.ptx = Some(c".version 8.0".into());
         // On a machine with a GPU this may succeed; without one it must be
         // a clear error, not a panic.
-        if let Err(e) = Ctx::new(&p) {
+        if let Err(e) = Ctx::new(&p, crate::params::defaults()) {
             assert!(
                 e.contains("CUDA") || e.contains("cu"),
                 "unexpected error without a driver: {e}"

@@ -29,6 +29,9 @@ pub struct Cuda {
     kernels: Vec<(String, CUfunction)>,
     /// 0 until allocated.
     error_buf: CUdeviceptr,
+    /// Work was queued on the device since the last [`Cuda::sync`]
+    /// (launches, copies within the device), so the next one must wait.
+    pending: bool,
 }
 
 /// `CALL failed: NAME (DESCRIPTION)` for a driver error.
@@ -120,6 +123,7 @@ impl Cuda {
             module: null_mut(),
             kernels: Vec::with_capacity(kernel_names.len()),
             error_buf: 0,
+            pending: false,
         };
         check("cuCtxSetCurrent", unsafe { sys::cuCtxSetCurrent(context) })?;
         cuda.module = load_module(ptx)?;
@@ -149,6 +153,7 @@ impl Cuda {
         if bytes == 0 {
             return Ok(());
         }
+        self.pending = true;
         // SAFETY: by this function's contract.
         check("cuMemcpyDtoD", unsafe {
             sys::cuMemcpyDtoD_v2(dst as CUdeviceptr, src as CUdeviceptr, bytes)
@@ -226,12 +231,19 @@ impl Cuda {
         // SAFETY: `f` is a function of the loaded module; `args` is valid by
         // this function's contract.
         let r = unsafe { sys::cuLaunchKernel(*f, gx, gy, gz, bx, by, bz, shared, null_mut(), args, null_mut()) };
+        self.pending = true;
         check(format_args!("cuLaunchKernel of kernel {name}"), r)
     }
 
     /// Waits for the device; the error buffer's contents (cleared on the
-    /// device) when a kernel reported an error.
+    /// device) when a kernel reported an error. Nothing to do when nothing
+    /// was queued since the last time (e.g. the runtime's wait after an
+    /// entry point that read a result back, which waited already).
     pub fn sync(&mut self) -> Result<Option<[i64; 8]>, String> {
+        if !self.pending {
+            return Ok(None);
+        }
+        self.pending = false;
         // SAFETY: the context is current.
         check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })?;
         let mut buf = [0i64; 8];

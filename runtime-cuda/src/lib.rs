@@ -43,6 +43,7 @@ mod context;
 mod cpu;
 mod cuda;
 mod marshal;
+mod params;
 mod pool;
 mod program;
 mod run;

@@ -147,27 +147,54 @@ fn read_inputs(entry: &Entry) -> Result<Vec<Input>, String> {
     Ok(inputs)
 }
 
-/// One run: fresh copies of the arguments, the timed call (with the wait
-/// for the device), then the results read back (`read_back`) or dropped.
-/// Returns the time in microseconds and the results.
-fn run_once(ctx: &mut CtxBox, entry: &Entry, inputs: &[Input], read_back: bool) -> Result<(u128, Vec<Value>), String> {
+/// The array arguments copied to the target once, before the runs: each
+/// run takes a copy within the target's memory (the entry may write into
+/// its arguments), so that no run waits for the host (as Futhark's
+/// executables keep their inputs on the device).
+fn upload(ctx: &mut CtxBox, inputs: &[Input]) -> Result<Vec<Option<usize>>, String> {
+    let c = ctx.get();
+    inputs
+        .iter()
+        .map(|input| match input.shape {
+            None => Ok(None),
+            Some(_) => {
+                let mem = c.alloc(input.bytes.len())?;
+                // SAFETY: `mem` holds at least `bytes.len()` bytes.
+                unsafe { c.write(mem, input.bytes.as_ptr(), input.bytes.len()) }?;
+                Ok(Some(mem))
+            }
+        })
+        .collect()
+}
+
+/// One run: fresh copies of the arguments (from `uploaded`), the timed
+/// call (with the wait for the device), then the results read back
+/// (`read_back`) or dropped. Returns the time in microseconds and the
+/// results.
+fn run_once(
+    ctx: &mut CtxBox,
+    entry: &Entry,
+    inputs: &[Input],
+    uploaded: &[Option<usize>],
+    read_back: bool,
+) -> Result<(u128, Vec<Value>), String> {
     let name = &entry.name;
     // The cells behind `ins` and `outs`: an array's `struct futrt_array`
     // (memory, then dimensions) or a scalar's 8 bytes.
     let mut in_mems = Vec::new();
     let mut in_cells: Vec<Vec<i64>> = Vec::with_capacity(inputs.len());
-    for (arg, input) in inputs.iter().enumerate() {
-        match &input.shape {
-            None => {
+    for (arg, (input, &pristine)) in inputs.iter().zip(uploaded).enumerate() {
+        match (&input.shape, pristine) {
+            (None, _) | (_, None) => {
                 let mut b = [0u8; 8];
                 b[..input.bytes.len()].copy_from_slice(&input.bytes);
                 in_cells.push(vec![i64::from_ne_bytes(b)]);
             }
-            Some(shape) => {
+            (Some(shape), Some(pristine)) => {
                 let c = ctx.get();
                 let mem = c.alloc(input.bytes.len())?;
-                // SAFETY: `mem` holds at least `bytes.len()` bytes.
-                unsafe { c.write(mem, input.bytes.as_ptr(), input.bytes.len()) }?;
+                // SAFETY: both blocks hold at least `bytes.len()` bytes.
+                unsafe { c.copy(mem, pristine, input.bytes.len()) }?;
                 in_mems.push((arg, mem));
                 in_cells.push(std::iter::once(mem as i64).chain(shape.iter().copied()).collect());
             }
@@ -177,6 +204,8 @@ fn run_once(ctx: &mut CtxBox, entry: &Entry, inputs: &[Input], read_back: bool) 
     let mut ins: Vec<*mut c_void> = in_cells.iter_mut().map(|c| c.as_mut_ptr().cast()).collect();
     let mut outs: Vec<*mut c_void> = out_cells.iter_mut().map(|c| c.as_mut_ptr().cast()).collect();
 
+    // The copies of the arguments finish before the clock starts.
+    ctx.get().sync()?;
     let start = Instant::now();
     // SAFETY: the descriptor promises `func` takes this many parameters
     // and results of these types; every cell is as the ABI lays it out and
@@ -268,6 +297,10 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
             print!("{}", cli::usage(prog, &program.entry_names()));
             return Ok(());
         }
+        Command::PrintParams => {
+            print!("{}", crate::params::listing());
+            return Ok(());
+        }
         Command::Run(opts) => opts,
     };
     let entry = program.entry(&opts.entry).ok_or_else(|| {
@@ -283,11 +316,12 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
         None => None,
     };
 
-    let mut ctx = CtxBox::new(Ctx::new(&program)?);
+    let mut ctx = CtxBox::new(Ctx::new(&program, opts.params.clone())?);
     let mut times = Vec::new();
     let mut results = Vec::new();
+    let uploaded = upload(&mut ctx, &inputs)?;
     for run in 1..=opts.runs {
-        let (micros, values) = run_once(&mut ctx, entry, &inputs, run == opts.runs)?;
+        let (micros, values) = run_once(&mut ctx, entry, &inputs, &uploaded, run == opts.runs)?;
         times.push(micros);
         results = values;
     }

@@ -168,6 +168,18 @@ the blocks' spaces must match.
             verify: v::copy,
         },
         OpDef {
+            name: "imp.param",
+            summary: "A tuning parameter's value, read at run time (host code).",
+            description: r#"Attribute `index`: the parameter's number in the runtime's table
+(`runtime-cuda/src/params.rs`; `--param NAME=VALUE` sets it).
+
+```mlir
+%g = "imp.param"() {index = 0 : i64} : () -> i64
+```"#,
+            traits: Traits::NONE,
+            verify: v::param,
+        },
+        OpDef {
             name: "imp.thread_id",
             summary: "The thread's index in its block along `dim`.",
             description: r#"```mlir

@@ -228,6 +228,22 @@ pub fn copy(v: &OpView) -> Result<(), String> {
 
 /// `thread_id`, `block_id`, `block_dim`, `grid_dim` `{dim}` → i64, inside
 /// a kernel; `dim` is 0, 1 or 2.
+/// `param() {index}` → i64, in host code.
+pub fn param(v: &OpView) -> Result<(), String> {
+    v.expect_operands(0)?;
+    v.expect_results(1)?;
+    if v.int_attr("index")? < 0 {
+        return Err("attribute 'index' must not be negative".into());
+    }
+    if !v.is_i64(v.result_type(0)) {
+        return Err(format!("result must be i64, found {}", v.show(v.result_type(0))));
+    }
+    match v.enclosing("imp.kernel") {
+        Some(_) => Err("must be in host code, not inside an 'imp.kernel'".into()),
+        None => Ok(()),
+    }
+}
+
 pub fn index_query(v: &OpView) -> Result<(), String> {
     v.expect_operands(0)?;
     v.expect_results(1)?;

@@ -176,6 +176,22 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         matches!((self.dim_const(a), self.dim_const(b)), (Some(x), Some(y)) if x == y)
     }
 
+    /// Whether array value `v`, not of type `t`, has the same sizes as `t`
+    /// (the same element type and rank, each size [`Self::same_dim`]).
+    pub fn same_sizes(&self, v: Value, t: Type) -> bool {
+        let vt = self.ctx.value_type(v);
+        if vt == t {
+            return false;
+        }
+        let (a, b) = (self.ctx.type_kind(vt), self.ctx.type_kind(t));
+        match (a, b) {
+            (TypeKind::Array { elem: e1, shape: s1 }, TypeKind::Array { elem: e2, shape: s2 }) => {
+                e1 == e2 && s1.len() == s2.len() && s1.iter().zip(s2).all(|(&x, &y)| self.same_dim(x, y))
+            }
+            _ => false,
+        }
+    }
+
     /// A dimension as an `i64` value.
     pub fn dim_value(&mut self, d: Dim) -> DResult<Value> {
         match d {

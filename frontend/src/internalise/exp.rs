@@ -808,6 +808,18 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 // The loop verifier compares yields with the initial values:
                 // a yield of a changed size forgets it.
                 for (k, l) in ls.iter_mut().enumerate() {
+                    // A yield whose sizes are the merge parameter's, only
+                    // named differently (a constant size as a value), is
+                    // given the parameter's type.
+                    let mt = merge_tys.get(k).copied();
+                    if let Some(mt) = mt.filter(|&mt| generic.get(k) == Some(&false) && s.same_sizes(*l, mt)) {
+                        let d = s.dims_of_type(mt);
+                        let mut ops = vec![*l];
+                        for x in d {
+                            ops.push(s.dim_value(x)?);
+                        }
+                        *l = s.op1("soac.reshape", &ops, mt, &[]);
+                    }
                     if generic.get(k) == Some(&true) {
                         let d = s.dims(*l);
                         let ds: Vec<Value> = (0..d.len()).map(|j| s.size(*l, j)).collect::<DResult<_>>()?;

@@ -1,15 +1,16 @@
 //! The CUDA target: kernels in a `gpu.module`, and the host side of
 //! launches and of reads and writes of device memory.
 //!
-//! A kernel is an `llvm.func` with the `nvvm.kernel` attribute inside the
+//! A kernel is a `gpu.func` with the `kernel` attribute inside the
 //! `gpu.module @futmlir_kernels` (with its `#nvvm.target`), its body in
 //! `scf`/`arith`/`math` like host code, thread indices as
-//! `nvvm.read.ptx.sreg.*` and barriers as `nvvm.barrier0`. (Not
-//! `gpu.func`: `convert-gpu-to-nvvm` turns `math` ops into calls of
-//! CUDA's libdevice, which the build machine does not have; LLVM's NVPTX
-//! back end selects `sqrt`, `floor`, `fma`, ... itself, and the
-//! functions it cannot select are refused here with a diagnostic, see
-//! [`KERNEL_MATH`].) Every kernel takes the runtime's error buffer first;
+//! `nvvm.read.ptx.sreg.*` and barriers as `nvvm.barrier0`. MLIR's
+//! `convert-gpu-to-nvvm` turns `math` ops into calls of CUDA's libdevice,
+//! linked in when `codegen::find_libdevice` finds it; without libdevice
+//! the `math` ops go to LLVM intrinsics, and only those LLVM's NVPTX back
+//! end selects itself ([`KERNEL_MATH`]) are accepted, the others refused
+//! with a diagnostic. Float functions `math` lacks (`hypot`, `gamma`,
+//! `lgamma`) are libdevice calls (`Emitter::libm_call`). Every kernel takes the runtime's error buffer first;
 //! a failed assertion writes its message number and arguments there and
 //! ends the thread (`nvvm.exit`). Booleans cross the launch as bytes.
 
@@ -53,15 +54,11 @@ pub(super) fn kernel(e: &mut Emitter, k: OpId) -> R<()> {
     let saved_out = std::mem::take(&mut e.out);
     let saved_indent = std::mem::replace(&mut e.indent, 6);
     e.in_kernel = true;
-    let _ = writeln!(
-        e.out,
-        "    llvm.func @{name}({}) attributes {{nvvm.kernel}} {{",
-        sig.join(", ")
-    );
+    let _ = writeln!(e.out, "    gpu.func @{name}({}) kernel {{", sig.join(", "));
     for n in bools {
         e.line(&format!("{n} = arith.trunci {n}_byte : i8 to i1"));
     }
-    let r = e.block_body(body, "llvm.return");
+    let r = e.block_body(body, "gpu.return");
     e.out.push_str("    }\n");
     e.in_kernel = false;
     e.indent = saved_indent;
@@ -70,7 +67,9 @@ pub(super) fn kernel(e: &mut Emitter, k: OpId) -> R<()> {
     if let Some(op) = e.kernel_math.take() {
         return Err(e.fail(
             k,
-            format!("the compiled backends do not support `{op}` in GPU kernels yet (it needs CUDA's libdevice)"),
+            format!(
+                "`{op}` in a GPU kernel needs CUDA's libdevice, which was not found: set FUTMLIR_LIBDEVICE to libdevice.10.bc (CUDA's nvvm/libdevice folder; `scripts/fetch-ptxas.sh` fetches it)"
+            ),
         ));
     }
     e.device.push_str(&text);
@@ -81,7 +80,7 @@ pub(super) fn kernel(e: &mut Emitter, k: OpId) -> R<()> {
 /// The device module: shared-memory globals and the kernels.
 pub(super) fn module_text(e: &Emitter) -> String {
     let mut s = String::from("module attributes {gpu.container_module} {\n  gpu.module @futmlir_kernels {\n");
-    for g in &e.shared {
+    for g in e.shared.iter().chain(&e.device_decls) {
         let _ = writeln!(s, "    {g}");
     }
     s.push_str(&e.device);

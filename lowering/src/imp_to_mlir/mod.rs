@@ -19,7 +19,7 @@
 //! -1 for a negative value shifted right), float `min`/`max` ignore a
 //! NaN operand.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Context, Diagnostic, OpId, OpView, Scalar, Type, TypeKind, Value};
@@ -42,8 +42,11 @@ pub struct Emitted {
 }
 
 /// Emits the MLIR of an imp module; `gpu`: the CUDA target (kernels in a
-/// device module, host access to device memory through the runtime).
-pub fn emit_module(ctx: &Context, module: OpId, gpu: bool) -> Result<Emitted, Diagnostic> {
+/// device module, host access to device memory through the runtime);
+/// `libdevice`: CUDA's libdevice will be linked into the kernels, so they
+/// may use every float function (without it, only those NVPTX selects
+/// itself, [`device::KERNEL_MATH`]).
+pub fn emit_module(ctx: &Context, module: OpId, gpu: bool, libdevice: bool) -> Result<Emitted, Diagnostic> {
     let mut e = Emitter {
         ctx,
         out: String::new(),
@@ -58,6 +61,9 @@ pub fn emit_module(ctx: &Context, module: OpId, gpu: bool) -> Result<Emitted, Di
         kernels: Vec::new(),
         device: String::new(),
         kernel_math: None,
+        libdevice,
+        host_decls: BTreeSet::new(),
+        device_decls: BTreeSet::new(),
     };
     let body = ctx.blocks(ctx.regions(module)[0])[0];
     let mut entries = Vec::new();
@@ -81,6 +87,9 @@ pub fn emit_module(ctx: &Context, module: OpId, gpu: bool) -> Result<Emitted, Di
             }
         }
     }
+    for d in std::mem::take(&mut e.host_decls) {
+        let _ = writeln!(e.out, "  {d}");
+    }
     e.out.push_str("}\n");
     let text = std::mem::take(&mut e.out);
     e.descriptor(&entries);
@@ -101,6 +110,7 @@ const RUNTIME_DECLS: &str = r#"  llvm.func @futrt_alloc(!llvm.ptr, i64) -> !llvm
   llvm.func @futrt_launch(!llvm.ptr, i32, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr) -> i32
   llvm.func @futrt_sync(!llvm.ptr) -> i32
   llvm.func @futrt_error_buffer(!llvm.ptr) -> !llvm.ptr
+  llvm.func @futrt_param(!llvm.ptr, i32) -> i64
 "#;
 
 /// What the descriptor needs to know about one entry point.
@@ -132,6 +142,12 @@ pub(crate) struct Emitter<'c> {
     pub device: String,
     /// A `math` op in a kernel that NVPTX cannot select without libdevice.
     pub kernel_math: Option<String>,
+    /// libdevice will be linked into the kernels.
+    pub libdevice: bool,
+    /// Declarations of the C maths library functions host code calls.
+    pub host_decls: BTreeSet<String>,
+    /// Declarations of the libdevice functions kernels call.
+    pub device_decls: BTreeSet<String>,
 }
 
 /// The MLIR type of an imp value type.
@@ -203,8 +219,47 @@ impl<'c> Emitter<'c> {
     /// Notes a `math` op in a kernel that the GPU cannot run yet.
     fn check_kernel_math(&mut self, rhs: &str) {
         let op = rhs.split_whitespace().next().unwrap_or("");
-        if self.in_kernel && op.starts_with("math.") && !device::KERNEL_MATH.contains(&op) {
+        if self.in_kernel && !self.libdevice && op.starts_with("math.") && !device::KERNEL_MATH.contains(&op) {
             self.kernel_math.get_or_insert_with(|| op.to_string());
+        }
+    }
+
+    /// A call of a float function that MLIR's `math` dialect lacks: the C
+    /// maths library's `base` (`hypotf` for f32, `hypot` for f64) in host
+    /// code, libdevice's `__nv_` one in kernels. `f16` goes through f32.
+    pub fn libm_call(&mut self, base: &str, args: &[String], s: Scalar) -> String {
+        let (t, suffix) = match s {
+            Scalar::F64 => ("f64", ""),
+            _ => ("f32", "f"),
+        };
+        let args: Vec<String> = if s == Scalar::F16 {
+            args.iter()
+                .map(|a| self.tmp(&format!("arith.extf {a} : f16 to f32")))
+                .collect()
+        } else {
+            args.to_vec()
+        };
+        let name = if self.in_kernel {
+            if !self.libdevice {
+                self.kernel_math.get_or_insert_with(|| base.to_string());
+            }
+            format!("__nv_{base}{suffix}")
+        } else {
+            format!("{base}{suffix}")
+        };
+        let sig = vec![t; args.len()].join(", ");
+        let decl = format!("llvm.func @{name}({sig}) -> {t}");
+        if self.in_kernel {
+            self.device_decls.insert(decl);
+        } else {
+            self.host_decls.insert(decl);
+        }
+        let call = format!("llvm.call @{name}({}) : ({sig}) -> {t}", args.join(", "));
+        if s == Scalar::F16 {
+            let r = self.tmp(&call);
+            format!("arith.truncf {r} : f32 to f16")
+        } else {
+            call
         }
     }
 
@@ -320,6 +375,14 @@ impl<'c> Emitter<'c> {
                 self.def(
                     results[0],
                     &format!("llvm.call @futrt_alloc(%ctx, {bytes}) : (!llvm.ptr, i64) -> !llvm.ptr"),
+                );
+            }
+            "imp.param" => {
+                let k = OpView { ctx: self.ctx, op: o }.int_attr("index").unwrap_or(0);
+                let c = self.tmp(&format!("llvm.mlir.constant({k} : i32) : i32"));
+                self.def(
+                    results[0],
+                    &format!("llvm.call @futrt_param(%ctx, {c}) : (!llvm.ptr, i32) -> i64"),
                 );
             }
             "imp.load" | "imp.store" if self.host_device_access(ops[0]) => device::host_access(self, o)?,

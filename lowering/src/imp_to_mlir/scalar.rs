@@ -33,7 +33,8 @@ pub(super) fn op(e: &mut Emitter, o: OpId, name: &str, ops: &[Value], result: Va
                 _ => return unsupported(e, "this constant"),
             }
         }
-        "soac.select" => format!("arith.select {}, {}, {} : {rt}", n[0], n[1], n[2]),
+        // Also of memory blocks (pointers).
+        "soac.select" => format!("arith.select {}, {}, {} : {}", n[0], n[1], n[2], e.ty(result)),
         "soac.binop" => return binop(e, o, &kind, &n, e.scalar_of(ops[0]), result),
         "soac.cmpop" => {
             let s = e.scalar_of(ops[0]);
@@ -107,6 +108,7 @@ fn binop(e: &mut Emitter, o: OpId, kind: &str, n: &[String], s: Scalar, result: 
             "max" => simple("arith.maxnumf"),
             "atan2" => simple("math.atan2"),
             "copysign" => simple("math.copysign"),
+            "hypot" => e.libm_call("hypot", n, s),
             _ => {
                 return Err(e.fail(
                     o,
@@ -221,6 +223,8 @@ fn unop(e: &mut Emitter, o: OpId, kind: &str, a: &str, s: Scalar, result: Value)
             "sqrt" | "exp" | "log" | "sin" | "cos" | "tan" | "floor" | "ceil" | "trunc" | "acos" | "asin" | "atan"
             | "acosh" | "asinh" | "atanh" | "cosh" | "sinh" | "tanh" | "cbrt" | "erf" | "erfc" | "log10" | "log1p"
             | "log2" => format!("math.{kind} {a} : {t}"),
+            "gamma" => e.libm_call("tgamma", &[a.to_string()], s),
+            "lgamma" => e.libm_call("lgamma", &[a.to_string()], s),
             _ => {
                 return Err(e.fail(
                     o,

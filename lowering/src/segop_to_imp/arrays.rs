@@ -52,7 +52,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             let mut a = tr.array(operands[0])?;
             let sizes = scalars(tr, &operands[1..])?;
             if !a.row_major {
-                a = fresh_copy(tr, &a);
+                a = fresh_copy(tr, &a)?;
             }
             let dims = tr.row_major_dims(&sizes);
             Rep::Array(Arr {
@@ -75,7 +75,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
         }
         "soac.copy" | "segop.manifest" => {
             let a = tr.array(operands[0])?;
-            Rep::Array(fresh_copy(tr, &a))
+            Rep::Array(fresh_copy(tr, &a)?)
         }
         "soac.iota" => {
             let n = tr.scalar(operands[0])?;
@@ -86,19 +86,10 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             } else {
                 (tr.int(0, elem), tr.int(1, elem))
             };
-            let out = tr.alloc_array(elem, &[n]);
+            let out = tr.alloc_array(elem, &[n])?;
             super::gpu::par_for(tr, &[n], &mut |tr, idx| {
-                let i = idx[0];
-                let it = tr.ctx.value_type(start);
-                let iv = if it == tr.ctx.value_type(i) {
-                    i
-                } else {
-                    let k = tr.ctx.string_attr("trunc");
-                    tr.emit1("soac.convop", &[i], it, &[("kind", k)])
-                };
-                let x = tr.mul(iv, step);
-                let x = tr.add(start, x);
-                tr.store(&out, &[i], x);
+                let x = super::segops::iota_element(tr, idx[0], start, step);
+                tr.store(&out, idx, x);
                 Ok(())
             })?;
             Rep::Array(out)
@@ -112,7 +103,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             if let Rep::Array(a) = &x {
                 sizes.extend(a.sizes());
             }
-            let out = tr.alloc_array(elem, &sizes);
+            let out = tr.alloc_array(elem, &sizes)?;
             super::gpu::par_for(tr, &[n], &mut |tr, idx| {
                 tr.write(&out, idx, &x);
                 Ok(())
@@ -134,7 +125,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             let first = parts.first().ok_or_else(|| tr.fail("soac.concat of no arrays"))?;
             let mut sizes = first.sizes();
             sizes[d] = w;
-            let out = tr.alloc_array(first.elem, &sizes);
+            let out = tr.alloc_array(first.elem, &sizes)?;
             let mut at = tr.i64c(0);
             for p in &parts {
                 // The destination: `out` shifted by `at` in dimension `d`.
@@ -158,7 +149,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             let a = tr.array(operands[0])?;
             let ks = scalars(tr, &operands[1..])?;
             let sizes = a.sizes();
-            let out = tr.alloc_array(a.elem, &sizes);
+            let out = tr.alloc_array(a.elem, &sizes)?;
             let mut shifts = Vec::new();
             for (k, &s) in ks.iter().enumerate() {
                 // result[i] = a[(i + k) mod n], with the mod taken non-negative.
@@ -211,7 +202,7 @@ pub(crate) fn array_constant(tr: &mut Tr, o: OpId, result: Value) -> R<Arr> {
         .attr(o, "value")
         .ok_or_else(|| tr.fail("soac.constant without a value"))?;
     flatten(tr.ctx, value, &mut leaves);
-    let out = tr.alloc_array(elem, &sizes);
+    let out = tr.alloc_array(elem, &sizes)?;
     let flat = Arr {
         dims: vec![(tr.i64c(leaves.len() as i64), tr.i64c(1))],
         ..out.clone()
@@ -226,9 +217,9 @@ pub(crate) fn array_constant(tr: &mut Tr, o: OpId, result: Value) -> R<Arr> {
 }
 
 /// A fresh row-major copy of `a`.
-pub(crate) fn fresh_copy(tr: &mut Tr, a: &Arr) -> Arr {
+pub(crate) fn fresh_copy(tr: &mut Tr, a: &Arr) -> R<Arr> {
     let sizes = a.sizes();
-    let out = tr.alloc_array(a.elem, &sizes);
+    let out = tr.alloc_array(a.elem, &sizes)?;
     tr.copy_into(&out, a);
-    out
+    Ok(out)
 }

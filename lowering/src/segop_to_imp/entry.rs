@@ -164,7 +164,7 @@ pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, 
                     a
                 } else {
                     let sizes = a.sizes();
-                    let dst = tr.alloc_array(a.elem, &sizes);
+                    let dst = tr.alloc_array(a.elem, &sizes)?;
                     tr.copy_into(&dst, &a);
                     dst
                 };

@@ -37,20 +37,30 @@ use super::{elem_bytes, Arr, Rep, Tr, R};
 
 /// Threads per block.
 pub(crate) const BLOCK: i64 = 256;
-/// The most groups a one-dimensional reduction or scan uses.
-const MAX_GROUPS: i64 = 1024;
+/// The runtime's tuning parameters (`runtime-cuda/src/params.rs`), by
+/// number: the most groups a one-dimensional reduction or scan uses, and
+/// the shortest segments a segmented reduction gives a group each.
+pub(crate) const PARAM_REDUCE_GROUPS: i64 = 0;
+pub(crate) const PARAM_SEGRED_GROUP_MIN: i64 = 1;
+
+/// The value of tuning parameter `k`, read at run time.
+pub(crate) fn param(tr: &mut Tr, k: i64) -> Value {
+    let i64t = tr.ty(Scalar::I64);
+    let index = tr.ctx.int_attr(k, Scalar::I64);
+    tr.emit1("imp.param", &[], i64t, &[("index", index)])
+}
 
 /// Builds a kernel run by `grid` blocks of `block` threads, whose body
 /// `body` makes, and launches it.
 pub(crate) fn launch(tr: &mut Tr, grid: Value, block: i64, body: &mut dyn FnMut(&mut Tr) -> R<()>) -> R<()> {
     let r = tr.ctx.create_region();
     let kb = tr.ctx.append_block(r, &[]);
-    let saved = tr.enter_kernel(kb);
+    tr.enter_kernel(kb, grid, block);
     let built = body(tr);
     if built.is_ok() {
         tr.emit("imp.return", &[], &[], &[], vec![]);
     }
-    tr.leave_kernel(saved);
+    let expanded = tr.leave_kernel();
     built?;
     // The kernel op, then its parameters: the host values it reads.
     let name = format!("k{}", tr.next_kernel());
@@ -130,6 +140,9 @@ pub(crate) fn launch(tr: &mut Tr, grid: Value, block: i64, body: &mut dyn FnMut(
     let callee = tr.ctx.sym(&name);
     let callee = tr.ctx.intern_attr(AttrKind::SymbolRef(callee));
     tr.emit("imp.launch", &operands, &[], &[("callee", callee)], vec![]);
+    for m in expanded {
+        tr.emit("mem.free", &[m], &[], &[], vec![]);
+    }
     Ok(())
 }
 
@@ -173,6 +186,64 @@ pub(crate) fn par_for(tr: &mut Tr, sizes: &[Value], body: &mut dyn FnMut(&mut Tr
             },
             &mut |_| Ok(vec![]),
         )?;
+        Ok(())
+    })
+}
+
+/// Points a thread computes in a map kernel ([`par_for_points`]).
+pub(crate) const MAP_POINTS: i64 = 4;
+
+/// A point of a map: its results, computed without writing anything.
+pub(crate) type MapPoint<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Rep>> + 'b;
+/// Writes a point's results.
+pub(crate) type MapWrite<'b> = dyn FnMut(&mut Tr, &[Value], &[Rep]) + 'b;
+
+/// A map over `sizes` whose points give scalars: on the GPU each thread
+/// computes [`MAP_POINTS`] points, `threads` apart (so each round of
+/// reads is coalesced), all before writing any, so that their reads are
+/// in flight together (a write could alias a later read, so the
+/// compiler would not move the reads above it). A point past the end
+/// computes the last point again (no bounds test before the reads) and
+/// writes nothing. Elsewhere, loops.
+pub(crate) fn par_for_points(tr: &mut Tr, sizes: &[Value], point: &mut MapPoint, write: &mut MapWrite) -> R<()> {
+    if !tr.gpu_host() || sizes.is_empty() {
+        return super::segops::try_nest(tr, sizes, &mut |tr, idx| {
+            let ys = point(tr, idx)?;
+            write(tr, idx, &ys);
+            Ok(())
+        });
+    }
+    let total = tr.product(sizes);
+    let per_block = tr.i64c(BLOCK * MAP_POINTS);
+    let grid = ceil_div(tr, total, per_block);
+    launch(tr, grid, BLOCK, &mut |tr| {
+        let (gid, _, _) = global_id(tr);
+        let bs = tr.i64c(BLOCK);
+        let threads = tr.mul(grid, bs);
+        let one = tr.i64c(1);
+        let last = tr.bin("sub", total, one);
+        let mut points = Vec::new();
+        for j in 0..MAP_POINTS {
+            let jt = tr.i64c(j);
+            let off = tr.mul(jt, threads);
+            let flat = tr.add(gid, off);
+            let inside = tr.cmp("lt", flat, total);
+            let i64t = tr.ty(Scalar::I64);
+            let at = tr.emit1("soac.select", &[inside, flat, last], i64t, &[]);
+            let idx = unravel(tr, at, sizes);
+            let ys = point(tr, &idx)?;
+            points.push((inside, idx, ys));
+        }
+        for (inside, idx, ys) in points {
+            tr.if_(
+                inside,
+                &mut |tr| {
+                    write(tr, &idx, &ys);
+                    Ok(vec![])
+                },
+                &mut |_| Ok(vec![]),
+            )?;
+        }
         Ok(())
     })
 }
@@ -310,15 +381,78 @@ pub(crate) type Point<'b> = dyn FnMut(&mut Tr, Value) -> R<Vec<Value>> + 'b;
 /// first time (when it writes the mapped results).
 pub(crate) type ScanPoint<'b> = dyn FnMut(&mut Tr, Value, bool) -> R<Vec<Value>> + 'b;
 
+/// A segmented reduction over segments `outer` of length `m`, a group
+/// per segment: its threads reduce their parts of the segment (every
+/// BLOCK-th element, coalesced, for a commutative operator; contiguous
+/// chunks otherwise), then the group in order; thread 0 writes the
+/// segment's results into `outs` (the first `k`, `k` the operator's
+/// arity); `write_mapped` writes each point's mapped results.
+pub(crate) fn segred_groups(
+    tr: &mut Tr,
+    outer: &[Value],
+    m: Value,
+    op: &Op,
+    outs: &[Option<Arr>],
+    point: &mut MapPoint,
+    write_mapped: &mut MapWrite,
+) -> R<()> {
+    let k = op.nes.len();
+    let segments = tr.product(outer);
+    launch(tr, segments, BLOCK, &mut |tr| {
+        let (_, tid, bid) = global_id(tr);
+        let idx = unravel(tr, bid, outer);
+        let bs = tr.i64c(BLOCK);
+        let (count, first, step) = thread_range(tr, m, bs, tid, op.commutative);
+        let nes = op.nes.to_vec();
+        let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
+            let s = tr.mul(j, step);
+            let i = tr.add(first, s);
+            let mut at = idx.clone();
+            at.push(i);
+            let ys = point(tr, &at)?;
+            write_mapped(tr, &at, &ys);
+            let xs = ys[..k]
+                .iter()
+                .map(|y| match y {
+                    Rep::Scalar(v) => Ok(*v),
+                    Rep::Array(_) => Err(tr.unsupported("reductions of arrays")),
+                })
+                .collect::<R<Vec<Value>>>()?;
+            apply(tr, op, accs, &xs)
+        })?;
+        let accs = group_reduce(tr, op, tid, &accs)?;
+        let zero = tr.i64c(0);
+        let is0 = tr.cmp("eq", tid, zero);
+        tr.if_(
+            is0,
+            &mut |tr| {
+                for (o, &a) in outs.iter().zip(&accs) {
+                    let o = o
+                        .clone()
+                        .ok_or_else(|| tr.fail("internal error: a segmented reduction without its array"))?;
+                    tr.store(&o, &idx, a);
+                }
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
+        Ok(())
+    })
+}
+
 /// Reduces `n` values with `op` (Note [Segops on the GPU]); returns the
 /// `k` results as host scalars.
 pub(crate) fn reduce(tr: &mut Tr, n: Value, op: &Op, point: &mut Point) -> R<Vec<Value>> {
     let k = op.nes.len();
     let groups = group_count(tr, n);
-    let partials: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[groups])).collect();
+    let partials: Vec<Arr> = op
+        .elems
+        .iter()
+        .map(|&e| tr.alloc_array(e, &[groups]))
+        .collect::<R<_>>()?;
     stage(tr, n, groups, op, point, &partials)?;
     let one = tr.i64c(1);
-    let results: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[one])).collect();
+    let results: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[one])).collect::<R<_>>()?;
     let mut read_partials =
         |tr: &mut Tr, i: Value| -> R<Vec<Value>> { Ok(partials.iter().map(|p| tr.load(p, &[i])).collect()) };
     stage(tr, groups, one, op, &mut read_partials, &results)?;
@@ -327,11 +461,11 @@ pub(crate) fn reduce(tr: &mut Tr, n: Value, op: &Op, point: &mut Point) -> R<Vec
 }
 
 /// The number of groups for `n` elements: `ceil(n / BLOCK)`, at least 1
-/// and at most [`MAX_GROUPS`].
+/// and at most the tuning parameter `reduce_groups`.
 fn group_count(tr: &mut Tr, n: Value) -> Value {
     let bs = tr.i64c(BLOCK);
     let g = ceil_div(tr, n, bs);
-    let max = tr.i64c(MAX_GROUPS);
+    let max = param(tr, PARAM_REDUCE_GROUPS);
     let one = tr.i64c(1);
     let g = tr.bin("min", g, max);
     tr.bin("max", g, one)
@@ -409,6 +543,71 @@ fn to_shared(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> Vec<(Value, Ty
     sh
 }
 
+/// Elements a thread scans per round in a scan's last kernel.
+const SCAN_ITEMS: i64 = 8;
+
+/// Position `e` of a staging buffer in shared memory with a word of
+/// padding after every 32, so that thread `t` reading element
+/// `t * SCAN_ITEMS + j` hits a bank of its own.
+fn padded(tr: &mut Tr, e: Value) -> Value {
+    let five = tr.i64c(5);
+    let q = tr.bin("shr", e, five);
+    tr.add(e, q)
+}
+
+/// An exclusive scan of the threads' values `vals` over the group (the
+/// neutral elements for thread 0), and the group's total, through shared
+/// memory (Hillis and Steele: in step `s`, thread `t >= s` combines the
+/// value of `t - s` on its left).
+fn block_scan(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> R<(Vec<Value>, Vec<Value>)> {
+    let sh = to_shared(tr, op, tid, vals);
+    let local = tr.ctx.string_attr("local");
+    let mut s = 1;
+    while s < BLOCK {
+        let sc = tr.i64c(s);
+        let mine: Vec<Value> = sh
+            .iter()
+            .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
+            .collect();
+        let has = tr.cmp("ge", tid, sc);
+        let new = tr.if_(
+            has,
+            &mut |tr| {
+                let at = tr.bin("sub", tid, sc);
+                let before: Vec<Value> = sh
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, at], t, &[]))
+                    .collect();
+                apply(tr, op, &before, &mine)
+            },
+            &mut |_| Ok(mine.clone()),
+        )?;
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        for (&(m, _), &v) in sh.iter().zip(&new) {
+            tr.emit("imp.store", &[m, tid, v], &[], &[], vec![]);
+        }
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        s *= 2;
+    }
+    let zero = tr.i64c(0);
+    let first = tr.cmp("eq", tid, zero);
+    let nes = op.nes.to_vec();
+    let before = tr.if_(first, &mut |_| Ok(nes.clone()), &mut |tr| {
+        let one = tr.i64c(1);
+        let left = tr.bin("sub", tid, one);
+        Ok(sh
+            .iter()
+            .map(|&(m, t)| tr.emit1("imp.load", &[m, left], t, &[]))
+            .collect())
+    })?;
+    let last = tr.i64c(BLOCK - 1);
+    let total = sh
+        .iter()
+        .map(|&(m, t)| tr.emit1("imp.load", &[m, last], t, &[]))
+        .collect();
+    Ok((before, total))
+}
+
 /// Combines the threads' values of a group in shared memory, keeping
 /// their order: in round `s` (1, 2, 4, ...) thread `t` with `t % 2s == 0`
 /// combines its value with thread `t + s`'s. Thread 0 gets the result.
@@ -464,7 +663,11 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
     let tile = ceil_div(tr, n, groups);
     let rounds = ceil_div(tr, tile, bs);
     let threads = groups;
-    let sums: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[groups])).collect();
+    let sums: Vec<Arr> = op
+        .elems
+        .iter()
+        .map(|&e| tr.alloc_array(e, &[groups]))
+        .collect::<R<_>>()?;
     // Element `r * BLOCK + tid` of this group's tile, or the neutral
     // elements past its end; and whether it is in the tile.
     let tile_point = |tr: &mut Tr, r: Value, point: &mut ScanPoint, write: bool| -> R<(Value, Value, Vec<Value>)> {
@@ -481,16 +684,34 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
         Ok((i, ok, xs))
     };
     let local = tr.ctx.string_attr("local");
-    // 1. Each group reduces its tile, round by round (in order).
+    // 1. Each group reduces its tile: with a commutative operator each
+    //    thread reduces every BLOCK-th element (coalesced), then the group
+    //    once; otherwise round by round, in order.
     launch(tr, groups, BLOCK, &mut |tr| {
         let (_, tid, bid) = global_id(tr);
         let nes = op.nes.to_vec();
-        let total = tr.for_loop(rounds, &nes, &mut |tr, r, total| {
-            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-            let (_, _, xs) = tile_point(tr, r, point, true)?;
-            let round = group_reduce(tr, op, tid, &xs)?;
-            apply(tr, op, total, &round)
-        })?;
+        let total = if op.commutative {
+            let start = tr.mul(bid, tile);
+            let end = tr.add(start, tile);
+            let end = tr.bin("min", end, n);
+            let len = tr.bin("sub", end, start);
+            let (count, first, step) = thread_range(tr, len, bs, tid, true);
+            let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
+                let s = tr.mul(j, step);
+                let i = tr.add(first, s);
+                let i = tr.add(start, i);
+                let ys = point(tr, i, true)?;
+                apply(tr, op, accs, &ys)
+            })?;
+            group_reduce(tr, op, tid, &accs)?
+        } else {
+            tr.for_loop(rounds, &nes, &mut |tr, r, total| {
+                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+                let (_, _, xs) = tile_point(tr, r, point, true)?;
+                let round = group_reduce(tr, op, tid, &xs)?;
+                apply(tr, op, total, &round)
+            })?
+        };
         let zero = tr.i64c(0);
         let is0 = tr.cmp("eq", tid, zero);
         tr.if_(
@@ -556,63 +777,111 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
         })?;
         Ok(())
     })?;
-    // 3. Each group scans its tile from its prefix: per round, an
-    //    inclusive scan in shared memory (Hillis and Steele, the earlier
-    //    operand on the left), then the carry.
+    // 3. Each group scans its tile from its prefix, in rounds of
+    //    BLOCK * SCAN_ITEMS elements staged in shared memory: read
+    //    coalesced (element `j * BLOCK + t` by thread `t`), each thread
+    //    scans its SCAN_ITEMS consecutive elements, the threads' totals are
+    //    scanned (Hillis and Steele, the earlier operand on the left), each
+    //    thread adds the prefix before it, and the round is written back
+    //    coalesced.
+    let items = tr.i64c(SCAN_ITEMS);
+    let per_round = tr.i64c(BLOCK * SCAN_ITEMS);
+    let big_rounds = ceil_div(tr, tile, per_round);
     launch(tr, groups, BLOCK, &mut |tr| {
         let (_, tid, bid) = global_id(tr);
         let start: Vec<Value> = sums.iter().map(|s| tr.load(s, &[bid])).collect();
-        let last = tr.i64c(BLOCK - 1);
-        tr.for_loop(rounds, &start, &mut |tr, r, carry| {
+        let tile_start = tr.mul(bid, tile);
+        let tile_end = tr.add(tile_start, tile);
+        let tile_end = tr.bin("min", tile_end, n);
+        let bs = tr.i64c(BLOCK);
+        let shared_t = tr
+            .ctx
+            .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
+        let stage: Vec<(Value, Type)> = op
+            .elems
+            .iter()
+            .map(|&e| {
+                let words = BLOCK * SCAN_ITEMS;
+                let bytes = tr.i64c((words + words / 32) * elem_bytes(e));
+                (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
+            })
+            .collect();
+        // The element at offset `e` of round `r`: its index and whether it
+        // is in the tile.
+        let at = |tr: &mut Tr, r: Value, e: Value| -> (Value, Value) {
+            let base = tr.mul(r, per_round);
+            let base = tr.add(tile_start, base);
+            let i = tr.add(base, e);
+            (i, tr.cmp("lt", i, tile_end))
+        };
+        tr.for_loop(big_rounds, &start, &mut |tr, r, carry| {
             tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-            let (i, ok, xs) = tile_point(tr, r, point, false)?;
-            let sh = to_shared(tr, op, tid, &xs);
-            let mut s = 1;
-            while s < BLOCK {
-                let sc = tr.i64c(s);
-                let mine: Vec<Value> = sh
-                    .iter()
-                    .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
-                    .collect();
-                let has = tr.cmp("ge", tid, sc);
-                let new = tr.if_(
-                    has,
-                    &mut |tr| {
-                        let at = tr.bin("sub", tid, sc);
-                        let before: Vec<Value> = sh
-                            .iter()
-                            .map(|&(m, t)| tr.emit1("imp.load", &[m, at], t, &[]))
-                            .collect();
-                        apply(tr, op, &before, &mine)
-                    },
-                    &mut |_| Ok(mine.clone()),
-                )?;
-                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-                for (&(m, _), &v) in sh.iter().zip(&new) {
-                    tr.emit("imp.store", &[m, tid, v], &[], &[], vec![]);
+            tr.for_loop(items, &[], &mut |tr, j, _| {
+                let e = tr.mul(j, bs);
+                let e = tr.add(e, tid);
+                let (i, ok) = at(tr, r, e);
+                let nes = op.nes.to_vec();
+                let xs = tr.if_(ok, &mut |tr| point(tr, i, false), &mut |_| Ok(nes.clone()))?;
+                let e = padded(tr, e);
+                for (&(m, _), &x) in stage.iter().zip(&xs) {
+                    tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
                 }
-                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-                s *= 2;
-            }
-            let mine: Vec<Value> = sh
-                .iter()
-                .map(|&(m, t)| tr.emit1("imp.load", &[m, tid], t, &[]))
-                .collect();
-            let total: Vec<Value> = sh
-                .iter()
-                .map(|&(m, t)| tr.emit1("imp.load", &[m, last], t, &[]))
-                .collect();
-            let value = apply(tr, op, carry, &mine)?;
-            tr.if_(
-                ok,
-                &mut |tr| {
-                    for (o, &v) in outs.iter().zip(&value) {
-                        tr.store(o, &[i], v);
-                    }
-                    Ok(vec![])
-                },
-                &mut |_| Ok(vec![]),
-            )?;
+                Ok(vec![])
+            })?;
+            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+            // This thread's elements, scanned in place.
+            let mine = tr.mul(tid, items);
+            let nes = op.nes.to_vec();
+            let own = tr.for_loop(items, &nes, &mut |tr, j, acc| {
+                let e = tr.add(mine, j);
+                let e = padded(tr, e);
+                let x: Vec<Value> = stage
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                    .collect();
+                let y = apply(tr, op, acc, &x)?;
+                for (&(m, _), &v) in stage.iter().zip(&y) {
+                    tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
+                }
+                Ok(y)
+            })?;
+            let (before, total) = block_scan(tr, op, tid, &own)?;
+            let prefix = apply(tr, op, carry, &before)?;
+            tr.for_loop(items, &[], &mut |tr, j, _| {
+                let e = tr.add(mine, j);
+                let e = padded(tr, e);
+                let x: Vec<Value> = stage
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                    .collect();
+                let y = apply(tr, op, &prefix, &x)?;
+                for (&(m, _), &v) in stage.iter().zip(&y) {
+                    tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
+                }
+                Ok(vec![])
+            })?;
+            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+            tr.for_loop(items, &[], &mut |tr, j, _| {
+                let e = tr.mul(j, bs);
+                let e = tr.add(e, tid);
+                let (i, ok) = at(tr, r, e);
+                let e = padded(tr, e);
+                let y: Vec<Value> = stage
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                    .collect();
+                tr.if_(
+                    ok,
+                    &mut |tr| {
+                        for (o, &v) in outs.iter().zip(&y) {
+                            tr.store(o, &[i], v);
+                        }
+                        Ok(vec![])
+                    },
+                    &mut |_| Ok(vec![]),
+                )?;
+                Ok(vec![])
+            })?;
             apply(tr, op, carry, &total)
         })?;
         Ok(())

@@ -137,19 +137,33 @@ pub(crate) struct Tr<'a> {
     pub in_kernel: bool,
     /// Where kernels go.
     pub module_body: BlockId,
+    /// The host's state while a kernel is built.
+    host: Option<HostState>,
     /// Ops of kernel bodies translated on the host before the kernel.
     pub hoisted: std::collections::HashSet<OpId>,
+    /// Arrays of kernel bodies that are never made: the `soac.iota` or
+    /// `soac.replicate` defining them, whose rows the SOACs reading them
+    /// compute (Note [Virtual arrays]).
+    pub virtual_arrays: HashMap<Value, OpId>,
     /// The blocks allocated in each enclosing region, innermost last:
     /// each is freed at the end of its region unless it leaves it
     /// (Note [Arrays as LMADs]).
     scopes: Vec<Vec<Value>>,
 }
 
-/// What [`Tr::enter_kernel`] saves.
+/// What [`Tr::enter_kernel`] saves, and what memory expansion needs to
+/// know of the kernel being built.
 pub(crate) struct HostState {
     block: BlockId,
     top: BlockId,
     consts: HashMap<(i64, Scalar), Value>,
+    /// The kernel's blocks (its body's and those of the regions in it).
+    kernel_blocks: std::collections::HashSet<BlockId>,
+    /// The kernel's grid (a host value) and block sizes.
+    grid: Value,
+    block_size: i64,
+    /// The expanded allocations made for the kernel, freed after it.
+    expanded: Vec<Value>,
 }
 
 pub(crate) fn elem_bytes(s: Scalar) -> i64 {
@@ -172,6 +186,8 @@ impl<'a> Tr<'a> {
             in_kernel: false,
             module_body,
             hoisted: Default::default(),
+            host: None,
+            virtual_arrays: HashMap::new(),
             scopes: vec![Vec::new()],
         }
     }
@@ -191,21 +207,66 @@ impl<'a> Tr<'a> {
         self.gpu && !self.in_kernel
     }
 
-    /// Code now goes into kernel block `kb`.
-    pub fn enter_kernel(&mut self, kb: BlockId) -> HostState {
+    /// Code now goes into kernel block `kb`, of a kernel to be launched
+    /// with `grid` blocks of `block_size` threads.
+    pub fn enter_kernel(&mut self, kb: BlockId, grid: Value, block_size: i64) {
         self.in_kernel = true;
-        HostState {
+        let s = HostState {
             block: std::mem::replace(&mut self.block, kb),
             top: std::mem::replace(&mut self.top, kb),
             consts: std::mem::take(&mut self.consts),
-        }
+            kernel_blocks: [kb].into_iter().collect(),
+            grid,
+            block_size,
+            expanded: Vec::new(),
+        };
+        self.host = Some(s);
     }
 
-    pub fn leave_kernel(&mut self, s: HostState) {
+    /// Back to host code; returns the kernel's expanded allocations.
+    pub fn leave_kernel(&mut self) -> Vec<Value> {
         self.in_kernel = false;
+        let Some(s) = self.host.take() else { return vec![] };
         self.block = s.block;
         self.top = s.top;
         self.consts = s.consts;
+        s.expanded
+    }
+
+    /// Runs `f` with code going to the host, just before the launch of
+    /// the kernel being built.
+    fn on_host<T>(&mut self, f: impl FnOnce(&mut Tr) -> T) -> T {
+        let Some(mut s) = self.host.take() else { return f(self) };
+        std::mem::swap(&mut self.block, &mut s.block);
+        std::mem::swap(&mut self.top, &mut s.top);
+        std::mem::swap(&mut self.consts, &mut s.consts);
+        self.in_kernel = false;
+        let r = f(self);
+        self.in_kernel = true;
+        std::mem::swap(&mut self.block, &mut s.block);
+        std::mem::swap(&mut self.top, &mut s.top);
+        std::mem::swap(&mut self.consts, &mut s.consts);
+        self.host = Some(s);
+        r
+    }
+
+    /// Whether `v` is computed inside the kernel being built.
+    fn in_kernel_body(&self, v: Value) -> bool {
+        let (Some(h), Some(b)) = (&self.host, self.ctx.value_block(v)) else {
+            return false;
+        };
+        h.kernel_blocks.contains(&b)
+    }
+
+    /// A new region of one block with arguments of `types` (noted as the
+    /// kernel's when building one).
+    fn new_block(&mut self, types: &[Type]) -> (RegionId, BlockId) {
+        let r = self.ctx.create_region();
+        let b = self.ctx.append_block(r, types);
+        if let Some(h) = self.host.as_mut() {
+            h.kernel_blocks.insert(b);
+        }
+        (r, b)
     }
 
     /// The number of kernels in the module so far (the next one's name).
@@ -314,29 +375,102 @@ impl<'a> Tr<'a> {
         p
     }
 
-    /// A fresh row-major array of the given element type and sizes.
-    pub fn alloc_array(&mut self, elem: Scalar, sizes: &[Value]) -> Arr {
+    /// A fresh row-major array of the given element type and sizes; in a
+    /// kernel, a thread's part of an expanded allocation
+    /// ([`Tr::expand`]).
+    pub fn alloc_array(&mut self, elem: Scalar, sizes: &[Value]) -> R<Arr> {
+        if self.in_kernel {
+            return self.expand(elem, sizes);
+        }
         let n = self.product(sizes);
         let eb = self.i64c(elem_bytes(elem));
         let bytes = self.mul(n, eb);
         let bt = self.block_type();
         let space = self.ctx.string_attr("device");
         let mem = self.emit1("mem.alloc", &[bytes], bt, &[("space", space)]);
-        if !self.in_kernel {
-            if let Some(scope) = self.scopes.last_mut() {
-                scope.push(mem);
-            }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(mem);
         }
         let offset = self.i64c(0);
         let dims = self.row_major_dims(sizes);
-        Arr {
+        Ok(Arr {
             mem,
             elem,
             offset,
             dims,
             row_major: true,
             fresh: true,
+        })
+    }
+
+    /// **Memory expansion** (thesis 11.2): a thread cannot allocate, so
+    /// an array a kernel's thread makes of sizes the host knows gets one
+    /// allocation on the host, before the launch, for all the kernel's
+    /// threads, freed after it. Interleaved: element `j` (row-major) of
+    /// thread `t` is at `j * threads + t`, so that threads reading the
+    /// same element of their arrays read adjacent words (coalesced). An
+    /// allocation inside a loop of the kernel gets the same memory in
+    /// every iteration, while an array of the previous one may still be
+    /// live: loops in kernels carry arrays in buffers of their own (Note
+    /// [Loops in kernels]).
+    fn expand(&mut self, elem: Scalar, sizes: &[Value]) -> R<Arr> {
+        // The sizes on the host: values of the host, or constants.
+        let mut host_sizes = Vec::new();
+        for &v in sizes {
+            if !self.in_kernel_body(v) {
+                host_sizes.push(Ok(v));
+                continue;
+            }
+            let d = self
+                .ctx
+                .defining_op(v)
+                .filter(|&d| self.ctx.op_name(d) == "soac.constant");
+            match d.and_then(|d| OpView { ctx: self.ctx, op: d }.int_attr("value").ok()) {
+                Some(c) => host_sizes.push(Err(c)),
+                None => return Err(self.unsupported(
+                    "arrays made by GPU threads with sizes that vary between threads (no memory expansion for them)",
+                )),
+            }
         }
+        let Some((grid, block_size)) = self.host.as_ref().map(|s| (s.grid, s.block_size)) else {
+            return Err(self.fail("memory expansion outside a kernel"));
+        };
+        let mem = self.on_host(|tr| {
+            let sizes: Vec<Value> = host_sizes
+                .iter()
+                .map(|s| match *s {
+                    Ok(v) => v,
+                    Err(c) => tr.i64c(c),
+                })
+                .collect();
+            let n = tr.product(&sizes);
+            let bs = tr.i64c(block_size);
+            let threads = tr.mul(grid, bs);
+            let n = tr.mul(n, threads);
+            let eb = tr.i64c(elem_bytes(elem));
+            let bytes = tr.mul(n, eb);
+            let bt = tr.block_type();
+            let space = tr.ctx.string_attr("device");
+            tr.emit1("mem.alloc", &[bytes], bt, &[("space", space)])
+        });
+        if let Some(s) = self.host.as_mut() {
+            s.expanded.push(mem);
+        }
+        let (gid, _, _) = gpu::global_id(self);
+        let bs = self.i64c(block_size);
+        let threads = self.mul(grid, bs);
+        let mut dims = self.row_major_dims(sizes);
+        for d in &mut dims {
+            d.1 = self.mul(d.1, threads);
+        }
+        Ok(Arr {
+            mem,
+            elem,
+            offset: gid,
+            dims,
+            row_major: false,
+            fresh: false,
+        })
     }
 
     pub fn row_major_dims(&mut self, sizes: &[Value]) -> Vec<(Value, Value)> {
@@ -423,8 +557,7 @@ impl<'a> Tr<'a> {
         let (lb, step) = (self.int(0, s), self.int(1, s));
         let mut arg_types = vec![it];
         arg_types.extend(inits.iter().map(|&v| self.ctx.value_type(v)));
-        let r = self.ctx.create_region();
-        let b = self.ctx.append_block(r, &arg_types);
+        let (r, b) = self.new_block(&arg_types);
         let args = self.ctx.block_args(b).to_vec();
         let saved = std::mem::replace(&mut self.block, b);
         self.scopes.push(Vec::new());
@@ -450,8 +583,7 @@ impl<'a> Tr<'a> {
     /// Builds a region of one block with the given arguments whose body
     /// `f` returns the values to yield.
     pub fn region(&mut self, arg_types: &[Type], f: &mut RegionBody) -> R<(RegionId, Vec<Type>)> {
-        let r = self.ctx.create_region();
-        let b = self.ctx.append_block(r, arg_types);
+        let (r, b) = self.new_block(arg_types);
         let args = self.ctx.block_args(b).to_vec();
         let saved = std::mem::replace(&mut self.block, b);
         self.scopes.push(Vec::new());
@@ -563,9 +695,14 @@ impl<'a> Tr<'a> {
         let (last, body) = ops.split_last().expect("a block ends in a terminator");
         for &o in body {
             // Ops hoisted out of a kernel are translated already.
-            if !self.hoisted.contains(&o) {
-                self.op(o)?;
+            if self.hoisted.contains(&o) {
+                continue;
             }
+            if self.in_kernel && segops::virtual_array(self.ctx, o) {
+                self.virtual_arrays.insert(self.ctx.result(o, 0), o);
+                continue;
+            }
+            self.op(o)?;
         }
         self.ctx.operands(*last).to_vec().iter().map(|&v| self.rep(v)).collect()
     }
@@ -704,22 +841,43 @@ impl<'a> Tr<'a> {
             let mut it = vals.iter();
             merge_types.iter().map(|&t| tr.unflatten(t, &mut it, false)).collect()
         };
+        let buffers = if self.in_kernel {
+            self.loop_buffers(inits, merge_params)?
+        } else {
+            vec![None; inits.len()]
+        };
         let flat = if form == "for" {
             let n = self.scalar(operands[0])?;
             self.for_loop(n, &flat_inits, &mut |tr, i, carried| {
                 let mut args = vec![Rep::Scalar(i)];
-                args.extend(unflatten_all(tr, carried));
-                let ys = tr.block(body, &args)?;
+                let merge = with_init_sizes(unflatten_all(tr, carried), &buffers);
+                args.extend(merge.iter().cloned());
+                let mut ys = tr.block(body, &args)?;
+                tr.move_to_loop_buffers(i, &buffers, &merge, &mut ys);
                 Ok(ys.iter().flat_map(|y| tr.flatten(y)).collect())
             })?
         } else {
+            // In a kernel, an iteration count (last) picks the buffers.
+            let counted = buffers.iter().any(Option::is_some);
+            if counted {
+                let zero = self.i64c(0);
+                flat_inits.push(zero);
+            }
             let types: Vec<Type> = flat_inits.iter().map(|&v| self.ctx.value_type(v)).collect();
             // Region 0: the condition is the first merge value.
             let (cond_r, _) = self.region(&types, &mut |_, args| Ok(vec![args[0]]))?;
             let (body_r, _) = self.region(&types, &mut |tr, args| {
-                let reps = unflatten_all(tr, args);
-                let ys = tr.block(body, &reps)?;
-                Ok(ys.iter().flat_map(|y| tr.flatten(y)).collect())
+                let merge = with_init_sizes(unflatten_all(tr, args), &buffers);
+                let mut ys = tr.block(body, &merge)?;
+                let mut next: Vec<Value> = Vec::new();
+                if let Some(&count) = args.last().filter(|_| counted) {
+                    tr.move_to_loop_buffers(count, &buffers, &merge, &mut ys);
+                    let one = tr.i64c(1);
+                    next.push(tr.add(count, one));
+                }
+                let mut flat: Vec<Value> = ys.iter().flat_map(|y| tr.flatten(y)).collect();
+                flat.extend(next);
+                Ok(flat)
             })?;
             let op = self.emit("imp.while", &flat_inits, &types, &[], vec![cond_r, body_r]);
             self.ctx.results(op).collect()
@@ -727,6 +885,77 @@ impl<'a> Tr<'a> {
         let _ = results;
         Ok(unflatten_all(self, &flat))
     }
+
+    /// **Note [Loops in kernels].**
+    /// Memory expansion gives an allocation site in a kernel one block,
+    /// reused each time the thread passes the site; in a loop, the array
+    /// an iteration makes and carries to the next would be overwritten
+    /// there. So a loop in a kernel carries each array in two expanded
+    /// buffers of its own: iteration `i` copies the array it yields into
+    /// buffer `i mod 2` (the one its merge parameter is not in), unless
+    /// it yields the merge parameter's own memory (an in-place update).
+    /// Everything else an iteration makes is then dead at its end. An
+    /// array whose size changes between iterations is refused.
+    fn loop_buffers(&mut self, inits: &[Value], merge_params: &[Value]) -> R<Vec<Option<(Arr, Arr)>>> {
+        let mut out = Vec::new();
+        for (&v, &p) in inits.iter().zip(merge_params) {
+            let Rep::Array(init) = self.rep(v)? else {
+                out.push(None);
+                continue;
+            };
+            let t = self.ctx.value_type(p);
+            let changing = array_dims(self.ctx, t).iter().any(|d| match d {
+                Dim::Value(x) => merge_params.contains(x),
+                Dim::Const(_) => false,
+                Dim::Unknown => true,
+            });
+            if changing {
+                return Err(self.unsupported("arrays whose size changes in a loop of a GPU kernel"));
+            }
+            let sizes = init.sizes();
+            let a = self.expand(init.elem, &sizes)?;
+            let b = self.expand(init.elem, &sizes)?;
+            out.push(Some((a, b)));
+        }
+        Ok(out)
+    }
+
+    /// The end of iteration `i` of a loop in a kernel: the yielded arrays
+    /// `ys` move to the loop's buffers (Note [Loops in kernels]).
+    fn move_to_loop_buffers(&mut self, i: Value, buffers: &[Option<(Arr, Arr)>], merge: &[Rep], ys: &mut [Rep]) {
+        for ((buf, m), y) in buffers.iter().zip(merge).zip(ys.iter_mut()) {
+            let (Some((a, b)), Rep::Array(p), Rep::Array(ya)) = (buf, m, &*y) else {
+                continue;
+            };
+            if ya.mem == p.mem {
+                continue;
+            }
+            let s = self.scalar_type_of(i);
+            let two = self.int(2, s);
+            let zero = self.int(0, s);
+            let parity = self.bin("mod", i, two);
+            let even = self.cmp("eq", parity, zero);
+            let bt = self.block_type();
+            let mem = self.emit1("soac.select", &[even, a.mem, b.mem], bt, &[]);
+            let dst = Arr { mem, ..a.clone() };
+            self.copy_into(&dst, ya);
+            *y = Rep::Array(dst);
+        }
+    }
+}
+
+/// The merge parameters of a loop in a kernel with the sizes of their
+/// buffers (those of the initial values: they do not change, Note [Loops
+/// in kernels]), so that arrays made from them have sizes the host knows.
+fn with_init_sizes(mut merge: Vec<Rep>, buffers: &[Option<(Arr, Arr)>]) -> Vec<Rep> {
+    for (m, b) in merge.iter_mut().zip(buffers) {
+        if let (Rep::Array(a), Some((buf, _))) = (m, b) {
+            for (d, bd) in a.dims.iter_mut().zip(&buf.dims) {
+                d.0 = bd.0;
+            }
+        }
+    }
+    merge
 }
 
 /// The element type and rank of an array type; `None` for a scalar.

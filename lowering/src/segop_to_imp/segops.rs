@@ -1,7 +1,7 @@
 //! Segops and the SOACs left inside their bodies, as loops (Note [Segops
 //! on the CPU]).
 
-use futmlir_dialects::ir::{BlockId, Dim, OpId, Type, Value};
+use futmlir_dialects::ir::{BlockId, Context, Dim, OpId, Type, Value};
 
 use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 
@@ -141,9 +141,10 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
 }
 
 /// Arrays a kernel's body makes from values of the host alone (`iota`,
-/// `replicate`, array constants) are made once, on the host, before the
-/// kernel: a thread cannot allocate memory (no memory expansion yet), and
-/// one array serves all threads. [`Tr::block`] then skips them.
+/// `replicate`, array constants) and only reads are made once, on the
+/// host, before the kernel: one array serves all threads. [`Tr::block`]
+/// then skips them. (An array a thread consumes, e.g. updates in place,
+/// is its own: memory expansion.)
 fn hoist_invariant_arrays(tr: &mut Tr, o: OpId, body: BlockId) -> R<()> {
     let ops: Vec<OpId> = tr.ctx.block_ops(body).collect();
     for op in ops {
@@ -153,7 +154,9 @@ fn hoist_invariant_arrays(tr: &mut Tr, o: OpId, body: BlockId) -> R<()> {
                 .ctx
                 .results(op)
                 .any(|r| array_elem(tr.ctx, tr.ctx.value_type(r)).is_some());
-        if !(matches!(name, "soac.iota" | "soac.replicate") || array_constant) {
+        if !(matches!(name, "soac.iota" | "soac.replicate") || array_constant)
+            || !only_read(tr.ctx, tr.ctx.result(op, 0), true)
+        {
             continue;
         }
         let outside = tr
@@ -187,7 +190,13 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
             (k, Some(lambda), Some(op))
         }
     };
-    let inputs = operands[1 + k..].iter().map(|&v| tr.array(v)).collect::<R<Vec<_>>>()?;
+    let inputs = operands[1 + k..]
+        .iter()
+        .map(|&v| match tr.virtual_arrays.get(&v) {
+            Some(&d) => Ok(Input::Virtual(d)),
+            None => tr.array(v).map(Input::Array),
+        })
+        .collect::<R<Vec<_>>>()?;
     let c = match op {
         Some(op) => Some(Combine {
             op,
@@ -198,13 +207,83 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
         None => None,
     };
     let mut point = |tr: &mut Tr, idx: &[Value]| -> R<Vec<Rep>> {
-        let rows: Vec<Rep> = inputs.iter().map(|a| row(tr, a, idx[0])).collect();
+        let rows = inputs
+            .iter()
+            .map(|a| match a {
+                Input::Array(a) => Ok(row(tr, a, idx[0])),
+                Input::Virtual(d) => virtual_row(tr, *d, idx[0]),
+            })
+            .collect::<R<Vec<Rep>>>()?;
         match lambda {
             Some(b) => tr.block(b, &rows),
             None => Ok(rows),
         }
     };
     combine(tr, &[n], c, &result_types, &mut point)
+}
+
+/// **Note [Virtual arrays].**
+/// Inside a kernel, an `iota` or `replicate` read only by the SOACs the
+/// thread runs (`map (\j -> ...) (iota k)`, `reduce (+) 0 (iota k)`) is
+/// not made: it would need memory per thread, of a size the host may not
+/// know. The SOAC computes the row it reads instead: `start + i*step`
+/// for an iota, the value for a replicate. (Their size checks are
+/// `soac.assert`s of their own, kept.)
+pub(crate) fn virtual_array(ctx: &Context, o: OpId) -> bool {
+    let name = ctx.op_name(o);
+    if !matches!(name, "soac.iota" | "soac.replicate") {
+        return false;
+    }
+    let r = ctx.result(o, 0);
+    !ctx.uses(r).is_empty() && only_read(ctx, r, false)
+}
+
+/// Whether every use of array `r` reads it: as an input of a SOAC, or
+/// (`index`) by `soac.index` and `soac.size`. (Not consumed, and not
+/// through a view that might be.)
+fn only_read(ctx: &Context, r: Value, index: bool) -> bool {
+    ctx.uses(r).iter().all(|u| {
+        let first_input = match ctx.op_name(u.op) {
+            "soac.index" | "soac.size" if index => return u.index == 0,
+            "soac.map" => 1,
+            "soac.reduce" | "soac.scan" => 1 + ctx.results(u.op).count(),
+            "soac.redomap" | "soac.scanomap" => 1 + ctx.block_args(ctx.blocks(ctx.regions(u.op)[0])[0]).len() / 2,
+            _ => return false,
+        };
+        u.index as usize >= first_input
+    })
+}
+
+/// An input of a SOAC in a kernel: an array in memory or a virtual one.
+enum Input {
+    Array(Arr),
+    Virtual(OpId),
+}
+
+/// Row `i` of the virtual array that `d` (an iota or a replicate) defines.
+fn virtual_row(tr: &mut Tr, d: OpId, i: Value) -> R<Rep> {
+    let ops = tr.ctx.operands(d).to_vec();
+    if tr.ctx.op_name(d) == "soac.replicate" {
+        return tr.rep(ops[1]);
+    }
+    if ops.len() == 1 {
+        return Ok(Rep::Scalar(i));
+    }
+    let (start, step) = (tr.scalar(ops[1])?, tr.scalar(ops[2])?);
+    Ok(Rep::Scalar(iota_element(tr, i, start, step)))
+}
+
+/// Element `i` (an i64) of an iota from `start` by `step`, in their type.
+pub(crate) fn iota_element(tr: &mut Tr, i: Value, start: Value, step: Value) -> Value {
+    let t = tr.ctx.value_type(start);
+    let iv = if t == tr.ctx.value_type(i) {
+        i
+    } else {
+        let k = tr.ctx.string_attr("trunc");
+        tr.emit1("soac.convop", &[i], t, &[("kind", k)])
+    };
+    let x = tr.mul(iv, step);
+    tr.add(start, x)
 }
 
 /// Row `i` of `a`: an element or a sub-array.
@@ -258,46 +337,79 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
     if tr.gpu_host() && (c.is_none() || d == 1) {
         return gpu_combine(tr, sizes, c, k, &outs, point, &mut write_mapped);
     }
-    let mut reduced: Vec<Value> = Vec::new();
     let (outer, inner) = sizes.split_at(d - 1);
-    super::gpu::par_for(tr, outer, &mut |tr, idx| {
-        let nes = c.as_ref().map(|c| c.nes.clone()).unwrap_or_default();
-        let final_accs = tr.for_loop(inner[0], &nes, &mut |tr, i, accs| {
-            let mut at = idx.to_vec();
-            at.push(i);
-            let ys = point(tr, &at)?;
-            write_mapped(tr, &at, &ys);
-            let Some(c) = &c else { return Ok(vec![]) };
-            let mut args: Vec<Rep> = accs.iter().map(|&a| Rep::Scalar(a)).collect();
-            args.extend(ys[..k].iter().cloned());
-            let new = tr.block(c.op, &args)?;
-            let new = new
-                .into_iter()
-                .map(|r| match r {
-                    Rep::Scalar(v) => Ok(v),
-                    Rep::Array(_) => Err(tr.unsupported("reductions and scans of arrays")),
-                })
-                .collect::<R<Vec<_>>>()?;
-            if c.scan {
-                for (j, &v) in new.iter().enumerate() {
-                    let a = outs[j].clone().expect("a scan's array");
-                    tr.store(&a, &at, v);
-                }
-            }
-            Ok(new)
-        })?;
-        if c.as_ref().is_some_and(|c| !c.scan) {
-            if d == 1 {
-                reduced = final_accs;
-            } else {
-                for (j, &v) in final_accs.iter().enumerate() {
-                    let a = outs[j].clone().expect("a segmented reduction's array");
-                    tr.store(&a, idx, v);
-                }
-            }
+    // A segmented reduction on the GPU: a group per segment when the
+    // segments are long (Note [Segops on the GPU]), decided at run time.
+    let groups = match &c {
+        Some(c) if tr.gpu_host() && d >= 2 && !c.scan => {
+            let op = super::gpu::Op {
+                block: c.op,
+                nes: &c.nes,
+                elems: c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect(),
+                commutative: c.commutative,
+            };
+            // The tuning parameter `segred_group_min`.
+            let min = super::gpu::param(tr, super::gpu::PARAM_SEGRED_GROUP_MIN);
+            let long = tr.cmp("ge", inner[0], min);
+            let (r, _) = tr.region(&[], &mut |tr, _| {
+                super::gpu::segred_groups(tr, outer, inner[0], &op, &outs, point, &mut write_mapped)?;
+                Ok(vec![])
+            })?;
+            Some((long, r))
         }
-        Ok(())
-    })?;
+        _ => None,
+    };
+    let mut reduced: Vec<Value> = Vec::new();
+    let mut per_thread = |tr: &mut Tr| {
+        super::gpu::par_for(tr, outer, &mut |tr, idx| {
+            let nes = c.as_ref().map(|c| c.nes.clone()).unwrap_or_default();
+            let final_accs = tr.for_loop(inner[0], &nes, &mut |tr, i, accs| {
+                let mut at = idx.to_vec();
+                at.push(i);
+                let ys = point(tr, &at)?;
+                write_mapped(tr, &at, &ys);
+                let Some(c) = &c else { return Ok(vec![]) };
+                let mut args: Vec<Rep> = accs.iter().map(|&a| Rep::Scalar(a)).collect();
+                args.extend(ys[..k].iter().cloned());
+                let new = tr.block(c.op, &args)?;
+                let new = new
+                    .into_iter()
+                    .map(|r| match r {
+                        Rep::Scalar(v) => Ok(v),
+                        Rep::Array(_) => Err(tr.unsupported("reductions and scans of arrays")),
+                    })
+                    .collect::<R<Vec<_>>>()?;
+                if c.scan {
+                    for (j, &v) in new.iter().enumerate() {
+                        let a = outs[j].clone().expect("a scan's array");
+                        tr.store(&a, &at, v);
+                    }
+                }
+                Ok(new)
+            })?;
+            if c.as_ref().is_some_and(|c| !c.scan) {
+                if d == 1 {
+                    reduced = final_accs;
+                } else {
+                    for (j, &v) in final_accs.iter().enumerate() {
+                        let a = outs[j].clone().expect("a segmented reduction's array");
+                        tr.store(&a, idx, v);
+                    }
+                }
+            }
+            Ok(())
+        })
+    };
+    match groups {
+        Some((long, r1)) => {
+            let (r2, _) = tr.region(&[], &mut |tr, _| {
+                per_thread(tr)?;
+                Ok(vec![])
+            })?;
+            tr.emit("imp.if", &[long], &[], &[], vec![r1, r2]);
+        }
+        None => per_thread(tr)?,
+    }
     let mut red = reduced.into_iter();
     Ok(outs
         .into_iter()
@@ -393,11 +505,18 @@ fn gpu_combine(
             .collect()
     };
     let Some(c) = c else {
-        super::gpu::par_for(tr, sizes, &mut |tr, at| {
-            let ys = point(tr, at)?;
-            write_mapped(tr, at, &ys);
-            Ok(())
-        })?;
+        // Points giving scalars (not arrays a thread made, whose memory
+        // the next point would reuse) are computed several per thread.
+        let scalar_points = outs.iter().flatten().all(|a| a.dims.len() == sizes.len());
+        if scalar_points {
+            super::gpu::par_for_points(tr, sizes, point, &mut |tr, at, ys| write_mapped(tr, at, ys))?;
+        } else {
+            super::gpu::par_for(tr, sizes, &mut |tr, at| {
+                let ys = point(tr, at)?;
+                write_mapped(tr, at, &ys);
+                Ok(())
+            })?;
+        }
         return Ok(as_reps(outs, Vec::new().into_iter()));
     };
     let elems = c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect();
@@ -446,7 +565,7 @@ fn result_array(tr: &mut Tr, t: Type, d: usize, space: &[Value]) -> R<Arr> {
             Dim::Unknown => return Err(tr.unsupported("kernels whose results' row sizes are unknown")),
         });
     }
-    Ok(tr.alloc_array(elem, &sizes))
+    tr.alloc_array(elem, &sizes)
 }
 
 fn scalars(tr: &Tr, vs: &[Value]) -> R<Vec<Value>> {

@@ -259,9 +259,19 @@ fn body(ctx: &mut Context, levels: &[Level], inner: &Inner) -> (RegionId, BlockI
     for (level, &i) in levels.iter().zip(&idx) {
         for (&x, &p) in level.inputs.iter().zip(&level.params) {
             let x = map.get(x);
-            let t = ctx.value_type(p);
-            let row = Builder::at_end(ctx, blk).op("soac.index", &[x, i], &[t], &[], Vec::new());
-            map.insert(p, ctx.result(row, 0));
+            // Row `i` of `iota n` is `i`, of `replicate n v` is `v`: no
+            // array to read (`i < n`, the level's size).
+            let made = ctx.defining_op(x).map(|d| (ctx.op_name(d), ctx.operands(d).to_vec()));
+            let row = match made {
+                Some(("soac.iota", ops)) if ops.len() == 1 => i,
+                Some(("soac.replicate", ops)) => ops[1],
+                _ => {
+                    let t = ctx.value_type(p);
+                    let row = Builder::at_end(ctx, blk).op("soac.index", &[x, i], &[t], &[], Vec::new());
+                    ctx.result(row, 0)
+                }
+            };
+            map.insert(p, row);
         }
     }
     let last = levels.last().expect("a level");

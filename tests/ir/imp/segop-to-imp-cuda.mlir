@@ -1,21 +1,33 @@
 // RUN: futmlir opt %s --pass-pipeline='segop-to-imp{target=cuda}'
 // RUN: futmlir opt %s --pass-pipeline='segop-to-imp{target=cuda}' | futmlir opt -
 
-// On the CUDA target a segmap is an imp.kernel with one thread per point
-// (blocks of 256) and an imp.launch of ceil(n / 256) blocks. The kernel's
-// parameters are the host values it reads (the size and the two blocks);
-// host constants are cloned into it instead, so its index arithmetic
-// folds.
-// CHECK-LABEL: imp.kernel() {sym_name = "k0", function_type = (i64, !mem.block<device>, !mem.block<device>) -> (), block_size = [256 : i64]}
-// CHECK-NEXT: ^bb0(%0: i64, %1: !mem.block<device>, %2: !mem.block<device>):
-// CHECK-NEXT: %3 = soac.constant() {value = 2.0 : f32}
+// On the CUDA target a segmap of scalars is an imp.kernel whose threads
+// (blocks of 256) compute 4 points each, `threads` apart, reading all four
+// before writing any; the launch has ceil(n / 1024) blocks. The kernel's
+// parameters are the host values it reads (the grid, the size and the two
+// blocks); host constants are cloned into it instead, so its index
+// arithmetic folds. A point past the end reads the last one again and
+// writes nothing.
+// CHECK-LABEL: imp.kernel() {sym_name = "k0", function_type = (i64, i64, !mem.block<device>, !mem.block<device>) -> (), block_size = [256 : i64]}
+// CHECK-NEXT: ^bb0(%0: i64, %1: i64, %2: !mem.block<device>, %3: !mem.block<device>):
+// CHECK-NEXT: %4 = soac.constant() {value = 2.0 : f32}
 // CHECK: imp.thread_id() {dim = 0 : i64}
 // CHECK-NEXT: imp.block_id() {dim = 0 : i64}
 // CHECK-NEXT: imp.block_dim() {dim = 0 : i64}
-// CHECK: %11 = soac.cmpop(%10, %0) {kind = "lt"}
-// CHECK-NEXT: imp.if(%11) ({
-// CHECK: imp.load(%1,
-// CHECK: imp.store(%2,
+// CHECK: soac.select(
+// CHECK: imp.load(%2,
+// CHECK: imp.load(%2,
+// CHECK: imp.load(%2,
+// CHECK: imp.load(%2,
+// CHECK-NOT: imp.load
+// CHECK: imp.if(
+// CHECK: imp.store(%3,
+// CHECK: imp.if(
+// CHECK: imp.store(%3,
+// CHECK: imp.if(
+// CHECK: imp.store(%3,
+// CHECK: imp.if(
+// CHECK: imp.store(%3,
 // CHECK: imp.return()
 // CHECK-LABEL: imp.func() {sym_name = "double"
 // CHECK: mem.alloc(
