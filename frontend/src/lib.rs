@@ -4,6 +4,8 @@
 //! - [`span`], [`diag`]: source files, spans, miette diagnostics.
 //! - [`syntax`]: lexer, parser, the AST.
 //! - [`types`]: semantic types.
+//! - [`modules`]: the module system, elaborated away into flat
+//!   declarations before checking.
 //! - [`check`]: name resolution, type inference, size and uniqueness checks,
 //!   exhaustiveness of pattern matching.
 //! - [`source_ir`]: the checked program as `source`-dialect IR.
@@ -26,6 +28,7 @@ pub mod check;
 pub mod diag;
 pub mod internalise;
 pub mod interp;
+pub mod modules;
 pub mod soac_interp;
 pub mod source_ir;
 pub mod span;

@@ -192,6 +192,11 @@ impl fmt::Display for Size {
 /// Identifier of a unification variable of the checker.
 pub type TyVar = u32;
 
+/// The first character of the one constructor of the sum type that stands
+/// for an abstract type with type parameters during checking (Note
+/// [Abstract types] in `check::seal`).
+pub const ABSTRACT_MARK: char = '%';
+
 #[derive(Clone, PartialEq, Debug)]
 pub enum Type {
     Prim(PrimType),
@@ -340,6 +345,17 @@ impl fmt::Display for Type {
             }
             Type::Param(n) => write!(f, "{n}"),
             Type::Var(v) => write!(f, "'t{v}"),
+            Type::Sum(cs) if cs.len() == 1 && cs[0].0.starts_with(ABSTRACT_MARK) => {
+                // An abstract type with type parameters (`check::seal`).
+                write!(f, "{}", &cs[0].0[ABSTRACT_MARK.len_utf8()..])?;
+                for t in &cs[0].1 {
+                    match t {
+                        Type::Sum(_) | Type::Arrow { .. } => write!(f, " ({t})")?,
+                        _ => write!(f, " {t}")?,
+                    }
+                }
+                Ok(())
+            }
             Type::Sum(cs) => {
                 for (i, (c, ts)) in cs.iter().enumerate() {
                     if i > 0 {

@@ -336,9 +336,11 @@ impl Analysis {
                 self.exp(end)?;
                 Vec::new()
             }
-            ExpKind::Project(x, _) | ExpKind::Coerce(x, _) | ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) => {
-                self.exp(x)?
-            }
+            ExpKind::Project(x, _)
+            | ExpKind::Coerce(x, _)
+            | ExpKind::Ascript(x, _)
+            | ExpKind::Attr(_, x)
+            | ExpKind::OpenIn(_, x) => self.exp(x)?,
             ExpKind::Index(a, ix) => {
                 let al = self.exp(a)?;
                 self.indices(ix)?;

@@ -436,7 +436,7 @@ impl Checker {
                 self.check_against(c, &boolt())?;
                 self.check_exp(x)
             }
-            ExpKind::Attr(_, x) => self.check_exp(x),
+            ExpKind::Attr(_, x) | ExpKind::OpenIn(_, x) => self.check_exp(x),
             ExpKind::Constr(c, args) => {
                 // A sum type with at least this constructor: which one the
                 // context says (unification), or the annotation asked for

@@ -121,6 +121,7 @@ pub mod builtins;
 mod consume;
 mod exp;
 mod patterns;
+mod seal;
 mod unify;
 pub(crate) mod zonk;
 
@@ -171,7 +172,8 @@ pub fn check_file(sm: &mut SourceMap, file: FileId) -> Result<Checked, Vec<Diag>
     let prelude_file = sm.add("<prelude>", PRELUDE);
     let prelude = parser::parse_program(prelude_file, PRELUDE).map_err(|d| vec![d])?;
     let program = parser::parse_program(file, sm.text(file)).map_err(|d| vec![d])?;
-    check_programs(vec![prelude, program])
+    let programs = crate::modules::elaborate(sm, prelude, file, program).map_err(|d| vec![d])?;
+    check_programs(programs)
 }
 
 /// Check already-parsed programs; the last is the user's (its entry
@@ -203,8 +205,15 @@ pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> 
             }
         }
     }
+    // A functor's body is checked once on its own and again at each
+    // application (`crate::modules`): report each error once.
+    let mut seen = std::collections::HashSet::new();
+    ck.errors
+        .retain(|d| seen.insert((d.span.file, d.span.lo, d.span.hi, d.message.clone())));
     if ck.errors.is_empty() {
-        Ok(Checked { programs, entries })
+        let mut checked = Checked { programs, entries };
+        ck.concretise(&mut checked);
+        Ok(checked)
     } else {
         Err(ck.errors)
     }
@@ -225,6 +234,8 @@ pub(crate) struct Checker {
     globals: FastMap<Name, (GlobalId, Rc<Scheme>)>,
     builtins: FastMap<String, Rc<Scheme>>,
     types: FastMap<Name, Rc<TypeAbbr>>,
+    /// The types behind abstract types (Note [Abstract types]).
+    abstract_types: FastMap<Name, (Vec<Name>, Type)>,
     /// Type parameters of the declaration being checked.
     pub rigid: Vec<Name>,
     pub errors: Vec<Diag>,
@@ -239,6 +250,7 @@ impl Checker {
             globals: FastMap::default(),
             builtins: FastMap::default(),
             types: FastMap::default(),
+            abstract_types: FastMap::default(),
             rigid: Vec::new(),
             errors: Vec::new(),
             fresh_names: 0,
@@ -391,7 +403,14 @@ impl Checker {
             .locals
             .iter()
             .map(|l| l.name.to_string())
-            .chain(self.globals.keys().map(|k| k.to_string()))
+            // Not the names module elaboration makes up for functor
+            // arguments, sealed implementations and checked-only copies.
+            .chain(
+                self.globals
+                    .keys()
+                    .filter(|k| !k.contains(['(', '#']) && !k.contains(".impl.") && !k.contains(".arg."))
+                    .map(|k| k.to_string()),
+            )
             .chain(self.builtins.keys().filter(|k| !k.contains('.')).cloned());
         let mut best: Option<(usize, String)> = None;
         for c in cands {
@@ -677,10 +696,12 @@ impl Checker {
                 Ok(())
             }
             Dec::Local(d, _) => self.check_dec(d, id, user, entries),
-            Dec::Unsupported { what, span } => Err(Diag::new(
-                *span,
-                format!("{what} are not supported yet (the module system arrives with the next frontend issue)"),
-            )),
+            Dec::Seal(seal) => self.check_seal(seal, id),
+            Dec::CheckOnly(d) => self.check_dec(d, id, false, entries),
+            // Module elaboration (`crate::modules`) leaves none of these.
+            Dec::Module(m) => Err(Diag::new(m.span, "a module declaration left after elaboration")),
+            Dec::ModType(m) => Err(Diag::new(m.span, "a module type left after elaboration")),
+            Dec::Open(_, s) | Dec::Import(_, s) => Err(Diag::new(*s, "a module declaration left after elaboration")),
         }
     }
 

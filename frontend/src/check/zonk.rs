@@ -36,7 +36,7 @@ pub fn walk_exp(
         ExpKind::Neg(x) | ExpKind::Not(x) | ExpKind::Project(x, _) | ExpKind::Coerce(x, _) | ExpKind::Ascript(x, _) => {
             walk_exp(x, fe, fp)?
         }
-        ExpKind::Attr(_, x) => walk_exp(x, fe, fp)?,
+        ExpKind::Attr(_, x) | ExpKind::OpenIn(_, x) => walk_exp(x, fe, fp)?,
         ExpKind::BinOp { lhs, rhs, .. } => {
             walk_exp(lhs, fe, fp)?;
             walk_exp(rhs, fe, fp)?;

@@ -249,6 +249,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 self.restore(saved);
                 self.exp(sc, x)
             }
+            ExpKind::OpenIn(_, x) => self.exp(sc, x),
             ExpKind::Attr(a, x) => {
                 if &*a.name == "unsafe" {
                     let saved = std::mem::replace(&mut self.unsafe_, true);

@@ -392,7 +392,7 @@ impl<'a> Interp<'a> {
             ExpKind::Update { array, index, value } => self.eval_update(array, index, value, e),
             ExpKind::RecordUpdate { record, path, value } => self.eval_record_update(record, path, value, e),
             ExpKind::Coerce(x, _) => self.eval_coerce(x, e),
-            ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) => self.eval(x),
+            ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) | ExpKind::OpenIn(_, x) => self.eval(x),
             ExpKind::Loop { pat, init, form, body } => self.eval_loop(pat, init.as_deref(), form, body, e.span),
             ExpKind::Assert(cond, x) => self.eval_assert(cond, x),
             ExpKind::Constr(c, es) => self.eval_constr(c, es),

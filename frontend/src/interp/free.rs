@@ -121,7 +121,7 @@ impl<'a> Free<'a> {
             ExpKind::Lit(_) | ExpKind::ProjectSection(_) => {}
             ExpKind::Var(v) => self.use_var(v),
             ExpKind::Neg(x) | ExpKind::Not(x) | ExpKind::Project(x, _) => self.exp(x),
-            ExpKind::Coerce(x, _) | ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) => self.exp(x),
+            ExpKind::Coerce(x, _) | ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) | ExpKind::OpenIn(_, x) => self.exp(x),
             ExpKind::BinOp { op, lhs, rhs, .. } => {
                 self.use_var(op);
                 self.exp(lhs);

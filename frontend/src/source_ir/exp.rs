@@ -124,7 +124,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
                 let t = self.ty(sc, e)?;
                 Ok(self.coerce(v, t))
             }
-            ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) => self.exp(sc, x),
+            ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) | ExpKind::OpenIn(_, x) => self.exp(sc, x),
             ExpKind::If { cond, then, els } => {
                 let c = self.exp(sc, cond)?;
                 let t = self.ty(sc, e)?;

@@ -59,9 +59,168 @@ pub enum Dec {
     Type(TypeBind),
     /// `local dec`: visible in this file only.
     Local(Box<Dec>, Span),
-    /// `open m`, `import "path"`, `module m = ...`: parsed so the diagnostic
-    /// can say they arrive with the module system.
-    Unsupported { what: &'static str, span: Span },
+    /// `module m (p: s) : s' = e` (a functor when it has parameters).
+    Module(ModBind),
+    /// `module type s = ...`
+    ModType(SigBind),
+    /// `open e`
+    Open(ModExp, Span),
+    /// `import "path"` (the path without `.fut`, relative to the file).
+    Import(Rc<str>, Span),
+    /// Made by module elaboration (`crate::modules`), never by the
+    /// parser: the checks of one signature ascription or functor argument.
+    Seal(Seal),
+    /// Made by module elaboration: a declaration that is type checked but
+    /// never run (a functor's body checked at its parameters' types).
+    CheckOnly(Box<Dec>),
+}
+
+/// `module name params : sig = body`.
+#[derive(Clone, Debug)]
+pub struct ModBind {
+    pub name: Name,
+    pub name_span: Span,
+    pub params: Vec<ModParam>,
+    pub sig: Option<SigExp>,
+    pub body: ModExp,
+    pub span: Span,
+}
+
+/// `(p: s)`: a functor parameter.
+#[derive(Clone, Debug)]
+pub struct ModParam {
+    pub name: Name,
+    pub sig: SigExp,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ModExp {
+    pub kind: ModExpKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ModExpKind {
+    /// `{ decs }`
+    Struct(Vec<Dec>),
+    /// `m`, `m.n`
+    Var(QualName),
+    /// `f a`, `f (a)`, `f {...}`
+    Apply(Box<ModExp>, Box<ModExp>),
+    /// `(e : s)`
+    Ascript(Box<ModExp>, SigExp),
+    /// `import "path"`
+    Import(Rc<str>),
+    /// `\(p: s) ... [: s'] -> e`: an anonymous parametric module.
+    Lambda(Vec<ModParam>, Option<SigExp>, Box<ModExp>),
+}
+
+/// `module type name = sig`.
+#[derive(Clone, Debug)]
+pub struct SigBind {
+    pub name: Name,
+    pub name_span: Span,
+    pub sig: SigExp,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct SigExp {
+    pub kind: SigExpKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum SigExpKind {
+    /// `{ specs }`
+    Specs(Vec<Spec>),
+    /// `s`, `m.s`
+    Var(QualName),
+    /// `s with t 'a = ty`
+    With(Box<SigExp>, QualName, Vec<TypeParam>, TypeExp),
+    /// `(p: s) -> t` or `s -> t`: the module type of a parametric module.
+    Arrow(Option<Name>, Box<SigExp>, Box<SigExp>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Spec {
+    /// `val f 'a [n] : t`
+    Val {
+        name: Name,
+        name_span: Span,
+        type_params: Vec<TypeParam>,
+        ty: TypeExp,
+        span: Span,
+    },
+    /// `type t 'a [n]`, `type t = ty` (also `type^`, `type~`)
+    Type {
+        name: Name,
+        name_span: Span,
+        params: Vec<TypeParam>,
+        liftedness: Liftedness,
+        def: Option<TypeExp>,
+        span: Span,
+    },
+    /// `module m : s`
+    Module {
+        name: Name,
+        name_span: Span,
+        sig: SigExp,
+        span: Span,
+    },
+    /// `include s`
+    Include(SigExp, Span),
+}
+
+/// What the checker verifies where a module meets a signature (an
+/// ascription `m : s` or a functor argument), in order. See Note [Sealing]
+/// in `crate::modules`.
+#[derive(Clone, Debug)]
+pub struct Seal {
+    pub items: Vec<SealItem>,
+}
+
+#[derive(Clone, Debug)]
+pub enum SealItem {
+    /// An abstract type of the signature: `name` is opaque from here on;
+    /// `def` (under `params`) is the module's type behind it.
+    Abstract {
+        name: Name,
+        params: Vec<TypeParam>,
+        def: TypeExp,
+    },
+    /// A type the signature defines (`type t = i32`): the module's `have`
+    /// must equal `want`.
+    TypeEq {
+        name: Name,
+        params: Vec<TypeParam>,
+        have: TypeExp,
+        want: TypeExp,
+        have_span: Span,
+        spec_span: Span,
+    },
+    /// `val name: ty` of a functor parameter, checked at its spec: `name`
+    /// has the type `ty` (no definition; only check-only code uses it).
+    Assume {
+        name: Name,
+        type_params: Vec<TypeParam>,
+        ty: TypeExp,
+    },
+    /// `val name: ty`: the module's definition `target` must have the type
+    /// `concrete` (the spec with the module's own types); `alias`, when
+    /// given, becomes a name for `target` at the type `sealed` (the spec
+    /// with the abstract types).
+    Val {
+        name: Name,
+        target: Name,
+        alias: Option<Name>,
+        type_params: Vec<TypeParam>,
+        concrete: TypeExp,
+        sealed: TypeExp,
+        have_span: Span,
+        spec_span: Span,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -390,6 +549,9 @@ pub enum ExpKind {
     Constr(Name, Vec<Exp>),
     /// `match e case p -> e ...`
     Match(Box<Exp>, Vec<(Pat, Exp)>),
+    /// `m.(e)`: `e` with the module `m` opened. Module elaboration
+    /// replaces it by `e`, so the checker never sees one.
+    OpenIn(Vec<Name>, Box<Exp>),
 }
 
 #[derive(Clone, Debug)]

@@ -64,6 +64,7 @@ use crate::diag::Diag;
 use crate::span::{FileId, Span};
 
 mod exp;
+mod modules;
 mod pat;
 mod types;
 
@@ -329,9 +330,9 @@ impl<'a> Parser<'a> {
             Tok::Kw(Kw::Def | Kw::Let | Kw::Entry) => self.parse_val_dec(attrs)?,
             Tok::Kw(Kw::Type) => self.parse_type_dec()?,
             Tok::Kw(Kw::Local) => self.parse_local_dec()?,
-            Tok::Kw(Kw::Open) => self.skip_unsupported("open")?,
-            Tok::Kw(Kw::Import) => self.skip_unsupported("import")?,
-            Tok::Kw(Kw::Module | Kw::Include) => self.skip_unsupported("modules")?,
+            Tok::Kw(Kw::Open) => self.parse_open_dec()?,
+            Tok::Kw(Kw::Import) => self.parse_import_dec()?,
+            Tok::Kw(Kw::Module) => self.parse_module_dec()?,
             _ => return Err(self.expected("declaration")),
         };
         self.leave();
@@ -467,44 +468,6 @@ impl<'a> Parser<'a> {
         Ok(tps)
     }
 
-    /// `open`, `import`, `module`, `include`: skipped up to the next
-    /// top-level declaration keyword outside brackets.
-    fn skip_unsupported(&mut self, what: &'static str) -> PResult<Box<Dec>> {
-        let kw = self.bump();
-        let mut hi = kw.hi;
-        if kw.tok == Tok::Kw(Kw::Module) && self.at_kw(Kw::Type) {
-            hi = self.bump().hi;
-        }
-        let mut depth = 0u32;
-        loop {
-            match self.peek() {
-                Tok::Eof => break,
-                Tok::Error => return Err(self.expected("declaration")),
-                Tok::LParen | Tok::LBracket | Tok::LBrace => depth += 1,
-                Tok::HashBracket if depth > 0 => depth += 1,
-                Tok::HashBracket => break,
-                Tok::RParen | Tok::RBracket | Tok::RBrace => depth = depth.saturating_sub(1),
-                Tok::Kw(
-                    Kw::Def
-                    | Kw::Let
-                    | Kw::Entry
-                    | Kw::Type
-                    | Kw::Local
-                    | Kw::Open
-                    | Kw::Import
-                    | Kw::Module
-                    | Kw::Include,
-                ) if depth == 0 => break,
-                _ => {}
-            }
-            hi = self.bump().hi;
-        }
-        Ok(Box::new(Dec::Unsupported {
-            what,
-            span: self.sp(kw.lo, hi),
-        }))
-    }
-
     /// `#[name]`, `#[name(arg, ...)]`.
     fn parse_attr(&mut self) -> PResult<Attr> {
         let hb = self.expect(Tok::HashBracket, "`#[`")?;
@@ -549,6 +512,10 @@ fn dec_span(d: &Dec) -> Span {
     match d {
         Dec::Val(v) => v.span,
         Dec::Type(t) => t.span,
-        Dec::Local(_, s) | Dec::Unsupported { span: s, .. } => *s,
+        Dec::Local(_, s) | Dec::Open(_, s) | Dec::Import(_, s) => *s,
+        Dec::Module(m) => m.span,
+        Dec::ModType(m) => m.span,
+        Dec::Seal(_) => Span::default(),
+        Dec::CheckOnly(d) => dec_span(d),
     }
 }

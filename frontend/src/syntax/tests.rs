@@ -145,6 +145,7 @@ fn e(x: &Exp) -> String {
         }
         ExpKind::Assert(c, x) => format!("(assert {} {})", e(c), e(x)),
         ExpKind::Attr(a, x) => format!("(attr {} {})", attr(a), e(x)),
+        ExpKind::OpenIn(path, x) => format!("(open {} {})", path.join("."), e(x)),
         ExpKind::Constr(c, args) => {
             format!(
                 "(#{c}{})",
@@ -790,7 +791,7 @@ fn declarations() {
     }
     let f = val(&p.decs[1]);
     assert_eq!(join(&f.attrs, attr), "inline noinline(a)");
-    assert!(matches!(&p.decs[2], Dec::Local(d, _) if matches!(**d, Dec::Unsupported { what: "open", .. })));
+    assert!(matches!(&p.decs[2], Dec::Local(d, _) if matches!(**d, Dec::Open(..))));
 }
 
 #[test]
@@ -864,34 +865,49 @@ def chunk [n] (xs: [n]i32) (k: i64) = xs[k:n - k:2] :> [m]i32
 }
 
 #[test]
-fn unsupported_declarations() {
+fn module_declarations() {
     let src = "import \"lib/github.com/x/y\"\n\
                open foo\n\
                module M = { def x = 1 type t = i32 }\n\
-               module type S = { val f: i32 -> i32 }\n\
+               module type S = { val f: i32 -> i32 type t [n] include T module N: U with t = i32 }\n\
                module N = F (M) : S\n\
-               include M\n\
-               def y = 2\n";
+               module G (P: S) (Q: {type u}) : S with t = P.t = { open P }\n\
+               def y = M.(x + 1)\n";
     let p = prog(src);
     let whats: Vec<_> = p
         .decs
         .iter()
         .map(|d| match d {
-            Dec::Unsupported { what, span } => format!("{what}: {}", &src[span.lo as usize..span.hi as usize]),
-            Dec::Val(v) => format!("def {}", v.name),
+            Dec::Import(path, _) => format!("import {path}"),
+            Dec::Open(e, _) => format!("open {}", &src[e.span.lo as usize..e.span.hi as usize]),
+            Dec::Module(m) => format!(
+                "module {} params={} sig={} body={}",
+                m.name,
+                m.params.len(),
+                m.sig.is_some(),
+                &src[m.body.span.lo as usize..m.body.span.hi as usize]
+            ),
+            Dec::ModType(s) => match &s.sig.kind {
+                SigExpKind::Specs(specs) => format!("module type {} specs={}", s.name, specs.len()),
+                _ => panic!("{s:?}"),
+            },
+            Dec::Val(v) => match &v.body.kind {
+                ExpKind::OpenIn(path, _) => format!("def {} open {}", v.name, path.join(".")),
+                _ => format!("def {}", v.name),
+            },
             d => panic!("{d:?}"),
         })
         .collect();
     assert_eq!(
         whats,
         [
-            "import: import \"lib/github.com/x/y\"",
-            "open: open foo",
-            "modules: module M = { def x = 1 type t = i32 }",
-            "modules: module type S = { val f: i32 -> i32 }",
-            "modules: module N = F (M) : S",
-            "modules: include M",
-            "def y",
+            "import lib/github.com/x/y",
+            "open foo",
+            "module M params=0 sig=false body={ def x = 1 type t = i32 }",
+            "module type S specs=4",
+            "module N params=0 sig=false body=F (M) : S",
+            "module G params=2 sig=true body={ open P }",
+            "def y open M",
         ]
     );
 }
@@ -1341,5 +1357,32 @@ fn fuzz_long() {
     eprintln!("ok {ok} of {n}");
     for (m, c) in msgs {
         eprintln!("{c:8} {m}");
+    }
+}
+
+#[test]
+fn qualified_binary_operators() {
+    let p = prog("def a = x M.+ y * z\ndef b = x M.N.** y M.N.** z\ndef c = f M.x (i32.+)\n");
+    assert_eq!(e(&val(&p.decs[0]).body), "(M.+ x (* y z))");
+    assert_eq!(e(&val(&p.decs[1]).body), "(M.N.** x (M.N.** y z))");
+    assert_eq!(e(&val(&p.decs[2]).body), "(app f M.x i32.+)");
+}
+
+#[test]
+fn parametric_module_types_and_lambdas() {
+    let p = prog("module F (G: (P: S) -> T) = {}\nmodule H : S -> T = \\(P: S) : T -> { open P }\n");
+    match &p.decs[0] {
+        Dec::Module(m) => assert!(matches!(&m.params[0].sig.kind, SigExpKind::Arrow(Some(n), _, _) if &**n == "P")),
+        d => panic!("{d:?}"),
+    }
+    match &p.decs[1] {
+        Dec::Module(m) => {
+            assert!(matches!(
+                &m.sig.as_ref().map(|s| &s.kind),
+                Some(SigExpKind::Arrow(None, _, _))
+            ));
+            assert!(matches!(&m.body.kind, ModExpKind::Lambda(ps, Some(_), _) if ps.len() == 1));
+        }
+        d => panic!("{d:?}"),
     }
 }

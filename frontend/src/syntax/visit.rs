@@ -25,7 +25,8 @@ pub fn children<'a>(e: &'a Exp, f: &mut dyn FnMut(&'a Exp)) {
         | ExpKind::Project(x, _)
         | ExpKind::Coerce(x, _)
         | ExpKind::Ascript(x, _)
-        | ExpKind::Attr(_, x) => f(x),
+        | ExpKind::Attr(_, x)
+        | ExpKind::OpenIn(_, x) => f(x),
         ExpKind::BinOp { lhs, rhs, .. } => {
             f(lhs);
             f(rhs);

@@ -212,6 +212,9 @@ impl<'a> Parser<'a> {
     /// The precedence level of the binary operator (or `with`) at the
     /// current token.
     fn peek_binop(&self) -> Option<u8> {
+        if let Some(k) = self.qual_binop_len() {
+            return Some(operator_precedence(self.text(self.tok_at(k - 1))).0);
+        }
         match self.peek() {
             Tok::Op => {
                 let s = self.text(self.tok());
@@ -229,6 +232,26 @@ impl<'a> Parser<'a> {
     }
 
     fn bump_binop(&mut self) -> (Var, Span) {
+        if let Some(k) = self.qual_binop_len() {
+            let mut parts = Vec::new();
+            let lo = self.tok().lo;
+            let mut hi = lo;
+            for i in 0..k {
+                let t = self.bump();
+                hi = t.hi;
+                if i % 2 == 0 {
+                    parts.push(self.name_of(&t));
+                }
+            }
+            let name = parts.pop().unwrap_or_else(|| Rc::from(""));
+            return (
+                Var {
+                    name: QualName { quals: parts, name },
+                    res: None,
+                },
+                self.sp(lo, hi),
+            );
+        }
         let t = self.bump();
         let name = if t.tok == Tok::Backtick {
             let text = self.text(&t);
@@ -249,7 +272,10 @@ impl<'a> Parser<'a> {
             if level < min || (level != prec::WITH && self.at_left_section_end()) {
                 break;
             }
-            let right_assoc = *self.peek() == Tok::Op && operator_precedence(self.text(self.tok())).1;
+            let right_assoc = match self.qual_binop_len() {
+                Some(k) => operator_precedence(self.text(self.tok_at(k - 1))).1,
+                None => *self.peek() == Tok::Op && operator_precedence(self.text(self.tok())).1,
+            };
             lhs = if level == prec::WITH {
                 self.parse_with(lhs)?
             } else if right_assoc {
@@ -388,8 +414,30 @@ impl<'a> Parser<'a> {
         Ok(mk(span, || ExpKind::Attr(a, body)))
     }
 
+    /// At a qualified binary operator `m.+`, `m.n.<=` (no spaces): the
+    /// number of tokens it takes.
+    fn qual_binop_len(&self) -> Option<usize> {
+        let mut n = 0;
+        loop {
+            if *self.peek_at(n) != Tok::Ident || (n > 0 && self.tok_at(n).space_before) {
+                return None;
+            }
+            if *self.peek_at(n + 1) != Tok::Dot || self.tok_at(n + 1).space_before || self.tok_at(n + 2).space_before {
+                return None;
+            }
+            match self.peek_at(n + 2) {
+                Tok::Op => return (self.text(self.tok_at(n + 2)) != "!").then_some(n + 3),
+                Tok::Ident => n += 2,
+                _ => return None,
+            }
+        }
+    }
+
     /// Tokens that start an atom (an application argument).
     fn starts_atom(&self) -> bool {
+        if self.qual_binop_len().is_some() {
+            return false;
+        }
         matches!(
             self.peek(),
             Tok::Ident
@@ -471,6 +519,28 @@ impl<'a> Parser<'a> {
                 && self.is_field_name(self.tok_at(1))
             {
                 e = self.parse_field(e, bare_name);
+            } else if bare_name
+                && t.tok == Tok::Dot
+                && !t.space_before
+                && *self.peek_at(1) == Tok::LParen
+                && !self.tok_at(1).space_before
+            {
+                // A local open `m.(e)`.
+                self.bump();
+                let inner = self.parse_paren()?;
+                let span = self.sp(e.span.lo, inner.span.hi);
+                let path: Vec<Name> = match &e.kind {
+                    ExpKind::Var(v) => v
+                        .name
+                        .quals
+                        .iter()
+                        .chain(std::iter::once(&v.name.name))
+                        .cloned()
+                        .collect(),
+                    _ => return Err(self.expected("a module name before `.(`")),
+                };
+                e = mk(span, || ExpKind::OpenIn(path, inner));
+                bare_name = false;
             } else if bare_name
                 && t.tok == Tok::Dot
                 && !t.space_before

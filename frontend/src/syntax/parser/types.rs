@@ -204,7 +204,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `x` or `m.n.x` (no spaces around the dots); at an identifier.
-    fn parse_qual_name(&mut self) -> (QualName, Span) {
+    pub(super) fn parse_qual_name(&mut self) -> (QualName, Span) {
         let t = self.bump();
         let mut qn = QualName::unqual(self.name_of(&t));
         let mut hi = t.hi;

@@ -1,0 +1,271 @@
+//! The checker's half of the module system: the [`Seal`] declarations
+//! that module elaboration (`crate::modules`) leaves where a module meets
+//! a signature, abstract types, and making abstract types concrete again
+//! once the program has been checked (Note [Abstract types]).
+//!
+//! Note [Abstract types]: an abstract type `t` of a signature that seals
+//! a module is, to the checker, a rigid type `Type::Param` named after the
+//! sealed module's type (`M.t`), which no source type parameter can be
+//! named (source names have no dots). Outside the module nothing unifies
+//! with it but itself, so `M.t` cannot be used as the `i32` behind it.
+//! The module's own definitions were checked before sealing, at the
+//! concrete type. After the whole program is checked, [`Checker::concretise`]
+//! replaces every abstract type in the typed trees by the type behind it,
+//! so the interpreter and internalisation see the concrete types only.
+//! An abstract type with type parameters (`type t 'a`) cannot be a rigid
+//! name, which has no arguments: it is a sum type with one constructor,
+//! [`ABSTRACT_MARK`] and the type's name, whose payload is the arguments
+//! (no source constructor has that name; unification compares the
+//! arguments).
+
+use std::rc::Rc;
+
+use super::{unify, zonk, Checked, Checker, Local, Scheme, TypeAbbr};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+use crate::types::{PrimType, Size, Type, ABSTRACT_MARK};
+
+impl Checker {
+    pub(super) fn check_seal(&mut self, seal: &Seal, id: GlobalId) -> Result<(), Diag> {
+        for item in &seal.items {
+            match item {
+                SealItem::Abstract { name, params, def } => {
+                    let concrete = self.with_params(params, |ck| ck.type_of(def))?;
+                    let concrete = unify::map_sizes(&concrete, &mut |_| Size::Unknown);
+                    let tparams: Vec<Name> = params
+                        .iter()
+                        .filter_map(|p| match p {
+                            TypeParam::Type { name, .. } => Some(name.clone()),
+                            TypeParam::Size { .. } => None,
+                        })
+                        .collect();
+                    let ty = if tparams.is_empty() {
+                        Type::Param(name.clone())
+                    } else {
+                        let args = tparams.iter().map(|p| Type::Param(p.clone())).collect();
+                        Type::Sum(vec![(format!("{ABSTRACT_MARK}{name}").into(), args)])
+                    };
+                    self.abstract_types.insert(name.clone(), (tparams, concrete));
+                    self.types.insert(
+                        name.clone(),
+                        Rc::new(TypeAbbr {
+                            params: params.clone(),
+                            ty,
+                        }),
+                    );
+                }
+                SealItem::TypeEq {
+                    name,
+                    params,
+                    have,
+                    want,
+                    have_span,
+                    spec_span,
+                } => {
+                    let (h, w) = self.with_params(params, |ck| Ok((ck.type_of(have)?, ck.type_of(want)?)))?;
+                    if self.subst.unify(&w, &h, *have_span).is_err() {
+                        self.errors.push(
+                            Diag::new(
+                                *have_span,
+                                format!(
+                                    "type `{name}` does not match its specification: expected `{}`, found `{}`",
+                                    self.subst.show(&w),
+                                    self.subst.show(&h)
+                                ),
+                            )
+                            .note(*spec_span, "specified here"),
+                        );
+                    }
+                }
+                SealItem::Assume { name, type_params, ty } => {
+                    let s = self.spec_scheme(type_params, ty)?;
+                    self.globals.insert(name.clone(), (id, Rc::new(s)));
+                }
+                SealItem::Val {
+                    name,
+                    target,
+                    alias,
+                    type_params,
+                    concrete,
+                    sealed,
+                    have_span,
+                    spec_span,
+                } => {
+                    // A member of a built-in module (`f32.sqrt`), or a
+                    // definition that failed to check (its error is
+                    // reported already).
+                    let (id, scheme) = match self.lookup_global(target) {
+                        Some((id, s)) => (Some(id), s),
+                        None => match self.lookup_builtin(target) {
+                            Some(s) => (None, s),
+                            None => continue,
+                        },
+                    };
+                    let want = self.with_params(type_params, |ck| ck.type_of(concrete))?;
+                    let have = self.instantiate(&scheme);
+                    if self.subst.unify(&want, &have, *have_span).is_err() {
+                        // Reported; the alias is still bound, at the spec's
+                        // type, so that uses of it do not add errors.
+                        self.errors.push(
+                            Diag::new(
+                                *have_span,
+                                format!(
+                                    "value `{name}` does not match its specification: expected `{}`, found `{}`",
+                                    self.subst.show(&want),
+                                    self.subst.show(&have)
+                                ),
+                            )
+                            .note(*spec_span, "specified here"),
+                        );
+                    }
+                    match (alias, id) {
+                        (Some(alias), Some(id)) => {
+                            let s = self.spec_scheme(type_params, sealed)?;
+                            self.globals.insert(alias.clone(), (id, Rc::new(s)));
+                        }
+                        (Some(_), None) => {
+                            return Err(Diag::new(
+                                *have_span,
+                                format!(
+                                    "`{target}` is built in: a built-in module cannot be sealed with a module type"
+                                ),
+                            ))
+                        }
+                        (None, _) => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Run `f` with the size parameters of `params` in scope as `i64`
+    /// names and its type parameters rigid.
+    fn with_params<T>(
+        &mut self,
+        params: &[TypeParam],
+        f: impl FnOnce(&mut Checker) -> Result<T, Diag>,
+    ) -> Result<T, Diag> {
+        let saved = std::mem::take(&mut self.rigid);
+        let mark = self.locals.len();
+        for p in params {
+            match p {
+                TypeParam::Size { name, .. } => self.locals.push(Local {
+                    name: name.clone(),
+                    ty: Type::Prim(PrimType::I64),
+                    scheme: None,
+                }),
+                TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
+            }
+        }
+        let r = f(self);
+        self.locals.truncate(mark);
+        self.rigid = saved;
+        r
+    }
+
+    /// The scheme of a `val` spec.
+    fn spec_scheme(&mut self, params: &[TypeParam], te: &TypeExp) -> Result<Scheme, Diag> {
+        let ty = self.with_params(params, |ck| ck.type_of(te))?;
+        let (mut type_params, mut size_params) = (Vec::new(), Vec::new());
+        for p in params {
+            match p {
+                TypeParam::Size { name, .. } => size_params.push(name.clone()),
+                TypeParam::Type { name, .. } => type_params.push(name.clone()),
+            }
+        }
+        Ok(Scheme {
+            type_params,
+            size_params,
+            ty,
+        })
+    }
+
+    /// `t` with its abstract types replaced by the types behind them
+    /// (which may mention other abstract types: `depth` bounds that).
+    fn concrete(&self, t: &Type, depth: u32) -> Type {
+        let go = |t: &Type| self.concrete(t, depth);
+        match t {
+            Type::Param(n) if depth < 64 => match self.abstract_types.get(n) {
+                Some((_, c)) => self.concrete(c, depth + 1),
+                None => t.clone(),
+            },
+            Type::Sum(cs) if depth < 64 && cs.len() == 1 && cs[0].0.starts_with(ABSTRACT_MARK) => {
+                let name = &cs[0].0[ABSTRACT_MARK.len_utf8()..];
+                match self.abstract_types.get(name) {
+                    Some((ps, c)) => {
+                        let args: Vec<Type> = cs[0].1.iter().map(go).collect();
+                        let inst = unify::subst_params(c, &|n| {
+                            ps.iter().position(|p| p == n).and_then(|i| args.get(i).cloned())
+                        });
+                        self.concrete(&inst, depth + 1)
+                    }
+                    None => t.clone(),
+                }
+            }
+            Type::Prim(_) | Type::Param(_) | Type::Var(_) => t.clone(),
+            Type::Array { elem, shape, unique } => {
+                let mut r = go(elem);
+                for d in shape.iter().rev() {
+                    r = r.array_of(d.clone());
+                }
+                if let Type::Array { unique: u, .. } = &mut r {
+                    *u = *unique;
+                }
+                r
+            }
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(go).collect()),
+            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), go(t))).collect()),
+            Type::Arrow { param_name, param, ret } => Type::Arrow {
+                param_name: param_name.clone(),
+                param: Rc::new(go(param)),
+                ret: Rc::new(go(ret)),
+            },
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(go).collect()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Replace the abstract types in every typed tree by the types behind
+    /// them (Note [Abstract types]).
+    pub(super) fn concretise(&self, checked: &mut Checked) {
+        if self.abstract_types.is_empty() {
+            return;
+        }
+        let conc = |t: &Type| self.concrete(t, 0);
+        let fix_pat = &mut |p: &mut Pat| {
+            if let Some(t) = &p.ty {
+                p.ty = Some(conc(t));
+            }
+        };
+        for prog in &mut checked.programs {
+            for dec in &mut prog.decs {
+                let mut d = dec;
+                while let Dec::Local(inner, _) = d {
+                    d = inner;
+                }
+                let Dec::Val(vb) = d else { continue };
+                for p in &mut vb.params {
+                    zonk::walk_pat(p, fix_pat);
+                }
+                let _ = zonk::walk_exp(
+                    &mut vb.body,
+                    &mut |e| {
+                        if let Some(t) = &e.ty {
+                            e.ty = Some(conc(t));
+                        }
+                        Ok(())
+                    },
+                    fix_pat,
+                );
+            }
+        }
+        for e in &mut checked.entries {
+            e.params = e.params.iter().map(conc).collect();
+            e.ret = conc(&e.ret);
+        }
+    }
+}

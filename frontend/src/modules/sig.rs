@@ -1,0 +1,720 @@
+//! Module types (signatures): resolving a signature expression in a scope,
+//! and matching a module against a signature (Note [Sealing] in
+//! `modules`).
+
+use std::rc::Rc;
+
+use futmlir_dialects::ir::FastMap;
+
+use super::{lookup_struct, rename, Elab, Env, Functor, Module, TypeEnt, ValEnt};
+use crate::diag::Diag;
+use crate::span::Span;
+use crate::syntax::ast::*;
+
+/// The first qualifier of a type name that refers to a type the
+/// signature itself declares: `%sig.t`, `%sig.N.t` (for the module spec
+/// `N`). Matching replaces it by the matched module's type.
+pub(crate) const SIG_LOCAL: &str = "%sig";
+
+/// A resolved signature: type names outside it are flat names, its own
+/// types are [`SIG_LOCAL`] paths.
+#[derive(Clone)]
+pub(crate) struct Sig {
+    pub items: Vec<SpecItem>,
+    /// A parametric module type `(p: s) -> t` (then `items` is empty): a
+    /// functor stand-in (`Functor::assumed`) with `s`, `t` and the scope.
+    pub functor: Option<Rc<Functor>>,
+}
+
+#[derive(Clone)]
+pub(crate) enum SpecItem {
+    Type {
+        name: Name,
+        params: Vec<TypeParam>,
+        def: Option<TypeExp>,
+        span: Span,
+    },
+    Val {
+        name: Name,
+        type_params: Vec<TypeParam>,
+        ty: TypeExp,
+        span: Span,
+    },
+    Mod {
+        name: Name,
+        sig: Sig,
+    },
+}
+
+/// The types and module specs declared so far at one nesting level.
+struct Level {
+    path: Vec<Name>,
+    types: Vec<Name>,
+    mods: Vec<(Name, Vec<Name>)>,
+}
+
+/// Call `f` on every type name of `te`.
+fn each_type_name(te: &mut TypeExp, f: &mut dyn FnMut(&mut QualName)) {
+    match &mut te.kind {
+        TypeExpKind::Var(qn) => f(qn),
+        TypeExpKind::Tuple(ts) => ts.iter_mut().for_each(|t| each_type_name(t, f)),
+        TypeExpKind::Record(fs) => fs.iter_mut().for_each(|(_, _, t)| each_type_name(t, f)),
+        TypeExpKind::Array(_, t) | TypeExpKind::Unique(t) | TypeExpKind::Existential(_, t) => each_type_name(t, f),
+        TypeExpKind::Arrow(_, a, b) => {
+            each_type_name(a, f);
+            each_type_name(b, f);
+        }
+        TypeExpKind::Apply(h, args) => {
+            each_type_name(h, f);
+            for a in args {
+                if let TypeArgExp::Type(t) = a {
+                    each_type_name(t, f);
+                }
+            }
+        }
+        TypeExpKind::Sum(cs) => cs
+            .iter_mut()
+            .for_each(|(_, ts)| ts.iter_mut().for_each(|t| each_type_name(t, f))),
+    }
+}
+
+fn local_qn(path: &[Name], name: &Name) -> QualName {
+    let mut quals: Vec<Name> = vec![Rc::from(SIG_LOCAL)];
+    quals.extend(path.iter().cloned());
+    QualName {
+        quals,
+        name: name.clone(),
+    }
+}
+
+/// A type in a spec: the signature's own types become [`SIG_LOCAL`]
+/// paths, the others flat names.
+fn spec_type(te: &TypeExp, env: &Env, levels: &[Level], tparams: &[TypeParam]) -> Result<TypeExp, Diag> {
+    let mut te = te.clone();
+    let is_tparam = |n: &Name| tparams.iter().any(|p| p.name() == n);
+    each_type_name(&mut te, &mut |qn| {
+        if qn.quals.is_empty() {
+            if is_tparam(&qn.name) {
+                return;
+            }
+            if let Some(l) = levels.iter().rev().find(|l| l.types.contains(&qn.name)) {
+                *qn = local_qn(&l.path, &qn.name);
+            }
+        } else if qn.quals.len() == 1 {
+            let m = &qn.quals[0];
+            let found = levels.iter().rev().find_map(|l| {
+                l.mods
+                    .iter()
+                    .rev()
+                    .find(|(n, ts)| n == m && ts.contains(&qn.name))
+                    .map(|_| l)
+            });
+            if let Some(l) = found {
+                let mut path = l.path.clone();
+                path.push(m.clone());
+                *qn = local_qn(&path, &qn.name);
+            }
+        }
+    });
+    rename::type_exp(&mut te, env, tparams)?;
+    Ok(te)
+}
+
+/// Put `path` after the [`SIG_LOCAL`] of every local type name: the
+/// items of a signature used as the module spec at `path`.
+fn reroot(items: &mut [SpecItem], path: &[Name]) {
+    if path.is_empty() {
+        return;
+    }
+    let fix = &mut |qn: &mut QualName| {
+        if qn.quals.first().is_some_and(|q| &**q == SIG_LOCAL) {
+            let rest: Vec<Name> = qn.quals[1..].to_vec();
+            qn.quals.truncate(1);
+            qn.quals.extend(path.iter().cloned());
+            qn.quals.extend(rest);
+        }
+    };
+    for it in items {
+        match it {
+            SpecItem::Type { def: Some(t), .. } => each_type_name(t, fix),
+            SpecItem::Type { def: None, .. } => {}
+            SpecItem::Val { ty, .. } => each_type_name(ty, fix),
+            SpecItem::Mod { sig, .. } => reroot(&mut sig.items, path),
+        }
+    }
+}
+
+fn type_names(items: &[SpecItem]) -> Vec<Name> {
+    items
+        .iter()
+        .filter_map(|i| match i {
+            SpecItem::Type { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Resolve a signature expression in `env`.
+pub(super) fn resolve(el: &mut Elab<'_>, se: &SigExp, env: &Env) -> Result<Rc<Sig>, Diag> {
+    match &se.kind {
+        SigExpKind::Var(qn) => {
+            let found = if qn.quals.is_empty() {
+                env.sigs.get(&qn.name).cloned()
+            } else {
+                lookup_struct(env, &qn.quals, se.span)?.sigs.get(&qn.name).cloned()
+            };
+            found.ok_or_else(|| Diag::new(se.span, format!("unknown module type `{qn}`")))
+        }
+        SigExpKind::Specs(specs) => {
+            let mut levels = vec![Level {
+                path: Vec::new(),
+                types: Vec::new(),
+                mods: Vec::new(),
+            }];
+            let mut items = Vec::new();
+            specs_into(el, specs, env, &mut levels, &mut items)?;
+            Ok(Rc::new(Sig { items, functor: None }))
+        }
+        SigExpKind::Arrow(param, a, b) => {
+            let name = param.clone().unwrap_or_else(|| Rc::from("%arg"));
+            let f = Functor {
+                params: vec![ModParam {
+                    name,
+                    sig: (**a).clone(),
+                    span: a.span,
+                }],
+                result: Some((**b).clone()),
+                body: ModExp {
+                    kind: ModExpKind::Struct(Vec::new()),
+                    span: se.span,
+                },
+                env: env.clone(),
+                assumed: true,
+                sealed: None,
+            };
+            // Resolve the parameter now, for its errors.
+            resolve(el, a, env)?;
+            Ok(Rc::new(Sig {
+                items: Vec::new(),
+                functor: Some(Rc::new(f)),
+            }))
+        }
+        SigExpKind::With(base, qn, params, te) => {
+            let mut s = (*resolve(el, base, env)?).clone();
+            if s.functor.is_some() {
+                return Err(Diag::new(se.span, "`with` refines the module type of a structure only"));
+            }
+            let mut te = te.clone();
+            rename::type_exp(&mut te, env, params)?;
+            refine(&mut s.items, &qn.quals, qn, params, te, se.span)?;
+            Ok(Rc::new(s))
+        }
+    }
+}
+
+/// `with path.name params = te`
+fn refine(
+    items: &mut [SpecItem],
+    path: &[Name],
+    qn: &QualName,
+    params: &[TypeParam],
+    te: TypeExp,
+    span: Span,
+) -> Result<(), Diag> {
+    if let Some((first, rest)) = path.split_first() {
+        for it in items.iter_mut() {
+            if let SpecItem::Mod { name, sig } = it {
+                if name == first {
+                    return refine(&mut sig.items, rest, qn, params, te, span);
+                }
+            }
+        }
+        return Err(Diag::new(span, format!("unknown type `{qn}` in the module type")));
+    }
+    for it in items.iter_mut() {
+        if let SpecItem::Type {
+            name, params: ps, def, ..
+        } = it
+        {
+            if *name == qn.name {
+                if def.is_some() {
+                    return Err(Diag::new(
+                        span,
+                        format!("type `{qn}` is already defined in the module type"),
+                    ));
+                }
+                if ps.len() != params.len() {
+                    return Err(Diag::new(
+                        span,
+                        format!(
+                            "expected {} parameter(s) for type `{qn}` in `with`, found {}",
+                            ps.len(),
+                            params.len()
+                        ),
+                    ));
+                }
+                *ps = params.to_vec();
+                *def = Some(te);
+                return Ok(());
+            }
+        }
+    }
+    Err(Diag::new(span, format!("unknown type `{qn}` in the module type")))
+}
+
+fn specs_into(
+    el: &mut Elab<'_>,
+    specs: &[Spec],
+    env: &Env,
+    levels: &mut Vec<Level>,
+    items: &mut Vec<SpecItem>,
+) -> Result<(), Diag> {
+    for spec in specs {
+        match spec {
+            Spec::Type {
+                name,
+                params,
+                def,
+                span,
+                ..
+            } => {
+                let def = match def {
+                    Some(t) => Some(spec_type(t, env, levels, params)?),
+                    None => None,
+                };
+                items.push(SpecItem::Type {
+                    name: name.clone(),
+                    params: params.clone(),
+                    def,
+                    span: *span,
+                });
+                if let Some(l) = levels.last_mut() {
+                    l.types.push(name.clone());
+                }
+            }
+            Spec::Val {
+                name,
+                type_params,
+                ty,
+                span,
+                ..
+            } => {
+                let ty = spec_type(ty, env, levels, type_params)?;
+                items.push(SpecItem::Val {
+                    name: name.clone(),
+                    type_params: type_params.clone(),
+                    ty,
+                    span: *span,
+                });
+            }
+            Spec::Module { name, sig, .. } => {
+                let mut path = levels.last().map(|l| l.path.clone()).unwrap_or_default();
+                path.push(name.clone());
+                let inner = match &sig.kind {
+                    SigExpKind::Specs(ss) => {
+                        levels.push(Level {
+                            path,
+                            types: Vec::new(),
+                            mods: Vec::new(),
+                        });
+                        let mut v = Vec::new();
+                        let r = specs_into(el, ss, env, levels, &mut v);
+                        levels.pop();
+                        r?;
+                        v
+                    }
+                    _ => {
+                        let s = resolve(el, sig, env)?;
+                        if s.functor.is_some() {
+                            // A parametric module spec: its types are
+                            // resolved where the module type was written.
+                            items.push(SpecItem::Mod {
+                                name: name.clone(),
+                                sig: (*s).clone(),
+                            });
+                            continue;
+                        }
+                        let mut v = s.items.clone();
+                        reroot(&mut v, &path);
+                        v
+                    }
+                };
+                if let Some(l) = levels.last_mut() {
+                    l.mods.push((name.clone(), type_names(&inner)));
+                }
+                items.push(SpecItem::Mod {
+                    name: name.clone(),
+                    sig: Sig {
+                        items: inner,
+                        functor: None,
+                    },
+                });
+            }
+            Spec::Include(se, _) => {
+                let s = resolve(el, se, env)?;
+                if s.functor.is_some() {
+                    return Err(Diag::new(se.span, "expected the module type of a structure to include"));
+                }
+                let mut v = s.items.clone();
+                let path = levels.last().map(|l| l.path.clone()).unwrap_or_default();
+                reroot(&mut v, &path);
+                if let Some(l) = levels.last_mut() {
+                    l.types.extend(type_names(&v));
+                    for it in &v {
+                        if let SpecItem::Mod { name, sig } = it {
+                            l.mods.push((name.clone(), type_names(&sig.items)));
+                        }
+                    }
+                }
+                items.extend(v);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What matching has found so far: for each local type path (`t`,
+/// `N.t`), the flat name of the module's type and of the type the view
+/// shows.
+#[derive(Default)]
+struct MatchState {
+    conc: FastMap<String, Name>,
+    view: FastMap<String, Name>,
+    items: Vec<SealItem>,
+}
+
+fn subst(te: &TypeExp, map: &FastMap<String, Name>) -> TypeExp {
+    let mut te = te.clone();
+    each_type_name(&mut te, &mut |qn| {
+        if qn.quals.first().is_some_and(|q| &**q == SIG_LOCAL) {
+            let mut key = String::new();
+            for q in &qn.quals[1..] {
+                key.push_str(q);
+                key.push('.');
+            }
+            key.push_str(&qn.name);
+            if let Some(f) = map.get(&key) {
+                *qn = QualName::unqual(f.clone());
+            }
+        }
+    });
+    te
+}
+
+/// The module `m` seen through `sig`: sealed (abstract types made opaque,
+/// under names starting with `seal`) for an ascription, as it is for a
+/// functor argument (`seal` is `None`). `mspan` is the module, `sspan`
+/// the signature (or the functor parameter).
+pub(super) fn matches(
+    el: &mut Elab<'_>,
+    m: &Env,
+    sig: &Sig,
+    seal: Option<&str>,
+    mspan: Span,
+    sspan: Span,
+) -> Result<Rc<Env>, Diag> {
+    let mut st = MatchState::default();
+    let view = match_items(el, m, &sig.items, "", seal, &mut st, mspan, sspan)?;
+    el.out.push(Dec::Seal(Seal { items: st.items }));
+    Ok(Rc::new(view))
+}
+
+fn params_as_args(params: &[TypeParam]) -> Vec<TypeArgExp> {
+    params
+        .iter()
+        .map(|p| match p {
+            TypeParam::Size { name, span } => {
+                TypeArgExp::Size(SizeExp::Name(QualName::unqual(name.clone()), *span), *span)
+            }
+            TypeParam::Type { name, span, .. } => TypeArgExp::Type(TypeExp {
+                kind: TypeExpKind::Var(QualName::unqual(name.clone())),
+                span: *span,
+            }),
+        })
+        .collect()
+}
+
+fn type_app(flat: &Name, params: &[TypeParam], span: Span) -> TypeExp {
+    let head = TypeExp {
+        kind: TypeExpKind::Var(QualName::unqual(flat.clone())),
+        span,
+    };
+    if params.is_empty() {
+        head
+    } else {
+        TypeExp {
+            kind: TypeExpKind::Apply(Box::new(head), params_as_args(params)),
+            span,
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn match_items(
+    el: &mut Elab<'_>,
+    m: &Env,
+    items: &[SpecItem],
+    path: &str,
+    seal: Option<&str>,
+    st: &mut MatchState,
+    mspan: Span,
+    sspan: Span,
+) -> Result<Env, Diag> {
+    let mut view = Env::default();
+    for it in items {
+        match it {
+            SpecItem::Type {
+                name,
+                params,
+                def,
+                span,
+            } => {
+                let Some(te) = m.types.get(name) else {
+                    return Err(Diag::new(
+                        mspan,
+                        format!("the module is missing type `{path}{name}`, required by its module type"),
+                    )
+                    .note(*span, "specified here")
+                    .note(sspan, "the module type"));
+                };
+                let kinds = |ps: &[TypeParam]| -> Vec<bool> {
+                    ps.iter().map(|p| matches!(p, TypeParam::Size { .. })).collect()
+                };
+                if kinds(&te.params) != kinds(params) {
+                    return Err(Diag::new(
+                        te.span,
+                        format!(
+                            "type `{path}{name}` does not match its specification: it has {} parameter(s), the specification {}",
+                            te.params.len(),
+                            params.len()
+                        ),
+                    )
+                    .note(*span, "specified here"));
+                }
+                let key = format!("{path}{name}");
+                let have = type_app(&te.flat, params, te.span);
+                st.conc.insert(key.clone(), te.flat.clone());
+                match def {
+                    Some(d) => {
+                        st.items.push(SealItem::TypeEq {
+                            name: key.clone().into(),
+                            params: params.clone(),
+                            have,
+                            want: subst(d, &st.conc),
+                            have_span: te.span,
+                            spec_span: *span,
+                        });
+                        st.view.insert(key, te.flat.clone());
+                        view.types.insert(name.clone(), te.clone());
+                    }
+                    None => match seal {
+                        Some(prefix) => {
+                            let abs = el.flat_name(prefix, name, false);
+                            st.items.push(SealItem::Abstract {
+                                name: abs.clone(),
+                                params: params.clone(),
+                                def: have,
+                            });
+                            st.view.insert(key, abs.clone());
+                            view.types.insert(
+                                name.clone(),
+                                TypeEnt {
+                                    flat: abs,
+                                    params: params.clone(),
+                                    span: te.span,
+                                },
+                            );
+                        }
+                        None => {
+                            st.view.insert(key, te.flat.clone());
+                            view.types.insert(name.clone(), te.clone());
+                        }
+                    },
+                }
+            }
+            SpecItem::Val {
+                name,
+                type_params,
+                ty,
+                span,
+            } => {
+                let Some(v) = m.vals.get(name) else {
+                    return Err(Diag::new(
+                        mspan,
+                        format!("the module is missing value `{path}{name}`, required by its module type"),
+                    )
+                    .note(*span, "specified here")
+                    .note(sspan, "the module type"));
+                };
+                let alias = seal.map(|p| el.flat_name(p, name, false));
+                st.items.push(SealItem::Val {
+                    name: format!("{path}{name}").into(),
+                    target: v.flat.clone(),
+                    alias: alias.clone(),
+                    type_params: type_params.clone(),
+                    concrete: subst(ty, &st.conc),
+                    sealed: subst(ty, &st.view),
+                    have_span: v.span,
+                    spec_span: *span,
+                });
+                view.vals.insert(
+                    name.clone(),
+                    ValEnt {
+                        flat: alias.unwrap_or_else(|| v.flat.clone()),
+                        span: v.span,
+                    },
+                );
+            }
+            SpecItem::Mod { name, sig } if sig.functor.is_some() => {
+                let (Some(Module::Functor(f)), Some(fsig)) = (m.mods.get(name), &sig.functor) else {
+                    return Err(Diag::new(
+                        mspan,
+                        format!("the module is missing parametric module `{path}{name}`, required by its module type"),
+                    )
+                    .note(sspan, "the module type"));
+                };
+                let f = f.clone();
+                el.check_functor_arg(&f, fsig, mspan, sspan, &format!("{path}{name}."), mspan.file)?;
+                // Sealing: the functor's applications are sealed with the
+                // spec's result.
+                let f = match seal {
+                    Some(_) if fsig.params.len() == 1 => Rc::new(Functor {
+                        params: f.params.clone(),
+                        result: f.result.clone(),
+                        body: f.body.clone(),
+                        env: f.env.clone(),
+                        assumed: f.assumed,
+                        sealed: Some(fsig.clone()),
+                    }),
+                    _ => f,
+                };
+                view.mods.insert(name.clone(), Module::Functor(f));
+            }
+            SpecItem::Mod { name, sig } => {
+                let Some(Module::Struct(sub)) = m.mods.get(name) else {
+                    return Err(Diag::new(
+                        mspan,
+                        format!("the module is missing module `{path}{name}`, required by its module type"),
+                    )
+                    .note(sspan, "the module type"));
+                };
+                let sub = sub.clone();
+                let inner_path = format!("{path}{name}.");
+                let inner_seal = seal.map(|p| format!("{p}{name}."));
+                let v = match_items(
+                    el,
+                    &sub,
+                    &sig.items,
+                    &inner_path,
+                    inner_seal.as_deref(),
+                    st,
+                    mspan,
+                    sspan,
+                )?;
+                view.mods.insert(name.clone(), Module::Struct(Rc::new(v)));
+            }
+        }
+    }
+    Ok(view)
+}
+
+/// A stand-in for a functor parameter of module type `sig` (a structure,
+/// or a functor stand-in for a parametric module type).
+pub(super) fn assume_module(el: &mut Elab<'_>, sig: &Sig, prefix: &str) -> Result<Module, Diag> {
+    match &sig.functor {
+        Some(f) => Ok(Module::Functor(f.clone())),
+        None => Ok(Module::Struct(assume(el, sig, prefix)?)),
+    }
+}
+
+/// A stand-in for a functor parameter of module type `sig`, named under
+/// `prefix`: its abstract types are opaque types, the types the module
+/// type defines are those definitions, and its values are assumed to
+/// have their specs' types (Note [Sealing]).
+pub(super) fn assume(el: &mut Elab<'_>, sig: &Sig, prefix: &str) -> Result<Rc<Env>, Diag> {
+    let mut view = FastMap::default();
+    Ok(Rc::new(assume_items(el, &sig.items, "", prefix, &mut view)))
+}
+
+fn assume_items(
+    el: &mut Elab<'_>,
+    items: &[SpecItem],
+    path: &str,
+    prefix: &str,
+    map: &mut FastMap<String, Name>,
+) -> Env {
+    let mut env = Env::default();
+    for it in items {
+        match it {
+            SpecItem::Type {
+                name,
+                params,
+                def,
+                span,
+            } => {
+                let flat = el.flat_name(prefix, name, false);
+                match def {
+                    Some(d) => el.out.push(Dec::Type(TypeBind {
+                        name: flat.clone(),
+                        name_span: *span,
+                        params: params.clone(),
+                        liftedness: Liftedness::Lifted,
+                        def: subst(d, map),
+                        span: *span,
+                    })),
+                    None => el.out.push(Dec::Seal(Seal {
+                        items: vec![SealItem::Abstract {
+                            name: flat.clone(),
+                            params: params.clone(),
+                            def: TypeExp {
+                                kind: TypeExpKind::Tuple(Vec::new()),
+                                span: *span,
+                            },
+                        }],
+                    })),
+                }
+                map.insert(format!("{path}{name}"), flat.clone());
+                env.types.insert(
+                    name.clone(),
+                    TypeEnt {
+                        flat,
+                        params: params.clone(),
+                        span: *span,
+                    },
+                );
+            }
+            SpecItem::Val {
+                name,
+                type_params,
+                ty,
+                span,
+            } => {
+                let flat = el.flat_name(prefix, name, false);
+                el.out.push(Dec::Seal(Seal {
+                    items: vec![SealItem::Assume {
+                        name: flat.clone(),
+                        type_params: type_params.clone(),
+                        ty: subst(ty, map),
+                    }],
+                }));
+                env.vals.insert(name.clone(), ValEnt { flat, span: *span });
+            }
+            SpecItem::Mod { name, sig } if sig.functor.is_some() => {
+                if let Some(f) = &sig.functor {
+                    env.mods.insert(name.clone(), Module::Functor(f.clone()));
+                }
+            }
+            SpecItem::Mod { name, sig } => {
+                let inner = assume_items(
+                    el,
+                    &sig.items,
+                    &format!("{path}{name}."),
+                    &format!("{prefix}{name}."),
+                    map,
+                );
+                env.mods.insert(name.clone(), Module::Struct(Rc::new(inner)));
+            }
+        }
+    }
+    env
+}

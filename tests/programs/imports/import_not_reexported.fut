@@ -1,0 +1,7 @@
+-- What a file imports is not visible to files that import it.
+-- ==
+-- error: unknown name `square`
+
+import "lib/sub/deep"
+
+def main (x: i32) = square x

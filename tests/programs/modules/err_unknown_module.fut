@@ -1,0 +1,5 @@
+-- A qualified name whose module does not exist.
+-- ==
+-- error: unknown
+
+def main (x: i32) = Nope.f x
