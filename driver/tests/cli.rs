@@ -621,6 +621,15 @@ fn build_emits_each_stage() {
     }
 }
 
+/// `futmlir build --target=cuda --emit=ptx` of `dir/p.fut`.
+fn cuda_ptx(dir: &std::path::Path) -> std::process::Output {
+    futmlir()
+        .args(["build", "--target=cuda", "--emit=ptx"])
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap()
+}
+
 /// `--target=cuda`: PTX for sm_90 with one kernel per parallel loop; the
 /// executable links, and without a GPU it says so and exits 1.
 #[test]
@@ -632,11 +641,7 @@ fn build_for_cuda() {
             "def main (xs: []f32): f32 = reduce (+) 0 (map (\\x -> x * x) xs)\n",
         )],
     );
-    let out = futmlir()
-        .args(["build", "--target=cuda", "--emit=ptx"])
-        .arg(dir.join("p.fut"))
-        .output()
-        .unwrap();
+    let out = cuda_ptx(&dir);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let ptx = String::from_utf8_lossy(&out.stdout);
     assert!(ptx.contains(".target sm_90"), "{ptx}");
@@ -670,11 +675,7 @@ fn kernel_maths_uses_libdevice() {
             "def main (xs: []f32): []f32 = map (\\x -> f32.exp x + f32.hypot x 2 + f32.gamma x) xs\n",
         )],
     );
-    let out = futmlir()
-        .args(["build", "--target=cuda", "--emit=ptx"])
-        .arg(dir.join("p.fut"))
-        .output()
-        .unwrap();
+    let out = cuda_ptx(&dir);
     let err = String::from_utf8_lossy(&out.stderr);
     if out.status.success() {
         let ptx = String::from_utf8_lossy(&out.stdout);

@@ -397,47 +397,68 @@ pub(crate) fn segred_groups(
     write_mapped: &mut MapWrite,
 ) -> R<()> {
     let k = op.nes.len();
+    let outs = outs[..k]
+        .iter()
+        .map(|o| {
+            o.clone()
+                .ok_or_else(|| tr.fail("internal error: a segmented reduction without its array"))
+        })
+        .collect::<R<Vec<Arr>>>()?;
     let segments = tr.product(outer);
     launch(tr, segments, BLOCK, &mut |tr| {
         let (_, tid, bid) = global_id(tr);
         let idx = unravel(tr, bid, outer);
         let bs = tr.i64c(BLOCK);
-        let (count, first, step) = thread_range(tr, m, bs, tid, op.commutative);
-        let nes = op.nes.to_vec();
-        let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
-            let s = tr.mul(j, step);
-            let i = tr.add(first, s);
+        let range = thread_range(tr, m, bs, tid, op.commutative);
+        group_reduce_range(tr, op, range, tid, &outs, &idx, &mut |tr, i| {
             let mut at = idx.clone();
             at.push(i);
             let ys = point(tr, &at)?;
             write_mapped(tr, &at, &ys);
-            let xs = ys[..k]
+            ys[..k]
                 .iter()
                 .map(|y| match y {
                     Rep::Scalar(v) => Ok(*v),
                     Rep::Array(_) => Err(tr.unsupported("reductions of arrays")),
                 })
-                .collect::<R<Vec<Value>>>()?;
-            apply(tr, op, accs, &xs)
-        })?;
-        let accs = group_reduce(tr, op, tid, &accs)?;
-        let zero = tr.i64c(0);
-        let is0 = tr.cmp("eq", tid, zero);
-        tr.if_(
-            is0,
-            &mut |tr| {
-                for (o, &a) in outs.iter().zip(&accs) {
-                    let o = o
-                        .clone()
-                        .ok_or_else(|| tr.fail("internal error: a segmented reduction without its array"))?;
-                    tr.store(&o, &idx, a);
-                }
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
-        Ok(())
+                .collect()
+        })
     })
+}
+
+/// A group's part of a reduction: each thread reduces the points of its
+/// `range` (`(count, first, step)`), then the group in order; thread 0
+/// stores the results in `outs` at `at`.
+fn group_reduce_range(
+    tr: &mut Tr,
+    op: &Op,
+    (count, first, step): (Value, Value, Value),
+    tid: Value,
+    outs: &[Arr],
+    at: &[Value],
+    point: &mut Point,
+) -> R<()> {
+    let nes = op.nes.to_vec();
+    let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
+        let s = tr.mul(j, step);
+        let i = tr.add(first, s);
+        let ys = point(tr, i)?;
+        apply(tr, op, accs, &ys)
+    })?;
+    let accs = group_reduce(tr, op, tid, &accs)?;
+    let zero = tr.i64c(0);
+    let is0 = tr.cmp("eq", tid, zero);
+    tr.if_(
+        is0,
+        &mut |tr| {
+            for (o, &a) in outs.iter().zip(&accs) {
+                tr.store(o, at, a);
+            }
+            Ok(vec![])
+        },
+        &mut |_| Ok(vec![]),
+    )?;
+    Ok(())
 }
 
 /// Reduces `n` values with `op` (Note [Segops on the GPU]); returns the
@@ -499,28 +520,8 @@ fn stage(tr: &mut Tr, n: Value, groups: Value, op: &Op, point: &mut Point, outs:
         let (gtid, tid, bid) = global_id(tr);
         let bs = tr.i64c(BLOCK);
         let threads = tr.mul(groups, bs);
-        let (count, first, step) = thread_range(tr, n, threads, gtid, op.commutative);
-        let nes = op.nes.to_vec();
-        let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
-            let s = tr.mul(j, step);
-            let i = tr.add(first, s);
-            let ys = point(tr, i)?;
-            apply(tr, op, accs, &ys)
-        })?;
-        let accs = group_reduce(tr, op, tid, &accs)?;
-        let zero = tr.i64c(0);
-        let is0 = tr.cmp("eq", tid, zero);
-        tr.if_(
-            is0,
-            &mut |tr| {
-                for (o, &a) in outs.iter().zip(&accs) {
-                    tr.store(o, &[bid], a);
-                }
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
-        Ok(())
+        let range = thread_range(tr, n, threads, gtid, op.commutative);
+        group_reduce_range(tr, op, range, tid, outs, &[bid], point)
     })
 }
 
