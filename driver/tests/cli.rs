@@ -744,3 +744,30 @@ fn executables_take_tuning_parameters() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+/// An entry point returning a value of a sum type (or a record) is not
+/// compiled yet: a diagnostic, not an executable printing the value's
+/// components as if they were results.
+#[test]
+fn build_refuses_opaque_entry_results() {
+    let dir = program_dir(
+        "build_opaque",
+        &[(
+            "p.fut",
+            "type opt = #some i32 | #none\nentry wrap (x: i32): opt = if x > 0 then #some x else #none\n",
+        )],
+    );
+    let out = futmlir()
+        .arg("build")
+        .arg("-o")
+        .arg(dir.join("p"))
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("opaque results") && err.contains("entry point wrap"),
+        "{err}"
+    );
+}

@@ -461,6 +461,21 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             if opaque {
                 attrs.push(("opaque_params", self.ctx.intern_attr(AttrKind::Unit)));
             }
+            // Likewise results: a tuple's components must be scalars or
+            // arrays of scalars.
+            let plain = |t: &crate::types::Type| match t {
+                crate::types::Type::Prim(_) => true,
+                crate::types::Type::Array { elem, .. } => elem.prim().is_some(),
+                _ => false,
+            };
+            let opaque_result = match vb.body.ty.as_ref() {
+                Some(crate::types::Type::Tuple(ts)) => !ts.iter().all(plain),
+                Some(t) => !plain(t),
+                None => false,
+            };
+            if opaque_result {
+                attrs.push(("opaque_results", self.ctx.intern_attr(AttrKind::Unit)));
+            }
         }
         self.block = self.module_block;
         self.op("soac.func", &[], &[], &attrs, vec![r]);

@@ -19,13 +19,15 @@ pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, 
     let name = view.string_attr("sym_name").unwrap_or("main").to_string();
     let k = view.int_attr("size_params").unwrap_or(0) as usize;
     let loc = ctx.location(f);
-    if ctx.attr(f, "opaque_params").is_some() {
-        return Err(futmlir_dialects::ir::Diagnostic::error(
-            loc,
-            format!(
-                "the compiled backends do not support entry points with opaque parameters yet (entry point {name})"
-            ),
-        ));
+    for (attr, what) in [("opaque_params", "parameters"), ("opaque_results", "results")] {
+        if ctx.attr(f, attr).is_some() {
+            return Err(futmlir_dialects::ir::Diagnostic::error(
+                loc,
+                format!(
+                    "the compiled backends do not support entry points with opaque {what} (records, sum types, arrays of tuples) yet (entry point {name})"
+                ),
+            ));
+        }
     }
     let body = ctx.blocks(ctx.regions(f)[0])[0];
     let params = ctx.block_args(body).to_vec();
