@@ -24,8 +24,10 @@ and ending in `imp.return`.
             name: "imp.kernel",
             summary: "A GPU kernel: a function run by every thread of a grid.",
             description: r#"Attributes `sym_name`, `function_type` (no results) and optionally
-`block_size` (1 to 3 integers fixed at compile time). Isolated from
-above: it sees only its arguments.
+`block_size` (1 to 3 integers fixed at compile time: the most threads
+a block has, which the code generator may rely on) and `min_blocks`
+(blocks a multiprocessor should fit at once, which caps the registers
+a thread may use). Isolated from above: it sees only its arguments.
 
 ```mlir
 "imp.kernel"() ({
@@ -153,6 +155,19 @@ the expected and the new value).
 ```"#,
             traits: Traits::NONE,
             verify: v::atomic,
+        },
+        OpDef {
+            name: "imp.shuffle",
+            summary: "Reads a value of another thread of the warp (inside a kernel).",
+            description: r#"Attribute `kind`: `down` (the value of lane `lane + offset`, or the
+thread's own when that is past the warp) or `xor` (lane `lane ^ offset`).
+Every thread of the warp must execute it together. Any scalar type.
+
+```mlir
+%y = "imp.shuffle"(%x, %offset) {kind = "down"} : (f32, i64) -> f32
+```"#,
+            traits: Traits::NONE,
+            verify: v::shuffle,
         },
         OpDef {
             name: "imp.copy",

@@ -174,6 +174,19 @@ pub fn shared_alloc(v: &OpView) -> Result<(), String> {
     expect_in_kernel(v)
 }
 
+/// `shuffle(x, offset) {kind}` → a value of `x`'s type, inside a kernel.
+pub fn shuffle(v: &OpView) -> Result<(), String> {
+    v.enum_attr("kind", &["down", "xor"])?;
+    v.expect_operands(2)?;
+    v.expect_results(1)?;
+    let t = v.operand_type(0);
+    v.scalar(t)
+        .ok_or_else(|| format!("value must be a scalar, found {}", v.show(t)))?;
+    v.expect_i64_operands(1..2, "the offset")?;
+    v.expect_type("result", t, v.result_type(0))?;
+    expect_in_kernel(v)
+}
+
 pub const ATOMIC_KINDS: &[&str] = &["add", "min", "max", "and", "or", "xor", "xchg", "cas"];
 
 /// `atomic(block, i, x) {kind}` → the old value; `cas` takes

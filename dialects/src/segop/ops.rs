@@ -93,6 +93,25 @@ destinations.
             verify: v::seghist,
         },
         OpDef {
+            name: "segop.filter",
+            summary: "Keeps the points of a one-dimensional space that pass a test, in order.",
+            description: r#"Operand: the size `n`. The body takes the index and yields a bool
+(whether to keep the point) then `k` values `t`. Results: the i64 number
+`c` of points kept, then `k` arrays `[n]t` whose first `c` rows are the
+kept points' values, in order (the other rows are undefined).
+
+```mlir
+%c, %ys = "segop.filter"(%n) ({
+^bb0(%i: i64):
+  %x = "soac.index"(%xs, %i) : (!fut.array<[%n]f32>, i64) -> f32
+  %keep = "soac.cmpop"(%x, %half) {kind = "gt"} : (f32, f32) -> i1
+  "segop.yield"(%keep, %x) : (i1, f32) -> ()
+}) {level = "thread"} : (i64) -> (i64, !fut.array<[%n]f32>)
+```"#,
+            traits: Traits::NONE,
+            verify: v::filter,
+        },
+        OpDef {
             name: "segop.if_threshold",
             summary: "Multi-versioned code: picks a version by a tunable threshold.",
             description: r#"Operand: the i64 parallelism of the first version. Attribute

@@ -123,6 +123,33 @@ pub fn segscan(v: &OpView) -> Result<(), String> {
     segred_or_segscan(v, true)
 }
 
+/// `filter(n)`: the body yields a bool then `k` values `t`; results: the
+/// i64 count, then `k` arrays `[n]t`.
+pub fn filter(v: &OpView) -> Result<(), String> {
+    level(v)?;
+    v.expect_regions(1)?;
+    let dims = space(v)?;
+    if dims.len() != 1 {
+        return Err(format!("the space must have one dimension, found {}", dims.len()));
+    }
+    v.expect_operands(1)?;
+    let ys = v.yielded_types(0)?;
+    if ys.first().is_none_or(|&t| !v.is_bool(t)) {
+        return Err("the body must yield a bool (whether to keep the point) first".into());
+    }
+    v.expect_results(ys.len())?;
+    if !v.is_i64(v.result_type(0)) {
+        return Err(format!(
+            "result #0 (the count) must be i64, found {}",
+            v.show(v.result_type(0))
+        ));
+    }
+    for (i, &t) in ys.iter().enumerate().skip(1) {
+        expect_result(v, i, &dims, t)?;
+    }
+    Ok(())
+}
+
 /// `seghist(s..., w, dests..., nes...)`: the body yields an i64 bucket
 /// then `k` values; the results are the `k` updated destinations of outer
 /// size `w`.

@@ -54,7 +54,23 @@ pub(super) fn kernel(e: &mut Emitter, k: OpId) -> R<()> {
     let saved_out = std::mem::take(&mut e.out);
     let saved_indent = std::mem::replace(&mut e.indent, 6);
     e.in_kernel = true;
-    let _ = writeln!(e.out, "    gpu.func @{name}({}) kernel {{", sig.join(", "));
+    let block = (OpView { ctx, op: k })
+        .int_array_attr("block_size")
+        .ok()
+        .and_then(|b| b.first().copied());
+    let mut attrs = Vec::new();
+    if let Some(b) = block {
+        attrs.push(format!("nvvm.maxntid = array<i32: {b}, 1, 1>"));
+    }
+    if let Ok(m) = (OpView { ctx, op: k }).int_attr("min_blocks") {
+        attrs.push(format!("nvvm.minctasm = {m} : i32"));
+    }
+    let attrs = if attrs.is_empty() {
+        String::new()
+    } else {
+        format!(" attributes {{{}}}", attrs.join(", "))
+    };
+    let _ = writeln!(e.out, "    gpu.func @{name}({}) kernel{attrs} {{", sig.join(", "));
     for n in bools {
         e.line(&format!("{n} = arith.trunci {n}_byte : i8 to i1"));
     }
@@ -142,9 +158,81 @@ pub(super) fn kernel_op(e: &mut Emitter, o: OpId) -> R<()> {
                 &format!("llvm.atomicrmw {op} {p}, {x} monotonic : {pt}, {}", scalar_type(s)),
             );
         }
+        "imp.shuffle" => {
+            let kind = match (OpView { ctx, op: o }).string_attr("kind").unwrap_or("down") {
+                "xor" => "bfly",
+                _ => "down",
+            };
+            let s = e.scalar_of(ops[0]);
+            let x = e.name(ops[0]);
+            let off = e.name(ops[1]);
+            let off = e.tmp(&format!("arith.trunci {off} : i64 to i32"));
+            let r = shuffle(e, kind, s, &x, &off);
+            e.alias(results[0], &r);
+        }
         other => return Err(e.fail(o, format!("`{other}` in a kernel"))),
     }
     Ok(())
+}
+
+/// A warp shuffle (`nvvm.shfl.sync` of kind `kind`, all lanes) of `x` of
+/// type `s` by `off` (an i32); returns the shuffled value's name. The
+/// hardware moves 32 bits: narrower values are widened, 64-bit ones go
+/// in two halves.
+fn shuffle(e: &mut Emitter, kind: &str, s: Scalar, x: &str, off: &str) -> String {
+    let mask = e.tmp("llvm.mlir.constant(-1 : i32) : i32");
+    let clamp = e.tmp("llvm.mlir.constant(31 : i32) : i32");
+    let word = |e: &mut Emitter, w: &str| {
+        e.tmp(&format!(
+            "nvvm.shfl.sync {kind} {mask}, {w}, {off}, {clamp} : i32 -> i32"
+        ))
+    };
+    match s {
+        Scalar::I32 | Scalar::U32 => word(e, x),
+        Scalar::F32 => {
+            let w = e.tmp(&format!("arith.bitcast {x} : f32 to i32"));
+            let r = word(e, &w);
+            e.tmp(&format!("arith.bitcast {r} : i32 to f32"))
+        }
+        Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 | Scalar::Bool | Scalar::F16 => {
+            let t = scalar_type(s);
+            let (int_t, v) = if s == Scalar::F16 {
+                ("i16", e.tmp(&format!("arith.bitcast {x} : f16 to i16")))
+            } else {
+                (t, x.to_string())
+            };
+            let w = e.tmp(&format!("arith.extui {v} : {int_t} to i32"));
+            let r = word(e, &w);
+            let r = e.tmp(&format!("arith.trunci {r} : i32 to {int_t}"));
+            if s == Scalar::F16 {
+                e.tmp(&format!("arith.bitcast {r} : i16 to f16"))
+            } else {
+                r
+            }
+        }
+        Scalar::I64 | Scalar::U64 | Scalar::F64 => {
+            let v = if s == Scalar::F64 {
+                e.tmp(&format!("arith.bitcast {x} : f64 to i64"))
+            } else {
+                x.to_string()
+            };
+            let c32 = e.tmp("arith.constant 32 : i64");
+            let lo = e.tmp(&format!("arith.trunci {v} : i64 to i32"));
+            let hi = e.tmp(&format!("arith.shrui {v}, {c32} : i64"));
+            let hi = e.tmp(&format!("arith.trunci {hi} : i64 to i32"));
+            let lo = word(e, &lo);
+            let hi = word(e, &hi);
+            let lo = e.tmp(&format!("arith.extui {lo} : i32 to i64"));
+            let hi = e.tmp(&format!("arith.extui {hi} : i32 to i64"));
+            let hi = e.tmp(&format!("arith.shli {hi}, {c32} : i64"));
+            let r = e.tmp(&format!("arith.ori {hi}, {lo} : i64"));
+            if s == Scalar::F64 {
+                e.tmp(&format!("arith.bitcast {r} : i64 to f64"))
+            } else {
+                r
+            }
+        }
+    }
 }
 
 /// The value of `v` if a `soac.constant` defines it.

@@ -196,6 +196,11 @@ impl<'c> Emitter<'c> {
         n
     }
 
+    /// Names `v` by an already emitted value `name`.
+    pub fn alias(&mut self, v: Value, name: &str) {
+        self.names.insert(v, name.to_string());
+    }
+
     pub fn name(&self, v: Value) -> String {
         self.names.get(&v).cloned().unwrap_or_else(|| "%undefined".into())
     }
@@ -388,7 +393,7 @@ impl<'c> Emitter<'c> {
             "imp.load" | "imp.store" if self.host_device_access(ops[0]) => device::host_access(self, o)?,
             "imp.launch" => device::launch(self, o)?,
             "imp.thread_id" | "imp.block_id" | "imp.block_dim" | "imp.grid_dim" | "imp.barrier"
-            | "imp.shared_alloc" | "imp.atomic" => device::kernel_op(self, o)?,
+            | "imp.shared_alloc" | "imp.atomic" | "imp.shuffle" => device::kernel_op(self, o)?,
             "imp.assert" if self.in_kernel => device::kernel_assert(self, o)?,
             "imp.load" => {
                 let s = self.scalar_of(results[0]);

@@ -69,6 +69,39 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
             };
             combine(tr, &sizes, Some(c), &result_types, &mut point)
         }
+        "segop.filter" => {
+            let outs = result_types[1..]
+                .iter()
+                .map(|&t| result_array(tr, t, 1, &sizes))
+                .collect::<R<Vec<Arr>>>()?;
+            let count = if tr.gpu_host() {
+                super::gpu::filter(tr, sizes[0], &mut point, &outs)?
+            } else {
+                // In order, one point after another.
+                let zero = tr.i64c(0);
+                tr.for_loop(sizes[0], &[zero], &mut |tr, i, count| {
+                    let ys = point(tr, &[i])?;
+                    let Rep::Scalar(keep) = ys[0] else {
+                        return Err(tr.fail("internal error: a filter's test that is not a scalar"));
+                    };
+                    let c = count[0];
+                    tr.if_(
+                        keep,
+                        &mut |tr| {
+                            for (o, y) in outs.iter().zip(&ys[1..]) {
+                                tr.write(o, &[c], y);
+                            }
+                            let one = tr.i64c(1);
+                            Ok(vec![tr.add(c, one)])
+                        },
+                        &mut |_| Ok(vec![c]),
+                    )
+                })?[0]
+            };
+            let mut reps = vec![Rep::Scalar(count)];
+            reps.extend(outs.into_iter().map(Rep::Array));
+            Ok(reps)
+        }
         "segop.seghist" => {
             let k = results.len();
             let w = tr.scalar(operands[d])?;

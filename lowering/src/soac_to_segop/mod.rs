@@ -406,8 +406,48 @@ fn filter(ctx: &mut Context, o: OpId) {
         params: ctx.block_args(block).to_vec(),
         block,
     };
-    // The flags and their inclusive sums.
     let (region, blk, yields) = body(ctx, &[level], &Inner::Map);
+    let scalar_rows = inputs.iter().all(|&x| {
+        let t = row_type(ctx, x);
+        ctx.as_scalar(t).is_some()
+    });
+    if scalar_rows {
+        // One `segop.filter` (the backends keep the rows as they find
+        // them), then the first `count` rows of each result.
+        let i = ctx.block_args(blk)[0];
+        let mut ys = vec![yields[0]];
+        for &x in &inputs {
+            let t = row_type(ctx, x);
+            let r = Builder::at_end(ctx, blk).op("soac.index", &[x, i], &[t], &[], Vec::new());
+            ys.push(ctx.result(r, 0));
+        }
+        Builder::at_end(ctx, blk).op("segop.yield", &ys, &[], &[], Vec::new());
+        let mut types = vec![i64t];
+        for &x in &inputs {
+            types.push(ctx.value_type(x));
+        }
+        let attrs = level_attr(ctx);
+        let f = Builder::before(ctx, o).op("segop.filter", &[n], &types, &attrs, vec![region]);
+        let count = ctx.result(f, 0);
+        let zero_a = ctx.int_attr(0, Scalar::I64);
+        let zero = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", zero_a)], Vec::new());
+        let zero = ctx.result(zero, 0);
+        let one_a = ctx.int_attr(1, Scalar::I64);
+        let one = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", one_a)], Vec::new());
+        let one = ctx.result(one, 0);
+        let mut results = Vec::new();
+        for j in 0..inputs.len() {
+            let w = ctx.result(f, j + 1);
+            let row = row_type(ctx, w);
+            let t = distribute::rows_of(ctx, count, row);
+            let s = Builder::before(ctx, o).op("soac.slice", &[w, zero, count, one], &[t], &[], Vec::new());
+            results.push(ctx.result(s, 0));
+        }
+        ctx.replace_op(o, &results);
+        return;
+    }
+    // Rows that are arrays: the flags and their inclusive sums, then a
+    // scatter.
     let btoi = attr(ctx, "btoi");
     let flag = Builder::at_end(ctx, blk).op("soac.convop", &[yields[0]], &[i64t], &[("kind", btoi)], Vec::new());
     let flag = ctx.result(flag, 0);

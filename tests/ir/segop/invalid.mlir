@@ -172,3 +172,27 @@
   }) {level = "thread", writes = 1 : i64} : (i64, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
   "soac.return"(%r) : (!fut.array<[%m]f32>) -> ()
 }) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]f32>) -> !fut.array<[?]f32>} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
+  // expected-error @+1 {{'segop.filter' op the body must yield a bool (whether to keep the point) first}}
+  %c, %r = "segop.filter"(%n) ({
+  ^bb0(%k: i64):
+    "segop.yield"(%x, %x) : (f32, f32) -> ()
+  }) {level = "thread"} : (i64) -> (i64, !fut.array<[%n]f32>)
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>, %b: i1):
+  // expected-error @+1 {{'segop.filter' op result #0 (the count) must be i64, found f32}}
+  %c, %r = "segop.filter"(%n) ({
+  ^bb0(%k: i64):
+    "segop.yield"(%b, %x) : (i1, f32) -> ()
+  }) {level = "thread"} : (i64) -> (f32, !fut.array<[%n]f32>)
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>, i1) -> ()} : () -> ()
