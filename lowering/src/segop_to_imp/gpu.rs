@@ -522,18 +522,7 @@ fn ordered_chunks(
     let per_thread = ceil_div(tr, n, threads);
     let rounds = ceil_div(tr, per_thread, items);
     let c = tr.mul(rounds, items);
-    let shared_t = tr
-        .ctx
-        .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
-    let stage: Vec<(Value, Type)> = op
-        .elems
-        .iter()
-        .map(|&e| {
-            let words = BLOCK * ORDERED_ITEMS;
-            let bytes = tr.i64c((words + words / 32) * elem_bytes(e));
-            (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
-        })
-        .collect();
+    let stage = staging(tr, op, ORDERED_ITEMS);
     let local = tr.ctx.string_attr("local");
     let bs = tr.i64c(BLOCK);
     let log_items = tr.i64c(ORDERED_ITEMS.trailing_zeros() as i64);
@@ -679,6 +668,23 @@ fn to_shared(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> Vec<(Value, Ty
 
 /// Elements a thread scans per round in a scan's last kernel.
 const SCAN_ITEMS: i64 = 8;
+
+/// Staging buffers in shared memory for `items` elements per thread of
+/// each of `op`'s operands, indexed through [`padded`]; with the
+/// elements' types.
+fn staging(tr: &mut Tr, op: &Op, items: i64) -> Vec<(Value, Type)> {
+    let shared_t = tr
+        .ctx
+        .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
+    op.elems
+        .iter()
+        .map(|&e| {
+            let words = BLOCK * items;
+            let bytes = tr.i64c((words + words / 32) * elem_bytes(e));
+            (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
+        })
+        .collect()
+}
 
 /// Position `e` of a staging buffer in shared memory with a word of
 /// padding after every 32, so that thread `t` reading element
@@ -1011,18 +1017,7 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
         let tile_end = tr.add(tile_start, tile);
         let tile_end = tr.bin("min", tile_end, n);
         let bs = tr.i64c(BLOCK);
-        let shared_t = tr
-            .ctx
-            .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
-        let stage: Vec<(Value, Type)> = op
-            .elems
-            .iter()
-            .map(|&e| {
-                let words = BLOCK * SCAN_ITEMS;
-                let bytes = tr.i64c((words + words / 32) * elem_bytes(e));
-                (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
-            })
-            .collect();
+        let stage = staging(tr, op, SCAN_ITEMS);
         // The element at offset `e` of round `r`: its index and whether it
         // is in the tile.
         let at = |tr: &mut Tr, r: Value, e: Value| -> (Value, Value) {

@@ -414,14 +414,7 @@ fn filter(ctx: &mut Context, o: OpId) {
     if scalar_rows {
         // One `segop.filter` (the backends keep the rows as they find
         // them), then the first `count` rows of each result.
-        let i = ctx.block_args(blk)[0];
-        let mut ys = vec![yields[0]];
-        for &x in &inputs {
-            let t = row_type(ctx, x);
-            let r = Builder::at_end(ctx, blk).op("soac.index", &[x, i], &[t], &[], Vec::new());
-            ys.push(ctx.result(r, 0));
-        }
-        Builder::at_end(ctx, blk).op("segop.yield", &ys, &[], &[], Vec::new());
+        yield_with_rows(ctx, blk, vec![yields[0]], &inputs);
         let mut types = vec![i64t];
         for &x in &inputs {
             types.push(ctx.value_type(x));
@@ -516,13 +509,7 @@ fn filter(ctx: &mut Context, o: OpId) {
     let nowhere = ctx.result(nowhere, 0);
     let at = Builder::at_end(ctx, wb).op("soac.select", &[kept, place, nowhere], &[i64t], &[], Vec::new());
     let at = ctx.result(at, 0);
-    let mut ys = vec![at; inputs.len()];
-    for &x in &inputs {
-        let t = row_type(ctx, x);
-        let r = Builder::at_end(ctx, wb).op("soac.index", &[x, i], &[t], &[], Vec::new());
-        ys.push(ctx.result(r, 0));
-    }
-    Builder::at_end(ctx, wb).op("segop.yield", &ys, &[], &[], Vec::new());
+    yield_with_rows(ctx, wb, vec![at; inputs.len()], &inputs);
     let mut operands = vec![n];
     operands.extend(&scratch);
     let types: Vec<Type> = scratch.iter().map(|&v| ctx.value_type(v)).collect();
@@ -539,6 +526,18 @@ fn filter(ctx: &mut Context, o: OpId) {
         results.push(ctx.result(s, 0));
     }
     ctx.replace_op(o, &results);
+}
+
+/// Ends segop body `blk` (whose argument is the index `i`) yielding `ys`
+/// then row `i` of each of `inputs`.
+fn yield_with_rows(ctx: &mut Context, blk: BlockId, mut ys: Vec<Value>, inputs: &[Value]) {
+    let i = ctx.block_args(blk)[0];
+    for &x in inputs {
+        let t = row_type(ctx, x);
+        let r = Builder::at_end(ctx, blk).op("soac.index", &[x, i], &[t], &[], Vec::new());
+        ys.push(ctx.result(r, 0));
+    }
+    Builder::at_end(ctx, blk).op("segop.yield", &ys, &[], &[], Vec::new());
 }
 
 /// The type of a row of array `x`.
