@@ -471,8 +471,16 @@ fn group_reduce_range(
             let ys = point(tr, i)?;
             apply(tr, op, accs, &ys)
         })?
-    } else {
+    } else if fitting_items(op, ORDERED_ITEMS).is_some() {
         ordered_chunks(tr, op, (n, threads, first_thread), tid, point)?
+    } else {
+        // Elements too wide to stage: each thread reads its chunk itself.
+        let (count, first, _) = thread_range(tr, n, threads, me, false);
+        tr.for_loop(count, &nes, &mut |tr, j, accs| {
+            let i = tr.add(first, j);
+            let ys = point(tr, i)?;
+            apply(tr, op, accs, &ys)
+        })?
     };
     let accs = group_reduce(tr, op, tid, &accs)?;
     let zero = tr.i64c(0);
@@ -504,9 +512,9 @@ const ORDERED_ITEMS: i64 = 16;
 /// Each thread's reduction, in order, of a contiguous chunk of the points
 /// `0..n`: thread `k` of `threads` (this group's threads are
 /// `first_thread..first_thread + BLOCK`) has the points `k*c..(k+1)*c`,
-/// `c` being `n / threads` rounded up to a multiple of [`ORDERED_ITEMS`].
-/// The group reads them in rounds: in round `r` it reads the
-/// [`ORDERED_ITEMS`] points `k*c + r*ORDERED_ITEMS ..` of each of its
+/// `c` being `n / threads` rounded up to a multiple of `m`, at most
+/// [`ORDERED_ITEMS`] ([`fitting_items`]). The group reads them in rounds:
+/// in round `r` it reads the `m` points `k*c + r*m ..` of each of its
 /// threads — runs of 64 bytes or more, so each sector read is read whole —
 /// into shared memory, and each thread then combines its own run. (16
 /// items a round beat 8 and 32 on the H100: 269 µs, 303 µs and 294 µs
@@ -518,15 +526,16 @@ fn ordered_chunks(
     tid: Value,
     point: &mut Point,
 ) -> R<Vec<Value>> {
-    let items = tr.i64c(ORDERED_ITEMS);
+    let k = fitting_items(op, ORDERED_ITEMS).expect("ordered_chunks for an operator whose staging fits");
+    let items = tr.i64c(k);
     let per_thread = ceil_div(tr, n, threads);
     let rounds = ceil_div(tr, per_thread, items);
     let c = tr.mul(rounds, items);
-    let stage = staging(tr, op, ORDERED_ITEMS);
+    let stage = staging(tr, op, k);
     let local = tr.ctx.string_attr("local");
     let bs = tr.i64c(BLOCK);
-    let log_items = tr.i64c(ORDERED_ITEMS.trailing_zeros() as i64);
-    let item_mask = tr.i64c(ORDERED_ITEMS - 1);
+    let log_items = tr.i64c(k.trailing_zeros() as i64);
+    let item_mask = tr.i64c(k - 1);
     let mine = tr.add(first_thread, tid);
     let mine = tr.mul(mine, c);
     let nes = op.nes.to_vec();
@@ -534,8 +543,8 @@ fn ordered_chunks(
         let offset = tr.mul(r, items);
         tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
         tr.for_loop(items, &[], &mut |tr, j, _| {
-            // Element `f` of the round: item `f % ORDERED_ITEMS` of thread
-            // `f / ORDERED_ITEMS`'s run.
+            // Element `f` of the round: item `f % k` of thread `f / k`'s
+            // run.
             let f = tr.mul(j, bs);
             let f = tr.add(f, tid);
             let owner = tr.bin("shr", f, log_items);
@@ -668,6 +677,26 @@ fn to_shared(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> Vec<(Value, Ty
 
 /// Elements a thread scans per round in a scan's last kernel.
 const SCAN_ITEMS: i64 = 8;
+
+/// Shared memory a kernel may give its staging buffers: 40 KiB of the
+/// 48 KiB a block may have without asking the driver for more.
+const STAGING_BYTES: i64 = 40 * 1024;
+
+/// The most elements per thread, a power of two up to `max`, whose
+/// staging buffers ([`staging`]) for `op`'s operands fit in
+/// [`STAGING_BYTES`]; `None` when not even one does.
+fn fitting_items(op: &Op, max: i64) -> Option<i64> {
+    let bytes: i64 = op.elems.iter().map(|&e| elem_bytes(e)).sum();
+    let mut k = max;
+    while k >= 1 {
+        let words = BLOCK * k;
+        if (words + words / 32) * bytes <= STAGING_BYTES {
+            return Some(k);
+        }
+        k /= 2;
+    }
+    None
+}
 
 /// Staging buffers in shared memory for `items` elements per thread of
 /// each of `op`'s operands, indexed through [`padded`]; with the
@@ -1007,8 +1036,11 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
     //    scanned (Hillis and Steele, the earlier operand on the left), each
     //    thread adds the prefix before it, and the round is written back
     //    coalesced.
-    let items = tr.i64c(SCAN_ITEMS);
-    let per_round = tr.i64c(BLOCK * SCAN_ITEMS);
+    // Fewer items per round for wide elements (at least 1: a scan's
+    // elements are a few scalars).
+    let k = fitting_items(op, SCAN_ITEMS).unwrap_or(1);
+    let items = tr.i64c(k);
+    let per_round = tr.i64c(BLOCK * k);
     let big_rounds = ceil_div(tr, tile, per_round);
     launch(tr, groups, BLOCK, &mut |tr| {
         let (_, tid, bid) = global_id(tr);
@@ -1017,7 +1049,7 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
         let tile_end = tr.add(tile_start, tile);
         let tile_end = tr.bin("min", tile_end, n);
         let bs = tr.i64c(BLOCK);
-        let stage = staging(tr, op, SCAN_ITEMS);
+        let stage = staging(tr, op, k);
         // The element at offset `e` of round `r`: its index and whether it
         // is in the tile.
         let at = |tr: &mut Tr, r: Value, e: Value| -> (Value, Value) {
