@@ -101,9 +101,16 @@ impl Checker {
                             None => continue,
                         },
                     };
-                    let want = self.with_params(type_params, |ck| ck.type_of(concrete))?;
-                    let have = self.instantiate(&scheme);
-                    if self.subst.unify(&want, &have, *have_span).is_err() {
+                    // Unified with the spec's type parameters in scope: a
+                    // definition whose `'a` is unlifted does not match a
+                    // spec's `'^a`.
+                    let (want, have, ok) = self.with_params(type_params, |ck| {
+                        let want = ck.type_of(concrete)?;
+                        let have = ck.instantiate(&scheme, target, *have_span);
+                        let ok = ck.subst.unify(&want, &have, *have_span).is_ok();
+                        Ok((want, have, ok))
+                    })?;
+                    if !ok {
                         // Reported; the alias is still bound, at the spec's
                         // type, so that uses of it do not add errors.
                         self.errors.push(
@@ -146,7 +153,7 @@ impl Checker {
         params: &[TypeParam],
         f: impl FnOnce(&mut Checker) -> Result<T, Diag>,
     ) -> Result<T, Diag> {
-        let saved = std::mem::take(&mut self.rigid);
+        let saved = std::mem::take(&mut self.subst.rigid);
         let mark = self.locals.len();
         for p in params {
             match p {
@@ -155,12 +162,12 @@ impl Checker {
                     ty: Type::Prim(PrimType::I64),
                     scheme: None,
                 }),
-                TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
+                TypeParam::Type { name, liftedness, .. } => self.subst.rigid.push((name.clone(), *liftedness)),
             }
         }
         let r = f(self);
         self.locals.truncate(mark);
-        self.rigid = saved;
+        self.subst.rigid = saved;
         r
     }
 
@@ -171,7 +178,7 @@ impl Checker {
         for p in params {
             match p {
                 TypeParam::Size { name, .. } => size_params.push(name.clone()),
-                TypeParam::Type { name, .. } => type_params.push(name.clone()),
+                TypeParam::Type { name, liftedness, .. } => type_params.push((name.clone(), *liftedness)),
             }
         }
         Ok(Scheme {
