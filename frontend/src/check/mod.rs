@@ -123,8 +123,10 @@
 //! `replicate`'s unlifted `'t` gives a limited variable, and binding it to
 //! `i32 -> i32` is an error naming the parameter). A type parameter that
 //! a `def` infers is lifted unless a limit reached its variable (`def eq
-//! x = x == x` has a size-lifted one). Abstract types of modules count as
-//! unlifted. Futhark's other half of size-liftedness, that an unlifted
+//! x = x == x` has a size-lifted one). An abstract type of a module is
+//! lifted when the type behind it has functions (Futhark goes by the
+//! `type^` of its specification; a functor's parameter's abstract types
+//! count as unlifted). Futhark's other half of size-liftedness, that an unlifted
 //! `'a` stands for no type with an anonymous size, is not checked: sizes
 //! the checker does not track are `Unknown` and agree with everything.
 

@@ -45,6 +45,9 @@ impl Checker {
                         let args = tparams.iter().map(|p| Type::Param(p.clone())).collect();
                         Type::Sum(vec![(format!("{ABSTRACT_MARK}{name}").into(), args)])
                     };
+                    if tparams.is_empty() && concrete.has_function() {
+                        self.subst.lifted_abstract.push(name.clone());
+                    }
                     self.abstract_types.insert(name.clone(), (tparams, concrete));
                     self.types.insert(
                         name.clone(),

@@ -117,7 +117,7 @@ impl LiftLimit {
     pub fn message(&self, found: &str, culprit: &LiftCulprit) -> String {
         let what = match culprit {
             LiftCulprit::Function => "functions".to_string(),
-            LiftCulprit::Param(n, l) => format!("values of the {} type parameter `{n}`", lift_word(*l)),
+            LiftCulprit::Param(n, l) => format!("values of the {} {} `{n}`", lift_word(*l), param_word(n)),
         };
         match &self.site {
             LiftSite::ArrayElem => format!("{what} cannot be put in an array (the elements have type `{found}`)"),
@@ -136,7 +136,7 @@ impl LiftLimit {
                 };
                 let contains = match culprit {
                     LiftCulprit::Function => "a function type".to_string(),
-                    LiftCulprit::Param(n, l) => format!("the {} type parameter `{n}`", lift_word(*l)),
+                    LiftCulprit::Param(n, l) => format!("the {} {} `{n}`", lift_word(*l), param_word(n)),
                 };
                 format!(
                     "the {} type parameter `'{mark}{param}` of `{of}` cannot be instantiated with `{found}`, which contains {contains}",
@@ -144,6 +144,16 @@ impl LiftLimit {
                 )
             }
         }
+    }
+}
+
+/// What a `Type::Param` is: a type parameter, or an abstract type of a
+/// sealed module (named `M.t`: no source name has a dot).
+fn param_word(n: &Name) -> &'static str {
+    if n.contains('.') {
+        "abstract type"
+    } else {
+        "type parameter"
     }
 }
 
@@ -185,8 +195,12 @@ pub struct Subst {
     /// `unflatten`), for messages.
     size_names: Vec<Option<Name>>,
     /// The type parameters in scope (`Type::Param`), with their
-    /// liftedness; a parameter not here (an abstract type) is unlifted.
+    /// liftedness; a parameter not here is an abstract type.
     pub rigid: Vec<(Name, Liftedness)>,
+    /// The abstract types (`Type::Param`s of sealed modules, Note
+    /// [Abstract types] in `seal`) whose type behind them has functions:
+    /// lifted, as their specification must say `type^`.
+    pub lifted_abstract: Vec<Name>,
 }
 
 impl Subst {
@@ -868,6 +882,7 @@ impl Subst {
     pub fn param_liftedness(&self, n: &Name) -> Liftedness {
         match self.rigid.iter().rev().find(|(m, _)| m == n) {
             Some((_, l)) => *l,
+            None if self.lifted_abstract.contains(n) => Liftedness::Lifted,
             None => Liftedness::Unlifted,
         }
     }
