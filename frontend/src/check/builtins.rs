@@ -15,20 +15,20 @@ use crate::types::{PrimType, Size, Type};
 
 /// Unqualified built-ins: name and type scheme.
 pub const GENERAL: &[(&str, &str)] = &[
-    ("map", "'a '^b [n] (a -> b) -> [n]a -> *[n]b"),
-    ("map1", "'a '^b [n] (a -> b) -> [n]a -> *[n]b"),
-    ("map2", "'a 'b '^c [n] (a -> b -> c) -> [n]a -> [n]b -> *[n]c"),
+    ("map", "'a 'b [n] (a -> b) -> [n]a -> *[n]b"),
+    ("map1", "'a 'b [n] (a -> b) -> [n]a -> *[n]b"),
+    ("map2", "'a 'b 'c [n] (a -> b -> c) -> [n]a -> [n]b -> *[n]c"),
     (
         "map3",
-        "'a 'b 'c '^d [n] (a -> b -> c -> d) -> [n]a -> [n]b -> [n]c -> *[n]d",
+        "'a 'b 'c 'd [n] (a -> b -> c -> d) -> [n]a -> [n]b -> [n]c -> *[n]d",
     ),
     (
         "map4",
-        "'a 'b 'c 'd '^e [n] (a -> b -> c -> d -> e) -> [n]a -> [n]b -> [n]c -> [n]d -> *[n]e",
+        "'a 'b 'c 'd 'e [n] (a -> b -> c -> d -> e) -> [n]a -> [n]b -> [n]c -> [n]d -> *[n]e",
     ),
     (
         "map5",
-        "'a 'b 'c 'd 'e '^f [n] (a -> b -> c -> d -> e -> f) -> [n]a -> [n]b -> [n]c -> [n]d -> [n]e -> *[n]f",
+        "'a 'b 'c 'd 'e 'f [n] (a -> b -> c -> d -> e -> f) -> [n]a -> [n]b -> [n]c -> [n]d -> [n]e -> *[n]f",
     ),
     ("reduce", "'a [n] (a -> a -> a) -> a -> [n]a -> a"),
     ("reduce_comm", "'a [n] (a -> a -> a) -> a -> [n]a -> a"),

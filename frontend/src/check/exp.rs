@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use super::unify::{self, Constraint, PrimSet};
+use super::unify::{self, Constraint, LiftLimit, LiftSite, PrimSet};
 use super::{builtins, record_type, Checker, Local, Scheme};
 use crate::diag::Diag;
 use crate::span::Span;
@@ -207,7 +207,8 @@ impl Checker {
                 for x in es.iter_mut() {
                     self.check_against(x, &et)?;
                 }
-                self.subst.require_no_functions(&et, span)?;
+                self.subst
+                    .require_lift(&et, Liftedness::Unlifted, LiftSite::ArrayElem, span)?;
                 let n = es.len() as i64;
                 Ok(et.array_of(Size::Const(n)))
             }
@@ -249,18 +250,20 @@ impl Checker {
                 // Branches may differ in sizes: the result then has an
                 // unknown (existential) size there.
                 let te = unify::erase_sizes(&self.subst.resolve(&t));
-                self.subst.unify(&te, &u, els.span).map_err(|d| {
+                self.subst.unify_explained(&te, &u, els.span, |s, help| {
                     Diag::new(
                         els.span,
                         format!(
                             "the branches of `if` have different types: expected `{}`, found `{}`",
-                            self.subst.show(&t),
-                            self.subst.show(&u)
+                            s.show(&t),
+                            s.show(&u)
                         ),
                     )
                     .note(then.span, "the `then` branch")
-                    .help(d.help.unwrap_or_default())
+                    .help(help)
                 })?;
+                self.subst
+                    .require_lift(&t, Liftedness::SizeLifted, LiftSite::Branch("if"), span)?;
                 Ok(self.join_sizes(&t, &u))
             }
             ExpKind::Let { pat, value, body } => {
@@ -288,7 +291,7 @@ impl Checker {
                 body,
                 ..
             } => {
-                let saved_rigid = self.rigid.len();
+                let saved_rigid = self.subst.rigid.len();
                 let mark = self.locals.len();
                 for tp in type_params.iter() {
                     match tp {
@@ -297,12 +300,12 @@ impl Checker {
                             ty: i64t(),
                             scheme: None,
                         }),
-                        TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
+                        TypeParam::Type { name, liftedness, .. } => self.subst.rigid.push((name.clone(), *liftedness)),
                     }
                 }
                 let r = self.check_function(params, ret.as_deref(), value);
                 self.locals.truncate(mark);
-                let declared: Vec<Name> = self.rigid.drain(saved_rigid..).collect();
+                let declared: Vec<(Name, Liftedness)> = self.subst.rigid.drain(saved_rigid..).collect();
                 let (ptys, rt) = r?;
                 let mut ft = rt;
                 for (p, pt) in params.iter().zip(ptys).rev() {
@@ -384,6 +387,8 @@ impl Checker {
                 let mark = self.locals.len();
                 let pt = self.pat_type(pat)?;
                 self.subst.unify(&pt, &it, init.span)?;
+                self.subst
+                    .require_lift(&pt, Liftedness::SizeLifted, LiftSite::LoopParam, pat.span)?;
                 // The sizes of the loop parameters may change from one
                 // iteration to the next: only annotated sizes are kept.
                 let inner = unify::erase_sizes(&self.subst.resolve(&pt));
@@ -416,16 +421,16 @@ impl Checker {
                         }
                     }
                     let bt = self.check_exp(body)?;
-                    self.subst.unify(&pt, &bt, body.span).map_err(|d| {
+                    self.subst.unify_explained(&pt, &bt, body.span, |s, help| {
                         Diag::new(
                             body.span,
                             format!(
                                 "the loop body must have the type of the loop parameters: expected `{}`, found `{}`",
-                                self.subst.show(&pt),
-                                self.subst.show(&bt)
+                                s.show(&pt),
+                                s.show(&bt)
                             ),
                         )
-                        .help(d.help.unwrap_or_default())
+                        .help(help)
                     })?;
                     Ok(pt.clone())
                 })();
@@ -471,25 +476,26 @@ impl Checker {
                 None => (t, body.span),
                 Some((prev, first)) => {
                     let pe = unify::erase_sizes(&self.subst.resolve(&prev));
-                    self.subst.unify(&pe, &t, body.span).map_err(|d| {
+                    self.subst.unify_explained(&pe, &t, body.span, |s, help| {
                         Diag::new(
                             body.span,
                             format!(
                                 "the cases of `match` have different types: expected `{}`, found `{}`",
-                                self.subst.show(&prev),
-                                self.subst.show(&t)
+                                s.show(&prev),
+                                s.show(&t)
                             ),
                         )
                         .note(first, "the first case")
-                        .help(d.help.unwrap_or_default())
+                        .help(help)
                     })?;
                     (self.join_sizes(&prev, &t), first)
                 }
             });
         }
-        result
-            .map(|(t, _)| t)
-            .ok_or_else(|| Diag::new(span, "a `match` needs at least one `case`"))
+        let (t, _) = result.ok_or_else(|| Diag::new(span, "a `match` needs at least one `case`"))?;
+        self.subst
+            .require_lift(&t, Liftedness::SizeLifted, LiftSite::Branch("match"), span)?;
+        Ok(t)
     }
 
     pub(crate) fn literal_type(&mut self, l: &Literal, span: Span) -> Type {
@@ -539,16 +545,16 @@ impl Checker {
         if qn.quals.is_empty() {
             if let Some(l) = self.lookup_local(&qn.name) {
                 let t = match l.scheme.clone() {
-                    Some(s) => self.instantiate(&s),
+                    Some(s) => self.instantiate(&s, &qn.name, span),
                     None => l.ty.clone(),
                 };
                 return Ok((Resolved::Local, t));
             }
             if let Some((id, s)) = self.lookup_global(&qn.name) {
-                return Ok((Resolved::Global(id), self.instantiate(&s)));
+                return Ok((Resolved::Global(id), self.instantiate(&s, &qn.name, span)));
             }
             if let Some(s) = self.lookup_builtin(&qn.name) {
-                return Ok((Resolved::Builtin(qn.name.clone()), self.instantiate(&s)));
+                return Ok((Resolved::Builtin(qn.name.clone()), self.instantiate(&s, &qn.name, span)));
             }
             if self.is_builtin_op(&qn.name) {
                 return Ok((Resolved::Builtin(qn.name.clone()), self.op_type(&qn.name, span)));
@@ -561,7 +567,9 @@ impl Checker {
         }
         let full = qn.to_string();
         if let Some(s) = self.lookup_builtin(&full) {
-            return Ok((Resolved::Builtin(full.into()), self.instantiate(&s)));
+            let name: Name = full.into();
+            let t = self.instantiate(&s, &name, span);
+            return Ok((Resolved::Builtin(name), t));
         }
         if qn.quals.len() == 1 && PrimType::from_name(&qn.quals[0]).is_some() {
             return Err(Diag::new(
@@ -575,7 +583,7 @@ impl Checker {
     /// Generalise a local function's type over the variables that nothing
     /// outside it mentions and nothing constrains, plus its declared type
     /// parameters; `None` when it stays monomorphic.
-    fn generalise(&mut self, ft: &Type, declared: Vec<Name>, tps: &[TypeParam]) -> Option<Rc<Scheme>> {
+    fn generalise(&mut self, ft: &Type, declared: Vec<(Name, Liftedness)>, tps: &[TypeParam]) -> Option<Rc<Scheme>> {
         let mut env_vars = Vec::new();
         for l in &self.locals {
             self.subst.unbound_vars(&l.ty, &mut env_vars);
@@ -589,13 +597,13 @@ impl Checker {
                 || c.prims.is_some()
                 || !c.fields.is_empty()
                 || !c.constrs.is_empty()
-                || c.no_functions.is_some()
+                || c.lift.is_some()
             {
                 continue;
             }
             let n = self.fresh_name("t");
             self.subst.set(v, Type::Param(n.clone()));
-            type_params.push(n);
+            type_params.push((n, Liftedness::Lifted));
         }
         let mut size_params: Vec<Name> = tps
             .iter()
@@ -645,7 +653,11 @@ impl Checker {
         };
         let t = self.subst.fresh_constrained(Constraint {
             prims: set.map(|s| (s, span)),
-            no_functions: if set.is_none() { Some(span) } else { None },
+            lift: set.is_none().then_some(LiftLimit {
+                level: Liftedness::SizeLifted,
+                site: LiftSite::Compare,
+                span,
+            }),
             ..Default::default()
         });
         let r = if result_bool { boolt() } else { t.clone() };
@@ -721,17 +733,17 @@ impl Checker {
                     self.check_exp(a)?
                 };
                 self.check_size_form(&params[i], &at, i, a.span, desc)?;
-                self.subst.unify(&params[i], &at, a.span).map_err(|d| {
+                self.subst.unify_explained(&params[i], &at, a.span, |s, help| {
                     Diag::new(
                         a.span,
                         format!(
                             "argument {} of {desc}: expected type `{}`, found `{}`",
                             i + 1,
-                            self.subst.show(&params[i]),
-                            self.subst.show(&at)
+                            s.show(&params[i]),
+                            s.show(&at)
                         ),
                     )
-                    .help(d.help.unwrap_or_default())
+                    .help(help)
                 })?;
             }
         }

@@ -106,6 +106,29 @@
 //! declared sizes. Futhark rejects some of these statically (its
 //! existential sizes are rigid: `zip (filter p xs) ys` is an error there);
 //! we accept them and check at run time.
+//!
+//! Note [Liftedness]: Futhark removes higher-order functions by
+//! defunctionalisation, which needs to know statically which function a
+//! value is. So a function value cannot be an array element, the result
+//! of an `if` or a `match` (which function depends on a run-time value),
+//! a `loop` parameter, or an operand of `==`. Type parameters carry the
+//! same restrictions by their liftedness (`syntax::ast::Liftedness`):
+//! `'a` (unlifted) stands for no function type and no size-lifted or
+//! lifted type parameter; `'~a` (size-lifted) for no function type and no
+//! lifted type parameter (its sizes may be anonymous, so it is no array
+//! element either); `'^a` (lifted) for anything, so its values obey the
+//! restrictions of functions. Each restriction is a limit
+//! (`unify::LiftLimit`) on a type: checked on the parts known, passed on
+//! as a constraint to the type variables still unknown (instantiating
+//! `replicate`'s unlifted `'t` gives a limited variable, and binding it to
+//! `i32 -> i32` is an error naming the parameter). A type parameter that
+//! a `def` infers is lifted unless a limit reached its variable (`def eq
+//! x = x == x` has a size-lifted one). An abstract type of a module is
+//! lifted when the type behind it has functions (Futhark goes by the
+//! `type^` of its specification; a functor's parameter's abstract types
+//! count as unlifted). Futhark's other half of size-liftedness, that an unlifted
+//! `'a` stands for no type with an anonymous size, is not checked: sizes
+//! the checker does not track are `Unknown` and agree with everything.
 
 use std::rc::Rc;
 
@@ -128,7 +151,7 @@ pub(crate) mod zonk;
 #[cfg(test)]
 mod tests;
 
-use unify::Subst;
+use unify::{LiftLimit, LiftSite, Subst};
 
 /// The prelude's source text.
 pub const PRELUDE: &str = include_str!("../../prelude/prelude.fut");
@@ -154,7 +177,8 @@ pub struct Entry {
 /// instantiated afresh at each use.
 #[derive(Debug)]
 pub struct Scheme {
-    pub type_params: Vec<Name>,
+    /// Type parameters with their liftedness (Note [Liftedness]).
+    pub type_params: Vec<(Name, Liftedness)>,
     pub size_params: Vec<Name>,
     pub ty: Type,
 }
@@ -236,8 +260,6 @@ pub(crate) struct Checker {
     types: FastMap<Name, Rc<TypeAbbr>>,
     /// The types behind abstract types (Note [Abstract types]).
     abstract_types: FastMap<Name, (Vec<Name>, Type)>,
-    /// Type parameters of the declaration being checked.
-    pub rigid: Vec<Name>,
     pub errors: Vec<Diag>,
     fresh_names: u32,
 }
@@ -251,7 +273,6 @@ impl Checker {
             builtins: FastMap::default(),
             types: FastMap::default(),
             abstract_types: FastMap::default(),
-            rigid: Vec::new(),
             errors: Vec::new(),
             fresh_names: 0,
         };
@@ -280,7 +301,7 @@ impl Checker {
     /// A scheme from a parsed built-in signature (no checks needed: the
     /// table is ours).
     fn scheme_from_sig(&mut self, tps: &[TypeParam], te: &TypeExp) -> Scheme {
-        let saved = std::mem::take(&mut self.rigid);
+        let saved = std::mem::take(&mut self.subst.rigid);
         let mark = self.locals.len();
         let (mut type_params, mut size_params) = (Vec::new(), Vec::new());
         for tp in tps {
@@ -293,9 +314,9 @@ impl Checker {
                         scheme: None,
                     });
                 }
-                TypeParam::Type { name, .. } => {
-                    type_params.push(name.clone());
-                    self.rigid.push(name.clone());
+                TypeParam::Type { name, liftedness, .. } => {
+                    type_params.push((name.clone(), *liftedness));
+                    self.subst.rigid.push((name.clone(), *liftedness));
                 }
             }
         }
@@ -303,7 +324,7 @@ impl Checker {
             .type_of(te)
             .unwrap_or_else(|d| panic!("built-in signature: {}", d.message));
         self.locals.truncate(mark);
-        self.rigid = saved;
+        self.subst.rigid = saved;
         Scheme {
             type_params,
             size_params,
@@ -316,13 +337,32 @@ impl Checker {
         format!("{base}{}", self.fresh_names).into()
     }
 
-    /// Instantiate a scheme: type parameters become fresh type variables,
-    /// size parameters fresh size variables.
-    pub fn instantiate(&mut self, s: &Scheme) -> Type {
+    /// Instantiate the scheme of `of`, used at `span`: type parameters
+    /// become fresh type variables (limited by their liftedness), size
+    /// parameters fresh size variables.
+    pub fn instantiate(&mut self, s: &Scheme, of: &Name, span: Span) -> Type {
         if s.type_params.is_empty() && s.size_params.is_empty() {
             return s.ty.clone();
         }
-        let vars: Vec<(&Name, Type)> = s.type_params.iter().map(|n| (n, self.subst.fresh())).collect();
+        let vars: Vec<(&Name, Type)> = s
+            .type_params
+            .iter()
+            .map(|(n, l)| {
+                let lift = (*l < Liftedness::Lifted).then(|| LiftLimit {
+                    level: *l,
+                    site: LiftSite::TypeParam {
+                        param: n.clone(),
+                        of: of.clone(),
+                    },
+                    span,
+                });
+                let v = self.subst.fresh_constrained(unify::Constraint {
+                    lift,
+                    ..Default::default()
+                });
+                (n, v)
+            })
+            .collect();
         let sizes: Vec<(&Name, Size)> = s
             .size_params
             .iter()
@@ -453,8 +493,13 @@ impl Checker {
             }
             TypeExpKind::Array(size, elem) => {
                 let e = self.type_of(elem)?;
-                if e.has_function() {
-                    return Err(Diag::new(te.span, "arrays of functions are not allowed"));
+                if let Some(c) = self.subst.lift_culprit(&e, Liftedness::Unlifted) {
+                    let l = LiftLimit {
+                        level: Liftedness::Unlifted,
+                        site: LiftSite::ArrayElem,
+                        span: te.span,
+                    };
+                    return Err(Diag::new(te.span, l.message(&e.to_string(), &c)));
                 }
                 let d = self.size_of(size)?;
                 Ok(e.array_of(d))
@@ -584,7 +629,7 @@ impl Checker {
                 }
                 return Ok(Type::Prim(p));
             }
-            if self.rigid.contains(&qn.name) {
+            if self.subst.rigid.iter().any(|(n, _)| *n == qn.name) {
                 if !args.is_empty() {
                     return Err(Diag::new(
                         span,
@@ -616,7 +661,26 @@ impl Checker {
         for (p, a) in abbr.params.iter().zip(args) {
             match (p, a) {
                 (TypeParam::Size { name, .. }, TypeArgExp::Size(s, _)) => sizes.push((name.clone(), self.size_of(s)?)),
-                (TypeParam::Type { name, .. }, TypeArgExp::Type(t)) => types.push((name.clone(), self.type_of(t)?)),
+                (
+                    TypeParam::Type {
+                        name: pn, liftedness, ..
+                    },
+                    TypeArgExp::Type(t),
+                ) => {
+                    let at = self.type_of(t)?;
+                    if let Some(c) = self.subst.lift_culprit(&at, *liftedness) {
+                        let l = LiftLimit {
+                            level: *liftedness,
+                            site: LiftSite::TypeParam {
+                                param: pn.clone(),
+                                of: name.clone(),
+                            },
+                            span: t.span,
+                        };
+                        return Err(Diag::new(t.span, l.message(&at.to_string(), &c)));
+                    }
+                    types.push((pn.clone(), at))
+                }
                 (TypeParam::Size { name: pn, .. }, TypeArgExp::Type(t)) => {
                     return Err(Diag::new(
                         t.span,
@@ -664,7 +728,7 @@ impl Checker {
                 Ok(())
             }
             Dec::Type(tb) => {
-                let saved = std::mem::take(&mut self.rigid);
+                let saved = std::mem::take(&mut self.subst.rigid);
                 let mark = self.locals.len();
                 for p in &tb.params {
                     match p {
@@ -673,17 +737,27 @@ impl Checker {
                             ty: Type::Prim(PrimType::I64),
                             scheme: None,
                         }),
-                        TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
+                        TypeParam::Type { name, liftedness, .. } => self.subst.rigid.push((name.clone(), *liftedness)),
                     }
                 }
                 let t = self.type_of(&tb.def);
                 self.locals.truncate(mark);
-                self.rigid = saved;
+                // Checked with the parameters in scope: `type t '^a = a`
+                // must be declared `type^`.
+                let culprit = t.as_ref().ok().and_then(|t| self.subst.lift_culprit(t, tb.liftedness));
+                self.subst.rigid = saved;
                 let t = t?;
-                if tb.liftedness == Liftedness::Unlifted && t.has_function() {
+                if let Some(c) = culprit {
+                    let (what, decl) = match c {
+                        unify::LiftCulprit::Function => ("a function".to_string(), "type^"),
+                        unify::LiftCulprit::Param(n, l) => (
+                            format!("the {} type parameter `{n}`", unify::lift_word(l)),
+                            if l == Liftedness::SizeLifted { "type~" } else { "type^" },
+                        ),
+                    };
                     return Err(Diag::new(
                         tb.span,
-                        format!("type `{}` contains a function; declare it with `type^`", tb.name),
+                        format!("type `{}` contains {what}; declare it with `{decl}`", tb.name),
                     ));
                 }
                 self.types.insert(
@@ -742,7 +816,7 @@ impl Checker {
     /// Check a `def` and return its (generalised) type scheme.
     fn check_valbind(&mut self, vb: &mut ValBind) -> Result<Scheme, Diag> {
         self.locals.clear();
-        self.rigid.clear();
+        self.subst.rigid.clear();
         let mut size_params = Vec::new();
         let mut type_params = Vec::new();
         for tp in &vb.type_params {
@@ -755,9 +829,9 @@ impl Checker {
                         scheme: None,
                     });
                 }
-                TypeParam::Type { name, .. } => {
-                    type_params.push(name.clone());
-                    self.rigid.push(name.clone());
+                TypeParam::Type { name, liftedness, .. } => {
+                    type_params.push((name.clone(), *liftedness));
+                    self.subst.rigid.push((name.clone(), *liftedness));
                 }
             }
         }
@@ -771,9 +845,17 @@ impl Checker {
             if let Some(d) = self.subst.ambiguous_sum(v) {
                 return Err(d);
             }
+            // Futhark infers a lifted type parameter unless something
+            // limits it (`==`, an array of it).
+            let l = self
+                .subst
+                .constraint(v)
+                .lift
+                .as_ref()
+                .map_or(Liftedness::Lifted, |l| l.level);
             let n = self.fresh_name("t");
             self.subst.set(v, Type::Param(n.clone()));
-            type_params.push(n);
+            type_params.push((n, l));
         }
         // Size variables of the parameters become size parameters (those
         // only in the result are existential: unknown).
@@ -958,16 +1040,16 @@ impl Checker {
             }
             PatKind::Lit { lit, negated } => {
                 let lt = self.literal_pat_type(lit, *negated, p.span)?;
-                self.subst.unify(t, &lt, p.span).map_err(|d| {
+                self.subst.unify_explained(t, &lt, p.span, |s, help| {
                     Diag::new(
                         p.span,
                         format!(
                             "expected a pattern of type `{}`, found a literal of type `{}`",
-                            self.subst.show(t),
-                            self.subst.show(&lt)
+                            s.show(t),
+                            s.show(&lt)
                         ),
                     )
-                    .help(d.help.unwrap_or_default())
+                    .help(help)
                 })
             }
             PatKind::Constr(c, ps) => {

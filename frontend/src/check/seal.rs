@@ -45,6 +45,9 @@ impl Checker {
                         let args = tparams.iter().map(|p| Type::Param(p.clone())).collect();
                         Type::Sum(vec![(format!("{ABSTRACT_MARK}{name}").into(), args)])
                     };
+                    if tparams.is_empty() && concrete.has_function() {
+                        self.subst.lifted_abstract.push(name.clone());
+                    }
                     self.abstract_types.insert(name.clone(), (tparams, concrete));
                     self.types.insert(
                         name.clone(),
@@ -101,9 +104,16 @@ impl Checker {
                             None => continue,
                         },
                     };
-                    let want = self.with_params(type_params, |ck| ck.type_of(concrete))?;
-                    let have = self.instantiate(&scheme);
-                    if self.subst.unify(&want, &have, *have_span).is_err() {
+                    // Unified with the spec's type parameters in scope: a
+                    // definition whose `'a` is unlifted does not match a
+                    // spec's `'^a`.
+                    let (want, have, ok) = self.with_params(type_params, |ck| {
+                        let want = ck.type_of(concrete)?;
+                        let have = ck.instantiate(&scheme, target, *have_span);
+                        let ok = ck.subst.unify(&want, &have, *have_span).is_ok();
+                        Ok((want, have, ok))
+                    })?;
+                    if !ok {
                         // Reported; the alias is still bound, at the spec's
                         // type, so that uses of it do not add errors.
                         self.errors.push(
@@ -146,7 +156,7 @@ impl Checker {
         params: &[TypeParam],
         f: impl FnOnce(&mut Checker) -> Result<T, Diag>,
     ) -> Result<T, Diag> {
-        let saved = std::mem::take(&mut self.rigid);
+        let saved = std::mem::take(&mut self.subst.rigid);
         let mark = self.locals.len();
         for p in params {
             match p {
@@ -155,12 +165,12 @@ impl Checker {
                     ty: Type::Prim(PrimType::I64),
                     scheme: None,
                 }),
-                TypeParam::Type { name, .. } => self.rigid.push(name.clone()),
+                TypeParam::Type { name, liftedness, .. } => self.subst.rigid.push((name.clone(), *liftedness)),
             }
         }
         let r = f(self);
         self.locals.truncate(mark);
-        self.rigid = saved;
+        self.subst.rigid = saved;
         r
     }
 
@@ -171,7 +181,7 @@ impl Checker {
         for p in params {
             match p {
                 TypeParam::Size { name, .. } => size_params.push(name.clone()),
-                TypeParam::Type { name, .. } => type_params.push(name.clone()),
+                TypeParam::Type { name, liftedness, .. } => type_params.push((name.clone(), *liftedness)),
             }
         }
         Ok(Scheme {

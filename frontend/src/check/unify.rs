@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use crate::diag::Diag;
 use crate::span::Span;
-use crate::syntax::ast::Name;
+use crate::syntax::ast::{Liftedness, Name};
 use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
 
 /// A set of primitive types, one bit per `PrimType::ALL` index.
@@ -58,13 +58,121 @@ fn bit(t: PrimType) -> u16 {
     1 << PrimType::ALL.iter().position(|p| *p == t).unwrap_or(0)
 }
 
+/// Why two types do not unify.
+pub enum Mismatch {
+    /// They differ; the message says which types.
+    Plain,
+    /// They differ for this reason (shown as help beside "expected, found").
+    Because(String),
+    /// The type breaks a liftedness limit: the message replaces "expected,
+    /// found"; the span is where the limit comes from.
+    Lift(String, Span),
+}
+
+impl Mismatch {
+    /// The reason as help text (empty for `Plain`).
+    pub fn text(self) -> String {
+        match self {
+            Mismatch::Plain => String::new(),
+            Mismatch::Because(m) | Mismatch::Lift(m, _) => m,
+        }
+    }
+}
+
+/// A limit on what a type may contain, after Futhark's liftedness (Note
+/// [Liftedness] in `check`): below `level`, so an `Unlifted` limit
+/// excludes function types and size-lifted and lifted type parameters,
+/// a `SizeLifted` limit function types and lifted type parameters.
+#[derive(Clone, Debug)]
+pub struct LiftLimit {
+    pub level: Liftedness,
+    pub site: LiftSite,
+    pub span: Span,
+}
+
+/// Where a liftedness limit comes from (for the message).
+#[derive(Clone, Debug)]
+pub enum LiftSite {
+    /// The elements of an array literal (or an array type).
+    ArrayElem,
+    /// The operands of `==` and `!=`.
+    Compare,
+    /// The result of an `if` or a `match` (the keyword).
+    Branch(&'static str),
+    /// A `loop` parameter.
+    LoopParam,
+    /// Type parameter `param` of function or type `of`.
+    TypeParam { param: Name, of: Name },
+}
+
+/// The part of a type that breaks a liftedness limit.
+#[derive(Clone, Debug)]
+pub enum LiftCulprit {
+    Function,
+    Param(Name, Liftedness),
+}
+
+impl LiftLimit {
+    /// The message for type `found`, in which `culprit` breaks the limit.
+    pub fn message(&self, found: &str, culprit: &LiftCulprit) -> String {
+        let what = match culprit {
+            LiftCulprit::Function => "functions".to_string(),
+            LiftCulprit::Param(n, l) => format!("values of the {} {} `{n}`", lift_word(*l), param_word(n)),
+        };
+        match &self.site {
+            LiftSite::ArrayElem => format!("{what} cannot be put in an array (the elements have type `{found}`)"),
+            LiftSite::Compare => {
+                format!("{what} cannot be compared with `==` or `!=` (the operands have type `{found}`)")
+            }
+            LiftSite::Branch(kw) => {
+                format!("{what} cannot be returned from the branches of `{kw}` (they have type `{found}`)")
+            }
+            LiftSite::LoopParam => format!("{what} cannot be loop parameters (the parameter has type `{found}`)"),
+            LiftSite::TypeParam { param, of } => {
+                let mark = match self.level {
+                    Liftedness::Unlifted => "",
+                    Liftedness::SizeLifted => "~",
+                    Liftedness::Lifted => "^",
+                };
+                let contains = match culprit {
+                    LiftCulprit::Function => "a function type".to_string(),
+                    LiftCulprit::Param(n, l) => format!("the {} {} `{n}`", lift_word(*l), param_word(n)),
+                };
+                format!(
+                    "the {} type parameter `'{mark}{param}` of `{of}` cannot be instantiated with `{found}`, which contains {contains}",
+                    lift_word(self.level)
+                )
+            }
+        }
+    }
+}
+
+/// What a `Type::Param` is: a type parameter, or an abstract type of a
+/// sealed module (named `M.t`: no source name has a dot).
+fn param_word(n: &Name) -> &'static str {
+    if n.contains('.') {
+        "abstract type"
+    } else {
+        "type parameter"
+    }
+}
+
+pub fn lift_word(l: Liftedness) -> &'static str {
+    match l {
+        Liftedness::Unlifted => "unlifted",
+        Liftedness::SizeLifted => "size-lifted",
+        Liftedness::Lifted => "lifted",
+    }
+}
+
 /// What is known about an unbound type variable.
 #[derive(Clone, Debug, Default)]
 pub struct Constraint {
     /// Must be a primitive type in this set (and where it came from).
     pub prims: Option<(PrimSet, Span)>,
-    /// Must not contain functions (`==`, arrays of it).
-    pub no_functions: Option<Span>,
+    /// Must stay below a liftedness (no functions: `==`, array elements,
+    /// unlifted type parameters).
+    pub lift: Option<LiftLimit>,
     /// Must be a record or tuple with these fields.
     pub fields: Vec<(Name, Type, Span)>,
     /// Must be a sum type with (at least) these constructors, each with
@@ -86,6 +194,13 @@ pub struct Subst {
     /// The size parameter each size variable instantiates (`n` of
     /// `unflatten`), for messages.
     size_names: Vec<Option<Name>>,
+    /// The type parameters in scope (`Type::Param`), with their
+    /// liftedness; a parameter not here is an abstract type.
+    pub rigid: Vec<(Name, Liftedness)>,
+    /// The abstract types (`Type::Param`s of sealed modules, Note
+    /// [Abstract types] in `seal`) whose type behind them has functions:
+    /// lifted, as their specification must say `type^`.
+    pub lifted_abstract: Vec<Name>,
 }
 
 impl Subst {
@@ -139,7 +254,7 @@ impl Subst {
     /// expression of the same form and agrees with nothing else; other
     /// sizes agree when their constant-folded forms are equal, or are both
     /// expressions.
-    fn unify_size(&mut self, a: &Size, b: &Size) -> Result<(), Option<String>> {
+    fn unify_size(&mut self, a: &Size, b: &Size) -> Result<(), Mismatch> {
         let (a, b) = (self.resolve_size(a), self.resolve_size(b));
         match (&a, &b) {
             (Size::Unknown, _) | (_, Size::Unknown) => Ok(()),
@@ -158,7 +273,7 @@ impl Subst {
             }
             _ if Subst::is_open(&a) || Subst::is_open(&b) => {
                 let (pat, other) = if Subst::is_open(&a) { (&a, &b) } else { (&b, &a) };
-                Err(Some(format!(
+                Err(Mismatch::Because(format!(
                     "the size {other} does not have the form [{}] (`e :> t` coerces a size, checked at run time)",
                     self.describe_size(pat)
                 )))
@@ -170,7 +285,7 @@ impl Subst {
                 if fa == fb || matches!((&fa, &fb), (Size::Expr(_), Size::Expr(_))) {
                     Ok(())
                 } else {
-                    Err(Some(format!(
+                    Err(Mismatch::Because(format!(
                         "the sizes {a} and {b} differ (`e :> t` coerces a size, checked at run time)"
                     )))
                 }
@@ -377,18 +492,38 @@ impl Subst {
     /// Unify `expected` with `found`; on failure the diagnostic at `span`
     /// says "expected type X, found Y" with both types resolved.
     pub fn unify(&mut self, expected: &Type, found: &Type, span: Span) -> Result<(), Diag> {
-        self.unify_inner(expected, found, span).map_err(|inner| {
-            let (e, f) = (self.show(expected), self.show(found));
-            let mut d = Diag::new(span, format!("expected type `{e}`, found `{f}`"));
-            if let Some(m) = inner {
-                d = d.help(m);
+        self.unify_explained(expected, found, span, |s, help| {
+            let d = Diag::new(
+                span,
+                format!("expected type `{}`, found `{}`", s.show(expected), s.show(found)),
+            );
+            if help.is_empty() {
+                d
+            } else {
+                d.help(help)
             }
-            d
         })
     }
 
-    /// `Err(Some(reason))` when a constraint explains the failure.
-    fn unify_inner(&mut self, a: &Type, b: &Type, span: Span) -> Result<(), Option<String>> {
+    /// `unify` with the message of `explain` (given the reason as help),
+    /// except where a liftedness limit is broken: that message stands.
+    pub fn unify_explained(
+        &mut self,
+        expected: &Type,
+        found: &Type,
+        span: Span,
+        explain: impl FnOnce(&Subst, String) -> Diag,
+    ) -> Result<(), Diag> {
+        match self.unify_inner(expected, found, span) {
+            Ok(()) => Ok(()),
+            Err(Mismatch::Lift(m, from)) if from != span => Err(Diag::new(span, m).note(from, "required here")),
+            Err(Mismatch::Lift(m, _)) => Err(Diag::new(span, m)),
+            Err(m) => Err(explain(self, m.text())),
+        }
+    }
+
+    /// The reason when a constraint explains the failure.
+    fn unify_inner(&mut self, a: &Type, b: &Type, span: Span) -> Result<(), Mismatch> {
         // Follow bound variables, cloning only what they stand for (the
         // rest is walked by reference: cloning every subtree on the way
         // down made unification quadratic in the type's size).
@@ -483,13 +618,13 @@ impl Subst {
                 }
                 Ok(())
             }
-            _ => Err(None),
+            _ => Err(Mismatch::Plain),
         }
     }
 
-    fn bind(&mut self, v: TyVar, t: &Type, span: Span) -> Result<(), Option<String>> {
+    fn bind(&mut self, v: TyVar, t: &Type, span: Span) -> Result<(), Mismatch> {
         if self.occurs(v, t) {
-            return Err(Some("this would make an infinite type".into()));
+            return Err(Mismatch::Because("this would make an infinite type".into()));
         }
         let c = std::mem::take(&mut self.constraints[v as usize]);
         // Uniqueness belongs to annotations, not to what a type variable
@@ -506,15 +641,10 @@ impl Subst {
     }
 
     /// Check (or merge, for a variable) a constraint against a type.
-    fn apply_constraint(&mut self, c: &Constraint, t: &Type, span: Span) -> Result<(), Option<String>> {
+    fn apply_constraint(&mut self, c: &Constraint, t: &Type, span: Span) -> Result<(), Mismatch> {
         // Most variables are bound without constraints: nothing to check,
         // nothing to merge.
-        if c.prims.is_none()
-            && c.no_functions.is_none()
-            && c.fields.is_empty()
-            && c.constrs.is_empty()
-            && c.default.is_none()
-        {
+        if c.prims.is_none() && c.lift.is_none() && c.fields.is_empty() && c.constrs.is_empty() && c.default.is_none() {
             return Ok(());
         }
         match self.shallow(t) {
@@ -525,7 +655,7 @@ impl Subst {
                         Some((other, s2)) => {
                             let both = PrimSet(set.0 & other.0);
                             if both.0 == 0 {
-                                return Err(Some(format!(
+                                return Err(Mismatch::Because(format!(
                                     "the type must be {} and {}",
                                     set.describe(),
                                     other.describe()
@@ -536,8 +666,10 @@ impl Subst {
                         None => (set, s),
                     });
                 }
-                if wc.no_functions.is_none() {
-                    wc.no_functions = c.no_functions;
+                if let Some(l) = &c.lift {
+                    if wc.lift.as_ref().is_none_or(|w| l.level < w.level) {
+                        wc.lift = Some(l.clone());
+                    }
                 }
                 if wc.default.is_none() {
                     wc.default = c.default;
@@ -552,7 +684,7 @@ impl Subst {
                 for (n, ts, s) in &c.constrs {
                     match wc.constrs.iter().find(|(m, _, _)| m == n) {
                         Some((_, other, _)) if other.len() != ts.len() => {
-                            return Err(Some(payload_count(n, other.len(), ts.len())));
+                            return Err(Mismatch::Because(payload_count(n, other.len(), ts.len())));
                         }
                         Some((_, other, _)) => pending.extend(ts.iter().cloned().zip(other.iter().cloned())),
                         None => wc.constrs.push((n.clone(), ts.clone(), *s)),
@@ -560,10 +692,13 @@ impl Subst {
                 }
                 if !wc.constrs.is_empty() {
                     if let Some((set, _)) = wc.prims {
-                        return Err(Some(format!("the type must be {} and a sum type", set.describe())));
+                        return Err(Mismatch::Because(format!(
+                            "the type must be {} and a sum type",
+                            set.describe()
+                        )));
                     }
                     if let Some((n, _, _)) = wc.fields.first() {
-                        return Err(Some(format!(
+                        return Err(Mismatch::Because(format!(
                             "the type must be a sum type and a record with field `{n}`"
                         )));
                     }
@@ -578,11 +713,11 @@ impl Subst {
                 if let Some((set, _)) = c.prims {
                     match other {
                         Type::Prim(p) if set.contains(p) => {}
-                        _ => return Err(Some(format!("the type must be {}", set.describe()))),
+                        _ => return Err(Mismatch::Because(format!("the type must be {}", set.describe()))),
                     }
                 }
-                if c.no_functions.is_some() && self.resolve(&other).has_function() {
-                    return Err(Some("functions cannot be compared or stored in arrays".into()));
+                if let Some(l) = &c.lift {
+                    self.apply_lift(l, &other)?;
                 }
                 for (n, ft, _) in &c.fields {
                     let have = match &other {
@@ -592,22 +727,22 @@ impl Subst {
                     };
                     match have {
                         Some(h) => self.unify_inner(ft, &h, span)?,
-                        None => return Err(Some(format!("the type has no field `{n}`"))),
+                        None => return Err(Mismatch::Because(format!("the type has no field `{n}`"))),
                     }
                 }
                 for (n, ts, _) in &c.constrs {
                     let Type::Sum(cs) = &other else {
-                        return Err(Some(format!("`#{n}` is a constructor of a sum type")));
+                        return Err(Mismatch::Because(format!("`#{n}` is a constructor of a sum type")));
                     };
                     let Some((_, have)) = cs.iter().find(|(m, _)| m == n) else {
-                        return Err(Some(format!("the type has no constructor `#{n}`")));
+                        return Err(Mismatch::Because(format!("the type has no constructor `#{n}`")));
                     };
                     if have.len() != ts.len() {
-                        return Err(Some(payload_count(n, have.len(), ts.len())));
+                        return Err(Mismatch::Because(payload_count(n, have.len(), ts.len())));
                     }
                     for (x, h) in ts.iter().zip(have) {
                         self.unify_inner(x, h, span).map_err(|_| {
-                            Some(format!(
+                            Mismatch::Because(format!(
                                 "the payload of `#{n}` has type `{}` in the sum type, `{}` here",
                                 self.show(h),
                                 self.show(x)
@@ -645,7 +780,7 @@ impl Subst {
                 span,
                 format!("expected a record with field `{name}`, found `{}`", self.show(t)),
             )
-            .help(m.unwrap_or_default())
+            .help(m.text())
         })
     }
 
@@ -664,7 +799,7 @@ impl Subst {
                     self.show(t)
                 ),
             )
-            .help(m.unwrap_or_default())
+            .help(m.text())
         })
     }
 
@@ -736,17 +871,56 @@ impl Subst {
         )
     }
 
-    pub fn require_no_functions(&mut self, t: &Type, span: Span) -> Result<(), Diag> {
-        let c = Constraint {
-            no_functions: Some(span),
-            ..Default::default()
-        };
-        self.apply_constraint(&c, t, span).map_err(|_| {
-            Diag::new(
-                span,
-                format!("expected a type without functions, found `{}`", self.resolve(t)),
-            )
-        })
+    /// Require `t` to stay below a liftedness limit (Note [Liftedness]
+    /// in `check`); unbound variables in it inherit the limit.
+    pub fn require_lift(&mut self, t: &Type, level: Liftedness, site: LiftSite, span: Span) -> Result<(), Diag> {
+        let l = LiftLimit { level, site, span };
+        self.apply_lift(&l, t).map_err(|m| Diag::new(span, m.text()))
+    }
+
+    /// The liftedness of type parameter `n` in scope.
+    pub fn param_liftedness(&self, n: &Name) -> Liftedness {
+        match self.rigid.iter().rev().find(|(m, _)| m == n) {
+            Some((_, l)) => *l,
+            None if self.lifted_abstract.contains(n) => Liftedness::Lifted,
+            None => Liftedness::Unlifted,
+        }
+    }
+
+    /// The part of `t` that breaks limit `level`, ignoring unbound
+    /// variables.
+    pub fn lift_culprit(&self, t: &Type, level: Liftedness) -> Option<LiftCulprit> {
+        match self.shallow_ref(t) {
+            Type::Arrow { .. } => (level < Liftedness::Lifted).then_some(LiftCulprit::Function),
+            Type::Param(n) => {
+                let l = self.param_liftedness(n);
+                (l > level).then(|| LiftCulprit::Param(n.clone(), l))
+            }
+            Type::Array { elem, .. } => self.lift_culprit(elem, level),
+            Type::Tuple(ts) => ts.iter().find_map(|t| self.lift_culprit(t, level)),
+            Type::Record(fs) => fs.iter().find_map(|(_, t)| self.lift_culprit(t, level)),
+            Type::Sum(cs) => cs
+                .iter()
+                .find_map(|(_, ts)| ts.iter().find_map(|t| self.lift_culprit(t, level))),
+            Type::Prim(_) | Type::Var(_) => None,
+        }
+    }
+
+    /// Check `t` against a liftedness limit and pass the limit on to the
+    /// unbound variables in it.
+    fn apply_lift(&mut self, l: &LiftLimit, t: &Type) -> Result<(), Mismatch> {
+        if let Some(c) = self.lift_culprit(t, l.level) {
+            return Err(Mismatch::Lift(l.message(&self.show(t), &c), l.span));
+        }
+        let mut vars = Vec::new();
+        self.unbound_vars(t, &mut vars);
+        for v in vars {
+            let c = &mut self.constraints[v as usize];
+            if c.lift.as_ref().is_none_or(|w| l.level < w.level) {
+                c.lift = Some(l.clone());
+            }
+        }
+        Ok(())
     }
 
     /// Bind every unbound variable in `t` that has a default (literals) or a

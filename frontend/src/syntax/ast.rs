@@ -249,8 +249,9 @@ pub struct TypeBind {
 }
 
 /// `type` (no functions, sizes known), `type~` (sizes may be unknown),
-/// `type^` (may contain functions).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// `type^` (may contain functions). Ordered from the most to the least
+/// restricted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Liftedness {
     Unlifted,
     SizeLifted,

@@ -1,0 +1,6 @@
+-- Functions cannot be compared with `==`.
+-- ==
+-- error: cannot be compared
+def main (x: i32): bool =
+  let f = (+ x)
+  in f == f
