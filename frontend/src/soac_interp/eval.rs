@@ -94,6 +94,7 @@ const OPS: &[&str] = &[
     "segop.segred",
     "segop.segscan",
     "segop.seghist",
+    "segop.filter",
     "segop.manifest",
     "segop.if_threshold",
     "segop.yield",
@@ -644,6 +645,7 @@ impl<'c> Machine<'c> {
             "soac.stream_seq" | "soac.stream_par" => self.stream(env, op, args, name == "soac.stream_par"),
             "segop.segmap" | "segop.segred" | "segop.segscan" | "segop.seghist" => self.segop(env, op, args, name),
             // A layout change only: the values are the same.
+            "segop.filter" => self.segfilter(env, op, &args),
             "segop.manifest" => Ok(args),
             // Both versions compute the same; the first is the parallel one.
             "segop.if_threshold" => {
@@ -1090,6 +1092,37 @@ impl<'c> Machine<'c> {
             (false, _) => self.seg_finish(env, op, 0, combined, &dims[..d - 1])?,
         };
         out.extend(self.seg_finish(env, op, k, mapped, &dims)?);
+        Ok(out)
+    }
+
+    /// `segop.filter`: the count of kept points, then arrays whose first
+    /// rows are the kept points' values in order; the rows the op leaves
+    /// undefined are the other points' values, in order (a stable
+    /// partition), so that every row is a value of the right type.
+    fn segfilter(&self, env: &mut Env, op: OpId, args: &[Val]) -> R<Vec<Val>> {
+        let body = self.body(op, 0)?;
+        let n = self.size(
+            op,
+            args.first().ok_or_else(|| self.fail(op, "a filter without a size"))?,
+        )?;
+        let nres = self.ctx.num_results(op);
+        let mut stacks = self.stacks(op, 1..nres, n)?;
+        let mut dropped = Vec::new();
+        for i in 0..n {
+            let ys = self.run_block(env, body, vec![Val::Prim(PrimValue::I64(i as i64))], "segop.yield")?;
+            self.expect_count(op, "values from the body", ys.len(), nres)?;
+            if self.bool(op, &ys[0])? {
+                self.push_all(op, &mut stacks, &ys[1..])?;
+            } else {
+                dropped.push(ys);
+            }
+        }
+        let kept = n - dropped.len();
+        for ys in dropped {
+            self.push_all(op, &mut stacks, &ys[1..])?;
+        }
+        let mut out = vec![Val::Prim(PrimValue::I64(kept as i64))];
+        out.extend(self.seg_finish(env, op, 1, stacks, &[n])?);
         Ok(out)
     }
 
