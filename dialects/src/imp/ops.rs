@@ -108,8 +108,12 @@ when the condition fails.
         OpDef {
             name: "imp.load",
             summary: "Reads a scalar from a memory block at an element index.",
-            description: r#"```mlir
+            description: r#"Unit attribute `volatile`: the read goes to memory every time, past
+the thread's caches (a flag another block sets, read in a loop).
+
+```mlir
 %x = "imp.load"(%m, %i) : (!mem.block<device>, i64) -> f32
+%f = "imp.load"(%flags, %i) {volatile} : (!mem.block<device>, i64) -> i32
 ```"#,
             traits: Traits::NONE,
             verify: v::load,
@@ -117,7 +121,9 @@ when the condition fails.
         OpDef {
             name: "imp.store",
             summary: "Writes a scalar to a memory block at an element index.",
-            description: r#"```mlir
+            description: r#"Unit attribute `volatile`: as for `imp.load`.
+
+```mlir
 "imp.store"(%m, %i, %x) : (!mem.block<device>, i64, f32) -> ()
 ```"#,
             traits: Traits::NONE,
@@ -134,6 +140,20 @@ when the condition fails.
 ```"#,
             traits: Traits::NONE,
             verify: v::barrier,
+        },
+        OpDef {
+            name: "imp.fence",
+            summary: "Orders the thread's memory accesses for the whole device.",
+            description: r#"Inside a kernel. The thread's writes before the fence are seen by every
+thread of the device before its writes after it (and its reads after
+it are not done before its reads before it). No barrier: other threads
+do not wait.
+
+```mlir
+"imp.fence"() : () -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::fence,
         },
         OpDef {
             name: "imp.shared_alloc",

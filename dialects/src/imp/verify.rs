@@ -160,6 +160,13 @@ pub fn barrier(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
+/// `fence`: inside a kernel.
+pub fn fence(v: &OpView) -> Result<(), String> {
+    v.expect_operands(0)?;
+    v.expect_results(0)?;
+    expect_in_kernel(v)
+}
+
 /// `shared_alloc(bytes)` → `!mem.block<shared>`, inside a kernel.
 pub fn shared_alloc(v: &OpView) -> Result<(), String> {
     v.expect_operands(1)?;

@@ -126,6 +126,7 @@ pub(super) fn kernel_op(e: &mut Emitter, o: OpId) -> R<()> {
             e.def(results[0], &format!("arith.extui {r} : i32 to i64"));
         }
         "imp.barrier" => e.line("nvvm.barrier0"),
+        "imp.fence" => e.line("nvvm.memory.barrier #nvvm.mem_scope<gpu>"),
         "imp.shared_alloc" => {
             let bytes = constant_of(e, ops[0])
                 .ok_or_else(|| e.fail(o, "the compiled backends need a constant size for shared memory"))?;

@@ -392,7 +392,7 @@ impl<'c> Emitter<'c> {
             }
             "imp.load" | "imp.store" if self.host_device_access(ops[0]) => device::host_access(self, o)?,
             "imp.launch" => device::launch(self, o)?,
-            "imp.thread_id" | "imp.block_id" | "imp.block_dim" | "imp.grid_dim" | "imp.barrier"
+            "imp.thread_id" | "imp.block_id" | "imp.block_dim" | "imp.grid_dim" | "imp.barrier" | "imp.fence"
             | "imp.shared_alloc" | "imp.atomic" | "imp.shuffle" => device::kernel_op(self, o)?,
             "imp.assert" if self.in_kernel => device::kernel_assert(self, o)?,
             "imp.load" => {
@@ -400,11 +400,13 @@ impl<'c> Emitter<'c> {
                 let p = self.gep(ops[0], ops[1], s);
                 let pt = self.ty(ops[0]);
                 let mt = memory_type(s);
+                let vol = volatile(ctx, o);
+                let al = alignment(s);
                 if s == Scalar::Bool {
-                    let b = self.tmp(&format!("llvm.load {p} : {pt} -> i8"));
+                    let b = self.tmp(&format!("llvm.load {vol}{p} {al} : {pt} -> i8"));
                     self.def(results[0], &format!("arith.trunci {b} : i8 to i1"));
                 } else {
-                    self.def(results[0], &format!("llvm.load {p} : {pt} -> {mt}"));
+                    self.def(results[0], &format!("llvm.load {vol}{p} {al} : {pt} -> {mt}"));
                 }
             }
             "imp.store" => {
@@ -415,7 +417,9 @@ impl<'c> Emitter<'c> {
                 if s == Scalar::Bool {
                     x = self.tmp(&format!("arith.extui {x} : i1 to i8"));
                 }
-                self.line(&format!("llvm.store {x}, {p} : {}, {pt}", memory_type(s)));
+                let vol = volatile(ctx, o);
+                let al = alignment(s);
+                self.line(&format!("llvm.store {vol}{x}, {p} {al} : {}, {pt}", memory_type(s)));
             }
             "imp.for" => {
                 let (lb, ub, step) = (self.name(ops[0]), self.name(ops[1]), self.name(ops[2]));
@@ -844,4 +848,25 @@ fn global_ints(g: &mut String, name: &str, xs: &[i64]) {
         xs.len(),
         xs.len()
     );
+}
+
+/// `"volatile "` for an `imp.load` or `imp.store` with the `volatile`
+/// attribute (LLVM's volatile access: PTX `ld.volatile`/`st.volatile`,
+/// which bypass the L1 cache); empty otherwise.
+fn volatile(ctx: &Context, o: OpId) -> &'static str {
+    if ctx.attr(o, "volatile").is_some() {
+        "volatile "
+    } else {
+        ""
+    }
+}
+
+/// The alignment attribute of a load or store of a `s`: its size (every
+/// block is allocated aligned, and elements sit at multiples of their
+/// size). Without it LLVM takes the alignment from the module's data
+/// layout, which for the device module gives i64 4 bytes: NVPTX then
+/// splits each 64-bit access in two (and a volatile one is no longer one
+/// access).
+fn alignment(s: Scalar) -> String {
+    format!("{{alignment = {} : i64}}", super::segop_to_imp::elem_bytes(s))
 }

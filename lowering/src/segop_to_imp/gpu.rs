@@ -18,17 +18,15 @@
 //!   the order of the operands, by warp shuffles and then across the
 //!   warps in shared memory ([`group_reduce`]); a second kernel of one
 //!   group reduces the groups' results;
-//! - a scan over one dimension: reduce-then-scan in three kernels over
-//!   contiguous tiles, one per group, read in rounds of [`BLOCK`]
-//!   elements (thread `t` takes element `t` of a round: coalesced): each
-//!   group reduces its tile; one group scans the tiles' sums; each group
-//!   scans its tile from its prefix, a round at a time in shared memory;
+//! - a scan over one dimension: one kernel that reads the input once
+//!   (decoupled look-back, Note [Single-pass scan]), after a small one
+//!   that clears its flags;
 //! - a histogram with an atomic operator and at most [`SHARED_BUCKETS`]
 //!   buckets (a constant): a sub-histogram in shared memory per group,
 //!   added to the result with global atomics;
 //! - a histogram whose operator has no atomic: one thread in all.
 //! - a filter (`segop.filter`) of one dimension: the scan of its 0/1
-//!   flags, whose last kernel writes each kept point's values at its
+//!   flags, whose kernel writes each kept point's values at its
 //!   place instead of storing the prefixes ([`filter`]).
 //!
 //! A kernel's parameters are the host values its body uses, found after
@@ -465,13 +463,8 @@ fn group_reduce_range(
     let me = tr.add(first_thread, tid);
     let accs = if op.commutative {
         let (count, first, step) = thread_range(tr, n, threads, me, true);
-        tr.for_loop(count, &nes, &mut |tr, j, accs| {
-            let s = tr.mul(j, step);
-            let i = tr.add(first, s);
-            let ys = point(tr, i)?;
-            apply(tr, op, accs, &ys)
-        })?
-    } else if fitting_items(op, ORDERED_ITEMS).is_some() {
+        strided_reduce(tr, op, (count, first, step), point)?
+    } else if fitting_items(op, ORDERED_ITEMS, STAGING_BYTES).is_some() {
         ordered_chunks(tr, op, (n, threads, first_thread), tid, point)?
     } else {
         // Elements too wide to stage: each thread reads its chunk itself.
@@ -496,6 +489,59 @@ fn group_reduce_range(
         &mut |_| Ok(vec![]),
     )?;
     Ok(())
+}
+
+/// Points a thread reads at once in [`strided_reduce`].
+const REDUCE_UNROLL: i64 = 4;
+
+/// A thread's reduction, with a commutative operator, of the `count`
+/// points `first`, `first + step`, ...: [`REDUCE_UNROLL`] points read
+/// before any is combined (so that their loads are in flight together),
+/// combined pairwise, then the points left over one by one.
+fn strided_reduce(
+    tr: &mut Tr,
+    op: &Op,
+    (count, first, step): (Value, Value, Value),
+    point: &mut Point,
+) -> R<Vec<Value>> {
+    let nes = op.nes.to_vec();
+    let shift = tr.i64c(REDUCE_UNROLL.trailing_zeros() as i64);
+    let rounds = tr.bin("shr", count, shift);
+    let unroll = tr.i64c(REDUCE_UNROLL);
+    let wide = tr.mul(step, unroll);
+    let accs = tr.for_loop(rounds, &nes, &mut |tr, r, accs| {
+        let base = tr.mul(r, wide);
+        let base = tr.add(first, base);
+        let mut ys = Vec::new();
+        for u in 0..REDUCE_UNROLL {
+            let u = tr.i64c(u);
+            let off = tr.mul(step, u);
+            let i = tr.add(base, off);
+            ys.push(point(tr, i)?);
+        }
+        while ys.len() > 1 {
+            let mut next = Vec::new();
+            for pair in ys.chunks(2) {
+                next.push(match pair {
+                    [a, b] => apply(tr, op, a, b)?,
+                    [a] => a.clone(),
+                    _ => unreachable!("chunks of two"),
+                });
+            }
+            ys = next;
+        }
+        apply(tr, op, accs, &ys[0])
+    })?;
+    let done = tr.bin("shl", rounds, shift);
+    let left = tr.bin("sub", count, done);
+    let start = tr.mul(done, step);
+    let start = tr.add(first, start);
+    tr.for_loop(left, &accs, &mut |tr, j, accs| {
+        let s = tr.mul(j, step);
+        let i = tr.add(start, s);
+        let ys = point(tr, i)?;
+        apply(tr, op, accs, &ys)
+    })
 }
 
 /// The blocks per multiprocessor a kernel reducing with `op` asks for:
@@ -526,7 +572,7 @@ fn ordered_chunks(
     tid: Value,
     point: &mut Point,
 ) -> R<Vec<Value>> {
-    let k = fitting_items(op, ORDERED_ITEMS).expect("ordered_chunks for an operator whose staging fits");
+    let k = fitting_items(op, ORDERED_ITEMS, STAGING_BYTES).expect("ordered_chunks for an operator whose staging fits");
     let items = tr.i64c(k);
     let per_thread = ceil_div(tr, n, threads);
     let rounds = ceil_div(tr, per_thread, items);
@@ -675,22 +721,36 @@ fn to_shared(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> Vec<(Value, Ty
     sh
 }
 
-/// Elements a thread scans per round in a scan's last kernel.
-const SCAN_ITEMS: i64 = 8;
+/// Elements a thread scans per tile in a scan (Note [Single-pass scan]).
+const SCAN_ITEMS: i64 = 16;
 
 /// Shared memory a kernel may give its staging buffers: 40 KiB of the
 /// 48 KiB a block may have without asking the driver for more.
 const STAGING_BYTES: i64 = 40 * 1024;
 
+/// The blocks per multiprocessor a single-pass scan asks for (the
+/// register cap that gives): the more tiles in flight, the more of the
+/// look-back's latency is hidden, but the fewer registers a thread has.
+/// Measured on the H100 (10^8 elements): the i32 scan ran in 426 µs
+/// asking for 5 (48 registers) and 452 µs for 8 (32, a few spilled);
+/// the filter (i64 counts, 8 items a thread) in 974 µs for 5 and
+/// 858 µs for 8.
+const SCAN_MIN_BLOCKS: i64 = 5;
+const FILTER_MIN_BLOCKS: i64 = 8;
+
+/// Shared memory a single-pass scan stages a tile in: half of
+/// [`STAGING_BYTES`], so that 8 blocks fit on a multiprocessor.
+const SCAN_STAGING_BYTES: i64 = 20 * 1024;
+
 /// The most elements per thread, a power of two up to `max`, whose
-/// staging buffers ([`staging`]) for `op`'s operands fit in
-/// [`STAGING_BYTES`]; `None` when not even one does.
-fn fitting_items(op: &Op, max: i64) -> Option<i64> {
+/// staging buffers ([`staging`]) for `op`'s operands fit in `budget`
+/// bytes; `None` when not even one does.
+fn fitting_items(op: &Op, max: i64, budget: i64) -> Option<i64> {
     let bytes: i64 = op.elems.iter().map(|&e| elem_bytes(e)).sum();
     let mut k = max;
     while k >= 1 {
         let words = BLOCK * k;
-        if (words + words / 32) * bytes <= STAGING_BYTES {
+        if (words + words / 32) * bytes <= budget {
             return Some(k);
         }
         k /= 2;
@@ -893,241 +953,493 @@ fn group_reduce(tr: &mut Tr, op: &Op, tid: Value, accs: &[Value]) -> R<Vec<Value
 /// `point` is run twice per index (the first time it also writes mapped
 /// results; `first` says which).
 pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: &[Arr]) -> R<()> {
-    scan_with(tr, n, op, point, &mut |tr, i, ys| {
+    let mut store = |tr: &mut Tr, i: Value, ys: &[Value]| -> R<()> {
         for (o, &v) in outs.iter().zip(ys) {
             tr.store(o, &[i], v);
         }
         Ok(())
-    })
+    };
+    scan_with(tr, n, op, point, &mut store, false)
 }
 
 /// What a scan does with the prefixes `ys` at index `i`.
 type ScanWrite<'b> = dyn FnMut(&mut Tr, Value, &[Value]) -> R<()> + 'b;
 
-/// [`scan`], giving each index's prefixes to `write` (in the last
-/// kernel) instead of storing them.
-fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut ScanWrite) -> R<()> {
-    // Group g scans the tile [g * tile, (g + 1) * tile) in rounds of
-    // BLOCK elements, thread t taking element t of each round, so that
-    // reads and writes are coalesced.
-    let groups = group_count(tr, n);
-    let bs = tr.i64c(BLOCK);
-    let tile = ceil_div(tr, n, groups);
-    let rounds = ceil_div(tr, tile, bs);
-    let threads = groups;
-    let sums: Vec<Arr> = op
-        .elems
-        .iter()
-        .map(|&e| tr.alloc_array(e, &[groups]))
-        .collect::<R<_>>()?;
-    // Element `r * BLOCK + tid` of this group's tile, or the neutral
-    // elements past its end; and whether it is in the tile.
-    let tile_point = |tr: &mut Tr, r: Value, point: &mut ScanPoint, write: bool| -> R<(Value, Value, Vec<Value>)> {
-        let (_, tid, bid) = global_id(tr);
-        let start = tr.mul(bid, tile);
-        let end = tr.add(start, tile);
-        let end = tr.bin("min", end, n);
-        let round = tr.mul(r, bs);
-        let i = tr.add(start, round);
-        let i = tr.add(i, tid);
-        let ok = tr.cmp("lt", i, end);
-        let nes = op.nes.to_vec();
-        let xs = tr.if_(ok, &mut |tr| point(tr, i, write), &mut |_| Ok(nes.clone()))?;
-        Ok((i, ok, xs))
-    };
-    let local = tr.ctx.string_attr("local");
-    // 1. Each group reduces its tile: with a commutative operator each
-    //    thread reduces every BLOCK-th element (coalesced), then the group
-    //    once; otherwise round by round, in order.
-    launch(tr, groups, BLOCK, &mut |tr| {
-        let (_, tid, bid) = global_id(tr);
-        let nes = op.nes.to_vec();
-        let total = if op.commutative {
-            let start = tr.mul(bid, tile);
-            let end = tr.add(start, tile);
-            let end = tr.bin("min", end, n);
-            let len = tr.bin("sub", end, start);
-            let (count, first, step) = thread_range(tr, len, bs, tid, true);
-            let accs = tr.for_loop(count, &nes, &mut |tr, j, accs| {
-                let s = tr.mul(j, step);
-                let i = tr.add(first, s);
-                let i = tr.add(start, i);
-                let ys = point(tr, i, true)?;
-                apply(tr, op, accs, &ys)
-            })?;
-            group_reduce(tr, op, tid, &accs)?
-        } else {
-            tr.for_loop(rounds, &nes, &mut |tr, r, total| {
-                tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-                let (_, _, xs) = tile_point(tr, r, point, true)?;
-                let round = group_reduce(tr, op, tid, &xs)?;
-                apply(tr, op, total, &round)
-            })?
-        };
-        let zero = tr.i64c(0);
-        let is0 = tr.cmp("eq", tid, zero);
-        tr.if_(
-            is0,
-            &mut |tr| {
-                for (s, &a) in sums.iter().zip(&total) {
-                    tr.store(s, &[bid], a);
-                }
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
-        Ok(())
-    })?;
-    // 2. One group turns the sums into exclusive prefixes: each thread
-    //    sums a contiguous part, thread 0 scans those parts' sums in
-    //    shared memory, each thread rewrites its part as prefixes.
-    let one = tr.i64c(1);
-    launch(tr, one, BLOCK, &mut |tr| {
-        let (tid, _, _) = global_id(tr);
-        let bs = tr.i64c(BLOCK);
-        let (count, first, _) = thread_range(tr, threads, bs, tid, false);
-        let nes = op.nes.to_vec();
-        let part = tr.for_loop(count, &nes, &mut |tr, j, accs| {
-            let i = tr.add(first, j);
-            let here: Vec<Value> = sums.iter().map(|s| tr.load(s, &[i])).collect();
-            apply(tr, op, accs, &here)
-        })?;
-        let sh = to_shared(tr, op, tid, &part);
-        let local = tr.ctx.string_attr("local");
-        let zero = tr.i64c(0);
-        let is0 = tr.cmp("eq", tid, zero);
-        tr.if_(
-            is0,
-            &mut |tr| {
-                let nes = op.nes.to_vec();
-                tr.for_loop(bs, &nes, &mut |tr, t, carry| {
-                    let here: Vec<Value> = sh
-                        .iter()
-                        .map(|&(m, ty)| tr.emit1("imp.load", &[m, t], ty, &[]))
-                        .collect();
-                    for (&(m, _), &c) in sh.iter().zip(carry) {
-                        tr.emit("imp.store", &[m, t, c], &[], &[], vec![]);
-                    }
-                    apply(tr, op, carry, &here)
-                })?;
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
-        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-        let start: Vec<Value> = sh
-            .iter()
-            .map(|&(m, ty)| tr.emit1("imp.load", &[m, tid], ty, &[]))
-            .collect();
-        tr.for_loop(count, &start, &mut |tr, j, carry| {
-            let i = tr.add(first, j);
-            let here: Vec<Value> = sums.iter().map(|s| tr.load(s, &[i])).collect();
-            for (s, &c) in sums.iter().zip(carry) {
-                tr.store(s, &[i], c);
-            }
-            apply(tr, op, carry, &here)
-        })?;
-        Ok(())
-    })?;
-    // 3. Each group scans its tile from its prefix, in rounds of
-    //    BLOCK * SCAN_ITEMS elements staged in shared memory: read
-    //    coalesced (element `j * BLOCK + t` by thread `t`), each thread
-    //    scans its SCAN_ITEMS consecutive elements, the threads' totals are
-    //    scanned (Hillis and Steele, the earlier operand on the left), each
-    //    thread adds the prefix before it, and the round is written back
-    //    coalesced.
-    // Fewer items per round for wide elements (at least 1: a scan's
-    // elements are a few scalars).
-    let k = fitting_items(op, SCAN_ITEMS).unwrap_or(1);
+/// [`scan`], giving each index's prefixes to `write` instead of storing
+/// them.
+///
+/// **Note [Single-pass scan].** One kernel, one read of the input and
+/// one write of the output (decoupled look-back, after Merrill and
+/// Garland): block `b` takes tile `t` (a counter bumped atomically, so
+/// tiles are taken in the order blocks start and a block only waits on
+/// blocks that run) of [`BLOCK`] × `k` elements, reads it coalesced
+/// into shared memory, and scans it there (each thread its `k`
+/// consecutive elements, then the threads' totals by [`block_scan`]).
+/// Thread 0 then publishes the tile's total with flag `A` (aggregate)
+/// and walks back over the tiles before it, combining their totals
+/// (earlier on the left), until one has flag `P`: its inclusive prefix
+/// ends the walk. It publishes the tile's inclusive prefix with `P`, and
+/// the block adds its exclusive prefix to its elements and writes them
+/// coalesced. Values are written before their flag with a device fence
+/// between, and read after it with a fence between; flags and values
+/// are read volatile (past the L1 cache). A first, small kernel clears
+/// the flags and the counter.
+fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut ScanWrite, counts: bool) -> R<()> {
+    let k = fitting_items(op, SCAN_ITEMS, SCAN_STAGING_BYTES).unwrap_or(1);
     let items = tr.i64c(k);
-    let per_round = tr.i64c(BLOCK * k);
-    let big_rounds = ceil_div(tr, tile, per_round);
-    launch(tr, groups, BLOCK, &mut |tr| {
-        let (_, tid, bid) = global_id(tr);
-        let start: Vec<Value> = sums.iter().map(|s| tr.load(s, &[bid])).collect();
-        let tile_start = tr.mul(bid, tile);
-        let tile_end = tr.add(tile_start, tile);
+    let per_tile = tr.i64c(BLOCK * k);
+    let tiles = ceil_div(tr, n, per_tile);
+    let one = tr.i64c(1);
+    let tiles = tr.bin("max", tiles, one);
+    let lb = LookBack::new(tr, op, tiles, counts)?;
+    let counter = tr.alloc_array(Scalar::I64, &[one])?;
+    par_for(tr, &[tiles], &mut |tr, idx| {
+        let empty = lb.empty(tr);
+        tr.store(&lb.status, idx, empty);
+        let zero = tr.i64c(0);
+        let first = tr.cmp("eq", idx[0], zero);
+        tr.if_(
+            first,
+            &mut |tr| {
+                tr.store(&counter, &[zero], zero);
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
+        Ok(())
+    })?;
+    let local = tr.ctx.string_attr("local");
+    let min_blocks = if counts { FILTER_MIN_BLOCKS } else { SCAN_MIN_BLOCKS };
+    launch_with(tr, tiles, BLOCK, Some(min_blocks), &mut |tr| {
+        let (_, tid, _) = global_id(tr);
+        let zero = tr.i64c(0);
+        let is0 = tr.cmp("eq", tid, zero);
+        let tile = broadcast(tr, is0, is0, &[Scalar::I64], &mut |tr| {
+            let one = tr.i64c(1);
+            let off = tr.element_offset(&counter, &[zero]);
+            let add = tr.ctx.string_attr("add");
+            let i64t = tr.ty(Scalar::I64);
+            Ok(vec![tr.emit1(
+                "imp.atomic",
+                &[counter.mem, off, one],
+                i64t,
+                &[("kind", add)],
+            )])
+        })?[0];
+        let tile_start = tr.mul(tile, per_tile);
+        let tile_end = tr.add(tile_start, per_tile);
         let tile_end = tr.bin("min", tile_end, n);
         let bs = tr.i64c(BLOCK);
         let stage = staging(tr, op, k);
-        // The element at offset `e` of round `r`: its index and whether it
-        // is in the tile.
-        let at = |tr: &mut Tr, r: Value, e: Value| -> (Value, Value) {
-            let base = tr.mul(r, per_round);
-            let base = tr.add(tile_start, base);
-            let i = tr.add(base, e);
+        // Element `e` of the tile: its index and whether it is in the
+        // input.
+        let at = |tr: &mut Tr, e: Value| -> (Value, Value) {
+            let i = tr.add(tile_start, e);
             (i, tr.cmp("lt", i, tile_end))
         };
-        tr.for_loop(big_rounds, &start, &mut |tr, r, carry| {
-            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-            tr.for_loop(items, &[], &mut |tr, j, _| {
-                let e = tr.mul(j, bs);
-                let e = tr.add(e, tid);
-                let (i, ok) = at(tr, r, e);
-                let nes = op.nes.to_vec();
-                let xs = tr.if_(ok, &mut |tr| point(tr, i, false), &mut |_| Ok(nes.clone()))?;
-                let e = padded(tr, e);
-                for (&(m, _), &x) in stage.iter().zip(&xs) {
-                    tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
-                }
-                Ok(vec![])
-            })?;
-            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-            // This thread's elements, scanned in place.
-            let mine = tr.mul(tid, items);
+        tr.for_loop(items, &[], &mut |tr, j, _| {
+            let e = tr.mul(j, bs);
+            let e = tr.add(e, tid);
+            let (i, ok) = at(tr, e);
             let nes = op.nes.to_vec();
-            let own = tr.for_loop(items, &nes, &mut |tr, j, acc| {
-                let e = tr.add(mine, j);
-                let e = padded(tr, e);
-                let x: Vec<Value> = stage
-                    .iter()
-                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
-                    .collect();
-                let y = apply(tr, op, acc, &x)?;
-                for (&(m, _), &v) in stage.iter().zip(&y) {
-                    tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
-                }
-                Ok(y)
-            })?;
-            let (before, total) = block_scan(tr, op, tid, &own)?;
-            let prefix = apply(tr, op, carry, &before)?;
-            tr.for_loop(items, &[], &mut |tr, j, _| {
-                let e = tr.add(mine, j);
-                let e = padded(tr, e);
-                let x: Vec<Value> = stage
-                    .iter()
-                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
-                    .collect();
-                let y = apply(tr, op, &prefix, &x)?;
-                for (&(m, _), &v) in stage.iter().zip(&y) {
-                    tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
-                }
-                Ok(vec![])
-            })?;
-            tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-            tr.for_loop(items, &[], &mut |tr, j, _| {
-                let e = tr.mul(j, bs);
-                let e = tr.add(e, tid);
-                let (i, ok) = at(tr, r, e);
-                let e = padded(tr, e);
-                let y: Vec<Value> = stage
-                    .iter()
-                    .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
-                    .collect();
-                tr.if_(
-                    ok,
-                    &mut |tr| {
-                        write(tr, i, &y)?;
-                        Ok(vec![])
-                    },
-                    &mut |_| Ok(vec![]),
-                )?;
-                Ok(vec![])
-            })?;
-            apply(tr, op, carry, &total)
+            let xs = tr.if_(ok, &mut |tr| point(tr, i, true), &mut |_| Ok(nes.clone()))?;
+            let e = padded(tr, e);
+            for (&(m, _), &x) in stage.iter().zip(&xs) {
+                tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
+            }
+            Ok(vec![])
+        })?;
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        // This thread's elements, scanned in place.
+        let mine = tr.mul(tid, items);
+        let nes = op.nes.to_vec();
+        let own = tr.for_loop(items, &nes, &mut |tr, j, acc| {
+            let e = tr.add(mine, j);
+            let e = padded(tr, e);
+            let x: Vec<Value> = stage
+                .iter()
+                .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                .collect();
+            let y = apply(tr, op, acc, &x)?;
+            for (&(m, _), &v) in stage.iter().zip(&y) {
+                tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
+            }
+            Ok(y)
+        })?;
+        let (before, total) = block_scan(tr, op, tid, &own)?;
+        let warp_size = tr.i64c(WARP);
+        let warp0 = tr.cmp("lt", tid, warp_size);
+        let exclusive = broadcast(tr, warp0, is0, &op.elems, &mut |tr| {
+            look_back(tr, op, &lb, tile, tid, &total)
+        })?;
+        let prefix = apply(tr, op, &exclusive, &before)?;
+        tr.for_loop(items, &[], &mut |tr, j, _| {
+            let e = tr.add(mine, j);
+            let e = padded(tr, e);
+            let x: Vec<Value> = stage
+                .iter()
+                .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                .collect();
+            let y = apply(tr, op, &prefix, &x)?;
+            for (&(m, _), &v) in stage.iter().zip(&y) {
+                tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
+            }
+            Ok(vec![])
+        })?;
+        tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+        tr.for_loop(items, &[], &mut |tr, j, _| {
+            let e = tr.mul(j, bs);
+            let e = tr.add(e, tid);
+            let (i, ok) = at(tr, e);
+            let e = padded(tr, e);
+            let y: Vec<Value> = stage
+                .iter()
+                .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+                .collect();
+            tr.if_(
+                ok,
+                &mut |tr| {
+                    write(tr, i, &y)?;
+                    Ok(vec![])
+                },
+                &mut |_| Ok(vec![]),
+            )?;
+            Ok(vec![])
         })?;
         Ok(())
     })
+}
+
+/// A look-back flag: the tile's total is published.
+const FLAG_TOTAL: i64 = 1;
+/// A look-back flag: the tile's inclusive prefix is published.
+const FLAG_PREFIX: i64 = 2;
+
+/// The look-back state of a single-pass scan (Note [Single-pass scan]),
+/// one element per tile in `status`: either an i32 flag, the values
+/// being in `totals` or `prefixes` by the flag; or, `packed`, the flag
+/// shifted left by `shift` bits and the one value's bits below it, in
+/// one i64 (one store publishes both, so no fences are needed).
+struct LookBack {
+    status: Arr,
+    packed: Option<i64>,
+    totals: Vec<Arr>,
+    prefixes: Vec<Arr>,
+}
+
+/// Elements whose bits fit below a flag in an i64 ([`LookBack`]).
+fn packable(e: Scalar) -> bool {
+    matches!(
+        e,
+        Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::F32
+    )
+}
+
+impl LookBack {
+    /// The look-back arrays for `tiles` tiles of a scan with `op`;
+    /// `counts`: the operator is (+) on i64 values below 2^62.
+    fn new(tr: &mut Tr, op: &Op, tiles: Value, counts: bool) -> R<LookBack> {
+        let packed = if counts {
+            Some(62)
+        } else if op.elems.len() == 1 && packable(op.elems[0]) {
+            Some(32)
+        } else {
+            None
+        };
+        let status = tr.alloc_array(if packed.is_some() { Scalar::I64 } else { Scalar::I32 }, &[tiles])?;
+        let mut arrays = || -> R<Vec<Arr>> {
+            if packed.is_some() {
+                return Ok(Vec::new());
+            }
+            op.elems.iter().map(|&e| tr.alloc_array(e, &[tiles])).collect()
+        };
+        let totals = arrays()?;
+        let prefixes = arrays()?;
+        Ok(LookBack {
+            status,
+            packed,
+            totals,
+            prefixes,
+        })
+    }
+
+    /// The status meaning "no value yet" (0).
+    fn empty(&self, tr: &mut Tr) -> Value {
+        tr.int(0, self.status.elem)
+    }
+
+    /// A status with flag `flag` and no value.
+    fn flag_only(&self, tr: &mut Tr, flag: i64) -> Value {
+        tr.int(flag << self.packed.unwrap_or(0), self.status.elem)
+    }
+
+    /// The flag (an i32) of status `st`.
+    fn flag(&self, tr: &mut Tr, st: Value) -> Value {
+        match self.packed {
+            Some(shift) => {
+                let sh = tr.i64c(shift);
+                let f = tr.bin("ushr", st, sh);
+                convert(tr, "trunc", f, Scalar::I32)
+            }
+            None => st,
+        }
+    }
+
+    /// Publishes `vals` for `tile` with flag `flag`.
+    fn publish(&self, tr: &mut Tr, tile: Value, vals: &[Value], flag: i64) {
+        let word = match self.packed {
+            Some(shift) => {
+                let bits = match tr.ctx.as_scalar(tr.ctx.value_type(vals[0])) {
+                    Some(Scalar::F32) => convert(tr, "bitcast", vals[0], Scalar::I32),
+                    _ => vals[0],
+                };
+                let bits = if tr.ctx.as_scalar(tr.ctx.value_type(bits)) == Some(Scalar::I64) {
+                    bits
+                } else {
+                    let wide = convert(tr, "zext", bits, Scalar::I64);
+                    let mask = tr.i64c(0xffff_ffff);
+                    tr.bin("and", wide, mask)
+                };
+                let f = tr.i64c(flag << shift);
+                tr.bin("or", f, bits)
+            }
+            None => {
+                let arrs = if flag == FLAG_PREFIX {
+                    &self.prefixes
+                } else {
+                    &self.totals
+                };
+                for (a, &v) in arrs.iter().zip(vals) {
+                    tr.store(a, &[tile], v);
+                }
+                tr.emit("imp.fence", &[], &[], &[], vec![]);
+                tr.int(flag, Scalar::I32)
+            }
+        };
+        let off = tr.element_offset(&self.status, &[tile]);
+        let vol = tr.ctx.intern_attr(AttrKind::Unit);
+        tr.emit(
+            "imp.store",
+            &[self.status.mem, off, word],
+            &[],
+            &[("volatile", vol)],
+            vec![],
+        );
+    }
+
+    /// The values published for `tile`, whose status `st` has a flag;
+    /// `prefix`: whether the flag is [`FLAG_PREFIX`].
+    fn values(&self, tr: &mut Tr, op: &Op, tile: Value, st: Value, prefix: Value) -> R<Vec<Value>> {
+        match self.packed {
+            Some(shift) => {
+                let mask = tr.i64c((1 << shift) - 1);
+                let bits = tr.bin("and", st, mask);
+                Ok(vec![match op.elems[0] {
+                    Scalar::I64 => bits,
+                    Scalar::F32 => {
+                        let b = convert(tr, "trunc", bits, Scalar::I32);
+                        convert(tr, "bitcast", b, Scalar::F32)
+                    }
+                    e => convert(tr, "trunc", bits, e),
+                }])
+            }
+            None => {
+                // The values were written before the flag (and a fence).
+                tr.emit("imp.fence", &[], &[], &[], vec![]);
+                tr.if_(
+                    prefix,
+                    &mut |tr| Ok(self.prefixes.iter().map(|a| load_volatile(tr, a, tile)).collect()),
+                    &mut |tr| Ok(self.totals.iter().map(|a| load_volatile(tr, a, tile)).collect()),
+                )
+            }
+        }
+    }
+}
+
+/// A volatile read of `a` at `i`.
+fn load_volatile(tr: &mut Tr, a: &Arr, i: Value) -> Value {
+    let off = tr.element_offset(a, &[i]);
+    let t = tr.ty(a.elem);
+    let vol = tr.ctx.intern_attr(AttrKind::Unit);
+    tr.emit1("imp.load", &[a.mem, off], t, &[("volatile", vol)])
+}
+
+/// The largest of the i32 `x` of the lanes of the warp, for every lane
+/// (shuffles across: lane `l` and `l ^ s` swap in round `s` = 16, 8, ...).
+fn warp_max(tr: &mut Tr, x: Value) -> Value {
+    let mut x = x;
+    let mut s = WARP / 2;
+    while s >= 1 {
+        let off = tr.i64c(s);
+        let kind = tr.ctx.string_attr("xor");
+        let t = tr.ctx.value_type(x);
+        let other = tr.emit1("imp.shuffle", &[x, off], t, &[("kind", kind)]);
+        x = tr.bin("max", x, other);
+        s /= 2;
+    }
+    x
+}
+
+/// Warp 0's part of the single-pass scan for tile `tile` of total
+/// `total` (all its lanes run it; `lane` is the thread's): publishes the
+/// total, walks back to the exclusive prefix, publishes the inclusive
+/// one; the exclusive prefix is right in lane 0. The walk reads the
+/// statuses of [`WARP`] tiles at a time, lane `l` that of tile
+/// `j - 31 + l` (so lane order is tile order), waits until none is
+/// empty, and combines (by [`warp_reduce`], in order) the values from
+/// the last tile with a prefix on, or all the totals when none has one.
+fn look_back(tr: &mut Tr, op: &Op, lb: &LookBack, tile: Value, lane: Value, total: &[Value]) -> R<Vec<Value>> {
+    let zero = tr.i64c(0);
+    let first = tr.cmp("eq", tile, zero);
+    let lane0 = tr.cmp("eq", lane, zero);
+    let nes = op.nes.to_vec();
+    let publish_at_lane0 = |tr: &mut Tr, vals: &[Value], flag: i64| -> R<()> {
+        tr.if_(
+            lane0,
+            &mut |tr| {
+                lb.publish(tr, tile, vals, flag);
+                Ok(vec![])
+            },
+            &mut |_| Ok(vec![]),
+        )?;
+        Ok(())
+    };
+    tr.if_(
+        first,
+        &mut |tr| {
+            publish_at_lane0(tr, total, FLAG_PREFIX)?;
+            Ok(nes.clone())
+        },
+        &mut |tr| {
+            publish_at_lane0(tr, total, FLAG_TOTAL)?;
+            // Carried: the last tile of the window, whether a prefix was
+            // found, and the combination of the values after the window.
+            let one = tr.i64c(1);
+            let start = tr.bin("sub", tile, one);
+            let no = tr.int(0, Scalar::I32);
+            let mut inits = vec![start, no];
+            inits.extend_from_slice(&nes);
+            let out = tr.while_loop(
+                &inits,
+                &mut |tr, c| {
+                    let no = tr.int(0, Scalar::I32);
+                    Ok(vec![tr.cmp("eq", c[1], no)])
+                },
+                &mut |tr, c| {
+                    let (j, acc) = (c[0], c[2..].to_vec());
+                    let back = tr.i64c(WARP - 1);
+                    let idx = tr.bin("sub", j, back);
+                    let idx = tr.add(idx, lane);
+                    let zero = tr.i64c(0);
+                    let inside = tr.cmp("ge", idx, zero);
+                    // Before tile 0: a prefix (never the last one: tile 0
+                    // has one by the time no status is empty).
+                    let read = |tr: &mut Tr| -> R<Value> {
+                        Ok(tr.if_(
+                            inside,
+                            &mut |tr| Ok(vec![load_volatile(tr, &lb.status, idx)]),
+                            &mut |tr| Ok(vec![lb.flag_only(tr, FLAG_PREFIX)]),
+                        )?[0])
+                    };
+                    let st0 = read(tr)?;
+                    let st = tr.while_loop(
+                        &[st0],
+                        &mut |tr, c| {
+                            let empty = lb.empty(tr);
+                            let waiting = tr.cmp("eq", c[0], empty);
+                            let w = convert(tr, "btoi", waiting, Scalar::I32);
+                            let any = warp_max(tr, w);
+                            let none = tr.int(0, Scalar::I32);
+                            Ok(vec![tr.cmp("ne", any, none)])
+                        },
+                        &mut |tr, _| Ok(vec![read(tr)?]),
+                    )?[0];
+                    // The last lane whose tile has a prefix, or -1.
+                    let flag = lb.flag(tr, st);
+                    let p = tr.int(FLAG_PREFIX, Scalar::I32);
+                    let has = tr.cmp("eq", flag, p);
+                    let lane32 = convert(tr, "trunc", lane, Scalar::I32);
+                    let minus = tr.int(-1, Scalar::I32);
+                    let mark = tr.if_(has, &mut |_| Ok(vec![lane32]), &mut |_| Ok(vec![minus]))?[0];
+                    let last = warp_max(tr, mark);
+                    let counts = tr.cmp("ge", lane32, last);
+                    let counts = tr.bin("and", counts, inside);
+                    let nes = op.nes.to_vec();
+                    let v = tr.if_(counts, &mut |tr| lb.values(tr, op, idx, st, has), &mut |_| {
+                        Ok(nes.clone())
+                    })?;
+                    let window = warp_reduce(tr, op, lane, &v, WARP)?;
+                    let acc = apply(tr, op, &window, &acc)?;
+                    let width = tr.i64c(WARP);
+                    let next = tr.bin("sub", j, width);
+                    let none = tr.int(0, Scalar::I32);
+                    let found = tr.cmp("ge", last, none);
+                    let found = convert(tr, "btoi", found, Scalar::I32);
+                    let mut out = vec![next, found];
+                    out.extend(acc);
+                    Ok(out)
+                },
+            )?;
+            let exclusive = out[2..].to_vec();
+            let inclusive = apply(tr, op, &exclusive, total)?;
+            publish_at_lane0(tr, &inclusive, FLAG_PREFIX)?;
+            Ok(exclusive)
+        },
+    )
+}
+
+/// `x` converted to `to` by the `soac.convop` of kind `kind`.
+fn convert(tr: &mut Tr, kind: &str, x: Value, to: Scalar) -> Value {
+    let t = tr.ty(to);
+    let kind = tr.ctx.string_attr(kind);
+    tr.emit1("soac.convop", &[x], t, &[("kind", kind)])
+}
+
+/// Values of types `types` that the threads where `run` holds compute
+/// with `f`, given to every thread of the block through shared memory
+/// by the one where `keep` holds.
+fn broadcast(
+    tr: &mut Tr,
+    run: Value,
+    keep: Value,
+    types: &[Scalar],
+    f: &mut dyn FnMut(&mut Tr) -> R<Vec<Value>>,
+) -> R<Vec<Value>> {
+    let shared_t = tr
+        .ctx
+        .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
+    let sh: Vec<(Value, Type)> = types
+        .iter()
+        .map(|&e| {
+            let bytes = tr.i64c(elem_bytes(e));
+            (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
+        })
+        .collect();
+    let zero = tr.i64c(0);
+    tr.if_(
+        run,
+        &mut |tr| {
+            let vals = f(tr)?;
+            tr.if_(
+                keep,
+                &mut |tr| {
+                    for (&(m, _), &v) in sh.iter().zip(&vals) {
+                        tr.emit("imp.store", &[m, zero, v], &[], &[], vec![]);
+                    }
+                    Ok(vec![])
+                },
+                &mut |_| Ok(vec![]),
+            )?;
+            Ok(vec![])
+        },
+        &mut |_| Ok(vec![]),
+    )?;
+    let local = tr.ctx.string_attr("local");
+    tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
+    Ok(sh
+        .iter()
+        .map(|&(m, t)| tr.emit1("imp.load", &[m, zero], t, &[]))
+        .collect())
 }
 
 /// A filter of the points `0..n` (`segop.filter`): `point` gives whether
@@ -1172,7 +1484,7 @@ pub(crate) fn filter(tr: &mut Tr, n: Value, point: &mut MapPoint, outs: &[Arr]) 
         Ok(vec![tr.emit1("soac.convop", &[k], i64t, &[("kind", btoi)])])
     };
     let last = tr.bin("sub", n, one);
-    scan_with(tr, n, &op, &mut flag, &mut |tr, i, prefix| {
+    let mut place = |tr: &mut Tr, i: Value, prefix: &[Value]| -> R<()> {
         let ys = (point.borrow_mut())(tr, &[i])?;
         let k = keep(tr, &ys)?;
         let s = prefix[0];
@@ -1199,7 +1511,9 @@ pub(crate) fn filter(tr: &mut Tr, n: Value, point: &mut MapPoint, outs: &[Arr]) 
             &mut |_| Ok(vec![]),
         )?;
         Ok(())
-    })?;
+    };
+    // The counts are below n < 2^62: packed with their flags.
+    scan_with(tr, n, &op, &mut flag, &mut place, true)?;
     let nonempty = tr.cmp("gt", n, zero);
     let c = tr.if_(
         nonempty,

@@ -580,6 +580,17 @@ impl<'a> Tr<'a> {
         Ok(self.ctx.results(op).collect())
     }
 
+    /// An `imp.while` carrying `inits`: `cond` gets the carried values
+    /// and returns whether to run `body` again, which returns the next
+    /// ones; the results are the values for which `cond` failed.
+    pub fn while_loop(&mut self, inits: &[Value], cond: &mut RegionBody, body: &mut RegionBody) -> R<Vec<Value>> {
+        let types: Vec<Type> = inits.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let (rc, _) = self.region(&types, cond)?;
+        let (rb, _) = self.region(&types, body)?;
+        let op = self.emit("imp.while", inits, &types, &[], vec![rc, rb]);
+        Ok(self.ctx.results(op).collect())
+    }
+
     /// Builds a region of one block with the given arguments whose body
     /// `f` returns the values to yield.
     pub fn region(&mut self, arg_types: &[Type], f: &mut RegionBody) -> R<(RegionId, Vec<Type>)> {

@@ -110,6 +110,15 @@
 
 // -----
 
+"imp.func"() ({
+^bb0(%n: i64, %i: i32, %x: f32, %d: !mem.block<device>, %h: !mem.block<host>):
+  // expected-error @+1 {{'imp.fence' op must be inside an 'imp.kernel'}}
+  "imp.fence"() : () -> ()
+  "imp.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i32, f32, !mem.block<device>, !mem.block<host>) -> ()} : () -> ()
+
+// -----
+
 "imp.kernel"() ({
 ^bb0(%n: i64, %i: i32, %x: f32, %d: !mem.block<device>, %h: !mem.block<host>):
   // expected-error @+1 {{'imp.barrier' op attribute 'fence' must be one of "local", "global", found "system"}}

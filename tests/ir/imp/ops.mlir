@@ -3,6 +3,9 @@
 // CHECK-LABEL: "k0"
 // CHECK: imp.thread_id(
 // CHECK: imp.barrier(
+// CHECK: {volatile} : (!mem.block<device>, i64) -> f32
+// CHECK: imp.fence(
+// CHECK: {volatile} : (!mem.block<device>, i64, f32) -> ()
 // CHECK-LABEL: "main"
 // CHECK: imp.launch(
 "imp.kernel"() ({
@@ -29,6 +32,9 @@
   %old = "imp.atomic"(%s, %zero, %one) {kind = "add"} : (!mem.block<shared>, i64, i32) -> i32
   %two = "soac.constant"() {value = 2 : i32} : () -> i32
   %prev = "imp.atomic"(%s, %zero, %one, %two) {kind = "cas"} : (!mem.block<shared>, i64, i32, i32) -> i32
+  %flag = "imp.load"(%m, %zero) {volatile} : (!mem.block<device>, i64) -> f32
+  "imp.fence"() : () -> ()
+  "imp.store"(%m, %zero, %flag) {volatile} : (!mem.block<device>, i64, f32) -> ()
   "imp.return"() : () -> ()
 }) {sym_name = "k0", function_type = (!mem.block<device>, i64) -> (), block_size = [256]} : () -> ()
 "imp.func"() ({
