@@ -322,14 +322,7 @@ pub(crate) fn shared_hist(
                 let jb = tr.mul(j, bs);
                 let b = tr.add(jb, tid);
                 let ok = tr.cmp("lt", b, w);
-                tr.if_(
-                    ok,
-                    &mut |tr| {
-                        f(tr, b)?;
-                        Ok(vec![])
-                    },
-                    &mut |_| Ok(vec![]),
-                )?;
+                when(tr, ok, &mut |tr| f(tr, b))?;
                 Ok(vec![])
             })?;
             Ok(())
@@ -870,6 +863,45 @@ fn warp_reduce(tr: &mut Tr, op: &Op, lane: Value, vals: &[Value], width: i64) ->
     Ok(vals)
 }
 
+/// Shared arrays of `len` elements of each of `types`, with the
+/// elements' types.
+fn shared_arrays(tr: &mut Tr, types: &[Scalar], len: i64) -> Vec<(Value, Type)> {
+    let shared_t = tr
+        .ctx
+        .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
+    types
+        .iter()
+        .map(|&e| {
+            let bytes = tr.i64c(len * elem_bytes(e));
+            (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
+        })
+        .collect()
+}
+
+/// Runs `f` in the threads where `cond` holds.
+fn when(tr: &mut Tr, cond: Value, f: &mut dyn FnMut(&mut Tr) -> R<()>) -> R<()> {
+    tr.if_(
+        cond,
+        &mut |tr| {
+            f(tr)?;
+            Ok(vec![])
+        },
+        &mut |_| Ok(vec![]),
+    )?;
+    Ok(())
+}
+
+/// Stores `vals` at `at` of the shared arrays `sh` in the threads where
+/// `cond` holds.
+fn store_where(tr: &mut Tr, cond: Value, sh: &[(Value, Type)], at: Value, vals: &[Value]) -> R<()> {
+    when(tr, cond, &mut |tr| {
+        for (&(m, _), &v) in sh.iter().zip(vals) {
+            tr.emit("imp.store", &[m, at, v], &[], &[], vec![]);
+        }
+        Ok(())
+    })
+}
+
 /// Combines the threads' values of a group, keeping their order: each
 /// warp by shuffles ([`warp_reduce`]), then the warps' results by warp 0
 /// through shared memory. Every thread gets the result.
@@ -880,73 +912,30 @@ fn group_reduce(tr: &mut Tr, op: &Op, tid: Value, accs: &[Value]) -> R<Vec<Value
     let five = tr.i64c(5);
     let warp = tr.bin("shr", tid, five);
     let mine = warp_reduce(tr, op, lane, accs, WARP)?;
-    let shared_t = tr
-        .ctx
-        .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
-    // The warps' results at 0..WARPS, the group's at WARPS.
-    let sh: Vec<(Value, Type)> = op
-        .elems
-        .iter()
-        .map(|&e| {
-            let bytes = tr.i64c((WARPS + 1) * elem_bytes(e));
-            (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
-        })
-        .collect();
+    // The warps' results.
+    let sh = shared_arrays(tr, &op.elems, WARPS);
     let local = tr.ctx.string_attr("local");
     let zero = tr.i64c(0);
     let lane0 = tr.cmp("eq", lane, zero);
-    tr.if_(
-        lane0,
-        &mut |tr| {
-            for (&(m, _), &v) in sh.iter().zip(&mine) {
-                tr.emit("imp.store", &[m, warp, v], &[], &[], vec![]);
-            }
-            Ok(vec![])
-        },
-        &mut |_| Ok(vec![]),
-    )?;
+    store_where(tr, lane0, &sh, warp, &mine)?;
     tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
     let warp0 = tr.cmp("eq", warp, zero);
-    tr.if_(
-        warp0,
-        &mut |tr| {
-            let warps = tr.i64c(WARPS);
-            let has = tr.cmp("lt", lane, warps);
-            let nes = op.nes.to_vec();
-            let xs = tr.if_(
-                has,
-                &mut |tr| {
-                    Ok(sh
-                        .iter()
-                        .map(|&(m, t)| tr.emit1("imp.load", &[m, lane], t, &[]))
-                        .collect())
-                },
-                &mut |_| Ok(nes.clone()),
-            )?;
-            let total = warp_reduce(tr, op, lane, &xs, WARPS)?;
-            let zero = tr.i64c(0);
-            let first = tr.cmp("eq", lane, zero);
-            tr.if_(
-                first,
-                &mut |tr| {
-                    let at = tr.i64c(WARPS);
-                    for (&(m, _), &v) in sh.iter().zip(&total) {
-                        tr.emit("imp.store", &[m, at, v], &[], &[], vec![]);
-                    }
-                    Ok(vec![])
-                },
-                &mut |_| Ok(vec![]),
-            )?;
-            Ok(vec![])
-        },
-        &mut |_| Ok(vec![]),
-    )?;
-    tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-    let at = tr.i64c(WARPS);
-    Ok(sh
-        .iter()
-        .map(|&(m, t)| tr.emit1("imp.load", &[m, at], t, &[]))
-        .collect())
+    broadcast(tr, warp0, lane0, &op.elems, &mut |tr| {
+        let warps = tr.i64c(WARPS);
+        let has = tr.cmp("lt", lane, warps);
+        let nes = op.nes.to_vec();
+        let xs = tr.if_(
+            has,
+            &mut |tr| {
+                Ok(sh
+                    .iter()
+                    .map(|&(m, t)| tr.emit1("imp.load", &[m, lane], t, &[]))
+                    .collect())
+            },
+            &mut |_| Ok(nes.clone()),
+        )?;
+        warp_reduce(tr, op, lane, &xs, WARPS)
+    })
 }
 
 /// An inclusive scan of `n` values into `outs` (Note [Segops on the GPU]).
@@ -1053,18 +1042,8 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
         // This thread's elements, scanned in place.
         let mine = tr.mul(tid, items);
         let nes = op.nes.to_vec();
-        let own = tr.for_loop(items, &nes, &mut |tr, j, acc| {
-            let e = tr.add(mine, j);
-            let e = padded(tr, e);
-            let x: Vec<Value> = stage
-                .iter()
-                .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
-                .collect();
-            let y = apply(tr, op, acc, &x)?;
-            for (&(m, _), &v) in stage.iter().zip(&y) {
-                tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
-            }
-            Ok(y)
+        let own = rewrite_run(tr, &stage, mine, items, &nes, true, &mut |tr, acc, x| {
+            apply(tr, op, acc, x)
         })?;
         let (before, total) = block_scan(tr, op, tid, &own)?;
         let warp_size = tr.i64c(WARP);
@@ -1073,18 +1052,8 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
             look_back(tr, op, &lb, tile, tid, &total)
         })?;
         let prefix = apply(tr, op, &exclusive, &before)?;
-        tr.for_loop(items, &[], &mut |tr, j, _| {
-            let e = tr.add(mine, j);
-            let e = padded(tr, e);
-            let x: Vec<Value> = stage
-                .iter()
-                .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
-                .collect();
-            let y = apply(tr, op, &prefix, &x)?;
-            for (&(m, _), &v) in stage.iter().zip(&y) {
-                tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
-            }
-            Ok(vec![])
+        rewrite_run(tr, &stage, mine, items, &prefix, false, &mut |tr, prefix, x| {
+            apply(tr, op, prefix, x)
         })?;
         tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
         tr.for_loop(items, &[], &mut |tr, j, _| {
@@ -1096,17 +1065,38 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
                 .iter()
                 .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
                 .collect();
-            tr.if_(
-                ok,
-                &mut |tr| {
-                    write(tr, i, &y)?;
-                    Ok(vec![])
-                },
-                &mut |_| Ok(vec![]),
-            )?;
+            when(tr, ok, &mut |tr| write(tr, i, &y))?;
             Ok(vec![])
         })?;
         Ok(())
+    })
+}
+
+/// Replaces the `items` staged elements from `mine` on (a thread's run
+/// in a staging buffer) by `f(carried, element)`, the carried value
+/// starting at `inits` and, when `carry`, becoming each new element (an
+/// in-place scan; otherwise it stays); returns the last carried value.
+fn rewrite_run(
+    tr: &mut Tr,
+    stage: &[(Value, Type)],
+    mine: Value,
+    items: Value,
+    inits: &[Value],
+    carry: bool,
+    f: &mut dyn FnMut(&mut Tr, &[Value], &[Value]) -> R<Vec<Value>>,
+) -> R<Vec<Value>> {
+    tr.for_loop(items, inits, &mut |tr, j, carried| {
+        let e = tr.add(mine, j);
+        let e = padded(tr, e);
+        let x: Vec<Value> = stage
+            .iter()
+            .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
+            .collect();
+        let y = f(tr, carried, &x)?;
+        for (&(m, _), &v) in stage.iter().zip(&y) {
+            tr.emit("imp.store", &[m, e, v], &[], &[], vec![]);
+        }
+        Ok(if carry { y } else { carried.to_vec() })
     })
 }
 
@@ -1405,31 +1395,13 @@ fn broadcast(
     types: &[Scalar],
     f: &mut dyn FnMut(&mut Tr) -> R<Vec<Value>>,
 ) -> R<Vec<Value>> {
-    let shared_t = tr
-        .ctx
-        .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
-    let sh: Vec<(Value, Type)> = types
-        .iter()
-        .map(|&e| {
-            let bytes = tr.i64c(elem_bytes(e));
-            (tr.emit1("imp.shared_alloc", &[bytes], shared_t, &[]), tr.ty(e))
-        })
-        .collect();
+    let sh = shared_arrays(tr, types, 1);
     let zero = tr.i64c(0);
     tr.if_(
         run,
         &mut |tr| {
             let vals = f(tr)?;
-            tr.if_(
-                keep,
-                &mut |tr| {
-                    for (&(m, _), &v) in sh.iter().zip(&vals) {
-                        tr.emit("imp.store", &[m, zero, v], &[], &[], vec![]);
-                    }
-                    Ok(vec![])
-                },
-                &mut |_| Ok(vec![]),
-            )?;
+            store_where(tr, keep, &sh, zero, &vals)?;
             Ok(vec![])
         },
         &mut |_| Ok(vec![]),
