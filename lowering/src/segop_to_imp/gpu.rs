@@ -1072,6 +1072,9 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
     })
 }
 
+/// A function of two lists of values (as [`apply`] is).
+type Combiner<'b> = dyn FnMut(&mut Tr, &[Value], &[Value]) -> R<Vec<Value>> + 'b;
+
 /// Replaces the `items` staged elements from `mine` on (a thread's run
 /// in a staging buffer) by `f(carried, element)`, the carried value
 /// starting at `inits` and, when `carry`, becoming each new element (an
@@ -1083,7 +1086,7 @@ fn rewrite_run(
     items: Value,
     inits: &[Value],
     carry: bool,
-    f: &mut dyn FnMut(&mut Tr, &[Value], &[Value]) -> R<Vec<Value>>,
+    f: &mut Combiner,
 ) -> R<Vec<Value>> {
     tr.for_loop(items, inits, &mut |tr, j, carried| {
         let e = tr.add(mine, j);
