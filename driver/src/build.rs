@@ -111,7 +111,7 @@ pub fn build_linked(
         return print(&ctx, module);
     }
     let target = if gpu.is_some() { "cuda" } else { "cpu" };
-    stage(&mut ctx, &format!("segop-to-imp{{target={target}}}"))?;
+    stage(&mut ctx, &format!("segop-to-imp{{target={target}}},imp-free-early"))?;
     if emit == Emit::Imp {
         return print(&ctx, module);
     }
