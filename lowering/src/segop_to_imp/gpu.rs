@@ -370,6 +370,22 @@ pub(crate) struct Op<'a> {
     pub nes: &'a [Value],
     pub elems: Vec<Scalar>,
     pub commutative: bool,
+    /// Which operands are the point's index itself, which a reduction
+    /// in order need not stage (Note [Index parts]).
+    pub index_parts: Vec<bool>,
+}
+
+impl Op<'_> {
+    /// The element types of the operands a reduction in order stages
+    /// (all but the index parts).
+    fn staged(&self) -> Vec<Scalar> {
+        self.elems
+            .iter()
+            .zip(&self.index_parts)
+            .filter(|&(_, &ix)| !ix)
+            .map(|(&e, _)| e)
+            .collect()
+    }
 }
 
 fn apply(tr: &mut Tr, op: &Op, a: &[Value], b: &[Value]) -> R<Vec<Value>> {
@@ -457,7 +473,7 @@ fn group_reduce_range(
     let accs = if op.commutative {
         let (count, first, step) = thread_range(tr, n, threads, me, true);
         strided_reduce(tr, op, (count, first, step), point)?
-    } else if fitting_items(op, ORDERED_ITEMS, STAGING_BYTES).is_some() {
+    } else if fitting_items(&op.staged(), ORDERED_ITEMS, STAGING_BYTES).is_some() {
         ordered_chunks(tr, op, (n, threads, first_thread), tid, point)?
     } else {
         // Elements too wide to stage: each thread reads its chunk itself.
@@ -548,6 +564,14 @@ fn ordered_min_blocks(op: &Op) -> Option<i64> {
 /// Elements a thread reads per round in [`ordered_chunks`].
 const ORDERED_ITEMS: i64 = 16;
 
+/// **Note [Index parts].** A reduction's operands are often the point's
+/// index itself (the `i` of `zip xs (iota n)` in an argmax): a value
+/// known from the element's position. [`ordered_chunks`] stages only the
+/// other operands in shared memory and gives the index parts from the
+/// position when it combines, so more elements fit a round (argmax: 16
+/// of 4 bytes instead of 8 of 12). `segops.rs` finds them: the yielded
+/// values that are the body's innermost index argument.
+
 /// Each thread's reduction, in order, of a contiguous chunk of the points
 /// `0..n`: thread `k` of `threads` (this group's threads are
 /// `first_thread..first_thread + BLOCK`) has the points `k*c..(k+1)*c`,
@@ -565,12 +589,14 @@ fn ordered_chunks(
     tid: Value,
     point: &mut Point,
 ) -> R<Vec<Value>> {
-    let k = fitting_items(op, ORDERED_ITEMS, STAGING_BYTES).expect("ordered_chunks for an operator whose staging fits");
+    let staged = op.staged();
+    let k = fitting_items(&staged, ORDERED_ITEMS, STAGING_BYTES)
+        .expect("ordered_chunks for an operator whose staging fits");
     let items = tr.i64c(k);
     let per_thread = ceil_div(tr, n, threads);
     let rounds = ceil_div(tr, per_thread, items);
     let c = tr.mul(rounds, items);
-    let stage = staging(tr, op, k);
+    let stage = staging(tr, &staged, k);
     let local = tr.ctx.string_attr("local");
     let bs = tr.i64c(BLOCK);
     let log_items = tr.i64c(k.trailing_zeros() as i64);
@@ -598,7 +624,8 @@ fn ordered_chunks(
                 ok,
                 &mut |tr| {
                     let xs = point(tr, i)?;
-                    for (&(m, _), &x) in stage.iter().zip(&xs) {
+                    let xs = xs.iter().zip(&op.index_parts).filter(|&(_, &ix)| !ix);
+                    for (&(m, _), (&x, _)) in stage.iter().zip(xs) {
                         tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
                     }
                     Ok(vec![])
@@ -619,10 +646,16 @@ fn ordered_chunks(
             tr.if_(
                 ok,
                 &mut |tr| {
-                    let x: Vec<Value> = stage
-                        .iter()
-                        .map(|&(m, t)| tr.emit1("imp.load", &[m, e], t, &[]))
-                        .collect();
+                    let mut staged = stage.iter();
+                    let mut x = Vec::new();
+                    for &ix in &op.index_parts {
+                        x.push(if ix {
+                            i
+                        } else {
+                            let &(m, t) = staged.next().expect("a staging buffer per staged operand");
+                            tr.emit1("imp.load", &[m, e], t, &[])
+                        });
+                    }
                     apply(tr, op, &accs, &x)
                 },
                 &mut |_| Ok(accs.clone()),
@@ -646,7 +679,14 @@ pub(crate) fn reduce(tr: &mut Tr, n: Value, op: &Op, point: &mut Point) -> R<Vec
     let results: Vec<Arr> = op.elems.iter().map(|&e| tr.alloc_array(e, &[one])).collect::<R<_>>()?;
     let mut read_partials =
         |tr: &mut Tr, i: Value| -> R<Vec<Value>> { Ok(partials.iter().map(|p| tr.load(p, &[i])).collect()) };
-    stage(tr, groups, one, op, &mut read_partials, &results)?;
+    let partials_op = Op {
+        block: op.block,
+        nes: op.nes,
+        elems: op.elems.clone(),
+        commutative: op.commutative,
+        index_parts: vec![false; k],
+    };
+    stage(tr, groups, one, &partials_op, &mut read_partials, &results)?;
     let zero = tr.i64c(0);
     Ok((0..k).map(|j| tr.load(&results[j], &[zero])).collect())
 }
@@ -736,10 +776,10 @@ const FILTER_MIN_BLOCKS: i64 = 8;
 const SCAN_STAGING_BYTES: i64 = 20 * 1024;
 
 /// The most elements per thread, a power of two up to `max`, whose
-/// staging buffers ([`staging`]) for `op`'s operands fit in `budget`
-/// bytes; `None` when not even one does.
-fn fitting_items(op: &Op, max: i64, budget: i64) -> Option<i64> {
-    let bytes: i64 = op.elems.iter().map(|&e| elem_bytes(e)).sum();
+/// staging buffers ([`staging`]) for elements of types `elems` fit in
+/// `budget` bytes; `None` when not even one does.
+fn fitting_items(elems: &[Scalar], max: i64, budget: i64) -> Option<i64> {
+    let bytes: i64 = elems.iter().map(|&e| elem_bytes(e)).sum();
     let mut k = max;
     while k >= 1 {
         let words = BLOCK * k;
@@ -754,11 +794,11 @@ fn fitting_items(op: &Op, max: i64, budget: i64) -> Option<i64> {
 /// Staging buffers in shared memory for `items` elements per thread of
 /// each of `op`'s operands, indexed through [`padded`]; with the
 /// elements' types.
-fn staging(tr: &mut Tr, op: &Op, items: i64) -> Vec<(Value, Type)> {
+fn staging(tr: &mut Tr, elems: &[Scalar], items: i64) -> Vec<(Value, Type)> {
     let shared_t = tr
         .ctx
         .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Shared));
-    op.elems
+    elems
         .iter()
         .map(|&e| {
             let words = BLOCK * items;
@@ -974,7 +1014,7 @@ type ScanWrite<'b> = dyn FnMut(&mut Tr, Value, &[Value]) -> R<()> + 'b;
 /// are read volatile (past the L1 cache). A first, small kernel clears
 /// the flags and the counter.
 fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut ScanWrite, counts: bool) -> R<()> {
-    let k = fitting_items(op, SCAN_ITEMS, SCAN_STAGING_BYTES).unwrap_or(1);
+    let k = fitting_items(&op.elems, SCAN_ITEMS, SCAN_STAGING_BYTES).unwrap_or(1);
     let items = tr.i64c(k);
     let per_tile = tr.i64c(BLOCK * k);
     let tiles = ceil_div(tr, n, per_tile);
@@ -1019,7 +1059,7 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
         let tile_end = tr.add(tile_start, per_tile);
         let tile_end = tr.bin("min", tile_end, n);
         let bs = tr.i64c(BLOCK);
-        let stage = staging(tr, op, k);
+        let stage = staging(tr, &op.elems, k);
         // Element `e` of the tile: its index and whether it is in the
         // input.
         let at = |tr: &mut Tr, e: Value| -> (Value, Value) {
@@ -1439,6 +1479,7 @@ pub(crate) fn filter(tr: &mut Tr, n: Value, point: &mut MapPoint, outs: &[Arr]) 
         nes: &[zero],
         elems: vec![Scalar::I64],
         commutative: true,
+        index_parts: vec![false],
     };
     let one = tr.i64c(1);
     let count = tr.alloc_array(Scalar::I64, &[one])?;

@@ -18,6 +18,23 @@ struct Combine {
     nes: Vec<Value>,
     scan: bool,
     commutative: bool,
+    /// Which of the combined values are the point's (innermost) index
+    /// itself (Note [Index parts]).
+    index_parts: Vec<bool>,
+}
+
+/// Which of the first `k` values segop body `body` yields are its last
+/// argument, the innermost index (Note [Index parts]).
+fn index_parts(tr: &Tr, body: BlockId, k: usize) -> Vec<bool> {
+    let index = tr.ctx.block_args(body).last().copied();
+    let yielded = tr
+        .ctx
+        .last_op(body)
+        .map(|y| tr.ctx.operands(y).to_vec())
+        .unwrap_or_default();
+    (0..k)
+        .map(|j| index.is_some() && yielded.get(j).copied() == index)
+        .collect()
 }
 
 pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
@@ -66,6 +83,7 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
                 scan: name == "segop.segscan",
                 commutative: tr.ctx.attr(o, "commutative").is_some()
                     || commutative_op(tr, tr.ctx.blocks(regions[1])[0]),
+                index_parts: index_parts(tr, body, operands.len() - d),
             };
             combine(tr, &sizes, Some(c), &result_types, &mut point)
         }
@@ -236,6 +254,7 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
             nes: scalars(tr, &operands[1..1 + k])?,
             scan: matches!(name, "soac.scan" | "soac.scanomap"),
             commutative: tr.ctx.attr(o, "commutative").is_some() || commutative_op(tr, op),
+            index_parts: vec![false; k],
         }),
         None => None,
     };
@@ -380,6 +399,7 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
                 nes: &c.nes,
                 elems: c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect(),
                 commutative: c.commutative,
+                index_parts: c.index_parts.clone(),
             };
             // The tuning parameter `segred_group_min`.
             let min = super::gpu::param(tr, super::gpu::PARAM_SEGRED_GROUP_MIN);
@@ -558,6 +578,7 @@ fn gpu_combine(
         nes: &c.nes,
         elems,
         commutative: c.commutative,
+        index_parts: c.index_parts.clone(),
     };
     let mut combined = |tr: &mut Tr, i: Value, write: bool| -> R<Vec<Value>> {
         let ys = point(tr, &[i])?;
