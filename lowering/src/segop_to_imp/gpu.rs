@@ -564,13 +564,13 @@ fn ordered_min_blocks(op: &Op) -> Option<i64> {
 /// Elements a thread reads per round in [`ordered_chunks`].
 const ORDERED_ITEMS: i64 = 16;
 
-/// **Note [Index parts].** A reduction's operands are often the point's
-/// index itself (the `i` of `zip xs (iota n)` in an argmax): a value
-/// known from the element's position. [`ordered_chunks`] stages only the
-/// other operands in shared memory and gives the index parts from the
-/// position when it combines, so more elements fit a round (argmax: 16
-/// of 4 bytes instead of 8 of 12). `segops.rs` finds them: the yielded
-/// values that are the body's innermost index argument.
+// **Note [Index parts].** A reduction's operands are often the point's
+// index itself (the `i` of `zip xs (iota n)` in an argmax): a value
+// known from the element's position. `ordered_chunks` stages only the
+// other operands in shared memory and gives the index parts from the
+// position when it combines, so more elements fit a round (argmax: 16
+// of 4 bytes instead of 8 of 12). `segops.rs` finds them: the yielded
+// values that are the body's innermost index argument.
 
 /// Each thread's reduction, in order, of a contiguous chunk of the points
 /// `0..n`: thread `k` of `threads` (this group's threads are
