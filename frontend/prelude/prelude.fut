@@ -1,8 +1,11 @@
--- The futmlir prelude: the parts of Futhark's basis library that are
--- written in Futhark. The rest are built-ins (see
--- frontend/src/check/builtins.rs). The numeric modules (`i32`, `f32`, ...)
--- are built-in modules whose members are built-ins; the module types they
--- match (`numeric`, `integral`, `real`, ...) are at the end of this file.
+-- The futmlir prelude: Futhark's basis library, written in Futhark on top
+-- of the intrinsics (frontend/src/check/builtins.rs): the SOACs and array
+-- primitives, and per scalar type its arithmetic, comparisons, bit
+-- operations, math functions and conversions. Here the scalar intrinsics
+-- of type `T` are the module `intrinsics.T`, which only this file can
+-- name (Note [Intrinsic modules] in frontend/src/modules/mod.rs); the
+-- numeric modules `i8` ... `f64` at the end of this file are built from
+-- them and from what is derived here.
 
 -- Function application and composition.
 def (|>) '^a '^b (x: a) (f: a -> b): b = f x
@@ -38,6 +41,34 @@ def foldr [n] 'a 'b (f: b -> a -> a) (acc: a) (bs: [n]b): a =
 
 def and [n] (xs: [n]bool): bool = reduce (&&) true xs
 def or [n] (xs: [n]bool): bool = reduce (||) false xs
+
+-- Histograms over the rows of a matrix or cube: an index out of range in
+-- any dimension writes nothing, as in `reduce_by_index`.
+def reduce_by_index_2d 'a [k] [m] [n] (dest: *[k][m]a) (f: a -> a -> a) (ne: a)
+                                      (is: [n](i64, i64)) (vs: [n]a): *[k][m]a =
+  let flat (i: i64, j: i64) = if i >= 0 && i < k && j >= 0 && j < m then i * m + j else -1
+  in unflatten (reduce_by_index (flatten dest) f ne (map flat is) vs)
+
+def reduce_by_index_3d 'a [k] [m] [l] [n] (dest: *[k][m][l]a) (f: a -> a -> a) (ne: a)
+                                          (is: [n](i64, i64, i64)) (vs: [n]a): *[k][m][l]a =
+  let flat (i: i64, j: i64, h: i64) =
+    if i >= 0 && i < k && j >= 0 && j < m && h >= 0 && h < l then (i * m + j) * l + h else -1
+  in unflatten_3d (reduce_by_index (flatten_3d dest) f ne (map flat is) vs)
+
+-- Three classes, each in its original order: those `p1` holds for, then
+-- those `p2` holds for, then the rest.
+def partition2 [n] 'a (p1: a -> bool) (p2: a -> bool) (xs: [n]a): ([]a, []a, []a) =
+  let (as, rest) = partition p1 xs
+  let (bs, cs) = partition p2 rest
+  in (as, bs, cs)
+
+-- The streams: the chunk function must give the same result however the
+-- input is split into chunks, so one chunk (the whole input) is a valid
+-- split; the parallelism left is inside the chunk function.
+def map_stream [n] 'a 'b (f: (c: i64) -> [c]a -> [c]b) (xs: [n]a): [n]b = f n xs
+def map_stream_per [n] 'a 'b (f: (c: i64) -> [c]a -> [c]b) (xs: [n]a): [n]b = f n xs
+def reduce_stream [n] 'a 'b (_op: b -> b -> b) (f: (c: i64) -> [c]a -> b) (xs: [n]a): b = f n xs
+def reduce_stream_per [n] 'a 'b (_op: b -> b -> b) (f: (c: i64) -> [c]a -> b) (xs: [n]a): b = f n xs
 
 -- The module types of the numeric modules: `i32`, `u8`, ... match
 -- `integral`, `f16`, `f32`, `f64` match `real`, and all match `numeric`.
@@ -161,3 +192,232 @@ module type float = {
   val to_bits : t -> int_t
   val num_bits : i32
 }
+
+-- The numeric modules. Each is a functor applied to a structure of the
+-- type's intrinsics (`open intrinsics.T`) and its constants; the functor
+-- adds the members derivable from those, and re-exports the structure
+-- (`open P` last, so that the derived definitions still see the
+-- overloaded operators on `i32` and `bool`).
+
+-- What every numeric module gets from its intrinsics and constants.
+local module type numeric_core = {
+  include from_prim
+  val (+) : t -> t -> t
+  val (-) : t -> t -> t
+  val (*) : t -> t -> t
+  val (/) : t -> t -> t
+  val (%) : t -> t -> t
+  val (**) : t -> t -> t
+  val (==) : t -> t -> bool
+  val (!=) : t -> t -> bool
+  val (<) : t -> t -> bool
+  val (<=) : t -> t -> bool
+  val (>) : t -> t -> bool
+  val (>=) : t -> t -> bool
+  val max : t -> t -> t
+  val min : t -> t -> t
+  val abs : t -> t
+  val sgn : t -> t
+  val neg : t -> t
+  val to_i64 : t -> i64
+  val num_bits : i32
+  val highest : t
+  val lowest : t
+}
+
+local module type integral_core = {
+  include numeric_core
+  val (//) : t -> t -> t
+  val (%%) : t -> t -> t
+  val (&) : t -> t -> t
+  val (|) : t -> t -> t
+  val (^) : t -> t -> t
+  val (<<) : t -> t -> t
+  val (>>) : t -> t -> t
+  val (>>>) : t -> t -> t
+  val not : t -> t
+  val popc : t -> i32
+  val clz : t -> i32
+  val mul_hi : t -> t -> t
+}
+
+local module type float_core = {
+  include numeric_core
+  type int_t
+  val to_bits : t -> int_t
+  val from_bits : int_t -> t
+  val sqrt : t -> t
+  val cbrt : t -> t
+  val exp : t -> t
+  val log : t -> t
+  val log2 : t -> t
+  val log10 : t -> t
+  val log1p : t -> t
+  val sin : t -> t
+  val cos : t -> t
+  val tan : t -> t
+  val asin : t -> t
+  val acos : t -> t
+  val atan : t -> t
+  val sinh : t -> t
+  val cosh : t -> t
+  val tanh : t -> t
+  val asinh : t -> t
+  val acosh : t -> t
+  val atanh : t -> t
+  val atan2 : t -> t -> t
+  val hypot : t -> t -> t
+  val gamma : t -> t
+  val lgamma : t -> t
+  val erf : t -> t
+  val erfc : t -> t
+  val floor : t -> t
+  val ceil : t -> t
+  val round : t -> t
+  val copysign : t -> t -> t
+  val fma : t -> t -> t -> t
+  val mad : t -> t -> t -> t
+  val inf : t
+  val nan : t
+  val pi : t
+  val e : t
+  val epsilon : t
+}
+
+-- The reductions of every numeric module. `reduce_comm`: the operators
+-- are commutative, which lets the compiler reorder the reduction.
+local module numeric_ops (P: numeric_core) = {
+  def sum [n] (xs: [n]P.t): P.t = reduce_comm (P.+) (P.i32 0) xs
+  def product [n] (xs: [n]P.t): P.t = reduce_comm (P.*) (P.i32 1) xs
+  def maximum [n] (xs: [n]P.t): P.t = reduce_comm P.max P.lowest xs
+  def minimum [n] (xs: [n]P.t): P.t = reduce_comm P.min P.highest xs
+}
+
+local module integral_ops (P: integral_core) = {
+  open (numeric_ops P)
+
+  -- A bit number outside `0..num_bits` reads as 0 and writes nothing;
+  -- `set_bit` sets the bit to the low bit of its last argument.
+  def get_bit (bit: i32) (x: P.t): i32 =
+    if bit < 0 || bit >= P.num_bits then 0
+    else if P.(((x >> i32 bit) & i32 1) == i32 0) then 0
+    else 1
+
+  def set_bit (bit: i32) (x: P.t) (b: i32): P.t =
+    if bit < 0 || bit >= P.num_bits then x
+    else let mask = P.(i32 1 << i32 bit)
+         in if (b & 1) == 1 then P.(x | mask) else P.(x & not mask)
+
+  -- The trailing zeros of `x` are the ones of `!x & (x - 1)`.
+  def ctz (x: P.t): i32 = P.(popc (not x & (x - i32 1)))
+
+  def mad_hi (a: P.t) (b: P.t) (c: P.t): P.t = P.(mul_hi a b + c)
+
+  open P
+}
+
+local module float_ops (P: float_core) = {
+  open (numeric_ops P)
+
+  def pow (x: P.t) (y: P.t): P.t = P.(x ** y)
+  def recip (x: P.t): P.t = P.(i32 1 / x)
+  def from_fraction (num: i64) (den: i64): P.t = P.(i64 num / i64 den)
+  def lerp (v0: P.t) (v1: P.t) (w: P.t): P.t = P.(v0 + (v1 - v0) * w)
+  def trunc (x: P.t): P.t = if P.(x < i32 0) then P.ceil x else P.floor x
+  -- NaN is the one value unequal to itself, and compares false with
+  -- everything.
+  def isnan (x: P.t): bool = P.(x != x)
+  def isinf (x: P.t): bool = P.(abs x == inf)
+  def isfinite (x: P.t): bool = P.(abs x < inf)
+
+  open P
+}
+
+module i8 = integral_ops {
+  open intrinsics.i8
+  def num_bits: i32 = 8
+  def highest: i8 = 127
+  def lowest: i8 = -128
+}
+
+module i16 = integral_ops {
+  open intrinsics.i16
+  def num_bits: i32 = 16
+  def highest: i16 = 32767
+  def lowest: i16 = -32768
+}
+
+module i32 = integral_ops {
+  open intrinsics.i32
+  def num_bits: i32 = 32
+  def highest: i32 = 2147483647
+  def lowest: i32 = -2147483648
+}
+
+module i64 = integral_ops {
+  open intrinsics.i64
+  def num_bits: i32 = 64
+  def highest: i64 = 9223372036854775807
+  def lowest: i64 = -9223372036854775808
+}
+
+module u8 = integral_ops {
+  open intrinsics.u8
+  def num_bits: i32 = 8
+  def highest: u8 = 255
+  def lowest: u8 = 0
+}
+
+module u16 = integral_ops {
+  open intrinsics.u16
+  def num_bits: i32 = 16
+  def highest: u16 = 65535
+  def lowest: u16 = 0
+}
+
+module u32 = integral_ops {
+  open intrinsics.u32
+  def num_bits: i32 = 32
+  def highest: u32 = 4294967295
+  def lowest: u32 = 0
+}
+
+module u64 = integral_ops {
+  open intrinsics.u64
+  def num_bits: i32 = 64
+  def highest: u64 = 18446744073709551615
+  def lowest: u64 = 0
+}
+
+-- `inf` and `nan` have no literals: they stay intrinsics.
+module f16 = float_ops {
+  open intrinsics.f16
+  def num_bits: i32 = 16
+  def highest: f16 = inf
+  def lowest: f16 = -inf
+  def pi: f16 = 3.14159265358979323846
+  def e: f16 = 2.71828182845904523536
+  def epsilon: f16 = 0.0009765625
+}
+
+module f32 = float_ops {
+  open intrinsics.f32
+  def num_bits: i32 = 32
+  def highest: f32 = inf
+  def lowest: f32 = -inf
+  def pi: f32 = 3.14159265358979323846
+  def e: f32 = 2.71828182845904523536
+  def epsilon: f32 = 1.1920928955078125e-7
+}
+
+module f64 = float_ops {
+  open intrinsics.f64
+  def num_bits: i32 = 64
+  def highest: f64 = inf
+  def lowest: f64 = -inf
+  def pi: f64 = 3.14159265358979323846
+  def e: f64 = 2.71828182845904523536
+  def epsilon: f64 = 2.220446049250313080847e-16
+}
+
+module bool = intrinsics.bool

@@ -141,8 +141,12 @@ pub fn implicit_sizes(name: &str, ty: &Type) -> Vec<Size> {
     sizes
 }
 
-/// Functions every numeric module `T` has (`T` stands for the module's
-/// type), besides the conversions `T.i8 … T.f64` and `T.bool`.
+/// The intrinsics of every numeric type `T` (`T` stands for the type),
+/// besides the conversions `T.i8 … T.f64` and `T.bool`: what one scalar
+/// op computes (`max` and `min` too: one instruction, with IEEE NaN
+/// handling for floats) and `to_i64`, a conversion. The numeric modules
+/// add what derives from these in Futhark (`prelude/prelude.fut`: `sum`,
+/// `highest`, `get_bit`, `lerp`, `isnan`, ...).
 const NUMERIC_COMMON: &[(&str, &str)] = &[
     ("+", "T -> T -> T"),
     ("-", "T -> T -> T"),
@@ -161,17 +165,10 @@ const NUMERIC_COMMON: &[(&str, &str)] = &[
     ("abs", "T -> T"),
     ("sgn", "T -> T"),
     ("neg", "T -> T"),
-    ("highest", "T"),
-    ("lowest", "T"),
-    ("sum", "[n]T -> T"),
-    ("product", "[n]T -> T"),
-    ("maximum", "[n]T -> T"),
-    ("minimum", "[n]T -> T"),
     ("to_i64", "T -> i64"),
-    ("num_bits", "i32"),
 ];
 
-/// Functions of the integer modules.
+/// Intrinsics of the integer types.
 const INTEGRAL: &[(&str, &str)] = &[
     ("//", "T -> T -> T"),
     ("%%", "T -> T -> T"),
@@ -182,16 +179,13 @@ const INTEGRAL: &[(&str, &str)] = &[
     (">>", "T -> T -> T"),
     (">>>", "T -> T -> T"),
     ("not", "T -> T"),
-    ("get_bit", "i32 -> T -> i32"),
-    ("set_bit", "i32 -> T -> i32 -> T"),
     ("popc", "T -> i32"),
     ("clz", "T -> i32"),
-    ("ctz", "T -> i32"),
     ("mul_hi", "T -> T -> T"),
-    ("mad_hi", "T -> T -> T -> T"),
 ];
 
-/// Functions of the float modules.
+/// Intrinsics of the float types. `mad` stays one (a multiply-add that
+/// may fuse, unlike `a*b + c`); `inf` and `nan` have no literals.
 const FLOAT: &[(&str, &str)] = &[
     ("sqrt", "T -> T"),
     ("cbrt", "T -> T"),
@@ -214,7 +208,6 @@ const FLOAT: &[(&str, &str)] = &[
     ("atanh", "T -> T"),
     ("atan2", "T -> T -> T"),
     ("hypot", "T -> T -> T"),
-    ("pow", "T -> T -> T"),
     ("gamma", "T -> T"),
     ("lgamma", "T -> T"),
     ("erf", "T -> T"),
@@ -222,31 +215,21 @@ const FLOAT: &[(&str, &str)] = &[
     ("floor", "T -> T"),
     ("ceil", "T -> T"),
     ("round", "T -> T"),
-    ("trunc", "T -> T"),
-    ("isnan", "T -> bool"),
-    ("isinf", "T -> bool"),
-    ("isfinite", "T -> bool"),
     ("inf", "T"),
     ("nan", "T"),
-    ("pi", "T"),
-    ("e", "T"),
-    ("epsilon", "T"),
     ("fma", "T -> T -> T -> T"),
     ("mad", "T -> T -> T -> T"),
-    ("lerp", "T -> T -> T -> T"),
     ("copysign", "T -> T -> T"),
-    ("from_fraction", "i64 -> i64 -> T"),
     ("to_bits", "T -> U"),
     ("from_bits", "U -> T"),
-    ("recip", "T -> T"),
 ];
 
-/// Functions of the `bool` module.
+/// Intrinsics of `bool`.
 const BOOL: &[(&str, &str)] = &[("not", "bool -> bool")];
 
 /// The unsigned integer type of the same width as a float type (for
 /// `to_bits`/`from_bits`).
-fn bits_type(t: PrimType) -> PrimType {
+pub(crate) fn bits_type(t: PrimType) -> PrimType {
     match t.bits() {
         16 => PrimType::U16,
         32 => PrimType::U32,
@@ -340,7 +323,7 @@ pub fn scalar_op(name: &str, t: PrimType) -> Option<ScalarOp> {
         "+" => Binary("add"),
         "-" => Binary("sub"),
         "*" => Binary("mul"),
-        "**" | "pow" => Binary("pow"),
+        "**" => Binary("pow"),
         "&&" | "&" => Binary("and"),
         "||" | "|" => Binary("or"),
         "^" => Binary("xor"),
@@ -398,39 +381,14 @@ pub fn scalar_op(name: &str, t: PrimType) -> Option<ScalarOp> {
     })
 }
 
-/// The value of a numeric-module constant.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum NumConst {
-    /// An integer, to be wrapped to the width of its type (`u32.highest`
-    /// is -1).
-    Int(i64),
-    Float(f64),
-}
-
-/// The constant `name` of the numeric module of `t` (`i32.highest`,
-/// `f32.pi`, ...): its type (`num_bits` is an `i32`) and value.
-pub fn numeric_constant(t: PrimType, name: &str) -> Option<(PrimType, NumConst)> {
-    let w = t.bits();
-    let v = match name {
-        "num_bits" => return Some((PrimType::I32, NumConst::Int(w as i64))),
-        "highest" if t.is_float() => NumConst::Float(f64::INFINITY),
-        "lowest" if t.is_float() => NumConst::Float(f64::NEG_INFINITY),
-        "highest" if t.is_signed() => NumConst::Int(((1u64 << (w - 1)) - 1) as i64),
-        "lowest" if t.is_signed() => NumConst::Int(i64::MIN >> (64 - w)),
-        "highest" => NumConst::Int(-1),
-        "lowest" => NumConst::Int(0),
-        "inf" => NumConst::Float(f64::INFINITY),
-        "nan" => NumConst::Float(f64::NAN),
-        "pi" => NumConst::Float(std::f64::consts::PI),
-        "e" => NumConst::Float(std::f64::consts::E),
-        "epsilon" => NumConst::Float(match t {
-            PrimType::F16 => 0.0009765625,
-            PrimType::F32 => f32::EPSILON as f64,
-            _ => f64::EPSILON,
-        }),
-        _ => return None,
-    };
-    Some((t, v))
+/// The intrinsic constant `name` of type `t` (`f32.inf`, `f64.nan`): its
+/// value.
+pub fn numeric_constant(t: PrimType, name: &str) -> Option<f64> {
+    match name {
+        "inf" if t.is_float() => Some(f64::INFINITY),
+        "nan" if t.is_float() => Some(f64::NAN),
+        _ => None,
+    }
 }
 
 /// The number of arguments a built-in takes (0 for constants), its

@@ -194,10 +194,118 @@ struct TypeAbbr {
 /// useful.
 pub fn check_file(sm: &mut SourceMap, file: FileId) -> Result<Checked, Vec<Diag>> {
     let prelude_file = sm.add("<prelude>", PRELUDE);
-    let prelude = parser::parse_program(prelude_file, PRELUDE).map_err(|d| vec![d])?;
+    let prelude = elaborated_prelude(sm, prelude_file).map_err(|d| vec![d])?;
     let program = parser::parse_program(file, sm.text(file)).map_err(|d| vec![d])?;
-    let programs = crate::modules::elaborate(sm, prelude, file, program).map_err(|d| vec![d])?;
+    let decs = crate::modules::elaborate_program(sm, &prelude, file, program).map_err(|d| vec![d])?;
+    let programs = vec![
+        Program {
+            decs: prune_prelude(&prelude.decs, &decs),
+        },
+        Program { decs },
+    ];
     check_programs(programs)
+}
+
+thread_local! {
+    /// The elaborated prelude and the file it was parsed as (Note [Lazy
+    /// prelude]).
+    static PRELUDE_CACHE: std::cell::RefCell<Option<(FileId, Rc<crate::modules::ElaboratedPrelude>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The prelude, parsed as `prelude_file` and elaborated: once per thread
+/// and file number (`futmlir test` checks many programs, each with a
+/// source map that numbers the prelude alike).
+fn elaborated_prelude(sm: &mut SourceMap, prelude_file: FileId) -> Result<Rc<crate::modules::ElaboratedPrelude>, Diag> {
+    if let Some((f, p)) = PRELUDE_CACHE.with(|c| c.borrow().clone()) {
+        if f == prelude_file {
+            return Ok(p);
+        }
+    }
+    let prelude = parser::parse_program(prelude_file, PRELUDE)?;
+    let p = Rc::new(crate::modules::elaborate_prelude(sm, prelude)?);
+    PRELUDE_CACHE.with(|c| *c.borrow_mut() = Some((prelude_file, p.clone())));
+    Ok(p)
+}
+
+/// Note [Lazy prelude]: the prelude has some 300 declarations (each
+/// numeric module's derived members among them), and most programs use a
+/// few. So only the prelude's values the program can reach are checked
+/// and kept: the names the program's declarations mention (every
+/// variable and operator, and the targets of its sealings), and then the
+/// names those prelude declarations mention. The reach is by name and
+/// errs towards keeping (a local that shadows a prelude name keeps it).
+/// The prelude's type declarations stay (few and cheap), its sealings and
+/// check-only functor bodies go: they check the prelude against itself,
+/// which `check_programs` on the whole prelude does once, in the unit
+/// tests (`check::tests::the_whole_prelude_checks`).
+pub(crate) fn prune_prelude(prelude: &[Dec], program: &[Dec]) -> Vec<Dec> {
+    use std::collections::HashSet;
+    let mut used: HashSet<Name> = HashSet::new();
+    let mut work: Vec<&Dec> = program.iter().collect();
+    let mut exps: Vec<&Exp> = Vec::new();
+    while let Some(d) = work.pop() {
+        match d {
+            Dec::Val(vb) => exps.push(&vb.body),
+            Dec::Seal(seal) => {
+                for it in &seal.items {
+                    if let SealItem::Val { target, .. } = it {
+                        used.insert(target.clone());
+                    }
+                }
+            }
+            Dec::CheckOnly(d) | Dec::Local(d, _) => work.push(d),
+            _ => {}
+        }
+    }
+    let index: FastMap<Name, usize> = prelude
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match d {
+            Dec::Val(vb) => Some((vb.name.clone(), i)),
+            _ => None,
+        })
+        .collect();
+    let mut keep = vec![false; prelude.len()];
+    loop {
+        while let Some(e) = exps.pop() {
+            match &e.kind {
+                ExpKind::Var(v) => {
+                    used.insert(v.name.to_string().into());
+                }
+                ExpKind::BinOp { op, .. } | ExpKind::OpSection { op, .. } => {
+                    used.insert(op.name.to_string().into());
+                }
+                _ => {}
+            }
+            crate::syntax::visit::children(e, &mut |c| exps.push(c));
+        }
+        let mut more = false;
+        for n in used.drain() {
+            if let Some(&i) = index.get(&n) {
+                if !keep[i] {
+                    keep[i] = true;
+                    more = true;
+                    if let Dec::Val(vb) = &prelude[i] {
+                        exps.push(&vb.body);
+                    }
+                }
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+    prelude
+        .iter()
+        .zip(keep)
+        .filter(|(d, k)| match d {
+            Dec::Val(_) => *k,
+            Dec::Type(_) => true,
+            _ => false,
+        })
+        .map(|(d, _)| d.clone())
+        .collect()
 }
 
 /// Check already-parsed programs; the last is the user's (its entry

@@ -411,3 +411,39 @@ fn refutable_patterns_outside_match() {
         "i32"
     );
 }
+
+/// Note [Lazy prelude]: programs get only the prelude declarations they
+/// reach, so the whole prelude (its sealings and check-only functor
+/// bodies included) is checked here.
+#[test]
+fn the_whole_prelude_checks() {
+    let mut sm = SourceMap::default();
+    let f = sm.add("t.fut", "def main (x: i32) = x");
+    let prelude_file = sm.add("<prelude>", super::PRELUDE);
+    let prelude = crate::syntax::parser::parse_program(prelude_file, super::PRELUDE).unwrap();
+    let program = crate::syntax::parser::parse_program(f, sm.text(f)).unwrap();
+    let programs = crate::modules::elaborate(&mut sm, prelude, f, program).unwrap_or_else(|d| panic!("{}", d.message));
+    let all = programs[0].decs.len();
+    assert!(all > 200, "the prelude has {all} flat declarations");
+    if let Err(ds) = super::check_programs(programs) {
+        panic!("the prelude does not check: {}", ds[0].message);
+    }
+}
+
+/// Note [Lazy prelude]: what a program reaches is kept, transitively
+/// (`f32.maximum` needs `f32.lowest`), and nothing else.
+#[test]
+fn the_prelude_is_pruned_to_what_is_reached() {
+    let c = check("def main (xs: []f32) = f32.maximum xs").unwrap();
+    let names: Vec<String> = c.programs[0]
+        .decs
+        .iter()
+        .filter_map(|d| match d {
+            Dec::Val(vb) => Some(vb.name.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert!(names.iter().any(|n| n == "f32.maximum"), "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with("lowest")), "{names:?}");
+    assert!(!names.iter().any(|n| n == "f32.minimum" || n == "i32.sum"), "{names:?}");
+}

@@ -308,6 +308,19 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         if from == to {
             return v;
         }
+        // A small constant converts here (the prelude's `T.i32 0`, the
+        // neutral element of `f32.sum`), so no op is left for it.
+        if let Some(c) = self
+            .int_value(v)
+            .filter(|c| from.is_signed_int() && (0..=127).contains(c))
+        {
+            if to.is_float() {
+                return self.const_float(c as f64, to);
+            }
+            if to.is_int() {
+                return self.const_int(c, to);
+            }
+        }
         match (from, to) {
             (Scalar::Bool, t) if t.is_int() => self.convop("btoi", v, t),
             (Scalar::Bool, t) => {

@@ -5,7 +5,7 @@ use futmlir_dialects::ir::{AttrKind, Dim, RegionId, Scalar, Type as IrType, Valu
 
 use super::values::{prim, scalar, V};
 use super::{internal, unsupported, DResult, Internaliser};
-use crate::check::builtins::{self, NumConst, ScalarOp};
+use crate::check::builtins::{self, ScalarOp};
 use crate::span::Span;
 use crate::types::{PrimType, Type};
 
@@ -888,121 +888,23 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             return Ok(V::Leaf(self.numeric_const(s, f)?));
         }
         let v = match f {
-            "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" | "pow" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "&"
-            | "|" | "^" | "<<" | ">>" | ">>>" | "max" | "min" => {
+            "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "&" | "|"
+            | "^" | "<<" | ">>" | ">>>" | "max" | "min" => {
                 let (x, y) = (leaf(0)?, leaf(1)?);
                 self.scalar_binop(f, x, y)?
             }
             "to_i64" => self.convert(leaf(0)?, Scalar::I64),
-            "sum" | "product" | "maximum" | "minimum" => {
-                let (kind, ne) = match f {
-                    "sum" => ("add", self.const_int(0, s)),
-                    "product" => ("mul", self.const_int(1, s)),
-                    "maximum" => ("max", self.numeric_const(s, "lowest")?),
-                    _ => ("min", self.numeric_const(s, "highest")?),
-                };
-                let xs = args[0]
-                    .0
-                    .as_leaf()
-                    .ok_or_else(|| internal(span, "a numeric reduction of a non-array"))?;
-                let n = self.size(xs, 0)?;
-                let st = self.ctx.scalar(s);
-                let r = self.reduce_region(n, &[ne], &[xs], &[st], |s, a| Ok(vec![s.binop(kind, a[0], a[1])]), true)?;
-                r[0]
-            }
-            // A bit number outside the width reads as 0 and writes nothing;
-            // `set_bit` sets the bit to the low bit of its last argument.
-            "get_bit" => {
-                let (i, x) = (leaf(0)?, leaf(1)?);
-                let mask = self.bit_mask(i, s);
-                let b = self.binop("and", x, mask);
-                let zs = self.const_int(0, s);
-                let set = self.cmpop("ne", b, zs);
-                self.convert(set, Scalar::I32)
-            }
-            "set_bit" => {
-                let (i, x, b) = (leaf(0)?, leaf(1)?, leaf(2)?);
-                let mask = self.bit_mask(i, s);
-                let inv = self.unop("not", mask);
-                let cleared = self.binop("and", x, inv);
-                let one = self.const_int(1, Scalar::I32);
-                let low = self.binop("and", b, one);
-                let z = self.const_int(0, Scalar::I32);
-                let set = self.cmpop("ne", low, z);
-                let zs = self.const_int(0, s);
-                let bit = self.select(set, mask, zs);
-                self.binop("or", cleared, bit)
-            }
             "popc" | "clz" => {
                 let r = self.unop(f, leaf(0)?);
-                self.convert(r, Scalar::I32)
-            }
-            "ctz" => {
-                // The trailing zeros are the ones of `!x & (x - 1)`.
-                let x = leaf(0)?;
-                let one = self.const_int(1, s);
-                let m = self.binop("sub", x, one);
-                let inv = self.unop("not", x);
-                let y = self.binop("and", inv, m);
-                let r = self.unop("popc", y);
                 self.convert(r, Scalar::I32)
             }
             "atan2" | "hypot" | "copysign" | "mul_hi" => {
                 let (x, y) = (leaf(0)?, leaf(1)?);
                 self.binop(f, x, y)
             }
-            "mad_hi" => {
-                // `mul_hi a b + c`, wrapping, as Futhark defines it.
-                let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
-                let hi = self.binop("mul_hi", x, y);
-                self.binop("add", hi, z)
-            }
             "fma" | "mad" => {
                 let (x, y, z) = (leaf(0)?, leaf(1)?, leaf(2)?);
                 self.ternop(f, x, y, z)
-            }
-            "lerp" => {
-                // `v0 + (v1 - v0) * t`, as Futhark defines it.
-                let (v0, v1, t) = (leaf(0)?, leaf(1)?, leaf(2)?);
-                let d = self.binop("sub", v1, v0);
-                let m = self.binop("mul", d, t);
-                self.binop("add", v0, m)
-            }
-            "trunc" => {
-                let x = leaf(0)?;
-                let z = self.zero(s);
-                let neg = self.cmpop("lt", x, z);
-                let c = self.unop("ceil", x);
-                let fl = self.unop("floor", x);
-                self.select(neg, c, fl)
-            }
-            "isnan" => {
-                let x = leaf(0)?;
-                self.cmpop("ne", x, x)
-            }
-            "isinf" => {
-                let x = leaf(0)?;
-                let a = self.unop("abs", x);
-                let inf = self.numeric_const(s, "inf")?;
-                self.cmpop("eq", a, inf)
-            }
-            "isfinite" => {
-                let x = leaf(0)?;
-                let a = self.unop("abs", x);
-                let inf = self.numeric_const(s, "inf")?;
-                // NaN compares unequal to everything.
-                self.cmpop("lt", a, inf)
-            }
-            "recip" => {
-                let x = leaf(0)?;
-                let one = self.const_float(1.0, s);
-                self.binop("div", one, x)
-            }
-            "from_fraction" => {
-                let (x, y) = (leaf(0)?, leaf(1)?);
-                let a = self.convert(x, s);
-                let b = self.convert(y, s);
-                self.binop("div", a, b)
             }
             "to_bits" => {
                 let u = match s.bits() {
@@ -1018,27 +920,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         Ok(V::Leaf(v))
     }
 
-    /// `1 << i` in integer type `s` for the `i32` bit number `i`, or 0 when
-    /// `i` is outside `0..bits` (checked on the `i32`, before the
-    /// conversion to `s` could wrap it into range).
-    fn bit_mask(&mut self, i: Value, s: Scalar) -> Value {
-        let zero = self.const_int(0, Scalar::I32);
-        let w = self.const_int(s.bits() as i64, Scalar::I32);
-        let lo = self.cmpop("ge", i, zero);
-        let hi = self.cmpop("lt", i, w);
-        let ok = self.binop("and", lo, hi);
-        let is = self.convert(i, s);
-        let one = self.const_int(1, s);
-        let m = self.binop("shl", one, is);
-        let zs = self.const_int(0, s);
-        self.select(ok, m, zs)
-    }
-
-    /// The constants of the numeric modules ([`builtins::numeric_constant`]).
+    /// The intrinsic constants ([`builtins::numeric_constant`]).
     fn numeric_const(&mut self, s: Scalar, f: &str) -> DResult<Value> {
         match builtins::numeric_constant(prim(s), f) {
-            Some((t, NumConst::Int(v))) => Ok(self.const_int(v, scalar(t))),
-            Some((t, NumConst::Float(x))) => Ok(self.const_float(x, scalar(t))),
+            Some(x) => Ok(self.const_float(x, s)),
             None => Err(internal(
                 self.span,
                 &format!("no constant `{f}` in the numeric modules"),

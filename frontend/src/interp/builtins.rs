@@ -34,37 +34,18 @@ pub enum NumFn {
     Abs,
     Sgn,
     Neg,
-    Highest,
-    Lowest,
-    Sum,
-    Product,
-    Maximum,
-    Minimum,
     ToI64,
-    NumBits,
     /// `not`: bitwise on integers, logical on bool.
     Not,
-    GetBit,
-    SetBit,
     Popc,
     Clz,
-    Ctz,
     MulHi,
-    MadHi,
     Un(FloatUn),
     Bin(FloatBin),
-    IsNan,
-    IsInf,
-    IsFinite,
     Inf,
     Nan,
-    Pi,
-    E,
-    Epsilon,
     Fma,
     Mad,
-    Lerp,
-    FromFraction,
     ToBits,
     FromBits,
 }
@@ -143,14 +124,7 @@ impl Builtin {
             "abs" => Some(Abs),
             "sgn" => Some(Sgn),
             "neg" => Some(Neg),
-            "highest" => Some(Highest),
-            "lowest" => Some(Lowest),
-            "sum" => Some(Sum),
-            "product" => Some(Product),
-            "maximum" => Some(Maximum),
-            "minimum" => Some(Minimum),
             "to_i64" => Some(ToI64),
-            "num_bits" => Some(NumBits),
             _ => None,
         };
         if let Some(c) = common {
@@ -164,18 +138,10 @@ impl Builtin {
                 return Some(Builtin::Num(t, Bin(b)));
             }
             match f {
-                "isnan" => IsNan,
-                "isinf" => IsInf,
-                "isfinite" => IsFinite,
                 "inf" => Inf,
                 "nan" => Nan,
-                "pi" => Pi,
-                "e" => E,
-                "epsilon" => Epsilon,
                 "fma" => Fma,
                 "mad" => Mad,
-                "lerp" => Lerp,
-                "from_fraction" => FromFraction,
                 "to_bits" => ToBits,
                 "from_bits" => FromBits,
                 _ => return None,
@@ -183,20 +149,16 @@ impl Builtin {
         } else {
             match f {
                 "not" => Not,
-                "get_bit" => GetBit,
-                "set_bit" => SetBit,
                 "popc" => Popc,
                 "clz" => Clz,
-                "ctz" => Ctz,
                 "mul_hi" => MulHi,
-                "mad_hi" => MadHi,
                 _ => return None,
             }
         };
         Some(Builtin::Num(t, nf))
     }
 
-    /// The number of arguments; 0 for constants (`i32.highest`, `f64.pi`).
+    /// The number of arguments; 0 for constants (`f32.inf`).
     pub fn arity(self) -> usize {
         match self {
             Builtin::Op(_) => 2,
@@ -204,9 +166,9 @@ impl Builtin {
             Builtin::Num(_, f) => {
                 use NumFn::*;
                 match f {
-                    Highest | Lowest | NumBits | Inf | Nan | Pi | E | Epsilon => 0,
-                    Max | Min | GetBit | MulHi | Bin(_) | FromFraction => 2,
-                    SetBit | MadHi | Fma | Mad | Lerp => 3,
+                    Inf | Nan => 0,
+                    Max | Min | MulHi | Bin(_) => 2,
+                    Fma | Mad => 3,
                     _ => 1,
                 }
             }
@@ -349,14 +311,8 @@ impl<'a> Interp<'a> {
             return internal(span, format!("{b:?} is not a constant"));
         };
         Ok(Value::prim(match f {
-            NumFn::Highest => prim::highest(t),
-            NumFn::Lowest => prim::lowest(t),
-            NumFn::NumBits => PrimValue::I32(t.bits() as i32),
             NumFn::Inf => prim::float_const(t, "inf"),
             NumFn::Nan => prim::float_const(t, "nan"),
-            NumFn::Pi => prim::float_const(t, "pi"),
-            NumFn::E => prim::float_const(t, "e"),
-            NumFn::Epsilon => prim::float_const(t, "epsilon"),
             _ => return internal(span, format!("{b:?} is not a constant")),
         }))
     }
@@ -391,29 +347,6 @@ impl<'a> Interp<'a> {
         if args.is_empty() {
             return self.builtin_const(Builtin::Num(t, f), span);
         }
-        if matches!(f, Sum | Product | Maximum | Minimum) {
-            let [xs] = args_n(args, span)?;
-            let xs = array_arg(xs, span)?;
-            let n = xs.data.len();
-            let (mut acc, op) = match f {
-                Sum => (prim::zero(t), Some(BinOp::Add)),
-                Product => (prim::one(t), Some(BinOp::Mul)),
-                Maximum => (prim::lowest(t), None),
-                _ => (prim::highest(t), None),
-            };
-            for i in 0..n {
-                let Some(x) = xs.data.get_prim(i) else {
-                    return internal(span, "reduction over a non-scalar array");
-                };
-                let r = match op {
-                    Some(op) => prim::binop(op, acc, x),
-                    None => prim::max_min(f == Maximum, acc, x),
-                };
-                acc = r.map_err(|e| error(span, e.message("reduction")))?;
-            }
-            self.charge(n as u64, log_steps(n));
-            return Ok(Value::prim(acc));
-        }
         let ps: Vec<PrimValue> = args.iter().map(|a| prim_arg(a, span)).collect::<R<_>>()?;
         self.tick();
         let p = |i: usize| {
@@ -428,31 +361,16 @@ impl<'a> Interp<'a> {
             Neg => prim::neg(p(0)?),
             ToI64 => Ok(prim::convert(p(0)?, PrimType::I64)),
             Not => prim::not(p(0)?),
-            GetBit => prim::get_bit(p(0)?, p(1)?),
-            SetBit => prim::set_bit(p(0)?, p(1)?, p(2)?),
             Popc => prim::bit_count(0, p(0)?),
             Clz => prim::bit_count(1, p(0)?),
-            Ctz => prim::bit_count(2, p(0)?),
             MulHi => prim::mul_hi(p(0)?, p(1)?, None),
-            MadHi => prim::mul_hi(p(0)?, p(1)?, Some(p(2)?)),
             Un(u) => prim::float_un(u, p(0)?),
             Bin(b) => prim::float_bin(b, p(0)?, p(1)?),
-            IsNan => prim::float_class(0, p(0)?),
-            IsInf => prim::float_class(1, p(0)?),
-            IsFinite => prim::float_class(2, p(0)?),
             Fma => prim::fma(true, p(0)?, p(1)?, p(2)?),
             Mad => prim::fma(false, p(0)?, p(1)?, p(2)?),
-            Lerp => prim::lerp(p(0)?, p(1)?, p(2)?),
-            FromFraction => {
-                let n = prim::convert(p(0)?, t);
-                let d = prim::convert(p(1)?, t);
-                prim::binop(BinOp::Div, n, d)
-            }
             ToBits => prim::to_bits(p(0)?),
             FromBits => prim::from_bits(t, p(0)?),
-            Highest | Lowest | NumBits | Inf | Nan | Pi | E | Epsilon | Sum | Product | Maximum | Minimum => {
-                return internal(span, "constant applied to arguments")
-            }
+            Inf | Nan => return internal(span, "constant applied to arguments"),
         };
         prim_result(r, &format!("{t}.{f:?}"), span)
     }

@@ -422,8 +422,6 @@ pub enum FloatUn {
     Floor,
     Ceil,
     Round,
-    Trunc,
-    Recip,
 }
 
 impl FloatUn {
@@ -458,8 +456,6 @@ impl FloatUn {
             "floor" => Floor,
             "ceil" => Ceil,
             "round" => Round,
-            "trunc" => Trunc,
-            "recip" => Recip,
             _ => return None,
         })
     }
@@ -470,18 +466,16 @@ impl FloatUn {
 pub enum FloatBin {
     Atan2,
     Hypot,
-    Pow,
     Copysign,
 }
 
 impl FloatBin {
     /// The function of the float modules with this name (`f32.atan2`); the
-    /// same name is the `soac.binop` kind, except `pow`.
+    /// same name is the `soac.binop` kind.
     pub fn from_name(name: &str) -> Option<FloatBin> {
         Some(match name {
             "atan2" => FloatBin::Atan2,
             "hypot" => FloatBin::Hypot,
-            "pow" => FloatBin::Pow,
             "copysign" => FloatBin::Copysign,
             _ => return None,
         })
@@ -528,15 +522,12 @@ macro_rules! impl_float {
                     FloatUn::Floor => x.floor(),
                     FloatUn::Ceil => x.ceil(),
                     FloatUn::Round => x.round_ties_even(),
-                    FloatUn::Trunc => x.trunc(),
-                    FloatUn::Recip => 1.0 / x,
                 }
             }
             fn bin(self, f: FloatBin, o: Self) -> Self {
                 match f {
                     FloatBin::Atan2 => self.atan2(o),
                     FloatBin::Hypot => self.hypot(o),
-                    FloatBin::Pow => self.powf(o),
                     FloatBin::Copysign => self.copysign(o),
                 }
             }
@@ -903,53 +894,9 @@ pub fn max_min(is_max: bool, a: PrimValue, b: PrimValue) -> PResult {
     }
 }
 
-pub fn highest(t: PrimType) -> PrimValue {
-    use PrimValue::*;
-    match t {
-        PrimType::I8 => I8(i8::MAX),
-        PrimType::I16 => I16(i16::MAX),
-        PrimType::I32 => I32(i32::MAX),
-        PrimType::I64 => I64(i64::MAX),
-        PrimType::U8 => U8(u8::MAX),
-        PrimType::U16 => U16(u16::MAX),
-        PrimType::U32 => U32(u32::MAX),
-        PrimType::U64 => U64(u64::MAX),
-        PrimType::F16 => F16(0x7c00),
-        PrimType::F32 => F32(f32::INFINITY),
-        PrimType::F64 => F64(f64::INFINITY),
-        PrimType::Bool => Bool(true),
-    }
-}
-
-pub fn lowest(t: PrimType) -> PrimValue {
-    use PrimValue::*;
-    match t {
-        PrimType::I8 => I8(i8::MIN),
-        PrimType::I16 => I16(i16::MIN),
-        PrimType::I32 => I32(i32::MIN),
-        PrimType::I64 => I64(i64::MIN),
-        PrimType::U8 => U8(0),
-        PrimType::U16 => U16(0),
-        PrimType::U32 => U32(0),
-        PrimType::U64 => U64(0),
-        PrimType::F16 => F16(0xfc00),
-        PrimType::F32 => F32(f32::NEG_INFINITY),
-        PrimType::F64 => F64(f64::NEG_INFINITY),
-        PrimType::Bool => Bool(false),
-    }
-}
-
 /// The value `v` (an integer or float constant) in type `t`.
 pub fn from_f64(t: PrimType, v: f64) -> PrimValue {
     convert(PrimValue::F64(v), t)
-}
-
-pub fn zero(t: PrimType) -> PrimValue {
-    from_i128(t, 0)
-}
-
-pub fn one(t: PrimType) -> PrimValue {
-    from_i128(t, 1)
 }
 
 /// An integer in type `t`: integers keep the low bits, floats round.
@@ -1051,23 +998,6 @@ pub fn fma(fused: bool, a: PrimValue, b: PrimValue, c: PrimValue) -> PResult {
     }
 }
 
-/// `lerp v0 v1 t` = v0 + (v1 - v0) * t.
-pub fn lerp(a: PrimValue, b: PrimValue, t: PrimValue) -> PResult {
-    let d = binop(BinOp::Sub, b, a)?;
-    let m = binop(BinOp::Mul, d, t)?;
-    binop(BinOp::Add, a, m)
-}
-
-/// isnan / isinf / isfinite (0, 1, 2).
-pub fn float_class(which: u8, v: PrimValue) -> PResult {
-    let x = as_f64(v).ok_or(PrimError::Type)?;
-    Ok(PrimValue::Bool(match which {
-        0 => x.is_nan(),
-        1 => x.is_infinite(),
-        _ => x.is_finite(),
-    }))
-}
-
 pub fn to_bits(v: PrimValue) -> PResult {
     use PrimValue::*;
     match v {
@@ -1111,40 +1041,6 @@ pub fn bit_count(which: u8, v: PrimValue) -> PResult {
         1 => x.clz(),
         _ => x.ctz(),
     } as i32)), Err(PrimError::Type))
-}
-
-fn get_bit_of<T: Int>(b: i32, x: T) -> bool {
-    b >= 0 && (b as u32) < T::BITS && x.ushr(b as u32).band(T::ONE) != T::ZERO
-}
-
-fn set_bit_of<T: Int>(b: i32, x: T, to: i32) -> T {
-    if b < 0 || b as u32 >= T::BITS {
-        return x;
-    }
-    let mask = T::ONE.shl(b as u32);
-    let cleared = x.band(mask.bnot());
-    if to & 1 == 1 {
-        cleared.bor(mask)
-    } else {
-        cleared
-    }
-}
-
-/// `get_bit b x`: bit `b` of `x` as 0 or 1 (0 outside the width).
-pub fn get_bit(bit: PrimValue, v: PrimValue) -> PResult {
-    let PrimValue::I32(b) = bit else {
-        return Err(PrimError::Type);
-    };
-    int_case1!(v, x, _V => Ok(PrimValue::I32(get_bit_of(b, x) as i32)), Err(PrimError::Type))
-}
-
-/// `set_bit b x bit`: `x` with bit `b` set to the low bit of `bit` (`x`
-/// unchanged when `b` is outside the width).
-pub fn set_bit(bit: PrimValue, v: PrimValue, to: PrimValue) -> PResult {
-    let (PrimValue::I32(b), PrimValue::I32(to)) = (bit, to) else {
-        return Err(PrimError::Type);
-    };
-    int_case1!(v, x, V => Ok(V(set_bit_of(b, x, to))), Err(PrimError::Type))
 }
 
 /// `mul_hi a b`, and `mad_hi a b c` = mul_hi a b + c when `c` is given.
@@ -1294,23 +1190,10 @@ mod tests {
         let h = |x: f32| PrimValue::F16(f32_to_f16(x));
         assert_eq!(binop(BinOp::Add, h(1.5), h(0.25)), Ok(h(1.75)));
         assert_eq!(binop(BinOp::Div, h(1.0), h(3.0)), Ok(PrimValue::F16(0x3555)));
-        assert_eq!(get_bit(PrimValue::I32(3), PrimValue::U8(8)), Ok(PrimValue::I32(1)));
-        assert_eq!(get_bit(PrimValue::I32(31), PrimValue::I32(-1)), Ok(PrimValue::I32(1)));
-        assert_eq!(get_bit(PrimValue::I32(40), PrimValue::I32(-1)), Ok(PrimValue::I32(0)));
-        assert_eq!(
-            set_bit(PrimValue::I32(0), PrimValue::I32(6), PrimValue::I32(1)),
-            Ok(PrimValue::I32(7))
-        );
-        assert_eq!(
-            set_bit(PrimValue::I32(2), PrimValue::I32(6), PrimValue::I32(0)),
-            Ok(PrimValue::I32(2))
-        );
         assert_eq!(bit_count(0, PrimValue::I32(-1)), Ok(PrimValue::I32(32)));
         assert_eq!(bit_count(1, PrimValue::U16(1)), Ok(PrimValue::I32(15)));
         assert_eq!(bit_count(2, PrimValue::I64(0)), Ok(PrimValue::I32(64)));
         assert_eq!(to_bits(PrimValue::F32(1.0)), Ok(PrimValue::U32(0x3f80_0000)));
         assert_eq!(from_bits(PrimType::F64, PrimValue::U64(0)), Ok(PrimValue::F64(0.0)));
-        assert_eq!(highest(PrimType::F32), PrimValue::F32(f32::INFINITY));
-        assert_eq!(lowest(PrimType::U16), PrimValue::U16(0));
     }
 }

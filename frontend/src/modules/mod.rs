@@ -12,9 +12,9 @@
 //! it). Flat names contain dots, which source names cannot, so they never
 //! clash with the user's: an imported file's names are qualified by the
 //! file's name (`util.square`), the main file's top-level names stay as
-//! written, and a name defined twice gets a `#k` suffix. The built-in
-//! numeric modules (`i32`, `f32`, ...) are structures whose values are the
-//! built-ins (`f32.sqrt`) and whose type `t` is the primitive type.
+//! written, and a name defined twice gets a `#k` suffix. The prelude
+//! builds the numeric modules (`i32`, `f32`, ...) from structures of
+//! built-ins only it can name (Note [Intrinsic modules]).
 //!
 //! Note [Sealing]: where a module meets a signature (`module M : S = ...`,
 //! or a functor's argument), [`sig`] checks what needs no types (that
@@ -135,14 +135,22 @@ struct Ctx {
 /// Elaborate the prelude and the program in `file` (with the files it
 /// imports) into two flat programs (see the module documentation).
 pub fn elaborate(sm: &mut SourceMap, prelude: Program, file: FileId, program: Program) -> Result<Vec<Program>, Diag> {
-    let mut el = Elab {
-        sm,
-        used: HashSet::default(),
-        out: Vec::new(),
-        files: FastMap::default(),
-        loading: Vec::new(),
-        prelude: Env::default(),
-    };
+    let p = elaborate_prelude(sm, prelude)?;
+    let decs = elaborate_program(sm, &p, file, program)?;
+    Ok(vec![Program { decs: p.decs.clone() }, Program { decs }])
+}
+
+/// The elaborated prelude: its flat declarations and what it exports.
+/// It depends on nothing but the prelude's text, so it can be reused for
+/// every program whose source map gives the prelude the same file.
+pub struct ElaboratedPrelude {
+    pub decs: Vec<Dec>,
+    exports: Env,
+}
+
+/// Elaborate the prelude on its own.
+pub fn elaborate_prelude(sm: &mut SourceMap, prelude: Program) -> Result<ElaboratedPrelude, Diag> {
+    let mut el = Elab::new(sm, Env::default());
     let ctx = Ctx {
         prefix: String::new(),
         file: 0,
@@ -150,23 +158,31 @@ pub fn elaborate(sm: &mut SourceMap, prelude: Program, file: FileId, program: Pr
         top_main: false,
         top: true,
     };
+    // Note [Intrinsic modules]: in the prelude's scope only, not in its
+    // exports.
     let mut scope = Env::default();
+    scope
+        .mods
+        .insert(Rc::from(INTRINSICS), Module::Struct(Rc::new(intrinsic_modules())));
     let mut exports = Env::default();
     for d in prelude.decs {
         el.dec(d, &mut scope, Some(&mut exports), &ctx)?;
     }
-    let prelude_decs = std::mem::take(&mut el.out);
-    el.used.clear();
-    for t in PrimType::ALL {
-        exports
-            .mods
-            .entry(Rc::from(t.name()))
-            .or_insert_with(|| Module::Struct(Rc::new(numeric_module(t))));
-    }
-    el.prelude = exports;
+    Ok(ElaboratedPrelude { decs: el.out, exports })
+}
+
+/// Elaborate the program in `file` (with the files it imports) in the
+/// scope of the prelude `p`: its flat declarations.
+pub fn elaborate_program(
+    sm: &mut SourceMap,
+    p: &ElaboratedPrelude,
+    file: FileId,
+    program: Program,
+) -> Result<Vec<Dec>, Diag> {
+    let mut el = Elab::new(sm, p.exports.clone());
     el.loading.push(file_key(&el.sm.file(file).name));
     el.file(program, file, true)?;
-    Ok(vec![Program { decs: prelude_decs }, Program { decs: el.out }])
+    Ok(el.out)
 }
 
 struct Elab<'s> {
@@ -188,7 +204,18 @@ fn file_key(name: &str) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-impl Elab<'_> {
+impl<'s> Elab<'s> {
+    fn new(sm: &'s mut SourceMap, prelude: Env) -> Elab<'s> {
+        Elab {
+            sm,
+            used: HashSet::default(),
+            out: Vec::new(),
+            files: FastMap::default(),
+            loading: Vec::new(),
+            prelude,
+        }
+    }
+
     /// A fresh flat name `prefix + name` (`#k` added if taken).
     fn flat_name(&mut self, prefix: &str, name: &str, keep: bool) -> Name {
         let base = format!("{prefix}{name}");
@@ -629,10 +656,29 @@ impl Elab<'_> {
     }
 }
 
-/// The built-in module of a primitive type (`i32`, `f32`, ...): its
-/// values are the built-ins `i32.max`, ... (`check::builtins`), its type
-/// `t` the primitive type, so that `module real = f32` and `real.t` work.
-fn numeric_module(t: PrimType) -> Env {
+/// Note [Intrinsic modules]: the scalar intrinsics of each primitive type
+/// `T` (`check::builtins::numeric_module`: arithmetic, comparisons, bit
+/// operations, math functions, conversions) form a structure
+/// `intrinsics.T` whose values are the built-ins `T.f` and whose type `t`
+/// is `T`. The prelude builds the numeric modules `i8` ... `f64` and
+/// `bool` from them in Futhark (`prelude/prelude.fut`). `intrinsics` is
+/// in the prelude's scope but not among its exports, so a program cannot
+/// name it, and a program's own `intrinsics` is just another module. The
+/// flat names of the intrinsics (`i32.+`) are those of the built-ins,
+/// which the checker, the interpreter and the internaliser know by name.
+const INTRINSICS: &str = "intrinsics";
+
+fn intrinsic_modules() -> Env {
+    let mut env = Env::default();
+    for t in PrimType::ALL {
+        env.mods
+            .insert(Rc::from(t.name()), Module::Struct(Rc::new(intrinsic_module(t))));
+    }
+    env
+}
+
+/// `intrinsics.T` for the primitive type `t`.
+fn intrinsic_module(t: PrimType) -> Env {
     let mut env = Env::default();
     for (name, _) in builtins::numeric_module(t) {
         env.vals.insert(
@@ -646,12 +692,7 @@ fn numeric_module(t: PrimType) -> Env {
     let mut types = vec![("t", t)];
     if t.is_float() {
         // The unsigned type of `to_bits` and `from_bits`.
-        let bits = match t.bits() {
-            16 => PrimType::U16,
-            32 => PrimType::U32,
-            _ => PrimType::U64,
-        };
-        types.push(("int_t", bits));
+        types.push(("int_t", builtins::bits_type(t)));
     }
     for (name, p) in types {
         env.types.insert(

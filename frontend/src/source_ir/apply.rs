@@ -8,8 +8,7 @@ use futmlir_dialects::source::verify::SOACS;
 
 use super::types::arrow;
 use super::{internal, unsupported, Binding, DResult, Emitter, Scope};
-use crate::check::builtins::{self, NumConst, ScalarOp};
-use crate::internalise::int_bits;
+use crate::check::builtins::{self, ScalarOp};
 use crate::internalise::values::{prim, scalar};
 use crate::syntax::ast::{Exp, GlobalId, Name, Pat, Resolved, TypeParam, ValBind, Var};
 use crate::types::{PrimType, Size, Type};
@@ -268,8 +267,8 @@ impl<'a, 'c> Emitter<'a, 'c> {
             None => (None, name),
         };
         if let (Some(t), true) = (module, args.is_empty()) {
-            if let Some((ct, c)) = builtins::numeric_constant(t, f) {
-                return Ok(self.numeric_constant(ct, c));
+            if let Some(c) = builtins::numeric_constant(t, f) {
+                return Ok(self.numeric_constant(t, c));
             }
         }
         let operand = args
@@ -310,13 +309,9 @@ impl<'a, 'c> Emitter<'a, 'c> {
         }
     }
 
-    /// A constant of the numeric modules.
-    fn numeric_constant(&mut self, t: PrimType, c: NumConst) -> Value {
-        let s = scalar(t);
-        let (attr, ty) = match c {
-            NumConst::Int(v) => (self.ctx.int_attr(int_bits(v, s), s), self.ctx.scalar(s)),
-            NumConst::Float(x) => self.float_attr(x, s),
-        };
+    /// An intrinsic float constant (`f32.inf`).
+    fn numeric_constant(&mut self, t: PrimType, x: f64) -> Value {
+        let (attr, ty) = self.float_attr(x, scalar(t));
         self.op1("source.constant", &[], ty, &[("value", attr)])
     }
 }

@@ -1,7 +1,9 @@
 -- Operators and numeric-module functions that are one scalar op become
 -- source.binop/unop/cmpop with the kinds of the soac dialect; the others
--- (conversions, `f32.lerp`, signed `//`) are calls of the built-in by
--- name; numeric constants are constants. `&&` evaluates its right operand
+-- (conversions, signed `//`) are calls of the built-in by name, and the
+-- members the prelude writes in Futhark (`f32.isnan`, the constant
+-- `f32.pi`, given to the numeric-module functor as `f32.arg.pi`) calls of
+-- the prelude's function. `&&` evaluates its right operand
 -- only when needed. Ranges and `assert` have ops of their own.
 -- RUN: futmlir opt %s --emit=source
 -- CHECK-LABEL: sym_name = "main"
@@ -10,7 +12,7 @@
 -- CHECK-NEXT: %5 = source.unop(%4) {kind = "sqrt"} : (f32) -> f32
 -- CHECK-NEXT: %6 = source.binop(%0, %1) {kind = "atan2"} : (f32, f32) -> f32
 -- CHECK-NEXT: %7 = source.binop(%5, %6) {kind = "add"} : (f32, f32) -> f32
--- CHECK-NEXT: %8 = source.constant() {value = 3.1415927 : f32} : () -> f32
+-- CHECK-NEXT: %8 = source.apply() {callee = @f32.arg.pi} : () -> f32
 -- CHECK-NEXT: %9 = source.binop(%7, %8) {kind = "max"} : (f32, f32) -> f32
 -- CHECK-NEXT: %10 = source.cmpop(%0, %1) {kind = "lt"} : (f32, f32) -> bool
 -- CHECK-NEXT: %11 = source.if(%10) ({
