@@ -86,7 +86,7 @@ pub enum Gen {
 }
 
 impl Builtin {
-    /// Resolve a canonical built-in name (`map`, `+`, `i32.sum`, `f32.i64`).
+    /// Resolve a canonical built-in name (`map`, `+`, `i32.+`, `f32.i64`).
     pub fn parse(name: &str) -> Option<Builtin> {
         if let Some(op) = BinOp::from_name(name) {
             return Some(Builtin::Op(op));

@@ -17,10 +17,10 @@
 //! | `filter`, `partition` | Σ work(p xᵢ) + n | max span(p xᵢ) + ⌈log₂ n⌉ |
 //! | `iota`, `replicate`, `copy`, `concat`, `rotate`, `reverse`, `transpose`, `flatten`, `unflatten`, `split`, `zip`, `unzip`, ranges | n (elements) | 1 |
 //! | `scatter` (n writes), slice update (n elements) | n | 1 |
-//! | `i32.sum`, `f32.maximum`, ... | n | ⌈log₂ n⌉ |
 //!
-//! Variables, literals, tuples, records, `let`, function application and
-//! projection are free. A reduction of one element takes one step
+//! The numeric modules' `sum`, `maximum`, ... are prelude functions (a
+//! `reduce`), counted as such. Variables, literals, tuples, records,
+//! `let`, function application and projection are free. A reduction of one element takes one step
 //! (`log_steps(1) = 1`).
 //!
 //! With `cost` off, each counting site is one predictable branch.
