@@ -421,3 +421,9 @@ module f64 = float_ops {
 }
 
 module bool = intrinsics.bool
+
+-- The math module's conversions between i32 and the floats.
+def r32 (x: i32): f32 = f32.i32 x
+def t32 (x: f32): i32 = i32.f32 x
+def r64 (x: i32): f64 = f64.i32 x
+def t64 (x: f64): i32 = i32.f64 x

@@ -95,12 +95,6 @@ pub const GENERAL: &[(&str, &str)] = &[
     ),
     ("trace", "'t t -> t"),
     ("opaque", "'t t -> t"),
-    // Conversions in the math module: `r32 i` is `f32.i32 i`, `t32 x` is
-    // `i32.f32 x`.
-    ("r32", "i32 -> f32"),
-    ("t32", "f32 -> i32"),
-    ("r64", "i32 -> f64"),
-    ("t64", "f64 -> i32"),
 ];
 
 /// The number of size parameters of built-in `name` that cannot be read

@@ -268,9 +268,6 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let f = a(k).0;
                 self.tabulate(&f, &sizes, Vec::new(), span)
             }
-            "r32" => Ok(V::Leaf(self.convert(leaf(0)?, Scalar::F32))),
-            "r64" => Ok(V::Leaf(self.convert(leaf(0)?, Scalar::F64))),
-            "t32" | "t64" => Ok(V::Leaf(self.convert(leaf(0)?, Scalar::I32))),
             _ => {
                 if let Some((m, f)) = name.split_once('.') {
                     if let Some(t) = PrimType::from_name(m) {

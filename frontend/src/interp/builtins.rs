@@ -79,10 +79,6 @@ pub enum Gen {
     Tabulate(u8),
     Trace,
     Opaque,
-    R32,
-    T32,
-    R64,
-    T64,
 }
 
 impl Builtin {
@@ -183,7 +179,6 @@ impl Builtin {
                 Gen::Iota => 1,
                 Gen::Replicate | Gen::Concat | Gen::Rotate => 2,
                 Gen::Transpose | Gen::Flatten(_) | Gen::Copy | Gen::Reverse | Gen::Trace | Gen::Opaque => 1,
-                Gen::R32 | Gen::T32 | Gen::R64 | Gen::T64 => 1,
                 Gen::Unflatten(k) | Gen::Tabulate(k) => k as usize + 1,
                 Gen::Split => 3,
             },
@@ -234,10 +229,6 @@ fn parse_general(name: &str) -> Option<Gen> {
         "tabulate_3d" => Gen::Tabulate(3),
         "trace" => Gen::Trace,
         "opaque" => Gen::Opaque,
-        "r32" => Gen::R32,
-        "t32" => Gen::T32,
-        "r64" => Gen::R64,
-        "t64" => Gen::T64,
         _ => return None,
     })
 }
@@ -674,16 +665,6 @@ impl<'a> Interp<'a> {
             Gen::Opaque => {
                 let [x] = args_n(args, span)?;
                 Ok(x)
-            }
-            Gen::R32 | Gen::T32 | Gen::R64 | Gen::T64 => {
-                let [x] = args_n(args, span)?;
-                let to = match g {
-                    Gen::R32 => PrimType::F32,
-                    Gen::R64 => PrimType::F64,
-                    _ => PrimType::I32,
-                };
-                self.tick();
-                Ok(Value::prim(prim::convert(prim_arg(&x, span)?, to)))
             }
         }
     }

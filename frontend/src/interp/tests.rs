@@ -1438,10 +1438,6 @@ fn builtin_array_functions() {
     assert_eq!(ev(e), "empty([0][3]f64)");
     assert_eq!(ev(call("trace", vec![ints(&[1])])), "[1]");
     assert_eq!(ev(call("opaque", vec![i32_(5)])), "5");
-    assert_eq!(ev(call("r32", vec![i32_(3)])), "3.0f32");
-    assert_eq!(ev(call("r64", vec![i32_(-3)])), "-3.0");
-    assert_eq!(ev(call("t32", vec![f32_(-2.75)])), "-2");
-    assert_eq!(ev(call("t64", vec![f64_(2.75)])), "2");
 }
 
 // ---------------------------------------------------------------------------
