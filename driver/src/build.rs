@@ -106,7 +106,10 @@ pub fn build_linked(
     if emit == Emit::Soac {
         return print(&ctx, module);
     }
-    stage(&mut ctx, "soac-unstream,soac-simplify,soac-to-segop,soac-simplify")?;
+    stage(
+        &mut ctx,
+        "soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-simplify",
+    )?;
     if emit == Emit::Segop {
         return print(&ctx, module);
     }

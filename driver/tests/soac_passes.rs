@@ -202,3 +202,53 @@ fn parallel_streams_fuse_and_keep_results() {
     assert!(before.is_ok(), "{before:?}");
     assert!(same(&before, &after), "before: {before:?}\nafter: {after:?}");
 }
+
+/// A partition into three classes (no source construct makes more than
+/// two), with classes outside `0..3` that go last: `soac-partition` keeps
+/// the results, on rows and on no rows.
+const PARTITION3: &str = r#"
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i64>):
+  %p:4 = "soac.partition"(%n, %xs) ({
+  ^bb0(%x: i64):
+    "soac.yield"(%x) : (i64) -> ()
+  }) {k = 3 : i64} : (i64, !fut.array<[%n]i64>) -> (i64, i64, i64, !fut.array<[%n]i64>)
+  "soac.return"(%p#0, %p#1, %p#2, %p#3) : (i64, i64, i64, !fut.array<[%n]i64>) -> ()
+}) {sym_name = "main", function_type = (i64, !fut.array<[?]i64>) -> (i64, i64, i64, !fut.array<[?]i64>)} : () -> ()
+"#;
+
+#[test]
+fn partition_into_three_classes_keeps_results() {
+    let cases = [
+        (
+            "[2i64, -1i64, 0i64, 5i64, 1i64, 2i64, 3i64, 0i64, -7i64]",
+            "2i64 1i64 2i64 [0i64, 0i64, 1i64, 2i64, 2i64, -1i64, 5i64, 3i64, -7i64]",
+        ),
+        ("[9i64, -2i64]", "0i64 0i64 0i64 [9i64, -2i64]"),
+        ("empty([0]i64)", "0i64 0i64 0i64 empty([0]i64)"),
+    ];
+    let mut ctx = futmlir_dialects::context();
+    let module = ctx.parse_str("partition3.mlir", PARTITION3).expect("the IR parses");
+    let before: Vec<_> = cases
+        .iter()
+        .map(|(i, _)| run_func(&ctx, module, "main", values::parse_values(i).expect("values")).map_err(|e| e.render()))
+        .collect();
+    let instrumentation = Instrumentation {
+        verify_each: true,
+        ..Instrumentation::default()
+    };
+    PassManager::new(Pipeline::parse("soac-partition").expect("pipeline"), instrumentation)
+        .run(&mut ctx, module)
+        .unwrap_or_else(|ds| panic!("soac-partition failed: {}", ds[0].message));
+    let mut names = Vec::new();
+    ctx.walk(module, &mut |o| names.push(ctx.op_name(o).to_string()));
+    assert!(!names.iter().any(|n| n == "soac.partition"), "{names:?}");
+    assert!(names.iter().any(|n| n == "soac.scatter"), "{names:?}");
+    for ((input, expected), b) in cases.iter().zip(before) {
+        let expected = Ok(values::parse_values(expected).expect("values"));
+        let after =
+            run_func(&ctx, module, "main", values::parse_values(input).expect("values")).map_err(|e| e.render());
+        assert!(same(&expected, &b), "{input}: the interpreter before: {b:?}");
+        assert!(same(&expected, &after), "{input}: after soac-partition: {after:?}");
+    }
+}

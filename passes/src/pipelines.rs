@@ -26,9 +26,15 @@ pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 ///    their whole input as one chunk, so the SOACs in them become kernels
 ///    (thesis rule E4); `soac-simplify` removes what only mattered
 ///    between chunks.
-/// 2. `soac-to-segop` (from `futmlir-lowering`, which must have
+/// 2. `soac-partition`: a `partition` becomes a scanomap of its classes'
+///    running counts and a scatter of the rows to their places, SOACs
+///    that kernel extraction knows; `soac-simplify` then cleans up what
+///    the rewrite left unused (the counts of a partition whose sizes
+///    nobody reads).
+/// 3. `soac-to-segop` (from `futmlir-lowering`, which must have
 ///    registered its passes): map distribution and kernel extraction.
-pub const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,soac-unstream,soac-simplify,soac-to-segop";
+pub const KERNELS: &str =
+    "soac-inline,soac-simplify,soac-fuse,soac-simplify,soac-unstream,soac-partition,soac-simplify,soac-to-segop";
 
 #[cfg(test)]
 mod tests {

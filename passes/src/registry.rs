@@ -18,6 +18,7 @@ static BUILT_IN: &[PassInfo] = &[
     crate::soac::simplify::INFO,
     crate::soac::fuse::INFO,
     crate::soac::unstream::INFO,
+    crate::soac::partition::INFO,
 ];
 
 /// Passes other crates registered.

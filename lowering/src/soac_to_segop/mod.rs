@@ -22,8 +22,9 @@
 //! SOAC becomes a perfect nest; a redomap or scanomap whose lambda holds
 //! them (fusion made it) is first split into a map and a reduce or scan. SOACs inside the bodies stay `soac` ops:
 //! each thread runs them sequentially. Not yet done (so left as they
-//! are, run on the host): streams, `partition`,
-//! distribution below the outermost map, and map-loop interchange (G7).
+//! are, run on the host): streams, distribution below the outermost map,
+//! and map-loop interchange (G7). A `partition` never gets here: the
+//! earlier `soac-partition` makes a scanomap and a scatter of it.
 
 use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, RegionId, Type, Value, ValueMap,

@@ -3,8 +3,14 @@
 //! An op equal to one that dominates it (same name, operands, attributes
 //! and result types) is replaced by it. Scopes follow region nesting; an
 //! op isolated from above starts an empty scope.
+//!
+//! An op whose result is consumed (updated in place, scattered into,
+//! passed to a loop or call: `soac::analysis::consumed`), directly or
+//! through a view, is left alone: merged with an equal op, the one array
+//! would be overwritten while the other's uses still read it (two
+//! `replicate 2 0` destinations of two histograms, say).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use futmlir_dialects::ir::{Attr, Context, Diagnostic, OpId, Symbol, Traits, Type, Value};
 
@@ -21,7 +27,10 @@ struct Cse;
 
 impl Pass for Cse {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
-        let mut table = Table::default();
+        let mut table = Table {
+            consumed: crate::soac::analysis::consumed(ctx, op),
+            ..Table::default()
+        };
         table.op_regions(ctx, op);
         Ok(())
     }
@@ -34,6 +43,8 @@ type Key = (Symbol, Vec<Value>, Vec<(Symbol, Attr)>, Vec<Type>);
 struct Table {
     map: HashMap<Key, OpId>,
     undo: Vec<(Key, Option<OpId>)>,
+    /// The values some op may consume, and what they are views of.
+    consumed: HashSet<Value>,
 }
 
 impl Table {
@@ -65,7 +76,10 @@ impl Table {
                         self.op_regions(ctx, o);
                         continue;
                     }
-                    if !super::is_pure(ctx, o) || ctx.num_results(o) == 0 {
+                    if !super::is_pure(ctx, o)
+                        || ctx.num_results(o) == 0
+                        || ctx.results(o).any(|r| self.consumed.contains(&r))
+                    {
                         continue;
                     }
                     let k = Self::key(ctx, o);

@@ -133,6 +133,14 @@ pub(crate) fn consumed(ctx: &Context, op: OpId) -> HashSet<Value> {
         let taken: Vec<Value> = match ctx.op_name(o) {
             "soac.update" => ops.first().copied().into_iter().collect(),
             "soac.scatter" | "soac.hist" => destinations(ctx, o).to_vec(),
+            // Kernel extraction's forms of them (`ir-cse` runs after it).
+            "segop.segmap" if ctx.attr(o, "writes").is_some() => {
+                ops[ops.len().saturating_sub(ctx.num_results(o))..].to_vec()
+            }
+            "segop.seghist" => {
+                let k = ctx.num_results(o);
+                ops[ops.len().saturating_sub(2 * k)..ops.len().saturating_sub(k)].to_vec()
+            }
             "soac.loop" | "soac.apply" => ops.to_vec(),
             _ => Vec::new(),
         };
