@@ -195,15 +195,11 @@ pub(crate) fn par_for(tr: &mut Tr, sizes: &[Value], body: &mut dyn FnMut(&mut Tr
     launch(tr, grid, BLOCK, &mut |tr| {
         let (gid, _, _) = global_id(tr);
         let ok = tr.cmp("lt", gid, total);
-        tr.if_(
-            ok,
-            &mut |tr| {
-                let idx = unravel(tr, gid, sizes);
-                body(tr, &idx)?;
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
+        when(tr, ok, &mut |tr| {
+            let idx = unravel(tr, gid, sizes);
+            body(tr, &idx)?;
+            Ok(())
+        })?;
         Ok(())
     })
 }
@@ -253,14 +249,10 @@ pub(crate) fn par_for_points(tr: &mut Tr, sizes: &[Value], point: &mut MapPoint,
             points.push((inside, idx, ys));
         }
         for (inside, idx, ys) in points {
-            tr.if_(
-                inside,
-                &mut |tr| {
-                    write(tr, &idx, &ys);
-                    Ok(vec![])
-                },
-                &mut |_| Ok(vec![]),
-            )?;
+            when(tr, inside, &mut |tr| {
+                write(tr, &idx, &ys);
+                Ok(())
+            })?;
         }
         Ok(())
     })
@@ -343,14 +335,10 @@ pub(crate) fn shared_hist(
             let hi = tr.cmp("lt", b, w);
             let ok = tr.bin("and", lo, hi);
             let t = tr.ctx.value_type(v);
-            tr.if_(
-                ok,
-                &mut |tr| {
-                    tr.emit1("imp.atomic", &[sh, b, v], t, &[("kind", kind_attr)]);
-                    Ok(vec![])
-                },
-                &mut |_| Ok(vec![]),
-            )?;
+            when(tr, ok, &mut |tr| {
+                tr.emit1("imp.atomic", &[sh, b, v], t, &[("kind", kind_attr)]);
+                Ok(())
+            })?;
             Ok(vec![])
         })?;
         tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
@@ -487,16 +475,12 @@ fn group_reduce_range(
     let accs = group_reduce(tr, op, tid, &accs)?;
     let zero = tr.i64c(0);
     let is0 = tr.cmp("eq", tid, zero);
-    tr.if_(
-        is0,
-        &mut |tr| {
-            for (o, &a) in outs.iter().zip(&accs) {
-                tr.store(o, at, a);
-            }
-            Ok(vec![])
-        },
-        &mut |_| Ok(vec![]),
-    )?;
+    when(tr, is0, &mut |tr| {
+        for (o, &a) in outs.iter().zip(&accs) {
+            tr.store(o, at, a);
+        }
+        Ok(())
+    })?;
     Ok(())
 }
 
@@ -620,18 +604,14 @@ fn ordered_chunks(
             let i = tr.add(i, item);
             let ok = tr.cmp("lt", i, n);
             let e = padded(tr, f);
-            tr.if_(
-                ok,
-                &mut |tr| {
-                    let xs = point(tr, i)?;
-                    let xs = xs.iter().zip(&op.index_parts).filter(|&(_, &ix)| !ix);
-                    for (&(m, _), (&x, _)) in stage.iter().zip(xs) {
-                        tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
-                    }
-                    Ok(vec![])
-                },
-                &mut |_| Ok(vec![]),
-            )?;
+            when(tr, ok, &mut |tr| {
+                let xs = point(tr, i)?;
+                let xs = xs.iter().zip(&op.index_parts).filter(|&(_, &ix)| !ix);
+                for (&(m, _), (&x, _)) in stage.iter().zip(xs) {
+                    tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
+                }
+                Ok(())
+            })?;
             Ok(vec![])
         })?;
         tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
@@ -1027,14 +1007,10 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
         tr.store(&lb.status, idx, empty);
         let zero = tr.i64c(0);
         let first = tr.cmp("eq", idx[0], zero);
-        tr.if_(
-            first,
-            &mut |tr| {
-                tr.store(&counter, &[zero], zero);
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
+        when(tr, first, &mut |tr| {
+            tr.store(&counter, &[zero], zero);
+            Ok(())
+        })?;
         Ok(())
     })?;
     let local = tr.ctx.string_attr("local");
@@ -1327,14 +1303,10 @@ fn look_back(tr: &mut Tr, op: &Op, lb: &LookBack, tile: Value, lane: Value, tota
     let lane0 = tr.cmp("eq", lane, zero);
     let nes = op.nes.to_vec();
     let publish_at_lane0 = |tr: &mut Tr, vals: &[Value], flag: i64| -> R<()> {
-        tr.if_(
-            lane0,
-            &mut |tr| {
-                lb.publish(tr, tile, vals, flag);
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
+        when(tr, lane0, &mut |tr| {
+            lb.publish(tr, tile, vals, flag);
+            Ok(())
+        })?;
         Ok(())
     };
     tr.if_(
@@ -1440,15 +1412,11 @@ fn broadcast(
 ) -> R<Vec<Value>> {
     let sh = shared_arrays(tr, types, 1);
     let zero = tr.i64c(0);
-    tr.if_(
-        run,
-        &mut |tr| {
-            let vals = f(tr)?;
-            store_where(tr, keep, &sh, zero, &vals)?;
-            Ok(vec![])
-        },
-        &mut |_| Ok(vec![]),
-    )?;
+    when(tr, run, &mut |tr| {
+        let vals = f(tr)?;
+        store_where(tr, keep, &sh, zero, &vals)?;
+        Ok(())
+    })?;
     let local = tr.ctx.string_attr("local");
     tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
     Ok(sh
@@ -1495,37 +1463,27 @@ pub(crate) fn filter(tr: &mut Tr, n: Value, point: &mut MapPoint, outs: &[Arr]) 
     let mut flag = |tr: &mut Tr, i: Value, _: bool| -> R<Vec<Value>> {
         let ys = (point.borrow_mut())(tr, &[i])?;
         let k = keep(tr, &ys)?;
-        let btoi = tr.ctx.string_attr("btoi");
-        let i64t = tr.ty(Scalar::I64);
-        Ok(vec![tr.emit1("soac.convop", &[k], i64t, &[("kind", btoi)])])
+        Ok(vec![convert(tr, "btoi", k, Scalar::I64)])
     };
     let last = tr.bin("sub", n, one);
     let mut place = |tr: &mut Tr, i: Value, prefix: &[Value]| -> R<()> {
         let ys = (point.borrow_mut())(tr, &[i])?;
         let k = keep(tr, &ys)?;
         let s = prefix[0];
-        tr.if_(
-            k,
-            &mut |tr| {
-                let one = tr.i64c(1);
-                let at = tr.bin("sub", s, one);
-                for (o, y) in outs.iter().zip(&ys[1..]) {
-                    tr.write(o, &[at], y);
-                }
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
+        when(tr, k, &mut |tr| {
+            let one = tr.i64c(1);
+            let at = tr.bin("sub", s, one);
+            for (o, y) in outs.iter().zip(&ys[1..]) {
+                tr.write(o, &[at], y);
+            }
+            Ok(())
+        })?;
         let is_last = tr.cmp("eq", i, last);
-        tr.if_(
-            is_last,
-            &mut |tr| {
-                let zero = tr.i64c(0);
-                tr.store(&count, &[zero], s);
-                Ok(vec![])
-            },
-            &mut |_| Ok(vec![]),
-        )?;
+        when(tr, is_last, &mut |tr| {
+            let zero = tr.i64c(0);
+            tr.store(&count, &[zero], s);
+            Ok(())
+        })?;
         Ok(())
     };
     // The counts are below n < 2^62: packed with their flags.

@@ -408,6 +408,12 @@ fn filter(ctx: &mut Context, o: OpId) {
         block,
     };
     let (region, blk, yields) = body(ctx, &[level], &Inner::Map);
+    let zero_a = ctx.int_attr(0, Scalar::I64);
+    let zero = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", zero_a)], Vec::new());
+    let zero = ctx.result(zero, 0);
+    let one_a = ctx.int_attr(1, Scalar::I64);
+    let one = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", one_a)], Vec::new());
+    let one = ctx.result(one, 0);
     let scalar_rows = inputs.iter().all(|&x| {
         let t = row_type(ctx, x);
         ctx.as_scalar(t).is_some()
@@ -423,12 +429,6 @@ fn filter(ctx: &mut Context, o: OpId) {
         let attrs = level_attr(ctx);
         let f = Builder::before(ctx, o).op("segop.filter", &[n], &types, &attrs, vec![region]);
         let count = ctx.result(f, 0);
-        let zero_a = ctx.int_attr(0, Scalar::I64);
-        let zero = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", zero_a)], Vec::new());
-        let zero = ctx.result(zero, 0);
-        let one_a = ctx.int_attr(1, Scalar::I64);
-        let one = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", one_a)], Vec::new());
-        let one = ctx.result(one, 0);
         let mut results = Vec::new();
         for j in 0..inputs.len() {
             let w = ctx.result(f, j + 1);
@@ -453,12 +453,6 @@ fn filter(ctx: &mut Context, o: OpId) {
     let sum = Builder::at_end(ctx, ab).op("soac.binop", &[a, b], &[i64t], &[("kind", add)], Vec::new());
     let sum = ctx.result(sum, 0);
     Builder::at_end(ctx, ab).op("segop.yield", &[sum], &[], &[], Vec::new());
-    let zero_a = ctx.int_attr(0, Scalar::I64);
-    let zero = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", zero_a)], Vec::new());
-    let zero = ctx.result(zero, 0);
-    let one_a = ctx.int_attr(1, Scalar::I64);
-    let one = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", one_a)], Vec::new());
-    let one = ctx.result(one, 0);
     let arr_n = distribute::rows_of(ctx, n, i64t);
     let attrs = level_attr(ctx);
     let scan = Builder::before(ctx, o).op(
