@@ -21,6 +21,9 @@ pub struct Instrumentation {
     pub print: PrintOptions,
 }
 
+// `verify_each` follows the build profile, so in a release build this
+// looks derivable to clippy.
+#[allow(clippy::derivable_impls)]
 impl Default for Instrumentation {
     fn default() -> Self {
         Instrumentation {

@@ -538,14 +538,21 @@ fn strided_reduce(
 }
 
 /// The blocks per multiprocessor a kernel reducing with `op` asks for:
-/// with a non-commutative operator ([`ordered_chunks`]) 4, which caps a
-/// thread at 64 registers (the argmax benchmark took 101 without a cap,
-/// and ran in 303 µs instead of 269); none otherwise.
+/// with a non-commutative operator ([`ordered_chunks`]) 2, which caps a
+/// thread at 128 registers, none otherwise. Measured on the H100 (the
+/// argmax benchmark, 10^8 elements, [`ORDERED_BATCH`] 16): 207 µs asking
+/// for 2, 205 for 1, 203 for none, 256 for 3; asking for 4 (64
+/// registers) spilled and took 295.
 fn ordered_min_blocks(op: &Op) -> Option<i64> {
-    (!op.commutative).then_some(4)
+    (!op.commutative).then_some(2)
 }
 
-/// Elements a thread reads per round in [`ordered_chunks`].
+/// Loads a thread has in flight in a round of [`ordered_chunks`]
+/// (Note [Batched loads]): the argmax took 210 µs with 8, 207 with 16.
+const ORDERED_BATCH: i64 = 16;
+
+/// Elements a thread reads per round in [`ordered_chunks`]: the argmax
+/// took 251 µs with 8, 207 with 16 and 256 with 32.
 const ORDERED_ITEMS: i64 = 16;
 
 // **Note [Index parts].** A reduction's operands are often the point's
@@ -588,44 +595,49 @@ fn ordered_chunks(
     let mine = tr.add(first_thread, tid);
     let mine = tr.mul(mine, c);
     let nes = op.nes.to_vec();
+    // The group's last run ends at `last_run + offset` in round `r`.
+    let last_run = tr.add(first_thread, bs);
+    let one = tr.i64c(1);
+    let last_run = tr.bin("sub", last_run, one);
+    let last_run = tr.mul(last_run, c);
+    let last_run = tr.add(last_run, items);
+    let staged_parts: Vec<bool> = op.index_parts.iter().map(|&ix| !ix).collect();
     tr.for_loop(rounds, &nes, &mut |tr, r, accs| {
         let offset = tr.mul(r, items);
+        let end = tr.add(last_run, offset);
+        let full = tr.cmp("le", end, n);
         tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
-        tr.for_loop(items, &[], &mut |tr, j, _| {
-            // Element `f` of the round: item `f % k` of thread `f / k`'s
-            // run.
-            let f = tr.mul(j, bs);
-            let f = tr.add(f, tid);
+        // Element `f` of the round: item `f % k` of thread `f / k`'s run.
+        let mut at = |tr: &mut Tr, f: Value| {
             let owner = tr.bin("shr", f, log_items);
             let item = tr.bin("and", f, item_mask);
             let owner = tr.add(first_thread, owner);
             let i = tr.mul(owner, c);
             let i = tr.add(i, offset);
             let i = tr.add(i, item);
-            let ok = tr.cmp("lt", i, n);
-            let e = padded(tr, f);
-            when(tr, ok, &mut |tr| {
-                let xs = point(tr, i)?;
-                let xs = xs.iter().zip(&op.index_parts).filter(|&(_, &ix)| !ix);
-                for (&(m, _), (&x, _)) in stage.iter().zip(xs) {
-                    tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
-                }
-                Ok(())
-            })?;
-            Ok(vec![])
-        })?;
+            (i, tr.cmp("lt", i, n))
+        };
+        let mut load = |tr: &mut Tr, i: Value| -> R<Vec<Value>> {
+            let xs = point(tr, i)?;
+            Ok(xs
+                .into_iter()
+                .zip(&staged_parts)
+                .filter(|&(_, &s)| s)
+                .map(|(x, _)| x)
+                .collect())
+        };
+        stage_round(tr, full, (k, ORDERED_BATCH, tid), &stage, &mut at, &mut load, None)?;
         tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
         let run = tr.add(mine, offset);
         let own = tr.mul(tid, items);
-        tr.for_loop(items, accs, &mut |tr, j, accs| {
-            let i = tr.add(run, j);
-            let ok = tr.cmp("lt", i, n);
-            let e = tr.add(own, j);
-            let e = padded(tr, e);
-            let accs = accs.to_vec();
-            tr.if_(
-                ok,
-                &mut |tr| {
+        // This thread's run, combined in order; in a partial round, only
+        // its points in the input.
+        tr.if_versions(full, &mut |tr, full| {
+            tr.for_loop(items, accs, &mut |tr, j, accs| {
+                let i = tr.add(run, j);
+                let e = tr.add(own, j);
+                let e = padded(tr, e);
+                let mut combine = |tr: &mut Tr| {
                     let mut staged = stage.iter();
                     let mut x = Vec::new();
                     for &ix in &op.index_parts {
@@ -636,10 +648,15 @@ fn ordered_chunks(
                             tr.emit1("imp.load", &[m, e], t, &[])
                         });
                     }
-                    apply(tr, op, &accs, &x)
-                },
-                &mut |_| Ok(accs.clone()),
-            )
+                    apply(tr, op, accs, &x)
+                };
+                if full {
+                    return combine(tr);
+                }
+                let ok = tr.cmp("lt", i, n);
+                let accs = accs.to_vec();
+                tr.if_(ok, &mut combine, &mut |_| Ok(accs.clone()))
+            })
         })
     })
 }
@@ -734,8 +751,15 @@ fn to_shared(tr: &mut Tr, op: &Op, tid: Value, vals: &[Value]) -> Vec<(Value, Ty
     sh
 }
 
-/// Elements a thread scans per tile in a scan (Note [Single-pass scan]).
-const SCAN_ITEMS: i64 = 16;
+/// Elements a thread scans per tile in a scan (Note [Single-pass scan]),
+/// at most: [`fitting_items`] gives fewer to wide elements (the filter's
+/// i64 counts get 16). The i32 scan ran in 425 µs with 16 and 355 with
+/// 32 on the H100 (10^8 elements).
+const SCAN_ITEMS: i64 = 32;
+
+/// Loads a thread of a single-pass scan has in flight while it stages
+/// its tile (Note [Batched loads]).
+const SCAN_BATCH: i64 = 32;
 
 /// Shared memory a kernel may give its staging buffers: 40 KiB of the
 /// 48 KiB a block may have without asking the driver for more.
@@ -744,16 +768,12 @@ const STAGING_BYTES: i64 = 40 * 1024;
 /// The blocks per multiprocessor a single-pass scan asks for (the
 /// register cap that gives): the more tiles in flight, the more of the
 /// look-back's latency is hidden, but the fewer registers a thread has.
-/// Measured on the H100 (10^8 elements): the i32 scan ran in 426 µs
-/// asking for 5 (48 registers) and 452 µs for 8 (32, a few spilled);
-/// the filter (i64 counts, 8 items a thread) in 974 µs for 5 and
-/// 858 µs for 8.
+/// Measured on the H100 (10^8 elements, [`SCAN_ITEMS`] 32): the i32 scan
+/// ran in 355 µs asking for 5, 366 for 4 and 398 for 3; the filter (16
+/// i64 counts a thread, of which 6 blocks fit in shared memory) in 691
+/// µs for 6 and 686 for 8, against 770 with 8 counts a thread.
 const SCAN_MIN_BLOCKS: i64 = 5;
-const FILTER_MIN_BLOCKS: i64 = 8;
-
-/// Shared memory a single-pass scan stages a tile in: half of
-/// [`STAGING_BYTES`], so that 8 blocks fit on a multiprocessor.
-const SCAN_STAGING_BYTES: i64 = 20 * 1024;
+const FILTER_MIN_BLOCKS: i64 = 6;
 
 /// The most elements per thread, a power of two up to `max`, whose
 /// staging buffers ([`staging`]) for elements of types `elems` fit in
@@ -795,6 +815,79 @@ fn padded(tr: &mut Tr, e: Value) -> Value {
     let five = tr.i64c(5);
     let q = tr.bin("shr", e, five);
     tr.add(e, q)
+}
+
+// **Note [Batched loads].** A thread staging its elements of a round
+// in shared memory reads several of them before it stores any. A store
+// waits for the load that gives its value, and a thread issues in
+// order, so a load, store, load, store, ... sequence keeps one load per
+// thread in flight: the scan and the argmax ran at 1.9 and 1.7 TB/s so,
+// against the copy's 2.8. The batched loads are unguarded, so only a
+// round wholly in the input (`full`) takes that path; the kernel's last,
+// partial, round checks each element's bounds.
+
+/// Reads element `j * BLOCK + tid` of a round, for `j` in `0..k`, into
+/// the staging buffers `stage` at its [`padded`] place, `batch` loads
+/// before their stores (Note [Batched loads]): `at(e)` is element `e`'s
+/// point index and whether it is in the input, `load(i)` the values to
+/// stage for point `i`. An element out of the input gets `fill`, or
+/// nothing when `None`.
+fn stage_round(
+    tr: &mut Tr,
+    full: Value,
+    (k, batch, tid): (i64, i64, Value),
+    stage: &[(Value, Type)],
+    at: &mut dyn FnMut(&mut Tr, Value) -> (Value, Value),
+    load: &mut dyn FnMut(&mut Tr, Value) -> R<Vec<Value>>,
+    fill: Option<&[Value]>,
+) -> R<()> {
+    let bs = tr.i64c(BLOCK);
+    let element = |tr: &mut Tr, j: Value| {
+        let e = tr.mul(j, bs);
+        tr.add(e, tid)
+    };
+    let store = |tr: &mut Tr, e: Value, xs: &[Value]| {
+        let e = padded(tr, e);
+        for (&(m, _), &x) in stage.iter().zip(xs) {
+            tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
+        }
+    };
+    tr.if_versions(full, &mut |tr, full| {
+        if full {
+            for first in (0..k).step_by(batch as usize) {
+                let mut loaded = Vec::new();
+                for j in first..(first + batch).min(k) {
+                    let j = tr.i64c(j);
+                    let e = element(tr, j);
+                    let (i, _) = at(tr, e);
+                    loaded.push((e, load(tr, i)?));
+                }
+                for (e, xs) in &loaded {
+                    store(tr, *e, xs);
+                }
+            }
+            return Ok(vec![]);
+        }
+        let items = tr.i64c(k);
+        tr.for_loop(items, &[], &mut |tr, j, _| {
+            let e = element(tr, j);
+            let (i, ok) = at(tr, e);
+            match fill {
+                Some(fill) => {
+                    let xs = tr.if_(ok, &mut |tr| load(tr, i), &mut |_| Ok(fill.to_vec()))?;
+                    store(tr, e, &xs);
+                }
+                None => when(tr, ok, &mut |tr| {
+                    let xs = load(tr, i)?;
+                    store(tr, e, &xs);
+                    Ok(())
+                })?,
+            }
+            Ok(vec![])
+        })?;
+        Ok(vec![])
+    })?;
+    Ok(())
 }
 
 /// An exclusive scan of the threads' values `vals` over the group (the
@@ -994,7 +1087,7 @@ type ScanWrite<'b> = dyn FnMut(&mut Tr, Value, &[Value]) -> R<()> + 'b;
 /// are read volatile (past the L1 cache). A first, small kernel clears
 /// the flags and the counter.
 fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut ScanWrite, counts: bool) -> R<()> {
-    let k = fitting_items(&op.elems, SCAN_ITEMS, SCAN_STAGING_BYTES).unwrap_or(1);
+    let k = fitting_items(&op.elems, SCAN_ITEMS, STAGING_BYTES).unwrap_or(1);
     let items = tr.i64c(k);
     let per_tile = tr.i64c(BLOCK * k);
     let tiles = ceil_div(tr, n, per_tile);
@@ -1042,18 +1135,17 @@ fn scan_with(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut 
             let i = tr.add(tile_start, e);
             (i, tr.cmp("lt", i, tile_end))
         };
-        tr.for_loop(items, &[], &mut |tr, j, _| {
-            let e = tr.mul(j, bs);
-            let e = tr.add(e, tid);
-            let (i, ok) = at(tr, e);
-            let nes = op.nes.to_vec();
-            let xs = tr.if_(ok, &mut |tr| point(tr, i, true), &mut |_| Ok(nes.clone()))?;
-            let e = padded(tr, e);
-            for (&(m, _), &x) in stage.iter().zip(&xs) {
-                tr.emit("imp.store", &[m, e, x], &[], &[], vec![]);
-            }
-            Ok(vec![])
-        })?;
+        let span = tr.bin("sub", tile_end, tile_start);
+        let full = tr.cmp("eq", span, per_tile);
+        stage_round(
+            tr,
+            full,
+            (k, SCAN_BATCH, tid),
+            &stage,
+            &mut |tr, e| at(tr, e),
+            &mut |tr, i| point(tr, i, true),
+            Some(op.nes),
+        )?;
         tr.emit("imp.barrier", &[], &[], &[("fence", local)], vec![]);
         // This thread's elements, scanned in place.
         let mine = tr.mul(tid, items);

@@ -626,6 +626,15 @@ impl<'a> Tr<'a> {
         Ok(self.ctx.results(op).collect())
     }
 
+    /// An `imp.if` whose branches are two versions of one code: `f(true)`
+    /// where `cond` holds, `f(false)` where not.
+    pub fn if_versions(&mut self, cond: Value, f: &mut dyn FnMut(&mut Tr, bool) -> R<Vec<Value>>) -> R<Vec<Value>> {
+        let (r1, types) = self.region(&[], &mut |tr, _| f(tr, true))?;
+        let (r2, _) = self.region(&[], &mut |tr, _| f(tr, false))?;
+        let op = self.emit("imp.if", &[cond], &types, &[], vec![r1, r2]);
+        Ok(self.ctx.results(op).collect())
+    }
+
     pub fn assert(&mut self, cond: Value, args: &[Value], message: &str) {
         let m = self.ctx.string_attr(message);
         let mut ops = vec![cond];
