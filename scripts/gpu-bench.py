@@ -3,6 +3,8 @@
 into .gpu/bench) against PyTorch on the same GPU, in one run.
 
     python3 scripts/gpu-bench.py .gpu/bench [N]
+    python3 scripts/gpu-bench.py .gpu/bench --curve
+    python3 scripts/gpu-bench.py .gpu/bench --kernels [N]
 
 Each program runs on N elements (default 10**8; the segmented sum on
 [sqrt N][N / sqrt N] and [N / 100][100]) with `-r 20 -t FILE`: the
@@ -10,7 +12,16 @@ median of the 20 runs' times (the entry point's call and waiting for the
 GPU; not copying the input in or the result out). Each anchor is the
 median of 20 runs timed with CUDA events after a warm-up. The ratio is
 anchor time / our time: above 1 is faster than the anchor.
+
+`--kernels` times the GPU's work alone, on both sides alike: the sum of
+the durations of one run's kernels under Nsight Compute (`ncu
+--clock-control none`, metric gpu__time_duration.sum), for our
+executables and for the anchors run in a Python process of their own.
+A run's kernels are those of two runs less those of one, which leaves
+out start-up and warm-up work.
 """
+import csv
+import glob
 import math
 import os
 import statistics
@@ -143,10 +154,74 @@ def curve(bench_dir):
             torch.cuda.empty_cache()
 
 
+# The programs of `--kernels`: name, our executable, the arrays it reads
+# (numpy code over n, rng), and the anchor (torch code over the same
+# arrays as tensors a0, a1, ...).
+KERNEL_ROWS = [
+    ("sum f32", "sum", "[rng.random(n, dtype=np.float32)]", "torch.sum(a0)"),
+    ("dot f32", "dot", "[rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)]", "torch.dot(a0, a1)"),
+    # A device copy is no kernel (cuMemcpy): the anchor here is an
+    # elementwise kernel of the copy's traffic.
+    ("map x*2+1 f32", "map", "[rng.random(n, dtype=np.float32)]", "torch.mul(a0, 2.0)"),
+    ("scan (+) i32", "scan", "[rng.integers(0, 10, n, dtype=np.int32)]", "torch.cumsum(a0, 0, dtype=torch.int32)"),
+    ("hist 256 bins", "hist", "[rng.integers(0, 256, n, dtype=np.int64)]", "torch.bincount(a0, minlength=256)"),
+    ("segmented sum [sqrt n][n/sqrt n] f32", "segsum", "[rng.random(n, dtype=np.float32)[: math.isqrt(n) * (n // math.isqrt(n))].reshape(math.isqrt(n), n // math.isqrt(n))]", "torch.sum(a0, dim=1)"),
+    ("segmented sum [n/100][100] f32", "segsum", "[rng.random(n, dtype=np.float32).reshape(n // 100, 100)]", "torch.sum(a0, dim=1)"),
+    ("argmax (value, index) f32", "argmax", "[rng.random(n, dtype=np.float32)]", "torch.max(a0, 0)"),
+    ("filter x > 0.5 f32", "filter", "[rng.random(n, dtype=np.float32)]", "a0[a0 > 0.5]"),
+]
+
+
+def ncu_total(cmd, stdin=None):
+    """The summed durations (µs) of the kernels `cmd` runs, under ncu."""
+    ncu = next(iter(sorted(glob.glob("/opt/nvidia/nsight-compute/*/ncu"))), "ncu")
+    full = [ncu, "--clock-control", "none", "--metrics", "gpu__time_duration.sum", "--csv"] + cmd
+    with open(stdin or os.devnull, "rb") as f:
+        out = subprocess.run(full, stdin=f, check=True, capture_output=True, text=True).stdout
+    scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}
+    total, count = 0.0, 0
+    for row in csv.reader(line for line in out.splitlines() if line.startswith('"')):
+        if len(row) > 3 and row[-3] == "gpu__time_duration.sum":
+            total += float(row[-1].replace(",", "")) * scale[row[-2]]
+            count += 1
+    return total, count
+
+
+def kernels(bench_dir, n):
+    """One run's kernel time, ours and the anchors' (see the docstring)."""
+    print(f"{torch.cuda.get_device_name()}, n = {n}; the durations of one run's kernels (µs), ncu")
+    print("| program | futmlir kernels (µs) | launches | anchor | anchor kernels (µs) | launches | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, exe, arrays, anchor_code in KERNEL_ROWS:
+            rng = np.random.default_rng(1)
+            values = eval(arrays, {"np": np, "math": math, "rng": rng, "n": n})
+            inp = os.path.join(tmp, "in")
+            write_values(inp, values)
+            ours_t = [ncu_total([os.path.join(bench_dir, exe), "-r", str(r), "-n"], inp) for r in (1, 2)]
+            np.savez(os.path.join(tmp, "arrays.npz"), *values)
+            script = os.path.join(tmp, "anchor.py")
+            with open(script, "w") as f:
+                f.write("import sys, numpy as np, torch\n")
+                f.write(f"vs = np.load({os.path.join(tmp, 'arrays.npz')!r})\n")
+                f.write("ts = [torch.from_numpy(vs[f'arr_{i}']).cuda() for i in range(len(vs.files))]\n")
+                f.write("a0, a1 = (ts + [None])[:2]\n")
+                f.write("torch.cuda.synchronize()\n")
+                f.write(f"for _ in range(int(sys.argv[1])):\n    r = {anchor_code}\ntorch.cuda.synchronize()\n")
+            theirs = [ncu_total([sys.executable, script, str(r)]) for r in (1, 2)]
+            (o1, c1), (o2, c2) = ours_t
+            (t1, d1), (t2, e2) = theirs
+            o, t = o2 - o1, t2 - t1
+            print(f"| {name} | {o:.1f} | {c2 - c1} | {anchor_code} | {t:.1f} | {e2 - d1} | {t / o:.3f} |", flush=True)
+
+
 def main():
     bench_dir = sys.argv[1]
     if len(sys.argv) > 2 and sys.argv[2] == "--curve":
         curve(bench_dir)
+        return
+    if len(sys.argv) > 2 and sys.argv[2] == "--kernels":
+        kernels(bench_dir, int(sys.argv[3]) if len(sys.argv) > 3 else 10**8)
         return
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 10**8
     rng = np.random.default_rng(1)
