@@ -114,7 +114,10 @@ pub fn build_linked(
         return print(&ctx, module);
     }
     let target = if gpu.is_some() { "cuda" } else { "cpu" };
-    stage(&mut ctx, &format!("segop-to-imp{{target={target}}},imp-free-early"))?;
+    stage(
+        &mut ctx,
+        &format!("segop-to-imp{{target={target}}},imp-carried-memory,imp-free-early"),
+    )?;
     if emit == Emit::Imp {
         return print(&ctx, module);
     }

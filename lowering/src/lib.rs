@@ -1,10 +1,12 @@
 //! Lowering from futmlir's dialects to upstream MLIR and LLVM.
 //!
-//! The conversions, one folder each; the first two (and `imp-free-early`) are passes, registered
+//! The conversions, one folder each; the first two (and `imp-carried-memory`, `imp-free-early`) are passes, registered
 //! with [`register_passes`]:
 //! - [`soac_to_segop`]: kernel extraction (`soac-to-segop`);
 //! - [`segop_to_imp`]: memory and imperative code, segops as loops or
 //!   kernels (`segop-to-imp{target=cpu|cuda}`);
+//! - [`carried`]: blocks that loops and branches pass on freed once
+//!   dead, with ownership flags (`imp-carried-memory`);
 //! - [`free_early`]: each block freed right after its last use
 //!   (`imp-free-early`);
 //! - [`imp_to_mlir`]: imp as upstream MLIR text (host code, kernels in a
@@ -17,6 +19,7 @@
 //! [`toolchain`] proves the toolchain is linked: it asks MLIR (through
 //! melior) and LLVM (through inkwell) who they are.
 
+pub mod carried;
 pub mod codegen;
 pub mod free_early;
 pub mod imp_to_mlir;
@@ -26,7 +29,8 @@ pub mod soac_to_segop;
 /// Adds the conversion passes to the pass registry (the driver calls
 /// this before it parses a pipeline).
 pub fn register_passes() {
-    static PASSES: &[futmlir_passes::PassInfo] = &[soac_to_segop::INFO, segop_to_imp::INFO, free_early::INFO];
+    static PASSES: &[futmlir_passes::PassInfo] =
+        &[soac_to_segop::INFO, segop_to_imp::INFO, carried::INFO, free_early::INFO];
     futmlir_passes::registry::register(PASSES);
 }
 

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! prog [-e ENTRY] [-r RUNS] [-t FILE] [-b] [-n] [--param NAME=VALUE]...
-//!      [--print-params] [--help]
+//!      [--memory-report] [--print-params] [--help]
 //! ```
 //!
 //! Short options may be grouped and take their value attached or as the
@@ -27,6 +27,8 @@ pub struct Options {
     pub output: Output,
     /// The tuning parameters' values (`crate::params`).
     pub params: Vec<i64>,
+    /// `--memory-report`: print the peak memory use on stderr at the end.
+    pub memory_report: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +48,7 @@ Options:
   -b, --binary-output       print the results in Futhark's binary value format
   -n, --no-print-result     print no results
       --param NAME=VALUE    set a tuning parameter (repeatable)
+      --memory-report       print the most memory the program held at once (stderr)
       --print-params        list the tuning parameters and their defaults
   -h, --help                print this help
 
@@ -111,6 +114,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         timing_file: None,
         output: Output::Text,
         params: crate::params::defaults(),
+        memory_report: false,
     };
     let mut no_print = false;
     let mut args = args.iter();
@@ -137,6 +141,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             match name {
                 "binary-output" => opts.output = Output::Binary,
                 "no-print-result" => no_print = true,
+                "memory-report" => opts.memory_report = true,
                 "help" => return Ok(Command::Help),
                 "print-params" => return Ok(Command::PrintParams),
                 _ => return Err(format!("unknown option {arg} (see --help)")),
@@ -204,6 +209,8 @@ mod tests {
         assert_eq!(run(&["-bh"]).unwrap_err(), "help");
         assert_eq!(run(&["--help"]).unwrap_err(), "help");
         assert_eq!(run(&["--print-params"]).unwrap_err(), "params");
+        assert!(run(&["--memory-report"]).unwrap().memory_report);
+        assert!(!run(&[]).unwrap().memory_report);
         let o = run(&["--param", "reduce_groups=8", "--param=segred_group_min=1"]).unwrap();
         assert_eq!(o.params, vec![8, 1]);
         assert!(run(&["--param", "x=1"]).unwrap_err().contains("unknown parameter"));

@@ -83,6 +83,11 @@ impl Ctx {
         }
     }
 
+    /// The most memory held at once so far, in bytes.
+    pub fn peak_memory(&self) -> usize {
+        self.pool.peak()
+    }
+
     pub fn free(&mut self, addr: usize) -> Result<(), String> {
         self.pool.free(addr)
     }

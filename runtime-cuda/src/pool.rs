@@ -54,6 +54,9 @@ pub struct Pool {
     free: HashMap<usize, Vec<usize>>,
     /// Blocks handed out, with their size class.
     live: HashMap<usize, usize>,
+    /// The bytes of the blocks handed out, now and at most so far.
+    in_use: usize,
+    peak: usize,
 }
 
 fn out_of_memory(bytes: usize) -> String {
@@ -66,7 +69,7 @@ impl Pool {
     pub fn alloc<R: RawMemory>(&mut self, raw: &mut R, bytes: usize) -> Result<usize, String> {
         let class = size_class(bytes).ok_or_else(|| out_of_memory(bytes))?;
         if let Some(addr) = self.free.get_mut(&class).and_then(Vec::pop) {
-            self.live.insert(addr, class);
+            self.hand_out(addr, class);
             return Ok(addr);
         }
         let addr = match raw.raw_alloc(class) {
@@ -81,8 +84,19 @@ impl Pool {
             }
             Err(RawError::Failed(msg)) => return Err(msg),
         };
-        self.live.insert(addr, class);
+        self.hand_out(addr, class);
         Ok(addr)
+    }
+
+    fn hand_out(&mut self, addr: usize, class: usize) {
+        self.live.insert(addr, class);
+        self.in_use += class;
+        self.peak = self.peak.max(self.in_use);
+    }
+
+    /// The most bytes handed out at once (in size classes) so far.
+    pub fn peak(&self) -> usize {
+        self.peak
     }
 
     /// Puts a block handed out by [`Pool::alloc`] on its free list; 0 (NULL)
@@ -93,6 +107,7 @@ impl Pool {
         }
         match self.live.remove(&addr) {
             Some(class) => {
+                self.in_use -= class;
                 self.free.entry(class).or_default().push(addr);
                 Ok(())
             }
@@ -121,6 +136,7 @@ impl Pool {
     /// Gives every block back to `raw`, free or not: the end of the context.
     pub fn release_all<R: RawMemory>(&mut self, raw: &mut R) {
         self.trim(raw);
+        self.in_use = 0;
         for (addr, class) in self.live.drain() {
             // SAFETY: as in `trim`; nothing runs after the context ends.
             unsafe { raw.raw_free(addr, class) };
@@ -204,5 +220,25 @@ mod tests {
         let _d = pool.alloc(&mut raw, 100).unwrap();
         pool.release_all(&mut raw);
         assert_eq!(raw.in_use, 0);
+    }
+
+    #[test]
+    fn peak() {
+        let mut raw = Fake {
+            budget: 1 << 20,
+            ..Fake::default()
+        };
+        let mut pool = Pool::default();
+        let a = pool.alloc(&mut raw, 300).unwrap();
+        let b = pool.alloc(&mut raw, 100).unwrap();
+        assert_eq!(pool.peak(), 512 + 256);
+        pool.free(a).unwrap();
+        pool.free(b).unwrap();
+        // Reusing freed blocks does not raise the peak.
+        let c = pool.alloc(&mut raw, 500).unwrap();
+        assert_eq!(pool.peak(), 768);
+        pool.free(c).unwrap();
+        let _ = pool.alloc(&mut raw, 4096).unwrap();
+        assert_eq!(pool.peak(), 4096);
     }
 }

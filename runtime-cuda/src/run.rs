@@ -325,6 +325,10 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
         times.push(micros);
         results = values;
     }
+    if opts.memory_report {
+        // The arguments' blocks count: they are the pool's too.
+        eprintln!("Peak memory usage: {} bytes", ctx.get().peak_memory());
+    }
     drop(ctx);
 
     if let (Some(file), Some(path)) = (&mut timing, &opts.timing_file) {

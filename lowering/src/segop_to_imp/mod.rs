@@ -22,8 +22,9 @@
 //! unaliased allocation (the runtime frees them; `runtime-cuda/ABI.md`).
 //! A block is freed (`mem.free`) at the end of the region that allocated
 //! it (a function body, a loop body, a branch) unless the region yields
-//! or returns it. (A loop that carries an array it reallocates keeps the
-//! earlier iterations' blocks: reuse is for the `mem` level.)
+//! or returns it. The blocks that regions yield, and those frees where a
+//! block lives on under another name, are `imp-carried-memory`'s (Note
+//! [Carried blocks] in `carried.rs`).
 //!
 //! **Note [Segops on the CPU].**
 //! A segop over `s1..sd` becomes `d` nested `imp.for` loops running its
