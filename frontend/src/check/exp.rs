@@ -307,6 +307,7 @@ impl Checker {
                 self.locals.truncate(mark);
                 let declared: Vec<(Name, Liftedness)> = self.subst.rigid.drain(saved_rigid..).collect();
                 let (ptys, rt) = r?;
+                self.check_sizes_bound(type_params, &ptys)?;
                 let mut ft = rt;
                 for (p, pt) in params.iter().zip(ptys).rev() {
                     ft = Type::Arrow {

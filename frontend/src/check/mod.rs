@@ -944,6 +944,7 @@ impl Checker {
             }
         }
         let (param_types, ret) = self.check_function(&mut vb.params, vb.ret.as_ref(), &mut vb.body)?;
+        self.check_sizes_bound(&vb.type_params, &param_types)?;
         // Defaulting and generalisation.
         let mut left = Vec::new();
         for t in param_types.iter().chain(std::iter::once(&ret)) {
@@ -1003,6 +1004,25 @@ impl Checker {
 
     /// Check parameters, return annotation and body; returns the parameter
     /// types and the return type (the annotation's, when given).
+    /// Each size parameter must be the size of something in a parameter's
+    /// type: that is where its value comes from.
+    pub fn check_sizes_bound(&self, type_params: &[TypeParam], ptys: &[Type]) -> Result<(), Diag> {
+        for tp in type_params {
+            if let TypeParam::Size { name, span } = tp {
+                if !ptys.iter().any(|t| unify::mentions_size(&self.subst.resolve(t), name)) {
+                    return Err(Diag::new(
+                        *span,
+                        format!(
+                            "size `{name}` is the size of nothing in the parameters' types, so nothing gives its value"
+                        ),
+                    )
+                    .help(format!("use it in a type annotation, e.g. `(xs: [{name}]i32)`")));
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn check_function(
         &mut self,
         params: &mut [Pat],

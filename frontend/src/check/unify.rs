@@ -1055,7 +1055,7 @@ fn forget_size(name: &Option<Name>, r: &Rc<Type>) -> Rc<Type> {
     }
 }
 
-fn mentions_size(t: &Type, n: &Name) -> bool {
+pub(crate) fn mentions_size(t: &Type, n: &Name) -> bool {
     match t {
         Type::Array { elem, shape, .. } => {
             shape

@@ -23,6 +23,8 @@ type PExp = PResult<Box<Exp>>;
 /// One `let` of a chain, before its body is known.
 enum LetBinding {
     Pat(Box<Pat>, Box<Exp>),
+    /// `let [n] p = e`: sizes named by what `p`'s annotations bind.
+    Sizes(Vec<TypeParam>, Box<Pat>, Box<Exp>),
     Fun(Box<LetFun>),
     With {
         name: Name,
@@ -97,6 +99,32 @@ fn finish_let(lo: u32, b: LetBinding, body: Box<Exp>) -> Box<Exp> {
     let span = Span::new(body.span.file, lo, body.span.hi);
     mk(span, || match b {
         LetBinding::Pat(pat, value) => ExpKind::Let { pat, value, body },
+        // **Note [Size binders].** `let [n] p = e in body` is `let f [n] p
+        // = body in f e`: the local function's size parameters are bound
+        // from its argument's shape wherever `p`'s annotations use them
+        // (`let [n] (xs: [n]i32) = filter f ys`). The function's name is
+        // none a program can write. Like any local function's, the body
+        // may not consume a variable from outside it.
+        LetBinding::Sizes(sizes, pat, value) => {
+            let name: Name = Rc::from("(let [size])");
+            let callee = mk(pat.span, || {
+                ExpKind::Var(Var {
+                    name: QualName::unqual(name.clone()),
+                    res: None,
+                })
+            });
+            let vspan = value.span;
+            let call = mk(vspan, || ExpKind::Apply(callee, vec![*value]));
+            ExpKind::LetFun {
+                name,
+                name_span: pat.span,
+                type_params: sizes,
+                params: vec![*pat],
+                ret: None,
+                value: body,
+                body: call,
+            }
+        }
         LetBinding::Fun(f) => {
             let LetFun {
                 name,
@@ -669,8 +697,34 @@ impl<'a> Parser<'a> {
         Ok(mk_section(op, None, right, self.sp(lo, hi)))
     }
 
-    /// `(.x.0)`
+    /// `(.x.0)`, and the index section `(.[i, j])`, which is `\a -> a[i,
+    /// j]` (its parameter has a name no program can write, so the
+    /// indices cannot mean it).
     fn parse_project_section(&mut self, lo: u32) -> PExp {
+        if *self.peek_at(1) == Tok::LBracket {
+            self.bump();
+            let (index, _) = self.parse_dim_indices()?;
+            let hi = self.expect(Tok::RParen, "`)`")?.hi;
+            let span = self.sp(lo, hi);
+            let name: Name = Rc::from("(.[])");
+            let arg = mk(span, || {
+                ExpKind::Var(Var {
+                    name: QualName::unqual(name.clone()),
+                    res: None,
+                })
+            });
+            let body = mk(span, || ExpKind::Index(arg, index));
+            let param = Pat {
+                kind: PatKind::Id(name),
+                span,
+                ty: None,
+            };
+            return Ok(mk(span, || ExpKind::Lambda {
+                params: vec![param],
+                ret: None,
+                body,
+            }));
+        }
         let mut names = Vec::new();
         while self.at(&Tok::Dot) {
             self.bump();
@@ -853,6 +907,22 @@ impl<'a> Parser<'a> {
         }
         if fun {
             return Ok(LetBinding::Fun(self.parse_let_fun()?));
+        }
+        let mut sizes = Vec::new();
+        while self.at(&Tok::LBracket) {
+            let lb = self.bump();
+            let (name, _) = self.expect_name("size name")?;
+            let rb = self.expect(Tok::RBracket, "`]`")?;
+            sizes.push(TypeParam::Size {
+                name,
+                span: self.sp(lb.lo, rb.hi),
+            });
+        }
+        if !sizes.is_empty() {
+            let pat = self.parse_pat()?;
+            self.expect(Tok::Equals, "`=`")?;
+            let value = self.parse_exp()?;
+            return Ok(LetBinding::Sizes(sizes, pat, value));
         }
         let pat = self.parse_pat()?;
         self.expect(Tok::Equals, "`=`")?;
