@@ -534,6 +534,19 @@ fn run_errors_exit_1_with_a_location() {
     assert!(err.contains("expected type `bool`, found `i32`"), "{err}");
 }
 
+/// `dir/prog.fut` built for the CPU as `dir/prog`.
+fn build_cpu(dir: &std::path::Path) -> std::path::PathBuf {
+    let exe = dir.join("prog");
+    let out = futmlir()
+        .args(["build", "--target=cpu", "-o"])
+        .arg(&exe)
+        .arg(dir.join("prog.fut"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    exe
+}
+
 /// `futmlir build` makes an executable that follows Futhark's conventions:
 /// values on stdin, results on stdout, `-e`, `-b`, `-r`/`-t`, and errors
 /// (a failed bounds check, a wrong argument) with exit status 1.
@@ -547,14 +560,7 @@ fn build_makes_an_executable_that_runs() {
              entry count (n: i64): i64 = i64.sum (map (\\i -> i % 3) (iota n))\n",
         )],
     );
-    let exe = dir.join("prog");
-    let out = futmlir()
-        .args(["build", "--target=cpu", "-o"])
-        .arg(&exe)
-        .arg(dir.join("prog.fut"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let exe = build_cpu(&dir);
     let run = |args: &[&str], input: &str| {
         use std::io::Write;
         let mut child = Command::new(&exe)
@@ -790,14 +796,7 @@ fn loops_free_the_arrays_they_carry() {
              \x20 in ys[17] + zs[99999]\n",
         )],
     );
-    let exe = dir.join("prog");
-    let out = futmlir()
-        .args(["build", "--target=cpu", "-o"])
-        .arg(&exe)
-        .arg(dir.join("prog.fut"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let exe = build_cpu(&dir);
     let mut input = b"200i64 ".to_vec();
     input.extend(b"b\x02\x01 f32");
     input.extend(100_000u64.to_le_bytes());

@@ -42,6 +42,8 @@ use std::collections::{HashMap, HashSet};
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, Scalar, TypeKind, Value};
 use futmlir_passes::{Options, Pass, PassInfo};
 
+use crate::free_early::{ancestor_in, passes_on};
+
 pub const INFO: PassInfo = PassInfo {
     name: "imp-carried-memory",
     description:
@@ -336,25 +338,6 @@ fn extend_yield(ctx: &mut Context, b: BlockId, term: OpId, flags: &Flags) {
         extra.push(f);
     }
     replace_terminator(ctx, b, term, &extra);
-}
-
-/// Whether `op`, using a block, may pass it on under another name.
-fn passes_on(ctx: &Context, op: OpId) -> bool {
-    matches!(
-        ctx.op_name(op),
-        "imp.yield" | "imp.return" | "mem.yield" | "soac.yield" | "soac.return"
-    ) || ctx.results(op).any(|r| is_mem(ctx, r))
-}
-
-/// The op of block `b` that is `op` or has it inside.
-fn ancestor_in(ctx: &Context, op: OpId, b: BlockId) -> Option<OpId> {
-    let mut cur = op;
-    loop {
-        if ctx.parent_block(cur) == Some(b) {
-            return Some(cur);
-        }
-        cur = ctx.parent_op(cur)?;
-    }
 }
 
 /// Whether `v`, or a value of block `b` that may alias it, leaves `b`

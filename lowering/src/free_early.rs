@@ -44,7 +44,7 @@ impl Pass for FreeEarly {
 }
 
 /// Whether the block `op` uses may outlive `op` under another name.
-fn passes_on(ctx: &Context, op: OpId) -> bool {
+pub(crate) fn passes_on(ctx: &Context, op: OpId) -> bool {
     matches!(
         ctx.op_name(op),
         "imp.yield" | "imp.return" | "mem.yield" | "soac.yield" | "soac.return"
@@ -54,7 +54,7 @@ fn passes_on(ctx: &Context, op: OpId) -> bool {
 }
 
 /// The op of block `b` that is `op` or has it inside.
-fn ancestor_in(ctx: &Context, op: OpId, b: BlockId) -> Option<OpId> {
+pub(crate) fn ancestor_in(ctx: &Context, op: OpId, b: BlockId) -> Option<OpId> {
     let mut cur = op;
     loop {
         if ctx.parent_block(cur) == Some(b) {

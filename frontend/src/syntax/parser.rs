@@ -432,7 +432,7 @@ impl<'a> Parser<'a> {
 
     /// `[n]`, `'a`, `'^a`, `'~a`, any number. With `scheme`, a `[n]` is a
     /// parameter only when whitespace follows it (`[n]a` is a type).
-    fn parse_type_params(&mut self, scheme: bool) -> PResult<Vec<TypeParam>> {
+    pub(super) fn parse_type_params(&mut self, scheme: bool) -> PResult<Vec<TypeParam>> {
         let mut tps = Vec::new();
         loop {
             match self.peek() {

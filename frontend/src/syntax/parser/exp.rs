@@ -908,15 +908,16 @@ impl<'a> Parser<'a> {
         if fun {
             return Ok(LetBinding::Fun(self.parse_let_fun()?));
         }
-        let mut sizes = Vec::new();
-        while self.at(&Tok::LBracket) {
-            let lb = self.bump();
-            let (name, _) = self.expect_name("size name")?;
-            let rb = self.expect(Tok::RBracket, "`]`")?;
-            sizes.push(TypeParam::Size {
-                name,
-                span: self.sp(lb.lo, rb.hi),
-            });
+        let sizes = if self.at(&Tok::LBracket) {
+            self.parse_type_params(false)?
+        } else {
+            Vec::new()
+        };
+        if let Some(TypeParam::Type { span, .. }) = sizes.iter().find(|tp| matches!(tp, TypeParam::Type { .. })) {
+            return Err(Box::new(crate::diag::Diag::new(
+                *span,
+                "a `let` binds sizes (`[n]`), not type parameters",
+            )));
         }
         if !sizes.is_empty() {
             let pat = self.parse_pat()?;
