@@ -361,9 +361,26 @@ impl Checker {
                     self.subst.require_field(&t, f, &ft, record.span)?;
                     t = ft;
                 }
-                // The field may change its sizes (`r with xs = r.xs ++ ys`).
+                // The field may change its sizes (`r with xs = r.xs ++ ys`),
+                // and, in a record whose type is known, its type (`r with
+                // a = true` where `a` was an `i32`): where the new value's
+                // type clashes with the field's, the result has the new.
                 let ft = unify::erase_sizes(&self.subst.resolve(&t));
-                let vt = self.check_against(value, &ft)?;
+                let vt = if let ExpKind::Lambda { .. } = value.kind {
+                    self.check_against(value, &ft)?
+                } else {
+                    let vt = self.check_exp(value)?;
+                    let known = self.subst.resolve(&rt);
+                    let new = self.subst.resolve(&vt);
+                    let changed = update_field(&known, path, &unify::strip_unique(&new));
+                    match changed {
+                        Some(changed) if clashes(&self.subst.resolve(&ft), &new) => return Ok(changed),
+                        _ => {
+                            self.subst.unify(&ft, &vt, value.span)?;
+                            vt
+                        }
+                    }
+                };
                 let rt = self.subst.resolve(&rt);
                 Ok(update_field(&rt, path, &unify::strip_unique(&self.subst.resolve(&vt)))
                     .unwrap_or_else(|| unify::erase_sizes(&rt)))
@@ -1093,6 +1110,37 @@ impl Checker {
 }
 
 /// The record type `t` with the field at `path` of type `v`.
+/// Whether two types certainly differ: both known at a place, with
+/// different constructors, primitive types, ranks, fields or
+/// constructors there. (Unknown parts, functions and sizes do not clash.)
+fn clashes(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (Type::Var(_), _) | (_, Type::Var(_)) | (Type::Arrow { .. }, Type::Arrow { .. }) => false,
+        (Type::Prim(p), Type::Prim(q)) => p != q,
+        (Type::Param(p), Type::Param(q)) => p != q,
+        (
+            Type::Array {
+                elem: e1, shape: s1, ..
+            },
+            Type::Array {
+                elem: e2, shape: s2, ..
+            },
+        ) => s1.len() != s2.len() || clashes(e1, e2),
+        (Type::Tuple(xs), Type::Tuple(ys)) => xs.len() != ys.len() || xs.iter().zip(ys).any(|(x, y)| clashes(x, y)),
+        (Type::Record(xs), Type::Record(ys)) => {
+            xs.len() != ys.len() || xs.iter().zip(ys).any(|((n, x), (m, y))| n != m || clashes(x, y))
+        }
+        (Type::Sum(xs), Type::Sum(ys)) => {
+            xs.len() != ys.len()
+                || xs
+                    .iter()
+                    .zip(ys)
+                    .any(|((n, x), (m, y))| n != m || x.len() != y.len() || x.iter().zip(y).any(|(a, b)| clashes(a, b)))
+        }
+        _ => std::mem::discriminant(a) != std::mem::discriminant(b),
+    }
+}
+
 fn update_field(t: &Type, path: &[Name], v: &Type) -> Option<Type> {
     let Some((f, rest)) = path.split_first() else {
         return Some(v.clone());
