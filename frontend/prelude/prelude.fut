@@ -183,6 +183,7 @@ module type real = {
   val e : t
   val epsilon : t
   val recip : t -> t
+  val pow : t -> t -> t
 }
 
 module type float = {
@@ -333,56 +334,56 @@ local module float_ops (P: float_core) = {
   open P
 }
 
-module i8 = integral_ops {
+module i8: integral with t = i8 = integral_ops {
   open intrinsics.i8
   def num_bits: i32 = 8
   def highest: i8 = 127
   def lowest: i8 = -128
 }
 
-module i16 = integral_ops {
+module i16: integral with t = i16 = integral_ops {
   open intrinsics.i16
   def num_bits: i32 = 16
   def highest: i16 = 32767
   def lowest: i16 = -32768
 }
 
-module i32 = integral_ops {
+module i32: integral with t = i32 = integral_ops {
   open intrinsics.i32
   def num_bits: i32 = 32
   def highest: i32 = 2147483647
   def lowest: i32 = -2147483648
 }
 
-module i64 = integral_ops {
+module i64: integral with t = i64 = integral_ops {
   open intrinsics.i64
   def num_bits: i32 = 64
   def highest: i64 = 9223372036854775807
   def lowest: i64 = -9223372036854775808
 }
 
-module u8 = integral_ops {
+module u8: integral with t = u8 = integral_ops {
   open intrinsics.u8
   def num_bits: i32 = 8
   def highest: u8 = 255
   def lowest: u8 = 0
 }
 
-module u16 = integral_ops {
+module u16: integral with t = u16 = integral_ops {
   open intrinsics.u16
   def num_bits: i32 = 16
   def highest: u16 = 65535
   def lowest: u16 = 0
 }
 
-module u32 = integral_ops {
+module u32: integral with t = u32 = integral_ops {
   open intrinsics.u32
   def num_bits: i32 = 32
   def highest: u32 = 4294967295
   def lowest: u32 = 0
 }
 
-module u64 = integral_ops {
+module u64: integral with t = u64 = integral_ops {
   open intrinsics.u64
   def num_bits: i32 = 64
   def highest: u64 = 18446744073709551615
@@ -390,7 +391,7 @@ module u64 = integral_ops {
 }
 
 -- `inf` and `nan` have no literals: they stay intrinsics.
-module f16 = float_ops {
+module f16: float with t = f16 with int_t = u16 = float_ops {
   open intrinsics.f16
   def num_bits: i32 = 16
   def highest: f16 = inf
@@ -400,7 +401,7 @@ module f16 = float_ops {
   def epsilon: f16 = 0.0009765625
 }
 
-module f32 = float_ops {
+module f32: float with t = f32 with int_t = u32 = float_ops {
   open intrinsics.f32
   def num_bits: i32 = 32
   def highest: f32 = inf
@@ -410,7 +411,7 @@ module f32 = float_ops {
   def epsilon: f32 = 1.1920928955078125e-7
 }
 
-module f64 = float_ops {
+module f64: float with t = f64 with int_t = u64 = float_ops {
   open intrinsics.f64
   def num_bits: i32 = 64
   def highest: f64 = inf

@@ -266,6 +266,21 @@ pub(crate) fn prune_prelude(prelude: &[Dec], program: &[Dec]) -> Vec<Dec> {
             _ => None,
         })
         .collect();
+    // A sealed module's values go by aliases, bound by its `Seal`
+    // declaration (`module i32: integral with t = i32 = ...`).
+    let mut aliases: FastMap<Name, (usize, Name)> = FastMap::default();
+    for (i, d) in prelude.iter().enumerate() {
+        if let Dec::Seal(seal) = d {
+            for it in &seal.items {
+                if let SealItem::Val {
+                    target, alias: Some(a), ..
+                } = it
+                {
+                    aliases.insert(a.clone(), (i, target.clone()));
+                }
+            }
+        }
+    }
     let mut keep = vec![false; prelude.len()];
     loop {
         while let Some(e) = exps.pop() {
@@ -281,7 +296,20 @@ pub(crate) fn prune_prelude(prelude: &[Dec], program: &[Dec]) -> Vec<Dec> {
             crate::syntax::visit::children(e, &mut |c| exps.push(c));
         }
         let mut more = false;
-        for n in used.drain() {
+        let names: Vec<Name> = used.drain().collect();
+        for n in names {
+            if let Some((i, target)) = aliases.get(&n) {
+                keep[*i] = true;
+                if let Some(&j) = index.get(target) {
+                    if !keep[j] {
+                        keep[j] = true;
+                        more = true;
+                        if let Dec::Val(vb) = &prelude[j] {
+                            exps.push(&vb.body);
+                        }
+                    }
+                }
+            }
             if let Some(&i) = index.get(&n) {
                 if !keep[i] {
                     keep[i] = true;
@@ -300,7 +328,7 @@ pub(crate) fn prune_prelude(prelude: &[Dec], program: &[Dec]) -> Vec<Dec> {
         .iter()
         .zip(keep)
         .filter(|(d, k)| match d {
-            Dec::Val(_) => *k,
+            Dec::Val(_) | Dec::Seal(_) => *k,
             Dec::Type(_) => true,
             _ => false,
         })

@@ -443,7 +443,12 @@ fn the_prelude_is_pruned_to_what_is_reached() {
             _ => None,
         })
         .collect();
-    assert!(names.iter().any(|n| n == "f32.maximum"), "{names:?}");
+    // The numeric modules are sealed (`module f32: float with ...`): their
+    // definitions are under `f32.impl`, and the sealing binds `f32.maximum`.
+    assert!(names.iter().any(|n| n.ends_with("maximum")), "{names:?}");
     assert!(names.iter().any(|n| n.ends_with("lowest")), "{names:?}");
-    assert!(!names.iter().any(|n| n == "f32.minimum" || n == "i32.sum"), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.ends_with("minimum") || n.ends_with("sum")),
+        "{names:?}"
+    );
 }

@@ -85,6 +85,8 @@ pub(crate) struct ValEnt {
     /// The name of the flat declaration.
     pub flat: Name,
     pub span: Span,
+    /// A member of a built-in module (Note [Intrinsic modules]).
+    pub builtin: bool,
 }
 
 #[derive(Clone)]
@@ -319,6 +321,7 @@ impl<'s> Elab<'s> {
                 let ent = ValEnt {
                     flat: flat.clone(),
                     span: vb.name_span,
+                    builtin: false,
                 };
                 let name = std::mem::replace(&mut vb.name, flat);
                 self.out.push(Dec::Val(vb));
@@ -686,6 +689,7 @@ fn intrinsic_module(t: PrimType) -> Env {
             ValEnt {
                 flat: format!("{}.{name}", t.name()).into(),
                 span: Span::default(),
+                builtin: true,
             },
         );
     }

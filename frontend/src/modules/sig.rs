@@ -546,14 +546,22 @@ fn match_items(
                     .note(*span, "specified here")
                     .note(sspan, "the module type"));
                 };
-                let alias = seal.map(|p| el.flat_name(p, name, false));
+                let concrete = subst(ty, &st.conc);
+                let sealed = subst(ty, &st.view);
+                // A built-in has no definition to rename: it keeps its
+                // name where the signature hides nothing of its type (the
+                // numeric modules, `module i32: integral with t = i32`).
+                // The two types come from the same spec, so they print
+                // alike exactly where they are the same.
+                let keep = v.builtin && format!("{concrete:?}") == format!("{sealed:?}");
+                let alias = seal.filter(|_| !keep).map(|p| el.flat_name(p, name, false));
                 st.items.push(SealItem::Val {
                     name: format!("{path}{name}").into(),
                     target: v.flat.clone(),
                     alias: alias.clone(),
                     type_params: type_params.clone(),
-                    concrete: subst(ty, &st.conc),
-                    sealed: subst(ty, &st.view),
+                    concrete,
+                    sealed,
                     have_span: v.span,
                     spec_span: *span,
                 });
@@ -562,6 +570,7 @@ fn match_items(
                     ValEnt {
                         flat: alias.unwrap_or_else(|| v.flat.clone()),
                         span: v.span,
+                        builtin: keep,
                     },
                 );
             }
@@ -697,7 +706,14 @@ fn assume_items(
                         ty: subst(ty, map),
                     }],
                 }));
-                env.vals.insert(name.clone(), ValEnt { flat, span: *span });
+                env.vals.insert(
+                    name.clone(),
+                    ValEnt {
+                        flat,
+                        span: *span,
+                        builtin: false,
+                    },
+                );
             }
             SpecItem::Mod { name, sig } if sig.functor.is_some() => {
                 if let Some(f) = &sig.functor {

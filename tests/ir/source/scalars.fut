@@ -12,12 +12,12 @@
 -- CHECK-NEXT: %5 = source.unop(%4) {kind = "sqrt"} : (f32) -> f32
 -- CHECK-NEXT: %6 = source.binop(%0, %1) {kind = "atan2"} : (f32, f32) -> f32
 -- CHECK-NEXT: %7 = source.binop(%5, %6) {kind = "add"} : (f32, f32) -> f32
--- CHECK-NEXT: %8 = source.apply() {callee = @f32.arg.pi} : () -> f32
+-- CHECK-NEXT: %8 = source.apply() {callee = @f32.impl.arg.pi} : () -> f32
 -- CHECK-NEXT: %9 = source.binop(%7, %8) {kind = "max"} : (f32, f32) -> f32
 -- CHECK-NEXT: %10 = source.cmpop(%0, %1) {kind = "lt"} : (f32, f32) -> bool
 -- CHECK-NEXT: %11 = source.if(%10) ({
 -- CHECK-NEXT: %12 = source.binop(%0, %1) {kind = "div"} : (f32, f32) -> f32
--- CHECK-NEXT: %13 = source.apply(%12) {callee = @f32.isnan} : (f32) -> bool
+-- CHECK-NEXT: %13 = source.apply(%12) {callee = @f32.impl.isnan} : (f32) -> bool
 -- CHECK: %14 = source.constant() {value = false} : () -> bool
 -- CHECK: %16 = source.apply(%2, %15) {callee = @"//"} : (i32, i32) -> i32
 -- CHECK: %18 = source.binop(%2, %17) {kind = "mod"} : (i32, i32) -> i32

@@ -12,7 +12,7 @@
 -- CHECK: %14 = source.soac_call(%9, %13, %8) {soac = "reduce_comm"} : ((f32, f32) -> f32, f32, [%0]f32) -> f32
 -- CHECK: %20 = source.soac_call(%15, %19, %1) {soac = "scan"} : ((f32, f32) -> f32, f32, [%0]f32) -> [%0]f32
 -- CHECK: source.binop(%22, %23) {kind = "max"}
--- CHECK: %25 = source.apply() {callee = @f32.arg.lowest} : () -> f32
+-- CHECK: %25 = source.apply() {callee = @f32.impl.arg.lowest} : () -> f32
 -- CHECK: %27 = source.soac_call(%21, %25, %26, %2, %1) {soac = "hist"} : ((f32, f32) -> f32, f32, i64, [%0]i64, [%0]f32) -> [4]f32
 -- CHECK: %30 = source.apply(%28, %29) {callee = @replicate} : (i64, f32) -> [3]f32
 -- CHECK-NEXT: %31 = source.soac_call(%30, %2, %1) {soac = "scatter"} : ([3]f32, [%0]i64, [%0]f32) -> [3]f32
