@@ -251,7 +251,7 @@ impl Analysis {
 
     fn exp_inner(&mut self, e: &Exp) -> Result<Aliases, Diag> {
         Ok(match &e.kind {
-            ExpKind::Lit(_) | ExpKind::ProjectSection(_) => Vec::new(),
+            ExpKind::Lit(_) | ExpKind::ProjectSection(_) | ExpKind::Hole => Vec::new(),
             ExpKind::Var(v) => match (&v.res, v.name.quals.is_empty()) {
                 (Some(Resolved::Local), true) => match self.lookup(&v.name.name) {
                     // `exp` drops the aliases of a value without arrays:

@@ -74,6 +74,7 @@ impl Checker {
         let span = e.span;
         match &mut e.kind {
             ExpKind::Lit(l) => Ok(self.literal_type(l, span)),
+            ExpKind::Hole => Ok(self.subst.fresh()),
             ExpKind::Var(_) => {
                 if let Some(new) = self.desugar_projection(e) {
                     *e = new;

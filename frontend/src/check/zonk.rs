@@ -32,7 +32,7 @@ pub fn walk_exp(
         Ok(())
     }
     match &mut e.kind {
-        ExpKind::Lit(_) | ExpKind::Var(_) | ExpKind::ProjectSection(_) => {}
+        ExpKind::Lit(_) | ExpKind::Var(_) | ExpKind::ProjectSection(_) | ExpKind::Hole => {}
         ExpKind::Neg(x) | ExpKind::Not(x) | ExpKind::Project(x, _) | ExpKind::Coerce(x, _) | ExpKind::Ascript(x, _) => {
             walk_exp(x, fe, fp)?
         }

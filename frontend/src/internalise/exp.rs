@@ -51,6 +51,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     fn exp_inner(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<V<'a>> {
         let span = e.span;
         match &e.kind {
+            ExpKind::Hole => Err(super::unsupported(span, "a typed hole (`???`)")),
             ExpKind::Lit(l) => {
                 let t = self.ty(sc, e)?;
                 self.literal(l, &t, false, span)

@@ -377,6 +377,7 @@ impl<'a> Interp<'a> {
             ExpKind::Neg(x) | ExpKind::Not(x) => self.eval_unop(x, e),
             ExpKind::OpSection { op, left, right, .. } => self.eval_section(op, left.as_deref(), right.as_deref(), e),
             ExpKind::ProjectSection(path) => Ok(Value::Fun(Rc::new(Fun::Project(path)))),
+            ExpKind::Hole => Err(error(e.span, "a typed hole (`???`) was evaluated")),
             ExpKind::Lambda { params, body, .. } => Ok(self.closure(&[], params, body)),
             ExpKind::Tuple(es) => self.eval_tuple(es),
             ExpKind::Record(fields) => self.eval_record(fields),

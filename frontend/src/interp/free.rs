@@ -118,7 +118,7 @@ impl<'a> Free<'a> {
         }
         let mark = self.bound.len();
         match &e.kind {
-            ExpKind::Lit(_) | ExpKind::ProjectSection(_) => {}
+            ExpKind::Lit(_) | ExpKind::ProjectSection(_) | ExpKind::Hole => {}
             ExpKind::Var(v) => self.use_var(v),
             ExpKind::Neg(x) | ExpKind::Not(x) | ExpKind::Project(x, _) => self.exp(x),
             ExpKind::Coerce(x, _) | ExpKind::Ascript(x, _) | ExpKind::Attr(_, x) | ExpKind::OpenIn(_, x) => self.exp(x),

@@ -307,7 +307,7 @@ impl<'e> Renamer<'e> {
     fn exp(&mut self, e: &mut Exp) -> Result<(), Diag> {
         let span = e.span;
         match &mut e.kind {
-            ExpKind::Lit(_) | ExpKind::ProjectSection(_) => {}
+            ExpKind::Lit(_) | ExpKind::ProjectSection(_) | ExpKind::Hole => {}
             ExpKind::Var(v) => self.var(&mut v.name, span)?,
             ExpKind::Neg(x) | ExpKind::Not(x) | ExpKind::Project(x, _) | ExpKind::Attr(_, x) => self.exp(x)?,
             ExpKind::Coerce(x, t) | ExpKind::Ascript(x, t) => {

@@ -35,6 +35,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
 
     fn exp_inner(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<Value> {
         match &e.kind {
+            ExpKind::Hole => Err(super::unsupported(e.span, "a typed hole (`???`)")),
             ExpKind::Lit(l) => {
                 let t = self.source_type(e)?;
                 self.literal(l, t, false)

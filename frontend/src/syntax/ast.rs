@@ -464,6 +464,9 @@ pub enum ExpKind {
     },
     /// `(.x)` and `(.0.y)`: a projection section.
     ProjectSection(Vec<Name>),
+    /// `???`: a typed hole, of whatever type its context wants; evaluating
+    /// it is a run-time error.
+    Hole,
     /// `f a b c` (one node for the whole spine).
     Apply(Box<Exp>, Vec<Exp>),
     /// `\p1 p2 : t -> e`

@@ -65,6 +65,7 @@ fn e(x: &Exp) -> String {
             format!("(section {} {} {})", op.name, opt(left), opt(right))
         }
         ExpKind::ProjectSection(ns) => format!("(.{})", ns.join(".")),
+        ExpKind::Hole => "???".to_string(),
         ExpKind::Apply(f, args) => format!("(app {} {})", e(f), join(args, e)),
         ExpKind::Lambda { params, ret, body } => {
             let r = ret.as_ref().map_or(String::new(), |t| format!("{} ", ty(t)));
@@ -441,6 +442,8 @@ fn sections() {
             ("(.x)", "(.x)"),
             ("(.0)", "(.0)"),
             ("(.0.y)", "(.0.y)"),
+            ("(.[i])", "(lambda ((.[])) (index (.[]) i))"),
+            ("f ??? x", "(app f ??? x)"),
             ("map (+ 1) xs", "(app map (section + _ 1) xs)"),
         ],
         pe,

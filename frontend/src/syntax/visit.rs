@@ -19,7 +19,7 @@ pub fn children<'a>(e: &'a Exp, f: &mut dyn FnMut(&'a Exp)) {
         }
     }
     match &e.kind {
-        ExpKind::Lit(_) | ExpKind::Var(_) | ExpKind::ProjectSection(_) => {}
+        ExpKind::Lit(_) | ExpKind::Var(_) | ExpKind::ProjectSection(_) | ExpKind::Hole => {}
         ExpKind::Neg(x)
         | ExpKind::Not(x)
         | ExpKind::Project(x, _)

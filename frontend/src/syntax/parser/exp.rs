@@ -462,9 +462,19 @@ impl<'a> Parser<'a> {
     }
 
     /// Tokens that start an atom (an application argument).
+    /// At `???`, three `?` with nothing between them.
+    fn at_hole(&self) -> bool {
+        (0..3).all(|i| *self.peek_at(i) == Tok::Question)
+            && !self.tok_at(1).space_before
+            && !self.tok_at(2).space_before
+    }
+
     fn starts_atom(&self) -> bool {
         if self.qual_binop_len().is_some() {
             return false;
+        }
+        if self.at_hole() {
+            return true;
         }
         matches!(
             self.peek(),
@@ -631,6 +641,12 @@ impl<'a> Parser<'a> {
                 let t = self.bump();
                 let name = self.constr_name(&t);
                 Ok(mk(self.span_of(&t), || ExpKind::Constr(name, Vec::new())))
+            }
+            Tok::Question if self.at_hole() => {
+                let lo = self.bump().lo;
+                self.bump();
+                let hi = self.bump().hi;
+                Ok(mk(self.sp(lo, hi), || ExpKind::Hole))
             }
             _ => Err(self.expected("expression")),
         }
