@@ -400,6 +400,29 @@ impl<'a, 'c> Emitter<'a, 'c> {
             TypeKind::Record(fs) => {
                 let it = self.value_type(inner);
                 let mut r = r;
+                let old = fs.iter().find(|(k, _)| self.ctx.str(*k) == &**f).map(|&(_, t)| t);
+                if old.is_some_and(|t| t != it && !self.same_but_sizes(t, it)) {
+                    // The field changes its type (`r with a = true` of an
+                    // `i32` field): a new record, of the other fields and
+                    // the new one.
+                    let mut types = Vec::new();
+                    let mut vs = Vec::new();
+                    let mut names = Vec::new();
+                    for (k, t) in fs {
+                        let name = self.ctx.str(k).to_string();
+                        let (v, t) = if name == **f {
+                            (inner, it)
+                        } else {
+                            (self.project(r, &name)?, t)
+                        };
+                        vs.push(v);
+                        types.push((k, t));
+                        names.push(self.ctx.string_attr(&name));
+                    }
+                    let rt = self.ctx.intern_type(TypeKind::Record(types));
+                    let names = self.ctx.intern_attr(AttrKind::Array(names));
+                    return Ok(self.op1("source.record", &vs, rt, &[("fields", names)]));
+                }
                 if fs.iter().any(|(k, t)| self.ctx.str(*k) == &**f && *t != it) {
                     let mut loose = Vec::new();
                     for (k, t) in fs {

@@ -134,6 +134,31 @@ impl<'a, 'c> Emitter<'a, 'c> {
         }
     }
 
+    /// Whether `a` and `b` differ in their sizes at most.
+    pub fn same_but_sizes(&mut self, a: IrType, b: IrType) -> bool {
+        self.sizeless(a) == self.sizeless(b)
+    }
+
+    /// `t` with every size made `?`.
+    fn sizeless(&mut self, t: IrType) -> IrType {
+        match self.ctx.type_kind(t).clone() {
+            TypeKind::Array { elem, shape } => {
+                let elem = self.sizeless(elem);
+                let shape = shape.into_iter().map(|_| Dim::Unknown).collect();
+                self.ctx.intern_type(TypeKind::Array { elem, shape })
+            }
+            TypeKind::Tuple(ts) => {
+                let ts = ts.into_iter().map(|t| self.sizeless(t)).collect();
+                self.ctx.intern_type(TypeKind::Tuple(ts))
+            }
+            TypeKind::Record(fs) => {
+                let fs = fs.into_iter().map(|(k, t)| (k, self.sizeless(t))).collect();
+                self.ctx.intern_type(TypeKind::Record(fs))
+            }
+            _ => t,
+        }
+    }
+
     /// `t` with every size an SSA value names made `?`, at any depth
     /// (function signatures, where no value is in scope).
     pub fn existential(&mut self, t: IrType) -> IrType {
