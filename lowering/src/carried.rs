@@ -22,20 +22,27 @@
 //!   parameter, or a result of a loop or branch in the block), and false
 //!   otherwise (a block from further out, or a `soac.select` of blocks).
 //!   A block yielded twice has its flag at the first place only.
+//! - Ownership moves in with a block of the block around a loop or
+//!   branch that is its last use: as a loop's initial value (the initial
+//!   flag is then the block's own), or yielded by a branch (the branch
+//!   gives it its flag, and the `imp.if` also returns whether it took
+//!   it; the block around frees it where no branch did). Its free from
+//!   `segop-to-imp` goes.
 //! - A value with a flag that its block does not yield or return, and
 //!   that no op aliases (yields or returns it from a nested region, or
 //!   makes another block value of it: a loop's initial value, a select),
 //!   is dead after its last use in the block: there, `imp.if(flag) {
-//!   mem.free }`. Frees are stream-ordered on the GPU, so a free after
-//!   the launch of the last kernel reading the block is safe.
+//!   mem.free }`; one that an op aliases, at the end of the block.
+//!   Frees are stream-ordered on the GPU, so a free after the launch of
+//!   the last kernel reading the block is safe.
+//! - A block whose alias leaves its block (a select of it that the body
+//!   yields) loses its free: it is kept to the end of the program. This
+//!   is also what makes the frees of `segop-to-imp` safe.
 //!
 //! A loop that maps its array then holds two arrays' memory, not one per
 //! iteration; the runtime's pool gives the freed block to the next
-//! iteration's allocation. What stays conservative: a value an op
-//! aliases keeps its block until the program ends when its flag is true
-//! (a loop whose body yields its parameter from one branch of an `if`).
-//! Kernels are not touched: memory inside them is expanded (Note [Memory
-//! expansion]).
+//! iteration's allocation. Kernels are not touched: memory inside them
+//! is expanded (Note [Memory expansion]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -244,7 +251,14 @@ fn rebuild(ctx: &mut Context, op: OpId, b: BlockId, flags: &mut Flags) {
     let attrs = ctx.attrs(op).to_vec();
     let loc = ctx.location(op);
     let sym = ctx.op_name_sym(op);
-    let saved = std::mem::replace(&mut flags.transfer, taken.iter().copied().collect());
+    // A branch may yield what `op` takes with its flag; a loop body's
+    // blocks are of the iterations.
+    let transfer = if name == "imp.if" {
+        taken.iter().copied().collect()
+    } else {
+        HashMap::new()
+    };
+    let saved = std::mem::replace(&mut flags.transfer, transfer);
     for (j, &r) in regions.iter().enumerate() {
         let rb = ctx.blocks(r)[0];
         let yields = match name.as_str() {
@@ -258,12 +272,7 @@ fn rebuild(ctx: &mut Context, op: OpId, b: BlockId, flags: &mut Flags) {
                 flags.of.insert(args[first_arg + k], fa);
             }
         }
-        let transfer = std::mem::take(&mut flags.transfer);
-        if name == "imp.if" {
-            flags.transfer = transfer.clone();
-        }
         block(ctx, rb, flags, yields);
-        flags.transfer = transfer;
         if !taken.is_empty() {
             // Whether this branch took each of them.
             let t = ctx.last_op(rb).expect("a branch ends with its yield");

@@ -298,18 +298,14 @@ pub(crate) fn prune_prelude(prelude: &[Dec], program: &[Dec]) -> Vec<Dec> {
         let mut more = false;
         let names: Vec<Name> = used.drain().collect();
         for n in names {
-            if let Some((i, target)) = aliases.get(&n) {
-                keep[*i] = true;
-                if let Some(&j) = index.get(target) {
-                    if !keep[j] {
-                        keep[j] = true;
-                        more = true;
-                        if let Dec::Val(vb) = &prelude[j] {
-                            exps.push(&vb.body);
-                        }
-                    }
+            // An alias reaches its `Seal` and the definition behind it.
+            let n = match aliases.get(&n) {
+                Some((i, target)) => {
+                    keep[*i] = true;
+                    target.clone()
                 }
-            }
+                None => n,
+            };
             if let Some(&i) = index.get(&n) {
                 if !keep[i] {
                     keep[i] = true;

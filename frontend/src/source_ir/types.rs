@@ -136,52 +136,35 @@ impl<'a, 'c> Emitter<'a, 'c> {
 
     /// Whether `a` and `b` differ in their sizes at most.
     pub fn same_but_sizes(&mut self, a: IrType, b: IrType) -> bool {
-        self.sizeless(a) == self.sizeless(b)
-    }
-
-    /// `t` with every size made `?`.
-    fn sizeless(&mut self, t: IrType) -> IrType {
-        match self.ctx.type_kind(t).clone() {
-            TypeKind::Array { elem, shape } => {
-                let elem = self.sizeless(elem);
-                let shape = shape.into_iter().map(|_| Dim::Unknown).collect();
-                self.ctx.intern_type(TypeKind::Array { elem, shape })
-            }
-            TypeKind::Tuple(ts) => {
-                let ts = ts.into_iter().map(|t| self.sizeless(t)).collect();
-                self.ctx.intern_type(TypeKind::Tuple(ts))
-            }
-            TypeKind::Record(fs) => {
-                let fs = fs.into_iter().map(|(k, t)| (k, self.sizeless(t))).collect();
-                self.ctx.intern_type(TypeKind::Record(fs))
-            }
-            _ => t,
-        }
+        let any = |_| Dim::Unknown;
+        self.map_dims(a, &any) == self.map_dims(b, &any)
     }
 
     /// `t` with every size an SSA value names made `?`, at any depth
     /// (function signatures, where no value is in scope).
     pub fn existential(&mut self, t: IrType) -> IrType {
+        self.map_dims(t, &|d| if let Dim::Value(_) = d { Dim::Unknown } else { d })
+    }
+
+    /// `t` with each size `d`, at any depth, made `f(d)`.
+    fn map_dims(&mut self, t: IrType, f: &dyn Fn(Dim) -> Dim) -> IrType {
         match self.ctx.type_kind(t).clone() {
             TypeKind::Array { elem, shape } => {
-                let elem = self.existential(elem);
-                let shape = shape
-                    .into_iter()
-                    .map(|d| if let Dim::Value(_) = d { Dim::Unknown } else { d })
-                    .collect();
+                let elem = self.map_dims(elem, f);
+                let shape = shape.into_iter().map(f).collect();
                 self.ctx.intern_type(TypeKind::Array { elem, shape })
             }
             TypeKind::Tuple(ts) => {
-                let ts = ts.into_iter().map(|t| self.existential(t)).collect();
+                let ts = ts.into_iter().map(|t| self.map_dims(t, f)).collect();
                 self.ctx.intern_type(TypeKind::Tuple(ts))
             }
             TypeKind::Record(fs) => {
-                let fs = fs.into_iter().map(|(k, t)| (k, self.existential(t))).collect();
+                let fs = fs.into_iter().map(|(k, t)| (k, self.map_dims(t, f))).collect();
                 self.ctx.intern_type(TypeKind::Record(fs))
             }
             TypeKind::Function { inputs, results } => {
-                let inputs = inputs.into_iter().map(|t| self.existential(t)).collect();
-                let results = results.into_iter().map(|t| self.existential(t)).collect();
+                let inputs = inputs.into_iter().map(|t| self.map_dims(t, f)).collect();
+                let results = results.into_iter().map(|t| self.map_dims(t, f)).collect();
                 self.ctx.intern_type(TypeKind::Function { inputs, results })
             }
             TypeKind::Scalar(_) | TypeKind::Mem(_) | TypeKind::Opaque { .. } => t,

@@ -630,10 +630,11 @@ impl<'a> Tr<'a> {
     /// An `imp.if` whose branches are two versions of one code: `f(true)`
     /// where `cond` holds, `f(false)` where not.
     pub fn if_versions(&mut self, cond: Value, f: &mut dyn FnMut(&mut Tr, bool) -> R<Vec<Value>>) -> R<Vec<Value>> {
-        let (r1, types) = self.region(&[], &mut |tr, _| f(tr, true))?;
-        let (r2, _) = self.region(&[], &mut |tr, _| f(tr, false))?;
-        let op = self.emit("imp.if", &[cond], &types, &[], vec![r1, r2]);
-        Ok(self.ctx.results(op).collect())
+        // The branches are built one after the other.
+        let f = std::cell::RefCell::new(f);
+        self.if_(cond, &mut |tr| (f.borrow_mut())(tr, true), &mut |tr| {
+            (f.borrow_mut())(tr, false)
+        })
     }
 
     pub fn assert(&mut self, cond: Value, args: &[Value], message: &str) {

@@ -48,6 +48,16 @@ fn mk(span: Span, f: impl FnOnce() -> ExpKind) -> Box<Exp> {
     Box::new(Exp::new(f(), span))
 }
 
+/// The variable `name`, unqualified, at `span`.
+fn var_exp(span: Span, name: Name) -> Box<Exp> {
+    mk(span, || {
+        ExpKind::Var(Var {
+            name: QualName::unqual(name),
+            res: None,
+        })
+    })
+}
+
 fn push_exp(v: &mut Vec<Exp>, e: Box<Exp>) {
     v.push(*e);
 }
@@ -107,12 +117,7 @@ fn finish_let(lo: u32, b: LetBinding, body: Box<Exp>) -> Box<Exp> {
         // may not consume a variable from outside it.
         LetBinding::Sizes(sizes, pat, value) => {
             let name: Name = Rc::from("(let [size])");
-            let callee = mk(pat.span, || {
-                ExpKind::Var(Var {
-                    name: QualName::unqual(name.clone()),
-                    res: None,
-                })
-            });
+            let callee = var_exp(pat.span, name.clone());
             let vspan = value.span;
             let call = mk(vspan, || ExpKind::Apply(callee, vec![*value]));
             ExpKind::LetFun {
@@ -723,12 +728,7 @@ impl<'a> Parser<'a> {
             let hi = self.expect(Tok::RParen, "`)`")?.hi;
             let span = self.sp(lo, hi);
             let name: Name = Rc::from("(.[])");
-            let arg = mk(span, || {
-                ExpKind::Var(Var {
-                    name: QualName::unqual(name.clone()),
-                    res: None,
-                })
-            });
+            let arg = var_exp(span, name.clone());
             let body = mk(span, || ExpKind::Index(arg, index));
             let param = Pat {
                 kind: PatKind::Id(name),
