@@ -2,7 +2,8 @@
 //! one of its stages (`--emit`).
 //!
 //! The stages: the soac pipeline and kernel extraction
-//! (`pipelines::KERNELS`), `segop-to-imp`, `imp_to_mlir`, MLIR's
+//! (`pipelines::KERNELS`), the mem level (`pipelines::MEM`),
+//! `segop-to-imp`, `imp_to_mlir`, MLIR's
 //! conversions to LLVM (`codegen::HOST_PIPELINE`), LLVM's optimisation
 //! and object emission, and linking with the runtime.
 
@@ -23,6 +24,7 @@ pub enum Target {
 pub enum Emit {
     Soac,
     Segop,
+    Mem,
     Imp,
     Mlir,
     Llvm,
@@ -111,6 +113,10 @@ pub fn build_linked(
         "soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-simplify",
     )?;
     if emit == Emit::Segop {
+        return print(&ctx, module);
+    }
+    stage(&mut ctx, futmlir_passes::pipelines::MEM)?;
+    if emit == Emit::Mem {
         return print(&ctx, module);
     }
     let target = if gpu.is_some() { "cuda" } else { "cpu" };

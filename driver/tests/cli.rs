@@ -603,11 +603,12 @@ fn build_makes_an_executable_that_runs() {
 fn build_emits_each_stage() {
     let dir = program_dir(
         "build_emit",
-        &[("p.fut", "def main (xs: []i32): i32 = reduce (+) 0 xs\n")],
+        &[("p.fut", "def main (xs: []i32): []i32 = scan (+) 0 xs\n")],
     );
     for (stage, marker) in [
-        ("soac", "soac.reduce"),
-        ("segop", "segop.segred"),
+        ("soac", "soac.scan"),
+        ("segop", "segop.segscan"),
+        ("mem", "mem.bind"),
         ("imp", "imp.for"),
         ("mlir", "scf.for"),
         ("llvm", "define"),

@@ -1,10 +1,15 @@
 //! Lowering from futmlir's dialects to upstream MLIR and LLVM.
 //!
-//! The conversions, one folder each; the first two (and `imp-carried-memory`, `imp-free-early`) are passes, registered
-//! with [`register_passes`]:
+//! The conversions and the passes between them, registered with
+//! [`register_passes`] (all but the last two):
 //! - [`soac_to_segop`]: kernel extraction (`soac-to-segop`);
-//! - [`segop_to_imp`]: memory and imperative code, segops as loops or
-//!   kernels (`segop-to-imp{target=cpu|cuda}`);
+//! - [`segop_to_mem`]: the mem level, the host's allocations explicit
+//!   (`explicit-allocations`, Note [The mem level]);
+//! - [`reuse`]: an allocation takes a dead block of its size
+//!   (`reuse-memory`, Note [Block reuse]);
+//! - [`segop_to_imp`]: imperative code over memory (the views' LMADs,
+//!   the rest of the allocations), segops as loops or kernels
+//!   (`segop-to-imp{target=cpu|cuda}`);
 //! - [`carried`]: blocks that loops and branches pass on freed once
 //!   dead, with ownership flags (`imp-carried-memory`);
 //! - [`free_early`]: each block freed right after its last use
@@ -14,8 +19,7 @@
 //! - [`codegen`]: MLIR's conversions (melior), LLVM IR, PTX, the host
 //!   object (inkwell), linking with the runtime.
 //!
-//! The driver's `futmlir build` runs them in order. A separate `mem`
-//! level is still to come (memory is planned inside `segop_to_imp`).
+//! The driver's `futmlir build` runs them in order.
 //! [`toolchain`] proves the toolchain is linked: it asks MLIR (through
 //! melior) and LLVM (through inkwell) who they are.
 
@@ -23,14 +27,22 @@ pub mod carried;
 pub mod codegen;
 pub mod free_early;
 pub mod imp_to_mlir;
+pub mod reuse;
 pub mod segop_to_imp;
+pub mod segop_to_mem;
 pub mod soac_to_segop;
 
 /// Adds the conversion passes to the pass registry (the driver calls
 /// this before it parses a pipeline).
 pub fn register_passes() {
-    static PASSES: &[futmlir_passes::PassInfo] =
-        &[soac_to_segop::INFO, segop_to_imp::INFO, carried::INFO, free_early::INFO];
+    static PASSES: &[futmlir_passes::PassInfo] = &[
+        soac_to_segop::INFO,
+        segop_to_mem::INFO,
+        reuse::INFO,
+        segop_to_imp::INFO,
+        carried::INFO,
+        free_early::INFO,
+    ];
     futmlir_passes::registry::register(PASSES);
 }
 

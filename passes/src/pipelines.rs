@@ -36,6 +36,14 @@ pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 pub const KERNELS: &str =
     "soac-inline,soac-simplify,soac-fuse,soac-simplify,soac-unstream,soac-partition,soac-simplify,soac-to-segop";
 
+/// The mem level, after [`KERNELS`] (both from `futmlir-lowering`):
+///
+/// 1. `explicit-allocations`: every fresh array of the host code gets a
+///    `mem.alloc` and a `mem.bind` (Note [The mem level]).
+/// 2. `reuse-memory`: an allocation takes a block of its size that is
+///    dead by then (Note [Block reuse]); it needs the blocks explicit.
+pub const MEM: &str = "explicit-allocations,reuse-memory";
+
 #[cfg(test)]
 mod tests {
     use crate::Pipeline;

@@ -40,6 +40,22 @@ LMAD's sizes.
             verify: v::view,
         },
         OpDef {
+            name: "mem.bind",
+            summary: "Places an op's fresh array result in a memory block.",
+            description: r#"Operands `(block, array)`: the array, a result of the op just before
+(`explicit-allocations` puts it there), is stored in the block,
+row-major from its start (the LMAD `offset: 0, dims: [(n1, n2*...*nr),
+..., (nr, 1)]`); the op writes its result there instead of allocating.
+
+```mlir
+%m = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
+%ys = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
+"mem.bind"(%m, %ys) : (!mem.block<device>, !fut.array<[%n]i64>) -> ()
+```"#,
+            traits: Traits::NONE,
+            verify: v::bind,
+        },
+        OpDef {
             name: "mem.copy",
             summary: "Copies the elements of one array into another of the same shape.",
             description: r#"Operands `(dst, src)`; their index functions may differ (e.g. a

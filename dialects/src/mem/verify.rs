@@ -94,6 +94,21 @@ pub fn view(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
+/// `bind(block, array)`: the array, an op's result, lives in the block.
+pub fn bind(v: &OpView) -> Result<(), String> {
+    v.expect_operands(2)?;
+    v.expect_results(0)?;
+    expect_block(v, "operand #0", v.operand_type(0))?;
+    let t = v.operand_type(1);
+    if !v.is_array(t) {
+        return Err(format!("operand #1 must be an array, found {}", v.show(t)));
+    }
+    if v.ctx.defining_op(v.operand(1)).is_none() {
+        return Err("operand #1 must be the result of an op (a fresh array), not a block argument".into());
+    }
+    Ok(())
+}
+
 /// `copy(dst, src)`: element-wise copy between arrays of one shape that
 /// may have different index functions.
 pub fn copy(v: &OpView) -> Result<(), String> {

@@ -86,7 +86,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             } else {
                 (tr.int(0, elem), tr.int(1, elem))
             };
-            let out = tr.alloc_array(elem, &[n])?;
+            let out = tr.alloc_result(0, elem, &[n])?;
             super::gpu::par_for(tr, &[n], &mut |tr, idx| {
                 let x = super::segops::iota_element(tr, idx[0], start, step);
                 tr.store(&out, idx, x);
@@ -103,7 +103,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             if let Rep::Array(a) = &x {
                 sizes.extend(a.sizes());
             }
-            let out = tr.alloc_array(elem, &sizes)?;
+            let out = tr.alloc_result(0, elem, &sizes)?;
             super::gpu::par_for(tr, &[n], &mut |tr, idx| {
                 tr.write(&out, idx, &x);
                 Ok(())
@@ -125,7 +125,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             let first = parts.first().ok_or_else(|| tr.fail("soac.concat of no arrays"))?;
             let mut sizes = first.sizes();
             sizes[d] = w;
-            let out = tr.alloc_array(first.elem, &sizes)?;
+            let out = tr.alloc_result(0, first.elem, &sizes)?;
             let mut at = tr.i64c(0);
             for p in &parts {
                 // The destination: `out` shifted by `at` in dimension `d`.
@@ -149,7 +149,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             let a = tr.array(operands[0])?;
             let ks = scalars(tr, &operands[1..])?;
             let sizes = a.sizes();
-            let out = tr.alloc_array(a.elem, &sizes)?;
+            let out = tr.alloc_result(0, a.elem, &sizes)?;
             let mut shifts = Vec::new();
             for (k, &s) in ks.iter().enumerate() {
                 // result[i] = a[(i + k) mod n], with the mod taken non-negative.
@@ -202,7 +202,7 @@ pub(crate) fn array_constant(tr: &mut Tr, o: OpId, result: Value) -> R<Arr> {
         .attr(o, "value")
         .ok_or_else(|| tr.fail("soac.constant without a value"))?;
     flatten(tr.ctx, value, &mut leaves);
-    let out = tr.alloc_array(elem, &sizes)?;
+    let out = tr.alloc_result(0, elem, &sizes)?;
     let flat = Arr {
         dims: vec![(tr.i64c(leaves.len() as i64), tr.i64c(1))],
         ..out.clone()
@@ -216,10 +216,11 @@ pub(crate) fn array_constant(tr: &mut Tr, o: OpId, result: Value) -> R<Arr> {
     Ok(out)
 }
 
-/// A fresh row-major copy of `a`.
+/// A fresh row-major copy of `a`: in the block of the op's result if the
+/// mem level bound it (`soac.copy`), otherwise a new one.
 pub(crate) fn fresh_copy(tr: &mut Tr, a: &Arr) -> R<Arr> {
     let sizes = a.sizes();
-    let out = tr.alloc_array(a.elem, &sizes)?;
+    let out = tr.alloc_result(0, a.elem, &sizes)?;
     tr.copy_into(&out, a);
     Ok(out)
 }

@@ -1,11 +1,13 @@
 //! `segop-to-imp`: from kernels over values to imperative code over
-//! memory (thesis ch. 10 and 11, without the separate `mem` level yet).
+//! memory (thesis ch. 10 and 11), reading the segop level or the mem
+//! level (Note [The mem level] in `segop_to_mem.rs`).
 //!
 //! Every `soac.func` entry point becomes an `imp.func` of the same name;
 //! the `soac.func`s go. The conversion gives every array a memory block
-//! and an index function while it translates (Note [Arrays as LMADs]),
-//! and turns segops into loops for the CPU target (Note [Segops on the
-//! CPU]); the CUDA target's kernels come later.
+//! and an index function while it translates (Note [Arrays as LMADs]):
+//! a fresh array the mem level bound (`mem.bind`) goes into its block,
+//! the others get one here. Segops become loops for the CPU target
+//! (Note [Segops on the CPU]) and kernels for CUDA (`gpu.rs`).
 //!
 //! **Note [Arrays as LMADs].**
 //! An array value becomes an `Arr`: a memory block, an element offset,
@@ -17,10 +19,11 @@
 //! `imp.if`, the carried values of a loop, a segop body's yields) travel
 //! as their whole LMAD — block, offset, sizes and strides — so no copy is
 //! needed there. Fresh arrays (iota, replicate, copy, concat, segop
-//! results) are allocated row-major with `mem.alloc`. An entry point's
+//! results) are row-major, in the block the mem level bound them to or
+//! in one allocated here with `mem.alloc`. An entry point's
 //! results are copied into fresh blocks unless they already are a fresh,
 //! unaliased allocation (the runtime frees them; `runtime-cuda/ABI.md`).
-//! A block is freed (`mem.free`) at the end of the region that allocated
+//! A block (the mem level's or one made here) is freed (`mem.free`) at the end of the region that allocated
 //! it (a function body, a loop body, a branch) unless the region yields
 //! or returns it. The blocks that regions yield, and those frees where a
 //! block lives on under another name, are `imp-carried-memory`'s (Note
@@ -150,6 +153,10 @@ pub(crate) struct Tr<'a> {
     /// each is freed at the end of its region unless it leaves it
     /// (Note [Arrays as LMADs]).
     scopes: Vec<Vec<Value>>,
+    /// The blocks the mem level gave the results of the op being
+    /// translated (`mem.bind`, Note [The mem level] in `segop_to_mem.rs`),
+    /// by result position.
+    dests: Vec<Option<Value>>,
 }
 
 /// What [`Tr::enter_kernel`] saves, and what memory expansion needs to
@@ -190,6 +197,7 @@ impl<'a> Tr<'a> {
             host: None,
             virtual_arrays: HashMap::new(),
             scopes: vec![Vec::new()],
+            dests: Vec::new(),
         }
     }
 
@@ -402,6 +410,43 @@ impl<'a> Tr<'a> {
             row_major: true,
             fresh: true,
         })
+    }
+
+    /// The array for result `k` of the op being translated: in the block
+    /// the mem level bound it to, if any (taken: once), otherwise a fresh
+    /// allocation ([`Tr::alloc_array`]).
+    pub fn alloc_result(&mut self, k: usize, elem: Scalar, sizes: &[Value]) -> R<Arr> {
+        let bound = if self.in_kernel {
+            None
+        } else {
+            self.dests.get_mut(k).and_then(Option::take)
+        };
+        let Some(mem) = bound else {
+            return self.alloc_array(elem, sizes);
+        };
+        let offset = self.i64c(0);
+        let dims = self.row_major_dims(sizes);
+        Ok(Arr {
+            mem,
+            elem,
+            offset,
+            dims,
+            row_major: true,
+            fresh: true,
+        })
+    }
+
+    /// The imp block the mem level bound `result` to (`mem.bind`).
+    fn bound_block(&self, result: Value) -> Option<Value> {
+        let bind = self
+            .ctx
+            .uses(result)
+            .iter()
+            .find(|u| u.index == 1 && self.ctx.op_name(u.op) == "mem.bind")?;
+        match self.map.get(&self.ctx.operands(bind.op)[0]) {
+            Some(Rep::Scalar(m)) => Some(*m),
+            _ => None,
+        }
     }
 
     /// **Memory expansion** (thesis 11.2): a thread cannot allocate, so
@@ -731,10 +776,34 @@ impl<'a> Tr<'a> {
 
     pub fn op(&mut self, o: OpId) -> R<()> {
         self.loc = self.ctx.location(o);
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let dests = results.iter().map(|&r| self.bound_block(r)).collect();
+        let saved = std::mem::replace(&mut self.dests, dests);
+        let out = self.translate(o, &results);
+        self.dests = saved;
+        for (r, v) in results.into_iter().zip(out?) {
+            self.map.insert(r, v);
+        }
+        Ok(())
+    }
+
+    fn translate(&mut self, o: OpId, results: &[Value]) -> R<Vec<Rep>> {
         let name = self.ctx.op_name(o).to_string();
         let operands = self.ctx.operands(o).to_vec();
-        let results: Vec<Value> = self.ctx.results(o).collect();
-        let out: Vec<Rep> = match name.as_str() {
+        let results = results.to_vec();
+        Ok(match name.as_str() {
+            // The mem level (Note [The mem level] in `segop_to_mem.rs`).
+            "mem.alloc" => {
+                let bytes = self.scalar(operands[0])?;
+                let bt = self.block_type();
+                let space = self.ctx.string_attr("device");
+                let mem = self.emit1("mem.alloc", &[bytes], bt, &[("space", space)]);
+                if let Some(scope) = self.scopes.last_mut() {
+                    scope.push(mem);
+                }
+                vec![Rep::Scalar(mem)]
+            }
+            "mem.bind" => vec![],
             "soac.constant" if array_elem(self.ctx, self.ctx.value_type(results[0])).is_some() => {
                 vec![Rep::Array(arrays::array_constant(self, o, results[0])?)]
             }
@@ -788,11 +857,7 @@ impl<'a> Tr<'a> {
                 segops::soac(self, o, &name, &operands, &results)?
             }
             _ => arrays::array_op(self, o, &name, &operands, &results)?,
-        };
-        for (r, v) in results.into_iter().zip(out) {
-            self.map.insert(r, v);
-        }
-        Ok(())
+        })
     }
 
     /// Selects between two arrays of soac type `t` by their LMADs.

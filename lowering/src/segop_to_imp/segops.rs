@@ -90,7 +90,8 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
         "segop.filter" => {
             let outs = result_types[1..]
                 .iter()
-                .map(|&t| result_array(tr, t, 1, &sizes))
+                .enumerate()
+                .map(|(j, &t)| result_array(tr, 1 + j, t, 1, &sizes))
                 .collect::<R<Vec<Arr>>>()?;
             let count = if tr.gpu_host() {
                 super::gpu::filter(tr, sizes[0], &mut point, &outs)?
@@ -371,13 +372,13 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
             } else {
                 &sizes[..d - 1]
             };
-            let a = result_array(tr, t, space.len(), space)?;
+            let a = result_array(tr, j, t, space.len(), space)?;
             if a.dims.len() != space.len() {
                 return Err(tr.unsupported("reductions and scans of arrays"));
             }
             outs.push(Some(a));
         } else {
-            outs.push(Some(result_array(tr, t, d, sizes)?));
+            outs.push(Some(result_array(tr, j, t, d, sizes)?));
         }
     }
     let mut write_mapped = |tr: &mut Tr, at: &[Value], ys: &[Rep]| {
@@ -603,9 +604,9 @@ fn gpu_combine(
     }
 }
 
-/// A fresh array for a result of soac type `t` whose first `d`
+/// A fresh array (or the block the mem level bound) for result `k`, of soac type `t`, whose first `d`
 /// dimensions are `space`; the others come from the type.
-fn result_array(tr: &mut Tr, t: Type, d: usize, space: &[Value]) -> R<Arr> {
+fn result_array(tr: &mut Tr, k: usize, t: Type, d: usize, space: &[Value]) -> R<Arr> {
     let (elem, _) =
         array_elem(tr.ctx, t).ok_or_else(|| tr.fail("internal error: a segop result that is not an array"))?;
     let mut sizes = space.to_vec();
@@ -619,7 +620,7 @@ fn result_array(tr: &mut Tr, t: Type, d: usize, space: &[Value]) -> R<Arr> {
             Dim::Unknown => return Err(tr.unsupported("kernels whose results' row sizes are unknown")),
         });
     }
-    tr.alloc_array(elem, &sizes)
+    tr.alloc_result(k, elem, &sizes)
 }
 
 fn scalars(tr: &Tr, vs: &[Value]) -> R<Vec<Value>> {

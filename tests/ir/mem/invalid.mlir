@@ -128,3 +128,21 @@
   // expected-error @+1 {{'mem.yield' op must end a region of a structured op}}
   "mem.yield"() : () -> ()
 }) {sym_name = "f", function_type = () -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
+  // expected-error @+1 {{'mem.bind' op operand #1 must be the result of an op (a fresh array), not a block argument}}
+  "mem.bind"(%b, %xs) : (!mem.block<device>, !fut.array<[%n]f32>) -> ()
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
+  // expected-error @+1 {{'mem.bind' op operand #1 must be an array, found f32}}
+  "mem.bind"(%b, %x) : (!mem.block<device>, f32) -> ()
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()

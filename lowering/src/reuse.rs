@@ -1,0 +1,214 @@
+//! `reuse-memory`: an allocation of the mem level takes a block that is
+//! dead by then, of the same size.
+//!
+//! **Note [Block reuse].** At the mem level (Note [The mem level] in
+//! `segop_to_mem.rs`) a host block holds the arrays bound to it and
+//! every array that may share its memory: views of them (index, slice,
+//! reshape, rearrange), in-place updates (`update`, a scatter's or a
+//! histogram's destinations) and the results of control ops (`if`,
+//! `loop`) that take one of them in — conservatively, every array
+//! result of an op that uses such an array, directly or in its regions,
+//! and is not bound to a block of its own. A block is dead after the
+//! last op of its block (region) that uses one of these arrays; it is
+//! never dead if the region yields or returns one. An allocation `%m2 =
+//! mem.alloc(%b2)` whose array is made by op `P` then takes an earlier
+//! block `%m1` of the same region when `%m1` is dead before `P` (not at
+//! `P`: an op may not write the memory it reads) and the sizes agree:
+//! the same product of the same size values, or constants with `%m1`'s
+//! at least `%m2`'s. `%m2`'s arrays are then bound to `%m1`, and the
+//! next allocation sees them there. Each reuse is one allocation and one
+//! free fewer at run time; the memory's peak is what the runtime's pool
+//! already gave (a free followed by an allocation of the same size takes
+//! the same memory from its free list), unless a later pass moves frees.
+
+use std::collections::{HashMap, HashSet};
+
+use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId, OpView, TypeKind, Value};
+use futmlir_passes::{Options, Pass, PassInfo};
+
+use crate::segop_to_mem::{host_functions, host_regions};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "reuse-memory",
+    description: "mem level: an allocation takes a dead block of the same size (Note [Block reuse])",
+    options: &[],
+    create: |_: &Options| Box::new(Reuse),
+};
+
+struct Reuse;
+
+impl Pass for Reuse {
+    fn run(&mut self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
+        for f in host_functions(ctx, module) {
+            let body = ctx.blocks(ctx.regions(f)[0])[0];
+            reuse_in(ctx, body);
+        }
+        Ok(())
+    }
+}
+
+/// A block's size as a constant factor and the size values multiplied
+/// into it (sorted), read from the `mul` chain that computes its bytes.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Bytes {
+    constant: i64,
+    values: Vec<Value>,
+}
+
+fn bytes_of(ctx: &Context, v: Value) -> Bytes {
+    let mut b = Bytes {
+        constant: 1,
+        values: Vec::new(),
+    };
+    let mut stack = vec![v];
+    while let Some(x) = stack.pop() {
+        let def = ctx.defining_op(x);
+        let view = def.map(|op| OpView { ctx, op });
+        match (def.map(|o| ctx.op_name(o)), view) {
+            (Some("soac.constant"), Some(view)) if view.int_attr("value").is_ok() => {
+                b.constant = b.constant.saturating_mul(view.int_attr("value").unwrap_or(1));
+            }
+            (Some("soac.binop"), Some(view)) if view.string_attr("kind") == Ok("mul") => {
+                stack.extend(ctx.operands(view.op).iter().copied());
+            }
+            _ => b.values.push(x),
+        }
+    }
+    b.values.sort();
+    b
+}
+
+/// Whether a block of `old` bytes holds an array of `new` bytes.
+/// (Sizes are never negative.)
+fn fits(old: &Bytes, new: &Bytes) -> bool {
+    old.values == new.values && old.constant >= new.constant
+}
+
+fn is_array(ctx: &Context, v: Value) -> bool {
+    matches!(ctx.type_kind(ctx.value_type(v)), TypeKind::Array { .. })
+}
+
+/// The arrays bound to block `m` (`mem.bind` uses), or `None` when `m`
+/// has another use.
+fn bound_arrays(ctx: &Context, m: Value) -> Option<Vec<Value>> {
+    ctx.uses(m)
+        .iter()
+        .map(|u| (ctx.op_name(u.op) == "mem.bind" && u.index == 0).then(|| ctx.operands(u.op)[1]))
+        .collect()
+}
+
+fn is_bound(ctx: &Context, v: Value) -> bool {
+    ctx.uses(v)
+        .iter()
+        .any(|u| ctx.op_name(u.op) == "mem.bind" && u.index == 1)
+}
+
+/// The values `op` and the ops nested in it use.
+fn used_values(ctx: &Context, op: OpId) -> HashSet<Value> {
+    let mut out: HashSet<Value> = ctx.operands(op).iter().copied().collect();
+    ctx.walk(op, &mut |o| out.extend(ctx.operands(o).iter().copied()));
+    out
+}
+
+/// The position (in `ops`) of the last op that makes or uses memory of
+/// the arrays `arrays`, following the arrays that may share it; `None`
+/// when the block's terminator passes one on (the memory never dies
+/// here).
+fn last_use(
+    ctx: &Context,
+    ops: &[OpId],
+    pos: &HashMap<OpId, usize>,
+    uses: &[HashSet<Value>],
+    arrays: &[Value],
+) -> Option<usize> {
+    let mut live: HashSet<Value> = arrays.iter().copied().collect();
+    let mut last = arrays
+        .iter()
+        .filter_map(|&a| ctx.defining_op(a).and_then(|d| pos.get(&d)))
+        .max()
+        .copied()
+        .unwrap_or(0);
+    for (i, &op) in ops.iter().enumerate() {
+        if ctx.op_name(op) == "mem.bind" || !uses[i].iter().any(|v| live.contains(v)) {
+            continue;
+        }
+        // The terminator passes it on.
+        ctx.next_op(op)?;
+        last = i;
+        for r in ctx.results(op) {
+            if is_array(ctx, r) && !is_bound(ctx, r) {
+                live.insert(r);
+            }
+        }
+    }
+    Some(last)
+}
+
+fn reuse_in(ctx: &mut Context, b: BlockId) {
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    for &o in &ops {
+        for inner in host_regions(ctx, o) {
+            reuse_in(ctx, inner);
+        }
+    }
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    let pos: HashMap<OpId, usize> = ops.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+    let uses: Vec<HashSet<Value>> = ops.iter().map(|&o| used_values(ctx, o)).collect();
+    // The blocks allocated so far: (block, its size).
+    let mut blocks: Vec<(Value, Bytes)> = Vec::new();
+    for &o in &ops {
+        if ctx.op_name(o) != "mem.alloc" {
+            continue;
+        }
+        let m2 = ctx.result(o, 0);
+        let need = bytes_of(ctx, ctx.operands(o)[0]);
+        let Some(arrays2) = bound_arrays(ctx, m2) else { continue };
+        // The first op writing into `m2`.
+        let writer = arrays2
+            .iter()
+            .filter_map(|&a| ctx.defining_op(a).and_then(|d| pos.get(&d)))
+            .min()
+            .copied();
+        let mut taken = None;
+        if let Some(w) = writer {
+            for (m1, have) in &blocks {
+                let Some(arrays1) = bound_arrays(ctx, *m1) else {
+                    continue;
+                };
+                if !fits(have, &need) {
+                    continue;
+                }
+                if last_use(ctx, &ops, &pos, &uses, &arrays1).is_some_and(|l| l < w) {
+                    taken = Some(*m1);
+                    break;
+                }
+            }
+        }
+        match taken {
+            Some(m1) => {
+                ctx.replace_all_uses(m2, m1);
+                let bytes = ctx.operands(o)[0];
+                ctx.erase_op(o);
+                erase_dead(ctx, bytes);
+            }
+            None => blocks.push((m2, need)),
+        }
+    }
+}
+
+/// Erases the op defining `v` if nothing uses it, and so on up its
+/// operands (the byte computation of an allocation that went).
+fn erase_dead(ctx: &mut Context, v: Value) {
+    let Some(op) = ctx.defining_op(v) else { return };
+    if ctx.results(op).any(|r| ctx.has_uses(r)) || !ctx.regions(op).is_empty() {
+        return;
+    }
+    if !matches!(ctx.op_name(op), "soac.binop" | "soac.constant") {
+        return;
+    }
+    let operands = ctx.operands(op).to_vec();
+    ctx.erase_op(op);
+    for x in operands {
+        erase_dead(ctx, x);
+    }
+}

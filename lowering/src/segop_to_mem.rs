@@ -1,0 +1,172 @@
+//! `explicit-allocations`: from segop to mem, the allocations of the
+//! host code made explicit.
+//!
+//! **Note [The mem level].** After this pass, every fresh array the host
+//! code makes — a segop's results, `iota`, `replicate`, `copy`,
+//! `manifest`, `concat`, `rotate`, an array constant — has its memory
+//! block allocated by a `mem.alloc` just before the op that makes it,
+//! and a `mem.bind(block, array)` just after it says that the array
+//! lives there (row-major from the block's start). The byte size is
+//! computed from the result's type: the product of its sizes and the
+//! element's bytes (a `segop.filter`'s results from its input's size,
+//! the most it may keep). Passes of the mem level see and change the
+//! blocks: `reuse-memory` (`reuse.rs`) gives an allocation a dead
+//! block of the same size. `segop-to-imp` then writes each bound result
+//! into its block instead of allocating one.
+//!
+//! What stays implicit, made by `segop-to-imp` while it translates: the
+//! views (index, slice, rearrange, and reshape of a row-major array
+//! change only the LMAD: Note [Arrays as LMADs]), the copy a reshape of
+//! a strided array needs, the temporaries of the GPU algorithms (a
+//! reduction's partial results, a scan's look-back state), the copies of
+//! an entry point's results, and the arrays threads make inside kernels
+//! (memory expansion). An op whose result sizes are only known after it
+//! runs (an existential size of its own) keeps its implicit allocation.
+
+use futmlir_dialects::ir::{BlockId, Builder, Context, Diagnostic, Dim, OpId, Scalar, TypeKind, Value};
+use futmlir_passes::{Options, Pass, PassInfo};
+
+use crate::segop_to_imp::{array_dims, array_elem, elem_bytes};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "explicit-allocations",
+    description: "segop to mem: a mem.alloc and mem.bind for every fresh array of the host code (Note [The mem level])",
+    options: &[],
+    create: |_: &Options| Box::new(ExplicitAllocations),
+};
+
+struct ExplicitAllocations;
+
+impl Pass for ExplicitAllocations {
+    fn run(&mut self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
+        for f in host_functions(ctx, module) {
+            let body = ctx.blocks(ctx.regions(f)[0])[0];
+            host_block(ctx, body);
+        }
+        Ok(())
+    }
+}
+
+/// The module's `soac.func`s.
+pub(crate) fn host_functions(ctx: &Context, module: OpId) -> Vec<OpId> {
+    let body = ctx.blocks(ctx.regions(module)[0])[0];
+    ctx.block_ops(body).filter(|&o| ctx.op_name(o) == "soac.func").collect()
+}
+
+/// The host-level blocks nested in `op`: the regions of the control ops
+/// that run on the host (not segop bodies or SOAC lambdas).
+pub(crate) fn host_regions(ctx: &Context, op: OpId) -> Vec<BlockId> {
+    match ctx.op_name(op) {
+        "soac.if" | "soac.loop" | "segop.if_threshold" => {
+            ctx.regions(op).iter().flat_map(|&r| ctx.blocks(r).to_vec()).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn host_block(ctx: &mut Context, b: BlockId) {
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    for o in ops {
+        for inner in host_regions(ctx, o) {
+            host_block(ctx, inner);
+        }
+        let fresh = fresh_results(ctx, o);
+        let mut after = o;
+        for (k, dims, elem) in fresh {
+            let loc = ctx.location(o);
+            let mut bld = Builder::before(ctx, o);
+            bld.location = loc;
+            let bytes = byte_size(&mut bld, &dims, elem);
+            let bt = bld
+                .ctx
+                .intern_type(TypeKind::Mem(futmlir_dialects::ir::MemSpace::Device));
+            let space = bld.ctx.string_attr("device");
+            let alloc = bld.op("mem.alloc", &[bytes], &[bt], &[("space", space)], vec![]);
+            let m = ctx.result(alloc, 0);
+            let r = ctx.result(o, k);
+            let bind = match ctx.next_op(after) {
+                Some(next) => {
+                    let mut bld = Builder::before(ctx, next);
+                    bld.location = loc;
+                    bld.op("mem.bind", &[m, r], &[], &[], vec![])
+                }
+                None => {
+                    let mut bld = Builder::at_end(ctx, b);
+                    bld.location = loc;
+                    bld.op("mem.bind", &[m, r], &[], &[], vec![])
+                }
+            };
+            after = bind;
+        }
+    }
+}
+
+/// A size of an allocation: a constant or a value of the host.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Size {
+    Const(u64),
+    Value(Value),
+}
+
+/// The results of `op` that are fresh arrays with sizes known before it
+/// runs: their positions, sizes and element types.
+pub(crate) fn fresh_results(ctx: &Context, op: OpId) -> Vec<(usize, Vec<Size>, Scalar)> {
+    let name = ctx.op_name(op);
+    let results: Vec<Value> = ctx.results(op).collect();
+    let candidates: Vec<usize> = match name {
+        "soac.iota" | "soac.replicate" | "soac.copy" | "segop.manifest" | "soac.concat" | "soac.rotate" => vec![0],
+        "soac.constant" => vec![0],
+        "segop.segmap" if ctx.attr(op, "writes").is_some() => vec![],
+        "segop.segmap" | "segop.segred" | "segop.segscan" => (0..results.len()).collect(),
+        "segop.filter" => (1..results.len()).collect(),
+        _ => vec![],
+    };
+    let mut out = Vec::new();
+    for k in candidates {
+        let t = ctx.value_type(results[k]);
+        let Some((elem, _)) = array_elem(ctx, t) else { continue };
+        let mut dims = array_dims(ctx, t);
+        if name == "segop.filter" {
+            // At most the input's size.
+            if let Some(d) = dims.first_mut() {
+                *d = Dim::Value(ctx.operands(op)[0]);
+            }
+        }
+        let sizes: Option<Vec<Size>> = dims
+            .iter()
+            .map(|&d| match d {
+                Dim::Const(c) => Some(Size::Const(c)),
+                Dim::Value(v) if ctx.defining_op(v) != Some(op) => Some(Size::Value(v)),
+                _ => None,
+            })
+            .collect();
+        if let Some(sizes) = sizes {
+            out.push((k, sizes, elem));
+        }
+    }
+    out
+}
+
+/// The bytes of an array of `sizes` and `elem`, computed before the
+/// builder's point: the constant factors folded, then one `mul` per size
+/// value.
+fn byte_size(b: &mut Builder, sizes: &[Size], elem: Scalar) -> Value {
+    let i64t = b.ctx.scalar(Scalar::I64);
+    let mut c = elem_bytes(elem) as u64;
+    for s in sizes {
+        if let Size::Const(k) = s {
+            c = c.saturating_mul(*k);
+        }
+    }
+    let a = b.ctx.int_attr(c as i64, Scalar::I64);
+    let k = b.op("soac.constant", &[], &[i64t], &[("value", a)], vec![]);
+    let mut acc = b.ctx.result(k, 0);
+    for s in sizes {
+        if let Size::Value(v) = *s {
+            let kind = b.ctx.string_attr("mul");
+            let m = b.op("soac.binop", &[acc, v], &[i64t], &[("kind", kind)], vec![]);
+            acc = b.ctx.result(m, 0);
+        }
+    }
+    acc
+}

@@ -1,0 +1,48 @@
+// RUN: futmlir opt %s --pass-pipeline=explicit-allocations,reuse-memory,segop-to-imp
+// RUN: futmlir opt %s --pass-pipeline=explicit-allocations,reuse-memory,segop-to-imp | futmlir opt -
+
+// segop-to-imp writes each result the mem level bound into its block:
+// the only allocations are the mem level's (the byte sizes it computed),
+// two blocks for four arrays (reuse-memory gave %c %a's block and %d
+// %b's); %d's block is returned as it is, %a's freed.
+// CHECK-LABEL: sym_name = "chain"
+// CHECK: %7 = mem.alloc(%6) {space = "device"}
+// CHECK: imp.store(%7, %14, %12)
+// CHECK: %17 = mem.alloc(%16) {space = "device"}
+// CHECK-NOT: mem.alloc
+// CHECK: imp.store(%17, %24, %22)
+// CHECK: imp.store(%7, %31, %29)
+// CHECK: imp.store(%17, %38, %36)
+// CHECK-NEXT: imp.yield()
+// CHECK-NEXT: }) : (i64, i64, i64) -> ()
+// CHECK-NEXT: mem.free(%7)
+// CHECK-NEXT: imp.return(%17, %1)
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]f32>):
+  %two = "soac.constant"() {value = 2.0 : f32} : () -> f32
+  %a = "segop.segmap"(%n) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    %y = "soac.binop"(%x, %two) {kind = "mul"} : (f32, f32) -> f32
+    "segop.yield"(%y) : (f32) -> ()
+  }) {level = "thread"} : (i64) -> !fut.array<[%n]f32>
+  %b = "segop.segmap"(%n) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%a, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    %y = "soac.binop"(%x, %x) {kind = "mul"} : (f32, f32) -> f32
+    "segop.yield"(%y) : (f32) -> ()
+  }) {level = "thread"} : (i64) -> !fut.array<[%n]f32>
+  %c = "segop.segmap"(%n) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%b, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    %y = "soac.binop"(%x, %two) {kind = "add"} : (f32, f32) -> f32
+    "segop.yield"(%y) : (f32) -> ()
+  }) {level = "thread"} : (i64) -> !fut.array<[%n]f32>
+  %d = "segop.segmap"(%n) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%c, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    %y = "soac.binop"(%x, %two) {kind = "sub"} : (f32, f32) -> f32
+    "segop.yield"(%y) : (f32) -> ()
+  }) {level = "thread"} : (i64) -> !fut.array<[%n]f32>
+  "soac.return"(%d) : (!fut.array<[%n]f32>) -> ()
+}) {sym_name = "chain", function_type = (i64, !fut.array<[?]f32>) -> !fut.array<[?]f32>, entry, size_params = 1 : i64} : () -> ()
