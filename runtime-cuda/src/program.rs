@@ -33,6 +33,19 @@ pub struct Entry {
     pub ins: Vec<Type>,
     pub outs: Vec<Type>,
     pub func: futrt_entry_fn,
+    /// The entry point takes (`Some(true)`) or returns (`Some(false)`)
+    /// values of an opaque type (element code [`OPAQUE`]): it cannot be
+    /// called from the command line.
+    pub opaque: Option<bool>,
+}
+
+/// The element code of an opaque type (a record, a sum type, an array of
+/// tuples) in an entry point's description: no value of it can be read
+/// or printed (`ABI.md`).
+pub const OPAQUE: i32 = 12;
+
+fn has_opaque(ts: &[futrt_type]) -> bool {
+    ts.iter().any(|t| t.elem == OPAQUE)
 }
 
 pub struct Program {
@@ -114,10 +127,24 @@ impl Program {
         for (i, e) in unsafe { slice(p.entries, p.n_entries, "entries") }?.iter().enumerate() {
             let name = unsafe { string(e.name, &format!("the name of entry {i}")) }?;
             let what = format!("entry point {name}");
+            let (ins, outs) = unsafe { (slice(e.r#in, e.n_in, &what)?, slice(e.out, e.n_out, &what)?) };
+            let opaque = if has_opaque(ins) {
+                Some(true)
+            } else {
+                has_opaque(outs).then_some(false)
+            };
+            let (ins, outs) = match opaque {
+                Some(_) => (Vec::new(), Vec::new()),
+                None => (
+                    types(ins, &format!("{what}: parameter"))?,
+                    types(outs, &format!("{what}: result"))?,
+                ),
+            };
             entries.push(Entry {
-                ins: types(unsafe { slice(e.r#in, e.n_in, &what) }?, &format!("{what}: parameter"))?,
-                outs: types(unsafe { slice(e.out, e.n_out, &what) }?, &format!("{what}: result"))?,
+                ins,
+                outs,
                 func: e.r#fn.ok_or_else(|| format!("{what}: NULL function"))?,
+                opaque,
                 name,
             });
         }
@@ -196,7 +223,7 @@ mod tests {
         assert!(e.contains("NULL array"), "{e}");
         // SAFETY: NULL is allowed.
         assert!(unsafe { Program::from_raw(null()) }.is_err());
-        let bad = [futrt_type { elem: 12, rank: 0 }];
+        let bad = [futrt_type { elem: 13, rank: 0 }];
         let entry2 = crate::abi::futrt_entry {
             r#in: bad.as_ptr(),
             n_in: 1,
@@ -209,6 +236,23 @@ mod tests {
         };
         // SAFETY: as above.
         let e = unsafe { Program::from_raw(&raw2) }.err().unwrap();
-        assert_eq!(e, "entry point main: parameter 1: unknown element type code 12");
+        assert_eq!(e, "entry point main: parameter 1: unknown element type code 13");
+        // An opaque result (code 12): the entry is listed, marked.
+        let opaque = [futrt_type { elem: OPAQUE, rank: 0 }];
+        let entry3 = crate::abi::futrt_entry {
+            out: opaque.as_ptr(),
+            n_out: 1,
+            ..entry
+        };
+        let raw3 = futrt_program {
+            entries: &entry3,
+            n_kernels: 0,
+            ..raw
+        };
+        // SAFETY: as above.
+        let p = unsafe { Program::from_raw(&raw3) }.unwrap();
+        let main = p.entry("main").unwrap();
+        assert_eq!(main.opaque, Some(false));
+        assert!(main.ins.is_empty() && main.outs.is_empty());
     }
 }

@@ -310,6 +310,14 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
             program.entry_names().join(", ")
         )
     })?;
+    if let Some(params) = entry.opaque {
+        return Err(format!(
+            "entry point {}: its {} of an opaque type (a record, a sum type or an array of tuples), which an executable cannot {}; call it from another entry point",
+            entry.name,
+            if params { "parameters are" } else { "results are" },
+            if params { "read from stdin" } else { "print" }
+        ));
+    }
     let inputs = read_inputs(entry)?;
     let mut timing = match &opts.timing_file {
         Some(path) => Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?),

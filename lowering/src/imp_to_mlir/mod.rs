@@ -322,7 +322,13 @@ impl<'c> Emitter<'c> {
             .map(|a| format!("    {a}\n"))
             .collect();
         self.out.insert_str(header_end, &allocas);
-        self.wrapper(&name, &params, &in_types, &out_types, &result_types);
+        // An opaque entry point's wrapper only returns: the runtime never
+        // calls it (`segop_to_imp::entry`, `opaque_entry`).
+        if ctx.attr(f, "opaque").is_some() {
+            self.wrapper(&name, &params, &[], &[], &result_types);
+        } else {
+            self.wrapper(&name, &params, &in_types, &out_types, &result_types);
+        }
         Ok(EntryInfo {
             name,
             in_types,

@@ -260,7 +260,7 @@ pub(crate) fn par_for_points(tr: &mut Tr, sizes: &[Value], point: &mut MapPoint,
 
 /// The indices of flat index `flat` in the space `sizes`, row-major (the
 /// last index varies fastest).
-fn unravel(tr: &mut Tr, flat: Value, sizes: &[Value]) -> Vec<Value> {
+pub(crate) fn unravel(tr: &mut Tr, flat: Value, sizes: &[Value]) -> Vec<Value> {
     let mut idx = vec![flat; sizes.len()];
     let mut rest = flat;
     for d in (1..sizes.len()).rev() {

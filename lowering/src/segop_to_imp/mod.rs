@@ -47,6 +47,7 @@ use futmlir_dialects::ir::{
 use futmlir_passes::{OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 mod arrays;
+mod bounds;
 pub(crate) mod entry;
 mod gpu;
 pub(crate) mod segops;
@@ -157,6 +158,9 @@ pub(crate) struct Tr<'a> {
     /// translated (`mem.bind`, Note [The mem level] in `segop_to_mem.rs`),
     /// by result position.
     dests: Vec<Option<Value>>,
+    /// The segops being made kernels, innermost last (Note [Size
+    /// bounds]).
+    segop_spaces: Vec<bounds::SegopSpace>,
 }
 
 /// What [`Tr::enter_kernel`] saves, and what memory expansion needs to
@@ -172,6 +176,9 @@ pub(crate) struct HostState {
     block_size: i64,
     /// The expanded allocations made for the kernel, freed after it.
     expanded: Vec<Value>,
+    /// Host bounds of the sizes of the kernel that vary between threads
+    /// (Note [Size bounds]).
+    bounds: HashMap<Value, Value>,
 }
 
 pub(crate) fn elem_bytes(s: Scalar) -> i64 {
@@ -198,6 +205,7 @@ impl<'a> Tr<'a> {
             virtual_arrays: HashMap::new(),
             scopes: vec![Vec::new()],
             dests: Vec::new(),
+            segop_spaces: Vec::new(),
         }
     }
 
@@ -228,6 +236,7 @@ impl<'a> Tr<'a> {
             grid,
             block_size,
             expanded: Vec::new(),
+            bounds: HashMap::new(),
         };
         self.host = Some(s);
     }
@@ -473,9 +482,12 @@ impl<'a> Tr<'a> {
                 .filter(|&d| self.ctx.op_name(d) == "soac.constant");
             match d.and_then(|d| OpView { ctx: self.ctx, op: d }.int_attr("value").ok()) {
                 Some(c) => host_sizes.push(Err(c)),
-                None => return Err(self.unsupported(
-                    "arrays made by GPU threads with sizes that vary between threads (no memory expansion for them)",
-                )),
+                None => match self.size_bound(v)? {
+                    Some(b) => host_sizes.push(Ok(b)),
+                    None => return Err(self.unsupported(
+                        "arrays made by GPU threads with sizes that vary between threads, computed from more than their indices and host values by scalar ops (no memory expansion for them)",
+                    )),
+                },
             }
         }
         let Some((grid, block_size)) = self.host.as_ref().map(|s| (s.grid, s.block_size)) else {

@@ -1,7 +1,7 @@
 //! Segops and the SOACs left inside their bodies, as loops (Note [Segops
 //! on the CPU]).
 
-use futmlir_dialects::ir::{BlockId, Context, Dim, OpId, Type, Value};
+use futmlir_dialects::ir::{BlockId, Context, Dim, OpId, Type, TypeKind, Value};
 
 use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 
@@ -38,14 +38,43 @@ fn index_parts(tr: &Tr, body: BlockId, k: usize) -> Vec<bool> {
 }
 
 pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
+    let body = tr.ctx.blocks(tr.ctx.regions(o)[0])[0];
+    let d = tr.ctx.block_args(body).len();
+    let sizes = scalars(tr, &operands[..d])?;
+    if !tr.gpu_host() {
+        return segop_at(tr, o, name, operands, results, sizes);
+    }
+    hoist_invariant_arrays(tr, o, body)?;
+    tr.segop_spaces.push(super::bounds::SegopSpace {
+        body,
+        sizes: sizes.clone(),
+    });
+    let r = segop_at(tr, o, name, operands, results, sizes);
+    tr.segop_spaces.pop();
+    r
+}
+
+/// [`segop`] over the space `sizes`.
+fn segop_at(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value], sizes: Vec<Value>) -> R<Vec<Rep>> {
     let regions = tr.ctx.regions(o).to_vec();
     let body = tr.ctx.blocks(regions[0])[0];
     let d = tr.ctx.block_args(body).len();
-    let sizes = scalars(tr, &operands[..d])?;
-    if tr.gpu_host() {
-        hoist_invariant_arrays(tr, o, body)?;
-    }
-    let result_types: Vec<Type> = results.iter().map(|&r| tr.ctx.value_type(r)).collect();
+    let yields = tr
+        .ctx
+        .last_op(body)
+        .map(|t| tr.ctx.operands(t).to_vec())
+        .unwrap_or_default();
+    let result_types: Vec<Type> = results
+        .iter()
+        .enumerate()
+        .map(|(k, &r)| {
+            let t = tr.ctx.value_type(r);
+            match yields.get(k) {
+                Some(&y) => with_row_sizes(tr, t, tr.ctx.value_type(y)),
+                None => t,
+            }
+        })
+        .collect();
     let mut point = |tr: &mut Tr, idx: &[Value]| -> R<Vec<Rep>> {
         let args: Vec<Rep> = idx.iter().map(|&i| Rep::Scalar(i)).collect();
         tr.block(body, &args)
@@ -602,6 +631,35 @@ fn gpu_combine(
         let red = super::gpu::reduce(tr, sizes[0], &op, &mut |tr, i| combined(tr, i, true))?;
         Ok(as_reps(outs, red.into_iter()))
     }
+}
+
+/// A segop's result type `t` with the row sizes it does not know taken
+/// from the type `row` of the value its body yields for it, where those
+/// are sizes of the host (a coercion may leave the result's `[n][?]t`
+/// while the body yields `[m]t`, `m` a parameter).
+fn with_row_sizes(tr: &mut Tr, t: Type, row: Type) -> Type {
+    let (dims, row_dims) = (array_dims(tr.ctx, t), array_dims(tr.ctx, row));
+    let Some(d) = dims.len().checked_sub(row_dims.len()) else {
+        return t;
+    };
+    if !dims[d..].contains(&Dim::Unknown) {
+        return t;
+    }
+    let known = |x: &Dim| match x {
+        Dim::Const(_) => true,
+        Dim::Value(v) => matches!(tr.map.get(v), Some(Rep::Scalar(_))),
+        Dim::Unknown => false,
+    };
+    let mut shape = dims.clone();
+    for (s, r) in shape[d..].iter_mut().zip(&row_dims) {
+        if *s == Dim::Unknown && known(r) {
+            *s = *r;
+        }
+    }
+    let TypeKind::Array { elem, .. } = tr.ctx.type_kind(t).clone() else {
+        return t;
+    };
+    tr.ctx.intern_type(TypeKind::Array { elem, shape })
 }
 
 /// A fresh array (or the block the mem level bound) for result `k`, of soac type `t`, whose first `d`
