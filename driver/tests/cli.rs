@@ -754,16 +754,20 @@ fn executables_take_tuning_parameters() {
     }
 }
 
-/// An entry point returning a value of a sum type (or a record) is not
-/// compiled yet: a diagnostic, not an executable printing the value's
-/// components as if they were results.
+/// An entry point taking or returning a value of a sum type (or a
+/// record) is built, but the executable refuses to call it (exit 1,
+/// saying why), not printing the value's components as if they were
+/// results; the program's other entry points run.
 #[test]
-fn build_refuses_opaque_entry_results() {
+fn executables_refuse_opaque_entry_points() {
     let dir = program_dir(
         "build_opaque",
         &[(
             "p.fut",
-            "type opt = #some i32 | #none\nentry wrap (x: i32): opt = if x > 0 then #some x else #none\n",
+            "type opt = #some i32 | #none\n\
+             entry wrap (x: i32): opt = if x > 0 then #some x else #none\n\
+             entry unwrap (o: opt): i32 = match o case #some x -> x case #none -> 0\n\
+             entry main (x: i32): i32 = unwrap (wrap x) + 1\n",
         )],
     );
     let out = futmlir()
@@ -773,12 +777,39 @@ fn build_refuses_opaque_entry_results() {
         .arg(dir.join("p.fut"))
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = |entry: &str| {
+        let mut child = std::process::Command::new(dir.join("p"))
+            .args(["-e", entry])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"3").unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, err) = run("wrap");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
     assert!(
-        err.contains("opaque results") && err.contains("entry point wrap"),
+        err.contains("entry point wrap: its results are of an opaque type"),
         "{err}"
     );
+    let (code, _, err) = run("unwrap");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("entry point unwrap: its parameters are of an opaque type"),
+        "{err}"
+    );
+    let (code, stdout, err) = run("main");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(stdout.trim(), "4i32");
 }
 
 /// A loop that makes a new array each iteration holds two arrays at a
