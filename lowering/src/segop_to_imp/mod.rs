@@ -403,22 +403,34 @@ impl<'a> Tr<'a> {
         let n = self.product(sizes);
         let eb = self.i64c(elem_bytes(elem));
         let bytes = self.mul(n, eb);
+        let mem = self.alloc_block(bytes);
+        Ok(self.whole_block(mem, elem, sizes))
+    }
+
+    /// A device block of `bytes`, freed at the end of the current region
+    /// unless the region yields it.
+    fn alloc_block(&mut self, bytes: Value) -> Value {
         let bt = self.block_type();
         let space = self.ctx.string_attr("device");
         let mem = self.emit1("mem.alloc", &[bytes], bt, &[("space", space)]);
         if let Some(scope) = self.scopes.last_mut() {
             scope.push(mem);
         }
+        mem
+    }
+
+    /// A row-major array of `sizes` filling `mem` from its start.
+    fn whole_block(&mut self, mem: Value, elem: Scalar, sizes: &[Value]) -> Arr {
         let offset = self.i64c(0);
         let dims = self.row_major_dims(sizes);
-        Ok(Arr {
+        Arr {
             mem,
             elem,
             offset,
             dims,
             row_major: true,
             fresh: true,
-        })
+        }
     }
 
     /// The array for result `k` of the op being translated: in the block
@@ -430,19 +442,10 @@ impl<'a> Tr<'a> {
         } else {
             self.dests.get_mut(k).and_then(Option::take)
         };
-        let Some(mem) = bound else {
-            return self.alloc_array(elem, sizes);
-        };
-        let offset = self.i64c(0);
-        let dims = self.row_major_dims(sizes);
-        Ok(Arr {
-            mem,
-            elem,
-            offset,
-            dims,
-            row_major: true,
-            fresh: true,
-        })
+        match bound {
+            Some(mem) => Ok(self.whole_block(mem, elem, sizes)),
+            None => self.alloc_array(elem, sizes),
+        }
     }
 
     /// The imp block the mem level bound `result` to (`mem.bind`).
@@ -807,13 +810,7 @@ impl<'a> Tr<'a> {
             // The mem level (Note [The mem level] in `segop_to_mem.rs`).
             "mem.alloc" => {
                 let bytes = self.scalar(operands[0])?;
-                let bt = self.block_type();
-                let space = self.ctx.string_attr("device");
-                let mem = self.emit1("mem.alloc", &[bytes], bt, &[("space", space)]);
-                if let Some(scope) = self.scopes.last_mut() {
-                    scope.push(mem);
-                }
-                vec![Rep::Scalar(mem)]
+                vec![Rep::Scalar(self.alloc_block(bytes))]
             }
             "mem.bind" => vec![],
             "soac.constant" if array_elem(self.ctx, self.ctx.value_type(results[0])).is_some() => {
