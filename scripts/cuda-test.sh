@@ -8,8 +8,8 @@
 #   .gpu/futmlir-check .gpu/suite            # N passed, N failed, N skipped
 #   python3 scripts/gpu-bench.py .gpu/bench  # the table of ratios
 #
-# .gpu/ is meant to be ignored by git (add `/.gpu/` to .git/info/exclude);
-# it stays well under 64 MiB (the runtime is one shared library).
+# .gpu/ is ignored by git (.gitignore); it stays well under 64 MiB (the
+# runtime is one shared library).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
