@@ -23,10 +23,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId, OpView, TypeKind, Value};
+use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId, OpView, Value};
 use futmlir_passes::{Options, Pass, PassInfo};
 
-use crate::segop_to_mem::{host_functions, host_regions};
+use crate::segop_to_imp::array_elem;
+use crate::segop_to_mem::{binding, host_functions, host_regions};
 
 pub const INFO: PassInfo = PassInfo {
     name: "reuse-memory",
@@ -62,13 +63,13 @@ fn bytes_of(ctx: &Context, v: Value) -> Bytes {
     };
     let mut stack = vec![v];
     while let Some(x) = stack.pop() {
-        let def = ctx.defining_op(x);
-        let view = def.map(|op| OpView { ctx, op });
-        match (def.map(|o| ctx.op_name(o)), view) {
-            (Some("soac.constant"), Some(view)) if view.int_attr("value").is_ok() => {
-                b.constant = b.constant.saturating_mul(view.int_attr("value").unwrap_or(1));
-            }
-            (Some("soac.binop"), Some(view)) if view.string_attr("kind") == Ok("mul") => {
+        let Some(view) = ctx.defining_op(x).map(|op| OpView { ctx, op }) else {
+            b.values.push(x);
+            continue;
+        };
+        match (ctx.op_name(view.op), view.int_attr("value")) {
+            ("soac.constant", Ok(c)) => b.constant = b.constant.saturating_mul(c),
+            ("soac.binop", _) if view.string_attr("kind") == Ok("mul") => {
                 stack.extend(ctx.operands(view.op).iter().copied());
             }
             _ => b.values.push(x),
@@ -84,10 +85,6 @@ fn fits(old: &Bytes, new: &Bytes) -> bool {
     old.values == new.values && old.constant >= new.constant
 }
 
-fn is_array(ctx: &Context, v: Value) -> bool {
-    matches!(ctx.type_kind(ctx.value_type(v)), TypeKind::Array { .. })
-}
-
 /// The arrays bound to block `m` (`mem.bind` uses), or `None` when `m`
 /// has another use.
 fn bound_arrays(ctx: &Context, m: Value) -> Option<Vec<Value>> {
@@ -95,12 +92,6 @@ fn bound_arrays(ctx: &Context, m: Value) -> Option<Vec<Value>> {
         .iter()
         .map(|u| (ctx.op_name(u.op) == "mem.bind" && u.index == 0).then(|| ctx.operands(u.op)[1]))
         .collect()
-}
-
-fn is_bound(ctx: &Context, v: Value) -> bool {
-    ctx.uses(v)
-        .iter()
-        .any(|u| ctx.op_name(u.op) == "mem.bind" && u.index == 1)
 }
 
 /// The values `op` and the ops nested in it use.
@@ -136,7 +127,7 @@ fn last_use(
         ctx.next_op(op)?;
         last = i;
         for r in ctx.results(op) {
-            if is_array(ctx, r) && !is_bound(ctx, r) {
+            if array_elem(ctx, ctx.value_type(r)).is_some() && binding(ctx, r).is_none() {
                 live.insert(r);
             }
         }
@@ -185,30 +176,12 @@ fn reuse_in(ctx: &mut Context, b: BlockId) {
             }
         }
         match taken {
+            // The byte computation left unused is `ir-dce`'s.
             Some(m1) => {
                 ctx.replace_all_uses(m2, m1);
-                let bytes = ctx.operands(o)[0];
                 ctx.erase_op(o);
-                erase_dead(ctx, bytes);
             }
             None => blocks.push((m2, need)),
         }
-    }
-}
-
-/// Erases the op defining `v` if nothing uses it, and so on up its
-/// operands (the byte computation of an allocation that went).
-fn erase_dead(ctx: &mut Context, v: Value) {
-    let Some(op) = ctx.defining_op(v) else { return };
-    if ctx.results(op).any(|r| ctx.has_uses(r)) || !ctx.regions(op).is_empty() {
-        return;
-    }
-    if !matches!(ctx.op_name(op), "soac.binop" | "soac.constant") {
-        return;
-    }
-    let operands = ctx.operands(op).to_vec();
-    ctx.erase_op(op);
-    for x in operands {
-        erase_dead(ctx, x);
     }
 }

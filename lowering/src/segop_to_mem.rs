@@ -70,10 +70,11 @@ fn host_block(ctx: &mut Context, b: BlockId) {
         for inner in host_regions(ctx, o) {
             host_block(ctx, inner);
         }
-        let fresh = fresh_results(ctx, o);
-        let mut after = o;
-        for (k, dims, elem) in fresh {
-            let loc = ctx.location(o);
+        let loc = ctx.location(o);
+        // `o` has results, so it is not its block's terminator: the binds
+        // go before the op after it.
+        let Some(next) = ctx.next_op(o) else { continue };
+        for (k, dims, elem) in fresh_results(ctx, o) {
             let mut bld = Builder::before(ctx, o);
             bld.location = loc;
             let bytes = byte_size(&mut bld, &dims, elem);
@@ -84,33 +85,25 @@ fn host_block(ctx: &mut Context, b: BlockId) {
             let alloc = bld.op("mem.alloc", &[bytes], &[bt], &[("space", space)], vec![]);
             let m = ctx.result(alloc, 0);
             let r = ctx.result(o, k);
-            let bind = match ctx.next_op(after) {
-                Some(next) => {
-                    let mut bld = Builder::before(ctx, next);
-                    bld.location = loc;
-                    bld.op("mem.bind", &[m, r], &[], &[], vec![])
-                }
-                None => {
-                    let mut bld = Builder::at_end(ctx, b);
-                    bld.location = loc;
-                    bld.op("mem.bind", &[m, r], &[], &[], vec![])
-                }
-            };
-            after = bind;
+            let mut bld = Builder::before(ctx, next);
+            bld.location = loc;
+            bld.op("mem.bind", &[m, r], &[], &[], vec![]);
         }
     }
 }
 
-/// A size of an allocation: a constant or a value of the host.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum Size {
-    Const(u64),
-    Value(Value),
+/// The `mem.bind` that says where the array `v` lives, if any.
+pub(crate) fn binding(ctx: &Context, v: Value) -> Option<OpId> {
+    ctx.uses(v)
+        .iter()
+        .find(|u| u.index == 1 && ctx.op_name(u.op) == "mem.bind")
+        .map(|u| u.op)
 }
 
 /// The results of `op` that are fresh arrays with sizes known before it
 /// runs: their positions, sizes and element types.
-pub(crate) fn fresh_results(ctx: &Context, op: OpId) -> Vec<(usize, Vec<Size>, Scalar)> {
+/// (The sizes are constants or host values, never `Dim::Unknown`.)
+fn fresh_results(ctx: &Context, op: OpId) -> Vec<(usize, Vec<Dim>, Scalar)> {
     let name = ctx.op_name(op);
     let results: Vec<Value> = ctx.results(op).collect();
     let candidates: Vec<usize> = match name {
@@ -132,16 +125,13 @@ pub(crate) fn fresh_results(ctx: &Context, op: OpId) -> Vec<(usize, Vec<Size>, S
                 *d = Dim::Value(ctx.operands(op)[0]);
             }
         }
-        let sizes: Option<Vec<Size>> = dims
-            .iter()
-            .map(|&d| match d {
-                Dim::Const(c) => Some(Size::Const(c)),
-                Dim::Value(v) if ctx.defining_op(v) != Some(op) => Some(Size::Value(v)),
-                _ => None,
-            })
-            .collect();
-        if let Some(sizes) = sizes {
-            out.push((k, sizes, elem));
+        let known = dims.iter().all(|&d| match d {
+            Dim::Const(_) => true,
+            Dim::Value(v) => ctx.defining_op(v) != Some(op),
+            Dim::Unknown => false,
+        });
+        if known {
+            out.push((k, dims, elem));
         }
     }
     out
@@ -150,11 +140,11 @@ pub(crate) fn fresh_results(ctx: &Context, op: OpId) -> Vec<(usize, Vec<Size>, S
 /// The bytes of an array of `sizes` and `elem`, computed before the
 /// builder's point: the constant factors folded, then one `mul` per size
 /// value.
-fn byte_size(b: &mut Builder, sizes: &[Size], elem: Scalar) -> Value {
+fn byte_size(b: &mut Builder, sizes: &[Dim], elem: Scalar) -> Value {
     let i64t = b.ctx.scalar(Scalar::I64);
     let mut c = elem_bytes(elem) as u64;
     for s in sizes {
-        if let Size::Const(k) = s {
+        if let Dim::Const(k) = s {
             c = c.saturating_mul(*k);
         }
     }
@@ -162,7 +152,7 @@ fn byte_size(b: &mut Builder, sizes: &[Size], elem: Scalar) -> Value {
     let k = b.op("soac.constant", &[], &[i64t], &[("value", a)], vec![]);
     let mut acc = b.ctx.result(k, 0);
     for s in sizes {
-        if let Size::Value(v) = *s {
+        if let Dim::Value(v) = *s {
             let kind = b.ctx.string_attr("mul");
             let m = b.op("soac.binop", &[acc, v], &[i64t], &[("kind", kind)], vec![]);
             acc = b.ctx.result(m, 0);

@@ -42,7 +42,8 @@ pub const KERNELS: &str =
 ///    `mem.alloc` and a `mem.bind` (Note [The mem level]).
 /// 2. `reuse-memory`: an allocation takes a block of its size that is
 ///    dead by then (Note [Block reuse]); it needs the blocks explicit.
-pub const MEM: &str = "explicit-allocations,reuse-memory";
+/// 3. `ir-dce`: the byte sizes of the allocations that went.
+pub const MEM: &str = "explicit-allocations,reuse-memory,ir-dce";
 
 #[cfg(test)]
 mod tests {

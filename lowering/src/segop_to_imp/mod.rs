@@ -20,12 +20,12 @@
 //! as their whole LMAD — block, offset, sizes and strides — so no copy is
 //! needed there. Fresh arrays (iota, replicate, copy, concat, segop
 //! results) are row-major, in the block the mem level bound them to or
-//! in one allocated here with `mem.alloc`. An entry point's
-//! results are copied into fresh blocks unless they already are a fresh,
-//! unaliased allocation (the runtime frees them; `runtime-cuda/ABI.md`).
-//! A block (the mem level's or one made here) is freed (`mem.free`) at the end of the region that allocated
-//! it (a function body, a loop body, a branch) unless the region yields
-//! or returns it. The blocks that regions yield, and those frees where a
+//! in one allocated here with `mem.alloc`. An entry point's results are
+//! copied into fresh blocks unless they already are a fresh, unaliased
+//! allocation (the runtime frees them; `runtime-cuda/ABI.md`). A block
+//! (the mem level's or one made here) is freed (`mem.free`) at the end
+//! of the region that allocated it (a function body, a loop body, a
+//! branch) unless the region yields or returns it. The blocks that regions yield, and those frees where a
 //! block lives on under another name, are `imp-carried-memory`'s (Note
 //! [Carried blocks] in `carried.rs`).
 //!
@@ -450,12 +450,8 @@ impl<'a> Tr<'a> {
 
     /// The imp block the mem level bound `result` to (`mem.bind`).
     fn bound_block(&self, result: Value) -> Option<Value> {
-        let bind = self
-            .ctx
-            .uses(result)
-            .iter()
-            .find(|u| u.index == 1 && self.ctx.op_name(u.op) == "mem.bind")?;
-        match self.map.get(&self.ctx.operands(bind.op)[0]) {
+        let bind = crate::segop_to_mem::binding(self.ctx, result)?;
+        match self.map.get(&self.ctx.operands(bind)[0]) {
             Some(Rep::Scalar(m)) => Some(*m),
             _ => None,
         }

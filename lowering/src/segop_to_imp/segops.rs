@@ -42,23 +42,30 @@ pub(crate) fn segop(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], result
     let d = tr.ctx.block_args(body).len();
     let sizes = scalars(tr, &operands[..d])?;
     if !tr.gpu_host() {
-        return segop_at(tr, o, name, operands, results, sizes);
+        return segop_at(tr, o, name, operands, results, body, sizes);
     }
     hoist_invariant_arrays(tr, o, body)?;
     tr.segop_spaces.push(super::bounds::SegopSpace {
         body,
         sizes: sizes.clone(),
     });
-    let r = segop_at(tr, o, name, operands, results, sizes);
+    let r = segop_at(tr, o, name, operands, results, body, sizes);
     tr.segop_spaces.pop();
     r
 }
 
-/// [`segop`] over the space `sizes`.
-fn segop_at(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results: &[Value], sizes: Vec<Value>) -> R<Vec<Rep>> {
+/// [`segop`] with body `body` over the space `sizes`.
+fn segop_at(
+    tr: &mut Tr,
+    o: OpId,
+    name: &str,
+    operands: &[Value],
+    results: &[Value],
+    body: BlockId,
+    sizes: Vec<Value>,
+) -> R<Vec<Rep>> {
     let regions = tr.ctx.regions(o).to_vec();
-    let body = tr.ctx.blocks(regions[0])[0];
-    let d = tr.ctx.block_args(body).len();
+    let d = sizes.len();
     let yields = tr
         .ctx
         .last_op(body)

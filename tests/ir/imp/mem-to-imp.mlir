@@ -1,5 +1,5 @@
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations,reuse-memory,segop-to-imp
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations,reuse-memory,segop-to-imp | futmlir opt -
+// RUN: futmlir opt %s --pass-pipeline=explicit-allocations,reuse-memory,ir-dce,segop-to-imp
+// RUN: futmlir opt %s --pass-pipeline=explicit-allocations,reuse-memory,ir-dce,segop-to-imp | futmlir opt -
 
 // segop-to-imp writes each result the mem level bound into its block:
 // the only allocations are the mem level's (the byte sizes it computed),
