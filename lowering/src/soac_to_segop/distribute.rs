@@ -2,7 +2,9 @@
 //! parallel SOACs among other code becomes several maps, one per SOAC and
 //! one per run of other code between them, communicating through arrays
 //! with one row per iteration of the original map. Each SOAC's map is
-//! then a perfect nest, which kernel extraction flattens.
+//! then a perfect nest, which kernel extraction flattens. A loop with
+//! inner parallelism gets a map of its own likewise, which
+//! [`super::interchange`] turns into a loop of maps.
 //!
 //! A map is left alone when its lambda holds no SOAC over a size from
 //! outside it (nothing to gain), when it is a perfect nest already, or
@@ -16,8 +18,10 @@ use futmlir_dialects::ir::{Builder, Context, Dim, OpId, Type, TypeKind, Value, V
 use futmlir_passes::ir::is_pure;
 use futmlir_passes::soac::analysis::{defined_inside as defined_in, reads};
 
+use super::interchange::interchangeable;
+
 /// SOACs worth a map (and so a kernel) of their own.
-const PARALLEL: &[&str] = &["soac.map", "soac.reduce", "soac.scan", "soac.redomap", "soac.scanomap"];
+pub(super) const PARALLEL: &[&str] = &["soac.map", "soac.reduce", "soac.scan", "soac.redomap", "soac.scanomap"];
 
 /// Distributes map `m` if it should; the new maps, in order (empty when
 /// `m` stays as it is).
@@ -25,8 +29,14 @@ const PARALLEL: &[&str] = &["soac.map", "soac.reduce", "soac.scan", "soac.redoma
 /// a size from outside `holder`: inner parallelism worth kernels.
 pub fn has_inner_parallelism(ctx: &Context, holder: OpId, r: usize) -> bool {
     let lam = ctx.blocks(ctx.regions(holder)[r])[0];
-    ctx.block_ops(lam)
-        .any(|o| PARALLEL.contains(&ctx.op_name(o)) && !defined_in(ctx, ctx.operand(o, 0), holder))
+    ctx.block_ops(lam).any(|o| parallel(ctx, o, holder))
+}
+
+/// Whether `o`, in the lambda of `holder`, is a parallel SOAC over a size
+/// from outside `holder`, or a loop to interchange with it.
+fn parallel(ctx: &Context, o: OpId, holder: OpId) -> bool {
+    (PARALLEL.contains(&ctx.op_name(o)) && !defined_in(ctx, ctx.operand(o, 0), holder))
+        || interchangeable(ctx, o, holder)
 }
 
 /// A redomap or scanomap whose lambda has inner parallelism as a map of
@@ -76,7 +86,7 @@ pub fn distribute(ctx: &mut Context, m: OpId) -> Vec<OpId> {
         return Vec::new();
     };
     let inside = |ctx: &Context, v: Value| defined_in(ctx, v, m);
-    let parallel = |ctx: &Context, o: OpId| PARALLEL.contains(&ctx.op_name(o)) && !inside(ctx, ctx.operand(o, 0));
+    let parallel = |ctx: &Context, o: OpId| parallel(ctx, o, m);
     if body.len() < 2 || !body.iter().any(|&o| parallel(ctx, o)) {
         return Vec::new();
     }
@@ -105,7 +115,8 @@ pub fn distribute(ctx: &mut Context, m: OpId) -> Vec<OpId> {
     for (g, group) in groups.iter().enumerate().rev() {
         let results: Vec<Value> = group.iter().flat_map(|&o| ctx.results(o)).collect();
         outputs[g] = if group.len() == 1 && parallel(ctx, group[0]) {
-            // All of a SOAC's results, so that its map is a perfect nest.
+            // All of a SOAC's (or loop's) results, so that its map is a
+            // perfect nest (or one to interchange).
             results
         } else {
             results.into_iter().filter(|v| later_uses.contains(v)).collect()

@@ -20,10 +20,13 @@
 //! Before that, a map whose lambda holds such SOACs among other code is
 //! distributed into several maps (rule G4, [`distribute`]), so that each
 //! SOAC becomes a perfect nest; a redomap or scanomap whose lambda holds
-//! them (fusion made it) is first split into a map and a reduce or scan. SOACs inside the bodies stay `soac` ops:
+//! them (fusion made it) is first split into a map and a reduce or scan.
+//! A map whose lambda is a `for` loop with inner parallelism becomes the
+//! loop around a map of its body (rule G7, [`interchange`]), whose SOACs
+//! are then extracted in turn. SOACs inside the bodies stay `soac` ops:
 //! each thread runs them sequentially. Not yet done (so left as they
 //! are, run on the host): streams, distribution below the outermost map,
-//! and map-loop interchange (G7). A `partition` never gets here: the
+//! and interchange with `while` loops. A `partition` never gets here: the
 //! earlier `soac-partition` makes a scanomap and a scatter of it.
 
 use futmlir_dialects::ir::{
@@ -33,8 +36,10 @@ use futmlir_passes::{Options, Pass, PassInfo};
 
 use distribute::{distribute, has_inner_parallelism, split_redomap};
 use futmlir_passes::soac::analysis::{defined_inside as defined_in, held_by, SOAC_OPS};
+use interchange::interchange;
 
 mod distribute;
+mod interchange;
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-to-segop",
@@ -55,28 +60,45 @@ impl Pass for ToSegop {
             }
         });
         for o in host {
-            let mut o = o;
-            let mut after = None;
-            let fused = matches!(ctx.op_name(o), "soac.redomap" | "soac.scanomap");
-            if fused && has_inner_parallelism(ctx, o, 1) {
-                // Its map part has parallelism to flatten: a map (to
-                // distribute), then a reduce or scan.
-                let (m, r) = split_redomap(ctx, o);
-                (o, after) = (m, Some(r));
-            }
-            let parts = if ctx.op_name(o) == "soac.map" {
-                distribute(ctx, o)
-            } else {
-                Vec::new()
-            };
-            if parts.is_empty() {
-                extract(ctx, o);
-            }
-            for p in parts.into_iter().chain(after) {
-                extract(ctx, p);
-            }
+            lower(ctx, o);
         }
         Ok(())
+    }
+}
+
+/// Extracts the kernels of host-level SOAC `o`: splits a redomap or
+/// scanomap with inner parallelism, interchanges a map with the loop it
+/// is, distributes a map, and flattens each nest that results.
+fn lower(ctx: &mut Context, o: OpId) {
+    let mut o = o;
+    let mut after = None;
+    let fused = matches!(ctx.op_name(o), "soac.redomap" | "soac.scanomap");
+    if fused && has_inner_parallelism(ctx, o, 1) {
+        // Its map part has parallelism to flatten: a map (to
+        // distribute), then a reduce or scan.
+        let (m, r) = split_redomap(ctx, o);
+        (o, after) = (m, Some(r));
+    }
+    if ctx.op_name(o) == "soac.map" {
+        if let Some(inner) = interchange(ctx, o) {
+            // The loop's body is at host level now.
+            lower(ctx, inner);
+            if let Some(p) = after {
+                lower(ctx, p);
+            }
+            return;
+        }
+    }
+    let parts = if ctx.op_name(o) == "soac.map" {
+        distribute(ctx, o)
+    } else {
+        Vec::new()
+    };
+    if parts.is_empty() {
+        extract(ctx, o);
+    }
+    for p in parts.into_iter().chain(after) {
+        lower(ctx, p);
     }
 }
 

@@ -139,3 +139,41 @@
   }) : (i64, !fut.array<[%n]i64>) -> !fut.array<[%n]i64>
   "soac.return"(%r) : (!fut.array<[%n]i64>) -> ()
 }) {sym_name = "irregular", function_type = (i64, !fut.array<[?]i64>) -> !fut.array<[?]i64>} : () -> ()
+
+// Map-loop interchange (G7): the loop goes around maps of its body
+// (distributed: a segmap over both dimensions, then one whose threads
+// reduce, the neutral element being each row's own); its merge arrays
+// start from the map's input and from a replicate of a value from
+// outside the map.
+// CHECK-LABEL: sym_name = "interchange"
+// CHECK: %84 = soac.replicate(%79, %83) : (i64, f32) -> [%79]f32
+// CHECK-NEXT: %85:2 = soac.loop(%81, %82, %84) {form = "for"}
+// CHECK-NEXT: ^bb0(%86: i64, %87: [%79][%80]f32, %88: [%79]f32):
+// CHECK-NEXT: %89 = segop.segmap(%79, %80) {level = "thread"}
+// CHECK: %95 = segop.segmap(%79) {level = "thread"}
+// CHECK: soac.reduce(%80, %97, %98)
+// CHECK: soac.yield(%89, %95)
+// CHECK: soac.return(%85#0, %85#1)
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %k: i64, %xss: !fut.array<[%n][%m]f32>):
+  %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32
+  %ys, %ss = "soac.map"(%n, %xss) ({
+  ^bb0(%xs: !fut.array<[%m]f32>):
+    %r:2 = "soac.loop"(%k, %xs, %zero) ({
+    ^bb0(%i: i64, %as: !fut.array<[%m]f32>, %t: f32):
+      %bs = "soac.map"(%m, %as) ({
+      ^bb0(%a: f32):
+        %b = "soac.binop"(%a, %a) {kind = "mul"} : (f32, f32) -> f32
+        "soac.yield"(%b) : (f32) -> ()
+      }) : (i64, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
+      %u = "soac.reduce"(%m, %t, %bs) ({
+      ^bb0(%p: f32, %q: f32):
+        %c = "soac.binop"(%p, %q) {kind = "add"} : (f32, f32) -> f32
+        "soac.yield"(%c) : (f32) -> ()
+      }) : (i64, f32, !fut.array<[%m]f32>) -> f32
+      "soac.yield"(%bs, %u) : (!fut.array<[%m]f32>, f32) -> ()
+    }) {form = "for"} : (i64, !fut.array<[%m]f32>, f32) -> (!fut.array<[%m]f32>, f32)
+    "soac.yield"(%r#0, %r#1) : (!fut.array<[%m]f32>, f32) -> ()
+  }) : (i64, !fut.array<[%n][%m]f32>) -> (!fut.array<[%n][%m]f32>, !fut.array<[%n]f32>)
+  "soac.return"(%ys, %ss) : (!fut.array<[%n][%m]f32>, !fut.array<[%n]f32>) -> ()
+}) {sym_name = "interchange", function_type = (i64, i64, i64, !fut.array<[?][?]f32>) -> (!fut.array<[?][?]f32>, !fut.array<[?]f32>)} : () -> ()
