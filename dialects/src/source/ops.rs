@@ -336,6 +336,18 @@ invalid range fails at run time.
             verify: v::range,
         },
         OpDef {
+            name: "source.hole",
+            summary: "`???`: a typed hole, a run-time error when evaluated.",
+            description: r#"Its result has whatever type the context wanted; evaluating it stops
+the program with the message.
+
+```mlir
+%x = "source.hole"() {message = "a typed hole (`???`) was evaluated"} : () -> i32
+```"#,
+            traits: NONE,
+            verify: v::hole,
+        },
+        OpDef {
             name: "source.assert",
             summary: "`assert c e`: fails the program with a message unless `c` holds.",
             description: r#"The value of `e` is computed by the ops after it.

@@ -614,6 +614,15 @@ pub fn coerce(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
+/// `hole() {message}`: no operands, one result of any type.
+pub fn hole(v: &OpView) -> Result<(), String> {
+    v.expect_operands(0)?;
+    v.expect_results(1)?;
+    v.expect_regions(0)?;
+    v.string_attr("message")?;
+    Ok(())
+}
+
 /// The forms of a `range`.
 pub const RANGE_KINDS: &[&str] = &["inclusive", "up_to_exclusive", "down_to_exclusive"];
 

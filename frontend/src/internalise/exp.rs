@@ -42,6 +42,23 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         r
     }
 
+    /// `???`: a run-time error when evaluated (like the interpreter's),
+    /// then zeros of the hole's type for the code after it, which the
+    /// failed assertion keeps from running.
+    fn hole(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<V<'a>> {
+        let t = self.ty(sc, e)?.into_owned();
+        let leaves = super::values::leaf_types(&t)
+            .map_err(|w| super::unsupported(e.span, &format!("a typed hole (`???`) holding {w}")))?;
+        let no = self.const_bool(false);
+        self.assert(no, "a typed hole (`???`) was evaluated");
+        let mut zeros = Vec::new();
+        for l in leaves {
+            let dims = self.dims_of_sizes(sc, &l.shape);
+            zeros.push(self.zeros(l.scalar, dims)?);
+        }
+        Ok(super::values::structure(&t, &mut zeros.into_iter()))
+    }
+
     /// An expression of a scalar type.
     pub fn leaf(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<Value> {
         let v = self.exp(sc, e)?;
@@ -51,7 +68,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     fn exp_inner(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<V<'a>> {
         let span = e.span;
         match &e.kind {
-            ExpKind::Hole => Err(super::unsupported(span, "a typed hole (`???`)")),
+            ExpKind::Hole => self.hole(sc, e),
             ExpKind::Lit(l) => {
                 let t = self.ty(sc, e)?;
                 self.literal(l, &t, false, span)

@@ -35,7 +35,11 @@ impl<'a, 'c> Emitter<'a, 'c> {
 
     fn exp_inner(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<Value> {
         match &e.kind {
-            ExpKind::Hole => Err(super::unsupported(e.span, "a typed hole (`???`)")),
+            ExpKind::Hole => {
+                let t = self.ty(sc, e)?;
+                let m = self.ctx.string_attr("a typed hole (`???`) was evaluated");
+                Ok(self.op1("source.hole", &[], t, &[("message", m)]))
+            }
             ExpKind::Lit(l) => {
                 let t = self.source_type(e)?;
                 self.literal(l, t, false)

@@ -221,6 +221,15 @@
 // -----
 
 "source.func"() ({
+^bb0(%x: i32):
+  // expected-error @+1 {{'source.hole' op expects 0 operands, found 1}}
+  %h = "source.hole"(%x) {message = "a typed hole (`???`) was evaluated"} : (i32) -> i32
+  "source.return"() : () -> ()
+}) {sym_name = "f", function_type = (i32) -> ()} : () -> ()
+
+// -----
+
+"source.func"() ({
 ^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
   // expected-error @+1 {{'source.soac_call' op expects 3 operands, found 2}}
   %u = "source.soac_call"(%xs, %xs) {soac = "scatter"} : (!fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>

@@ -90,6 +90,7 @@
 // CHECK: source.coerce(
 // CHECK: source.range(
 // CHECK: source.assert(
+// CHECK: source.hole() {message = "a typed hole (`???`) was evaluated"} : () -> i64
 // CHECK: {soac = "scatter"}
 "source.func"() ({
 ^bb0(%x: !source.tyvar<"a">):
@@ -116,6 +117,7 @@
   %r = "source.range"(%zero, %k) {kind = "up_to_exclusive"} : (i64, i64) -> !fut.array<[?]i64>
   %ok = "source.cmpop"(%zero, %k) {kind = "le"} : (i64, i64) -> i1
   "source.assert"(%ok) {message = "assertion failed: 0 <= k"} : (i1) -> ()
+  %h = "source.hole"() {message = "a typed hole (`???`) was evaluated"} : () -> i64
   %dest = "source.apply"(%k, %zero) {callee = @replicate} : (i64, i64) -> !fut.array<[%k]i64>
   %s = "source.soac_call"(%dest, %is, %r) {soac = "scatter"} : (!fut.array<[%k]i64>, !fut.array<[?]i64>, !fut.array<[?]i64>) -> !fut.array<[%k]i64>
   "source.return"(%ys, %s, %pp) : (!fut.array<[%n][3]f32>, !fut.array<[%k]i64>, !fut.array<[2][?][3]f32>) -> ()
