@@ -42,15 +42,20 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         r
     }
 
-    /// `???`: a run-time error when evaluated (like the interpreter's),
-    /// then zeros of the hole's type for the code after it, which the
-    /// failed assertion keeps from running.
+    /// `???`: a run-time error when evaluated (like the interpreter's).
     fn hole(&mut self, sc: &Scope<'a>, e: &'a Exp) -> DResult<V<'a>> {
+        self.failing_value(sc, e, "a typed hole (`???`) was evaluated")
+    }
+
+    /// In place of `e`: an assertion that fails with `msg`, then zeros of
+    /// `e`'s type for the code after it, which the assertion keeps from
+    /// running.
+    pub fn failing_value(&mut self, sc: &Scope<'a>, e: &'a Exp, msg: &str) -> DResult<V<'a>> {
         let t = self.ty(sc, e)?.into_owned();
         let leaves = super::values::leaf_types(&t)
-            .map_err(|w| super::unsupported(e.span, &format!("a typed hole (`???`) holding {w}")))?;
+            .map_err(|w| super::unsupported(e.span, &format!("`{msg}` in place of {w}")))?;
         let no = self.const_bool(false);
-        self.assert(no, "a typed hole (`???`) was evaluated");
+        self.assert(no, msg);
         let mut zeros = Vec::new();
         for l in leaves {
             let dims = self.dims_of_sizes(sc, &l.shape);

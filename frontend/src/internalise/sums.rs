@@ -38,6 +38,18 @@
 //! the condition of a case is the conjunction of the tag and literal
 //! comparisons its pattern makes (none for a name or wildcard); the last
 //! case needs no condition, as the checker made the `match` exhaustive.
+//!
+//! **Note [Sum types holding functions].**
+//! A sum type with a function in a payload (`#apply (i32 -> i32) |
+//! #const i32`) is lifted, so, like a function, none of its values comes
+//! out of a branch, a loop or an array (the checker's liftedness rules):
+//! every value of it is made by a constructor the internaliser sees. It
+//! is a [`V::Known`] then, the constructor and the payload as values, and
+//! `match` picks its case at compile time: a case whose constructor
+//! differs is skipped, one whose constructor agrees has only the
+//! payload's tests (literals, nested sums) at run time. A last case that
+//! cannot match is dead code (the earlier tests cover every run): it
+//! fails like a typed hole.
 
 use std::rc::Rc;
 
@@ -48,6 +60,32 @@ use super::{internal, unsupported, DResult, Internaliser};
 use crate::span::Span;
 use crate::syntax::ast::{Exp, Name, Pat, PatKind};
 use crate::types::{Size, Type};
+
+/// Whether a payload of constructors `cs` holds a function.
+fn holds_functions(cs: &[(Name, Vec<Type>)]) -> bool {
+    cs.iter().flat_map(|(_, ts)| ts).any(has_function)
+}
+
+fn has_function(t: &Type) -> bool {
+    match t {
+        Type::Arrow { .. } => true,
+        Type::Array { elem, .. } => has_function(elem),
+        Type::Tuple(ts) => ts.iter().any(has_function),
+        Type::Record(fs) => fs.iter().any(|(_, t)| has_function(t)),
+        Type::Sum(cs) => holds_functions(cs),
+        _ => false,
+    }
+}
+
+/// Whether `v` has a [`V::Known`] in it (outside functions).
+fn has_known(v: &V) -> bool {
+    match v {
+        V::Known(..) => true,
+        V::Tuple(vs) => vs.iter().any(has_known),
+        V::Record(fs) => fs.iter().any(|(_, v)| has_known(v)),
+        _ => false,
+    }
+}
 
 /// How the values of one sum type are laid out (Note [Sum types]).
 pub struct SumLayout {
@@ -124,7 +162,18 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let Type::Sum(cs) = t else {
             return Err(internal(span, "a constructor whose type is not a sum type"));
         };
-        let layout = SumLayout::of(cs).map_err(|w| unsupported(span, &format!("sum types holding {w}")))?;
+        let layout = match SumLayout::of(cs) {
+            Ok(l) => l,
+            Err(w) if holds_functions(cs) => {
+                let _ = w;
+                let mut payload = Vec::new();
+                for a in args {
+                    payload.push(self.exp(sc, a)?);
+                }
+                return Ok(V::Known(c.clone(), payload));
+            }
+            Err(w) => return Err(unsupported(span, &format!("sum types holding {w}"))),
+        };
         let i = layout
             .tag(c)
             .ok_or_else(|| internal(span, &format!("a constructor `#{c}` its type does not have")))?;
@@ -166,10 +215,21 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let Some(((p, body), rest)) = cases.split_first() else {
             return Err(internal(span, "a `match` without cases"));
         };
-        let conds = if rest.is_empty() {
-            Vec::new()
+        // The last case needs no test, unless a static value may not fit it.
+        let conds = if rest.is_empty() && !has_known(v) {
+            Some(Vec::new())
         } else {
             self.pat_conds(sc, p, v)?
+        };
+        let conds = match conds {
+            Some(c) if rest.is_empty() => {
+                // The run-time tests of a last case always hold.
+                drop(c);
+                Vec::new()
+            }
+            Some(c) => c,
+            None if rest.is_empty() => return self.dead_case(sc, body),
+            None => return self.cases(sc, v, rest, span),
         };
         match self.and_all(conds) {
             None => {
@@ -188,29 +248,33 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
     }
 
-    /// The tests a value must pass to match a pattern (each a `bool`).
-    fn pat_conds(&mut self, sc: &Scope<'a>, p: &Pat, v: &V<'a>) -> DResult<Vec<Value>> {
+    /// A case that cannot match (Note [Sum types holding functions]): a
+    /// run-time error, and zeros of the case's type.
+    fn dead_case(&mut self, sc: &Scope<'a>, body: &'a Exp) -> DResult<V<'a>> {
+        self.failing_value(
+            sc,
+            body,
+            "internal error: a `match` of a known constructor had no case for it",
+        )
+    }
+
+    /// The tests a value must pass to match a pattern (each a `bool`);
+    /// `None` when it cannot match (a known constructor that differs).
+    fn pat_conds(&mut self, sc: &Scope<'a>, p: &Pat, v: &V<'a>) -> DResult<Option<Vec<Value>>> {
         match &p.kind {
-            PatKind::Id(_) | PatKind::Wildcard => Ok(Vec::new()),
+            PatKind::Id(_) | PatKind::Wildcard => Ok(Some(Vec::new())),
             PatKind::Ascribe(q, _) => self.pat_conds(sc, q, v),
             PatKind::Tuple(ps) if ps.len() == 1 => self.pat_conds(sc, &ps[0], v),
             PatKind::Tuple(ps) => match v {
-                V::Tuple(vs) if vs.len() == ps.len() => {
-                    let mut out = Vec::new();
-                    for (q, x) in ps.iter().zip(vs) {
-                        out.extend(self.pat_conds(sc, q, x)?);
-                    }
-                    Ok(out)
-                }
+                V::Tuple(vs) if vs.len() == ps.len() => self.all_conds(sc, ps.iter().zip(vs)),
                 _ => Err(internal(p.span, "a tuple pattern for a value that is not a tuple")),
             },
             PatKind::Record(fs) => {
-                let mut out = Vec::new();
-                for (n, s, q) in fs {
-                    let x = super::exp::project(v, n, *s)?;
-                    out.extend(self.pat_conds(sc, q, &x)?);
+                let mut xs = Vec::new();
+                for (n, s, _) in fs {
+                    xs.push(super::exp::project(v, n, *s)?);
                 }
-                Ok(out)
+                self.all_conds(sc, fs.iter().map(|(_, _, q)| q).zip(&xs))
             }
             PatKind::Lit { lit, negated } => {
                 let x = v
@@ -224,9 +288,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     .literal(lit, &t, *negated, p.span)?
                     .as_leaf()
                     .ok_or_else(|| internal(p.span, "a literal that is not a scalar"))?;
-                Ok(vec![self.cmpop("eq", x, k)])
+                Ok(Some(vec![self.cmpop("eq", x, k)]))
             }
             PatKind::Constr(c, ps) => {
+                if let V::Known(k, payload) = v {
+                    if k != c {
+                        return Ok(None);
+                    }
+                    return self.all_conds(sc, ps.iter().zip(payload));
+                }
                 let V::Sum(l, ls) = v else {
                     return Err(internal(p.span, "a constructor pattern for a value that is not a sum"));
                 };
@@ -238,23 +308,44 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let payload = l
                     .payload(i, &ls[1..])
                     .ok_or_else(|| internal(p.span, "a sum value that does not fit its layout"))?;
-                for (q, x) in ps.iter().zip(&payload) {
-                    out.extend(self.pat_conds(sc, q, x)?);
-                }
-                Ok(out)
+                Ok(self.all_conds(sc, ps.iter().zip(&payload))?.map(|more| {
+                    out.extend(more);
+                    out
+                }))
             }
         }
     }
 
+    /// The tests of several patterns against their values, all together.
+    fn all_conds<'p>(
+        &mut self,
+        sc: &Scope<'a>,
+        pairs: impl Iterator<Item = (&'p Pat, &'p V<'a>)>,
+    ) -> DResult<Option<Vec<Value>>>
+    where
+        'a: 'p,
+    {
+        let mut out = Vec::new();
+        for (q, x) in pairs {
+            match self.pat_conds(sc, q, x)? {
+                Some(c) => out.extend(c),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(out))
+    }
+
     /// Bind the payload of a constructor pattern (the tag was tested).
     pub fn bind_constr(&mut self, sc: &Scope<'a>, p: &Pat, ps: &[Pat], c: &str, v: V<'a>) -> DResult<Scope<'a>> {
-        let V::Sum(l, ls) = v else {
-            return Err(internal(p.span, "a constructor pattern for a value that is not a sum"));
+        let payload = match v {
+            V::Known(k, payload) if &*k == c => payload,
+            V::Known(..) => return Err(internal(p.span, "a constructor pattern for another known constructor")),
+            V::Sum(l, ls) => l
+                .tag(c)
+                .and_then(|i| l.payload(i, &ls[1..]))
+                .ok_or_else(|| internal(p.span, "a sum value that does not fit its layout"))?,
+            _ => return Err(internal(p.span, "a constructor pattern for a value that is not a sum")),
         };
-        let payload = l
-            .tag(c)
-            .and_then(|i| l.payload(i, &ls[1..]))
-            .ok_or_else(|| internal(p.span, "a sum value that does not fit its layout"))?;
         let mut sc = sc.clone();
         for (q, x) in ps.iter().zip(payload) {
             sc = self.bind_pat(&sc, q, x)?;

@@ -12,7 +12,8 @@
 //!
 //! A value of a sum type is a [`V::Sum`]: an `i8` tag leaf and one leaf
 //! per slot of its layout (Note [Sum types] in `sums`); an array of sums is
-//! the same node with a tag array and slot arrays.
+//! the same node with a tag array and slot arrays. A value of a sum type
+//! that holds functions is a [`V::Known`]: static, like a function.
 //!
 //! Every array leaf has a type whose sizes are all known (SSA values or
 //! constants): where an op gives an existential size `?` (filter, calls,
@@ -37,6 +38,10 @@ pub enum V<'a> {
     /// A value of a sum type: the tag, then the slots of the layout.
     Sum(Rc<SumLayout>, Vec<Value>),
     Fun(Rc<FunV<'a>>),
+    /// A value of a sum type that holds functions (a lifted one): its
+    /// constructor, known statically like a function, and its payload
+    /// (Note [Sum types holding functions] in `sums`).
+    Known(Name, Vec<V<'a>>),
 }
 
 impl<'a> V<'a> {
@@ -62,7 +67,7 @@ impl<'a> V<'a> {
                 out.extend_from_slice(ls);
                 true
             }
-            V::Fun(_) => false,
+            V::Fun(_) | V::Known(..) => false,
         }
     }
 
@@ -78,7 +83,7 @@ impl<'a> V<'a> {
                     .map(|_| new.next().expect("rebuild: as many values as leaves"))
                     .collect(),
             ),
-            V::Fun(f) => V::Fun(f.clone()),
+            V::Fun(_) | V::Known(..) => self.clone(),
         }
     }
 
