@@ -29,6 +29,32 @@ def init [n] 't (xs: [n]t): []t = xs[:n - 1]
 def take [n] 't (i: i64) (xs: [n]t): [i]t = xs[0:i] :> [i]t
 def drop [n] 't (i: i64) (xs: [n]t): []t = xs[i:]
 def indices [n] 't (_: [n]t): *[n]i64 = iota n
+def reverse [n] 't (xs: [n]t): [n]t = xs[::-1] :> [n]t
+
+def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t): [n*m*l]t = flatten (flatten xs)
+def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t): [n*m*l*k]t = flatten (flatten_3d xs)
+
+-- The maps of several arrays: one map (the intrinsic) of their zip.
+def map1 'a 'x [n] (f: a -> x) (as: [n]a): *[n]x = map f as
+def map2 'a 'b 'x [n] (f: a -> b -> x) (as: [n]a) (bs: [n]b): *[n]x =
+  map (\(a, b) -> f a b) (zip as bs)
+def map3 'a 'b 'c 'x [n] (f: a -> b -> c -> x) (as: [n]a) (bs: [n]b) (cs: [n]c): *[n]x =
+  map (\(a, b, c) -> f a b c) (zip3 as bs cs)
+def map4 'a 'b 'c 'd 'x [n] (f: a -> b -> c -> d -> x) (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d): *[n]x =
+  map (\(a, b, c, d) -> f a b c d) (zip4 as bs cs ds)
+def map5 'a 'b 'c 'd 'e 'x [n] (f: a -> b -> c -> d -> e -> x)
+                                (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) (es: [n]e): *[n]x =
+  map (\(a, b, c, d, e) -> f a b c d e) (zip5 as bs cs ds es)
+
+-- Each size is checked (`iota`) even where another is 0.
+def tabulate 'a (n: i64) (f: i64 -> a): *[n]a = map f (iota n)
+def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a): *[n][m]a =
+  let js = iota m
+  in map (\i -> map (f i) js) (iota n)
+def tabulate_3d 'a (n: i64) (m: i64) (l: i64) (f: i64 -> i64 -> i64 -> a): *[n][m][l]a =
+  let js = iota m
+  let ks = iota l
+  in map (\i -> map (\j -> map (f i j) ks) js) (iota n)
 
 def all [n] 'a (f: a -> bool) (xs: [n]a): bool = reduce (&&) true (map f xs)
 def any [n] 'a (f: a -> bool) (xs: [n]a): bool = reduce (||) false (map f xs)

@@ -6,8 +6,9 @@
 //! (`crate::interp`); the prelude (`prelude/prelude.fut`) builds the rest of
 //! the basis library on top of them in Futhark.
 //!
-//! Unqualified names are the SOAC-like functions of the basis library that
-//! need more than the core language offers (n-ary, arrays of tuples). The
+//! Unqualified names are the SOACs and the array primitives of the basis
+//! library (`map` is one-array here; the prelude defines `map2`..`map5`,
+//! `tabulate`, `reverse`, `flatten_3d`, ... from them). The
 //! numeric modules `i8 … f64` and `bool` are qualified names `T.f` generated
 //! by [`numeric_module`].
 
@@ -16,20 +17,6 @@ use crate::types::{PrimType, Size, Type};
 /// Unqualified built-ins: name and type scheme.
 pub const GENERAL: &[(&str, &str)] = &[
     ("map", "'a 'b [n] (a -> b) -> [n]a -> *[n]b"),
-    ("map1", "'a 'b [n] (a -> b) -> [n]a -> *[n]b"),
-    ("map2", "'a 'b 'c [n] (a -> b -> c) -> [n]a -> [n]b -> *[n]c"),
-    (
-        "map3",
-        "'a 'b 'c 'd [n] (a -> b -> c -> d) -> [n]a -> [n]b -> [n]c -> *[n]d",
-    ),
-    (
-        "map4",
-        "'a 'b 'c 'd 'e [n] (a -> b -> c -> d -> e) -> [n]a -> [n]b -> [n]c -> [n]d -> *[n]e",
-    ),
-    (
-        "map5",
-        "'a 'b 'c 'd 'e 'f [n] (a -> b -> c -> d -> e -> f) -> [n]a -> [n]b -> [n]c -> [n]d -> [n]e -> *[n]f",
-    ),
     ("reduce", "'a [n] (a -> a -> a) -> a -> [n]a -> a"),
     ("reduce_comm", "'a [n] (a -> a -> a) -> a -> [n]a -> a"),
     ("scan", "'a [n] (a -> a -> a) -> a -> [n]a -> *[n]a"),
@@ -76,23 +63,11 @@ pub const GENERAL: &[(&str, &str)] = &[
     ("rotate", "'t [n] i64 -> [n]t -> [n]t"),
     ("transpose", "'t [n] [m] [n][m]t -> [m][n]t"),
     ("flatten", "'t [n] [m] [n][m]t -> [n*m]t"),
-    ("flatten_3d", "'t [n] [m] [l] [n][m][l]t -> [n*m*l]t"),
-    ("flatten_4d", "'t [n] [m] [l] [k] [n][m][l][k]t -> [n*m*l*k]t"),
     ("unflatten", "'t [n] [m] [n*m]t -> [n][m]t"),
     ("unflatten_3d", "'t [n] [m] [l] [n*m*l]t -> [n][m][l]t"),
     ("unflatten_4d", "'t [n] [m] [l] [k] [n*m*l*k]t -> [n][m][l][k]t"),
     ("split", "'t [n] [m] [n+m]t -> ([n]t, [m]t)"),
     ("copy", "'t t -> *t"),
-    ("reverse", "'t [n] [n]t -> [n]t"),
-    ("tabulate", "'a (n: i64) -> (i64 -> a) -> *[n]a"),
-    (
-        "tabulate_2d",
-        "'a (n: i64) -> (m: i64) -> (i64 -> i64 -> a) -> *[n][m]a",
-    ),
-    (
-        "tabulate_3d",
-        "'a (n: i64) -> (m: i64) -> (l: i64) -> (i64 -> i64 -> i64 -> a) -> *[n][m][l]a",
-    ),
     ("trace", "'t t -> t"),
     ("opaque", "'t t -> t"),
 ];

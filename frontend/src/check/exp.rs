@@ -734,6 +734,10 @@ impl Checker {
             // A named parameter `(n: i64)` may give the size of the result.
             if let Some(n) = pname {
                 let size = self.size_of_exp(a);
+                // A later named parameter whose name the size mentions (the
+                // caller's `m` given for `n` of `(n: i64) -> (m: i64) ->
+                // [n][m]t`) is renamed first, so that it is not captured.
+                r = avoid_capture(r, &size);
                 r = super::unify::map_sizes(&r, &mut |m| if *m == n { size.clone() } else { Size::Var(m.clone()) });
             }
             params.push(p);
@@ -1171,5 +1175,38 @@ fn size_sum(a: Size, b: Size) -> Size {
         (Size::Const(0), d) | (d, Size::Const(0)) => d,
         (a, b) if unify::Subst::is_open(&a) || unify::Subst::is_open(&b) => Size::Unknown,
         (a, b) => Size::binary(SizeOp::Add, a, b),
+    }
+}
+
+/// `t` (the rest of a function type being applied) with each named
+/// parameter of its arrows whose name occurs in `size` renamed to a name
+/// that does not (a prime added), in the parameter and below it.
+fn avoid_capture(t: Type, size: &Size) -> Type {
+    let mentions = |m: &str| size.any_leaf(&mut |d| matches!(d, Size::Var(x) if &**x == m));
+    match t {
+        Type::Arrow {
+            param_name: Some(m),
+            param,
+            ret,
+        } if mentions(&m) => {
+            let mut fresh = format!("{m}'");
+            while mentions(&fresh) {
+                fresh.push('\'');
+            }
+            let fresh: Name = fresh.into();
+            let mut rename = |x: &Name| Size::Var(if *x == m { fresh.clone() } else { x.clone() });
+            let ret = super::unify::map_sizes(&ret, &mut rename);
+            Type::Arrow {
+                param_name: Some(fresh),
+                param,
+                ret: Rc::new(avoid_capture(ret, size)),
+            }
+        }
+        Type::Arrow { param_name, param, ret } => Type::Arrow {
+            param_name,
+            param,
+            ret: Rc::new(avoid_capture(Rc::unwrap_or_clone(ret), size)),
+        },
+        t => t,
     }
 }

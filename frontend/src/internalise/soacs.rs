@@ -39,7 +39,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let e = self.equal(&args[0].0, &args[1].0, span)?;
                 Ok(V::Leaf(if name == "==" { e } else { self.unop("not", e) }))
             }
-            "map" | "map1" | "map2" | "map3" | "map4" | "map5" => self.map(&args[0].0, &args[1..], span),
+            "map" => self.map(&args[0].0, &args[1..], span),
             "reduce" | "reduce_comm" => self.reduce_or_scan(a(0), a(1), a(2), false, name == "reduce_comm", span),
             "scan" => self.reduce_or_scan(a(0), a(1), a(2), true, false, span),
             "hist" => {

@@ -50,8 +50,9 @@ pub enum NumFn {
     FromBits,
 }
 
-/// The unqualified built-ins. The number is the count of arrays (`map3`,
-/// `zip4`), index dimensions (`scatter_2d`) or flattened dimensions.
+/// The unqualified built-ins. The number is the count of arrays (`zip4`;
+/// `map` takes one, the prelude's `map2`.. zip theirs), index dimensions
+/// (`scatter_2d`) or flattened dimensions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Gen {
     Map(u8),
@@ -75,8 +76,6 @@ pub enum Gen {
     /// `split` with its implicit sizes `n` and `m` first.
     Split,
     Copy,
-    Reverse,
-    Tabulate(u8),
     Trace,
     Opaque,
 }
@@ -178,8 +177,8 @@ impl Builtin {
                 Gen::Unzip(_) => 1,
                 Gen::Iota => 1,
                 Gen::Replicate | Gen::Concat | Gen::Rotate => 2,
-                Gen::Transpose | Gen::Flatten(_) | Gen::Copy | Gen::Reverse | Gen::Trace | Gen::Opaque => 1,
-                Gen::Unflatten(k) | Gen::Tabulate(k) => k as usize + 1,
+                Gen::Transpose | Gen::Flatten(_) | Gen::Copy | Gen::Trace | Gen::Opaque => 1,
+                Gen::Unflatten(k) => k as usize + 1,
                 Gen::Split => 3,
             },
         }
@@ -188,11 +187,7 @@ impl Builtin {
 
 fn parse_general(name: &str) -> Option<Gen> {
     Some(match name {
-        "map" | "map1" => Gen::Map(1),
-        "map2" => Gen::Map(2),
-        "map3" => Gen::Map(3),
-        "map4" => Gen::Map(4),
-        "map5" => Gen::Map(5),
+        "map" => Gen::Map(1),
         "reduce" | "reduce_comm" => Gen::Reduce,
         "scan" => Gen::Scan,
         "hist" => Gen::Hist,
@@ -216,17 +211,11 @@ fn parse_general(name: &str) -> Option<Gen> {
         "rotate" => Gen::Rotate,
         "transpose" => Gen::Transpose,
         "flatten" => Gen::Flatten(2),
-        "flatten_3d" => Gen::Flatten(3),
-        "flatten_4d" => Gen::Flatten(4),
         "unflatten" => Gen::Unflatten(2),
         "unflatten_3d" => Gen::Unflatten(3),
         "unflatten_4d" => Gen::Unflatten(4),
         "split" => Gen::Split,
         "copy" => Gen::Copy,
-        "reverse" => Gen::Reverse,
-        "tabulate" => Gen::Tabulate(1),
-        "tabulate_2d" => Gen::Tabulate(2),
-        "tabulate_3d" => Gen::Tabulate(3),
         "trace" => Gen::Trace,
         "opaque" => Gen::Opaque,
         _ => return None,
@@ -377,43 +366,6 @@ impl<'a> Interp<'a> {
                     return self.map1(&f, a, span, ty);
                 }
                 self.map_rows(&f, n, span, ty, |i, buf| buf.extend(arrays.iter().map(|a| a.row(i))))
-            }
-            Gen::Tabulate(k) => {
-                let k = k as usize;
-                let mut it = args.into_iter();
-                let mut dims = Vec::with_capacity(k);
-                for _ in 0..k {
-                    let d = as_i64(&it.next().unwrap_or_else(Value::unit), span)?;
-                    if d < 0 {
-                        return err(span, format!("tabulate: negative size {d}"));
-                    }
-                    dims.push(check_alloc(d as i128, span)?);
-                }
-                let f = fun_arg(it.next().unwrap_or_else(Value::unit), span)?;
-                let total = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d));
-                let total = check_alloc(total.map_or(i128::MAX, |t| t as i128), span)?;
-                let v = self.map_rows(&f, total, span, None, |i, buf| {
-                    let start = buf.len();
-                    let mut r = i;
-                    for d in dims.iter().rev() {
-                        buf.push(Value::i64((r % d) as i64));
-                        r /= d;
-                    }
-                    buf[start..].reverse();
-                })?;
-                let Value::Array(a) = v else {
-                    return internal(span, "tabulate did not build an array");
-                };
-                let a = owned(a);
-                // Reshape [n*m*...]row into [n][m]...row.
-                let (rest, data) = if total == 0 {
-                    let e = self.empty_array(ty);
-                    (e.shape.iter().skip(k).copied().collect::<Vec<_>>(), e.data)
-                } else {
-                    (a.shape[1..].to_vec(), a.data)
-                };
-                dims.extend(rest);
-                Ok(Value::array(Array::new(dims, data)))
             }
             Gen::Reduce => {
                 let [f, ne, xs] = args_n(args, span)?;
@@ -647,13 +599,6 @@ impl<'a> Interp<'a> {
                     self.charge(a.data.len() as u64, 1);
                 }
                 Ok(x)
-            }
-            Gen::Reverse => {
-                let [xs] = args_n(args, span)?;
-                let xs = array_arg(xs, span)?;
-                let rows: Vec<usize> = (0..xs.outer()).rev().collect();
-                self.charge(xs.data.len() as u64, 1);
-                Ok(Value::array(xs.take_rows(&rows)))
             }
             Gen::Trace => {
                 let [x] = args_n(args, span)?;

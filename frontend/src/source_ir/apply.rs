@@ -282,10 +282,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
                 }
             }
         }
-        let soac = match name {
-            "map1" | "map2" | "map3" | "map4" | "map5" => Some("map"),
-            _ => SOACS.iter().copied().find(|s| *s == name),
-        };
+        let soac = SOACS.iter().copied().find(|s| *s == name);
         if let Some(soac) = soac {
             let a = self.ctx.string_attr(soac);
             return Ok(self.op1("source.soac_call", &args, ret, &[("soac", a)]));
