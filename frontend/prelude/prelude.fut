@@ -167,6 +167,7 @@ module type integral = {
 module type real = {
   include numeric
   val from_fraction : i64 -> i64 -> t
+  val to_f64 : t -> f64
   val sqrt : t -> t
   val cbrt : t -> t
   val exp : t -> t
@@ -271,6 +272,7 @@ local module type integral_core = {
 local module type float_core = {
   include numeric_core
   type int_t
+  val to_f64 : t -> f64
   val to_bits : t -> int_t
   val from_bits : int_t -> t
   val sqrt : t -> t

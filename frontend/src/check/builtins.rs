@@ -189,6 +189,7 @@ const FLOAT: &[(&str, &str)] = &[
     ("fma", "T -> T -> T -> T"),
     ("mad", "T -> T -> T -> T"),
     ("copysign", "T -> T -> T"),
+    ("to_f64", "T -> f64"),
     ("to_bits", "T -> U"),
     ("from_bits", "U -> T"),
 ];

@@ -575,6 +575,9 @@ impl Checker {
             if let Some(s) = self.lookup_builtin(&qn.name) {
                 return Ok((Resolved::Builtin(qn.name.clone()), self.instantiate(&s, &qn.name, span)));
             }
+            if let Some((target, s)) = self.lookup_builtin_alias(&qn.name) {
+                return Ok((Resolved::Builtin(target), self.instantiate(&s, &qn.name, span)));
+            }
             if self.is_builtin_op(&qn.name) {
                 return Ok((Resolved::Builtin(qn.name.clone()), self.op_type(&qn.name, span)));
             }
@@ -589,6 +592,11 @@ impl Checker {
             let name: Name = full.into();
             let t = self.instantiate(&s, &name, span);
             return Ok((Resolved::Builtin(name), t));
+        }
+        if let Some((target, s)) = self.lookup_builtin_alias(&full) {
+            let name: Name = full.into();
+            let t = self.instantiate(&s, &name, span);
+            return Ok((Resolved::Builtin(target), t));
         }
         if qn.quals.len() == 1 && PrimType::from_name(&qn.quals[0]).is_some() {
             return Err(Diag::new(

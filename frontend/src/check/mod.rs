@@ -389,6 +389,9 @@ pub(crate) struct Checker {
     pub locals: Vec<Local>,
     globals: FastMap<Name, (GlobalId, Rc<Scheme>)>,
     builtins: FastMap<String, Rc<Scheme>>,
+    /// Names a sealed module gives built-ins (`M.i32` of `module M: S =
+    /// i32`): the built-in and the specification's type scheme.
+    builtin_aliases: FastMap<Name, (Name, Rc<Scheme>)>,
     types: FastMap<Name, Rc<TypeAbbr>>,
     /// The types behind abstract types (Note [Abstract types]).
     abstract_types: FastMap<Name, (Vec<Name>, Type)>,
@@ -403,6 +406,7 @@ impl Checker {
             locals: Vec::new(),
             globals: FastMap::default(),
             builtins: FastMap::default(),
+            builtin_aliases: FastMap::default(),
             types: FastMap::default(),
             abstract_types: FastMap::default(),
             errors: Vec::new(),
@@ -567,6 +571,15 @@ impl Checker {
 
     pub fn lookup_builtin(&self, name: &str) -> Option<Rc<Scheme>> {
         self.builtins.get(name).cloned()
+    }
+
+    /// The built-in a sealed module's name stands for, and its scheme there.
+    pub fn lookup_builtin_alias(&self, name: &str) -> Option<(Name, Rc<Scheme>)> {
+        self.builtin_aliases.get(name).cloned()
+    }
+
+    pub fn add_builtin_alias(&mut self, alias: Name, target: Name, scheme: Scheme) {
+        self.builtin_aliases.insert(alias, (target, Rc::new(scheme)));
     }
 
     /// Names in scope, for "did you mean" hints.

@@ -133,13 +133,9 @@ impl Checker {
                             let s = self.spec_scheme(type_params, sealed)?;
                             self.globals.insert(alias.clone(), (id, Rc::new(s)));
                         }
-                        (Some(_), None) => {
-                            return Err(Diag::new(
-                                *have_span,
-                                format!(
-                                    "`{target}` is built in: a built-in module cannot be sealed with a module type"
-                                ),
-                            ))
+                        (Some(alias), None) => {
+                            let s = self.spec_scheme(type_params, sealed)?;
+                            self.add_builtin_alias(alias.clone(), target.clone(), s);
                         }
                         (None, _) => {}
                     }

@@ -891,6 +891,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 self.scalar_binop(f, x, y)?
             }
             "to_i64" => self.convert(leaf(0)?, Scalar::I64),
+            "to_f64" => self.convert(leaf(0)?, Scalar::F64),
             "popc" | "clz" => {
                 let r = self.unop(f, leaf(0)?);
                 self.convert(r, Scalar::I32)

@@ -35,6 +35,7 @@ pub enum NumFn {
     Sgn,
     Neg,
     ToI64,
+    ToF64,
     /// `not`: bitwise on integers, logical on bool.
     Not,
     Popc,
@@ -138,6 +139,7 @@ impl Builtin {
                 "fma" => Fma,
                 "mad" => Mad,
                 "to_bits" => ToBits,
+                "to_f64" => ToF64,
                 "from_bits" => FromBits,
                 _ => return None,
             }
@@ -340,6 +342,7 @@ impl<'a> Interp<'a> {
             Sgn => prim::sgn(p(0)?),
             Neg => prim::neg(p(0)?),
             ToI64 => Ok(prim::convert(p(0)?, PrimType::I64)),
+            ToF64 => Ok(prim::convert(p(0)?, PrimType::F64)),
             Not => prim::not(p(0)?),
             Popc => prim::bit_count(0, p(0)?),
             Clz => prim::bit_count(1, p(0)?),

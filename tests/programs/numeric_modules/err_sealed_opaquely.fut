@@ -1,6 +1,8 @@
--- A built-in module sealed opaquely cannot be: its members have no
--- definitions to give the new abstract type.
+-- The type of a built-in module sealed opaquely is abstract: an `I.t` is
+-- not an `i32`.
 -- ==
--- error: a built-in module cannot be sealed
+-- error: found `I.t`
+
 module I: integral = i32
-def main (x: i32) = x
+
+def main (x: i32) : i32 = I.i32 x + 1
