@@ -53,11 +53,18 @@ fn simplify_rules_rewrite_terms() {
         ("(and (or v79 false) true)", "v79"),
         ("(select true v93 v15)", "v93"),
         ("(mul v32 0i32)", "0i32"),
+        ("(div v58 1i64)", "v58"),
+        ("(div v93 1.0f32)", "v93"),
     ] {
         assert_eq!(simplify_with(&rules, from), to, "{from}");
     }
     // Not identities for floats: left alone.
-    for t in ["(add v32 0.0f32)", "(mul v32 0.0f64)", "(add v32 1i32)"] {
+    for t in [
+        "(add v32 0.0f32)",
+        "(mul v32 0.0f64)",
+        "(add v32 1i32)",
+        "(div 1i32 v32)",
+    ] {
         assert_eq!(simplify_with(&rules, t), t);
     }
 }
