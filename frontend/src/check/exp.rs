@@ -376,7 +376,18 @@ impl Checker {
                     let changed = update_field(&known, path, &unify::strip_unique(&new));
                     match changed {
                         Some(changed) if clashes(&self.subst.resolve(&ft), &new) => return Ok(changed),
-                        _ => {
+                        Some(changed) => {
+                            // A field whose type is not known yet (a
+                            // literal's): the new value's type where the
+                            // two do not unify.
+                            let saved = self.subst.clone();
+                            if self.subst.unify(&ft, &vt, value.span).is_err() {
+                                self.subst = saved;
+                                return Ok(changed);
+                            }
+                            vt
+                        }
+                        None => {
                             self.subst.unify(&ft, &vt, value.span)?;
                             vt
                         }

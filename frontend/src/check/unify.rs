@@ -182,7 +182,7 @@ pub struct Constraint {
     pub default: Option<PrimType>,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Subst {
     /// The type each variable is bound to. Shared, so that following a
     /// binding (which unification does while it mutates the
