@@ -362,6 +362,23 @@ impl Analysis {
                     an.exp(body)
                 })?
             }
+            // A size binder (Note [Size binders]): the `let` it stands for.
+            ExpKind::LetFun {
+                name,
+                params,
+                value,
+                body,
+                ..
+            } if &**name == crate::syntax::ast::SIZE_BINDER => {
+                let (ExpKind::Apply(_, args), [pat]) = (&body.kind, params.as_slice()) else {
+                    return Err(Diag::new(e.span, "internal error: a size binder of another form"));
+                };
+                let al = self.exp(&args[0])?;
+                self.scoped(|an| {
+                    an.bind_pat(pat, &al, None);
+                    an.exp(value)
+                })?
+            }
             ExpKind::LetFun {
                 params, value, body, ..
             } => {

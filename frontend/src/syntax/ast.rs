@@ -12,6 +12,11 @@ use crate::types::{PrimType, Type};
 /// An identifier or operator name as written (`x`, `map`, `+`, `<+>`).
 pub type Name = Rc<str>;
 
+/// The name of the local function a size binder `let [n] p = e in body`
+/// becomes (Note [Size binders] in `parser/exp.rs`); no program can write
+/// it.
+pub const SIZE_BINDER: &str = "(let [size])";
+
 /// A possibly qualified name: `x`, `i32.sum`, `f32.sqrt`, `M.N.x`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QualName {

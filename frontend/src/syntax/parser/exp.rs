@@ -113,10 +113,11 @@ fn finish_let(lo: u32, b: LetBinding, body: Box<Exp>) -> Box<Exp> {
         // = body in f e`: the local function's size parameters are bound
         // from its argument's shape wherever `p`'s annotations use them
         // (`let [n] (xs: [n]i32) = filter f ys`). The function's name is
-        // none a program can write. Like any local function's, the body
-        // may not consume a variable from outside it.
+        // none a program can write. The uniqueness checker sees through it
+        // (a `let` of `p`: the body may consume what is bound outside,
+        // `consume.rs`).
         LetBinding::Sizes(sizes, pat, value) => {
-            let name: Name = Rc::from("(let [size])");
+            let name: Name = Rc::from(crate::syntax::ast::SIZE_BINDER);
             let callee = var_exp(pat.span, name.clone());
             let vspan = value.span;
             let call = mk(vspan, || ExpKind::Apply(callee, vec![*value]));

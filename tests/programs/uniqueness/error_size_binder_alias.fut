@@ -1,0 +1,9 @@
+-- What a size binder binds aliases its value: consuming the value's
+-- array then using the binding is an error.
+-- ==
+-- error: used here after being consumed
+
+def main (zs: *[]i32) : []i32 =
+  let [n] (xs: [n]i32) = zs
+  let zs[0] = i32.i64 n
+  in xs
