@@ -47,19 +47,20 @@ def write_values(path, arrays):
             f.write(a.tobytes())
 
 
-def ours(bench_dir, tmp, name, arrays, label=None):
-    """Times executable `name` on `arrays`; `label` names its files when a
-    program runs on several datasets."""
+def ours(bench_dir, tmp, name, arrays, label=None, entry=None):
+    """Times executable `name` (its entry point `entry`, or main) on
+    `arrays`; `label` names its files when a program runs on several
+    datasets."""
     label = label or name
     inp = os.path.join(tmp, label + ".in")
     write_values(inp, arrays)
     times = os.path.join(tmp, label + ".times")
-    exe = os.path.join(bench_dir, name)
+    exe = [os.path.join(bench_dir, name)] + (["-e", entry] if entry else [])
     try:
         with open(inp, "rb") as f:
-            subprocess.run([exe, "-r", str(RUNS), "-t", times, "-n"], stdin=f, check=True)
+            subprocess.run(exe + ["-r", str(RUNS), "-t", times, "-n"], stdin=f, check=True)
         with open(inp, "rb") as f:
-            out = subprocess.run([exe, "-b"], stdin=f, check=True, capture_output=True).stdout
+            out = subprocess.run(exe + ["-b"], stdin=f, check=True, capture_output=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
         # One program failing leaves the other rows to be measured.
         print(f"{label}: {e}", file=sys.stderr)
@@ -275,6 +276,25 @@ def main():
         ref = txs[txs > 0.5].cpu().numpy()
         ok = checked(r, lambda r: np.array_equal(read_value(r), ref))
         rows.append(("filter x > 0.5 f32", t, anchor(lambda: txs[txs > 0.5]), "x[x > 0.5]", 4 * n + 4 * len(ref), ok, anchor_wall(lambda: txs[txs > 0.5])))
+        # k rounds of x*0.5+1 over each row of [n/10^5][10^5]: a kernel per
+        # round after map-loop interchange (main), a loop per thread
+        # (per_thread, each row its own trip count, all k here).
+        k, ncols = 10, 100000
+        nrows = n // ncols
+        xss = xs[: nrows * ncols].reshape(nrows, ncols)
+        txss = txs[: nrows * ncols].view(nrows, ncols)
+
+        def rounds():
+            y = txss
+            for _ in range(k):
+                y = torch.mul(y, 0.5).add_(1.0)
+            return y
+
+        ref = rounds().cpu().numpy()
+        for entry, args, what in [("main", [xss, np.array(k, dtype=np.int64)], "G7"), ("per_thread", [xss, np.full(nrows, k, dtype=np.int64)], "per thread")]:
+            t, r = ours(bench_dir, tmp, "iterate", args, f"iterate-{entry}", entry)
+            ok = checked(r, lambda r: np.allclose(read_value(r), ref, rtol=1e-5, atol=0))
+            rows.append((f"{k} rounds of map [{nrows}][{ncols}] f32 ({what})", t, anchor(rounds), "torch loop", 8 * k * nrows * ncols, ok, anchor_wall(rounds)))
     print(f"{torch.cuda.get_device_name()}, n = {n}, median of {RUNS} runs")
     print("The anchor is timed with CUDA events around its kernels; 'wall' times it")
     print("as -t times ours: the call and the wait for the GPU (and the copy of a")
