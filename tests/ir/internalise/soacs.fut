@@ -1,8 +1,9 @@
 -- The SOAC built-ins become soac ops with their lambdas as regions; the
--- arrays they combine must have one outer size, checked at run time.
+-- arrays they combine must have one outer size, checked at run time
+-- (`zip`'s check: the prelude's `map2` is a `map` of a `zip`).
 -- RUN: futmlir opt %s
 -- CHECK-LABEL: sym_name = "maps"
--- CHECK: soac.assert(%4) {message = "`map` over arrays of different sizes
+-- CHECK: soac.assert(%4) {message = "`zip` of arrays of different sizes
 -- CHECK-NEXT: %5 = soac.reshape(%3, %0) : ([%1]f32, i64) -> [%0]f32
 -- CHECK-NEXT: %6 = soac.map(%0, %2, %5) ({
 -- CHECK-NEXT: ^bb0(%7: f32, %8: f32):
@@ -36,7 +37,7 @@
 -- CHECK-NEXT: soac.yield(%63, %64) : (i64, i32) -> ()
 -- CHECK-NEXT: }) : (i64, i64, [%55]i32, i32, [%50]i64, [%50]i32) -> [%55]i32
 
-entry maps (xs: []f32) (ys: []f32): []f32 = map2 (\x y -> x * y + 1) xs ys
+entry maps (xs: []f32) (ys: []f32): []f32 = map (\(x, y) -> x * y + 1) (zip xs ys)
 
 entry reduces (xs: []i32): (i32, i32) = (reduce (+) 0 xs, reduce_comm i32.max i32.lowest xs)
 

@@ -1,6 +1,7 @@
 -- The basis library's SOACs are source.soac_call with their function
 -- arguments as values (lambdas, sections, named functions); other
--- prelude functions and built-ins are called by name, as written.
+-- prelude functions (`map2`, `all`) and built-ins are called by name, as
+-- written.
 -- RUN: futmlir opt %s --emit=source
 -- CHECK-LABEL: sym_name = "main"
 -- CHECK-NEXT: ^bb0(%0: i64, %1: [%0]f32, %2: [%0]i64):
@@ -8,7 +9,7 @@
 -- CHECK-NEXT: ^bb0(%4: f32, %5: i64):
 -- CHECK-NEXT: %6 = source.apply(%5) {callee = @f32.i64} : (i64) -> f32
 -- CHECK: }) : () -> ((f32, i64) -> f32)
--- CHECK-NEXT: %8 = source.soac_call(%3, %1, %2) {soac = "map"} : ((f32, i64) -> f32, [%0]f32, [%0]i64) -> [%0]f32
+-- CHECK-NEXT: %8 = source.apply(%3, %1, %2) {callee = @map2} : ((f32, i64) -> f32, [%0]f32, [%0]i64) -> [%0]f32
 -- CHECK: %14 = source.soac_call(%9, %13, %8) {soac = "reduce_comm"} : ((f32, f32) -> f32, f32, [%0]f32) -> f32
 -- CHECK: %20 = source.soac_call(%15, %19, %1) {soac = "scan"} : ((f32, f32) -> f32, f32, [%0]f32) -> [%0]f32
 -- CHECK: source.binop(%22, %23) {kind = "max"}
