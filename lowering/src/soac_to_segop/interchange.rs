@@ -23,8 +23,10 @@
 //! a parallel SOAC over a size from outside the map (or, nested, another
 //! such loop): a sequential loop per thread is otherwise as good.
 
-use futmlir_dialects::ir::{AttrKind, Builder, Context, OpId, Type, Value, ValueMap};
-use futmlir_passes::soac::analysis::{defined_inside as defined_in, reads};
+use std::collections::HashSet;
+
+use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, OpId, Type, Value, ValueMap};
+use futmlir_passes::soac::analysis::{cannot_fail, defined_inside as defined_in, reads};
 
 use super::distribute::{rows_of, PARALLEL};
 use super::sole_op;
@@ -43,6 +45,28 @@ pub fn interchangeable(ctx: &Context, o: OpId, m: OpId) -> bool {
         (PARALLEL.contains(&ctx.op_name(b)) && !defined_in(ctx, ctx.operand(b, 0), m)) || interchangeable(ctx, b, m)
     });
     merge_ok && parallel
+}
+
+/// Moves the scalar ops of map body `mb` that cannot fail (no division
+/// that a test before it guards, no indexing) and read none of its rows
+/// (directly or through other such ops: `f32.i64 i` of the loop index)
+/// to the end of the loop body `lb`, before the map: computed once per
+/// iteration, not once per row (and not distributed into a map of their
+/// own). Ops with regions (SOACs) stay: the map's extraction handles them.
+fn hoist_invariant(ctx: &mut Context, mb: BlockId, lb: BlockId) {
+    let mut varying: HashSet<Value> = ctx.block_args(mb).iter().copied().collect();
+    let ops: Vec<OpId> = ctx.block_ops(mb).collect();
+    for o in ops {
+        let invariant = ctx.regions(o).is_empty()
+            && ctx.op_name(o) != "soac.yield"
+            && cannot_fail(ctx, o)
+            && ctx.operands(o).iter().all(|v| !varying.contains(v));
+        if invariant {
+            ctx.move_op_to_end(o, lb);
+        } else {
+            varying.extend(ctx.results(o));
+        }
+    }
 }
 
 /// Whether map `x` (in the lambda of `m`) is a perfect nest whose
@@ -157,6 +181,7 @@ pub fn interchange(ctx: &mut Context, m: OpId) -> Option<OpId> {
     }
     let yields = ctx.inline_block_mapped(body, &mut vm, futmlir_dialects::ir::InsertPoint::End(mb));
     Builder::at_end(ctx, mb).op("soac.yield", &yields, &[], &[], Vec::new());
+    hoist_invariant(ctx, mb, lb);
     let mut operands = vec![n];
     operands.extend_from_slice(&new_args[1..]);
     operands.extend(used.iter().map(|&j| inputs[j]));

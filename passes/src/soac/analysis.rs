@@ -3,7 +3,9 @@
 
 use std::collections::HashSet;
 
-use futmlir_dialects::ir::{BlockId, Context, OpId, Value};
+use futmlir_dialects::ir::{AttrKind, BlockId, Context, OpId, Value};
+
+use crate::ir::is_pure;
 
 /// The SOACs: ops that apply lambdas to the rows of arrays.
 pub const SOAC_OPS: &[&str] = &[
@@ -183,4 +185,29 @@ pub fn held_by(ctx: &Context, op: OpId, holds: impl Fn(&str) -> bool) -> bool {
         cur = ctx.parent_op(p);
     }
     false
+}
+
+/// Whether `op`, and everything in it, has no effect and cannot fail
+/// (Note [Hoisting] in `simplify.rs`): what may move out of a branch or
+/// lambda, as no guarding test is needed for it.
+pub fn cannot_fail(ctx: &Context, op: OpId) -> bool {
+    let mut ok = true;
+    walk_with(ctx, op, &mut |o| {
+        ok &= match ctx.op_name(o) {
+            "soac.yield" => true,
+            "soac.index" | "soac.slice" | "soac.reshape" | "soac.concat" | "soac.iota" | "soac.replicate"
+            | "soac.copy" => false,
+            "soac.binop" => {
+                let kind = ctx.attr(o, "kind").map(|a| ctx.attr_kind(a));
+                let int = ctx
+                    .as_scalar(ctx.value_type(ctx.result(o, 0)))
+                    .is_some_and(|s| !s.is_float());
+                let failing = matches!(kind, Some(AttrKind::String(k))
+                    if matches!(ctx.str(*k), "div" | "mod" | "rem" | "quot" | "pow"));
+                !(int && failing)
+            }
+            _ => is_pure(ctx, o),
+        }
+    });
+    ok
 }

@@ -43,7 +43,9 @@ use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, Type, TypeKind, Value,
 };
 
-use super::analysis::{ancestor_in, block_alive, blocks_inner_first, consumed, defined_inside, reads, walk_with};
+use super::analysis::{
+    ancestor_in, block_alive, blocks_inner_first, cannot_fail, consumed, defined_inside, reads, walk_with,
+};
 use crate::ir::is_pure;
 use crate::pass::{OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
 
@@ -296,30 +298,6 @@ fn rebuild_or_erase(ctx: &mut Context, o: OpId, keep: &[usize], operands: &[Valu
     } else {
         rebuild(ctx, o, keep, operands);
     }
-}
-
-/// Whether `op`, and everything in it, has no effect and cannot fail
-/// (Note [Hoisting]).
-fn cannot_fail(ctx: &Context, op: OpId) -> bool {
-    let mut ok = true;
-    walk_with(ctx, op, &mut |o| {
-        ok &= match ctx.op_name(o) {
-            "soac.yield" => true,
-            "soac.index" | "soac.slice" | "soac.reshape" | "soac.concat" | "soac.iota" | "soac.replicate"
-            | "soac.copy" => false,
-            "soac.binop" => {
-                let kind = ctx.attr(o, "kind").map(|a| ctx.attr_kind(a));
-                let int = ctx
-                    .as_scalar(ctx.value_type(ctx.result(o, 0)))
-                    .is_some_and(|s| !s.is_float());
-                let failing = matches!(kind, Some(AttrKind::String(k))
-                    if matches!(ctx.str(*k), "div" | "mod" | "rem" | "quot" | "pow"));
-                !(int && failing)
-            }
-            _ => is_pure(ctx, o),
-        }
-    });
-    ok
 }
 
 // ----- sizes and views -------------------------------------------------------
