@@ -125,9 +125,16 @@ pub fn interchange(ctx: &mut Context, m: OpId) -> Option<OpId> {
     // for a value from outside.
     let count = ctx.operand(lp, 0);
     let inits: Vec<Value> = ctx.operands(lp)[1..].to_vec();
-    let mut init_arrays = Vec::new();
+    let mut init_arrays: Vec<Value> = Vec::new();
     for &v in &inits {
         let a = match input_of(v) {
+            // An input that starts two merge parameters starts one of them
+            // as a copy (the body may update either in place).
+            Some(a) if init_arrays.contains(&a) => {
+                let t = ctx.value_type(a);
+                let c = Builder::before(ctx, m).op("soac.copy", &[a], &[t], &[], Vec::new());
+                ctx.result(c, 0)
+            }
             Some(a) => a,
             None => {
                 let t = ctx.value_type(v);
