@@ -55,27 +55,11 @@ use std::rc::Rc;
 
 use futmlir_dialects::ir::{Dim, Scalar, Value};
 
-use super::values::{leaf_types, structure, Scope, V};
+use super::values::{leaf_types, structure, Scope, FUNCTION_VALUES, V};
 use super::{internal, unsupported, DResult, Internaliser};
 use crate::span::Span;
 use crate::syntax::ast::{Exp, Name, Pat, PatKind};
 use crate::types::{Size, Type};
-
-/// Whether a payload of constructors `cs` holds a function.
-fn holds_functions(cs: &[(Name, Vec<Type>)]) -> bool {
-    cs.iter().flat_map(|(_, ts)| ts).any(has_function)
-}
-
-fn has_function(t: &Type) -> bool {
-    match t {
-        Type::Arrow { .. } => true,
-        Type::Array { elem, .. } => has_function(elem),
-        Type::Tuple(ts) => ts.iter().any(has_function),
-        Type::Record(fs) => fs.iter().any(|(_, t)| has_function(t)),
-        Type::Sum(cs) => holds_functions(cs),
-        _ => false,
-    }
-}
 
 /// Whether `v` has a [`V::Known`] in it (outside functions).
 fn has_known(v: &V) -> bool {
@@ -164,8 +148,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         };
         let layout = match SumLayout::of(cs) {
             Ok(l) => l,
-            Err(w) if holds_functions(cs) => {
-                let _ = w;
+            Err(FUNCTION_VALUES) => {
                 let mut payload = Vec::new();
                 for a in args {
                     payload.push(self.exp(sc, a)?);

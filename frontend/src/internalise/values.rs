@@ -311,6 +311,9 @@ pub fn match_type_where(decl: &Type, actual: &Type, ts: &mut TSubst, bindable: &
     }
 }
 
+/// What [`leaf_types`] says of a type with a function in it.
+pub const FUNCTION_VALUES: &str = "function-typed values here";
+
 /// One leaf of a flattened source type: its scalar and its sizes (those of
 /// the enclosing arrays first).
 pub struct LeafType {
@@ -347,7 +350,7 @@ fn flatten(t: &Type, outer: &[Size], out: &mut Vec<LeafType>) -> Result<(), &'st
                 flatten(t, outer, out)?;
             }
         }
-        Type::Arrow { .. } => return Err("function-typed values here"),
+        Type::Arrow { .. } => return Err(FUNCTION_VALUES),
         Type::Param(_) | Type::Var(_) => return Err("values of a type that is not known here"),
         Type::Sum(cs) => {
             // The tag and the slots; a slot's own sizes are not tracked

@@ -51,12 +51,12 @@ pub enum NumFn {
     FromBits,
 }
 
-/// The unqualified built-ins. The number is the count of arrays (`zip4`;
-/// `map` takes one, the prelude's `map2`.. zip theirs), index dimensions
-/// (`scatter_2d`) or flattened dimensions.
+/// The unqualified built-ins. The number is the count of arrays (`zip4`),
+/// index dimensions (`scatter_2d`) or unflattened dimensions. `map` takes
+/// one array: the prelude's `map2`.. map a `zip`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Gen {
-    Map(u8),
+    Map,
     Reduce,
     Scan,
     Hist,
@@ -71,7 +71,7 @@ pub enum Gen {
     Concat,
     Rotate,
     Transpose,
-    Flatten(u8),
+    Flatten,
     /// Its implicit sizes come first (`check::builtins::implicit_sizes`).
     Unflatten(u8),
     /// `split` with its implicit sizes `n` and `m` first.
@@ -170,7 +170,7 @@ impl Builtin {
                 }
             }
             Builtin::Gen(g) => match g {
-                Gen::Map(k) => k as usize + 1,
+                Gen::Map => 2,
                 Gen::Zip(k) => k as usize,
                 Gen::Reduce | Gen::Scan => 3,
                 Gen::Hist | Gen::ReduceByIndex => 5,
@@ -179,7 +179,7 @@ impl Builtin {
                 Gen::Unzip(_) => 1,
                 Gen::Iota => 1,
                 Gen::Replicate | Gen::Concat | Gen::Rotate => 2,
-                Gen::Transpose | Gen::Flatten(_) | Gen::Copy | Gen::Trace | Gen::Opaque => 1,
+                Gen::Transpose | Gen::Flatten | Gen::Copy | Gen::Trace | Gen::Opaque => 1,
                 Gen::Unflatten(k) => k as usize + 1,
                 Gen::Split => 3,
             },
@@ -189,7 +189,7 @@ impl Builtin {
 
 fn parse_general(name: &str) -> Option<Gen> {
     Some(match name {
-        "map" => Gen::Map(1),
+        "map" => Gen::Map,
         "reduce" | "reduce_comm" => Gen::Reduce,
         "scan" => Gen::Scan,
         "hist" => Gen::Hist,
@@ -212,7 +212,7 @@ fn parse_general(name: &str) -> Option<Gen> {
         "concat" | "++" => Gen::Concat,
         "rotate" => Gen::Rotate,
         "transpose" => Gen::Transpose,
-        "flatten" => Gen::Flatten(2),
+        "flatten" => Gen::Flatten,
         "unflatten" => Gen::Unflatten(2),
         "unflatten_3d" => Gen::Unflatten(3),
         "unflatten_4d" => Gen::Unflatten(4),
@@ -360,15 +360,11 @@ impl<'a> Interp<'a> {
 
     fn call_gen(&mut self, g: Gen, args: Vec<Value<'a>>, span: Span, ty: Option<&'a Type>) -> R<Value<'a>> {
         match g {
-            Gen::Map(_) => {
-                let mut it = args.into_iter();
-                let f = fun_arg(it.next().unwrap_or_else(Value::unit), span)?;
-                let arrays: Vec<Rc<Array<'a>>> = it.map(|a| array_arg(a, span)).collect::<R<_>>()?;
-                let n = common_len(&arrays, "map", span)?;
-                if let [a] = &arrays[..] {
-                    return self.map1(&f, a, span, ty);
-                }
-                self.map_rows(&f, n, span, ty, |i, buf| buf.extend(arrays.iter().map(|a| a.row(i))))
+            Gen::Map => {
+                let [f, xs] = args_n(args, span)?;
+                let f = fun_arg(f, span)?;
+                let xs = array_arg(xs, span)?;
+                self.map1(&f, &xs, span, ty)
             }
             Gen::Reduce => {
                 let [f, ne, xs] = args_n(args, span)?;
@@ -536,10 +532,10 @@ impl<'a> Interp<'a> {
                 self.charge(xs.data.len() as u64, 1);
                 Ok(Value::array(Array::new(shape, xs.data.gather(&starts, block))))
             }
-            Gen::Flatten(k) => {
+            Gen::Flatten => {
                 let [xs] = args_n(args, span)?;
                 let xs = array_arg(xs, span)?;
-                let k = k as usize;
+                let k = 2;
                 if xs.shape.len() < k {
                     if xs.data.is_empty() {
                         return Ok(Value::Array(xs));
@@ -617,43 +613,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// Apply `f` to the arguments `row(i, buf)` puts in `buf`, for `i < n`
-    /// (in parallel, for the cost model), and collect the results.
-    fn map_rows(
-        &mut self,
-        f: &Rc<Fun<'a>>,
-        n: usize,
-        span: Span,
-        ty: Option<&'a Type>,
-        row: impl Fn(usize, &mut Vec<Value<'a>>),
-    ) -> R<Value<'a>> {
-        let mut b = Builder::new(n);
-        let mut par = self.par_begin();
-        let mut buf = Vec::with_capacity(4);
-        for i in 0..n {
-            self.par_elem_begin();
-            buf.clear();
-            row(i, &mut buf);
-            let r = match (buf.len(), buf.pop()) {
-                (1, Some(x)) => self.call1(f, x, span)?,
-                (2, Some(y)) => {
-                    let x = buf.pop().unwrap_or_else(Value::unit);
-                    self.call2(f, x, y, span)?
-                }
-                (_, last) => {
-                    let mut args = std::mem::take(&mut buf);
-                    args.extend(last);
-                    self.apply_fun(f, args, span)?
-                }
-            };
-            self.par_elem_end(&mut par);
-            b.push(r).map_err(|m| error(span, m))?;
-        }
-        self.par_end(par, 1);
-        Ok(self.finish_array(b, ty))
-    }
-
-    /// `map f xs` (the common case of `map_rows`).
+    /// `map f xs`.
     fn map1(&mut self, f: &Rc<Fun<'a>>, xs: &Array<'a>, span: Span, ty: Option<&'a Type>) -> R<Value<'a>> {
         let n = xs.outer();
         let mut b = Builder::new(n);

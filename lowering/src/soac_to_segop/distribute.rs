@@ -21,7 +21,7 @@ use futmlir_passes::soac::analysis::{defined_inside as defined_in, reads};
 use super::interchange::interchangeable;
 
 /// SOACs worth a map (and so a kernel) of their own.
-pub(super) const PARALLEL: &[&str] = &["soac.map", "soac.reduce", "soac.scan", "soac.redomap", "soac.scanomap"];
+const PARALLEL: &[&str] = &["soac.map", "soac.reduce", "soac.scan", "soac.redomap", "soac.scanomap"];
 
 /// Distributes map `m` if it should; the new maps, in order (empty when
 /// `m` stays as it is).
@@ -34,7 +34,7 @@ pub fn has_inner_parallelism(ctx: &Context, holder: OpId, r: usize) -> bool {
 
 /// Whether `o`, in the lambda of `holder`, is a parallel SOAC over a size
 /// from outside `holder`, or a loop to interchange with it.
-fn parallel(ctx: &Context, o: OpId, holder: OpId) -> bool {
+pub(super) fn parallel(ctx: &Context, o: OpId, holder: OpId) -> bool {
     (PARALLEL.contains(&ctx.op_name(o)) && !defined_in(ctx, ctx.operand(o, 0), holder))
         || interchangeable(ctx, o, holder)
 }

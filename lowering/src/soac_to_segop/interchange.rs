@@ -25,26 +25,24 @@
 
 use std::collections::HashSet;
 
-use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, OpId, Type, Value, ValueMap};
-use futmlir_passes::soac::analysis::{cannot_fail, defined_inside as defined_in, reads};
+use futmlir_dialects::ir::{BlockId, Builder, Context, OpId, Type, Value, ValueMap};
+use futmlir_passes::soac::analysis::{cannot_fail, defined_inside as defined_in, loop_offset, reads};
 
-use super::distribute::{rows_of, PARALLEL};
+use super::distribute::{parallel, rows_of};
 use super::sole_op;
 
 /// Whether `o`, in the lambda of map `m`, is a loop that [`interchange`]
 /// would move out of `m`.
 pub fn interchangeable(ctx: &Context, o: OpId, m: OpId) -> bool {
-    if ctx.op_name(o) != "soac.loop" || !is_for(ctx, o) || defined_in(ctx, ctx.operand(o, 0), m) {
+    let is_for = loop_offset(ctx, o) == Some(1);
+    if ctx.op_name(o) != "soac.loop" || !is_for || defined_in(ctx, ctx.operand(o, 0), m) {
         return false;
     }
     let body = ctx.blocks(ctx.regions(o)[0])[0];
     let merge_ok = ctx.block_args(body)[1..]
         .iter()
         .all(|&p| sizes_outside(ctx, ctx.value_type(p), m));
-    let parallel = ctx.block_ops(body).any(|b| {
-        (PARALLEL.contains(&ctx.op_name(b)) && !defined_in(ctx, ctx.operand(b, 0), m)) || interchangeable(ctx, b, m)
-    });
-    merge_ok && parallel
+    merge_ok && ctx.block_ops(body).any(|b| parallel(ctx, b, m))
 }
 
 /// Moves the scalar ops of map body `mb` that cannot fail (no division
@@ -80,10 +78,6 @@ fn ends_in_loop(ctx: &Context, x: OpId, m: OpId) -> bool {
         "soac.map" => ends_in_loop(ctx, sole, m),
         _ => false,
     }
-}
-
-fn is_for(ctx: &Context, o: OpId) -> bool {
-    matches!(ctx.attr(o, "form").map(|a| ctx.attr_kind(a)), Some(AttrKind::String(s)) if ctx.str(*s) == "for")
 }
 
 /// Whether every size of type `t` is defined outside `m`.

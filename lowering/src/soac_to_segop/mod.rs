@@ -79,20 +79,14 @@ fn lower(ctx: &mut Context, o: OpId) {
         let (m, r) = split_redomap(ctx, o);
         (o, after) = (m, Some(r));
     }
-    if ctx.op_name(o) == "soac.map" {
-        if let Some(inner) = interchange(ctx, o) {
-            // The loop's body is at host level now.
-            lower(ctx, inner);
-            if let Some(p) = after {
-                lower(ctx, p);
-            }
-            return;
-        }
-    }
-    let parts = if ctx.op_name(o) == "soac.map" {
-        distribute(ctx, o)
-    } else {
+    // The map in an interchanged loop's body, or the distributed maps:
+    // at host level, each lowered in turn.
+    let parts = if ctx.op_name(o) != "soac.map" {
         Vec::new()
+    } else if let Some(inner) = interchange(ctx, o) {
+        vec![inner]
+    } else {
+        distribute(ctx, o)
     };
     if parts.is_empty() {
         extract(ctx, o);

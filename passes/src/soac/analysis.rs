@@ -211,3 +211,14 @@ pub fn cannot_fail(ctx: &Context, op: OpId) -> bool {
     });
     ok
 }
+
+/// The operands of a loop before its initial merge values (the bound of
+/// a for loop: 1), and the block arguments before its merge parameters;
+/// `None` for an op that is no loop.
+pub fn loop_offset(ctx: &Context, o: OpId) -> Option<usize> {
+    match ctx.attr(o, "form").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::String(s)) if ctx.str(*s) == "for" => Some(1),
+        Some(AttrKind::String(s)) if ctx.str(*s) == "while" => Some(0),
+        _ => None,
+    }
+}

@@ -44,7 +44,7 @@ use futmlir_dialects::ir::{
 };
 
 use super::analysis::{
-    ancestor_in, block_alive, blocks_inner_first, cannot_fail, consumed, defined_inside, reads, walk_with,
+    ancestor_in, block_alive, blocks_inner_first, cannot_fail, consumed, defined_inside, loop_offset, reads, walk_with,
 };
 use crate::ir::is_pure;
 use crate::pass::{OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
@@ -551,16 +551,6 @@ fn hoist(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
 }
 
 // ----- loops -----------------------------------------------------------------
-
-/// The operands of a loop before its initial merge values (the bound of
-/// a for loop), and the block arguments before its merge parameters.
-fn loop_offset(ctx: &Context, o: OpId) -> Option<usize> {
-    match ctx.attr(o, "form").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::String(s)) if ctx.str(*s) == "for" => Some(1),
-        Some(AttrKind::String(s)) if ctx.str(*s) == "while" => Some(0),
-        _ => None,
-    }
-}
 
 /// A for loop of no iterations is its initial values; one of one
 /// iteration is its body; a while loop whose condition starts false is
