@@ -7,3 +7,12 @@ scripts/install-deps.sh
 FUTMLIR_PTXAS=$(scripts/fetch-ptxas.sh)
 if [ -n "$FUTMLIR_PTXAS" ]; then export FUTMLIR_PTXAS; fi
 cargo test --workspace "$@"
+cargo build --release -q -p futmlir
+# Conformance: Futhark's own tests and the diku-dk libraries (../shared),
+# against the expectation files in tests/conformance/ (a regression fails).
+if [ -d ../shared/futhark-tests ]; then
+  scripts/conformance.sh interp
+  scripts/conformance.sh cpu
+else
+  echo "conformance: ../shared/futhark-tests not found; skipped" >&2
+fi

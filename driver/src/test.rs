@@ -283,6 +283,8 @@ pub(crate) fn block_skip_tagged(block: &TestBlock, backend: &str, excluded: &str
 pub(crate) fn case_skip(case: &TestCase, backend: &str) -> Option<&'static str> {
     if case.notest {
         Some("notest")
+    } else if case.tags.iter().any(|t| t.strip_prefix("no_") == Some(backend)) {
+        Some("tagged no_BACKEND")
     } else if case.compiled && backend == "interp" {
         Some("compiled input")
     } else if matches!(case.input, InputSpec::Script(_)) {

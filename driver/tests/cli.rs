@@ -786,7 +786,9 @@ fn executables_refuse_opaque_entry_points() {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"3").unwrap();
+        // The executable may refuse the entry point and exit before it
+        // reads its input: a broken pipe here is not a failure.
+        let _ = std::io::Write::write_all(&mut child.stdin.take().unwrap(), b"3");
         let out = child.wait_with_output().unwrap();
         (
             out.status.code(),

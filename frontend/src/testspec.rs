@@ -73,6 +73,11 @@ pub struct TestCase {
     pub nobench: bool,
     /// `notest input`: benchmarking only; the test runner skips it.
     pub notest: bool,
+    /// `"name"` before the case: the dataset's name.
+    pub name: Option<String>,
+    /// Other words before `input` (`no_python`, `no_cpu`): the case's
+    /// tags; `no_BACKEND` skips it on that backend.
+    pub tags: Vec<String>,
     /// The line where the case starts (its first modifier or `input`).
     pub line: usize,
 }
@@ -338,10 +343,8 @@ impl<'a> BlockParser<'a> {
                 }
                 block.entries.extend(names);
             } else if w.starts_with("error:") {
+                // An empty regex matches any error.
                 let regex = self.after_prefix(w, "error:").to_string();
-                if regex.is_empty() {
-                    return self.err(line, "`error:` without a regular expression");
-                }
                 if !block.cases.is_empty() {
                     return self.err(
                         line,
@@ -368,7 +371,7 @@ impl<'a> BlockParser<'a> {
                 }
                 let text = self.braced("`structure`")?;
                 block.structure.push(Structure { backend, text, line });
-            } else if w == "input" || CASE_MODIFIERS.contains(&w) {
+            } else if w == "input" || CASE_MODIFIERS.contains(&w) || self.starts_case_prefix(w) {
                 if block.compile_error.is_some() {
                     return self.err(line, "a block that expects a compile error cannot have inputs");
                 }
@@ -387,9 +390,39 @@ impl<'a> BlockParser<'a> {
         Ok(block)
     }
 
+    /// Whether `w` (just read) starts a case by its name (`"name"`) or a
+    /// tag (a word of letters, digits, `-` and `_` not followed by `{`).
+    fn starts_case_prefix(&mut self, w: &str) -> bool {
+        if w.starts_with('"') {
+            return true;
+        }
+        let tag_like = w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        let rest = &self.src[self.pos..];
+        tag_like && !rest.trim_start().starts_with('{')
+    }
+
+    /// `"name"` at the current position (it may contain spaces).
+    fn case_name(&mut self) -> Result<Option<String>, SpecError> {
+        self.skip_ws();
+        let rest = &self.src[self.pos..];
+        if !rest.starts_with('"') {
+            return Ok(None);
+        }
+        let line = self.line();
+        match rest[1..].find('"') {
+            Some(n) => {
+                self.pos += n + 2;
+                Ok(Some(rest[1..n + 1].to_string()))
+            }
+            None => self.err(line, "unclosed `\"` in a case name"),
+        }
+    }
+
     fn case(&mut self) -> Result<TestCase, SpecError> {
         let (mut compiled, mut nobench, mut notest, mut random, mut script) = (false, false, false, false, false);
         let line = self.line();
+        let name = self.case_name()?;
+        let mut tags = Vec::new();
         loop {
             let (w, wline) = self.word();
             let flag = match w {
@@ -403,6 +436,10 @@ impl<'a> BlockParser<'a> {
                 "" => {
                     let c = &self.src[self.pos..self.pos + 1];
                     return self.err(wline, format!("expected `input`, found `{c}`"));
+                }
+                _ if w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') => {
+                    tags.push(w.to_string());
+                    continue;
                 }
                 _ => return self.err(wline, format!("expected `input`, found `{w}`")),
             };
@@ -424,7 +461,7 @@ impl<'a> BlockParser<'a> {
         } else {
             InputSpec::Inline(self.braced("`input`")?)
         };
-        let (w, wline) = (self.peek_word(), self.line());
+        let w = self.peek_word();
         let expected = if w == "output" {
             self.word();
             match self.at_file("output")? {
@@ -440,11 +477,7 @@ impl<'a> BlockParser<'a> {
             Expected::Auto
         } else if w.starts_with("error:") {
             self.word();
-            let regex = self.after_prefix(w, "error:").to_string();
-            if regex.is_empty() {
-                return self.err(wline, "`error:` without a regular expression");
-            }
-            Expected::Error(regex)
+            Expected::Error(self.after_prefix(w, "error:").to_string())
         } else {
             Expected::None
         };
@@ -454,6 +487,8 @@ impl<'a> BlockParser<'a> {
             compiled,
             nobench,
             notest,
+            name,
+            tags,
             line,
         })
     }
@@ -673,6 +708,20 @@ mod tests {
         let b = one("  -- ==\n  --\n  --input { 1 }\n--\n-- output { 1 }\n");
         assert_eq!(b.cases[0].line, 3);
         assert_eq!(b.cases[0].expected, out(" 1 "));
+    }
+
+    #[test]
+    fn case_names_tags_and_empty_error_regexes() {
+        let b =
+            one("-- ==\n-- \"two words\" no_python compiled input { 1 } output { 1 }\n-- no_cpu input { 2 } error:\n");
+        assert_eq!(b.cases.len(), 2);
+        assert_eq!(b.cases[0].name.as_deref(), Some("two words"));
+        assert_eq!(b.cases[0].tags, vec!["no_python"]);
+        assert!(b.cases[0].compiled);
+        assert_eq!(b.cases[1].tags, vec!["no_cpu"]);
+        assert_eq!(b.cases[1].expected, Expected::Error(String::new()));
+        let b = one("-- ==\n-- error:\n");
+        assert_eq!(b.compile_error.as_deref(), Some(""));
     }
 
     #[test]

@@ -38,7 +38,10 @@ struct Frame {
     what: &'static str,
 }
 
-struct Analysis {
+struct Analysis<'c> {
+    /// The top-level functions whose result is fresh
+    /// ([`Checker::fresh_results`]).
+    fresh_results: &'c std::collections::HashSet<Name>,
     /// All bindings ever made, by id.
     bindings: Vec<Binding>,
     /// Names in scope → id (a stack).
@@ -66,7 +69,7 @@ fn union(mut a: Aliases, b: &[u32]) -> Aliases {
     a
 }
 
-impl Analysis {
+impl Analysis<'_> {
     fn bind(&mut self, name: &Name, aliases: &[u32], not_consumable: Option<&'static str>, span: Span) -> u32 {
         let id = self.bindings.len() as u32;
         self.bindings.push(Binding {
@@ -123,7 +126,7 @@ impl Analysis {
             if let Some(cs) = self.consumed.get(a) {
                 let name = &self.bindings[id as usize].name;
                 let mut d =
-                    Diag::new(span, format!("`{name}` is used here after being consumed")).note(*cs, "consumed here");
+                    Diag::new(span, format!("Using \"{name}\", but this was consumed")).note(*cs, "consumed here");
                 if *a != id {
                     d = d.help(format!("`{name}` aliases `{}`", self.bindings[*a as usize].name));
                 }
@@ -137,16 +140,19 @@ impl Analysis {
         for &a in aliases {
             let b = &self.bindings[a as usize];
             if let Some(why) = b.not_consumable {
-                return Err(Diag::new(span, format!("cannot consume `{}`: {why}", b.name))
-                    .note(b.span, "bound here")
-                    .help("only unique values may be consumed: give the parameter a unique type (`*`) or `copy` it"));
+                return Err(Diag::new(
+                    span,
+                    format!("Consuming \"{}\", which is not consumable: {why}", b.name),
+                )
+                .note(b.span, "bound here")
+                .help("only unique values may be consumed: give the parameter a unique type (`*`) or `copy` it"));
             }
             if let Some(f) = self.frames.last() {
                 if a < f.first {
                     return Err(Diag::new(
                         span,
                         format!(
-                            "cannot consume `{}` inside {}: it is bound outside it and would be consumed more than once; it is not unique there",
+                            "Consuming \"{}\", which is not consumable inside {}: it is bound outside it and would be consumed more than once",
                             b.name, f.what
                         ),
                     )
@@ -286,12 +292,22 @@ impl Analysis {
                 let fal = self.exp(f)?;
                 let refs: Vec<&Exp> = args.iter().collect();
                 let al = self.apply(f.ty.as_ref(), fal, &refs, e.ty.as_ref())?;
-                // `copy` returns a fresh value whatever its type.
+                // `copy` returns a fresh value whatever its type, and so do
+                // the top-level functions whose result aliases none of
+                // their parameters (applied to all their arguments).
                 match &f.kind {
                     ExpKind::Var(Var {
                         res: Some(Resolved::Builtin(b)),
                         ..
                     }) if &**b == "copy" => Vec::new(),
+                    ExpKind::Var(Var {
+                        res: Some(Resolved::Global(_)),
+                        name,
+                    }) if self.fresh_results.contains(&name.name)
+                        && !e.ty.as_ref().is_some_and(|t| matches!(t, Type::Arrow { .. })) =>
+                    {
+                        Vec::new()
+                    }
                     _ => al,
                 }
             }
@@ -423,10 +439,26 @@ impl Analysis {
                 union(a, &b)
             }
             ExpKind::Loop { pat, init, form, body } => {
-                let init_al = match init {
-                    Some(i) => self.exp(i)?,
-                    None => Vec::new(),
+                // The aliases of each component of a tuple pattern's
+                // initial tuple, so that a loop consumes only the initial
+                // values of the parameters its body consumes.
+                let parts = match (&pat.kind, init.as_deref().map(|i| &i.kind)) {
+                    (PatKind::Tuple(ps), Some(ExpKind::Tuple(es))) if ps.len() == es.len() && ps.len() > 1 => ps.len(),
+                    _ => 1,
                 };
+                let mut init_als = Vec::new();
+                match init.as_deref() {
+                    Some(Exp {
+                        kind: ExpKind::Tuple(es),
+                        ..
+                    }) if parts > 1 => {
+                        for e in es.iter() {
+                            init_als.push((self.exp(e)?, e.span));
+                        }
+                    }
+                    Some(i) => init_als.push((self.exp(i)?, i.span)),
+                    None => init_als.push((Vec::new(), pat.span)),
+                }
                 if let LoopForm::For(_, _, b) = &**form {
                     self.exp(b)?;
                 }
@@ -439,7 +471,13 @@ impl Analysis {
                         first: an.bindings.len() as u32,
                         what: "a loop body",
                     });
-                    let ids = an.bind_pat(pat, &[], None);
+                    let ids: Vec<Vec<u32>> = match &**pat {
+                        Pat {
+                            kind: PatKind::Tuple(ps),
+                            ..
+                        } if parts > 1 => ps.iter().map(|p| an.bind_pat(p, &[], None)).collect(),
+                        p => vec![an.bind_pat(p, &[], None)],
+                    };
                     let r = (|| {
                         match &**form {
                             LoopForm::ForIn(p, _) => {
@@ -456,15 +494,20 @@ impl Analysis {
                     })();
                     an.frames.pop();
                     r?;
-                    let consumed = ids.iter().any(|id| an.consumed.contains_key(id));
-                    for id in &ids {
+                    let consumed: Vec<bool> = ids
+                        .iter()
+                        .map(|part| part.iter().any(|id| an.consumed.contains_key(id)))
+                        .collect();
+                    for id in ids.iter().flatten() {
                         an.consumed.remove(id);
                     }
                     Ok(consumed)
                 })?;
-                if consumed_param {
-                    if let Some(i) = init {
-                        self.consume(&init_al, i.span)?;
+                if init.is_some() {
+                    for ((al, span), consumed) in init_als.iter().zip(consumed_param) {
+                        if consumed {
+                            self.consume(al, *span)?;
+                        }
                     }
                 }
                 Vec::new()
@@ -505,8 +548,9 @@ impl Analysis {
 }
 
 /// Check a top-level function.
-pub fn check_valbind(_ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
+pub fn check_valbind(ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
     let mut an = Analysis {
+        fresh_results: &ck.fresh_results,
         bindings: Vec::new(),
         scope: Vec::new(),
         consumed: FastMap::default(),
@@ -522,6 +566,7 @@ pub fn check_valbind(_ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
         param_ids.extend(an.bind_pat(p, &[], Some("it is a parameter whose type is not unique")));
     }
     let result = an.exp(&vb.body)?;
+    let fresh = !result.iter().any(|a| param_ids.contains(a));
     let unique_ret = vb
         .ret
         .as_ref()
@@ -533,7 +578,7 @@ pub fn check_valbind(_ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
                 return Err(Diag::new(
                     vb.body.span,
                     format!(
-                        "the return type is unique (`*`), but the result may alias the parameter `{}`",
+                        "A unique-typed component of the return value is aliased to \"{}\", which is not consumable (a parameter whose type is not unique)",
                         b.name
                     ),
                 )
@@ -541,6 +586,11 @@ pub fn check_valbind(_ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
                 .help("return a `copy` of it"));
             }
         }
+    }
+    if fresh {
+        ck.fresh_results.insert(vb.name.clone());
+    } else {
+        ck.fresh_results.remove(&vb.name);
     }
     Ok(())
 }

@@ -31,6 +31,21 @@ enum Callee<'q> {
     Other,
 }
 
+impl Callee<'_> {
+    /// Futhark's wording of a failed application (`Cannot apply "f" to
+    /// "x"`), with the argument's position.
+    fn cannot_apply(&self, i: usize, arg: &Exp) -> String {
+        let f = match self {
+            Callee::Name(n) => format!("\"{n}\""),
+            Callee::Other => "function".to_string(),
+        };
+        match &arg.kind {
+            ExpKind::Var(v) => format!("Cannot apply {f} to \"{}\" (argument {})", v.name, i + 1),
+            _ => format!("Cannot apply {f} to argument {}", i + 1),
+        }
+    }
+}
+
 impl std::fmt::Display for Callee<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -197,7 +212,10 @@ impl Checker {
                         }
                     };
                     if out.iter().any(|(m, _)| *m == n) {
-                        return Err(Diag::new(s, format!("field `{n}` is defined twice")));
+                        return Err(Diag::new(
+                            s,
+                            format!("field `{n}` is defined twice (previously defined in this record)"),
+                        ));
                     }
                     out.push((n, t));
                 }
@@ -399,18 +417,7 @@ impl Checker {
             }
             ExpKind::Loop { pat, init, form, body } => {
                 if init.is_none() {
-                    let PatKind::Id(n) = &pat.kind else {
-                        return Err(Diag::new(pat.span, "`loop` without `= init` needs a single variable"));
-                    };
-                    let mut v = Exp::new(
-                        ExpKind::Var(Var {
-                            name: QualName::unqual(n.clone()),
-                            res: None,
-                        }),
-                        pat.span,
-                    );
-                    v.ty = None;
-                    *init = Some(Box::new(v));
+                    *init = Some(Box::new(loop_init_of(pat)?));
                 }
                 let init = init.as_mut().unwrap();
                 let it = self.check_exp(init)?;
@@ -774,13 +781,13 @@ impl Checker {
                 } else {
                     self.check_exp(a)?
                 };
-                self.check_size_form(&params[i], &at, i, a.span, desc)?;
+                self.check_size_form(&params[i], &at, i, a, desc)?;
+                let what = desc.cannot_apply(i, a);
                 self.subst.unify_explained(&params[i], &at, a.span, |s, help| {
                     Diag::new(
                         a.span,
                         format!(
-                            "argument {} of {desc}: expected type `{}`, found `{}`",
-                            i + 1,
+                            "{what}: expected type `{}`, found `{}`",
                             s.show(&params[i]),
                             s.show(&at)
                         ),
@@ -933,7 +940,8 @@ impl Checker {
     /// size, which must be an expression of the same form (`[k*l]`) or a
     /// size variable; Futhark rejects anything else, and so do we, with a
     /// message that says what was expected.
-    fn check_size_form(&self, param: &Type, arg: &Type, i: usize, span: Span, desc: &Callee) -> Result<(), Diag> {
+    fn check_size_form(&self, param: &Type, arg: &Type, i: usize, arg_exp: &Exp, desc: &Callee) -> Result<(), Diag> {
+        let span = arg_exp.span;
         fn fits(p: &Size, a: &Size) -> bool {
             match (p, a) {
                 (Size::Expr(x), Size::Expr(y)) if x.op == y.op => fits(&x.lhs, &y.lhs) && fits(&x.rhs, &y.rhs),
@@ -977,8 +985,8 @@ impl Checker {
             return Err(Diag::new(
                 span,
                 format!(
-                    "argument {} of {desc}: expected an array of size `{form}`, found {found}",
-                    i + 1
+                    "{}: expected an array of size `{form}`, found {found}",
+                    desc.cannot_apply(i, arg_exp)
                 ),
             )
             .help(format!(
@@ -1074,6 +1082,29 @@ impl Checker {
         }
     }
 
+    /// An index of any integer type (the language reference, `a[i]`); an
+    /// index whose type nothing else decides is an `i64`.
+    fn check_index(&mut self, i: &mut Exp) -> Result<(), Diag> {
+        let t = self.check_exp(i)?;
+        let t = match self.subst.resolve(&t) {
+            Type::Var(_) => {
+                self.subst.unify(&t, &i64t(), i.span)?;
+                i64t()
+            }
+            t => t,
+        };
+        match t {
+            Type::Prim(p) if p.is_int() => Ok(()),
+            t => Err(Diag::new(
+                i.span,
+                format!(
+                    "an index must be of an integer type, found a value of type `{}`",
+                    self.subst.show(&t)
+                ),
+            )),
+        }
+    }
+
     /// The type of `a[idx]` for `a: at`; checks the indices.
     fn index_type(&mut self, at: &Type, idx: &mut [DimIndex], span: Span) -> Result<Type, Diag> {
         let mut at = self.subst.resolve(at);
@@ -1112,9 +1143,7 @@ impl Checker {
         let mut out_shape = Vec::new();
         for (d, ix) in shape.iter().zip(idx.iter_mut()) {
             match ix {
-                DimIndex::Fix(i) => {
-                    self.check_against(i, &i64t())?;
-                }
+                DimIndex::Fix(i) => self.check_index(i)?,
                 DimIndex::Slice { start, end, stride } => {
                     let whole = start.is_none() && end.is_none() && stride.is_none();
                     for x in [start, end, stride].into_iter().flatten() {
@@ -1131,6 +1160,31 @@ impl Checker {
         }
         Ok(t)
     }
+}
+
+/// The initial value of `loop pat for ...` (no `= init`): the variables
+/// the pattern binds, as they are bound outside the loop.
+fn loop_init_of(pat: &Pat) -> Result<Exp, Diag> {
+    let kind = match &pat.kind {
+        PatKind::Id(n) => ExpKind::Var(Var {
+            name: QualName::unqual(n.clone()),
+            res: None,
+        }),
+        PatKind::Tuple(ps) => ExpKind::Tuple(ps.iter().map(loop_init_of).collect::<Result<_, _>>()?),
+        PatKind::Record(fs) => ExpKind::Record(
+            fs.iter()
+                .map(|(n, sp, p)| Ok(RecordField::Explicit(n.clone(), *sp, loop_init_of(p)?)))
+                .collect::<Result<_, Diag>>()?,
+        ),
+        PatKind::Ascribe(p, _) => return loop_init_of(p),
+        PatKind::Wildcard | PatKind::Lit { .. } | PatKind::Constr(..) => {
+            return Err(Diag::new(
+                pat.span,
+                "a `loop` without `= init` takes its initial value from the variables its pattern binds; this pattern part binds none",
+            ))
+        }
+    };
+    Ok(Exp::new(kind, pat.span))
 }
 
 /// The record type `t` with the field at `path` of type `v`.

@@ -397,6 +397,10 @@ pub(crate) struct Checker {
     abstract_types: FastMap<Name, (Vec<Name>, Type)>,
     pub errors: Vec<Diag>,
     fresh_names: u32,
+    /// The top-level functions whose result aliases none of their
+    /// parameters (a fresh value, as if its type were unique), found by
+    /// the uniqueness checker (`consume`).
+    pub fresh_results: std::collections::HashSet<Name>,
 }
 
 impl Checker {
@@ -411,6 +415,7 @@ impl Checker {
             abstract_types: FastMap::default(),
             errors: Vec::new(),
             fresh_names: 0,
+            fresh_results: Default::default(),
         };
         ck.load_builtins();
         ck
@@ -630,7 +635,10 @@ impl Checker {
                 let mut out: Vec<(Name, Type)> = Vec::new();
                 for (n, s, t) in fs {
                     if out.iter().any(|(m, _)| m == n) {
-                        return Err(Diag::new(*s, format!("field `{n}` is defined twice")));
+                        return Err(Diag::new(
+                            *s,
+                            format!("field `{n}` is defined twice (previously defined in this record)"),
+                        ));
                     }
                     out.push((n.clone(), self.type_of(t)?));
                 }
@@ -716,6 +724,37 @@ impl Checker {
         }
     }
 
+    /// Whether `qn` names a top-level constant of type `i64` (or a
+    /// built-in one, `i64.highest`).
+    fn is_size_constant(&self, qn: &QualName) -> bool {
+        if !qn.quals.is_empty() {
+            return self
+                .lookup_builtin(&qn.to_string())
+                .is_some_and(|s| s.ty == Type::Prim(PrimType::I64));
+        }
+        self.lookup_global(&qn.name)
+            .is_some_and(|(_, s)| s.ty == Type::Prim(PrimType::I64) && s.size_params.is_empty())
+    }
+
+    /// Whether `qn` names a top-level or built-in function.
+    fn is_function_name(&self, qn: &QualName) -> bool {
+        let arrow = |s: &Scheme| matches!(s.ty, Type::Arrow { .. });
+        if !qn.quals.is_empty() {
+            return self.lookup_builtin(&qn.to_string()).is_some_and(|s| arrow(&s));
+        }
+        self.lookup_global(&qn.name).is_some_and(|(_, s)| arrow(&s))
+            || self.lookup_builtin(&qn.name).is_some_and(|s| arrow(&s))
+    }
+
+    // Note [Sizes from constants]
+    // A size may name a top-level constant (`def n = 19i64`, `[n]f32`, in
+    // a module `[r]t` with `def r = i64.i32 P.r`), or be an expression
+    // over constants. Futhark tracks such a size as the constant's name;
+    // here it is an unknown size, as `[n/2]` is (Note [Static size
+    // checking]): the program is accepted and shapes are checked at run
+    // time where they meet, so an ill-sized use is reported when it runs,
+    // not when it is compiled (docs/futhark-missing.md).
+
     fn size_of(&mut self, s: &SizeExp) -> Result<Size, Diag> {
         Ok(match s {
             SizeExp::Any => Size::Unknown,
@@ -726,13 +765,17 @@ impl Checker {
                 // else is `Unknown`.
                 let mut e = (**e).clone();
                 let mut unknown = None;
+                let mut constant = false;
                 zonk::walk_exp(
                     &mut e,
                     &mut |x| {
                         if let ExpKind::Var(v) = &x.kind {
-                            if unknown.is_none()
-                                && (!v.name.quals.is_empty() || self.lookup_local(&v.name.name).is_none())
-                            {
+                            let local = v.name.quals.is_empty() && self.lookup_local(&v.name.name).is_some();
+                            if !local && (self.is_size_constant(&v.name) || self.is_function_name(&v.name)) {
+                                // A constant or a call (`[opaque n]`,
+                                // `[length xs]`): not tracked.
+                                constant = true;
+                            } else if unknown.is_none() && !local {
                                 unknown = Some((v.name.to_string(), x.span));
                             }
                         }
@@ -743,7 +786,15 @@ impl Checker {
                 if let Some((n, s)) = unknown {
                     return Err(Diag::new(s, format!("unknown size `{n}`")));
                 }
+                if constant {
+                    // See Note [Sizes from constants].
+                    return Ok(Size::Unknown);
+                }
                 self.size_of_exp(&e)
+            }
+            SizeExp::Name(qn, _) if self.lookup_local(&qn.name).is_none() && self.is_size_constant(qn) => {
+                // See Note [Sizes from constants].
+                Size::Unknown
             }
             SizeExp::Name(qn, span) => {
                 if !qn.quals.is_empty() {
@@ -752,7 +803,11 @@ impl Checker {
                 match self.lookup_local(&qn.name) {
                     Some(l) => {
                         let t = self.subst.resolve(&l.ty);
-                        if t != Type::Prim(PrimType::I64) && !matches!(t, Type::Var(_)) {
+                        if let Type::Var(_) = t {
+                            // A parameter used as a size (`def f (n) : [n]t`)
+                            // is an `i64`.
+                            self.subst.unify(&t, &Type::Prim(PrimType::I64), *span)?;
+                        } else if t != Type::Prim(PrimType::I64) {
                             return Err(Diag::new(*span, format!("expected a size of type `i64`, found `{t}`")));
                         }
                         Size::Var(qn.name.clone())
@@ -857,7 +912,15 @@ impl Checker {
     fn check_dec(&mut self, dec: &mut Dec, id: GlobalId, user: bool, entries: &mut Vec<Entry>) -> Result<(), Diag> {
         match dec {
             Dec::Val(vb) => {
-                let scheme = Rc::new(self.check_valbind(vb)?);
+                let original = vb.clone();
+                let mut scheme = self.check_valbind(vb)?;
+                let extra = arity(&scheme.ty).saturating_sub(vb.params.len());
+                if extra > 0 {
+                    // See Note [Point-free definitions].
+                    *vb = eta_expand(original, extra);
+                    scheme = self.check_valbind(vb)?;
+                }
+                let scheme = Rc::new(scheme);
                 self.globals.insert(vb.name.clone(), (id, scheme.clone()));
                 if vb.entry {
                     if !user {
@@ -981,7 +1044,11 @@ impl Checker {
             }
         }
         let (param_types, ret) = self.check_function(&mut vb.params, vb.ret.as_ref(), &mut vb.body)?;
-        self.check_sizes_bound(&vb.type_params, &param_types)?;
+        // A size parameter may also be one of the result's sizes (`def mat
+        // [m][n] (v: t) : [m][n]t`): a call's context gives its value.
+        let mut sized = param_types.clone();
+        sized.push(ret.clone());
+        self.check_sizes_bound(&vb.type_params, &sized)?;
         // Defaulting and generalisation.
         let mut left = Vec::new();
         for t in param_types.iter().chain(std::iter::once(&ret)) {
@@ -1050,7 +1117,7 @@ impl Checker {
                     return Err(Diag::new(
                         *span,
                         format!(
-                            "size `{name}` is the size of nothing in the parameters' types, so nothing gives its value"
+                            "Size [{name}] unused in pattern: `{name}` is the size of nothing in the parameters' or the result's types, so nothing gives its value"
                         ),
                     )
                     .help(format!("use it in a type annotation, e.g. `(xs: [{name}]i32)`")));
@@ -1264,4 +1331,55 @@ pub fn record_type(mut fs: Vec<(Name, Type)>) -> Type {
     }
     fs.sort_by(|a, b| a.0.cmp(&b.0));
     Type::Record(fs)
+}
+
+// Note [Point-free definitions]
+// A top-level definition whose value is a function beyond its parameters
+// (`entry main = map f`, `def h = f >-> g`, `def add x = \y -> x + y`) is
+// checked twice: once as written, to learn how many arguments its type
+// takes, then eta-expanded (`entry main eta%0 = (map f) eta%0`) and checked
+// again, so that every top-level function takes all its arguments as
+// parameters. Entry points then have parameters, and internalisation never
+// meets a top-level function that returns a function. The return
+// annotation, if any, moves onto the body it describes. (The names cannot
+// clash with the program's: `%` is not a name character.)
+
+/// How many arguments a type takes before its result is not a function.
+fn arity(t: &Type) -> usize {
+    match t {
+        Type::Arrow { ret, .. } => 1 + arity(ret),
+        _ => 0,
+    }
+}
+
+/// `vb` (as parsed, before checking) with `extra` more parameters, its
+/// body applied to them.
+fn eta_expand(mut vb: ValBind, extra: usize) -> ValBind {
+    let span = vb.body.span;
+    let mut body = std::mem::replace(&mut vb.body, Exp::new(ExpKind::Tuple(Vec::new()), span));
+    if let Some(ret) = vb.ret.take() {
+        body = Exp::new(ExpKind::Ascript(Box::new(body), Box::new(ret)), span);
+    }
+    let names: Vec<Name> = (0..extra).map(|i| Name::from(format!("eta%{i}"))).collect();
+    for n in &names {
+        vb.params.push(Pat {
+            kind: PatKind::Id(n.clone()),
+            span,
+            ty: None,
+        });
+    }
+    let args = names
+        .into_iter()
+        .map(|n| {
+            Exp::new(
+                ExpKind::Var(Var {
+                    name: QualName::unqual(n),
+                    res: None,
+                }),
+                span,
+            )
+        })
+        .collect();
+    vb.body = Exp::new(ExpKind::Apply(Box::new(body), args), span);
+    vb
 }

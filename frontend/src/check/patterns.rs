@@ -382,7 +382,7 @@ fn check_match(x: &Exp, cases: &[(Pat, Exp)], span: Span) -> Result<(), Diag> {
     if let Some(w) = missing(&rows, tys) {
         return Err(Diag::new(
             span,
-            format!("`match` is not exhaustive: unmatched case `{}`", show(&w[0], t, false)),
+            format!("Unmatched cases in match expression: `{}`", show(&w[0], t, false)),
         )
         .help("add a case for it, or a last case `case _ -> ...`"));
     }

@@ -339,7 +339,7 @@ fn match_must_be_exhaustive() {
         let d = rejected(src);
         assert_eq!(
             d.message,
-            format!("`match` is not exhaustive: unmatched case `{missing}`"),
+            format!("Unmatched cases in match expression: `{missing}`"),
             "{src}"
         );
     }

@@ -265,7 +265,7 @@ pub(crate) fn check_int_literal(v: u128, p: PrimType, span: crate::span::Span) -
         _ => return Ok(()),
     };
     if v > max {
-        return Err(Diag::new(span, format!("the literal {v} does not fit in type `{p}`")));
+        return Err(Diag::new(span, format!("Literal {v} out of bounds for type `{p}`")));
     }
     Ok(())
 }

@@ -172,7 +172,22 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 (s, valid, n)
             }
         };
-        self.assert(valid, "invalid range");
+        let op = match kind {
+            RangeEnd::Inclusive => "...",
+            RangeEnd::UpToExclusive => "..<",
+            RangeEnd::DownToExclusive => "..>",
+        };
+        let mut args = vec![a64];
+        let mid = match sec {
+            Some(x) => {
+                args.push(self.convert(x, Scalar::I64));
+                "..{1}"
+            }
+            None => "",
+        };
+        let end = format!("{{{}}}", args.len());
+        args.push(b64);
+        self.assert_with(valid, &format!("Range {{0}}{mid}{op}{end} is invalid."), &args);
         // An invalid range never gets here; keep the size non-negative
         // for the verifier-free reader.
         let is = if t == Scalar::I64 && self.int_value(a) == Some(0) && self.int_value(s64) == Some(1) {
@@ -198,7 +213,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             let n = self.size(l0, d)?;
             match ix {
                 DimIndex::Fix(e) => {
+                    // An index of any integer type (see `check_index`).
                     let i = self.leaf(sc, e)?;
+                    let i = self.convert(i, Scalar::I64);
                     if !self.unsafe_ && !self.known_in_bounds(i, n) {
                         let hi = self.cmpop("lt", i, n);
                         if matches!(self.int_value(i), Some(c) if c >= 0) {

@@ -1091,6 +1091,23 @@ impl<'a> Interp<'a> {
             }
             self.bind_pat(p, v, false)?;
         }
+        if check_sizes {
+            // A size parameter that only the result's type mentions (`def
+            // mat [m][n] (v: t) : [m][n]t`) takes its value from the call's
+            // context, which this interpreter does not do yet.
+            for tp in type_params {
+                if let TypeParam::Size { name, .. } = tp {
+                    if self.lookup_opt(name).is_none() {
+                        return err(
+                            span,
+                            format!(
+                                "the size parameter `{name}` is not determined by the arguments; taking it from the result's type is not supported yet"
+                            ),
+                        );
+                    }
+                }
+            }
+        }
         Ok(())
     }
 
@@ -1360,12 +1377,11 @@ impl<'a> Interp<'a> {
         let Some(count) = count else {
             let mid = second.map(|x| format!("..{x}")).unwrap_or_default();
             let op = match kind {
-                RangeEnd::Inclusive if second.is_some() => "...",
-                RangeEnd::Inclusive => "..",
+                RangeEnd::Inclusive => "...",
                 RangeEnd::UpToExclusive => "..<",
                 RangeEnd::DownToExclusive => "..>",
             };
-            return err(e.span, format!("range {sv}{mid}{op}{ev} is invalid"));
+            return err(e.span, format!("Range {sv}{mid}{op}{ev} is invalid."));
         };
         let n = check_alloc(count, e.span)?;
         let mut data = Data::of_prim(t, n);

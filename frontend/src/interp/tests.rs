@@ -916,7 +916,7 @@ fn ranges() {
         range(i32_(0), Some(i32_(-1)), i32_(5), UpToExclusive),
     ] {
         let e = ev_err(bad);
-        assert!(e.message.contains("range"), "{}", e.message);
+        assert!(e.message.contains("Range"), "{}", e.message);
     }
 }
 

@@ -247,10 +247,30 @@ impl<'e> Renamer<'e> {
             TypeExpKind::Var(qn) => self.type_var(qn, span),
             TypeExpKind::Tuple(ts) => ts.iter_mut().try_for_each(|t| self.type_exp(t)),
             TypeExpKind::Record(fs) => fs.iter_mut().try_for_each(|(_, _, t)| self.type_exp(t)),
-            TypeExpKind::Array(_, t) | TypeExpKind::Unique(t) | TypeExpKind::Existential(_, t) => self.type_exp(t),
-            TypeExpKind::Arrow(_, a, b) => {
+            TypeExpKind::Array(size, t) => {
+                // A size may name a top-level constant (`def n = 3`, `[n]`).
+                match size {
+                    SizeExp::Name(qn, sp) => self.var(qn, *sp)?,
+                    SizeExp::Exp(e, _) => self.exp(e)?,
+                    SizeExp::Any | SizeExp::Const(..) => {}
+                }
+                self.type_exp(t)
+            }
+            TypeExpKind::Existential(names, t) => {
+                let mark = self.locals.len();
+                self.locals.extend(names.iter().map(|(n, _)| n.clone()));
+                let r = self.type_exp(t);
+                self.locals.truncate(mark);
+                r
+            }
+            TypeExpKind::Unique(t) => self.type_exp(t),
+            TypeExpKind::Arrow(name, a, b) => {
                 self.type_exp(a)?;
-                self.type_exp(b)
+                let mark = self.locals.len();
+                self.locals.extend(name.iter().cloned());
+                let r = self.type_exp(b);
+                self.locals.truncate(mark);
+                r
             }
             TypeExpKind::Apply(h, args) => {
                 self.type_exp(h)?;

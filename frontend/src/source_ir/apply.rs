@@ -258,7 +258,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
 
     /// A call of built-in `name` with all its arguments (Note [Source
     /// functions]).
-    fn builtin(&mut self, name: &str, args: Vec<Value>, ret: IrType) -> DResult<Value> {
+    pub(super) fn builtin(&mut self, name: &str, args: Vec<Value>, ret: IrType) -> DResult<Value> {
         let (module, f) = match name
             .split_once('.')
             .and_then(|(m, f)| Some((PrimType::from_name(m)?, f)))

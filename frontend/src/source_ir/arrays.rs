@@ -12,6 +12,7 @@
 use futmlir_dialects::ir::{Dim, Scalar, Type as IrType, TypeKind, Value};
 
 use super::{internal, unsupported, DResult, Emitter, Scope};
+use crate::internalise::values::prim;
 use crate::syntax::ast::{DimIndex, Exp, RangeEnd};
 
 /// One index of an indexing or update, evaluated.
@@ -78,6 +79,15 @@ impl<'a, 'c> Emitter<'a, 'c> {
         self.index_with(arr, &ixs)
     }
 
+    /// An index of any integer type as the `i64` the index ops take.
+    fn index_i64(&mut self, i: Value) -> DResult<Value> {
+        let i64t = self.ctx.scalar(Scalar::I64);
+        match self.ctx.as_scalar(self.value_type(i)) {
+            Some(Scalar::I64) | None => Ok(i),
+            Some(t) => self.builtin(&format!("i64.{}", prim(t).name()), vec![i], i64t),
+        }
+    }
+
     /// Evaluate the indices into `arr`. A `:` gets a triple where a slice
     /// op needs one: in an update (`every`), or before a slice with no
     /// fixed index after it.
@@ -89,7 +99,10 @@ impl<'a, 'c> Emitter<'a, 'c> {
         let mut out = Vec::new();
         for (j, ix) in idx.iter().enumerate() {
             out.push(match ix {
-                DimIndex::Fix(e) => Ix::Fix(self.exp(sc, e)?),
+                DimIndex::Fix(e) => {
+                    let i = self.exp(sc, e)?;
+                    Ix::Fix(self.index_i64(i)?)
+                }
                 DimIndex::Slice { start, end, stride } => {
                     let whole_needs_triple = every || {
                         let later = &idx[j + 1..];

@@ -1,5 +1,7 @@
--- A size parameter no parameter type mentions is a diagnostic at its
--- span (as in Futhark), not a panic in the emitter.
+-- A size parameter that only the result type mentions is allowed (as in
+-- Futhark, whose call sites take it from their context); a call whose
+-- context does not give it is a diagnostic at the call, not a panic in
+-- the emitter.
 -- RUN: not futmlir opt %s --emit=source 2>&1
 def fill [n] (x: i32): [n]i32 = replicate n x
 
@@ -7,5 +9,5 @@ def main (x: i32) = fill x
 
 -- (The CHECK lines are far from the definition, so that the snippet of
 -- the source in the message does not show them.)
--- CHECK: size `n` is the size of nothing in the parameters' types
--- CHECK: unsupported.fut:4:10
+-- CHECK: size parameter `n` that no parameter type mentions
+-- CHECK: unsupported.fut:8:21

@@ -1,7 +1,7 @@
 -- A `match` that misses a constructor is an error naming the value it
 -- does not match.
 -- ==
--- error: unmatched case `#none`
+-- error: Unmatched cases in match expression: `#none`
 type opt = #some i32 | #none
 
 def main (x: opt): i32 =

@@ -1,6 +1,6 @@
 -- Integer literals never cover an integer type: a default case is needed.
 -- ==
--- error: unmatched case `2`
+-- error: Unmatched cases in match expression: `2`
 def main (x: i32): i32 =
   match x
   case 0 -> 10

@@ -1,6 +1,6 @@
 -- A missing case inside a payload: the example value shows where.
 -- ==
--- error: unmatched case `#pair #b _`
+-- error: Unmatched cases in match expression: `#pair #b _`
 type ab = #a | #b
 type t = #pair ab i32 | #single
 

@@ -1,6 +1,6 @@
 -- A `match` on a pair of sums that misses one combination.
 -- ==
--- error: unmatched case
+-- error: Unmatched cases in match expression
 type either 'a 'b = #left a | #right b
 
 def combine (x: either i32 bool) (y: either i32 bool): i32 =

@@ -1,7 +1,7 @@
 -- What a size binder binds aliases its value: consuming the value's
 -- array then using the binding is an error.
 -- ==
--- error: used here after being consumed
+-- error: Using "[a-z_]*", but this was consumed
 
 def main (zs: *[]i32) : []i32 =
   let [n] (xs: [n]i32) = zs

@@ -175,7 +175,10 @@ impl<'a> Parser<'a> {
     /// `:> t`.
     pub(super) fn parse_exp(&mut self) -> PExp {
         let mut e = self.parse_binop(prec::BACKTICK)?;
-        if matches!(self.peek(), Tok::DotDot | Tok::DotDotLt | Tok::DotDotGt) {
+        if matches!(
+            self.peek(),
+            Tok::DotDot | Tok::DotDotDot | Tok::DotDotLt | Tok::DotDotGt
+        ) {
             e = self.parse_range_rest(e)?;
         }
         while matches!(self.peek(), Tok::Colon | Tok::ColonGt) {
@@ -188,7 +191,10 @@ impl<'a> Parser<'a> {
     /// slice parts).
     fn parse_range(&mut self) -> PExp {
         let e = self.parse_binop(prec::BACKTICK)?;
-        if matches!(self.peek(), Tok::DotDot | Tok::DotDotLt | Tok::DotDotGt) {
+        if matches!(
+            self.peek(),
+            Tok::DotDot | Tok::DotDotDot | Tok::DotDotLt | Tok::DotDotGt
+        ) {
             return self.parse_range_rest(e);
         }
         Ok(e)
@@ -262,6 +268,9 @@ impl<'a> Parser<'a> {
 
     /// An operator right before `)`: the end of a left section `(e op)`.
     fn at_left_section_end(&self) -> bool {
+        if let Some(k) = self.qual_binop_len() {
+            return *self.peek_at(k) == Tok::RParen;
+        }
         matches!(self.peek(), Tok::Op | Tok::Backtick) && *self.peek_at(1) == Tok::RParen && self.peek_binop().is_some()
     }
 
@@ -505,12 +514,18 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         let head = self.parse_atom_post()?;
-        if !self.starts_atom() {
+        if !self.starts_atom() && !self.at(&Tok::Backslash) {
             return Ok(head);
         }
         let mut args = Vec::new();
         while self.starts_atom() {
             let a = self.parse_atom_post()?;
+            push_exp(&mut args, a);
+        }
+        // A lambda may be the last argument without parentheses
+        // (`tabulate n \i -> f i`); it extends as far as it can.
+        if self.at(&Tok::Backslash) {
+            let a = self.parse_lambda()?;
             push_exp(&mut args, a);
         }
         let hi = args.last().map_or(head.span.hi, |a| a.span.hi);
@@ -686,9 +701,12 @@ impl<'a> Parser<'a> {
         if self.at(&Tok::Dot) {
             return self.parse_project_section(lo);
         }
-        if matches!(self.peek(), Tok::Op | Tok::Backtick)
+        // `(op e)`, also with a qualified operator (`(f64./ 2)` is `\x -> x
+        // f64./ 2`, not `(f64./) 2`).
+        if (matches!(self.peek(), Tok::Op | Tok::Backtick)
             && self.peek_binop().is_some()
-            && (*self.peek_at(1) == Tok::RParen || !self.at_op("-"))
+            && (*self.peek_at(1) == Tok::RParen || !self.at_op("-")))
+            || self.qual_binop_len().is_some()
         {
             return self.parse_right_section(lo);
         }

@@ -273,7 +273,13 @@ impl<'a> Parser<'a> {
         let spec = match self.peek() {
             Tok::Kw(Kw::Val) => {
                 let kw = self.bump();
-                let (name, name_span) = self.parse_binding_name()?;
+                // `val + : t -> t -> t` as well as `val (+) : ...`.
+                let (name, name_span) = if self.at(&Tok::Op) {
+                    let op = self.bump();
+                    (self.name_of(&op), self.span_of(&op))
+                } else {
+                    self.parse_binding_name()?
+                };
                 let type_params = self.parse_type_params(false)?;
                 self.expect(Tok::Colon, "`:`")?;
                 let ty = *self.parse_type()?;

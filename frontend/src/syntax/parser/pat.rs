@@ -126,6 +126,13 @@ impl<'a> Parser<'a> {
             let hi = self.bump().hi;
             return Ok(mkp(self.sp(lo, hi), || PatKind::Tuple(Vec::new())));
         }
+        // `(+)`: a parameter that is an operator (`def f (+) x y = x + y`).
+        if self.at(&Tok::Op) && *self.peek_at(1) == Tok::RParen {
+            let op = self.bump();
+            let name = self.name_of(&op);
+            let hi = self.bump().hi;
+            return Ok(mkp(self.sp(lo, hi), || PatKind::Id(name)));
+        }
         let first = self.parse_pat()?;
         if self.at(&Tok::Comma) {
             let mut elems = Vec::new();
