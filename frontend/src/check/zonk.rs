@@ -208,7 +208,7 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
             if let Some(t) = e.ty.as_ref().and_then(resolve) {
                 e.ty = Some(t);
             }
-            if let (ExpKind::Lit(Literal::Int { value, .. }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
+            if let (ExpKind::Lit(Literal::Int { value, suffix: None }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
                 check_int_literal(*value, *p, e.span)?;
             }
             if let (
@@ -251,6 +251,10 @@ fn check_implicit_sizes(b: &str, t: &Type, span: crate::span::Span) -> Result<()
     Ok(())
 }
 
+/// An overloaded integer literal (no suffix) must fit the type its
+/// context gives it: `257: u8` is an error. A suffixed one wraps, as in
+/// Futhark: `257u8` is `1u8` and `255i8` is `-1i8` (its magnitude is kept
+/// and truncated to the type where it is evaluated).
 pub(crate) fn check_int_literal(v: u128, p: PrimType, span: crate::span::Span) -> Result<(), Diag> {
     let max: u128 = match p {
         // The magnitude may be one more than the signed maximum: `-128i8`.
