@@ -230,25 +230,32 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
     )
 }
 
-/// The implicit sizes of `unflatten` and `split` (see
+/// The implicit sizes of `unflatten`, `split` and `rep` (see
 /// `builtins::implicit_size_count`) must be known where they are used, as
-/// the interpreters take them from the type. They are not when the
+/// the interpreters take them from the type; `rep`'s come from the
+/// context of its result alone. They are not when the
 /// argument's size is a size variable that was generalised away (`def f xs
 /// = unflatten (flatten xs)`, whose `xs` has no declared sizes): the body
 /// of a function does not see the sizes it was generalised over.
 fn check_implicit_sizes(b: &str, t: &Type, span: crate::span::Span) -> Result<(), Diag> {
-    if builtins::implicit_sizes(b, t).contains(&Size::Unknown) {
-        return Err(Diag::new(
-            span,
-            format!("cannot determine the sizes that `{b}` produces here: the size of its argument is not known"),
-        )
-        .help(format!(
-            "declare size parameters for the sizes of the enclosing function's parameters \
-             (`def f [n][m] (xs: [n][m]t)`), or coerce the argument (`xs :> [{}]t`)",
-            if b == "split" { "n+m" } else { "n*m" }
-        )));
+    if !builtins::implicit_sizes(b, t).contains(&Size::Unknown) {
+        return Ok(());
     }
-    Ok(())
+    if b == "rep" {
+        return Err(
+            Diag::new(span, "cannot determine the size of the array that `rep` produces here")
+                .help("give the result a type with a known size (`let xs: [n]t = rep x`), or use `replicate n x`"),
+        );
+    }
+    Err(Diag::new(
+        span,
+        format!("cannot determine the sizes that `{b}` produces here: the size of its argument is not known"),
+    )
+    .help(format!(
+        "declare size parameters for the sizes of the enclosing function's parameters \
+         (`def f [n][m] (xs: [n][m]t)`), or coerce the argument (`xs :> [{}]t`)",
+        if b == "split" { "n+m" } else { "n*m" }
+    )))
 }
 
 /// An overloaded integer literal (no suffix) must fit the type its
