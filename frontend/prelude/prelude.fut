@@ -19,6 +19,19 @@ def flip '^a '^b '^c (f: a -> b -> c) (b: b) (a: a): c = f a b
 def curry '^a '^b '^c (f: (a, b) -> c) (a: a) (b: b): c = f (a, b)
 def uncurry '^a '^b '^c (f: a -> b -> c) (p: (a, b)): c = f p.0 p.1
 
+-- Repetition: `f` applied `n` times (none when `n <= 0`), or for as long
+-- as `p` does (`iterate_while`) or does not (`iterate_until`) hold of the
+-- current value, tested before each application.
+def iterate 'a (n: i32) (f: a -> a) (x: a): a = loop x for _i < n do f x
+def iterate_until 'a (p: a -> bool) (f: a -> a) (x: a): a = loop x while !(p x) do f x
+def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a): a = loop x while p x do f x
+
+def not (x: bool): bool = !x
+
+-- A break point in Futhark's REPL, which futmlir does not have: the
+-- identity, like `trace` without the printing.
+def break 't (x: t): t = x
+
 -- Arrays.
 def length [n] 't (_: [n]t): i64 = n
 def null [n] 't (_: [n]t): bool = n == 0
@@ -30,6 +43,15 @@ def take [n] 't (i: i64) (xs: [n]t): [i]t = xs[0:i] :> [i]t
 def drop [n] 't (i: i64) (xs: [n]t): []t = xs[i:]
 def indices [n] 't (_: [n]t): *[n]i64 = iota n
 def reverse [n] 't (xs: [n]t): [n]t = xs[::-1] :> [n]t
+
+-- `xs` at size `n`: a run-time error unless `n` is its size.
+def sized [m] 't (n: i64) (xs: [m]t): [n]t = xs :> [n]t
+
+-- A fresh copy: an array in its own memory, laid out row by row.
+def manifest 't (x: t): *t = copy x
+
+def zip2 [n] 'a 'b (as: [n]a) (bs: [n]b): *[n](a, b) = zip as bs
+def unzip2 [n] 'a 'b (xs: [n](a, b)): ([n]a, [n]b) = unzip xs
 
 def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t): [n*m*l]t = flatten (flatten xs)
 def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t): [n*m*l*k]t = flatten (flatten_3d xs)
@@ -80,6 +102,42 @@ def reduce_by_index_3d 'a [k] [m] [l] [n] (dest: *[k][m][l]a) (f: a -> a -> a) (
   let flat (i: i64, j: i64, h: i64) =
     if i >= 0 && i < k && j >= 0 && j < m && h >= 0 && h < l then (i * m + j) * l + h else -1
   in unflatten_3d (reduce_by_index (flatten_3d dest) f ne (map flat is) vs)
+
+-- `k` elements, `vs[j]` at `is[j]` and `x` where no index points; an
+-- index out of range writes nothing.
+def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t): *[k]t = scatter (replicate k x) is vs
+
+-- The exclusive scan: element `i` combines the elements before `i` (the
+-- first is `ne`). It is the inclusive scan of the input shifted right by
+-- one, `ne` in front, which fuses with the scan.
+def exscan [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a): *[n]a =
+  scan op ne (map (\i -> if i == 0 then ne else as[i - 1]) (iota n))
+
+-- The irregular map: `f` gives each element a segment of some length `k`
+-- (and a value `c`); the results are the segments' lengths (the shape),
+-- the flags (`true` where a segment starts), each segment's offset, the
+-- segments one after the other, and the values `c`. Futhark's arrays are
+-- regular, so no `map` can hold the segments: element `j` of segment `i`
+-- is found from `j`'s segment number (a max-scan over the segments'
+-- starts) and computed as `(f as[i]).0[j - offset]`, which applies `f`
+-- once per element of a segment, as well as once per segment for the
+-- shape and the values.
+def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  let (shape, cs) = unzip (map (\x -> let (bs, c) = f x in (length bs, c)) as)
+  let offsets = exscan (+) 0 shape
+  let m = reduce (+) 0 shape
+  -- Segment `i` starts at `offsets[i]` if it is not empty (the other
+  -- starts there are empty segments before it, or past the end).
+  let starts = map2 (\o s -> if s > 0 then o else -1) offsets shape
+  let segment = scan (\a b -> if a > b then a else b) 0 (spread m 0 starts (iota n))
+  let flags = map2 (\j i -> j == offsets[i]) (iota m) segment
+  let data = map2 (\j i -> (f as[i]).0[j - offsets[i]]) (iota m) segment
+  in (shape, flags, offsets, data, cs)
+
+-- `flatmap` of a function without the value `c`.
+def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
+  let (shape, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
+  in (shape, flags, offsets, data)
 
 -- Three classes, each in its original order: those `p1` holds for, then
 -- those `p2` holds for, then the rest.
