@@ -225,16 +225,24 @@ module type integral = {
 module type real = {
   include numeric
   val from_fraction : i64 -> i64 -> t
+  val to_i64 : t -> i64
   val to_f64 : t -> f64
   val sqrt : t -> t
+  val rsqrt : t -> t
   val cbrt : t -> t
   val exp : t -> t
   val sin : t -> t
   val cos : t -> t
   val tan : t -> t
+  val sinpi : t -> t
+  val cospi : t -> t
+  val tanpi : t -> t
   val asin : t -> t
   val acos : t -> t
   val atan : t -> t
+  val asinpi : t -> t
+  val acospi : t -> t
+  val atanpi : t -> t
   val sinh : t -> t
   val cosh : t -> t
   val tanh : t -> t
@@ -242,6 +250,7 @@ module type real = {
   val acosh : t -> t
   val atanh : t -> t
   val atan2 : t -> t -> t
+  val atan2pi : t -> t -> t
   val hypot : t -> t -> t
   val gamma : t -> t
   val lgamma : t -> t
@@ -258,25 +267,30 @@ module type real = {
   val floor : t -> t
   val trunc : t -> t
   val round : t -> t
-  val copysign : t -> t -> t
   val isinf : t -> bool
   val isnan : t -> bool
-  val isfinite : t -> bool
   val inf : t
   val nan : t
   val pi : t
   val e : t
-  val epsilon : t
   val recip : t -> t
   val pow : t -> t -> t
 }
 
+-- `isfinite` is futmlir's; Futhark's float modules lack it.
 module type float = {
   include real
   type int_t
   val from_bits : int_t -> t
   val to_bits : t -> int_t
   val num_bits : i32
+  val get_bit : i32 -> t -> i32
+  val set_bit : i32 -> t -> i32 -> t
+  val epsilon : t
+  val nextafter : t -> t -> t
+  val ldexp : t -> i32 -> t
+  val copysign : t -> t -> t
+  val isfinite : t -> bool
 }
 
 -- The numeric modules. Each is a functor applied to a structure of the
@@ -330,6 +344,10 @@ local module type integral_core = {
 local module type float_core = {
   include numeric_core
   type int_t
+  -- The integers of the same width, and the bits of the significand
+  -- (the stored ones, without the leading 1).
+  module bits: integral with t = int_t
+  val significand_bits : i32
   val to_f64 : t -> f64
   val to_bits : t -> int_t
   val from_bits : int_t -> t
@@ -417,6 +435,85 @@ local module float_ops (P: float_core) = {
   def isinf (x: P.t): bool = P.(abs x == inf)
   def isfinite (x: P.t): bool = P.(abs x < inf)
 
+  def rsqrt (x: P.t): P.t = P.(i32 1 / sqrt x)
+
+  -- Note [Half turns]
+  -- `sinpi`, `cospi` and `tanpi` take `x` in half turns. `r = x - 2 *
+  -- round (x / 2)` is `x` modulo whole turns, in [-1, 1], and exact (it
+  -- is a multiple of `x`'s last place, no larger than `x`). On [0, 1],
+  -- `|r|` is mapped to at most a quarter of a half turn from 0, 1/2 or 1,
+  -- by the symmetries of sine and cosine, with differences that are exact
+  -- there (Sterbenz): the results at whole and half turns are exact (`sinpi
+  -- 1 == 0`, `cospi 0.5 == 0`, `tanpi 0.5 == inf`), and `pi * a` is small
+  -- however large `x` is.
+  def sinpi (x: P.t): P.t =
+    let r = P.(x - i32 2 * round (x / i32 2))
+    let a = P.abs r
+    let s = if P.(a <= f64 0.25) then P.(sin (pi * a))
+            else if P.(a <= f64 0.75) then P.(cos (pi * (f64 0.5 - a)))
+            else P.(sin (pi * (i32 1 - a)))
+    -- A zero takes the sign of `x` (`sinpi (-2) == -0`); NaN stays NaN.
+    in if P.(s == i32 0) then P.(x * i32 0) else P.copysign s r
+
+  def cospi (x: P.t): P.t =
+    let a = P.(abs (x - i32 2 * round (x / i32 2)))
+    in if P.(a <= f64 0.25) then P.(cos (pi * a))
+       else if P.(a <= f64 0.75) then P.(sin (pi * (f64 0.5 - a)))
+       else P.(neg (cos (pi * (i32 1 - a))))
+
+  -- Infinite at odd halves, with the sign of the sine there.
+  def tanpi (x: P.t): P.t = P.(sinpi x / cospi x)
+
+  def asinpi (x: P.t): P.t = P.(asin x / pi)
+  def acospi (x: P.t): P.t = P.(acos x / pi)
+  def atanpi (x: P.t): P.t = P.(atan x / pi)
+  def atan2pi (y: P.t) (x: P.t): P.t = P.(atan2 y x / pi)
+
+  -- The bits of the representation (`to_bits`); a bit number outside
+  -- `0..num_bits` reads as 0 and writes nothing.
+  def get_bit (bit: i32) (x: P.t): i32 = P.bits.get_bit bit (P.to_bits x)
+  def set_bit (bit: i32) (x: P.t) (b: i32): P.t = P.from_bits (P.bits.set_bit bit (P.to_bits x) b)
+
+  -- Away from `x` towards `y` by one representable number: one step of
+  -- the bits, which order the numbers of each sign by magnitude. From a
+  -- zero the step is to the least subnormal of `y`'s sign; `y` itself
+  -- when they are equal (so the sign of a zero `y`), NaN if either is.
+  def nextafter (x: P.t) (y: P.t): P.t =
+    if isnan x || isnan y then P.(x + y)
+    else if P.(x == y) then y
+    else if P.(x == i32 0) then P.copysign (P.from_bits (P.bits.i32 1)) y
+    else let b = P.to_bits x
+         in if P.(x < y) == P.(x > i32 0)
+            then P.from_bits P.bits.(b + i32 1)
+            else P.from_bits P.bits.(b - i32 1)
+
+  -- Note [ldexp]
+  -- `x * 2**n` rounded once. A power of two between the least and the
+  -- greatest exponent of a normal number, `emin..emax`, is made from its
+  -- bits, and multiplying by one is exact unless the product leaves the
+  -- normal range. Larger steps go up by `2**emax` (exact until the
+  -- product overflows, when the result does too) or down by
+  -- `2**(emin + p)`, `p` the significand's precision: a product that
+  -- leaves the normal range there is less than `2**emin`, and the rest of
+  -- `n` is below `-p`, so the exact result and the result of rounding
+  -- twice are both less than half the least subnormal: 0. Beyond
+  -- `2*(emax - emin + p)` any finite nonzero `x` overflows or
+  -- vanishes, so `n` is clamped there first (a bound on the steps).
+  def ldexp (x: P.t) (n: i32): P.t =
+    let bias = (1 << (P.num_bits - P.significand_bits - 2)) - 1
+    let (emin, emax, p) = (1 - bias, bias, P.significand_bits + 1)
+    let down = emin + p
+    let pow2 (k: i32): P.t =
+      let biased = k + bias
+      in P.from_bits P.bits.(i32 biased << i32 P.significand_bits)
+    let limit = 2 * (emax - emin + p)
+    let n = if n > limit then limit else if n < -limit then -limit else n
+    let (x, n) =
+      loop (x, n) = (x, n) while n > emax || n < emin do
+        if n > emax then (P.(x * pow2 emax), n - emax)
+        else (P.(x * pow2 down), n - down)
+    in P.(x * pow2 n)
+
   open P
 }
 
@@ -479,6 +576,8 @@ module u64: integral with t = u64 = integral_ops {
 -- `inf` and `nan` have no literals: they stay intrinsics.
 module f16: float with t = f16 with int_t = u16 = float_ops {
   open intrinsics.f16
+  module bits = u16
+  def significand_bits: i32 = 10
   def num_bits: i32 = 16
   def highest: f16 = inf
   def lowest: f16 = -inf
@@ -489,6 +588,8 @@ module f16: float with t = f16 with int_t = u16 = float_ops {
 
 module f32: float with t = f32 with int_t = u32 = float_ops {
   open intrinsics.f32
+  module bits = u32
+  def significand_bits: i32 = 23
   def num_bits: i32 = 32
   def highest: f32 = inf
   def lowest: f32 = -inf
@@ -499,6 +600,8 @@ module f32: float with t = f32 with int_t = u32 = float_ops {
 
 module f64: float with t = f64 with int_t = u64 = float_ops {
   open intrinsics.f64
+  module bits = u64
+  def significand_bits: i32 = 52
   def num_bits: i32 = 64
   def highest: f64 = inf
   def lowest: f64 = -inf
