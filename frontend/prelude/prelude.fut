@@ -117,21 +117,27 @@ def exscan [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a): *[n]a =
 -- (and a value `c`); the results are the segments' lengths (the shape),
 -- the flags (`true` where a segment starts), each segment's offset, the
 -- segments one after the other, and the values `c`. Futhark's arrays are
--- regular, so no `map` can hold the segments: element `j` of segment `i`
--- is found from `j`'s segment number (a max-scan over the segments'
--- starts) and computed as `(f as[i]).0[j - offset]`, which applies `f`
--- once per element of a segment, as well as once per segment for the
--- shape and the values.
+-- regular, so no `map` can hold the segments: element `j` of the result
+-- finds its segment `i` by a binary search of the offsets (the last `i`
+-- with `offsets[i] <= j`: empty segments before it share its offset) and
+-- is computed as `(f as[i]).0[j - offsets[i]]`, which applies `f` once per
+-- element of a segment, as well as once per segment for the shape and the
+-- values. A search rather than a scatter of the segments' starts: it is
+-- a map, which the compiled backends also take inside another map.
 def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
   let (shape, cs) = unzip (map (\x -> let (bs, c) = f x in (length bs, c)) as)
   let offsets = exscan (+) 0 shape
   let m = reduce (+) 0 shape
-  -- Segment `i` starts at `offsets[i]` if it is not empty (the other
-  -- starts there are empty segments before it, or past the end).
-  let starts = map2 (\o s -> if s > 0 then o else -1) offsets shape
-  let segment = scan (\a b -> if a > b then a else b) 0 (spread m 0 starts (iota n))
-  let flags = map2 (\j i -> j == offsets[i]) (iota m) segment
-  let data = map2 (\j i -> (f as[i]).0[j - offsets[i]]) (iota m) segment
+  -- `offsets[lo] <= j < offsets[hi]` (or `hi == n`); `offsets[0] == 0`.
+  let segment (j: i64): i64 =
+    let (lo, _) =
+      loop (lo, hi) = (0, n) while hi - lo > 1 do
+        let mid = (lo + hi) / 2
+        in if offsets[mid] <= j then (mid, hi) else (lo, mid)
+    in lo
+  let segments = map segment (iota m)
+  let flags = map2 (\j i -> j == offsets[i]) (iota m) segments
+  let data = map2 (\j i -> (f as[i]).0[j - offsets[i]]) (iota m) segments
   in (shape, flags, offsets, data, cs)
 
 -- `flatmap` of a function without the value `c`.

@@ -25,3 +25,14 @@ def copies (x: i64): ?[k].[k]f32 = replicate x (f32.i64 x)
 -- output { [1i64, 2i64, 0i64, 3i64] [true, true, false, true, false, false]
 --          [0i64, 1i64, 3i64, 3i64] [1f32, 2f32, 2f32, 3f32, 3f32, 3f32] }
 entry prime (xs: []i64) = flatmap' copies xs
+
+-- Inside a map, one flatmap per row: the sum of its data and its number
+-- of segments that are not empty.
+-- ==
+-- entry: nested
+-- input { [[2i64, 0i64], [1i64, 3i64]] }
+-- output { [1i64, 3i64] [1i64, 2i64] }
+entry nested (kss: [][]i64): ([]i64, []i64) =
+  unzip (map (\ks -> let (_, flags, _, data, _) = flatmap (\k -> (iota k, k)) ks
+                     in (i64.sum data, i64.sum (map i64.bool flags)))
+             kss)
