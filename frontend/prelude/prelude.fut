@@ -19,6 +19,19 @@ def flip '^a '^b '^c (f: a -> b -> c) (b: b) (a: a): c = f a b
 def curry '^a '^b '^c (f: (a, b) -> c) (a: a) (b: b): c = f (a, b)
 def uncurry '^a '^b '^c (f: a -> b -> c) (p: (a, b)): c = f p.0 p.1
 
+-- Repetition: `f` applied `n` times (none when `n <= 0`), or for as long
+-- as `p` does (`iterate_while`) or does not (`iterate_until`) hold of the
+-- current value, tested before each application.
+def iterate 'a (n: i32) (f: a -> a) (x: a): a = loop x for _i < n do f x
+def iterate_until 'a (p: a -> bool) (f: a -> a) (x: a): a = loop x while !(p x) do f x
+def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a): a = loop x while p x do f x
+
+def not (x: bool): bool = !x
+
+-- A break point in Futhark's REPL, which futmlir does not have: the
+-- identity, like `trace` without the printing.
+def break 't (x: t): t = x
+
 -- Arrays.
 def length [n] 't (_: [n]t): i64 = n
 def null [n] 't (_: [n]t): bool = n == 0
@@ -30,6 +43,15 @@ def take [n] 't (i: i64) (xs: [n]t): [i]t = xs[0:i] :> [i]t
 def drop [n] 't (i: i64) (xs: [n]t): []t = xs[i:]
 def indices [n] 't (_: [n]t): *[n]i64 = iota n
 def reverse [n] 't (xs: [n]t): [n]t = xs[::-1] :> [n]t
+
+-- `xs` at size `n`: a run-time error unless `n` is its size.
+def sized [m] 't (n: i64) (xs: [m]t): [n]t = xs :> [n]t
+
+-- A fresh copy: an array in its own memory, laid out row by row.
+def manifest 't (x: t): *t = copy x
+
+def zip2 [n] 'a 'b (as: [n]a) (bs: [n]b): *[n](a, b) = zip as bs
+def unzip2 [n] 'a 'b (xs: [n](a, b)): ([n]a, [n]b) = unzip xs
 
 def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t): [n*m*l]t = flatten (flatten xs)
 def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t): [n*m*l*k]t = flatten (flatten_3d xs)
@@ -80,6 +102,48 @@ def reduce_by_index_3d 'a [k] [m] [l] [n] (dest: *[k][m][l]a) (f: a -> a -> a) (
   let flat (i: i64, j: i64, h: i64) =
     if i >= 0 && i < k && j >= 0 && j < m && h >= 0 && h < l then (i * m + j) * l + h else -1
   in unflatten_3d (reduce_by_index (flatten_3d dest) f ne (map flat is) vs)
+
+-- `k` elements, `vs[j]` at `is[j]` and `x` where no index points; an
+-- index out of range writes nothing.
+def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t): *[k]t = scatter (replicate k x) is vs
+
+-- The exclusive scan: element `i` combines the elements before `i` (the
+-- first is `ne`). It is the inclusive scan of the input shifted right by
+-- one, `ne` in front, which fuses with the scan.
+def exscan [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a): *[n]a =
+  scan op ne (map (\i -> if i == 0 then ne else as[i - 1]) (iota n))
+
+-- The irregular map: `f` gives each element a segment of some length `k`
+-- (and a value `c`); the results are the segments' lengths (the shape),
+-- the flags (`true` where a segment starts), each segment's offset, the
+-- segments one after the other, and the values `c`. Futhark's arrays are
+-- regular, so no `map` can hold the segments: element `j` of the result
+-- finds its segment `i` by a binary search of the offsets (the last `i`
+-- with `offsets[i] <= j`: empty segments before it share its offset) and
+-- is computed as `(f as[i]).0[j - offsets[i]]`, which applies `f` once per
+-- element of a segment, as well as once per segment for the shape and the
+-- values. A search rather than a scatter of the segments' starts: it is
+-- a map, which the compiled backends also take inside another map.
+def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  let (shape, cs) = unzip (map (\x -> let (bs, c) = f x in (length bs, c)) as)
+  let offsets = exscan (+) 0 shape
+  let m = reduce (+) 0 shape
+  -- `offsets[lo] <= j < offsets[hi]` (or `hi == n`); `offsets[0] == 0`.
+  let segment (j: i64): i64 =
+    let (lo, _) =
+      loop (lo, hi) = (0, n) while hi - lo > 1 do
+        let mid = (lo + hi) / 2
+        in if offsets[mid] <= j then (mid, hi) else (lo, mid)
+    in lo
+  let segments = map segment (iota m)
+  let flags = map2 (\j i -> j == offsets[i]) (iota m) segments
+  let data = map2 (\j i -> (f as[i]).0[j - offsets[i]]) (iota m) segments
+  in (shape, flags, offsets, data, cs)
+
+-- `flatmap` of a function without the value `c`.
+def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
+  let (shape, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
+  in (shape, flags, offsets, data)
 
 -- Three classes, each in its original order: those `p1` holds for, then
 -- those `p2` holds for, then the rest.
@@ -167,16 +231,24 @@ module type integral = {
 module type real = {
   include numeric
   val from_fraction : i64 -> i64 -> t
+  val to_i64 : t -> i64
   val to_f64 : t -> f64
   val sqrt : t -> t
+  val rsqrt : t -> t
   val cbrt : t -> t
   val exp : t -> t
   val sin : t -> t
   val cos : t -> t
   val tan : t -> t
+  val sinpi : t -> t
+  val cospi : t -> t
+  val tanpi : t -> t
   val asin : t -> t
   val acos : t -> t
   val atan : t -> t
+  val asinpi : t -> t
+  val acospi : t -> t
+  val atanpi : t -> t
   val sinh : t -> t
   val cosh : t -> t
   val tanh : t -> t
@@ -184,6 +256,7 @@ module type real = {
   val acosh : t -> t
   val atanh : t -> t
   val atan2 : t -> t -> t
+  val atan2pi : t -> t -> t
   val hypot : t -> t -> t
   val gamma : t -> t
   val lgamma : t -> t
@@ -200,25 +273,30 @@ module type real = {
   val floor : t -> t
   val trunc : t -> t
   val round : t -> t
-  val copysign : t -> t -> t
   val isinf : t -> bool
   val isnan : t -> bool
-  val isfinite : t -> bool
   val inf : t
   val nan : t
   val pi : t
   val e : t
-  val epsilon : t
   val recip : t -> t
   val pow : t -> t -> t
 }
 
+-- `isfinite` is futmlir's; Futhark's float modules lack it.
 module type float = {
   include real
   type int_t
   val from_bits : int_t -> t
   val to_bits : t -> int_t
   val num_bits : i32
+  val get_bit : i32 -> t -> i32
+  val set_bit : i32 -> t -> i32 -> t
+  val epsilon : t
+  val nextafter : t -> t -> t
+  val ldexp : t -> i32 -> t
+  val copysign : t -> t -> t
+  val isfinite : t -> bool
 }
 
 -- The numeric modules. Each is a functor applied to a structure of the
@@ -272,6 +350,10 @@ local module type integral_core = {
 local module type float_core = {
   include numeric_core
   type int_t
+  -- The integers of the same width, and the bits of the significand
+  -- (the stored ones, without the leading 1).
+  module bits: integral with t = int_t
+  val significand_bits : i32
   val to_f64 : t -> f64
   val to_bits : t -> int_t
   val from_bits : int_t -> t
@@ -359,6 +441,85 @@ local module float_ops (P: float_core) = {
   def isinf (x: P.t): bool = P.(abs x == inf)
   def isfinite (x: P.t): bool = P.(abs x < inf)
 
+  def rsqrt (x: P.t): P.t = P.(i32 1 / sqrt x)
+
+  -- Note [Half turns]
+  -- `sinpi`, `cospi` and `tanpi` take `x` in half turns. `r = x - 2 *
+  -- round (x / 2)` is `x` modulo whole turns, in [-1, 1], and exact (it
+  -- is a multiple of `x`'s last place, no larger than `x`). On [0, 1],
+  -- `|r|` is mapped to at most a quarter of a half turn from 0, 1/2 or 1,
+  -- by the symmetries of sine and cosine, with differences that are exact
+  -- there (Sterbenz): the results at whole and half turns are exact (`sinpi
+  -- 1 == 0`, `cospi 0.5 == 0`, `tanpi 0.5 == inf`), and `pi * a` is small
+  -- however large `x` is.
+  def sinpi (x: P.t): P.t =
+    let r = P.(x - i32 2 * round (x / i32 2))
+    let a = P.abs r
+    let s = if P.(a <= f64 0.25) then P.(sin (pi * a))
+            else if P.(a <= f64 0.75) then P.(cos (pi * (f64 0.5 - a)))
+            else P.(sin (pi * (i32 1 - a)))
+    -- A zero takes the sign of `x` (`sinpi (-2) == -0`); NaN stays NaN.
+    in if P.(s == i32 0) then P.(x * i32 0) else P.copysign s r
+
+  def cospi (x: P.t): P.t =
+    let a = P.(abs (x - i32 2 * round (x / i32 2)))
+    in if P.(a <= f64 0.25) then P.(cos (pi * a))
+       else if P.(a <= f64 0.75) then P.(sin (pi * (f64 0.5 - a)))
+       else P.(neg (cos (pi * (i32 1 - a))))
+
+  -- Infinite at odd halves, with the sign of the sine there.
+  def tanpi (x: P.t): P.t = P.(sinpi x / cospi x)
+
+  def asinpi (x: P.t): P.t = P.(asin x / pi)
+  def acospi (x: P.t): P.t = P.(acos x / pi)
+  def atanpi (x: P.t): P.t = P.(atan x / pi)
+  def atan2pi (y: P.t) (x: P.t): P.t = P.(atan2 y x / pi)
+
+  -- The bits of the representation (`to_bits`); a bit number outside
+  -- `0..num_bits` reads as 0 and writes nothing.
+  def get_bit (bit: i32) (x: P.t): i32 = P.bits.get_bit bit (P.to_bits x)
+  def set_bit (bit: i32) (x: P.t) (b: i32): P.t = P.from_bits (P.bits.set_bit bit (P.to_bits x) b)
+
+  -- Away from `x` towards `y` by one representable number: one step of
+  -- the bits, which order the numbers of each sign by magnitude. From a
+  -- zero the step is to the least subnormal of `y`'s sign; `y` itself
+  -- when they are equal (so the sign of a zero `y`), NaN if either is.
+  def nextafter (x: P.t) (y: P.t): P.t =
+    if isnan x || isnan y then P.(x + y)
+    else if P.(x == y) then y
+    else if P.(x == i32 0) then P.copysign (P.from_bits (P.bits.i32 1)) y
+    else let b = P.to_bits x
+         in if P.(x < y) == P.(x > i32 0)
+            then P.from_bits P.bits.(b + i32 1)
+            else P.from_bits P.bits.(b - i32 1)
+
+  -- Note [ldexp]
+  -- `x * 2**n` rounded once. A power of two between the least and the
+  -- greatest exponent of a normal number, `emin..emax`, is made from its
+  -- bits, and multiplying by one is exact unless the product leaves the
+  -- normal range. Larger steps go up by `2**emax` (exact until the
+  -- product overflows, when the result does too) or down by
+  -- `2**(emin + p)`, `p` the significand's precision: a product that
+  -- leaves the normal range there is less than `2**emin`, and the rest of
+  -- `n` is below `-p`, so the exact result and the result of rounding
+  -- twice are both less than half the least subnormal: 0. Beyond
+  -- `2*(emax - emin + p)` any finite nonzero `x` overflows or
+  -- vanishes, so `n` is clamped there first (a bound on the steps).
+  def ldexp (x: P.t) (n: i32): P.t =
+    let bias = (1 << (P.num_bits - P.significand_bits - 2)) - 1
+    let (emin, emax, p) = (1 - bias, bias, P.significand_bits + 1)
+    let down = emin + p
+    let pow2 (k: i32): P.t =
+      let biased = k + bias
+      in P.from_bits P.bits.(i32 biased << i32 P.significand_bits)
+    let limit = 2 * (emax - emin + p)
+    let n = if n > limit then limit else if n < -limit then -limit else n
+    let (x, n) =
+      loop (x, n) = (x, n) while n > emax || n < emin do
+        if n > emax then (P.(x * pow2 emax), n - emax)
+        else (P.(x * pow2 down), n - down)
+    in P.(x * pow2 n)
+
   open P
 }
 
@@ -421,6 +582,8 @@ module u64: integral with t = u64 = integral_ops {
 -- `inf` and `nan` have no literals: they stay intrinsics.
 module f16: float with t = f16 with int_t = u16 = float_ops {
   open intrinsics.f16
+  module bits = u16
+  def significand_bits: i32 = 10
   def num_bits: i32 = 16
   def highest: f16 = inf
   def lowest: f16 = -inf
@@ -431,6 +594,8 @@ module f16: float with t = f16 with int_t = u16 = float_ops {
 
 module f32: float with t = f32 with int_t = u32 = float_ops {
   open intrinsics.f32
+  module bits = u32
+  def significand_bits: i32 = 23
   def num_bits: i32 = 32
   def highest: f32 = inf
   def lowest: f32 = -inf
@@ -441,6 +606,8 @@ module f32: float with t = f32 with int_t = u32 = float_ops {
 
 module f64: float with t = f64 with int_t = u64 = float_ops {
   open intrinsics.f64
+  module bits = u64
+  def significand_bits: i32 = 52
   def num_bits: i32 = 64
   def highest: f64 = inf
   def lowest: f64 = -inf

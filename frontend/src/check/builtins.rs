@@ -58,6 +58,7 @@ pub const GENERAL: &[(&str, &str)] = &[
     ),
     ("iota", "(n: i64) -> *[n]i64"),
     ("replicate", "'t (n: i64) -> t -> *[n]t"),
+    ("rep", "'t [n] t -> *[n]t"),
     ("concat", "'t [n] [m] [n]t -> [m]t -> *[]t"),
     ("++", "'t [n] [m] [n]t -> [m]t -> *[]t"),
     ("rotate", "'t [n] i64 -> [n]t -> [n]t"),
@@ -74,13 +75,15 @@ pub const GENERAL: &[(&str, &str)] = &[
 
 /// The number of size parameters of built-in `name` that cannot be read
 /// off the shape of its argument at run time: `unflatten`'s `[n][m]` from
-/// an array of size `n*m`, `split`'s `[n]` and `[m]` from `n+m`. The
+/// an array of size `n*m`, `split`'s `[n]` and `[m]` from `n+m`, `rep`'s
+/// `[n]`, which only its result has (`rep x` is `replicate n x`). The
 /// checker binds them from the argument's type (Note [Static size
 /// checking]); the interpreters take them as leading `i64` arguments,
 /// evaluated from the type of the built-in where it is used
 /// ([`implicit_sizes`]).
 pub fn implicit_size_count(name: &str) -> usize {
     match name {
+        "rep" => 1,
         "unflatten" | "split" => 2,
         "unflatten_3d" => 3,
         "unflatten_4d" => 4,

@@ -319,11 +319,12 @@ fn has_refutable_part(p: &Pat) -> bool {
     }
 }
 
-/// Literal patterns must fit their type (as literal expressions do).
+/// Literal patterns must fit their type (as literal expressions do:
+/// suffixed ones wrap).
 fn check_literals(p: &Pat) -> Result<(), Diag> {
     match &p.kind {
         PatKind::Lit {
-            lit: Literal::Int { value, .. },
+            lit: Literal::Int { value, suffix: None },
             ..
         } => match &p.ty {
             Some(Type::Prim(t)) => super::zonk::check_int_literal(*value, *t, p.span),

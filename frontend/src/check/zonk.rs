@@ -208,7 +208,7 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
             if let Some(t) = e.ty.as_ref().and_then(resolve) {
                 e.ty = Some(t);
             }
-            if let (ExpKind::Lit(Literal::Int { value, .. }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
+            if let (ExpKind::Lit(Literal::Int { value, suffix: None }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
                 check_int_literal(*value, *p, e.span)?;
             }
             if let (
@@ -230,27 +230,38 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
     )
 }
 
-/// The implicit sizes of `unflatten` and `split` (see
+/// The implicit sizes of `unflatten`, `split` and `rep` (see
 /// `builtins::implicit_size_count`) must be known where they are used, as
-/// the interpreters take them from the type. They are not when the
+/// the interpreters take them from the type; `rep`'s come from the
+/// context of its result alone. They are not when the
 /// argument's size is a size variable that was generalised away (`def f xs
 /// = unflatten (flatten xs)`, whose `xs` has no declared sizes): the body
 /// of a function does not see the sizes it was generalised over.
 fn check_implicit_sizes(b: &str, t: &Type, span: crate::span::Span) -> Result<(), Diag> {
-    if builtins::implicit_sizes(b, t).contains(&Size::Unknown) {
-        return Err(Diag::new(
-            span,
-            format!("cannot determine the sizes that `{b}` produces here: the size of its argument is not known"),
-        )
-        .help(format!(
-            "declare size parameters for the sizes of the enclosing function's parameters \
-             (`def f [n][m] (xs: [n][m]t)`), or coerce the argument (`xs :> [{}]t`)",
-            if b == "split" { "n+m" } else { "n*m" }
-        )));
+    if !builtins::implicit_sizes(b, t).contains(&Size::Unknown) {
+        return Ok(());
     }
-    Ok(())
+    if b == "rep" {
+        return Err(
+            Diag::new(span, "cannot determine the size of the array that `rep` produces here")
+                .help("give the result a type with a known size (`let xs: [n]t = rep x`), or use `replicate n x`"),
+        );
+    }
+    Err(Diag::new(
+        span,
+        format!("cannot determine the sizes that `{b}` produces here: the size of its argument is not known"),
+    )
+    .help(format!(
+        "declare size parameters for the sizes of the enclosing function's parameters \
+         (`def f [n][m] (xs: [n][m]t)`), or coerce the argument (`xs :> [{}]t`)",
+        if b == "split" { "n+m" } else { "n*m" }
+    )))
 }
 
+/// An overloaded integer literal (no suffix) must fit the type its
+/// context gives it: `257: u8` is an error. A suffixed one wraps, as in
+/// Futhark: `257u8` is `1u8` and `255i8` is `-1i8` (its magnitude is kept
+/// and truncated to the type where it is evaluated).
 pub(crate) fn check_int_literal(v: u128, p: PrimType, span: crate::span::Span) -> Result<(), Diag> {
     let max: u128 = match p {
         // The magnitude may be one more than the signed maximum: `-128i8`.

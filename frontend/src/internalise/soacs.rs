@@ -90,7 +90,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let rt = self.array_type(Scalar::I64, vec![Dim::Value(n)]);
                 Ok(V::Leaf(self.op1("soac.iota", &[n], rt, &[])))
             }
-            "replicate" => {
+            // `rep`'s implicit size `n` comes first: `replicate n x`.
+            "replicate" | "rep" => {
                 let n = leaf(0)?;
                 self.assert_size(n, "replicate");
                 let x = a(1).0;

@@ -208,7 +208,8 @@ fn parse_general(name: &str) -> Option<Gen> {
         "unzip4" => Gen::Unzip(4),
         "unzip5" => Gen::Unzip(5),
         "iota" => Gen::Iota,
-        "replicate" => Gen::Replicate,
+        // `rep x` with its implicit size `n` first is `replicate n x`.
+        "replicate" | "rep" => Gen::Replicate,
         "concat" | "++" => Gen::Concat,
         "rotate" => Gen::Rotate,
         "transpose" => Gen::Transpose,

@@ -324,8 +324,22 @@ fn specs_into(
                         v
                     }
                     _ => {
-                        let s = resolve(el, sig, env)?;
+                        // `with` refinements are applied after rerooting:
+                        // their types may name the types this signature
+                        // declared before (`type int_t  module bits:
+                        // integral with t = int_t`), which are local to
+                        // this level, not to the module spec.
+                        let mut refinements = Vec::new();
+                        let mut base = sig;
+                        while let SigExpKind::With(b, qn, params, te) = &base.kind {
+                            refinements.push((qn, params, te, base.span));
+                            base = b;
+                        }
+                        let s = resolve(el, base, env)?;
                         if s.functor.is_some() {
+                            if let Some((_, _, _, span)) = refinements.first() {
+                                return Err(Diag::new(*span, "`with` refines the module type of a structure only"));
+                            }
                             // A parametric module spec: its types are
                             // resolved where the module type was written.
                             items.push(SpecItem::Mod {
@@ -336,6 +350,10 @@ fn specs_into(
                         }
                         let mut v = s.items.clone();
                         reroot(&mut v, &path);
+                        for (qn, params, te, span) in refinements.into_iter().rev() {
+                            let te = spec_type(te, env, levels, params)?;
+                            refine(&mut v, &qn.quals, qn, params, te, span)?;
+                        }
                         v
                     }
                 };

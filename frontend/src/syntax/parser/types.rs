@@ -55,17 +55,17 @@ fn fold_prefixes(mut prefixes: Vec<Prefix>, mut t: Box<TypeExp>) -> Box<TypeExp>
 
 impl<'a> Parser<'a> {
     /// A full type: `?[n].t`, arrows (right-associative, also named
-    /// `(x: t) -> u`), sum types `#a | #b t`, and type terms.
+    /// `(x: t) -> u`, an existential result `a -> ?[k].[k]b`), sum types
+    /// `#a | #b t`, and type terms.
     pub(super) fn parse_type(&mut self) -> PType {
         self.enter()?;
-        if self.at(&Tok::Question) {
-            let t = self.parse_existential()?;
-            self.leave();
-            return Ok(t);
-        }
         // The parameters of an arrow chain, folded from the right.
         let mut params = Vec::new();
         let result = loop {
+            // An existential ends the chain: `?[n].t`, `a -> ?[k].[k]b`.
+            if self.at(&Tok::Question) {
+                break self.parse_existential()?;
+            }
             if self.at(&Tok::LParen) && *self.peek_at(1) == Tok::Ident && *self.peek_at(2) == Tok::Colon {
                 params.push(self.parse_named_param()?);
                 continue;
