@@ -277,9 +277,20 @@ impl<'a> Interp<'a> {
         }
         match dec {
             Some(Dec::Val(vb)) => Ok(vb),
-            _ => internal(
+            other => internal(
                 span,
-                format!("global {}:{} is not a value definition", id.program, id.dec),
+                format!(
+                    "global {}:{} is not a value definition: {}",
+                    id.program,
+                    id.dec,
+                    match other {
+                        Some(Dec::CheckOnly(d)) => match &**d {
+                            Dec::Val(vb) => format!("the checked-only `{}`", vb.name),
+                            _ => "a checked-only declaration".to_string(),
+                        },
+                        _ => "another declaration".to_string(),
+                    }
+                ),
             ),
         }
     }

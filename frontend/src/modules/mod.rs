@@ -198,6 +198,9 @@ struct Elab<'s> {
     /// The files being elaborated (the main file first), for cycles.
     loading: Vec<PathBuf>,
     prelude: Env,
+    /// Where the output of each functor body being checked only starts
+    /// (outermost first): see Note [Imports in checked-only code].
+    check_starts: Vec<usize>,
 }
 
 /// A file's identity: its canonical path where it exists.
@@ -214,6 +217,7 @@ impl<'s> Elab<'s> {
             out: Vec::new(),
             files: FastMap::default(),
             loading: Vec::new(),
+            check_starts: Vec::new(),
             prelude,
         }
     }
@@ -295,9 +299,24 @@ impl<'s> Elab<'s> {
         let fid = self.sm.add(full.to_string_lossy().into_owned(), text);
         let prog = parser::parse_program(fid, self.sm.text(fid))?;
         self.loading.push(key.clone());
+        let saved_out = std::mem::take(&mut self.out);
+        let saved_starts = std::mem::take(&mut self.check_starts);
         let env = self.file(prog, fid, false);
+        let emitted = std::mem::replace(&mut self.out, saved_out);
+        self.check_starts = saved_starts;
         self.loading.pop();
         let env = env?;
+        // See Note [Imports in checked-only code].
+        match self.check_starts.first().copied() {
+            Some(at) => {
+                let n = emitted.len();
+                self.out.splice(at..at, emitted);
+                for s in &mut self.check_starts {
+                    *s += n;
+                }
+            }
+            None => self.out.extend(emitted),
+        }
         self.files.insert(key, env.clone());
         Ok(env)
     }
@@ -549,22 +568,39 @@ impl<'s> Elab<'s> {
     /// cannot rely on more than that. What this emits is only checked,
     /// never run ([`Dec::CheckOnly`]).
     fn check_functor(&mut self, f: &Functor, name: &str, ctx: &Ctx) -> Result<(), Diag> {
-        let start = self.out.len();
-        let mut env = f.env.clone();
-        for p in &f.params {
-            let psig = sig::resolve(self, &p.sig, &env)?;
-            let view = sig::assume_module(self, &psig, &format!("{name}({}).", p.name))?;
-            env.mods.insert(p.name.clone(), view);
-        }
-        let prefix = format!("{name}(check).");
-        let body = self.mod_exp(&f.body, &env, &prefix, ctx)?;
-        if let Some(rs) = &f.result {
-            self.ascribe(body, rs, &env, &prefix, f.body.span)?;
-        }
+        self.check_starts.push(self.out.len());
+        let r = (|| -> Result<(), Diag> {
+            let mut env = f.env.clone();
+            for p in &f.params {
+                let psig = sig::resolve(self, &p.sig, &env)?;
+                let view = sig::assume_module(self, &psig, &format!("{name}({}).", p.name))?;
+                env.mods.insert(p.name.clone(), view);
+            }
+            let prefix = format!("{name}(check).");
+            let body = self.mod_exp(&f.body, &env, &prefix, ctx)?;
+            if let Some(rs) = &f.result {
+                self.ascribe(body, rs, &env, &prefix, f.body.span)?;
+            }
+            Ok(())
+        })();
+        self.end_check_only();
+        r
+    }
+
+    // Note [Imports in checked-only code]
+    // A functor's body is elaborated once just to be checked, and what that
+    // emits is wrapped in `Dec::CheckOnly` (never run). A file imported for
+    // the first time inside such a body (`import` in a functor) is
+    // elaborated there too, but its declarations are the file's, shared by
+    // every later use: they go before the checked-only part of the output,
+    // not into it (a real instance of the functor calls them).
+
+    /// Wrap what was emitted since the innermost checked-only start.
+    fn end_check_only(&mut self) {
+        let start = self.check_starts.pop().unwrap_or(self.out.len());
         let emitted: Vec<Dec> = self.out.drain(start..).collect();
         self.out
             .extend(emitted.into_iter().map(|d| Dec::CheckOnly(Box::new(d))));
-        Ok(())
     }
 
     /// A functor given for a parameter of functor type `fsig`: applied
@@ -586,40 +622,41 @@ impl<'s> Elab<'s> {
             top_main: false,
             top: false,
         };
-        let start = self.out.len();
-        let p = &fsig.params[0];
-        let ps = sig::resolve(self, &p.sig, &fsig.env)?;
-        let dummy = sig::assume_module(self, &ps, &format!("{prefix}(check).{}.", p.name))?;
-        let res = self.apply(
-            Module::Functor(arg.clone()),
-            dummy.clone(),
-            aspan,
-            aspan,
-            &format!("{prefix}(check)."),
-            ctx,
-        )?;
-        let mut env = fsig.env.clone();
-        env.mods.insert(p.name.clone(), dummy);
-        if let Some(rs) = &fsig.result {
-            let rsig = sig::resolve(self, rs, &env)?;
-            match (res, &rsig.functor) {
-                (Module::Struct(m), None) => {
-                    sig::matches(self, &m, &rsig, None, aspan, pspan)?;
-                }
-                (Module::Functor(_), Some(_)) => {}
-                _ => {
-                    return Err(Diag::new(
-                        aspan,
-                        "the parametric module does not match the parameter's module type",
-                    )
-                    .note(pspan, "the parameter"))
+        self.check_starts.push(self.out.len());
+        let r = (|| -> Result<(), Diag> {
+            let p = &fsig.params[0];
+            let ps = sig::resolve(self, &p.sig, &fsig.env)?;
+            let dummy = sig::assume_module(self, &ps, &format!("{prefix}(check).{}.", p.name))?;
+            let res = self.apply(
+                Module::Functor(arg.clone()),
+                dummy.clone(),
+                aspan,
+                aspan,
+                &format!("{prefix}(check)."),
+                ctx,
+            )?;
+            let mut env = fsig.env.clone();
+            env.mods.insert(p.name.clone(), dummy);
+            if let Some(rs) = &fsig.result {
+                let rsig = sig::resolve(self, rs, &env)?;
+                match (res, &rsig.functor) {
+                    (Module::Struct(m), None) => {
+                        sig::matches(self, &m, &rsig, None, aspan, pspan)?;
+                    }
+                    (Module::Functor(_), Some(_)) => {}
+                    _ => {
+                        return Err(Diag::new(
+                            aspan,
+                            "the parametric module does not match the parameter's module type",
+                        )
+                        .note(pspan, "the parameter"))
+                    }
                 }
             }
-        }
-        let emitted: Vec<Dec> = self.out.drain(start..).collect();
-        self.out
-            .extend(emitted.into_iter().map(|d| Dec::CheckOnly(Box::new(d))));
-        Ok(())
+            Ok(())
+        })();
+        self.end_check_only();
+        r
     }
 
     /// `m : s`: the sealed view of `m`.

@@ -706,7 +706,7 @@ impl<'a> Parser<'a> {
         if (matches!(self.peek(), Tok::Op | Tok::Backtick)
             && self.peek_binop().is_some()
             && (*self.peek_at(1) == Tok::RParen || !self.at_op("-")))
-            || self.qual_binop_len().is_some()
+            || self.qual_binop_len().is_some_and(|k| *self.peek_at(k) != Tok::RParen)
         {
             return self.parse_right_section(lo);
         }
