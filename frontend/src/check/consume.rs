@@ -443,21 +443,20 @@ impl Analysis<'_> {
                 // initial tuple, so that a loop consumes only the initial
                 // values of the parameters its body consumes.
                 let parts = match (&pat.kind, init.as_deref().map(|i| &i.kind)) {
-                    (PatKind::Tuple(ps), Some(ExpKind::Tuple(es))) if ps.len() == es.len() && ps.len() > 1 => ps.len(),
-                    _ => 1,
+                    (PatKind::Tuple(ps), Some(ExpKind::Tuple(es))) if ps.len() == es.len() && ps.len() > 1 => {
+                        Some((ps, es))
+                    }
+                    _ => None,
                 };
                 let mut init_als = Vec::new();
-                match init.as_deref() {
-                    Some(Exp {
-                        kind: ExpKind::Tuple(es),
-                        ..
-                    }) if parts > 1 => {
-                        for e in es.iter() {
+                match (parts, init.as_deref()) {
+                    (Some((_, es)), _) => {
+                        for e in es {
                             init_als.push((self.exp(e)?, e.span));
                         }
                     }
-                    Some(i) => init_als.push((self.exp(i)?, i.span)),
-                    None => init_als.push((Vec::new(), pat.span)),
+                    (None, Some(i)) => init_als.push((self.exp(i)?, i.span)),
+                    (None, None) => {}
                 }
                 if let LoopForm::For(_, _, b) = &**form {
                     self.exp(b)?;
@@ -471,12 +470,9 @@ impl Analysis<'_> {
                         first: an.bindings.len() as u32,
                         what: "a loop body",
                     });
-                    let ids: Vec<Vec<u32>> = match &**pat {
-                        Pat {
-                            kind: PatKind::Tuple(ps),
-                            ..
-                        } if parts > 1 => ps.iter().map(|p| an.bind_pat(p, &[], None)).collect(),
-                        p => vec![an.bind_pat(p, &[], None)],
+                    let ids: Vec<Vec<u32>> = match parts {
+                        Some((ps, _)) => ps.iter().map(|p| an.bind_pat(p, &[], None)).collect(),
+                        None => vec![an.bind_pat(pat, &[], None)],
                     };
                     let r = (|| {
                         match &**form {
@@ -503,11 +499,9 @@ impl Analysis<'_> {
                     }
                     Ok(consumed)
                 })?;
-                if init.is_some() {
-                    for ((al, span), consumed) in init_als.iter().zip(consumed_param) {
-                        if consumed {
-                            self.consume(al, *span)?;
-                        }
+                for ((al, span), consumed) in init_als.iter().zip(consumed_param) {
+                    if consumed {
+                        self.consume(al, *span)?;
                     }
                 }
                 Vec::new()

@@ -724,26 +724,28 @@ impl Checker {
         }
     }
 
+    /// The scheme of the top-level definition or built-in that `qn` names
+    /// (not a local).
+    fn scheme_of_name(&self, qn: &QualName) -> Option<Rc<Scheme>> {
+        if qn.quals.is_empty() {
+            if let Some((_, s)) = self.lookup_global(&qn.name) {
+                return Some(s);
+            }
+        }
+        self.lookup_builtin(&qn.to_string())
+    }
+
     /// Whether `qn` names a top-level constant of type `i64` (or a
     /// built-in one, `i64.highest`).
     fn is_size_constant(&self, qn: &QualName) -> bool {
-        if !qn.quals.is_empty() {
-            return self
-                .lookup_builtin(&qn.to_string())
-                .is_some_and(|s| s.ty == Type::Prim(PrimType::I64));
-        }
-        self.lookup_global(&qn.name)
-            .is_some_and(|(_, s)| s.ty == Type::Prim(PrimType::I64) && s.size_params.is_empty())
+        self.scheme_of_name(qn)
+            .is_some_and(|s| s.ty == Type::Prim(PrimType::I64) && s.size_params.is_empty())
     }
 
     /// Whether `qn` names a top-level or built-in function.
     fn is_function_name(&self, qn: &QualName) -> bool {
-        let arrow = |s: &Scheme| matches!(s.ty, Type::Arrow { .. });
-        if !qn.quals.is_empty() {
-            return self.lookup_builtin(&qn.to_string()).is_some_and(|s| arrow(&s));
-        }
-        self.lookup_global(&qn.name).is_some_and(|(_, s)| arrow(&s))
-            || self.lookup_builtin(&qn.name).is_some_and(|s| arrow(&s))
+        self.scheme_of_name(qn)
+            .is_some_and(|s| matches!(s.ty, Type::Arrow { .. }))
     }
 
     // Note [Sizes from constants]
@@ -1356,7 +1358,7 @@ fn arity(t: &Type) -> usize {
 /// body applied to them.
 fn eta_expand(mut vb: ValBind, extra: usize) -> ValBind {
     let span = vb.body.span;
-    let mut body = std::mem::replace(&mut vb.body, Exp::new(ExpKind::Tuple(Vec::new()), span));
+    let mut body = vb.body;
     if let Some(ret) = vb.ret.take() {
         body = Exp::new(ExpKind::Ascript(Box::new(body), Box::new(ret)), span);
     }

@@ -277,20 +277,9 @@ impl<'a> Interp<'a> {
         }
         match dec {
             Some(Dec::Val(vb)) => Ok(vb),
-            other => internal(
+            _ => internal(
                 span,
-                format!(
-                    "global {}:{} is not a value definition: {}",
-                    id.program,
-                    id.dec,
-                    match other {
-                        Some(Dec::CheckOnly(d)) => match &**d {
-                            Dec::Val(vb) => format!("the checked-only `{}`", vb.name),
-                            _ => "a checked-only declaration".to_string(),
-                        },
-                        _ => "another declaration".to_string(),
-                    }
-                ),
+                format!("global {}:{} is not a value definition", id.program, id.dec),
             ),
         }
     }
