@@ -46,7 +46,7 @@ if [ ! -d "$tests" ] || [ ! -d "$libs" ]; then
   exit 2
 fi
 if [ -z "${FUTMLIR:-}" ]; then
-  cargo build --release -q -p futmlir
+  cargo build --release -q
 fi
 bin=${FUTMLIR:-$root/target/release/futmlir}
 work=$(mktemp -d)

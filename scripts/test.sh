@@ -7,7 +7,9 @@ scripts/install-deps.sh
 FUTMLIR_PTXAS=$(scripts/fetch-ptxas.sh)
 if [ -n "$FUTMLIR_PTXAS" ]; then export FUTMLIR_PTXAS; fi
 cargo test --workspace "$@"
-cargo build --release -q -p futmlir
+# The whole workspace: compiled programs link the runtime library
+# (libfutmlir_runtime_cuda.a) that futmlir finds beside itself.
+cargo build --release -q
 # Conformance: Futhark's own tests and the diku-dk libraries (../shared),
 # against the expectation files in tests/conformance/ (a regression fails).
 if [ -d ../shared/futhark-tests ]; then
