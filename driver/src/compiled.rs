@@ -55,7 +55,7 @@ struct Executable {
 
 impl Executable {
     /// Runs the executable with `flags` and the arguments on stdin;
-    /// `Err`: its error message, without the `Error: ` prefix.
+    /// `Err`: its error message (`Error: ...`).
     fn exec(&self, flags: &[&std::ffi::OsStr], stdin: Stdio, input: Option<&[u8]>) -> Result<Output, String> {
         let mut child = Command::new(&self.exe)
             .args(flags)
@@ -75,7 +75,7 @@ impl Executable {
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
             let err = err.trim();
-            return Err(err.strip_prefix("Error: ").unwrap_or(err).to_string());
+            return Err(err.to_string());
         }
         Ok(out)
     }

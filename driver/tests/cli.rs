@@ -514,7 +514,7 @@ fn run_errors_exit_1_with_a_location() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("p.fut:1:38: error:") && err.contains("out of bounds"),
+        err.contains("Error: Index [7] out of bounds for array of shape [3]. (") && err.contains("p.fut:1:38)"),
         "{err}"
     );
     // Wrong input type, malformed input, unknown entry, type error.

@@ -60,11 +60,15 @@ impl Diag {
         Report::new(d).with_source_code(NamedSource::new(file.name.clone(), file.text.to_string()))
     }
 
-    /// One-line form `file:line:col: error: message`, for tests and logs.
+    /// Plain form `file:line:col: error: message`, then the notes and the
+    /// help on lines of their own, for tests and logs.
     pub fn to_plain(&self, sm: &SourceMap) -> String {
         let mut s = format!("{}: error: {}", sm.describe(self.span), self.message);
         for (span, note) in &self.notes {
             s.push_str(&format!("\n  {}: note: {note}", sm.describe(*span)));
+        }
+        if let Some(h) = &self.help {
+            s.push_str(&format!("\n  help: {h}"));
         }
         s
     }

@@ -353,7 +353,7 @@ the program with the message.
             description: r#"The value of `e` is computed by the ops after it.
 
 ```mlir
-"source.assert"(%ok) {message = "assertion failed: x > 0"} : (i1) -> ()
+"source.assert"(%ok) {message = "Assertion is false: x > 0"} : (i1) -> ()
 ```"#,
             traits: NONE,
             verify: core::assert,

@@ -291,13 +291,19 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// A check that a size the program computes (`iota n`, `replicate n
     /// x`) is not negative (Note [Run-time checks]); none for a constant.
+    /// The message is the interpreter's: `iota` is `0..1..<n` in Futhark,
+    /// so its error is the range's.
     pub fn assert_size(&mut self, n: Value, what: &str) {
         if matches!(self.int_value(n), Some(c) if c >= 0) {
             return;
         }
         let zero = self.const_i64(0);
         let c = self.cmpop("ge", n, zero);
-        self.assert(c, &format!("{what}: negative size"));
+        let msg = match what {
+            "iota" => "Range 0..1..<{0} is invalid.".to_string(),
+            _ => format!("{what}: negative size {{0}}"),
+        };
+        self.assert_with(c, &msg, &[n]);
     }
 
     /// A conversion between scalar types, as Futhark's `T.from` does it.
@@ -388,6 +394,43 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// Check at run time that the leading sizes of `v` are `want` (an
     /// unknown one matches anything) and give `v` those sizes.
     pub fn coerce(&mut self, v: Value, want: &[Dim], msg: &str) -> DResult<Value> {
+        self.coerce_reporting(v, want, |_, _| Ok((msg.to_string(), Vec::new())))
+    }
+
+    /// `coerce` for a size coercion `e :> t` whose leaf has element type
+    /// `elem`, with Futhark's message (the interpreter's too): `Value of
+    /// shape [2][2] cannot match shape of type "[1][4]i32".`
+    pub fn coerce_shape(&mut self, v: Value, want: &[Dim], elem: &str) -> DResult<Value> {
+        self.coerce_reporting(v, want, |s, v| {
+            let rank = s.dims(v).len();
+            let mut args = Vec::new();
+            for j in 0..rank {
+                args.push(s.size(v, j)?);
+            }
+            let have: String = (0..rank).map(|j| format!("[{{{j}}}]")).collect();
+            let mut wanted = String::new();
+            for j in 0..rank {
+                match want.get(j).copied().unwrap_or(Dim::Unknown) {
+                    Dim::Unknown => wanted.push_str("[]"),
+                    w => {
+                        wanted.push_str(&format!("[{{{}}}]", args.len()));
+                        args.push(s.dim_value(w)?);
+                    }
+                }
+            }
+            let msg = format!("Value of shape {have} cannot match shape of type \"{wanted}{elem}\".");
+            Ok((msg, args))
+        })
+    }
+
+    /// `coerce`, with the failure's message template and its operands made
+    /// by `report` (only when a check is needed).
+    fn coerce_reporting(
+        &mut self,
+        v: Value,
+        want: &[Dim],
+        report: impl FnOnce(&mut Self, Value) -> DResult<(String, Vec<Value>)>,
+    ) -> DResult<Value> {
         let have = self.dims(v);
         // The new sizes, made when the first one changes (most coercions
         // change nothing).
@@ -405,7 +448,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let (Some(c), Some(new)) = (self.and_all(conds), new) else {
             return Ok(v);
         };
-        self.assert(c, msg);
+        let (msg, args) = report(self, v)?;
+        self.assert_with(c, &msg, &args);
         self.reshape(v, &new)
     }
 

@@ -192,12 +192,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             ExpKind::Coerce(x, _) => {
                 let v = self.exp(sc, x)?;
                 let t = self.ty(sc, e)?;
-                self.coerce_to(
-                    sc,
-                    v,
-                    &t,
-                    "the value does not have the size of the type it is coerced to",
-                )
+                self.coerce_to(sc, v, &t)
             }
             ExpKind::Ascript(x, _) => self.exp(sc, x),
             ExpKind::If { cond, then, els } => {
@@ -268,7 +263,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let cv = self.leaf(sc, c)?;
                 let saved = self.at(c.span);
                 let text = self.sm.snippet(c.span).to_string();
-                self.assert(cv, &format!("assertion failed: {text}"));
+                self.assert(cv, &format!("Assertion is false: {text}"));
                 self.restore(saved);
                 self.exp(sc, x)
             }
@@ -899,7 +894,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// Give the leaves of `v` the sizes of type `t` (sizes named by
     /// variables in scope, or constants), checking at run time.
-    pub fn coerce_to(&mut self, sc: &Scope<'a>, v: V<'a>, t: &Type, msg: &str) -> DResult<V<'a>> {
+    pub fn coerce_to(&mut self, sc: &Scope<'a>, v: V<'a>, t: &Type) -> DResult<V<'a>> {
         let Some(leaves) = v.leaves() else { return Ok(v) };
         let Ok(lts) = super::values::leaf_types(t) else {
             return Ok(v);
@@ -921,7 +916,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     }
                 }
             }
-            out.push(self.coerce(l, &want, msg)?);
+            out.push(self.coerce_shape(l, &want, lt.scalar.futhark_name())?);
         }
         Ok(v.with_leaves(out))
     }

@@ -193,10 +193,12 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     conds.push(self.cmpop("ge", s, zero));
                 }
                 let ok = self.and_all(conds).expect("at least one condition");
-                self.assert(
-                    ok,
-                    "the size of the array is not the product of the sizes to unflatten to",
-                );
+                // The interpreter's message (interp/builtins.rs).
+                let want: String = (1..=sizes.len()).map(|k| format!("[{{{k}}}]")).collect();
+                let msg = format!("cannot unflatten an array of size {{0}} into shape {want}: the sizes do not match");
+                let mut args = vec![p];
+                args.extend_from_slice(&sizes);
+                self.assert_with(ok, &msg, &args);
                 let mut out = Vec::new();
                 for l in ls {
                     let mut d: Vec<Dim> = sizes.iter().map(|&s| Dim::Value(s)).collect();
@@ -219,7 +221,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     self.cmpop("eq", total, len),
                 ];
                 let ok = self.and_all(conds).expect("three conditions");
-                self.assert(ok, "the size of the array is not the sum of the sizes to split into");
+                self.assert_with(
+                    ok,
+                    "cannot split an array of size {0} into arrays of sizes {1} and {2}: the sizes do not match",
+                    &[len, n, m],
+                );
                 let one = self.const_i64(1);
                 let (mut front, mut back) = (Vec::new(), Vec::new());
                 for l in ls {

@@ -449,7 +449,7 @@ impl<'a> Interp<'a> {
                 let [n] = args_n(args, span)?;
                 let n = as_i64(&n, span)?;
                 if n < 0 {
-                    return err(span, format!("iota: negative size {n}"));
+                    return err(span, format!("Range 0..1..<{n} is invalid."));
                 }
                 let n = check_alloc(n as i128, span)?;
                 self.charge(n as u64, 1);

@@ -42,6 +42,7 @@ pub(crate) fn error(span: Span, message: impl Into<String>) -> Box<RuntimeError>
     Box::new(RuntimeError {
         span: Some(span),
         message: message.into(),
+        quotes_span: false,
     })
 }
 
@@ -532,7 +533,9 @@ impl<'a> Interp<'a> {
     #[inline(never)]
     fn eval_assert(&mut self, cond: &'a Exp, x: &'a Exp) -> R<Value<'a>> {
         if !self.eval_bool(cond)? {
-            return err(cond.span, "assertion failed");
+            let mut e = error(cond.span, "Assertion is false");
+            e.quotes_span = true;
+            return Err(e);
         }
         self.eval(x)
     }
@@ -1278,6 +1281,19 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// `[d1]...[dk]elem` with the sizes whose values are known written as
+    /// numbers, as Futhark's size-coercion message shows the type.
+    fn sized_type_text(&self, shape: &[Size], elem: &Type) -> String {
+        let dims: String = shape
+            .iter()
+            .map(|d| match self.size_value(d) {
+                Some(v) => format!("[{v}]"),
+                None => format!("[{d}]"),
+            })
+            .collect();
+        format!("{dims}{elem}")
+    }
+
     /// `e :> t`: the value's shape must have the sizes of `t`.
     pub(crate) fn check_shape(&self, v: &Value<'a>, ty: &Type, span: Span) -> R<()> {
         match (ty, v) {
@@ -1289,8 +1305,9 @@ impl<'a> Interp<'a> {
                             return err(
                                 span,
                                 format!(
-                                    "size coercion failed: value of shape {} does not have type {ty}",
-                                    shape_str(&a.shape)
+                                    "Value of shape {} cannot match shape of type \"{}\".",
+                                    shape_str(&a.shape),
+                                    self.sized_type_text(shape, elem)
                                 ),
                             );
                         }
@@ -1706,7 +1723,7 @@ pub(crate) fn index_error(ix: &[Ix], shape: &[usize], span: Span) -> Box<Runtime
     error(
         span,
         format!(
-            "index {} out of bounds for array of shape {}",
+            "Index {} out of bounds for array of shape {}.",
             ix_str(ix),
             shape_str(shape)
         ),

@@ -101,6 +101,10 @@ impl RunResult {
 pub struct RuntimeError {
     pub span: Option<Span>,
     pub message: String,
+    /// The message ends with the source text of `span` (a failed
+    /// `assert`'s condition: `Assertion is false: x > 0`), which only the
+    /// renderer, holding the source, can write.
+    pub quotes_span: bool,
 }
 
 impl RuntimeError {
@@ -108,14 +112,20 @@ impl RuntimeError {
         RuntimeError {
             span: None,
             message: message.into(),
+            quotes_span: false,
         }
     }
 
-    /// `file:line:col: error: message` (or `error: message` without a span).
+    /// `Error: message (file:line:col)`: the text a compiled program prints
+    /// for the same error (runtime-cuda's `Error: ` line; the location is
+    /// the assertion's), which Futhark's tests match.
     pub fn render(&self, sm: &SourceMap) -> String {
         match self.span {
-            Some(span) => format!("{}: error: {}", sm.describe(span), self.message),
-            None => format!("error: {}", self.message),
+            Some(span) if self.quotes_span => {
+                format!("Error: {}: {} ({})", self.message, sm.snippet(span), sm.describe(span))
+            }
+            Some(span) => format!("Error: {} ({})", self.message, sm.describe(span)),
+            None => format!("Error: {}", self.message),
         }
     }
 }

@@ -38,8 +38,10 @@ pub(super) fn type_exp(te: &mut TypeExp, env: &Env, tparams: &[TypeParam]) -> Re
 
 struct Renamer<'e> {
     env: &'e Env,
-    /// Modules opened by `m.(e)`, innermost last.
-    opened: Vec<Rc<Env>>,
+    /// Modules opened by `m.(e)`, innermost last, each with the number of
+    /// `locals` bound outside it: an opened module's names shadow those
+    /// locals, and are shadowed by the ones bound inside `e`.
+    opened: Vec<(usize, Rc<Env>)>,
     /// Names bound inside the declaration.
     locals: Vec<Name>,
     /// Type parameters in scope.
@@ -73,13 +75,18 @@ impl<'e> Renamer<'e> {
     }
 
     fn val(&self, n: &str) -> Found<'_> {
-        if self.locals.iter().any(|l| &**l == n) {
-            return Found::Local;
-        }
-        for o in self.opened.iter().rev() {
+        let mut inner = self.locals.len();
+        for (outer, o) in self.opened.iter().rev() {
+            if self.locals[*outer..inner].iter().any(|l| &**l == n) {
+                return Found::Local;
+            }
             if let Some(v) = o.vals.get(n) {
                 return Found::Val(&v.flat);
             }
+            inner = *outer;
+        }
+        if self.locals[..inner].iter().any(|l| &**l == n) {
+            return Found::Local;
         }
         match self.env.vals.get(n) {
             Some(v) => Found::Val(&v.flat),
@@ -88,7 +95,7 @@ impl<'e> Renamer<'e> {
     }
 
     fn module(&self, n: &str) -> Option<Module> {
-        for o in self.opened.iter().rev() {
+        for (_, o) in self.opened.iter().rev() {
             if let Some(m) = o.mods.get(n) {
                 return Some(m.clone());
             }
@@ -97,7 +104,7 @@ impl<'e> Renamer<'e> {
     }
 
     fn type_name(&self, n: &str) -> Option<Name> {
-        for o in self.opened.iter().rev() {
+        for (_, o) in self.opened.iter().rev() {
             if let Some(t) = o.types.get(n) {
                 return Some(t.flat.clone());
             }
@@ -495,7 +502,7 @@ impl<'e> Renamer<'e> {
             }
             ExpKind::OpenIn(path, x) => {
                 let opened = lookup_struct_in(self, path, span)?;
-                self.opened.push(opened);
+                self.opened.push((self.locals.len(), opened));
                 let r = self.exp(x);
                 self.opened.pop();
                 r?;
@@ -510,7 +517,7 @@ impl<'e> Renamer<'e> {
 /// The structure `path` names from inside a renamer (opened modules
 /// first).
 fn lookup_struct_in(r: &Renamer<'_>, path: &[Name], span: Span) -> Result<Rc<Env>, Diag> {
-    for o in r.opened.iter().rev() {
+    for (_, o) in r.opened.iter().rev() {
         if o.mods.contains_key(&path[0]) {
             return lookup_struct(o, path, span);
         }

@@ -1462,7 +1462,7 @@ fn offset(a: &Array, is: &[i64]) -> Result<usize, String> {
         if i < 0 || i as usize >= a.shape[j] {
             let ix: Vec<String> = is.iter().map(|i| i.to_string()).collect();
             return Err(format!(
-                "index [{}] out of bounds for array of shape {}",
+                "Index [{}] out of bounds for array of shape {}.",
                 ix.join(", "),
                 a.shape.iter().map(|d| format!("[{d}]")).collect::<String>()
             ));

@@ -186,7 +186,7 @@ impl<'a, 'c> Emitter<'a, 'c> {
             ExpKind::Assert(c, x) => {
                 let cv = self.exp(sc, c)?;
                 let saved = self.at(c.span);
-                let text = format!("assertion failed: {}", self.sm.snippet(c.span));
+                let text = format!("Assertion is false: {}", self.sm.snippet(c.span));
                 let m = self.ctx.string_attr(&text);
                 self.op("source.assert", &[cv], &[], &[("message", m)], Vec::new());
                 self.restore(saved);

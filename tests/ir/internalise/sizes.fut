@@ -9,7 +9,7 @@
 -- CHECK-LABEL: sym_name = "coerce"
 -- CHECK-NEXT: ^bb0(%12: i64, %13: i64, %14: [%12]i32):
 -- CHECK-NEXT: %15 = soac.cmpop(%12, %13) {kind = "eq"}
--- CHECK-NEXT: soac.assert(%15) {message = "the value does not have the size of the type it is coerced to
+-- CHECK-NEXT: soac.assert(%15, %12, %13) {message = "Value of shape [{0}] cannot match shape of type \"[{1}]i32\".
 -- CHECK-NEXT: %16 = soac.reshape(%14, %13) : ([%12]i32, i64) -> [%13]i32
 -- CHECK-LABEL: sym_name = "call"
 -- CHECK-NEXT: ^bb0(%17: i64, %18: i64, %19: [%17]f32, %20: [%18]f32):
@@ -20,12 +20,12 @@
 -- CHECK-LABEL: sym_name = "product"
 -- CHECK: %28 = soac.binop(%25, %26) {kind = "mul"}
 -- CHECK-NEXT: %29 = soac.cmpop(%24, %28) {kind = "eq"}
--- CHECK-NEXT: soac.assert(%29) {message = "the value does not have the size of the type it is coerced to
+-- CHECK-NEXT: soac.assert(%29, %24, %28) {message = "Value of shape [{0}] cannot match shape of type \"[{1}]i32\".
 -- CHECK-LABEL: sym_name = "count"
 -- CHECK: %41 = soac.cmpop(%39, %40) {kind = "ge"}
--- CHECK-NEXT: soac.assert(%41) {message = "iota: negative size
+-- CHECK-NEXT: soac.assert(%41, %39) {message = "Range 0..1..<{0} is invalid.
 -- CHECK-NEXT: soac.iota(%39)
--- CHECK-NOT: negative size
+-- CHECK-NOT: is invalid
 
 entry coerce [n] (m: i64) (xs: [n]i32): [m]i32 = xs :> [m]i32
 

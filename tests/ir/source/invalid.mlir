@@ -214,7 +214,7 @@
 "source.func"() ({
 ^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %x: i32, %y: f32, %t: tuple<i32, f32>, %r: !source.record<{x: i32}>, %f: (i32) -> i32):
   // expected-error @+1 {{'source.assert' op condition must be i1}}
-  "source.assert"(%x) {message = "assertion failed: x"} : (i32) -> ()
+  "source.assert"(%x) {message = "Assertion is false: x"} : (i32) -> ()
   "source.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i32, f32, tuple<i32, f32>, !source.record<{x: i32}>, (i32) -> i32) -> ()} : () -> ()
 

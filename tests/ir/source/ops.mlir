@@ -116,7 +116,7 @@
   %zero = "source.constant"() {value = 0 : i64} : () -> i64
   %r = "source.range"(%zero, %k) {kind = "up_to_exclusive"} : (i64, i64) -> !fut.array<[?]i64>
   %ok = "source.cmpop"(%zero, %k) {kind = "le"} : (i64, i64) -> i1
-  "source.assert"(%ok) {message = "assertion failed: 0 <= k"} : (i1) -> ()
+  "source.assert"(%ok) {message = "Assertion is false: 0 <= k"} : (i1) -> ()
   %h = "source.hole"() {message = "a typed hole (`???`) was evaluated"} : () -> i64
   %dest = "source.apply"(%k, %zero) {callee = @replicate} : (i64, i64) -> !fut.array<[%k]i64>
   %s = "source.soac_call"(%dest, %is, %r) {soac = "scatter"} : (!fut.array<[%k]i64>, !fut.array<[?]i64>, !fut.array<[?]i64>) -> !fut.array<[%k]i64>

@@ -3,7 +3,7 @@
 -- input { 4 }
 -- output { 10 }
 -- input { 50 }
--- error: assert
+-- error: Assertion is false
 def main (n: i32): i32 =
   loop acc = 0 for i < n do
     let acc' = acc + i + 1

@@ -3,5 +3,5 @@
 -- input { [1, 2, 3] }
 -- output { [1, 2, 3] }
 -- input { [1, -2, 3] }
--- error: assert
+-- error: Assertion is false
 def main (xs: []i32): []i32 = map (\x -> assert (x >= 0) x) xs

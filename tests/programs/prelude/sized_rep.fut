@@ -5,9 +5,9 @@
 -- input { [3, -1, 4] }
 -- output { [4, 0, 5] [7i64, 7i64] [3, 4] [3, -1, 4] [3, -1, 4] [true, true, true] }
 -- input { [3, -1, 4, 5] }
--- error: size
+-- error: Value of shape \[[0-9]\] cannot match shape of type
 -- input { empty([0]i32) }
--- error: size
+-- error: Value of shape \[[0-9]\] cannot match shape of type
 def main [n] (xs: [n]i32) =
   let sevens: [2]i64 = rep 7
   let positive = sized 2 (filter (> 0) xs)

@@ -737,36 +737,61 @@ impl<'a> Parser<'a> {
         Ok(mk_section(op, None, right, self.sp(lo, hi)))
     }
 
-    /// `(.x.0)`, and the index section `(.[i, j])`, which is `\a -> a[i,
-    /// j]` (its parameter has a name no program can write, so the
-    /// indices cannot mean it).
+    /// `(.x.0)`, and sections with indices: `(.[i, j])` is `\a -> a[i, j]`,
+    /// `(.[0].f)` and `(.a[1])` likewise (the parameter has a name no
+    /// program can write, so the indices cannot mean it). A section of
+    /// fields only stays a `ProjectSection`, whose type the checker infers
+    /// from its use.
     fn parse_project_section(&mut self, lo: u32) -> PExp {
-        if *self.peek_at(1) == Tok::LBracket {
-            self.bump();
-            let (index, _) = self.parse_dim_indices()?;
-            let hi = self.expect(Tok::RParen, "`)`")?.hi;
-            let span = self.sp(lo, hi);
-            let name: Name = Rc::from("(.[])");
-            let arg = var_exp(span, name.clone());
-            let body = mk(span, || ExpKind::Index(arg, index));
-            let param = Pat {
-                kind: PatKind::Id(name),
-                span,
-                ty: None,
-            };
-            return Ok(mk(span, || ExpKind::Lambda {
-                params: vec![param],
-                ret: None,
-                body,
-            }));
+        enum Step {
+            Field(Name),
+            Index(Vec<DimIndex>),
         }
-        let mut names = Vec::new();
-        while self.at(&Tok::Dot) {
-            self.bump();
-            names.push(self.parse_field_name()?.0);
+        let mut steps = Vec::new();
+        loop {
+            if self.at(&Tok::Dot) {
+                self.bump();
+                if self.at(&Tok::LBracket) {
+                    steps.push(Step::Index(self.parse_dim_indices()?.0));
+                } else {
+                    steps.push(Step::Field(self.parse_field_name()?.0));
+                }
+            } else if self.at(&Tok::LBracket) && !steps.is_empty() {
+                steps.push(Step::Index(self.parse_dim_indices()?.0));
+            } else {
+                break;
+            }
         }
         let hi = self.expect(Tok::RParen, "`)`")?.hi;
-        Ok(mk(self.sp(lo, hi), || ExpKind::ProjectSection(names)))
+        let span = self.sp(lo, hi);
+        if steps.iter().all(|s| matches!(s, Step::Field(_))) {
+            let names = steps
+                .into_iter()
+                .filter_map(|s| match s {
+                    Step::Field(f) => Some(f),
+                    Step::Index(_) => None,
+                })
+                .collect();
+            return Ok(mk(span, || ExpKind::ProjectSection(names)));
+        }
+        let name: Name = Rc::from("(.[])");
+        let mut body = var_exp(span, name.clone());
+        for step in steps {
+            body = match step {
+                Step::Field(f) => mk(span, || ExpKind::Project(body, f)),
+                Step::Index(index) => mk(span, || ExpKind::Index(body, index)),
+            };
+        }
+        let param = Pat {
+            kind: PatKind::Id(name),
+            span,
+            ty: None,
+        };
+        Ok(mk(span, || ExpKind::Lambda {
+            params: vec![param],
+            ret: None,
+            body,
+        }))
     }
 
     fn parse_tuple_rest(&mut self, lo: u32, first: Box<Exp>) -> PExp {
