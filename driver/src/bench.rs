@@ -162,7 +162,9 @@ impl Bench<'_> {
         for (entry, case, n) in plan {
             let key = format!("{shown}:{entry}");
             let run = || -> Result<Measured, (String, String)> {
-                let args = runner.inputs(dir, case).map_err(|e| (format!("#{n}"), e))?;
+                let args = runner
+                    .inputs(dir, case, Some(&*program))
+                    .map_err(|e| (format!("#{n}"), e))?;
                 let dataset = match &case.input {
                     InputSpec::File(f) => f.display().to_string(),
                     _ => {

@@ -82,7 +82,7 @@ pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, chip: &str) -> Result
                     }
                     continue;
                 }
-                let args = match runner.inputs(src_dir, case) {
+                let args = match runner.inputs(src_dir, case, None) {
                     Ok(a) => a,
                     Err(e) => {
                         line("skip", &format!("{here}: {e}"));

@@ -7,6 +7,7 @@ mod compiled;
 mod dataset;
 mod opt;
 mod run;
+mod script;
 mod structure;
 mod test;
 

@@ -287,8 +287,6 @@ pub(crate) fn case_skip(case: &TestCase, backend: &str) -> Option<&'static str> 
         Some("tagged no_BACKEND")
     } else if case.compiled && backend == "interp" {
         Some("compiled input")
-    } else if matches!(case.input, InputSpec::Script(_)) {
-        Some("script input is not supported yet")
     } else {
         None
     }
@@ -389,7 +387,14 @@ impl Runner<'_> {
         rep.summary
     }
 
-    pub(crate) fn inputs(&self, dir: &Path, case: &TestCase) -> Result<Vec<Value>, String> {
+    /// The arguments of a case; a `script input` calls entry points of
+    /// `program` (none: the caller cannot run the program, an error).
+    pub(crate) fn inputs(
+        &self,
+        dir: &Path,
+        case: &TestCase,
+        program: Option<&dyn Compiled>,
+    ) -> Result<Vec<Value>, String> {
         match &case.input {
             InputSpec::Inline(text) => self.values.parse_text(text).map_err(|e| format!("bad input: {e}")),
             InputSpec::File(f) => self.read_file(dir, f).map_err(|e| format!("bad input: {e}")),
@@ -397,7 +402,17 @@ impl Runner<'_> {
                 .values
                 .generate(specs, case.line as u64)
                 .map_err(|e| format!("bad random input: {e}")),
-            InputSpec::Script(_) => Err("script input is not supported yet".to_string()),
+            InputSpec::Script(src) => {
+                let Some(program) = program else {
+                    return Err("script input needs the program run here (not in a bundle)".to_string());
+                };
+                let mut call = |f: &str, args: Vec<Value>| {
+                    program
+                        .run(f, args)
+                        .map_err(|e| format!("script input: entry point `{f}`: {e}"))
+                };
+                crate::script::script_input(src, dir, &mut call).map_err(|e| format!("bad script input: {e}"))
+            }
         }
     }
 
@@ -427,7 +442,7 @@ impl Runner<'_> {
         entry: &str,
         case: &TestCase,
     ) -> Result<(), String> {
-        let args = self.inputs(dir, case)?;
+        let args = self.inputs(dir, case, Some(program))?;
         let expected = self.expected_output(dir, case)?;
         let ref_args = match (&case.expected, self.reference) {
             (Expected::Auto, Some(_)) => Some(args.clone()),

@@ -254,6 +254,20 @@ fn random_prim(t: PrimType, range: Range, rng: &mut Rng) -> PrimValue {
 
 /// A random value of type `spec` (see the module documentation).
 pub fn generate(spec: &str, rng: &mut Rng, bounds: &Bounds) -> Result<Value, ValueError> {
+    // A constant (`2i64`, `10`, `1.5f32`) stands for itself
+    // (futhark-test(1)).
+    let t = spec.trim_start();
+    if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+        let mut vs = crate::text::parse_values(spec)?;
+        return match (vs.pop(), vs.is_empty()) {
+            (Some(v @ Value::Prim(_)), true) => Ok(v),
+            _ => Err(ValueError::at(
+                spec.as_bytes(),
+                0,
+                format!("`{spec}` is not one constant"),
+            )),
+        };
+    }
     let GenSpec { shape, elem } = parse_gen_spec(spec)?;
     let range = bounds.get(elem);
     if shape.is_empty() {
@@ -343,6 +357,16 @@ mod tests {
             let e = gen(&format!("[0][3]{t}"), 1, &b);
             assert_eq!(e.to_string(), format!("empty([0][3]{t})"));
         }
+    }
+
+    #[test]
+    fn constants_stand_for_themselves() {
+        let b = Bounds::default();
+        assert_eq!(gen("2i64", 1, &b), Value::Prim(PrimValue::I64(2)));
+        assert_eq!(gen("10", 7, &b), Value::Prim(PrimValue::I32(10)));
+        assert_eq!(gen("-1.5f32", 7, &b), Value::Prim(PrimValue::F32(-1.5)));
+        let mut rng = Rng::new(1);
+        assert!(generate("1 2", &mut rng, &b).is_err());
     }
 
     #[test]

@@ -51,7 +51,11 @@ pub(crate) fn read_all(input: &[u8], binary: bool) -> Result<Vec<Value>, ValueEr
 /// Like [`read_all`], but returns the values read before the first error
 /// along with it.
 pub(crate) fn read_until_error(input: &[u8], binary: bool) -> (Vec<Value>, Option<ValueError>) {
-    let mut p = Parser { input, pos: 0 };
+    let mut p = Parser {
+        input,
+        pos: 0,
+        unsuffixed: false,
+    };
     let mut values = Vec::new();
     loop {
         p.skip_space();
@@ -73,6 +77,10 @@ const MAX_DEPTH: usize = 200;
 struct Parser<'a> {
     input: &'a [u8],
     pos: usize,
+    /// Whether the last value read had no type suffix anywhere (`1`,
+    /// `[1, 2]`): its type is only the default, and an array whose other
+    /// elements have a suffix gives it theirs (`[0x93u8, 0xb8]`).
+    unsuffixed: bool,
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -146,6 +154,7 @@ impl<'a> Parser<'a> {
             Some(b'e')
                 if self.rest().starts_with(b"empty") && !self.rest().get(5).is_some_and(|&b| is_word_byte(b)) =>
             {
+                self.unsuffixed = false;
                 self.empty()
             }
             _ => Ok(Value::Prim(self.scalar()?)),
@@ -166,6 +175,7 @@ impl<'a> Parser<'a> {
         let mut inner: Vec<usize> = Vec::new();
         let mut data: Option<ArrayData> = None;
         let mut first_type = PrimType::Bool;
+        let mut all_unsuffixed = true;
         let mut n = 0usize;
         loop {
             self.skip_space();
@@ -173,8 +183,34 @@ impl<'a> Parser<'a> {
             if self.peek().is_none() {
                 return Err(self.err(at, "unclosed `[`: expected a value, found end of input"));
             }
-            let v = self.value(depth + 1)?;
-            let t = v.elem_type();
+            let mut v = self.value(depth + 1)?;
+            let mut t = v.elem_type();
+            if data.is_some() && t != first_type {
+                // An unsuffixed element takes the suffixed ones' type.
+                if self.unsuffixed {
+                    if let Some(w) = retype_unsuffixed(&v, first_type) {
+                        v = w;
+                        t = first_type;
+                    }
+                } else if all_unsuffixed {
+                    let d = data.take().expect("checked above");
+                    let shape: Vec<usize> = std::iter::once(n).chain(inner.iter().copied()).collect();
+                    let before = Value::Array(Array { shape, data: d });
+                    match retype_unsuffixed(&before, t) {
+                        Some(Value::Array(a)) => {
+                            data = Some(a.data);
+                            first_type = t;
+                        }
+                        _ => {
+                            let Value::Array(a) = before else {
+                                unreachable!("built as an array")
+                            };
+                            data = Some(a.data);
+                        }
+                    }
+                }
+            }
+            all_unsuffixed &= self.unsuffixed;
             match &mut data {
                 None => {
                     first_type = t;
@@ -217,6 +253,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        self.unsuffixed = all_unsuffixed;
         let mut shape = Vec::with_capacity(inner.len() + 1);
         shape.push(n);
         shape.extend(inner);
@@ -307,6 +344,7 @@ impl<'a> Parser<'a> {
         if neg {
             self.pos += 1;
         }
+        self.unsuffixed = false;
         match self.peek() {
             Some(b) if b.is_ascii_alphabetic() => self.word(start, neg),
             Some(b) if b.is_ascii_digit() => self.number(start, neg),
@@ -394,6 +432,7 @@ impl<'a> Parser<'a> {
         if self.peek().is_some_and(is_word_byte) {
             return Err(self.err(end, format!("unexpected {} after {}", self.found(end), literal())));
         }
+        self.unsuffixed = suffix.is_empty();
         let t = match suffix {
             "" if fractional => PrimType::F64,
             "" => PrimType::I32,
@@ -435,8 +474,10 @@ impl<'a> Parser<'a> {
         let too_big = || self.err(start, format!("{} does not fit in {t}", literal()));
         let mag = u128::from_str_radix(&digits, radix).map_err(|_| too_big())?;
         let bits = t.bits();
-        let v: i128 = if radix != 10 && !neg {
-            // The bit pattern: up to 2^bits - 1 for every integer type.
+        // A literal without a `-` is a bit pattern, up to 2^bits - 1 for
+        // every integer type (`0xFFi8` and `255i8` are `-1i8`, as Futhark
+        // reads them); one with a `-` must fit as a number.
+        let v: i128 = if !neg && (radix != 10 || !suffix.is_empty()) {
             if mag >> bits != 0 {
                 return Err(too_big());
             }
@@ -462,6 +503,45 @@ impl<'a> Parser<'a> {
         while self.peek().is_some_and(|b| b.is_ascii_digit() || b == b'_') {
             self.pos += 1;
         }
+    }
+}
+
+/// `v`, read without type suffixes (so of type `i32` or `f64`), as a
+/// value of element type `t`: an integer literal may be of any numeric
+/// type it fits, a fractional one of any float type. `None` when it
+/// cannot.
+fn retype_unsuffixed(v: &Value, t: PrimType) -> Option<Value> {
+    let retype = |p: PrimValue| -> Option<PrimValue> {
+        match p {
+            PrimValue::I32(x) if t.is_float() => Some(float_value(t, x as f64)),
+            PrimValue::I32(x) => {
+                let (lo, hi) = int_range(t);
+                (lo..=hi).contains(&(x as i128)).then(|| int_value(t, x as i128))
+            }
+            PrimValue::F64(x) if t.is_float() => Some(float_value(t, x)),
+            _ => None,
+        }
+    };
+    match v {
+        Value::Prim(p) => retype(*p).map(Value::Prim),
+        Value::Array(a) => {
+            let mut data = ArrayData::with_capacity(t, a.data.len());
+            for i in 0..a.data.len() {
+                data.push(retype(a.data.get(i)?)?);
+            }
+            Some(Value::Array(Array {
+                shape: a.shape.clone(),
+                data,
+            }))
+        }
+    }
+}
+
+fn float_value(t: PrimType, x: f64) -> PrimValue {
+    match t {
+        PrimType::F16 => PrimValue::F16(f16::f64_to_f16(x)),
+        PrimType::F32 => PrimValue::F32(x as f32),
+        _ => PrimValue::F64(x),
     }
 }
 
@@ -772,10 +852,23 @@ mod tests {
     }
 
     #[test]
+    fn unsuffixed_elements_take_the_suffixed_ones_type() {
+        let one = |t: &str| parse_values(t).unwrap().remove(0);
+        assert_eq!(one("[0x93u8, 0xb8, 255]"), one("[147u8, 184u8, 255u8]"));
+        assert_eq!(one("[1, 2, 3i64]"), one("[1i64, 2i64, 3i64]"));
+        assert_eq!(one("[[1, 2], [3f32, 4.5]]"), one("[[1f32, 2f32], [3f32, 4.5f32]]"));
+        assert_eq!(one("[1.5, 2f32]"), one("[1.5f32, 2f32]"));
+        // Only where the unsuffixed literal fits the type.
+        assert!(parse_values("[1u8, 300]").is_err());
+        assert!(parse_values("[1.5, 2i32]").is_err());
+        assert!(parse_values("[1i32, 2i64]").is_err());
+    }
+
+    #[test]
     fn error_messages() {
-        let e = err("[1, 2f32]");
+        let e = err("[1i32, 2f32]");
         assert_eq!(e.message, "array elements have different types: i32 and f32");
-        assert_eq!((e.offset, e.line, e.col), (4, 1, 5));
+        assert_eq!((e.offset, e.line, e.col), (7, 1, 8));
         assert!(err("[[1, 2], [3]]").message.starts_with("irregular array"));
         assert!(err("[[1, 2], 3]").message.starts_with("irregular array"));
         assert!(err("[1, [2]]").message.starts_with("irregular array"));
@@ -787,7 +880,12 @@ mod tests {
         assert_eq!(e.message, "300u8 does not fit in u8");
         assert_eq!((e.line, e.col), (2, 3));
         assert_eq!(err("-1u8").message, "-1u8 does not fit in u8");
-        assert_eq!(err("128i8").message, "128i8 does not fit in i8");
+        // Without a `-`, a literal is a bit pattern of its type, as Futhark
+        // reads it.
+        assert_eq!(prim("128i8"), PrimValue::I8(-128));
+        assert_eq!(prim("255u8"), PrimValue::U8(255));
+        assert_eq!(err("256i8").message, "256i8 does not fit in i8");
+        assert_eq!(err("-129i8").message, "-129i8 does not fit in i8");
         assert_eq!(err("0x100u8").message, "0x100u8 does not fit in u8");
         assert_eq!(err("-0x80u8").message, "-0x80u8 does not fit in u8");
         assert_eq!(err("-0x81i8").message, "-0x81i8 does not fit in i8");
