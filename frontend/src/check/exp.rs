@@ -744,7 +744,10 @@ impl Checker {
                 // instantiated scheme) is taken apart, not copied.
                 Type::Arrow { param, ret, .. } => (Rc::unwrap_or_clone(param), Rc::unwrap_or_clone(ret)),
                 t => self.split_arrow(&t, a.span, desc).map_err(|d| {
-                    if i == 0 {
+                    // A type variable that cannot be a function (it is an
+                    // array element, say) keeps the liftedness message.
+                    let unbound = matches!(self.subst.shallow_ref(&t), Type::Var(_));
+                    if i == 0 && !unbound {
                         Diag::new(
                             span,
                             format!(

@@ -967,7 +967,10 @@ impl Checker {
                     };
                     return Err(Diag::new(
                         tb.span,
-                        format!("type `{}` contains {what}; declare it with `{decl}`", tb.name),
+                        format!(
+                            "Non-lifted type abbreviations may not contain functions: type `{}` contains {what}; declare it with `{decl}`",
+                            tb.name
+                        ),
                     ));
                 }
                 self.types.insert(
@@ -1002,17 +1005,26 @@ impl Checker {
             }
         }
         for (p, t) in vb.params.iter().zip(&params) {
-            if t.has_function() || contains_param(t) {
-                self.errors.push(Diag::new(
-                    p.span,
-                    format!("entry point parameters must have a monomorphic first-order type, found `{t}`"),
-                ));
+            // Futhark's wording (error index `higher-order-entry`,
+            // `polymorphic-entry`); a lifted abstract type may hide a
+            // function.
+            let higher_order = t.has_function() || self.subst.lift_culprit(t, Liftedness::SizeLifted).is_some();
+            if higher_order || contains_param(t) {
+                let what = if higher_order {
+                    "Entry point functions may not be higher-order"
+                } else {
+                    "Entry point functions may not be polymorphic"
+                };
+                self.errors
+                    .push(Diag::new(p.span, format!("{what}: a parameter has type `{t}`")));
                 return None;
             }
         }
         if !vb.type_params.iter().all(|tp| matches!(tp, TypeParam::Size { .. })) {
-            self.errors
-                .push(Diag::new(vb.name_span, "entry points cannot have type parameters"));
+            self.errors.push(Diag::new(
+                vb.name_span,
+                "Entry point functions may not be polymorphic: they cannot have type parameters",
+            ));
             return None;
         }
         Some(Entry {

@@ -26,7 +26,7 @@
 
 use crate::diag::Diag;
 use crate::span::Span;
-use crate::syntax::ast::{Exp, ExpKind, Literal, LoopForm, Pat, PatKind, ValBind};
+use crate::syntax::ast::{Exp, ExpKind, Literal, LoopForm, Name, Pat, PatKind, TypeParam, ValBind};
 use crate::syntax::visit;
 use crate::types::{PrimType, Type};
 
@@ -390,19 +390,91 @@ fn check_match(x: &Exp, cases: &[(Pat, Exp)], span: Span) -> Result<(), Diag> {
     Ok(())
 }
 
+/// The names a pattern binds, with where.
+fn pat_names<'p>(p: &'p Pat, out: &mut Vec<(&'p Name, Span)>) {
+    match &p.kind {
+        PatKind::Id(n) => out.push((n, p.span)),
+        PatKind::Wildcard | PatKind::Lit { .. } => {}
+        PatKind::Ascribe(q, _) => pat_names(q, out),
+        PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| pat_names(q, out)),
+        PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| pat_names(q, out)),
+    }
+}
+
+/// No name is bound twice by one binding construct (the parameters of a
+/// function with its size parameters, or one pattern): Futhark rejects
+/// `def f (x: i32) (x: i32)` and `let (y, y) = ...` rather than letting
+/// the later one shadow.
+fn distinct(names: &[(&Name, Span)], what: &str) -> Result<(), Diag> {
+    for (i, (n, s)) in names.iter().enumerate() {
+        if let Some((_, first)) = names[..i].iter().find(|(m, _)| m == n) {
+            return Err(
+                Diag::new(*s, format!("{what} \"{n}\" also bound earlier in the same binding"))
+                    .note(*first, "first bound here"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Type parameters of a definition are distinct.
+pub fn distinct_type_params(tps: &[TypeParam], what: &str) -> Result<(), Diag> {
+    let names: Vec<(&Name, Span)> = tps
+        .iter()
+        .filter_map(|tp| match tp {
+            TypeParam::Type { name, span, .. } => Some((name, *span)),
+            TypeParam::Size { .. } => None,
+        })
+        .collect();
+    distinct(&names, what)
+}
+
 /// Check the patterns of a checked definition (types resolved).
 pub fn check_valbind(vb: &ValBind) -> Result<(), Diag> {
+    let mut names: Vec<(&Name, Span)> = vb
+        .type_params
+        .iter()
+        .filter_map(|tp| match tp {
+            TypeParam::Size { name, span } => Some((name, *span)),
+            TypeParam::Type { .. } => None,
+        })
+        .collect();
+    for p in &vb.params {
+        pat_names(p, &mut names);
+    }
+    distinct(&names, "Variable")?;
+    distinct_type_params(&vb.type_params, "Type parameter")?;
     for p in &vb.params {
         irrefutable(p)?;
     }
     let mut stack = vec![&vb.body];
     while let Some(e) = stack.pop() {
         match &e.kind {
-            ExpKind::Let { pat, .. } => irrefutable(pat)?,
-            ExpKind::LetFun { params, .. } | ExpKind::Lambda { params, .. } => {
+            ExpKind::Let { pat, .. } => {
+                let mut names = Vec::new();
+                pat_names(pat, &mut names);
+                distinct(&names, "Variable")?;
+                irrefutable(pat)?
+            }
+            ExpKind::LetFun {
+                params, type_params, ..
+            } => {
+                let mut names = Vec::new();
+                params.iter().for_each(|p| pat_names(p, &mut names));
+                distinct(&names, "Variable")?;
+                distinct_type_params(type_params, "Type parameter")?;
+                params.iter().try_for_each(irrefutable)?
+            }
+            ExpKind::Lambda { params, .. } => {
+                let mut names = Vec::new();
+                params.iter().for_each(|p| pat_names(p, &mut names));
+                distinct(&names, "Variable")?;
                 params.iter().try_for_each(irrefutable)?
             }
             ExpKind::Loop { pat, form, .. } => {
+                let mut names = Vec::new();
+                pat_names(pat, &mut names);
+                distinct(&names, "Variable")?;
                 irrefutable(pat)?;
                 if let LoopForm::ForIn(p, _) = &**form {
                     irrefutable(p)?;

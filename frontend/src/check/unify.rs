@@ -120,13 +120,33 @@ impl LiftLimit {
             LiftCulprit::Param(n, l) => format!("values of the {} {} `{n}`", lift_word(*l), param_word(n)),
         };
         match &self.site {
-            LiftSite::ArrayElem => format!("{what} cannot be put in an array (the elements have type `{found}`)"),
+            // Futhark's wording first ("Cannot create array with elements
+            // of lifted type"), then which part of the type is to blame.
+            LiftSite::ArrayElem => {
+                let level = match culprit {
+                    LiftCulprit::Function => Liftedness::Lifted,
+                    LiftCulprit::Param(_, l) => *l,
+                };
+                let why = match culprit {
+                    LiftCulprit::Function => "functional values cannot be array elements",
+                    LiftCulprit::Param(..) => "array elements must have a non-lifted type",
+                };
+                format!(
+                    "Cannot create array with elements of {} type `{found}`: {what} cannot be put in an array ({why})",
+                    lift_word(level)
+                )
+            }
             LiftSite::Compare => {
                 format!("{what} cannot be compared with `==` or `!=` (the operands have type `{found}`)")
             }
-            LiftSite::Branch(kw) => {
-                format!("{what} cannot be returned from the branches of `{kw}` (they have type `{found}`)")
-            }
+            LiftSite::Branch(kw) => match culprit {
+                LiftCulprit::Function => format!(
+                    "The result of `{kw}` may not be of function type: {what} cannot be returned from the branches of `{kw}` (they have type `{found}`)"
+                ),
+                LiftCulprit::Param(..) => {
+                    format!("{what} cannot be returned from the branches of `{kw}` (they have type `{found}`)")
+                }
+            },
             LiftSite::LoopParam => format!("{what} cannot be loop parameters (the parameter has type `{found}`)"),
             LiftSite::TypeParam { param, of } => {
                 let mark = match self.level {
@@ -135,7 +155,7 @@ impl LiftLimit {
                     Liftedness::Lifted => "^",
                 };
                 let contains = match culprit {
-                    LiftCulprit::Function => "a function type".to_string(),
+                    LiftCulprit::Function => "a function type (functional values need a lifted `'^` parameter)".to_string(),
                     LiftCulprit::Param(n, l) => format!("the {} {} `{n}`", lift_word(*l), param_word(n)),
                 };
                 format!(

@@ -262,6 +262,7 @@ impl<'s> Elab<'s> {
         };
         let mut scope = self.prelude.clone();
         let mut exports = Env::default();
+        no_duplicate_decs(&prog.decs)?;
         for d in prog.decs {
             self.dec(d, &mut scope, Some(&mut exports), &ctx)?;
         }
@@ -350,6 +351,7 @@ impl<'s> Elab<'s> {
                 scope.vals.insert(name, ent);
             }
             Dec::Type(mut tb) => {
+                no_duplicate_type_params(&tb.params)?;
                 rename::typebind(&mut tb, scope)?;
                 let flat = self.flat_name(&ctx.prefix, &tb.name, ctx.keep);
                 let ent = TypeEnt {
@@ -438,6 +440,7 @@ impl<'s> Elab<'s> {
                 };
                 let mut sc = scope.clone();
                 let mut ex = Env::default();
+                no_duplicate_decs(decs)?;
                 for d in decs {
                     self.dec(d.clone(), &mut sc, Some(&mut ex), &inner)?;
                 }
@@ -749,6 +752,47 @@ fn intrinsic_module(t: PrimType) -> Env {
 }
 
 /// The module a (qualified) name denotes.
+/// One list of declarations (a file, a module body) defines each name of
+/// a namespace once (Futhark's "Duplicate definition"): a later `def f`
+/// does not shadow an earlier one of the same list.
+fn no_duplicate_decs(decs: &[Dec]) -> Result<(), Diag> {
+    let mut seen: FastMap<(&'static str, Name), Span> = FastMap::default();
+    let mut stack: Vec<&Dec> = decs.iter().rev().collect();
+    while let Some(d) = stack.pop() {
+        let (space, name, span) = match d {
+            Dec::Val(vb) => ("value", &vb.name, vb.name_span),
+            Dec::Type(tb) => ("type", &tb.name, tb.name_span),
+            Dec::Module(mb) => ("module", &mb.name, mb.name_span),
+            Dec::ModType(sb) => ("module type", &sb.name, sb.name_span),
+            Dec::Local(d, _) => {
+                stack.push(d);
+                continue;
+            }
+            Dec::Open(..) | Dec::Import(..) | Dec::Seal(_) | Dec::CheckOnly(_) => continue,
+        };
+        if let Some(prev) = seen.insert((space, name.clone()), span) {
+            return Err(Diag::new(span, format!("Duplicate definition of {space} `{name}`"))
+                .note(prev, "previously defined here"));
+        }
+    }
+    Ok(())
+}
+
+/// The parameters of a type (`type t 'a 'b`, and its specifications) are
+/// distinct.
+pub(crate) fn no_duplicate_type_params(params: &[TypeParam]) -> Result<(), Diag> {
+    for (i, p) in params.iter().enumerate() {
+        if let Some(prev) = params[..i].iter().find(|q| q.name() == p.name()) {
+            return Err(Diag::new(
+                p.span(),
+                format!("Type parameter `{}` previously defined in the same type", p.name()),
+            )
+            .note(prev.span(), "previously defined here"));
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn lookup_module(scope: &Env, qn: &QualName, span: Span) -> Result<Module, Diag> {
     let mut cur: Option<Module> = None;
     for (i, part) in qn.quals.iter().chain(std::iter::once(&qn.name)).enumerate() {

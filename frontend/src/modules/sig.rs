@@ -278,6 +278,7 @@ fn specs_into(
                 span,
                 ..
             } => {
+                super::no_duplicate_type_params(params)?;
                 let def = match def {
                     Some(t) => Some(spec_type(t, env, levels, params)?),
                     None => None,

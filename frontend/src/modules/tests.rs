@@ -48,12 +48,20 @@ fn structures_and_functors_become_flat_declarations() {
         ),
         ["M.f", "M.N.g", "[F(check).w]", "A.arg.v", "A.w", "main"]
     );
-    // A second definition of a name gets a suffix; entry points keep
-    // theirs.
+    // A second definition of a name (here from an opened structure) gets
+    // a suffix; entry points keep theirs.
     assert_eq!(
-        flat_names("def f = 1\ndef f = 2\nentry main (x: i32) = x + f"),
+        flat_names("def f = 1\nopen { def f = 2 }\nentry main (x: i32) = x + f"),
         ["f", "f#1", "main"]
     );
+}
+
+#[test]
+fn one_declaration_list_defines_a_name_once() {
+    let d = rejected("def f = 1\ndef f = 2\nentry main (x: i32) = x + f");
+    assert!(d.message.contains("Duplicate definition of value `f`"), "{}", d.message);
+    let d = rejected("module type s = { type t 'a 'a }");
+    assert!(d.message.contains("previously defined"), "{}", d.message);
 }
 
 #[test]

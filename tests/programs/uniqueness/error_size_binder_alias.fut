@@ -1,7 +1,7 @@
 -- What a size binder binds aliases its value: consuming the value's
 -- array then using the binding is an error.
 -- ==
--- error: Using "[a-z_]*", but this was consumed
+-- error: Using "xs", which aliases "zs", but "zs" was consumed
 
 def main (zs: *[]i32) : []i32 =
   let [n] (xs: [n]i32) = zs
