@@ -30,7 +30,12 @@ fn run(path: &Path) -> Outcome {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| internalise(&checked, &sm, &mut ctx)));
     match r {
         Err(_) => Outcome::Failed("panicked".into()),
-        Ok(Err(d)) if d.message.contains("is not supported yet") => Outcome::Unsupported(d.to_plain(&sm)),
+        Ok(Err(d))
+            if d.message.contains("is not supported yet")
+                || d.message.contains("the compiled backends do not support") =>
+        {
+            Outcome::Unsupported(d.to_plain(&sm))
+        }
         Ok(Err(d)) => Outcome::Failed(d.to_plain(&sm)),
         Ok(Ok(module)) => match ctx.verify(module) {
             Ok(()) => {

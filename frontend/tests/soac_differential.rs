@@ -43,7 +43,11 @@ use futmlir_frontend::values::{self, compare_values, Value};
 
 /// Known disagreements: (program path under its root folder, entry point,
 /// why). A listed case is run and reported, but does not fail the test.
-const ALLOWED: &[(&str, &str, &str)] = &[];
+const ALLOWED: &[(&str, &str, &str)] = &[(
+    "assert/unsafe_removes_assertions.fut",
+    "inside",
+    "#[unsafe] removes assertions from compiled code only (its cases are `compiled`)",
+)];
 
 fn inputs(dir: &Path, case: &TestCase) -> Result<Vec<Value>, String> {
     match &case.input {
@@ -181,7 +185,10 @@ fn run_program(root: &Path, path: &Path, text: String, mode: Mode, verbose: bool
     let mut ctx = futmlir_dialects::context();
     let module = match internalise(&checked, &sm, &mut ctx) {
         Ok(m) => m,
-        Err(d) if d.message.contains("is not supported yet") => {
+        Err(d)
+            if d.message.contains("is not supported yet")
+                || d.message.contains("the compiled backends do not support") =>
+        {
             counts.skipped += cases.len();
             let why = d.to_plain(&sm);
             if verbose {
@@ -486,6 +493,9 @@ fn random_inputs() {
         };
         counts.programs += 1;
         for ent in &checked.entries {
+            if ALLOWED.iter().any(|(p, e, _)| *p == rel && **e == *ent.name) {
+                continue;
+            }
             for _ in 0..4 {
                 let Some(args) = random_args(&ent.params, &mut rng, &mut vrng, &bounds) else {
                     break;

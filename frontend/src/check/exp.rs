@@ -587,6 +587,11 @@ impl Checker {
                 };
                 return Ok((Resolved::Local, t));
             }
+            if let Some(r) = self.recursive.as_mut().filter(|r| r.name == qn.name) {
+                r.used = true;
+                let (id, s) = (r.id, r.scheme.clone());
+                return Ok((Resolved::Global(id), self.instantiate(&s, &qn.name, span)));
+            }
             if let Some((id, s)) = self.lookup_global(&qn.name) {
                 return Ok((Resolved::Global(id), self.instantiate(&s, &qn.name, span)));
             }

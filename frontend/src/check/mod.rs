@@ -401,6 +401,18 @@ pub(crate) struct Checker {
     /// parameters (a fresh value, as if its type were unique), found by
     /// the uniqueness checker (`consume`).
     pub fresh_results: std::collections::HashSet<Name>,
+    /// The top-level function being checked, in scope of its own body
+    /// (Note [Recursive functions]).
+    pub(crate) recursive: Option<RecursiveDef>,
+}
+
+/// A top-level function as its own body sees it: monomorphic in its type
+/// parameters, polymorphic in its explicit size parameters.
+pub(crate) struct RecursiveDef {
+    pub name: Name,
+    pub id: GlobalId,
+    pub scheme: Rc<Scheme>,
+    pub used: bool,
 }
 
 impl Checker {
@@ -416,6 +428,7 @@ impl Checker {
             errors: Vec::new(),
             fresh_names: 0,
             fresh_results: Default::default(),
+            recursive: None,
         };
         ck.load_builtins();
         ck
@@ -915,12 +928,12 @@ impl Checker {
         match dec {
             Dec::Val(vb) => {
                 let original = vb.clone();
-                let mut scheme = self.check_valbind(vb)?;
+                let mut scheme = self.check_valbind(vb, id)?;
                 let extra = arity(&scheme.ty).saturating_sub(vb.params.len());
                 if extra > 0 {
                     // See Note [Point-free definitions].
                     *vb = eta_expand(original, extra);
-                    scheme = self.check_valbind(vb)?;
+                    scheme = self.check_valbind(vb, id)?;
                 }
                 let scheme = Rc::new(scheme);
                 self.globals.insert(vb.name.clone(), (id, scheme.clone()));
@@ -1036,7 +1049,7 @@ impl Checker {
     }
 
     /// Check a `def` and return its (generalised) type scheme.
-    fn check_valbind(&mut self, vb: &mut ValBind) -> Result<Scheme, Diag> {
+    fn check_valbind(&mut self, vb: &mut ValBind, id: GlobalId) -> Result<Scheme, Diag> {
         self.locals.clear();
         self.subst.rigid.clear();
         let mut size_params = Vec::new();
@@ -1057,7 +1070,14 @@ impl Checker {
                 }
             }
         }
-        let (param_types, ret) = self.check_function(&mut vb.params, vb.ret.as_ref(), &mut vb.body)?;
+        let rec = (!vb.params.is_empty()).then(|| (vb.name.clone(), id, size_params.clone()));
+        let checked = self.check_function_rec(&mut vb.params, vb.ret.as_ref(), &mut vb.body, rec);
+        let used = self.recursive.take().is_some_and(|r| r.used);
+        let (param_types, ret) = checked?;
+        vb.recursive = used;
+        if used {
+            check_recursion(self, vb, &ret)?;
+        }
         // A size parameter may also be one of the result's sizes (`def mat
         // [m][n] (v: t) : [m][n]t`): a call's context gives its value.
         let mut sized = param_types.clone();
@@ -1147,6 +1167,19 @@ impl Checker {
         ret: Option<&TypeExp>,
         body: &mut Exp,
     ) -> Result<(Vec<Type>, Type), Diag> {
+        self.check_function_rec(params, ret, body, None)
+    }
+
+    /// `check_function`; with `rec` (the name, id and explicit size
+    /// parameters of a top-level function), the body sees the function
+    /// itself (Note [Recursive functions]).
+    fn check_function_rec(
+        &mut self,
+        params: &mut [Pat],
+        ret: Option<&TypeExp>,
+        body: &mut Exp,
+        rec: Option<(Name, GlobalId, Vec<Name>)>,
+    ) -> Result<(Vec<Type>, Type), Diag> {
         let mark = self.locals.len();
         let mut ptys = Vec::new();
         for p in params.iter_mut() {
@@ -1154,14 +1187,49 @@ impl Checker {
             self.bind_pat(p, &t)?;
             ptys.push(t);
         }
-        let r = match ret {
-            Some(te) => {
-                let rt = self.type_of(te)?;
+        let rt = match ret {
+            Some(te) => Some(self.type_of(te)?),
+            None => None,
+        };
+        let is_rec = rec.is_some();
+        if let Some((name, id, size_params)) = rec {
+            let mut ty = rt.clone().unwrap_or_else(|| self.subst.fresh());
+            for (p, pt) in params.iter().zip(&ptys).rev() {
+                ty = Type::Arrow {
+                    param_name: param_name(p),
+                    param: Rc::new(pt.clone()),
+                    ret: Rc::new(ty),
+                };
+            }
+            self.recursive = Some(RecursiveDef {
+                name,
+                id,
+                scheme: Rc::new(Scheme {
+                    type_params: Vec::new(),
+                    size_params,
+                    ty,
+                }),
+                used: false,
+            });
+        }
+        let r = match rt {
+            Some(rt) => {
                 let bt = self.check_exp(body)?;
                 self.subst.unify(&rt, &bt, body.span)?;
                 rt
             }
-            None => self.check_exp(body)?,
+            None => {
+                let bt = self.check_exp(body)?;
+                if let Some(RecursiveDef { scheme, .. }) = self.recursive.as_ref().filter(|_| is_rec) {
+                    let mut want = &scheme.ty;
+                    while let Type::Arrow { ret, .. } = want {
+                        want = ret;
+                    }
+                    let want = want.clone();
+                    self.subst.unify(&want, &bt, body.span)?;
+                }
+                bt
+            }
         };
         // Names bound inside a parameter pattern (`(k, x)`) are not in scope
         // for the caller.
@@ -1364,6 +1432,93 @@ fn arity(t: &Type) -> usize {
         Type::Arrow { ret, .. } => 1 + arity(ret),
         _ => 0,
     }
+}
+
+// Note [Recursive functions]
+//
+// A top-level function with parameters is in scope of its own body (the
+// renamer binds its name there, `check_function_rec` binds its type), as
+// the language reference's "Recursive functions" says: no mutual
+// recursion (a function sees only itself), and local functions are not
+// recursive. The recursive uses see the function monomorphically in its
+// type parameters but polymorphic in its explicit size parameters (size-
+// polymorphic recursion: `sum (drop 1 xs)`). A function that uses itself
+// is `ValBind::recursive` and obeys two more rules, which keep
+// defunctionalisation possible: its result type is first-order, and each
+// recursive call passes every higher-order parameter, unchanged (the very
+// parameter name). The interpreter runs recursive functions; the
+// compiled backends inline every call and refuse them with a diagnostic.
+
+/// The rules of Note [Recursive functions] for a function `vb` that uses
+/// itself, with result type `ret`.
+fn check_recursion(ck: &Checker, vb: &ValBind, ret: &Type) -> Result<(), Diag> {
+    if ck.subst.resolve(ret).has_function() {
+        return Err(Diag::new(
+            vb.name_span,
+            format!(
+                "Recursive function \"{}\" has a functional result type, so it is not first-order",
+                vb.name
+            ),
+        )
+        .help("make the result's parameters further parameters of the function"));
+    }
+    let higher: Vec<(usize, Option<Name>)> = vb
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.ty.as_ref().is_some_and(|t| ck.subst.resolve(t).has_function()))
+        .map(|(k, p)| (k, param_name(p)))
+        .collect();
+    if higher.is_empty() {
+        return Ok(());
+    }
+    let is_self = |e: &Exp| matches!(&e.kind, ExpKind::Var(v) if v.name.quals.is_empty() && v.name.name == vb.name);
+    let mut stack = vec![&vb.body];
+    while let Some(e) = stack.pop() {
+        if let ExpKind::Apply(g, args) = &e.kind {
+            if is_self(g) {
+                for (k, name) in &higher {
+                    let passed = match (args.get(*k).map(|a| &a.kind), name) {
+                        (Some(ExpKind::Var(v)), Some(n)) => v.name.quals.is_empty() && v.name.name == *n,
+                        _ => false,
+                    };
+                    if args.len() <= *k {
+                        return Err(Diag::new(
+                            e.span,
+                            format!(
+                                "Recursive call of \"{}\" without its higher-order parameter {}: a recursive function with a higher-order parameter must be applied to it",
+                                vb.name,
+                                k + 1
+                            ),
+                        ));
+                    }
+                    if !passed {
+                        return Err(Diag::new(
+                            args[*k].span,
+                            format!(
+                                "The higher-order argument {} of the recursive call of \"{}\" must be passed unchanged (the parameter itself)",
+                                k + 1,
+                                vb.name
+                            ),
+                        ));
+                    }
+                }
+                stack.extend(args.iter());
+                continue;
+            }
+        }
+        if is_self(e) {
+            return Err(Diag::new(
+                e.span,
+                format!(
+                    "\"{}\" has a higher-order parameter, so its recursive uses must be applications to all its higher-order arguments",
+                    vb.name
+                ),
+            ));
+        }
+        crate::syntax::visit::children(e, &mut |c| stack.push(c));
+    }
+    Ok(())
 }
 
 /// `vb` (as parsed, before checking) with `extra` more parameters, its

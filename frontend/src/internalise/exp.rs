@@ -508,6 +508,17 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 size_params,
             } => self.inline(params, body, scope, size_params, args, ret),
             Head::Global(id) => {
+                let vb = self.valbind(*id);
+                if vb.recursive {
+                    // See Note [Recursive functions] in check.
+                    return Err(crate::diag::Diag::new(
+                        span,
+                        format!(
+                            "the compiled backends do not support recursive functions (`{}` calls itself) yet",
+                            vb.name
+                        ),
+                    ));
+                }
                 if let Some(sig) = self.first_order(*id) {
                     return self.apply_func(*id, sig, args, span);
                 }

@@ -339,6 +339,7 @@ fn valbind(name: &str, type_params: Vec<TypeParam>, params: Vec<Pat>, body: Exp)
         body,
         attrs: Vec::new(),
         span: sp(),
+        recursive: false,
     })
 }
 

@@ -336,13 +336,13 @@ impl<'s> Elab<'s> {
                     vb.entry = false;
                 }
                 let keep = ctx.keep || (ctx.top_main && (vb.entry || &*vb.name == "main"));
-                rename::valbind(&mut vb, scope)?;
                 let flat = self.flat_name(&ctx.prefix, &vb.name, keep);
                 let ent = ValEnt {
                     flat: flat.clone(),
                     span: vb.name_span,
                     builtin: false,
                 };
+                rename::valbind(&mut vb, scope, &flat)?;
                 let name = std::mem::replace(&mut vb.name, flat);
                 self.out.push(Dec::Val(vb));
                 if let Some(ex) = exports {

@@ -10,8 +10,14 @@ use crate::syntax::ast::*;
 use crate::types::PrimType;
 
 /// Rename a `def` (its own name is left to the caller).
-pub(super) fn valbind(vb: &mut ValBind, env: &Env) -> Result<(), Diag> {
+/// Rename a `def`, whose flat name will be `flat`: a function (one with
+/// parameters) sees itself by its name in its body (Note [Recursive
+/// functions] in check).
+pub(super) fn valbind(vb: &mut ValBind, env: &Env, flat: &Name) -> Result<(), Diag> {
     let mut r = Renamer::new(env);
+    if !vb.params.is_empty() {
+        r.itself = Some((vb.name.clone(), flat.clone()));
+    }
     r.type_params(&vb.type_params);
     for p in &mut vb.params {
         r.pat(p)?;
@@ -46,6 +52,9 @@ struct Renamer<'e> {
     locals: Vec<Name>,
     /// Type parameters in scope.
     tparams: Vec<Name>,
+    /// The function being defined and its flat name: in scope of its body
+    /// as an unqualified name, under the locals and opened modules.
+    itself: Option<(Name, Name)>,
 }
 
 /// Where a name was found.
@@ -62,6 +71,7 @@ impl<'e> Renamer<'e> {
             opened: Vec::new(),
             locals: Vec::new(),
             tparams: Vec::new(),
+            itself: None,
         }
     }
 
@@ -75,6 +85,12 @@ impl<'e> Renamer<'e> {
     }
 
     fn val(&self, n: &str) -> Found<'_> {
+        self.val_or_itself(n, false)
+    }
+
+    /// `val`; with `itself`, the function being defined is found under
+    /// the locals and opened modules (only unqualified names see it).
+    fn val_or_itself(&self, n: &str, itself: bool) -> Found<'_> {
         let mut inner = self.locals.len();
         for (outer, o) in self.opened.iter().rev() {
             if self.locals[*outer..inner].iter().any(|l| &**l == n) {
@@ -87,6 +103,11 @@ impl<'e> Renamer<'e> {
         }
         if self.locals[..inner].iter().any(|l| &**l == n) {
             return Found::Local;
+        }
+        if let Some((name, flat)) = self.itself.as_ref().filter(|_| itself) {
+            if **name == *n {
+                return Found::Val(flat);
+            }
         }
         match self.env.vals.get(n) {
             Some(v) => Found::Val(&v.flat),
@@ -146,7 +167,7 @@ impl<'e> Renamer<'e> {
     /// A name used as a value.
     fn var(&self, qn: &mut QualName, span: Span) -> Result<(), Diag> {
         if qn.quals.is_empty() {
-            if let Found::Val(f) = self.val(&qn.name) {
+            if let Found::Val(f) = self.val_or_itself(&qn.name, true) {
                 qn.name = f.clone();
             }
             return Ok(());

@@ -241,6 +241,9 @@ pub struct ValBind {
     pub attrs: Vec<Attr>,
     /// The whole declaration.
     pub span: Span,
+    /// The body calls the function itself (set by the checker; see
+    /// Note [Recursive functions]).
+    pub recursive: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -384,6 +384,7 @@ impl<'a> Parser<'a> {
             body,
             attrs,
             span,
+            recursive: false,
         })
     }
 
