@@ -394,18 +394,11 @@ impl Checker {
                     let changed = update_field(&known, path, &unify::strip_unique(&new));
                     match changed {
                         Some(changed) if clashes(&self.subst.resolve(&ft), &new) => return Ok(changed),
-                        Some(changed) => {
-                            // A field whose type is not known yet (a
-                            // literal's): the new value's type where the
-                            // two do not unify.
-                            let saved = self.subst.clone();
-                            if self.subst.unify(&ft, &vt, value.span).is_err() {
-                                self.subst = saved;
-                                return Ok(changed);
-                            }
-                            vt
-                        }
-                        None => {
+                        // A field whose type is not known yet (a
+                        // literal's) takes the new value's type by
+                        // unification, as Futhark's (`{a = 0} with a =
+                        // true` is an error: letwith/field-error2).
+                        Some(_) | None => {
                             self.subst.unify(&ft, &vt, value.span)?;
                             vt
                         }

@@ -43,6 +43,99 @@ struct LetFun {
     value: Box<Exp>,
 }
 
+/// A step of an update path: `e with [i].f[j] = v`, `let r.f[i] = v`.
+enum UpdateStep {
+    Index(Vec<DimIndex>),
+    Field(Name),
+}
+
+/// `base with steps = value` for a path that is neither one index nor
+/// only fields (language reference: `exp with (slice | fieldid) (slice |
+/// "." fieldid)*`): nested updates, each writing the updated inner part
+/// into its container (`xs with [0].f = v` is `xs with [0] = (copy
+/// xs[0] with f = v)`). The inner part is copied where it is updated in
+/// place or written into an array (the alias checker tracks one set of
+/// aliases per value, so an in-place update of a part would consume the
+/// whole); see docs/futhark-missing.md.
+fn desugar_update(base: Box<Exp>, steps: Vec<UpdateStep>, value: Box<Exp>, span: Span) -> Box<Exp> {
+    // `base` is read twice: bind it unless it is a variable.
+    if !matches!(base.kind, ExpKind::Var(_)) {
+        let name: Name = Rc::from("(with)");
+        let pat = Box::new(Pat {
+            kind: PatKind::Id(name.clone()),
+            span: base.span,
+            ty: None,
+        });
+        let body = desugar_update(var_exp(base.span, name), steps, value, span);
+        return mk(span, || ExpKind::Let { pat, value: base, body });
+    }
+    let mut steps = steps.into_iter();
+    let first = steps.next().expect("an update path has a step");
+    let rest: Vec<UpdateStep> = steps.collect();
+    let value = if rest.is_empty() {
+        value
+    } else {
+        let mut part = match &first {
+            UpdateStep::Index(ix) => {
+                let ix = ix.clone();
+                let b = base.clone();
+                mk(span, || ExpKind::Index(b, ix))
+            }
+            UpdateStep::Field(f) => {
+                let (b, f) = (base.clone(), f.clone());
+                mk(span, || ExpKind::Project(b, f))
+            }
+        };
+        if matches!(first, UpdateStep::Index(_)) || matches!(rest[0], UpdateStep::Index(_)) {
+            let copy = var_exp(span, Rc::from("copy"));
+            part = mk(span, || ExpKind::Apply(copy, vec![*part]));
+        }
+        desugar_update(part, rest, value, span)
+    };
+    match first {
+        UpdateStep::Index(index) => mk(span, || ExpKind::Update {
+            array: base,
+            index,
+            value,
+        }),
+        UpdateStep::Field(f) => mk(span, || ExpKind::RecordUpdate {
+            record: base,
+            path: vec![f],
+            value,
+        }),
+    }
+}
+
+/// `base with steps = value`: an `Update` for one index, a `RecordUpdate`
+/// for fields only, nested updates otherwise.
+fn update_exp(base: Box<Exp>, steps: Vec<UpdateStep>, value: Box<Exp>, span: Span) -> Box<Exp> {
+    if let [UpdateStep::Index(_)] = steps.as_slice() {
+        let Some(UpdateStep::Index(index)) = steps.into_iter().next() else {
+            unreachable!("matched one index")
+        };
+        return mk(span, || ExpKind::Update {
+            array: base,
+            index,
+            value,
+        });
+    }
+    if steps.iter().all(|s| matches!(s, UpdateStep::Field(_))) {
+        let path = steps
+            .into_iter()
+            .filter_map(|s| match s {
+                UpdateStep::Field(f) => Some(f),
+                UpdateStep::Index(_) => None,
+            })
+            .collect();
+        return mk(span, || ExpKind::RecordUpdate {
+            record: base,
+            path,
+            value,
+        });
+    }
+    desugar_update(base, steps, value, span)
+}
+
 /// A node; the large `ExpKind` lives in this function's frame only.
 fn mk(span: Span, f: impl FnOnce() -> ExpKind) -> Box<Exp> {
     Box::new(Exp::new(f(), span))
@@ -364,33 +457,33 @@ impl<'a> Parser<'a> {
 
     fn parse_with_inner(&mut self, lhs: Box<Exp>) -> PExp {
         self.bump();
-        if self.at(&Tok::LBracket) {
-            let (index, _) = self.parse_dim_indices()?;
-            self.expect(Tok::Equals, "`=`")?;
-            let value = self.parse_binop(prec::WITH + 1)?;
-            let span = lhs.span.to(value.span);
-            return Ok(mk(span, || ExpKind::Update {
-                array: lhs,
-                index,
-                value,
-            }));
-        }
-        if !self.at_field_name() {
+        if !self.at(&Tok::LBracket) && !self.at_field_name() {
             return Err(self.expected("`[` or field name"));
         }
-        let mut path = vec![self.parse_field_name()?.0];
-        while self.at(&Tok::Dot) {
-            self.bump();
-            path.push(self.parse_field_name()?.0);
-        }
+        let steps = self.parse_update_path(false)?;
         self.expect(Tok::Equals, "`=`")?;
         let value = self.parse_binop(prec::WITH + 1)?;
         let span = lhs.span.to(value.span);
-        Ok(mk(span, || ExpKind::RecordUpdate {
-            record: lhs,
-            path,
-            value,
-        }))
+        Ok(update_exp(lhs, steps, value, span))
+    }
+
+    /// An update path: `[i]`, `f` (unless `after_name`: then `.f`), then
+    /// any number of `[i]` and `.f`.
+    fn parse_update_path(&mut self, after_name: bool) -> PResult<Vec<UpdateStep>> {
+        let mut steps = Vec::new();
+        if !after_name && !self.at(&Tok::LBracket) {
+            steps.push(UpdateStep::Field(self.parse_field_name()?.0));
+        }
+        loop {
+            if self.at(&Tok::LBracket) {
+                steps.push(UpdateStep::Index(self.parse_dim_indices()?.0));
+            } else if self.at(&Tok::Dot) {
+                self.bump();
+                steps.push(UpdateStep::Field(self.parse_field_name()?.0));
+            } else {
+                return Ok(steps);
+            }
+        }
     }
 
     /// The current token can name a field: an identifier or a plain decimal
@@ -946,7 +1039,7 @@ impl<'a> Parser<'a> {
     fn parse_let_binding(&mut self) -> PResult<LetBinding> {
         let (t0, t1) = (self.tok(), self.tok_at(1));
         let named = t0.tok == Tok::Ident && self.text(t0) != "_";
-        let with = named && t1.tok == Tok::LBracket && !t1.space_before;
+        let with = named && matches!(t1.tok, Tok::LBracket | Tok::Dot) && !t1.space_before;
         let fun = (named
             && matches!(
                 t1.tok,
@@ -954,16 +1047,31 @@ impl<'a> Parser<'a> {
             ))
             || (t0.tok == Tok::LParen && t1.tok == Tok::Op && *self.peek_at(2) == Tok::RParen);
         if with {
+            // `let a[i] = v`, `let r.f = v`, `let xs[0].f = v`: sugar for
+            // `let a = a with ... = v`.
             let (name, name_span) = self.expect_name("name")?;
-            let (index, _) = self.parse_dim_indices()?;
+            let mut steps = self.parse_update_path(true)?;
             self.expect(Tok::Equals, "`=`")?;
             let value = self.parse_exp()?;
-            return Ok(LetBinding::With {
-                name,
-                name_span,
-                index,
-                value,
+            if let [UpdateStep::Index(_)] = steps.as_slice() {
+                let Some(UpdateStep::Index(index)) = steps.pop() else {
+                    unreachable!("matched one index")
+                };
+                return Ok(LetBinding::With {
+                    name,
+                    name_span,
+                    index,
+                    value,
+                });
+            }
+            let span = name_span.to(value.span);
+            let update = update_exp(var_exp(name_span, name.clone()), steps, value, span);
+            let pat = Box::new(Pat {
+                kind: PatKind::Id(name),
+                span: name_span,
+                ty: None,
             });
+            return Ok(LetBinding::Pat(pat, update));
         }
         if fun {
             return Ok(LetBinding::Fun(self.parse_let_fun()?));
