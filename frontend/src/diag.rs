@@ -67,7 +67,7 @@ impl Diag {
         for (span, note) in &self.notes {
             s.push_str(&format!("\n  {}: note: {note}", sm.describe(*span)));
         }
-        if let Some(h) = &self.help {
+        if let Some(h) = self.help.as_ref().filter(|h| !h.is_empty()) {
             s.push_str(&format!("\n  help: {h}"));
         }
         s

@@ -1088,9 +1088,16 @@ impl Checker {
     fn check_index(&mut self, i: &mut Exp) -> Result<(), Diag> {
         let t = self.check_exp(i)?;
         let t = match self.subst.resolve(&t) {
+            // Not known yet: any integer type, an `i32` if nothing else
+            // decides it (as an integer literal; `def index xs i = xs[i]`
+            // is called with an `i32` in Futhark's bounds-error1).
             Type::Var(_) => {
-                self.subst.unify(&t, &i64t(), i.span)?;
-                i64t()
+                let int = self.subst.fresh_constrained(unify::Constraint {
+                    prims: Some((PrimSet::ints(), i.span)),
+                    default: Some(PrimType::I32),
+                    ..Default::default()
+                });
+                return self.subst.unify(&t, &int, i.span);
             }
             t => t,
         };

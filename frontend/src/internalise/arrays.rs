@@ -330,18 +330,6 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
             r
         };
-        if (start.is_some() || end.is_some()) && !self.unsafe_ {
-            let cs = if s > 0 {
-                vec![self.le(zero, st), self.le(st, en), self.le(en, n)]
-            } else {
-                let m1 = self.const_i64(-1);
-                let last = self.binop("sub", n, one);
-                vec![self.le(m1, en), self.le(en, st), self.le(st, last)]
-            };
-            if let Some(c) = self.and_all(cs.into_iter().flatten().collect()) {
-                conds.push(c);
-            }
-        }
         let len = if whole {
             n
         } else if s > 0 {
@@ -359,6 +347,38 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             let num = self.binop("add", d, am1);
             self.binop("div", num, abs)
         };
+        if (start.is_some() || end.is_some()) && !self.unsafe_ {
+            // See Note [Slice bounds] in interp.
+            let cs = if s == 1 {
+                vec![self.le(zero, st), self.le(st, en), self.le(en, n)]
+            } else if s > 0 {
+                let k1 = self.binop("sub", len, one);
+                let step = self.binop("mul", k1, sv);
+                let last = self.binop("add", st, step);
+                let nm1 = self.binop("sub", n, one);
+                vec![self.le(zero, st), self.le(st, en), self.le(st, n), self.le(last, nm1)]
+            } else {
+                // Nonempty: the elements are in bounds; empty: `-1 <= i
+                // == j <= n`.
+                let k1 = self.binop("sub", len, one);
+                let step = self.binop("mul", k1, sv);
+                let last = self.binop("add", st, step);
+                let nm1 = self.binop("sub", n, one);
+                let m1 = self.const_i64(-1);
+                let nonempty = [self.le(zero, last), self.le(en, st), self.le(st, nm1)];
+                let nonempty = self.and_all(nonempty.into_iter().flatten().collect());
+                let eq = self.cmpop("eq", st, en);
+                let empty = [Some(eq), self.le(m1, st), self.le(st, n)];
+                let empty = self.and_all(empty.into_iter().flatten().collect());
+                match (nonempty, empty) {
+                    (Some(a), Some(b)) => vec![Some(self.binop("or", a, b))],
+                    _ => Vec::new(),
+                }
+            };
+            if let Some(c) = self.and_all(cs.into_iter().flatten().collect()) {
+                conds.push(c);
+            }
+        }
         Ok(Ix::Slice {
             start: st,
             len,

@@ -1597,6 +1597,15 @@ fn record_set<'a>(r: Value<'a>, path: &[Name], v: Value<'a>, span: Span) -> R<Va
     }
 }
 
+// Note [Slice bounds]
+//
+// A slice `i:j:s` is in bounds when the elements it selects are: for a
+// positive stride `0 <= i <= j`, `i <= n` and the last selected element
+// `i + (k-1)*s` below `n` (`j` itself may pass the end: `[7:9:2]` of an
+// array of 8 is `[7]`, as in Futhark); for a negative stride `j <= i < n`
+// and the last element at least 0. The compiled check (internalise's
+// `indices`) is the same.
+
 /// Resolve indices against a shape; `None` when out of bounds.
 pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
     if ix.len() > shape.len() {
@@ -1616,13 +1625,14 @@ pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
             Ix::Slice(s, e, st) => {
                 let st = st.unwrap_or(1) as i128;
                 let (s, e) = (s.map(i128::from), e.map(i128::from));
+                // See Note [Slice bounds].
                 if st > 0 {
                     let s = s.unwrap_or(0);
                     let e = e.unwrap_or(n);
-                    if !(0 <= s && s <= e && e <= n) {
+                    let count = (e - s + st - 1) / st;
+                    if !(0 <= s && s <= e && s <= n && s + (count - 1) * st < n) {
                         return None;
                     }
-                    let count = (e - s + st - 1) / st;
                     DimSel::Range {
                         start: s as usize,
                         count: count as usize,
@@ -1631,12 +1641,12 @@ pub(crate) fn resolve(ix: &[Ix], shape: &[usize]) -> Option<Vec<DimSel>> {
                 } else if st < 0 {
                     let s = s.unwrap_or(n - 1);
                     let e = e.unwrap_or(-1);
-                    let nonempty_ok = -1 <= e && e <= s && s < n;
+                    let count = (s - e + (-st) - 1) / -st;
+                    let nonempty_ok = e <= s && s < n && s + (count - 1) * st >= 0;
                     let empty_ok = s == e && (-1..=n).contains(&s);
                     if !(nonempty_ok || empty_ok) {
                         return None;
                     }
-                    let count = (s - e + (-st) - 1) / -st;
                     DimSel::Range {
                         start: s.max(0) as usize,
                         count: count as usize,

@@ -32,6 +32,11 @@ impl<'a> Parser<'a> {
     /// (`let x: i32 = ...`, `case #some x -> ...`): `p`, `p: t`, `#c p1 p2`.
     pub(super) fn parse_pat(&mut self) -> PPat {
         self.enter()?;
+        // Attributes on a pattern (`#[maxval(1337)] acc: i32`) are hints
+        // for Futhark's compiler that futmlir does not use.
+        while self.at(&Tok::HashBracket) {
+            self.parse_attr()?;
+        }
         let mut p = if self.at(&Tok::Constr) {
             self.parse_constr_pat()?
         } else {

@@ -160,7 +160,12 @@ impl<'a> Parser<'a> {
             }
             self.enter()?;
         }
-        let t = self.parse_type_app()?;
+        // `[]#foo | #bar` is an array of the sum type.
+        let t = if !prefixes.is_empty() && self.at(&Tok::Constr) {
+            self.parse_sum_type()?
+        } else {
+            self.parse_type_app()?
+        };
         for _ in 0..prefixes.len() {
             self.leave();
         }
