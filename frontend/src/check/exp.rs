@@ -259,7 +259,12 @@ impl Checker {
             }
             ExpKind::Ascript(x, te) => {
                 let t = self.type_of(te)?;
-                self.check_against(x, &t)?;
+                if let ExpKind::Lambda { .. } = x.kind {
+                    self.check_against(x, &t)?;
+                } else {
+                    let xt = self.check_exp(x)?;
+                    self.subst.unify_declared("Expression", &t, &xt, x.span)?;
+                }
                 Ok(t)
             }
             ExpKind::If { cond, then, els } => {

@@ -1215,7 +1215,7 @@ impl Checker {
         let r = match rt {
             Some(rt) => {
                 let bt = self.check_exp(body)?;
-                self.subst.unify(&rt, &bt, body.span)?;
+                self.subst.unify_declared("Function body", &rt, &bt, body.span)?;
                 rt
             }
             None => {

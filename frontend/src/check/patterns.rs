@@ -325,9 +325,9 @@ fn check_literals(p: &Pat) -> Result<(), Diag> {
     match &p.kind {
         PatKind::Lit {
             lit: Literal::Int { value, suffix: None },
-            ..
+            negated,
         } => match &p.ty {
-            Some(Type::Prim(t)) => super::zonk::check_int_literal(*value, *t, p.span),
+            Some(Type::Prim(t)) => super::zonk::check_int_literal(*value, *t, *negated, p.span),
             _ => Ok(()),
         },
         PatKind::Id(_) | PatKind::Wildcard | PatKind::Lit { .. } => Ok(()),

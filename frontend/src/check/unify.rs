@@ -525,6 +525,27 @@ impl Subst {
         })
     }
 
+    /// `unify` for an expression whose type is declared (`e : t`, a
+    /// function body under its return type): Futhark's wording, `What
+    /// does not have expected type`, before futmlir's.
+    pub fn unify_declared(&mut self, what: &str, expected: &Type, found: &Type, span: Span) -> Result<(), Diag> {
+        self.unify_explained(expected, found, span, |s, help| {
+            let d = Diag::new(
+                span,
+                format!(
+                    "{what} does not have expected type: expected `{}`, found `{}`",
+                    s.show(expected),
+                    s.show(found)
+                ),
+            );
+            if help.is_empty() {
+                d
+            } else {
+                d.help(help)
+            }
+        })
+    }
+
     /// `unify` with the message of `explain` (given the reason as help),
     /// except where a liftedness limit is broken: that message stands.
     pub fn unify_explained(

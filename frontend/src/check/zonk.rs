@@ -202,14 +202,42 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
     for p in vb.params.iter_mut() {
         walk_pat(p, &mut fix_pat);
     }
+    // A literal that fits its type only negated (`128` as an `i8`) waits
+    // for its `-` here (children are visited first).
+    let mut needs_minus: Vec<(crate::span::Span, Diag)> = Vec::new();
     walk_exp(
         &mut vb.body,
         &mut |e| {
             if let Some(t) = e.ty.as_ref().and_then(resolve) {
                 e.ty = Some(t);
             }
-            if let (ExpKind::Lit(Literal::Int { value, suffix: None }), Some(Type::Prim(p))) = (&e.kind, &e.ty) {
-                check_int_literal(*value, *p, e.span)?;
+            match (&e.kind, &e.ty) {
+                (ExpKind::Lit(Literal::Int { value, suffix: None }), Some(Type::Prim(p))) => {
+                    if let Err(d) = check_int_literal(*value, *p, false, e.span) {
+                        check_int_literal(*value, *p, true, e.span).map_err(|_| d.clone())?;
+                        needs_minus.push((e.span, d));
+                    }
+                }
+                (ExpKind::Neg(x), Some(Type::Prim(p))) => {
+                    if let ExpKind::Lit(Literal::Int { value, suffix: None }) = &x.kind {
+                        needs_minus.retain(|(s, _)| *s != x.span);
+                        check_int_literal(*value, *p, true, e.span)?;
+                    }
+                }
+                (ExpKind::Lit(Literal::Float { value, suffix: None }), Some(Type::Prim(p))) => {
+                    let max = match p {
+                        PrimType::F16 => 65504.0,
+                        PrimType::F32 => f32::MAX as f64,
+                        _ => f64::MAX,
+                    };
+                    if value.is_finite() && value.abs() > max {
+                        return Err(Diag::new(
+                            e.span,
+                            format!("Literal {value} out of bounds for type `{p}`"),
+                        ));
+                    }
+                }
+                _ => {}
             }
             if let (
                 ExpKind::Var(Var {
@@ -227,7 +255,11 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
             Ok(())
         },
         &mut fix_pat,
-    )
+    )?;
+    match needs_minus.into_iter().next() {
+        Some((_, d)) => Err(d),
+        None => Ok(()),
+    }
 }
 
 /// The implicit sizes of `unflatten`, `split` and `rep` (see
@@ -259,24 +291,27 @@ fn check_implicit_sizes(b: &str, t: &Type, span: crate::span::Span) -> Result<()
 }
 
 /// An overloaded integer literal (no suffix) must fit the type its
-/// context gives it: `257: u8` is an error. A suffixed one wraps, as in
-/// Futhark: `257u8` is `1u8` and `255i8` is `-1i8` (its magnitude is kept
-/// and truncated to the type where it is evaluated).
-pub(crate) fn check_int_literal(v: u128, p: PrimType, span: crate::span::Span) -> Result<(), Diag> {
+/// context gives it, `negated` or not: `257: u8`, `128: i8` and `-4: u8`
+/// are errors, `-128: i8` is not. A suffixed one wraps, as in Futhark:
+/// `257u8` is `1u8` and `255i8` is `-1i8` (its magnitude is kept and
+/// truncated to the type where it is evaluated).
+pub(crate) fn check_int_literal(v: u128, p: PrimType, negated: bool, span: crate::span::Span) -> Result<(), Diag> {
     let max: u128 = match p {
-        // The magnitude may be one more than the signed maximum: `-128i8`.
-        PrimType::I8 => 1 << 7,
-        PrimType::I16 => 1 << 15,
-        PrimType::I32 => 1 << 31,
-        PrimType::I64 => 1 << 63,
-        PrimType::U8 => u8::MAX as u128,
-        PrimType::U16 => u16::MAX as u128,
-        PrimType::U32 => u32::MAX as u128,
-        PrimType::U64 => u64::MAX as u128,
+        // Negated, the magnitude may be one more: `-128`.
+        PrimType::I8 => (1 << 7) - 1 + negated as u128,
+        PrimType::I16 => (1 << 15) - 1 + negated as u128,
+        PrimType::I32 => (1 << 31) - 1 + negated as u128,
+        PrimType::I64 => (1 << 63) - 1 + negated as u128,
+        PrimType::U8 if !negated => u8::MAX as u128,
+        PrimType::U16 if !negated => u16::MAX as u128,
+        PrimType::U32 if !negated => u32::MAX as u128,
+        PrimType::U64 if !negated => u64::MAX as u128,
+        PrimType::U8 | PrimType::U16 | PrimType::U32 | PrimType::U64 => 0,
         _ => return Ok(()),
     };
     if v > max {
-        return Err(Diag::new(span, format!("Literal {v} out of bounds for type `{p}`")));
+        let lit = if negated { format!("-{v}") } else { v.to_string() };
+        return Err(Diag::new(span, format!("Literal {lit} out of bounds for type `{p}`")));
     }
     Ok(())
 }
