@@ -145,6 +145,7 @@ mod consume;
 mod exp;
 mod patterns;
 mod seal;
+mod sizes;
 mod unify;
 pub(crate) mod zonk;
 
@@ -186,6 +187,9 @@ pub struct Scheme {
 /// A type abbreviation `type t 'a [n] = ...`.
 struct TypeAbbr {
     params: Vec<TypeParam>,
+    /// As declared (`type~`): a size-lifted abbreviation is no array
+    /// element even where its definition has known sizes.
+    liftedness: Liftedness,
     ty: Type,
 }
 
@@ -397,6 +401,9 @@ pub(crate) struct Checker {
     abstract_types: FastMap<Name, (Vec<Name>, Type)>,
     pub errors: Vec<Diag>,
     fresh_names: u32,
+    /// Whether `[]` is a fresh size variable rather than an unknown size
+    /// (Note [Anonymous parameter sizes]).
+    pub anonymous_inferred: bool,
     /// The top-level functions whose result aliases none of their
     /// parameters (a fresh value, as if its type were unique), found by
     /// the uniqueness checker (`consume`).
@@ -415,6 +422,7 @@ impl Checker {
             abstract_types: FastMap::default(),
             errors: Vec::new(),
             fresh_names: 0,
+            anonymous_inferred: false,
             fresh_results: Default::default(),
         };
         ck.load_builtins();
@@ -645,6 +653,15 @@ impl Checker {
                 Ok(record_type(out))
             }
             TypeExpKind::Array(size, elem) => {
+                if let Some((name, l)) = self.declared_lifted(elem) {
+                    return Err(Diag::new(
+                        te.span,
+                        format!(
+                            "Cannot create array with elements of {} type \"{name}\" (might cause irregular array).",
+                            unify::lift_word(l)
+                        ),
+                    ));
+                }
                 let e = self.type_of(elem)?;
                 if let Some(c) = self.subst.lift_culprit(&e, Liftedness::Unlifted) {
                     let l = LiftLimit {
@@ -669,24 +686,14 @@ impl Checker {
                 })
             }
             TypeExpKind::Arrow(name, a, b) => {
-                let pa = self.type_of(a)?;
-                let mark = self.locals.len();
-                if let Some(n) = name {
-                    self.locals.push(Local {
-                        name: n.clone(),
-                        ty: pa.clone(),
-                        scheme: None,
-                    });
-                }
-                let rb = self.type_of(b);
-                self.locals.truncate(mark);
-                Ok(Type::Arrow {
-                    param_name: name.clone(),
-                    param: Rc::new(pa),
-                    ret: Rc::new(rb?),
-                })
+                // See Note [Anonymous parameter sizes].
+                let saved = std::mem::replace(&mut self.anonymous_inferred, false);
+                let r = self.arrow_type(name, a, b);
+                self.anonymous_inferred = saved;
+                r
             }
             TypeExpKind::Existential(names, t) => {
+                sizes::check_existential(names, t)?;
                 let mark = self.locals.len();
                 for (n, _) in names {
                     self.locals.push(Local {
@@ -724,6 +731,26 @@ impl Checker {
         }
     }
 
+    /// `(name: a) -> b`: `name` is in scope in `b`.
+    fn arrow_type(&mut self, name: &Option<Name>, a: &TypeExp, b: &TypeExp) -> Result<Type, Diag> {
+        let pa = self.type_of(a)?;
+        let mark = self.locals.len();
+        if let Some(n) = name {
+            self.locals.push(Local {
+                name: n.clone(),
+                ty: pa.clone(),
+                scheme: None,
+            });
+        }
+        let rb = self.type_of(b);
+        self.locals.truncate(mark);
+        Ok(Type::Arrow {
+            param_name: name.clone(),
+            param: Rc::new(pa),
+            ret: Rc::new(rb?),
+        })
+    }
+
     /// The scheme of the top-level definition or built-in that `qn` names
     /// (not a local).
     fn scheme_of_name(&self, qn: &QualName) -> Option<Rc<Scheme>> {
@@ -759,6 +786,8 @@ impl Checker {
 
     fn size_of(&mut self, s: &SizeExp) -> Result<Size, Diag> {
         Ok(match s {
+            // See Note [Anonymous parameter sizes].
+            SizeExp::Any if self.anonymous_inferred => self.subst.fresh_size_for(None),
             SizeExp::Any => Size::Unknown,
             SizeExp::Const(n, _) => Size::Const(*n),
             SizeExp::Exp(e, _) => {
@@ -821,6 +850,26 @@ impl Checker {
                 }
             }
         })
+    }
+
+    /// The abbreviation `te` names, where it was declared `type~`. (One
+    /// declared `type^` is caught by its functions, if it has any: module
+    /// elaboration declares a specification's transparent types `type^`.)
+    fn declared_lifted(&self, te: &TypeExp) -> Option<(Name, Liftedness)> {
+        let qn = match &te.kind {
+            TypeExpKind::Var(qn) => qn,
+            TypeExpKind::Apply(head, _) => match &head.kind {
+                TypeExpKind::Var(qn) => qn,
+                _ => return None,
+            },
+            TypeExpKind::Unique(t) => return self.declared_lifted(t),
+            _ => return None,
+        };
+        if !qn.quals.is_empty() {
+            return None;
+        }
+        let abbr = self.types.get(&qn.name)?;
+        (abbr.liftedness == Liftedness::SizeLifted).then(|| (qn.name.clone(), abbr.liftedness))
     }
 
     fn named_type(&mut self, qn: &QualName, args: &[TypeArgExp], span: Span) -> Result<Type, Diag> {
@@ -938,6 +987,7 @@ impl Checker {
                 Ok(())
             }
             Dec::Type(tb) => {
+                self.check_abbr_sizes(tb)?;
                 let saved = std::mem::take(&mut self.subst.rigid);
                 let mark = self.locals.len();
                 for p in &tb.params {
@@ -974,6 +1024,7 @@ impl Checker {
                     tb.name.clone(),
                     Rc::new(TypeAbbr {
                         params: tb.params.clone(),
+                        liftedness: tb.liftedness,
                         ty: t,
                     }),
                 );
@@ -1010,6 +1061,22 @@ impl Checker {
                 return None;
             }
         }
+        // A size only the result has would be chosen by the caller, which
+        // for an entry point is outside the program.
+        for tp in &vb.type_params {
+            if let TypeParam::Size { name, span } = tp {
+                if !params.iter().any(|t| unify::mentions_size(t, name)) {
+                    self.errors.push(
+                        Diag::new(
+                            *span,
+                            "Entry point functions must not be size-polymorphic in their return type.",
+                        )
+                        .help(format!("make `{name}` an ordinary parameter: `({name}: i64)`")),
+                    );
+                    return None;
+                }
+            }
+        }
         if !vb.type_params.iter().all(|tp| matches!(tp, TypeParam::Size { .. })) {
             self.errors
                 .push(Diag::new(vb.name_span, "entry points cannot have type parameters"));
@@ -1025,6 +1092,7 @@ impl Checker {
 
     /// Check a `def` and return its (generalised) type scheme.
     fn check_valbind(&mut self, vb: &mut ValBind) -> Result<Scheme, Diag> {
+        sizes::check_distinct_params(&vb.type_params)?;
         self.locals.clear();
         self.subst.rigid.clear();
         let mut size_params = Vec::new();
@@ -1045,7 +1113,7 @@ impl Checker {
                 }
             }
         }
-        let (param_types, ret) = self.check_function(&mut vb.params, vb.ret.as_ref(), &mut vb.body)?;
+        let (param_types, ret) = self.check_function(&mut vb.params, vb.ret.as_ref(), &mut vb.body, true)?;
         // A size parameter may also be one of the result's sizes (`def mat
         // [m][n] (v: t) : [m][n]t`): a call's context gives its value.
         let mut sized = param_types.clone();
@@ -1129,19 +1197,21 @@ impl Checker {
         Ok(())
     }
 
+    /// `top_level`: a `def`, whose parameters' anonymous sizes are
+    /// inferred (Note [Anonymous parameter sizes]).
     pub fn check_function(
         &mut self,
         params: &mut [Pat],
         ret: Option<&TypeExp>,
         body: &mut Exp,
+        top_level: bool,
     ) -> Result<(Vec<Type>, Type), Diag> {
         let mark = self.locals.len();
         let mut ptys = Vec::new();
-        for p in params.iter_mut() {
-            let t = self.pat_type(p)?;
-            self.bind_pat(p, &t)?;
-            ptys.push(t);
-        }
+        self.anonymous_inferred = top_level;
+        let bound = self.bind_params(params, &mut ptys);
+        self.anonymous_inferred = false;
+        bound?;
         let r = match ret {
             Some(te) => {
                 let rt = self.type_of(te)?;
@@ -1157,6 +1227,16 @@ impl Checker {
         let r = self.leave_scope(r, mark, Some(&named));
         self.locals.truncate(mark);
         Ok((ptys, r))
+    }
+
+    /// Bind the parameter patterns of a function; their types go to `ptys`.
+    fn bind_params(&mut self, params: &mut [Pat], ptys: &mut Vec<Type>) -> Result<(), Diag> {
+        for p in params.iter_mut() {
+            let t = self.pat_type(p)?;
+            self.bind_pat(p, &t)?;
+            ptys.push(t);
+        }
+        Ok(())
     }
 
     // ---- Patterns -----------------------------------------------------------

@@ -53,6 +53,9 @@ impl Checker {
                         name.clone(),
                         Rc::new(TypeAbbr {
                             params: params.clone(),
+                            // Abstract types count as unlifted (Note
+                            // [Liftedness]).
+                            liftedness: Liftedness::Unlifted,
                             ty,
                         }),
                     );
