@@ -614,7 +614,8 @@ impl Checker {
             if self.is_builtin_op(&qn.name) {
                 return Ok((Resolved::Builtin(qn.name.clone()), self.op_type(&qn.name, span)));
             }
-            let mut d = Diag::new(span, format!("unknown name `{}`", qn.name));
+            // Futhark's wording.
+            let mut d = Diag::new(span, format!("Unknown name \"{}\"", qn.name));
             if let Some(c) = self.close_name(&qn.name) {
                 d = d.help(format!("did you mean `{c}`?"));
             }

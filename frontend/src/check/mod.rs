@@ -44,8 +44,9 @@
 //!   compares size expressions syntactically, so `n+m` never equals a name
 //!   or a constant: an `Expr` disagrees with rigid sizes. We compare them
 //!   with their constants folded (`[2+3]` is `[5]`, `+ 0` and `* 1` are
-//!   dropped), and to stay on the safe side two expressions that still
-//!   differ agree (`n+m` and `m+n`).
+//!   dropped), and two expressions as polynomials: `n+m` and `m+n` agree
+//!   (to stay on the safe side), `n-1` and `m-1` do not (nor would they
+//!   in Futhark).
 //!
 //! Size parameters inside an expression are bound by matching: the
 //! parameter of `unflatten [n][m] 't (xs: [n*m]t): [n][m]t` is, once
@@ -66,13 +67,16 @@
 //! are an error: "expected type `[n]i32`, found `[m]i32`".
 //!
 //! `Unknown` stands where Futhark has an existential size or a size
-//! expression we do not model: `filter`, `partition`, ranges, slices other
-//! than `xs[:]`, `[]` and size expressions other than `+ - *` on names and
-//! constants (`[n/2]`) in annotations, `?[k].` types, a computed argument
-//! for a named parameter that is not such arithmetic (`iota (length xs)`).
-//! And where Futhark gives an existential instead of an error:
+//! expression we do not model: `filter`, `partition`, slices other than
+//! those of Note [Existential sizes] (in `sizes`), `[]` (except in a
+//! `def`'s parameters: Note [Anonymous parameter sizes]) and size
+//! expressions other than `+ - *` on names and constants (`[n/2]`) in
+//! annotations, `?[k].` types, a computed argument for a named parameter
+//! that is not such arithmetic (`iota (length xs)`). Ranges and `if`s
+//! make rigid existential sizes where Futhark does (Note [Existential
+//! sizes]). And where Futhark gives an existential instead of an error:
 //! * the branches of an `if` are unified ignoring sizes; where their sizes
-//!   differ, the `if` has `Unknown`;
+//!   differ and one is not known, the `if` has `Unknown`;
 //! * loop parameters keep only their annotated sizes, inside the body and
 //!   in the loop's result (the body may change the others);
 //! * `e :> t` compares everything but the sizes (checked at run time);

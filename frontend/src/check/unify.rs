@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::{Liftedness, Name};
-use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
+use crate::types::{PrimType, Size, SizeOp, SizeVar, TyVar, Type};
 
 /// A set of primitive types, one bit per `PrimType::ALL` index.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -260,7 +260,7 @@ impl Subst {
     /// parameter `[n*m]` of `unflatten`) binds them to the operands of an
     /// expression of the same form and agrees with nothing else; other
     /// sizes agree when their constant-folded forms are equal, or are both
-    /// expressions.
+    /// expressions equal as polynomials.
     fn unify_size(&mut self, a: &Size, b: &Size) -> Result<(), Mismatch> {
         let (a, b) = (self.resolve_size(a), self.resolve_size(b));
         match (&a, &b) {
@@ -288,8 +288,9 @@ impl Subst {
             _ => {
                 let (fa, fb) = (a.folded(), b.folded());
                 // Futhark compares size expressions syntactically; two that
-                // differ here may still be equal, so they agree.
-                if fa == fb || matches!((&fa, &fb), (Size::Expr(_), Size::Expr(_))) {
+                // differ syntactically may be equal as polynomials (`n+m`,
+                // `m+n`), so those agree.
+                if fa == fb || matches!((&fa, &fb), (Size::Expr(_), Size::Expr(_))) && same_polynomial(&fa, &fb) {
                     Ok(())
                 } else {
                     let mut why = format!("Sizes \"{}\" and \"{}\" do not match", a.text(), b.text());
@@ -1144,6 +1145,59 @@ pub(crate) fn mentions_size(t: &Type, n: &Name) -> bool {
         Type::Arrow { param, ret, .. } => mentions_size(param, n) || mentions_size(ret, n),
         Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| mentions_size(t, n))),
         Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
+}
+
+/// A size as a polynomial: each monomial (its names, sorted) with its
+/// coefficient; `None` where it overflows.
+type Polynomial = std::collections::BTreeMap<Vec<Name>, i128>;
+
+fn polynomial(d: &Size) -> Option<Polynomial> {
+    let mut p = Polynomial::new();
+    match d {
+        Size::Const(c) => {
+            p.insert(Vec::new(), *c as i128);
+        }
+        Size::Var(n) => {
+            p.insert(vec![n.clone()], 1);
+        }
+        Size::Expr(e) => {
+            let (a, b) = (polynomial(&e.lhs)?, polynomial(&e.rhs)?);
+            match e.op {
+                SizeOp::Add | SizeOp::Sub => {
+                    let sign = if e.op == SizeOp::Sub { -1 } else { 1 };
+                    p = a;
+                    for (m, c) in b {
+                        let x = p.entry(m).or_insert(0);
+                        *x = x.checked_add(c.checked_mul(sign)?)?;
+                    }
+                }
+                SizeOp::Mul => {
+                    for (m1, c1) in &a {
+                        for (m2, c2) in &b {
+                            let mut m: Vec<Name> = m1.iter().chain(m2).cloned().collect();
+                            m.sort();
+                            let x = p.entry(m).or_insert(0);
+                            *x = x.checked_add(c1.checked_mul(*c2)?)?;
+                        }
+                    }
+                }
+            }
+        }
+        Size::Unknown | Size::Infer(_) => return None,
+    }
+    p.retain(|_, c| *c != 0);
+    Some(p)
+}
+
+/// Whether two size expressions are equal as polynomials (`n+m` and
+/// `m+n`), or cannot be compared so (then they agree, to be lenient: Note
+/// [Static size checking]). Futhark compares sizes syntactically, so two
+/// that differ as polynomials differ there too.
+fn same_polynomial(a: &Size, b: &Size) -> bool {
+    match (polynomial(a), polynomial(b)) {
+        (Some(p), Some(q)) => p == q,
+        _ => true,
     }
 }
 
