@@ -402,7 +402,8 @@ pub(crate) struct Checker {
     builtin_aliases: FastMap<Name, (Name, Rc<Scheme>)>,
     types: FastMap<Name, Rc<TypeAbbr>>,
     /// The types behind abstract types (Note [Abstract types]).
-    abstract_types: FastMap<Name, (Vec<Name>, Type)>,
+    /// Each with its type parameters and its size parameters.
+    abstract_types: FastMap<Name, (Vec<Name>, Vec<Name>, Type)>,
     pub errors: Vec<Diag>,
     fresh_names: u32,
     /// Whether `[]` is a fresh size variable rather than an unknown size

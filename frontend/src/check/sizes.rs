@@ -22,7 +22,7 @@ use super::Checker;
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
-use crate::types::Type;
+use crate::types::{Size, Type};
 
 /// Type, size and value parameters of one binder must have distinct
 /// names (`type matrix [n] [n] = ...` is an error).
@@ -127,6 +127,47 @@ fn bad_anonymous(te: &TypeExp, lift: Liftedness, in_param: bool) -> Option<(Span
             .iter()
             .find_map(|(_, ts)| ts.iter().find_map(|t| bad_anonymous(t, lift, in_param))),
     }
+}
+
+/// Whether the type `t` has `n` as an array size outside function types
+/// (Note [Constructive size use]).
+fn constructive_in_type(t: &Type, n: &Name) -> bool {
+    match t {
+        Type::Array { elem, shape, .. } => {
+            shape.iter().any(|d| matches!(d, Size::Var(m) if m == n)) || constructive_in_type(elem, n)
+        }
+        Type::Tuple(ts) => ts.iter().any(|t| constructive_in_type(t, n)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| constructive_in_type(t, n)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| constructive_in_type(t, n))),
+        Type::Arrow { .. } | Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
+}
+
+/// The size parameters of an abstract type must be used constructively in
+/// the type behind it, `def` (Note [Constructive size use]): a value of
+/// the abstract type is all that carries them.
+pub(crate) fn check_abstract_sizes(name: &Name, params: &[TypeParam], def: &Type) -> Result<(), Diag> {
+    for p in params {
+        if let TypeParam::Size { name: n, span } = p {
+            if !constructive_in_type(def, n) {
+                return Err(Diag::new(
+                    *span,
+                    format!(
+                        "Size parameter \"{n}\" of abstract type \"{}\" is not used constructively as an array size in its definition.",
+                        display_type_name(name)
+                    ),
+                )
+                .help("a value of the abstract type must carry the size: use it as the size of an array outside function types"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A type's name for messages, without the module system's internal
+/// parts (`m.impl.t` is `m.t`).
+fn display_type_name(n: &str) -> String {
+    n.replace(".impl.", ".")
 }
 
 impl Checker {
