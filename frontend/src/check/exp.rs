@@ -342,6 +342,12 @@ impl Checker {
                 let mut sized = ptys.clone();
                 sized.push(rt.clone());
                 self.check_sizes_bound(type_params, &sized)?;
+                // Reported after the bound expression (the call below) is
+                // checked, whose errors come first in Futhark.
+                let binder = match ptys.first() {
+                    Some(pt) if **name == *SIZE_BINDER => self.check_size_binder(type_params, pt),
+                    _ => Ok(()),
+                };
                 let mut ft = rt;
                 for (p, pt) in params.iter().zip(ptys).rev() {
                     ft = Type::Arrow {
@@ -359,7 +365,9 @@ impl Checker {
                 });
                 let r = self.check_exp(body);
                 self.locals.truncate(mark);
-                r
+                let t = r?;
+                binder?;
+                Ok(t)
             }
             ExpKind::LetWith {
                 name,

@@ -342,3 +342,46 @@ fn display_fun(n: &Name) -> &str {
         n
     }
 }
+
+/// Whether `t` has `n` in an array size (also inside a size expression)
+/// outside function types.
+fn outside_functions(t: &Type, n: &Name) -> bool {
+    match t {
+        Type::Array { elem, shape, .. } => {
+            shape
+                .iter()
+                .any(|d| d.any_leaf(&mut |l| matches!(l, Size::Var(m) if m == n)))
+                || outside_functions(elem, n)
+        }
+        Type::Tuple(ts) => ts.iter().any(|t| outside_functions(t, n)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| outside_functions(t, n)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| outside_functions(t, n))),
+        Type::Arrow { .. } | Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
+}
+
+impl Checker {
+    /// A size binder `let [n] p = e` reads `n` from the shape of `e`: `n`
+    /// must be in an array size of `p`'s type outside function types (Note
+    /// [Constructive size use]; `let [n] (f: [n]bool -> [n]bool) = g` is an
+    /// error).
+    pub(crate) fn check_size_binder(&self, type_params: &[TypeParam], pty: &Type) -> Result<(), Diag> {
+        let t = self.subst.resolve(pty);
+        for tp in type_params {
+            if let TypeParam::Size { name, span } = tp {
+                // A size expression (`[n+1]`) may still be inferred from
+                // the value's: only sizes inside function types are never.
+                if !outside_functions(&t, name) {
+                    return Err(Diag::new(
+                        *span,
+                        format!(
+                            "Cannot bind [{name}]: it is not the size of an array (outside function types) in the pattern, so no value gives it."
+                        ),
+                    )
+                    .help(format!("use it as an array size, e.g. `(xs: [{name}]i32)`")));
+                }
+            }
+        }
+        Ok(())
+    }
+}
