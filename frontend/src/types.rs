@@ -350,6 +350,10 @@ impl fmt::Display for Type {
                 write!(f, "{}", &cs[0].0[ABSTRACT_MARK.len_utf8()..])?;
                 for t in &cs[0].1 {
                     match t {
+                        // A size argument's witness (`check::seal`).
+                        Type::Array { elem, shape, .. } if shape.len() == 1 && **elem == Type::unit() => {
+                            write!(f, " {}", shape[0])?
+                        }
                         Type::Sum(_) | Type::Arrow { .. } => write!(f, " ({t})")?,
                         _ => write!(f, " {t}")?,
                     }

@@ -231,7 +231,12 @@ impl Checker {
                 let n = es.len() as i64;
                 Ok(et.array_of(Size::Const(n)))
             }
-            ExpKind::Range { start, second, end, .. } => {
+            ExpKind::Range {
+                start,
+                second,
+                end,
+                kind,
+            } => {
                 let t = self.check_exp(start)?;
                 self.subst
                     .require_prim(&t, PrimSet::ints(), start.span, "range bound")?;
@@ -239,7 +244,9 @@ impl Checker {
                     self.check_against(s, &t)?;
                 }
                 self.check_against(end, &t)?;
-                Ok(t.array_of(Size::Unknown))
+                let kind = *kind;
+                let d = self.range_size(start, second.as_deref(), end, kind);
+                Ok(t.array_of(d))
             }
             ExpKind::Project(x, field) => {
                 let t = self.check_exp(x)?;
@@ -249,7 +256,7 @@ impl Checker {
             }
             ExpKind::Index(a, idx) => {
                 let at = self.check_exp(a)?;
-                self.index_type(&at, idx, a.span)
+                self.index_type(&at, idx, a.span, false)
             }
             ExpKind::Coerce(x, te) => {
                 // Only the sizes may differ (checked at run time).
@@ -288,7 +295,7 @@ impl Checker {
                 })?;
                 self.subst
                     .require_lift(&t, Liftedness::SizeLifted, LiftSite::Branch("if"), span)?;
-                Ok(self.join_sizes(&t, &u))
+                Ok(self.join_sizes(&t, &u, "if"))
             }
             ExpKind::Let { pat, value, body } => {
                 let vt = self.check_exp(value)?;
@@ -308,13 +315,15 @@ impl Checker {
             }
             ExpKind::LetFun {
                 name,
+                name_span,
                 type_params,
                 params,
                 ret,
                 value,
                 body,
-                ..
             } => {
+                super::sizes::check_distinct_params(type_params)?;
+                let snapshot = self.scope_snapshot(type_params, params);
                 let saved_rigid = self.subst.rigid.len();
                 let mark = self.locals.len();
                 for tp in type_params.iter() {
@@ -327,11 +336,23 @@ impl Checker {
                         TypeParam::Type { name, liftedness, .. } => self.subst.rigid.push((name.clone(), *liftedness)),
                     }
                 }
-                let r = self.check_function(params, ret.as_deref(), value);
+                let r = self.check_function(params, ret.as_deref(), value, false);
                 self.locals.truncate(mark);
                 let declared: Vec<(Name, Liftedness)> = self.subst.rigid.drain(saved_rigid..).collect();
                 let (ptys, rt) = r?;
-                self.check_sizes_bound(type_params, &ptys)?;
+                self.check_scope_snapshot(&snapshot, name, *name_span)?;
+                self.check_param_order(params, &ptys)?;
+                // As for a `def`, a size parameter may be one of the
+                // result's sizes: the call's context gives its value.
+                let mut sized = ptys.clone();
+                sized.push(rt.clone());
+                self.check_sizes_bound(type_params, &sized)?;
+                // Reported after the bound expression (the call below) is
+                // checked, whose errors come first in Futhark.
+                let binder = match ptys.first() {
+                    Some(pt) if **name == *SIZE_BINDER => self.check_size_binder(type_params, pt),
+                    _ => Ok(()),
+                };
                 let mut ft = rt;
                 for (p, pt) in params.iter().zip(ptys).rev() {
                     ft = Type::Arrow {
@@ -349,7 +370,9 @@ impl Checker {
                 });
                 let r = self.check_exp(body);
                 self.locals.truncate(mark);
-                r
+                let t = r?;
+                binder?;
+                Ok(t)
             }
             ExpKind::LetWith {
                 name,
@@ -359,7 +382,7 @@ impl Checker {
                 body,
             } => {
                 let (_, at) = self.resolve_var(&QualName::unqual(name.clone()), *name_span)?;
-                let want = self.index_type(&at, index, *name_span)?;
+                let want = self.index_type(&at, index, *name_span, true)?;
                 self.check_against(value, &want)?;
                 let mark = self.locals.len();
                 self.locals.push(Local {
@@ -373,7 +396,7 @@ impl Checker {
             }
             ExpKind::Update { array, index, value } => {
                 let at = self.check_exp(array)?;
-                let want = self.index_type(&at, index, array.span)?;
+                let want = self.index_type(&at, index, array.span, true)?;
                 self.check_against(value, &want)?;
                 Ok(at)
             }
@@ -523,7 +546,7 @@ impl Checker {
                         .note(first, "the first case")
                         .help(help)
                     })?;
-                    (self.join_sizes(&prev, &t), first)
+                    (self.join_sizes(&prev, &t, "match"), first)
                 }
             });
         }
@@ -602,7 +625,8 @@ impl Checker {
             if self.is_builtin_op(&qn.name) {
                 return Ok((Resolved::Builtin(qn.name.clone()), self.op_type(&qn.name, span)));
             }
-            let mut d = Diag::new(span, format!("unknown name `{}`", qn.name));
+            // Futhark's wording.
+            let mut d = Diag::new(span, format!("Unknown name \"{}\"", qn.name));
             if let Some(c) = self.close_name(&qn.name) {
                 d = d.help(format!("did you mean `{c}`?"));
             }
@@ -844,6 +868,7 @@ impl Checker {
         })();
         self.locals.truncate(mark);
         let mut t = r?;
+        self.check_param_order(params, &ptys)?;
         for (p, pt) in params.iter().zip(ptys).rev() {
             t = Type::Arrow {
                 param_name: super::param_name(p),
@@ -1007,11 +1032,12 @@ impl Checker {
         }
         Ok(())
     }
-
-    /// The type of `if` from its unified branch types: where their sizes
-    /// differ, an unknown size.
-    fn join_sizes(&self, t: &Type, u: &Type) -> Type {
-        fn join(s: &super::unify::Subst, a: &Type, b: &Type) -> Type {
+    /// The type of an `if` or `match` (`kw`) whose branches have types `t`
+    /// and `u`, which agree but for sizes: where two known sizes differ,
+    /// a fresh existential; where one is not known, `Unknown` (Note
+    /// [Existential sizes]).
+    fn join_sizes(&mut self, t: &Type, u: &Type, kw: &str) -> Type {
+        fn join(a: &Type, b: &Type, differ: &mut dyn FnMut(&Size, &Size) -> Size) -> Type {
             match (a, b) {
                 (
                     Type::Array {
@@ -1023,34 +1049,27 @@ impl Checker {
                         elem: e2, shape: s2, ..
                     },
                 ) if s1.len() == s2.len() => Type::Array {
-                    elem: Rc::new(join(s, e1, e2)),
+                    elem: Rc::new(join(e1, e2, differ)),
                     shape: s1
                         .iter()
                         .zip(s2)
-                        .map(|(x, y)| {
-                            let (x, y) = (s.resolve_size(x), s.resolve_size(y));
-                            if x == y {
-                                x
-                            } else {
-                                Size::Unknown
-                            }
-                        })
+                        .map(|(x, y)| if x == y { x.clone() } else { differ(x, y) })
                         .collect(),
                     unique: *unique,
                 },
                 (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
-                    Type::Tuple(xs.iter().zip(ys).map(|(x, y)| join(s, x, y)).collect())
+                    Type::Tuple(xs.iter().zip(ys).map(|(x, y)| join(x, y, differ)).collect())
                 }
                 (Type::Record(xs), Type::Record(ys)) if xs.len() == ys.len() => Type::Record(
                     xs.iter()
                         .zip(ys)
-                        .map(|((n, x), (_, y))| (n.clone(), join(s, x, y)))
+                        .map(|((n, x), (_, y))| (n.clone(), join(x, y, differ)))
                         .collect(),
                 ),
                 (Type::Sum(xs), Type::Sum(ys)) if xs.len() == ys.len() => Type::Sum(
                     xs.iter()
                         .zip(ys)
-                        .map(|((n, a), (_, b))| (n.clone(), a.iter().zip(b).map(|(x, y)| join(s, x, y)).collect()))
+                        .map(|((n, a), (_, b))| (n.clone(), a.iter().zip(b).map(|(x, y)| join(x, y, differ)).collect()))
                         .collect(),
                 ),
                 (
@@ -1062,14 +1081,33 @@ impl Checker {
                     Type::Arrow { param: p2, ret: r2, .. },
                 ) => Type::Arrow {
                     param_name: param_name.clone(),
-                    param: Rc::new(join(s, p1, p2)),
-                    ret: Rc::new(join(s, r1, r2)),
+                    param: Rc::new(join(p1, p2, differ)),
+                    ret: Rc::new(join(r1, r2, differ)),
                 },
                 (Type::Prim(_) | Type::Param(_) | Type::Var(_), _) => a.clone(),
                 _ => unify::erase_sizes(a),
             }
         }
-        join(&self.subst, &self.subst.resolve(t), &self.subst.resolve(u))
+        let (t, u) = (self.subst.resolve(t), self.subst.resolve(u));
+        let known = |d: &Size| matches!(d, Size::Const(_) | Size::Var(_));
+        // The same two sizes give the same existential (`if b then ([1,
+        // 2], [3, 4]) else ([5], [6])` is `([k]i32, [k]i32)`).
+        let mut made: Vec<(Size, Size, Size)> = Vec::new();
+        join(&t, &u, &mut |x, y| {
+            if !(known(x) && known(y)) {
+                return Size::Unknown;
+            }
+            if let Some((_, _, k)) = made.iter().find(|(a, b, _)| a == x && b == y) {
+                return k.clone();
+            }
+            let k = self.fresh_existential(format!(
+                "the size of an `{kw}` whose branches have sizes [{}] and [{}]",
+                x.text(),
+                y.text()
+            ));
+            made.push((x.clone(), y.clone(), k.clone()));
+            k
+        })
     }
 
     /// The type of one element of an array type.
@@ -1119,7 +1157,10 @@ impl Checker {
     }
 
     /// The type of `a[idx]` for `a: at`; checks the indices.
-    fn index_type(&mut self, at: &Type, idx: &mut [DimIndex], span: Span) -> Result<Type, Diag> {
+    /// `update`: the target of `a with [idx] = v`, whose slices keep an
+    /// unknown size rather than an existential one (the update checks the
+    /// value's shape at run time).
+    fn index_type(&mut self, at: &Type, idx: &mut [DimIndex], span: Span, update: bool) -> Result<Type, Diag> {
         let mut at = self.subst.resolve(at);
         if let Type::Var(_) = at {
             let e = self.subst.fresh();
@@ -1159,10 +1200,16 @@ impl Checker {
                 DimIndex::Fix(i) => self.check_index(i)?,
                 DimIndex::Slice { start, end, stride } => {
                     let whole = start.is_none() && end.is_none() && stride.is_none();
-                    for x in [start, end, stride].into_iter().flatten() {
+                    for x in [&mut *start, &mut *end, &mut *stride].into_iter().flatten() {
                         self.check_against(x, &i64t())?;
                     }
-                    out_shape.push(if whole { d.clone() } else { Size::Unknown });
+                    out_shape.push(if whole {
+                        d.clone()
+                    } else if update {
+                        Size::Unknown
+                    } else {
+                        self.slice_size(d, start.as_ref(), end.as_ref(), stride.as_ref())
+                    });
                 }
             }
         }
@@ -1173,6 +1220,80 @@ impl Checker {
         }
         Ok(t)
     }
+}
+
+impl Checker {
+    /// A size `n` as the reference's known slice and range sizes allow it:
+    /// a variable or a constant (`Some(Unknown)` where the checker does not
+    /// know, e.g. a top-level constant), or `None` for anything else.
+    fn simple_size(&self, e: &Exp) -> Option<Size> {
+        match self.size_of_exp(e) {
+            d @ (Size::Const(_) | Size::Var(_) | Size::Unknown) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The size of a slice `a[start:end:stride]` of a dimension `d` that
+    /// is not `a[:]`, where Futhark has one: `end` for `a[:end]`,
+    /// `end-start` for `a[start:end]`, `d-start` for `a[start:]`, `d` for
+    /// `a[::-1]`; else `Unknown` (Note [Existential sizes]).
+    fn slice_size(&mut self, d: &Size, start: Option<&Exp>, end: Option<&Exp>, stride: Option<&Exp>) -> Size {
+        let size = |e: &Exp| self.size_of_exp(e);
+        // A size still being inferred (`def f xs = xs[1:]`) would make an
+        // expression that agrees with no other size: not tracked.
+        if unify::Subst::is_open(&self.subst.resolve_size(d)) {
+            return Size::Unknown;
+        }
+        match (start, end, stride) {
+            (None, None, Some(s)) if is_negated_one(s) => d.clone(),
+            (None, Some(j), None) => size(j),
+            (Some(i), Some(j), None) => Size::binary(SizeOp::Sub, size(j), size(i)),
+            (Some(i), None, None) => Size::binary(SizeOp::Sub, d.clone(), size(i)),
+            _ => Size::Unknown,
+        }
+    }
+
+    /// The size of a range (Note [Existential sizes]): `n` for `0..<n`,
+    /// `0..1..<n` and `1..2...n` of `i64`, else existential. (A range of
+    /// another type, or one whose type is not known yet, is `Unknown`.)
+    fn range_size(&mut self, start: &Exp, second: Option<&Exp>, end: &Exp, kind: RangeEnd) -> Size {
+        let ty = start.ty.as_ref().map(|t| self.subst.resolve(t));
+        if ty != Some(Type::Prim(PrimType::I64)) {
+            return Size::Unknown;
+        }
+        let from = |lo: u128, next: Option<u128>| {
+            is_int_literal(start, lo)
+                && match (second, next) {
+                    (None, _) => true,
+                    (Some(s), Some(n)) => is_int_literal(s, n),
+                    (Some(_), None) => false,
+                }
+        };
+        let known = match kind {
+            RangeEnd::UpToExclusive => from(0, Some(1)),
+            RangeEnd::Inclusive => second.is_some() && from(1, Some(2)),
+            RangeEnd::DownToExclusive => false,
+        };
+        if known {
+            if let Some(d) = self.simple_size(end) {
+                return d;
+            }
+        }
+        self.fresh_existential("the unknown length of range".into())
+    }
+}
+
+/// Whether `e` is `-1`.
+fn is_negated_one(e: &Exp) -> bool {
+    match &e.kind {
+        ExpKind::Neg(x) => is_int_literal(x, 1),
+        _ => false,
+    }
+}
+
+/// Whether `e` is the integer literal `n`.
+fn is_int_literal(e: &Exp, n: u128) -> bool {
+    matches!(&e.kind, ExpKind::Lit(Literal::Int { value, .. }) if *value == n)
 }
 
 /// The initial value of `loop pat for ...` (no `= init`): the variables

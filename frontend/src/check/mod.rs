@@ -44,8 +44,9 @@
 //!   compares size expressions syntactically, so `n+m` never equals a name
 //!   or a constant: an `Expr` disagrees with rigid sizes. We compare them
 //!   with their constants folded (`[2+3]` is `[5]`, `+ 0` and `* 1` are
-//!   dropped), and to stay on the safe side two expressions that still
-//!   differ agree (`n+m` and `m+n`).
+//!   dropped), and two expressions as polynomials: `n+m` and `m+n` agree
+//!   (to stay on the safe side), `n-1` and `m-1` do not (nor would they
+//!   in Futhark).
 //!
 //! Size parameters inside an expression are bound by matching: the
 //! parameter of `unflatten [n][m] 't (xs: [n*m]t): [n][m]t` is, once
@@ -66,13 +67,16 @@
 //! are an error: "expected type `[n]i32`, found `[m]i32`".
 //!
 //! `Unknown` stands where Futhark has an existential size or a size
-//! expression we do not model: `filter`, `partition`, ranges, slices other
-//! than `xs[:]`, `[]` and size expressions other than `+ - *` on names and
-//! constants (`[n/2]`) in annotations, `?[k].` types, a computed argument
-//! for a named parameter that is not such arithmetic (`iota (length xs)`).
-//! And where Futhark gives an existential instead of an error:
+//! expression we do not model: `filter`, `partition`, slices other than
+//! those of Note [Existential sizes] (in `sizes`), `[]` (except in a
+//! `def`'s parameters: Note [Anonymous parameter sizes]) and size
+//! expressions other than `+ - *` on names and constants (`[n/2]`) in
+//! annotations, `?[k].` types, a computed argument for a named parameter
+//! that is not such arithmetic (`iota (length xs)`). Ranges and `if`s
+//! make rigid existential sizes where Futhark does (Note [Existential
+//! sizes]). And where Futhark gives an existential instead of an error:
 //! * the branches of an `if` are unified ignoring sizes; where their sizes
-//!   differ, the `if` has `Unknown`;
+//!   differ and one is not known, the `if` has `Unknown`;
 //! * loop parameters keep only their annotated sizes, inside the body and
 //!   in the loop's result (the body may change the others);
 //! * `e :> t` compares everything but the sizes (checked at run time);
@@ -145,6 +149,7 @@ mod consume;
 mod exp;
 mod patterns;
 mod seal;
+mod sizes;
 mod unify;
 pub(crate) mod zonk;
 
@@ -186,6 +191,9 @@ pub struct Scheme {
 /// A type abbreviation `type t 'a [n] = ...`.
 struct TypeAbbr {
     params: Vec<TypeParam>,
+    /// As declared (`type~`): a size-lifted abbreviation is no array
+    /// element even where its definition has known sizes.
+    liftedness: Liftedness,
     ty: Type,
 }
 
@@ -394,9 +402,13 @@ pub(crate) struct Checker {
     builtin_aliases: FastMap<Name, (Name, Rc<Scheme>)>,
     types: FastMap<Name, Rc<TypeAbbr>>,
     /// The types behind abstract types (Note [Abstract types]).
-    abstract_types: FastMap<Name, (Vec<Name>, Type)>,
+    /// Each with its type parameters and its size parameters.
+    abstract_types: FastMap<Name, (Vec<Name>, Vec<Name>, Type)>,
     pub errors: Vec<Diag>,
     fresh_names: u32,
+    /// Whether `[]` is a fresh size variable rather than an unknown size
+    /// (Note [Anonymous parameter sizes]).
+    pub anonymous_inferred: bool,
     /// The top-level functions whose result aliases none of their
     /// parameters (a fresh value, as if its type were unique), found by
     /// the uniqueness checker (`consume`).
@@ -427,6 +439,7 @@ impl Checker {
             abstract_types: FastMap::default(),
             errors: Vec::new(),
             fresh_names: 0,
+            anonymous_inferred: false,
             fresh_results: Default::default(),
             recursive: None,
         };
@@ -658,6 +671,15 @@ impl Checker {
                 Ok(record_type(out))
             }
             TypeExpKind::Array(size, elem) => {
+                if let Some((name, l)) = self.declared_lifted(elem) {
+                    return Err(Diag::new(
+                        te.span,
+                        format!(
+                            "Cannot create array with elements of {} type \"{name}\" (might cause irregular array).",
+                            unify::lift_word(l)
+                        ),
+                    ));
+                }
                 let e = self.type_of(elem)?;
                 if let Some(c) = self.subst.lift_culprit(&e, Liftedness::Unlifted) {
                     let l = LiftLimit {
@@ -682,24 +704,14 @@ impl Checker {
                 })
             }
             TypeExpKind::Arrow(name, a, b) => {
-                let pa = self.type_of(a)?;
-                let mark = self.locals.len();
-                if let Some(n) = name {
-                    self.locals.push(Local {
-                        name: n.clone(),
-                        ty: pa.clone(),
-                        scheme: None,
-                    });
-                }
-                let rb = self.type_of(b);
-                self.locals.truncate(mark);
-                Ok(Type::Arrow {
-                    param_name: name.clone(),
-                    param: Rc::new(pa),
-                    ret: Rc::new(rb?),
-                })
+                // See Note [Anonymous parameter sizes].
+                let saved = std::mem::replace(&mut self.anonymous_inferred, false);
+                let r = self.arrow_type(name, a, b);
+                self.anonymous_inferred = saved;
+                r
             }
             TypeExpKind::Existential(names, t) => {
+                sizes::check_existential(names, t)?;
                 let mark = self.locals.len();
                 for (n, _) in names {
                     self.locals.push(Local {
@@ -737,6 +749,26 @@ impl Checker {
         }
     }
 
+    /// `(name: a) -> b`: `name` is in scope in `b`.
+    fn arrow_type(&mut self, name: &Option<Name>, a: &TypeExp, b: &TypeExp) -> Result<Type, Diag> {
+        let pa = self.type_of(a)?;
+        let mark = self.locals.len();
+        if let Some(n) = name {
+            self.locals.push(Local {
+                name: n.clone(),
+                ty: pa.clone(),
+                scheme: None,
+            });
+        }
+        let rb = self.type_of(b);
+        self.locals.truncate(mark);
+        Ok(Type::Arrow {
+            param_name: name.clone(),
+            param: Rc::new(pa),
+            ret: Rc::new(rb?),
+        })
+    }
+
     /// The scheme of the top-level definition or built-in that `qn` names
     /// (not a local).
     fn scheme_of_name(&self, qn: &QualName) -> Option<Rc<Scheme>> {
@@ -772,6 +804,8 @@ impl Checker {
 
     fn size_of(&mut self, s: &SizeExp) -> Result<Size, Diag> {
         Ok(match s {
+            // See Note [Anonymous parameter sizes].
+            SizeExp::Any if self.anonymous_inferred => self.subst.fresh_size_for(None),
             SizeExp::Any => Size::Unknown,
             SizeExp::Const(n, _) => Size::Const(*n),
             SizeExp::Exp(e, _) => {
@@ -834,6 +868,26 @@ impl Checker {
                 }
             }
         })
+    }
+
+    /// The abbreviation `te` names, where it was declared `type~`. (One
+    /// declared `type^` is caught by its functions, if it has any: module
+    /// elaboration declares a specification's transparent types `type^`.)
+    fn declared_lifted(&self, te: &TypeExp) -> Option<(Name, Liftedness)> {
+        let qn = match &te.kind {
+            TypeExpKind::Var(qn) => qn,
+            TypeExpKind::Apply(head, _) => match &head.kind {
+                TypeExpKind::Var(qn) => qn,
+                _ => return None,
+            },
+            TypeExpKind::Unique(t) => return self.declared_lifted(t),
+            _ => return None,
+        };
+        if !qn.quals.is_empty() {
+            return None;
+        }
+        let abbr = self.types.get(&qn.name)?;
+        (abbr.liftedness == Liftedness::SizeLifted).then(|| (qn.name.clone(), abbr.liftedness))
     }
 
     fn named_type(&mut self, qn: &QualName, args: &[TypeArgExp], span: Span) -> Result<Type, Diag> {
@@ -951,6 +1005,7 @@ impl Checker {
                 Ok(())
             }
             Dec::Type(tb) => {
+                self.check_abbr_sizes(tb)?;
                 let saved = std::mem::take(&mut self.subst.rigid);
                 let mark = self.locals.len();
                 for p in &tb.params {
@@ -990,6 +1045,7 @@ impl Checker {
                     tb.name.clone(),
                     Rc::new(TypeAbbr {
                         params: tb.params.clone(),
+                        liftedness: tb.liftedness,
                         ty: t,
                     }),
                 );
@@ -1033,6 +1089,22 @@ impl Checker {
                 return None;
             }
         }
+        // A size only the result has would be chosen by the caller, which
+        // for an entry point is outside the program.
+        for tp in &vb.type_params {
+            if let TypeParam::Size { name, span } = tp {
+                if !params.iter().any(|t| unify::mentions_size(t, name)) {
+                    self.errors.push(
+                        Diag::new(
+                            *span,
+                            "Entry point functions must not be size-polymorphic in their return type.",
+                        )
+                        .help(format!("make `{name}` an ordinary parameter: `({name}: i64)`")),
+                    );
+                    return None;
+                }
+            }
+        }
         if !vb.type_params.iter().all(|tp| matches!(tp, TypeParam::Size { .. })) {
             self.errors.push(Diag::new(
                 vb.name_span,
@@ -1071,7 +1143,7 @@ impl Checker {
             }
         }
         let rec = (!vb.params.is_empty()).then(|| (vb.name.clone(), id, size_params.clone()));
-        let checked = self.check_function_rec(&mut vb.params, vb.ret.as_ref(), &mut vb.body, rec);
+        let checked = self.check_function_rec(&mut vb.params, vb.ret.as_ref(), &mut vb.body, true, rec);
         let used = self.recursive.take().is_some_and(|r| r.used);
         let (param_types, ret) = checked?;
         vb.recursive = used;
@@ -1161,13 +1233,16 @@ impl Checker {
         Ok(())
     }
 
+    /// `top_level`: a `def`, whose parameters' anonymous sizes are
+    /// inferred (Note [Anonymous parameter sizes]).
     pub fn check_function(
         &mut self,
         params: &mut [Pat],
         ret: Option<&TypeExp>,
         body: &mut Exp,
+        top_level: bool,
     ) -> Result<(Vec<Type>, Type), Diag> {
-        self.check_function_rec(params, ret, body, None)
+        self.check_function_rec(params, ret, body, top_level, None)
     }
 
     /// `check_function`; with `rec` (the name, id and explicit size
@@ -1178,15 +1253,15 @@ impl Checker {
         params: &mut [Pat],
         ret: Option<&TypeExp>,
         body: &mut Exp,
+        top_level: bool,
         rec: Option<(Name, GlobalId, Vec<Name>)>,
     ) -> Result<(Vec<Type>, Type), Diag> {
         let mark = self.locals.len();
         let mut ptys = Vec::new();
-        for p in params.iter_mut() {
-            let t = self.pat_type(p)?;
-            self.bind_pat(p, &t)?;
-            ptys.push(t);
-        }
+        self.anonymous_inferred = top_level;
+        let bound = self.bind_params(params, &mut ptys);
+        self.anonymous_inferred = false;
+        bound?;
         let rt = match ret {
             Some(te) => Some(self.type_of(te)?),
             None => None,
@@ -1237,6 +1312,16 @@ impl Checker {
         let r = self.leave_scope(r, mark, Some(&named));
         self.locals.truncate(mark);
         Ok((ptys, r))
+    }
+
+    /// Bind the parameter patterns of a function; their types go to `ptys`.
+    fn bind_params(&mut self, params: &mut [Pat], ptys: &mut Vec<Type>) -> Result<(), Diag> {
+        for p in params.iter_mut() {
+            let t = self.pat_type(p)?;
+            self.bind_pat(p, &t)?;
+            ptys.push(t);
+        }
+        Ok(())
     }
 
     // ---- Patterns -----------------------------------------------------------

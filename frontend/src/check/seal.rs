@@ -16,7 +16,10 @@
 //! name, which has no arguments: it is a sum type with one constructor,
 //! [`ABSTRACT_MARK`] and the type's name, whose payload is the arguments
 //! (no source constructor has that name; unification compares the
-//! arguments).
+//! arguments). Size parameters (`type arr [n]`) are arguments too, each a
+//! witness `[n]()` after the type arguments: so `m.arr [n]` has the size
+//! `n` (a size parameter can be bound from it, and unification compares
+//! it), and the type behind it gets it back when made concrete.
 
 use std::rc::Rc;
 
@@ -31,28 +34,46 @@ impl Checker {
             match item {
                 SealItem::Abstract { name, params, def } => {
                     let concrete = self.with_params(params, |ck| ck.type_of(def))?;
-                    let concrete = unify::map_sizes(&concrete, &mut |_| Size::Unknown);
-                    let tparams: Vec<Name> = params
-                        .iter()
-                        .filter_map(|p| match p {
-                            TypeParam::Type { name, .. } => Some(name.clone()),
-                            TypeParam::Size { .. } => None,
-                        })
-                        .collect();
-                    let ty = if tparams.is_empty() {
+                    super::sizes::check_abstract_sizes(name, params, &self.subst.resolve(&concrete))?;
+                    let (mut tparams, mut sparams): (Vec<Name>, Vec<Name>) = (Vec::new(), Vec::new());
+                    for p in params {
+                        match p {
+                            TypeParam::Type { name, .. } => tparams.push(name.clone()),
+                            TypeParam::Size { name, .. } => sparams.push(name.clone()),
+                        }
+                    }
+                    // Sizes of the module's own (`[k]` of `def k = 2`)
+                    // are not known outside it.
+                    let concrete = unify::map_sizes(&concrete, &mut |n| {
+                        if sparams.contains(n) {
+                            Size::Var(n.clone())
+                        } else {
+                            Size::Unknown
+                        }
+                    });
+                    let ty = if tparams.is_empty() && sparams.is_empty() {
                         Type::Param(name.clone())
                     } else {
-                        let args = tparams.iter().map(|p| Type::Param(p.clone())).collect();
+                        // See Note [Abstract types]: the size arguments
+                        // follow the type arguments, as witnesses `[n]()`.
+                        let args = tparams
+                            .iter()
+                            .map(|p| Type::Param(p.clone()))
+                            .chain(sparams.iter().map(|n| Type::unit().array_of(Size::Var(n.clone()))))
+                            .collect();
                         Type::Sum(vec![(format!("{ABSTRACT_MARK}{name}").into(), args)])
                     };
-                    if tparams.is_empty() && concrete.has_function() {
+                    if tparams.is_empty() && sparams.is_empty() && concrete.has_function() {
                         self.subst.lifted_abstract.push(name.clone());
                     }
-                    self.abstract_types.insert(name.clone(), (tparams, concrete));
+                    self.abstract_types.insert(name.clone(), (tparams, sparams, concrete));
                     self.types.insert(
                         name.clone(),
                         Rc::new(TypeAbbr {
                             params: params.clone(),
+                            // Abstract types count as unlifted (Note
+                            // [Liftedness]).
+                            liftedness: Liftedness::Unlifted,
                             ty,
                         }),
                     );
@@ -193,16 +214,29 @@ impl Checker {
         let go = |t: &Type| self.concrete(t, depth);
         match t {
             Type::Param(n) if depth < 64 => match self.abstract_types.get(n) {
-                Some((_, c)) => self.concrete(c, depth + 1),
+                Some((_, _, c)) => self.concrete(c, depth + 1),
                 None => t.clone(),
             },
             Type::Sum(cs) if depth < 64 && cs.len() == 1 && cs[0].0.starts_with(ABSTRACT_MARK) => {
                 let name = &cs[0].0[ABSTRACT_MARK.len_utf8()..];
                 match self.abstract_types.get(name) {
-                    Some((ps, c)) => {
+                    Some((ps, ss, c)) => {
                         let args: Vec<Type> = cs[0].1.iter().map(go).collect();
                         let inst = unify::subst_params(c, &|n| {
                             ps.iter().position(|p| p == n).and_then(|i| args.get(i).cloned())
+                        });
+                        // The size witnesses `[d]()` after the type
+                        // arguments give the size parameters.
+                        let sizes: Vec<Size> = args[ps.len().min(args.len())..]
+                            .iter()
+                            .map(|w| match w {
+                                Type::Array { shape, .. } => shape.first().cloned().unwrap_or(Size::Unknown),
+                                _ => Size::Unknown,
+                            })
+                            .collect();
+                        let inst = unify::map_sizes(&inst, &mut |n| match ss.iter().position(|s| s == n) {
+                            Some(i) => sizes.get(i).cloned().unwrap_or(Size::Unknown),
+                            None => Size::Var(n.clone()),
                         });
                         self.concrete(&inst, depth + 1)
                     }

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::{Liftedness, Name};
-use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
+use crate::types::{PrimType, Size, SizeOp, SizeVar, TyVar, Type};
 
 /// A set of primitive types, one bit per `PrimType::ALL` index.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -64,6 +64,9 @@ pub enum Mismatch {
     Plain,
     /// They differ for this reason (shown as help beside "expected, found").
     Because(String),
+    /// Two sizes differ: the reason (Futhark's "Sizes "n" and "m" do not
+    /// match") goes on the message's line, the remedy in the help.
+    Sizes(String, String),
     /// The type breaks a liftedness limit: the message replaces "expected,
     /// found"; the span is where the limit comes from.
     Lift(String, Span),
@@ -75,6 +78,7 @@ impl Mismatch {
         match self {
             Mismatch::Plain => String::new(),
             Mismatch::Because(m) | Mismatch::Lift(m, _) => m,
+            Mismatch::Sizes(m, help) => format!("{m} {help}"),
         }
     }
 }
@@ -217,6 +221,9 @@ pub struct Subst {
     /// The type parameters in scope (`Type::Param`), with their
     /// liftedness; a parameter not here is an abstract type.
     pub rigid: Vec<(Name, Liftedness)>,
+    /// The rigid existential sizes made so far, with where each comes
+    /// from (for messages). See Note [Existential sizes] in `sizes`.
+    pub existentials: Vec<(Name, String)>,
     /// The abstract types (`Type::Param`s of sealed modules, Note
     /// [Abstract types] in `seal`) whose type behind them has functions:
     /// lifted, as their specification must say `type^`.
@@ -273,7 +280,7 @@ impl Subst {
     /// parameter `[n*m]` of `unflatten`) binds them to the operands of an
     /// expression of the same form and agrees with nothing else; other
     /// sizes agree when their constant-folded forms are equal, or are both
-    /// expressions.
+    /// expressions equal as polynomials.
     fn unify_size(&mut self, a: &Size, b: &Size) -> Result<(), Mismatch> {
         let (a, b) = (self.resolve_size(a), self.resolve_size(b));
         match (&a, &b) {
@@ -301,15 +308,31 @@ impl Subst {
             _ => {
                 let (fa, fb) = (a.folded(), b.folded());
                 // Futhark compares size expressions syntactically; two that
-                // differ here may still be equal, so they agree.
-                if fa == fb || matches!((&fa, &fb), (Size::Expr(_), Size::Expr(_))) {
+                // differ syntactically may be equal as polynomials (`n+m`,
+                // `m+n`), so those agree.
+                if fa == fb || matches!((&fa, &fb), (Size::Expr(_), Size::Expr(_))) && same_polynomial(&fa, &fb) {
                     Ok(())
                 } else {
-                    Err(Mismatch::Because(format!(
-                        "the sizes {a} and {b} differ (`e :> t` coerces a size, checked at run time)"
-                    )))
+                    let mut why = format!("Sizes \"{}\" and \"{}\" do not match", a.text(), b.text());
+                    for d in [&a, &b] {
+                        if let Some(origin) = self.existential_origin(d) {
+                            why.push_str(&format!("; \"{}\" is {origin}", d.text()));
+                        }
+                    }
+                    Err(Mismatch::Sizes(
+                        why,
+                        "`e :> t` coerces sizes (checked at run time)".into(),
+                    ))
                 }
             }
+        }
+    }
+
+    /// Where the existential size `d` comes from, if it is one.
+    fn existential_origin(&self, d: &Size) -> Option<&str> {
+        match d {
+            Size::Var(n) => self.existentials.iter().find(|(m, _)| m == n).map(|(_, o)| o.as_str()),
+            _ => None,
         }
     }
 
@@ -366,6 +389,46 @@ impl Subst {
 
     pub fn constraint(&self, v: TyVar) -> &Constraint {
         &self.constraints[v as usize]
+    }
+
+    /// Whether `t` (resolved, and through the field and constructor
+    /// constraints of its unbound variables) mentions the type parameter
+    /// or the size name `n`.
+    pub fn mentions_name(&self, t: &Type, n: &Name) -> bool {
+        let mut seen = Vec::new();
+        self.mentions_name_in(t, n, &mut seen)
+    }
+
+    fn mentions_name_in(&self, t: &Type, n: &Name, seen: &mut Vec<TyVar>) -> bool {
+        match self.shallow_ref(t) {
+            Type::Var(v) => {
+                if seen.contains(v) {
+                    return false;
+                }
+                seen.push(*v);
+                let c = &self.constraints[*v as usize];
+                c.fields.iter().any(|(_, t, _)| self.mentions_name_in(t, n, seen))
+                    || c.constrs
+                        .iter()
+                        .any(|(_, ts, _)| ts.iter().any(|t| self.mentions_name_in(t, n, seen)))
+            }
+            Type::Param(p) => p == n,
+            Type::Prim(_) => false,
+            Type::Array { elem, shape, .. } => {
+                shape.iter().any(|d| {
+                    self.resolve_size(d)
+                        .any_leaf(&mut |l| matches!(l, Size::Var(m) if m == n))
+                }) || self.mentions_name_in(elem, n, seen)
+            }
+            Type::Tuple(ts) => ts.iter().any(|t| self.mentions_name_in(t, n, seen)),
+            Type::Record(fs) => fs.iter().any(|(_, t)| self.mentions_name_in(t, n, seen)),
+            Type::Arrow { param, ret, .. } => {
+                self.mentions_name_in(param, n, seen) || self.mentions_name_in(ret, n, seen)
+            }
+            Type::Sum(cs) => cs
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|t| self.mentions_name_in(t, n, seen))),
+        }
     }
 
     /// Follow bindings at the top of a type.
@@ -429,7 +492,13 @@ impl Subst {
             Type::Prim(_) | Type::Param(_) => None,
             Type::Array { elem, shape, unique } => {
                 let e = self.resolve_changed(elem, fin);
-                let has_var = |d: &Size| d.any_leaf(&mut |l| matches!(l, Size::Infer(_)));
+                let has_var = |d: &Size| {
+                    d.any_leaf(&mut |l| match l {
+                        Size::Infer(_) => true,
+                        Size::Var(n) => fin && is_existential(n),
+                        _ => false,
+                    })
+                };
                 let dims_change = shape.iter().any(has_var);
                 if e.is_none() && !dims_change && !matches!(**elem, Type::Array { .. }) {
                     return None;
@@ -441,7 +510,10 @@ impl Subst {
                             return d.clone();
                         }
                         let d = self.resolve_size(d);
-                        if fin && Subst::is_open(&d) {
+                        if fin
+                            && (Subst::is_open(&d)
+                                || d.any_leaf(&mut |l| matches!(l, Size::Var(n) if is_existential(n))))
+                        {
                             Size::Unknown
                         } else {
                             d
@@ -533,7 +605,7 @@ impl Subst {
             let d = Diag::new(
                 span,
                 format!(
-                    "{what} does not have expected type: expected `{}`, found `{}`",
+                    "{what} does not have expected type: expected type `{}`, found `{}`",
                     s.show(expected),
                     s.show(found)
                 ),
@@ -559,6 +631,11 @@ impl Subst {
             Ok(()) => Ok(()),
             Err(Mismatch::Lift(m, from)) if from != span => Err(Diag::new(span, m).note(from, "required here")),
             Err(Mismatch::Lift(m, _)) => Err(Diag::new(span, m)),
+            Err(Mismatch::Sizes(m, help)) => {
+                let mut d = explain(self, help);
+                d.message = format!("{}: {m}", d.message);
+                Err(d)
+            }
             Err(m) => Err(explain(self, m.text())),
         }
     }
@@ -1110,6 +1187,65 @@ pub(crate) fn mentions_size(t: &Type, n: &Name) -> bool {
         Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| mentions_size(t, n))),
         Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
     }
+}
+
+/// A size as a polynomial: each monomial (its names, sorted) with its
+/// coefficient; `None` where it overflows.
+type Polynomial = std::collections::BTreeMap<Vec<Name>, i128>;
+
+fn polynomial(d: &Size) -> Option<Polynomial> {
+    let mut p = Polynomial::new();
+    match d {
+        Size::Const(c) => {
+            p.insert(Vec::new(), *c as i128);
+        }
+        Size::Var(n) => {
+            p.insert(vec![n.clone()], 1);
+        }
+        Size::Expr(e) => {
+            let (a, b) = (polynomial(&e.lhs)?, polynomial(&e.rhs)?);
+            match e.op {
+                SizeOp::Add | SizeOp::Sub => {
+                    let sign = if e.op == SizeOp::Sub { -1 } else { 1 };
+                    p = a;
+                    for (m, c) in b {
+                        let x = p.entry(m).or_insert(0);
+                        *x = x.checked_add(c.checked_mul(sign)?)?;
+                    }
+                }
+                SizeOp::Mul => {
+                    for (m1, c1) in &a {
+                        for (m2, c2) in &b {
+                            let mut m: Vec<Name> = m1.iter().chain(m2).cloned().collect();
+                            m.sort();
+                            let x = p.entry(m).or_insert(0);
+                            *x = x.checked_add(c1.checked_mul(*c2)?)?;
+                        }
+                    }
+                }
+            }
+        }
+        Size::Unknown | Size::Infer(_) => return None,
+    }
+    p.retain(|_, c| *c != 0);
+    Some(p)
+}
+
+/// Whether two size expressions are equal as polynomials (`n+m` and
+/// `m+n`), or cannot be compared so (then they agree, to be lenient: Note
+/// [Static size checking]). Futhark compares sizes syntactically, so two
+/// that differ as polynomials differ there too.
+fn same_polynomial(a: &Size, b: &Size) -> bool {
+    match (polynomial(a), polynomial(b)) {
+        (Some(p), Some(q)) => p == q,
+        _ => true,
+    }
+}
+
+/// Whether a size name is a rigid existential size of the checker (Note
+/// [Existential sizes] in `sizes`): no source name starts with `?`.
+pub fn is_existential(n: &str) -> bool {
+    n.starts_with("?k")
 }
 
 /// Replace type parameters by types.

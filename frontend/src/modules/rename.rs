@@ -269,6 +269,16 @@ impl<'e> Renamer<'e> {
         }
     }
 
+    /// A size, in an array type or as an abbreviation's argument, may name
+    /// a top-level constant (`def n = 3`, `[n]`, `vec [n]`).
+    fn size_exp(&mut self, size: &mut SizeExp) -> Result<(), Diag> {
+        match size {
+            SizeExp::Name(qn, sp) => self.var(qn, *sp),
+            SizeExp::Exp(e, _) => self.exp(e),
+            SizeExp::Any | SizeExp::Const(..) => Ok(()),
+        }
+    }
+
     fn type_exp(&mut self, te: &mut TypeExp) -> Result<(), Diag> {
         let span = te.span;
         match &mut te.kind {
@@ -276,12 +286,7 @@ impl<'e> Renamer<'e> {
             TypeExpKind::Tuple(ts) => ts.iter_mut().try_for_each(|t| self.type_exp(t)),
             TypeExpKind::Record(fs) => fs.iter_mut().try_for_each(|(_, _, t)| self.type_exp(t)),
             TypeExpKind::Array(size, t) => {
-                // A size may name a top-level constant (`def n = 3`, `[n]`).
-                match size {
-                    SizeExp::Name(qn, sp) => self.var(qn, *sp)?,
-                    SizeExp::Exp(e, _) => self.exp(e)?,
-                    SizeExp::Any | SizeExp::Const(..) => {}
-                }
+                self.size_exp(size)?;
                 self.type_exp(t)
             }
             TypeExpKind::Existential(names, t) => {
@@ -303,8 +308,9 @@ impl<'e> Renamer<'e> {
             TypeExpKind::Apply(h, args) => {
                 self.type_exp(h)?;
                 for a in args {
-                    if let TypeArgExp::Type(t) = a {
-                        self.type_exp(t)?;
+                    match a {
+                        TypeArgExp::Type(t) => self.type_exp(t)?,
+                        TypeArgExp::Size(size, _) => self.size_exp(size)?,
                     }
                 }
                 Ok(())

@@ -528,11 +528,19 @@ impl<'a, 'c> Emitter<'a, 'c> {
         self.in_block(b, |s| {
             let mut sc2 = inner;
             let mut args = Vec::new();
-            for p in params {
+            for (k, p) in params.iter().enumerate() {
                 let pt =
                     p.ty.as_ref()
                         .ok_or_else(|| internal(p.span, "a parameter without a type"))?;
                 let t = s.ir_type(&sc2, pt)?;
+                if t != inputs[k] {
+                    // `let f (n: i64) (ys: [n]i32)` inside a function with
+                    // its own `n`: the function type names the outer one.
+                    return Err(unsupported(
+                        p.span,
+                        "a local function whose parameter sizes name a parameter that shadows an outer size",
+                    ));
+                }
                 let a = s.ctx.add_block_arg(b, t);
                 sc2 = s.bind_pat(&sc2, p, a)?;
                 args.push(a);

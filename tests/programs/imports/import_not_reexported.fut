@@ -1,6 +1,6 @@
 -- What a file imports is not visible to files that import it.
 -- ==
--- error: unknown name `square`
+-- error: Unknown name "square"
 
 import "lib/sub/deep"
 

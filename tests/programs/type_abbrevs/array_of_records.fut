@@ -3,7 +3,7 @@
 -- input { [1, 2, 3] }
 -- output { 14 }
 type item = {key: i32, weight: i32}
-type table = []item
+type~ table = []item
 
 def score (t: table): i32 = i32.sum (map (\e -> e.key * e.weight) t)
 

@@ -1,0 +1,387 @@
+//! Static rules on sizes in declarations and type expressions, checked on
+//! the syntax before (or besides) inference: the rules of the language
+//! reference's "Size types" that need no unification.
+//!
+//! Note [Constructive size use]: a size is read at run time from the
+//! shape of an array that has it (reference, "Causality restriction";
+//! error index `unused-existential`). A use of `n` is *constructive* when
+//! `[n]` is an array dimension outside any function type: a function is a
+//! black box at run time and carries no sizes, and a size expression
+//! (`[n+1]`) cannot be inverted. So
+//! * an existential `?[n].t` must use `n` constructively in `t`
+//!   ("Existential size "n" not used as array size");
+//! * a type abbreviation's anonymous size `[]` stands for such an
+//!   existential (`type^ t = []bool -> bool` is `?[n].[n]bool -> bool`):
+//!   one in a function's parameter is never constructive. In a function's
+//!   result it is the function's own existential result size, as in a
+//!   `def`'s return type, which is allowed;
+//! * an unlifted abbreviation (`type`) may have neither: its values must
+//!   have one shape so that they can be array elements. `type~` may.
+
+use super::Checker;
+use crate::diag::Diag;
+use crate::span::Span;
+use crate::syntax::ast::*;
+use crate::types::{Size, Type};
+
+/// Type, size and value parameters of one binder must have distinct
+/// names (`type matrix [n] [n] = ...` is an error).
+pub(crate) fn check_distinct_params(params: &[TypeParam]) -> Result<(), Diag> {
+    for (i, p) in params.iter().enumerate() {
+        if let Some(q) = params[..i].iter().find(|q| q.name() == p.name()) {
+            return Err(Diag::new(
+                param_span(p),
+                format!("Type parameter \"{}\" previously defined.", p.name()),
+            )
+            .note(param_span(q), "first defined here"));
+        }
+    }
+    Ok(())
+}
+
+fn param_span(p: &TypeParam) -> Span {
+    match p {
+        TypeParam::Size { span, .. } | TypeParam::Type { span, .. } => *span,
+    }
+}
+
+/// Whether `te` uses the size name `n` constructively (Note [Constructive
+/// size use]).
+fn constructive_use(te: &TypeExp, n: &Name) -> bool {
+    match &te.kind {
+        TypeExpKind::Array(size, elem) => {
+            matches!(size, SizeExp::Name(qn, _) if qn.quals.is_empty() && qn.name == *n) || constructive_use(elem, n)
+        }
+        TypeExpKind::Var(_) | TypeExpKind::Arrow(..) => false,
+        TypeExpKind::Tuple(ts) => ts.iter().any(|t| constructive_use(t, n)),
+        TypeExpKind::Record(fs) => fs.iter().any(|(_, _, t)| constructive_use(t, n)),
+        TypeExpKind::Unique(t) => constructive_use(t, n),
+        // A size argument of an abbreviation (`vec [n] f32`) counts: the
+        // abbreviation's own definition was checked for its parameters.
+        TypeExpKind::Apply(_, args) => args.iter().any(|a| match a {
+            TypeArgExp::Size(SizeExp::Name(qn, _), _) => qn.quals.is_empty() && qn.name == *n,
+            TypeArgExp::Size(..) => false,
+            TypeArgExp::Type(t) => constructive_use(t, n),
+        }),
+        TypeExpKind::Existential(names, t) => !names.iter().any(|(m, _)| m == n) && constructive_use(t, n),
+        TypeExpKind::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| constructive_use(t, n))),
+    }
+}
+
+/// `?[n]...t`: every name used constructively in `t` (Note
+/// [Constructive size use]).
+pub(crate) fn check_existential(names: &[(Name, Span)], body: &TypeExp) -> Result<(), Diag> {
+    for (n, span) in names {
+        if !constructive_use(body, n) {
+            return Err(
+                Diag::new(*span, format!("Existential size \"{n}\" not used as array size.")).help(format!(
+                    "use it as the size of an array outside any function type, e.g. a witness `[{n}]()`"
+                )),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The span of an anonymous size `[]` in `te` that is not allowed in a
+/// type abbreviation declared with `lift` (Note [Constructive size use]),
+/// and whether it is in a function's parameter (else: anywhere in an
+/// unlifted abbreviation).
+fn bad_anonymous(te: &TypeExp, lift: Liftedness, in_param: bool) -> Option<(Span, bool)> {
+    let here = |s: Span| {
+        if in_param {
+            Some((s, true))
+        } else if lift == Liftedness::Unlifted {
+            Some((s, false))
+        } else {
+            None
+        }
+    };
+    match &te.kind {
+        TypeExpKind::Array(size, elem) => {
+            if let SizeExp::Any = size {
+                if let Some(r) = here(te.span) {
+                    return Some(r);
+                }
+            }
+            bad_anonymous(elem, lift, in_param)
+        }
+        TypeExpKind::Var(_) => None,
+        TypeExpKind::Arrow(_, a, b) => bad_anonymous(a, lift, true).or_else(|| bad_anonymous(b, lift, in_param)),
+        TypeExpKind::Tuple(ts) => ts.iter().find_map(|t| bad_anonymous(t, lift, in_param)),
+        TypeExpKind::Record(fs) => fs.iter().find_map(|(_, _, t)| bad_anonymous(t, lift, in_param)),
+        TypeExpKind::Unique(t) => bad_anonymous(t, lift, in_param),
+        TypeExpKind::Apply(_, args) => args.iter().find_map(|a| match a {
+            TypeArgExp::Size(SizeExp::Any, s) => here(*s),
+            TypeArgExp::Size(..) => None,
+            TypeArgExp::Type(t) => bad_anonymous(t, lift, in_param),
+        }),
+        TypeExpKind::Existential(_, t) => {
+            if lift == Liftedness::Unlifted && !in_param {
+                Some((te.span, false))
+            } else {
+                bad_anonymous(t, lift, in_param)
+            }
+        }
+        TypeExpKind::Sum(cs) => cs
+            .iter()
+            .find_map(|(_, ts)| ts.iter().find_map(|t| bad_anonymous(t, lift, in_param))),
+    }
+}
+
+/// Whether the type `t` has `n` as an array size outside function types
+/// (Note [Constructive size use]).
+fn constructive_in_type(t: &Type, n: &Name) -> bool {
+    match t {
+        Type::Array { elem, shape, .. } => {
+            shape.iter().any(|d| matches!(d, Size::Var(m) if m == n)) || constructive_in_type(elem, n)
+        }
+        Type::Tuple(ts) => ts.iter().any(|t| constructive_in_type(t, n)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| constructive_in_type(t, n)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| constructive_in_type(t, n))),
+        Type::Arrow { .. } | Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
+}
+
+/// The size parameters of an abstract type must be used constructively in
+/// the type behind it, `def` (Note [Constructive size use]): a value of
+/// the abstract type is all that carries them.
+pub(crate) fn check_abstract_sizes(name: &Name, params: &[TypeParam], def: &Type) -> Result<(), Diag> {
+    for p in params {
+        if let TypeParam::Size { name: n, span } = p {
+            if !constructive_in_type(def, n) {
+                return Err(Diag::new(
+                    *span,
+                    format!(
+                        "Size parameter \"{n}\" of abstract type \"{}\" is not used constructively as an array size in its definition.",
+                        display_type_name(name)
+                    ),
+                )
+                .help("a value of the abstract type must carry the size: use it as the size of an array outside function types"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A type's name for messages, without the module system's internal
+/// parts (`m.impl.t` is `m.t`).
+fn display_type_name(n: &str) -> String {
+    n.replace(".impl.", ".")
+}
+
+impl Checker {
+    /// The size rules of a type abbreviation `type t ... = def` (Note
+    /// [Constructive size use]).
+    pub(crate) fn check_abbr_sizes(&self, tb: &TypeBind) -> Result<(), Diag> {
+        check_distinct_params(&tb.params)?;
+        match bad_anonymous(&tb.def, tb.liftedness, false) {
+            Some((span, true)) => Err(Diag::new(
+                span,
+                format!(
+                    "Type abbreviation \"{}\" contains an anonymous size not used constructively as an array size. [anonymous-nonconstructive]",
+                    tb.name
+                ),
+            )
+            .help("an anonymous size in a function's parameter cannot be read from any value; name it as a size parameter of the abbreviation")),
+            Some((span, false)) => Err(Diag::new(
+                span,
+                format!(
+                    "Type abbreviation \"{}\" contains an anonymous or existential size, but is not declared size-lifted.",
+                    tb.name
+                ),
+            )
+            .help(format!("declare it with `type~ {}` (or `type^`)", tb.name))),
+            None => Ok(()),
+        }
+    }
+}
+
+// Note [Anonymous parameter sizes]
+// An anonymous size in a top-level function's parameter (`def f (xs:
+// []i32)`) is a size the checker infers (reference, "Size types"): a size
+// variable while the definition is checked, generalised into a size
+// parameter at its end (Note [Static size checking]) unless the body
+// fixes it. So `def main (x: []f32) (y: []f32) = map2 (+) x y` gives both
+// one size, as in Futhark, and `def f (xs: []i32) : [10]i32 = xs ++ xs`
+// is an error: no size makes `d+d` equal `10`. Elsewhere (`let`, loop
+// parameters, lambdas, and inside a parameter's function type) `[]`
+// stays an unknown size.
+
+// Note [Existential sizes]
+// Where Futhark gives an expression "a fresh unknown size, distinct from
+// every other size in the program" (reference, "Unknown sizes"), the
+// checker makes a rigid size name `?kN` (no source name starts with `?`):
+// it equals only itself, a size variable binds to it, and `Unknown`
+// agrees with it, so `zip xs[1:] ys[1:]` is an error, as in Futhark, and
+// `let ys = xs[1:] in zip ys ys` is not. The checker makes one
+// * for a slice other than `a[:]`, `a[:n]`, `a[0:n]` (with stride 1), whose
+//   size is `n` (a variable or a constant);
+// * for a range other than `0..<n`, `0..1..<n`, `1..2...n`, whose size is
+//   `n`;
+// * for an `if` whose branches have different sizes, both known (a
+//   constant, a name or an existential).
+// Elsewhere an untracked size stays `Unknown`, which agrees with all (Note
+// [Static size checking]): the checker must not be stricter than Futhark
+// where it knows less. Existentials live while a declaration is checked:
+// its trees and scheme have `Unknown` for them (`Subst::resolve_final`).
+
+impl Checker {
+    /// A fresh rigid existential size (Note [Existential sizes]); `origin`
+    /// says where it comes from ("unknown length of range").
+    pub(crate) fn fresh_existential(&mut self, origin: String) -> crate::types::Size {
+        let name = self.fresh_name("?k");
+        self.subst.existentials.push((name.clone(), origin));
+        crate::types::Size::Var(name)
+    }
+}
+
+// Note [Scope violations]
+// A type inferred for something bound in an outer scope may not come to
+// mention a name bound only in an inner one (error index
+// `scope-violation`): a local function's type parameter (`def f x = let
+// g 'b (y: b) = if true then y else x in g` would give `x` the type `b`)
+// or its size parameters and parameters (`let f (n: i64) (xs: [n]i32) =
+// ... match x case #ys (ys: [n]i32) -> ...` would give `x` a size `n`).
+// Likewise a parameter's type may not mention a later parameter of the
+// same function (`\xs n -> zip xs (iota n)` would give `xs` the size
+// `n`). The checker compares, for the locals in scope before a local
+// function, which of the function's own names their types mention before
+// and after checking it; a name shadowing an outer one of the same name
+// is left alone.
+
+/// The names a pattern binds.
+pub(crate) fn pat_names(p: &Pat, out: &mut Vec<Name>) {
+    match &p.kind {
+        PatKind::Id(n) => out.push(n.clone()),
+        PatKind::Ascribe(q, _) => pat_names(q, out),
+        PatKind::Tuple(ps) | PatKind::Constr(_, ps) => ps.iter().for_each(|q| pat_names(q, out)),
+        PatKind::Record(fs) => fs.iter().for_each(|(_, _, q)| pat_names(q, out)),
+        PatKind::Wildcard | PatKind::Lit { .. } => {}
+    }
+}
+
+/// What the outer locals' types mention of a local function's own names,
+/// before it is checked (Note [Scope violations]).
+pub(crate) struct ScopeSnapshot {
+    /// The function's names not also bound outside.
+    inner: Vec<Name>,
+    /// Per outer local (by index), the inner names its type mentions.
+    before: Vec<Vec<bool>>,
+}
+
+impl Checker {
+    /// Take the snapshot for a local function with these type parameters
+    /// and parameters.
+    pub(crate) fn scope_snapshot(&self, type_params: &[TypeParam], params: &[Pat]) -> ScopeSnapshot {
+        let mut inner: Vec<Name> = type_params.iter().map(|tp| tp.name().clone()).collect();
+        for p in params {
+            pat_names(p, &mut inner);
+        }
+        inner.retain(|n| self.lookup_local(n).is_none() && !self.subst.rigid.iter().any(|(m, _)| m == n));
+        let before = if inner.is_empty() {
+            Vec::new()
+        } else {
+            self.locals
+                .iter()
+                .map(|l| inner.iter().map(|n| self.subst.mentions_name(&l.ty, n)).collect())
+                .collect()
+        };
+        ScopeSnapshot { inner, before }
+    }
+
+    /// After checking the local function `fun`: no outer local's type has
+    /// come to mention one of its own names.
+    pub(crate) fn check_scope_snapshot(&self, snap: &ScopeSnapshot, fun: &Name, span: Span) -> Result<(), Diag> {
+        for (l, before) in self.locals.iter().zip(&snap.before) {
+            for (n, was) in snap.inner.iter().zip(before) {
+                if !was && self.subst.mentions_name(&l.ty, n) {
+                    return Err(Diag::new(
+                        span,
+                        format!(
+                            "The type of \"{}\" would mention \"{n}\", which is bound only inside \"{}\" (scope-violation).",
+                            l.name,
+                            display_fun(fun)
+                        ),
+                    )
+                    .help(format!("annotate the type of `{}` where it is bound", l.name)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A parameter's type mentions no name bound by a later parameter of
+    /// the same function (Note [Scope violations]). Runs with the
+    /// parameters out of scope again.
+    pub(crate) fn check_param_order(&self, params: &[Pat], ptys: &[Type]) -> Result<(), Diag> {
+        let mut later: Vec<Name> = Vec::new();
+        for (p, t) in params.iter().zip(ptys).rev() {
+            for n in &later {
+                if self.lookup_local(n).is_none() && self.subst.mentions_name(t, n) {
+                    return Err(Diag::new(
+                        p.span,
+                        format!(
+                            "The type of this parameter would mention \"{n}\", a later parameter, which is not in scope here (scope-violation)."
+                        ),
+                    )
+                    .help("annotate the parameter's type"));
+                }
+            }
+            pat_names(p, &mut later);
+        }
+        Ok(())
+    }
+}
+
+/// A local function's name for messages (a size binder has none).
+fn display_fun(n: &Name) -> &str {
+    if &**n == SIZE_BINDER {
+        "the size binding"
+    } else {
+        n
+    }
+}
+
+/// Whether `t` has `n` in an array size (also inside a size expression)
+/// outside function types.
+fn outside_functions(t: &Type, n: &Name) -> bool {
+    match t {
+        Type::Array { elem, shape, .. } => {
+            shape
+                .iter()
+                .any(|d| d.any_leaf(&mut |l| matches!(l, Size::Var(m) if m == n)))
+                || outside_functions(elem, n)
+        }
+        Type::Tuple(ts) => ts.iter().any(|t| outside_functions(t, n)),
+        Type::Record(fs) => fs.iter().any(|(_, t)| outside_functions(t, n)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| outside_functions(t, n))),
+        Type::Arrow { .. } | Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
+}
+
+impl Checker {
+    /// A size binder `let [n] p = e` reads `n` from the shape of `e`: `n`
+    /// must be in an array size of `p`'s type outside function types (Note
+    /// [Constructive size use]; `let [n] (f: [n]bool -> [n]bool) = g` is an
+    /// error).
+    pub(crate) fn check_size_binder(&self, type_params: &[TypeParam], pty: &Type) -> Result<(), Diag> {
+        let t = self.subst.resolve(pty);
+        for tp in type_params {
+            if let TypeParam::Size { name, span } = tp {
+                // A size expression (`[n+1]`) may still be inferred from
+                // the value's: only sizes inside function types are never.
+                if !outside_functions(&t, name) {
+                    return Err(Diag::new(
+                        *span,
+                        format!(
+                            "Cannot bind [{name}]: it is not the size of an array (outside function types) in the pattern, so no value gives it."
+                        ),
+                    )
+                    .help(format!("use it as an array size, e.g. `(xs: [{name}]i32)`")));
+                }
+            }
+        }
+        Ok(())
+    }
+}
