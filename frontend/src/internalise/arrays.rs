@@ -209,6 +209,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
         let mut out = Vec::new();
         let mut conds = Vec::new();
+        // The index as the message shows it (`{0}:{1}` over `shown`).
+        let mut pieces: Vec<String> = Vec::new();
+        let mut shown: Vec<Value> = Vec::new();
         for (d, ix) in idx.iter().enumerate() {
             let n = self.size(l0, d)?;
             match ix {
@@ -226,33 +229,33 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                             conds.push(self.binop("and", lo, hi));
                         }
                     }
+                    pieces.push(format!("{{{}}}", shown.len()));
+                    shown.push(i);
                     out.push(Ix::Fix(i));
                 }
                 DimIndex::Slice { start, end, stride } => {
-                    out.push(self.slice_bounds(sc, n, start.as_ref(), end.as_ref(), stride.as_ref(), &mut conds)?);
+                    let parts = (start.as_ref(), end.as_ref(), stride.as_ref());
+                    let (ix, piece) = self.slice_bounds(sc, n, parts, &mut conds, &mut shown)?;
+                    pieces.push(piece);
+                    out.push(ix);
                 }
             }
         }
         if !self.unsafe_ {
             if let Some(c) = self.and_all(conds) {
-                // Futhark's message, with the index and the shape, when
-                // every index is a number (at most 7 values fit).
-                let fixed: Vec<Value> = out
-                    .iter()
-                    .filter_map(|ix| match ix {
-                        Ix::Fix(i) => Some(*i),
-                        _ => None,
-                    })
-                    .collect();
+                // Futhark's message (the interpreter's), with the index as
+                // written and the shape (at most 7 values fit).
                 let rank = self.rank(l0);
-                if fixed.len() == out.len() && fixed.len() + rank <= 7 {
-                    let mut args = fixed.clone();
+                if shown.len() + rank <= 7 {
+                    let mut args = shown.clone();
                     for d in 0..rank {
                         args.push(self.size(l0, d)?);
                     }
-                    let idx: Vec<String> = (0..fixed.len()).map(|k| format!("{{{k}}}")).collect();
-                    let shape: String = (0..rank).map(|d| format!("[{{{}}}]", fixed.len() + d)).collect();
-                    let msg = format!("Index [{}] out of bounds for array of shape {shape}.", idx.join(", "));
+                    let shape: String = (0..rank).map(|d| format!("[{{{}}}]", shown.len() + d)).collect();
+                    let msg = format!(
+                        "Index [{}] out of bounds for array of shape {shape}.",
+                        pieces.join(", ")
+                    );
                     self.assert_with(c, &msg, &args);
                 } else {
                     self.assert(c, "index out of bounds");
@@ -280,15 +283,17 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// The offset, length and stride of `start:end:stride` in a dimension
     /// of size `n`; the bounds conditions go to `conds`.
+    /// `start:end:stride` of a dimension of size `n`: the slice, and the
+    /// template piece showing it in an out-of-bounds message (its values
+    /// pushed to `shown`).
     fn slice_bounds(
         &mut self,
         sc: &Scope<'a>,
         n: Value,
-        start: Option<&'a Exp>,
-        end: Option<&'a Exp>,
-        stride: Option<&'a Exp>,
+        (start, end, stride): (Option<&'a Exp>, Option<&'a Exp>, Option<&'a Exp>),
         conds: &mut Vec<Value>,
-    ) -> DResult<Ix> {
+        shown: &mut Vec<Value>,
+    ) -> DResult<(Ix, String)> {
         let s: i64 = match stride {
             None => 1,
             Some(e) => match e.as_const_int() {
@@ -309,6 +314,19 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             Some(e) => Some(self.leaf(sc, e)?),
             None => None,
         };
+        let mut piece = String::new();
+        for (k, part) in [st, en].into_iter().enumerate() {
+            if k == 1 {
+                piece.push(':');
+            }
+            if let Some(v) = part {
+                piece.push_str(&format!("{{{}}}", shown.len()));
+                shown.push(v);
+            }
+        }
+        if stride.is_some() {
+            piece.push_str(&format!(":{s}"));
+        }
         let whole = st.is_none() && en.is_none() && s == 1;
         let (st, en) = if s > 0 {
             (st.unwrap_or(zero), en.unwrap_or(n))
@@ -321,12 +339,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let am1 = self.binop("sub", abs, one);
                 let num = self.binop("add", n, am1);
                 let len = self.binop("div", num, abs);
-                return Ok(Ix::Slice {
+                let ix = Ix::Slice {
                     start: r.0,
                     len,
                     stride: sv,
                     whole: false,
-                });
+                };
+                return Ok((ix, piece));
             }
             r
         };
@@ -379,12 +398,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 conds.push(c);
             }
         }
-        Ok(Ix::Slice {
+        let ix = Ix::Slice {
             start: st,
             len,
             stride: sv,
             whole,
-        })
+        };
+        Ok((ix, piece))
     }
 
     /// `a[i, j:k, ...]`.
