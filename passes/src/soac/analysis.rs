@@ -150,7 +150,39 @@ pub(crate) fn consumed(ctx: &Context, op: OpId) -> HashSet<Value> {
             alias_roots(ctx, v, &mut out);
         }
     });
-    out
+    // A consumed result of a `soac.if` consumes what each branch yields
+    // there (two equal `replicate`s yielded by one branch must stay two
+    // arrays when one result is updated in place: Futhark's issue715).
+    // Inner `if`s come later in the walk: repeat until nothing changes.
+    let mut ifs = Vec::new();
+    walk_with(ctx, op, &mut |o| {
+        if ctx.op_name(o) == "soac.if" {
+            ifs.push(o);
+        }
+    });
+    loop {
+        let before = out.len();
+        for &o in &ifs {
+            let results: Vec<Value> = ctx.results(o).collect();
+            for (k, r) in results.iter().enumerate() {
+                if !out.contains(r) {
+                    continue;
+                }
+                for &region in ctx.regions(o) {
+                    for &b in ctx.blocks(region) {
+                        if let Some(y) = ctx.last_op(b).filter(|&y| ctx.op_name(y) == "soac.yield") {
+                            if let Some(&v) = ctx.operands(y).get(k) {
+                                alias_roots(ctx, v, &mut out);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
 }
 
 /// The destinations a `soac.scatter` or `soac.hist` writes into (and
