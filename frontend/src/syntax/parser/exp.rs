@@ -106,6 +106,17 @@ fn desugar_update(base: Box<Exp>, steps: Vec<UpdateStep>, value: Box<Exp>, span:
     }
 }
 
+/// The field names of a path of fields only (`None` if it has an index).
+fn field_path(steps: &[UpdateStep]) -> Option<Vec<Name>> {
+    steps
+        .iter()
+        .map(|s| match s {
+            UpdateStep::Field(f) => Some(f.clone()),
+            UpdateStep::Index(_) => None,
+        })
+        .collect()
+}
+
 /// `base with steps = value`: an `Update` for one index, a `RecordUpdate`
 /// for fields only, nested updates otherwise.
 fn update_exp(base: Box<Exp>, steps: Vec<UpdateStep>, value: Box<Exp>, span: Span) -> Box<Exp> {
@@ -119,14 +130,7 @@ fn update_exp(base: Box<Exp>, steps: Vec<UpdateStep>, value: Box<Exp>, span: Spa
             value,
         });
     }
-    if steps.iter().all(|s| matches!(s, UpdateStep::Field(_))) {
-        let path = steps
-            .into_iter()
-            .filter_map(|s| match s {
-                UpdateStep::Field(f) => Some(f),
-                UpdateStep::Index(_) => None,
-            })
-            .collect();
+    if let Some(path) = field_path(&steps) {
         return mk(span, || ExpKind::RecordUpdate {
             record: base,
             path,
@@ -836,43 +840,32 @@ impl<'a> Parser<'a> {
     /// fields only stays a `ProjectSection`, whose type the checker infers
     /// from its use.
     fn parse_project_section(&mut self, lo: u32) -> PExp {
-        enum Step {
-            Field(Name),
-            Index(Vec<DimIndex>),
-        }
         let mut steps = Vec::new();
         loop {
             if self.at(&Tok::Dot) {
                 self.bump();
                 if self.at(&Tok::LBracket) {
-                    steps.push(Step::Index(self.parse_dim_indices()?.0));
+                    steps.push(UpdateStep::Index(self.parse_dim_indices()?.0));
                 } else {
-                    steps.push(Step::Field(self.parse_field_name()?.0));
+                    steps.push(UpdateStep::Field(self.parse_field_name()?.0));
                 }
             } else if self.at(&Tok::LBracket) && !steps.is_empty() {
-                steps.push(Step::Index(self.parse_dim_indices()?.0));
+                steps.push(UpdateStep::Index(self.parse_dim_indices()?.0));
             } else {
                 break;
             }
         }
         let hi = self.expect(Tok::RParen, "`)`")?.hi;
         let span = self.sp(lo, hi);
-        if steps.iter().all(|s| matches!(s, Step::Field(_))) {
-            let names = steps
-                .into_iter()
-                .filter_map(|s| match s {
-                    Step::Field(f) => Some(f),
-                    Step::Index(_) => None,
-                })
-                .collect();
+        if let Some(names) = field_path(&steps) {
             return Ok(mk(span, || ExpKind::ProjectSection(names)));
         }
         let name: Name = Rc::from("(.[])");
         let mut body = var_exp(span, name.clone());
         for step in steps {
             body = match step {
-                Step::Field(f) => mk(span, || ExpKind::Project(body, f)),
-                Step::Index(index) => mk(span, || ExpKind::Index(body, index)),
+                UpdateStep::Field(f) => mk(span, || ExpKind::Project(body, f)),
+                UpdateStep::Index(index) => mk(span, || ExpKind::Index(body, index)),
             };
         }
         let param = Pat {
