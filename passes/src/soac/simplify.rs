@@ -20,6 +20,8 @@
 //!   the branches of an `if`.
 //! - *trivial structure*: loops of zero or one iteration, branches on a
 //!   constant, SOACs over arrays of one row.
+//! - *closed forms*: a for loop's merge parameter whose value after `n`
+//!   iterations has a formula (Note [Loop closed forms]).
 //! - *sizes*: `soac.size` of a dimension the type knows becomes that size;
 //!   results of `if` and loops whose size every path agrees on get it in
 //!   their type (un-existentialisation).
@@ -181,7 +183,9 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
         }
         "soac.loop" => &[
             ("trivial-loops", trivial_loop),
+            ("unrolled", unroll),
             ("loop-copy-propagation", invariant_merge),
+            ("loop-closed-forms", closed_form),
             ("unused-results", dead_merge),
             ("unexistentialised", loop_sizes),
             ("hoisted", hoist),
@@ -584,6 +588,34 @@ fn trivial_loop(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     }
 }
 
+/// The most iterations `#[unroll]` unrolls: beyond it the program would
+/// grow without bound (the reference warns that it may crash the compiler).
+const MAX_UNROLL: i64 = 1024;
+
+/// A for loop marked `#[unroll]` (an `unroll` attribute) whose trip count
+/// is a constant becomes that many copies of its body, each with its
+/// iteration number and the previous copy's results. A count that is not
+/// (yet) constant leaves the loop as it is: another round may make it one.
+fn unroll(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    if loop_offset(ctx, o) != Some(1) || ctx.attr(o, "unroll").is_none() {
+        return false;
+    }
+    let bound = ctx.operand(o, 0);
+    let Some(n) = int_const(ctx, bound).filter(|&n| n <= MAX_UNROLL) else {
+        return false;
+    };
+    let t = ctx.value_type(bound);
+    let b = body(ctx, o, 0);
+    let mut values = ctx.operands(o)[1..].to_vec();
+    for i in 0..n.max(0) {
+        let i = int_before(ctx, o, i, t);
+        let args: Vec<Value> = std::iter::once(i).chain(values).collect();
+        values = ctx.inline_block(b, &args, InsertPoint::Before(o));
+    }
+    ctx.replace_op(o, &values);
+    true
+}
+
 /// A merge parameter that every iteration yields unchanged is its initial
 /// value, in the body and after the loop.
 fn invariant_merge(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
@@ -609,6 +641,164 @@ fn invariant_merge(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
         }
     }
     changed
+}
+
+/// **Note [Loop closed forms].**
+/// A merge parameter `p` of a for loop of `n` iterations (initial value
+/// `v`), which nothing in the body reads but the one op computing its next
+/// value, whose result only that next value is, has a closed form when
+/// that op is:
+///
+/// - *idempotent in `p`*: a value from outside the loop, or `select c x y`
+///   (or an `if` on `c` whose branches only yield `x` and `y`) with `c`
+///   from outside and each of `x`, `y` either `p` or from outside. After one iteration `p` holds `f(v)`, and `f(f(v)) = f(v)`,
+///   so the result is `if n > 0 then f(v) else v`.
+/// - `p + d` of integers, `d` from outside: `v + max(n, 0) * d`, in the
+///   type of `p` (integer arithmetic wraps, so converting the count to
+///   that type first gives the same sum).
+///
+/// The loop result's uses take the formula; the parameter is then dead
+/// (`unused-results` removes it, and the loop with its last one). This is
+/// what Futhark's closed-form simplification of loops does.
+fn closed_form(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    if loop_offset(ctx, o) != Some(1) {
+        return false;
+    }
+    let b = body(ctx, o, 0);
+    let t = terminator(ctx, b);
+    let params = ctx.block_args(b)[1..].to_vec();
+    let n = ctx.operand(o, 0);
+    let mut changed = false;
+    for (j, &p) in params.iter().enumerate() {
+        let (y, r, init) = (ctx.operand(t, j), ctx.result(o, j), ctx.operand(o, 1 + j));
+        if !ctx.has_uses(r) || !ctx.type_users(p).is_empty() || !ctx.type_users(r).is_empty() {
+            continue;
+        }
+        let outside = |v: Value| !defined_inside(ctx, v, o);
+        let p_uses: Vec<OpId> = ctx.uses(p).iter().map(|u| u.op).collect();
+        let formula = if outside(y) {
+            p_uses.is_empty().then_some(ClosedForm::Once(None))
+        } else {
+            let Some(d) = ctx.defining_op(y) else { continue };
+            // The op's only use is this yield, and `p`'s only use the op
+            // (or the yield of a branch of it).
+            let sole = ctx.uses(y).len() == 1
+                && ctx.parent_block(d) == Some(b)
+                && p_uses.iter().all(|&u| u == d || ctx.is_ancestor(d, u));
+            let args = ctx.operands(d).to_vec();
+            match ctx.op_name(d) {
+                "soac.select" | "soac.if"
+                    if sole
+                        && outside(args[0])
+                        && choices(ctx, d).is_some_and(|xs| xs.iter().all(|&x| x == p || outside(x))) =>
+                {
+                    Some(ClosedForm::Once(Some(d)))
+                }
+                "soac.binop" if sole && binop_kind(ctx, d).as_deref() == Some("add") => {
+                    let int = ctx.as_scalar(ctx.value_type(y)).is_some_and(|s| s.is_int());
+                    match args.as_slice() {
+                        [x, e] | [e, x] if int && *x == p && *e != p && outside(*e) => Some(ClosedForm::Sum(*e)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        };
+        let Some(formula) = formula else { continue };
+        let Some(value) = build_closed_form(ctx, o, n, p, y, init, formula) else {
+            continue;
+        };
+        ctx.replace_all_uses(r, value);
+        changed = true;
+    }
+    changed
+}
+
+/// The two closed forms of Note [Loop closed forms]: the op computing the
+/// next value, idempotent in the parameter (`None`: a value from outside,
+/// the yield itself), or a sum with the given increment.
+enum ClosedForm {
+    Once(Option<OpId>),
+    Sum(Value),
+}
+
+/// The value of the loop `o`'s merge parameter `p` after the loop, built
+/// before it; `None` where the types do not allow the formula.
+fn build_closed_form(
+    ctx: &mut Context,
+    o: OpId,
+    n: Value,
+    p: Value,
+    y: Value,
+    init: Value,
+    formula: ClosedForm,
+) -> Option<Value> {
+    let nt = ctx.value_type(n);
+    let rt = ctx.value_type(init);
+    // Scalars only: an array's sizes may differ between `v` and `f(v)`.
+    let (sn, st) = (ctx.as_scalar(nt)?, ctx.as_scalar(rt)?);
+    if !sn.is_int() || ctx.value_type(y) != rt {
+        return None;
+    }
+    let bool_t = ctx.scalar(futmlir_dialects::ir::Scalar::Bool);
+    let zero = int_before(ctx, o, 0, nt);
+    let nonempty = scalar_before(ctx, o, "soac.cmpop", "gt", &[n, zero], bool_t);
+    match formula {
+        ClosedForm::Once(d) => {
+            let once = match d {
+                None => y,
+                Some(d) => {
+                    // f(v): the choice with the initial value for `p`.
+                    let mut args = vec![ctx.operand(d, 0)];
+                    args.extend(choices(ctx, d)?.into_iter().map(|x| if x == p { init } else { x }));
+                    let c = Builder::before(ctx, o).op("soac.select", &args, &[rt], &[], Vec::new());
+                    ctx.result(c, 0)
+                }
+            };
+            let s = Builder::before(ctx, o).op("soac.select", &[nonempty, once, init], &[rt], &[], Vec::new());
+            Some(ctx.result(s, 0))
+        }
+        ClosedForm::Sum(d) => {
+            let count = Builder::before(ctx, o).op("soac.select", &[nonempty, n, zero], &[nt], &[], Vec::new());
+            let mut count = ctx.result(count, 0);
+            if sn != st {
+                let kind = if sn.bits() > st.bits() { "trunc" } else { "zext" };
+                count = scalar_before(ctx, o, "soac.convop", kind, &[count], rt);
+            }
+            let total = scalar_before(ctx, o, "soac.binop", "mul", &[count, d], rt);
+            Some(scalar_before(ctx, o, "soac.binop", "add", &[init, total], rt))
+        }
+    }
+}
+
+/// The two values a `select`, or an `if` of one result whose branches only
+/// yield, chooses between.
+fn choices(ctx: &Context, d: OpId) -> Option<Vec<Value>> {
+    match ctx.op_name(d) {
+        "soac.select" => Some(ctx.operands(d)[1..].to_vec()),
+        "soac.if" if ctx.num_results(d) == 1 => (0..2)
+            .map(|r| {
+                let b = body(ctx, d, r);
+                let t = terminator(ctx, b);
+                (ctx.first_op(b) == Some(t)).then(|| ctx.operand(t, 0))
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// A scalar op `name {kind}` of `args`, of type `ty`, before `at`.
+fn scalar_before(ctx: &mut Context, at: OpId, name: &str, kind: &str, args: &[Value], ty: Type) -> Value {
+    let k = ctx.string_attr(kind);
+    let c = Builder::before(ctx, at).op(name, args, &[ty], &[("kind", k)], Vec::new());
+    ctx.result(c, 0)
+}
+
+fn binop_kind(ctx: &Context, o: OpId) -> Option<String> {
+    match ctx.attr(o, "kind").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::String(s)) => Some(ctx.str(*s).to_string()),
+        _ => None,
+    }
 }
 
 /// Merge parameters whose results nobody reads and which only feed

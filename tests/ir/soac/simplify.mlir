@@ -210,3 +210,78 @@
   }) {form = "for"} : (i64, !fut.array<[%n][%m]f32>, i64) -> (!fut.array<[?][%m]f32>, i64)
   "soac.return"(%w, %reps, %l#0, %l#1) : (!fut.array<[?][%m]f32>, !fut.array<[%n]f32>, !fut.array<[?][%m]f32>, i64) -> ()
 }) {sym_name = "sizes_views_copies", function_type = (i64, i64, !fut.array<[?][?]f32>, i1, i64, f32) -> (!fut.array<[?][?]f32>, !fut.array<[?]f32>, !fut.array<[?][?]f32>, i64)} : () -> ()
+
+// Loop closed forms (Note [Loop closed forms]): a parameter that takes a
+// value from outside is that value when the loop runs at all; one that
+// adds the same value each iteration is the initial value plus the count
+// times it (the count in the parameter's type). The loop goes.
+// CHECK-LABEL: sym_name = "closed_forms"
+// CHECK-NOT: soac.loop
+// CHECK: {kind = "gt"} : (i32, i32) -> bool
+// CHECK: soac.convop
+// CHECK: kind = "mul"
+// CHECK: kind = "add"
+// CHECK-NOT: soac.loop
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i32, %a: i32, %d: i64, %c: i64):
+  %r:2 = "soac.loop"(%n, %a, %c) ({
+  ^bb0(%i: i32, %x: i32, %acc: i64):
+    %acc2 = "soac.binop"(%acc, %d) {kind = "add"} : (i64, i64) -> i64
+    "soac.yield"(%a, %acc2) : (i32, i64) -> ()
+  }) {form = "for"} : (i32, i32, i64) -> (i32, i64)
+  "soac.return"(%r#0, %r#1) : (i32, i64) -> ()
+}) {sym_name = "closed_forms", function_type = (i32, i32, i64, i64) -> (i32, i64)} : () -> ()
+
+// No closed form: the parameter feeds another (`y` sees the old `x`), and
+// a product is no sum.
+// CHECK-LABEL: sym_name = "no_closed_form"
+// CHECK: soac.loop
+"soac.func"() ({
+^bb0(%n: i64, %a: i64, %b: i64):
+  %r:2 = "soac.loop"(%n, %a, %b) ({
+  ^bb0(%i: i64, %x: i64, %y: i64):
+    %y2 = "soac.binop"(%y, %x) {kind = "mul"} : (i64, i64) -> i64
+    "soac.yield"(%b, %y2) : (i64, i64) -> ()
+  }) {form = "for"} : (i64, i64, i64) -> (i64, i64)
+  "soac.return"(%r#0, %r#1) : (i64, i64) -> ()
+}) {sym_name = "no_closed_form", function_type = (i64, i64, i64) -> (i64, i64)} : () -> ()
+
+// `#[unroll]` with a constant trip count: one copy of the body per
+// iteration, with the iteration number as a constant.
+// CHECK-LABEL: sym_name = "unrolled"
+// CHECK-NOT: soac.loop
+// CHECK: {value = 0 : i64}
+// CHECK: soac.index(
+// CHECK: {value = 1 : i64}
+// CHECK: soac.index(
+// CHECK: {value = 2 : i64}
+// CHECK: soac.index(
+// CHECK-NOT: soac.index
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%xs: !fut.array<[3]i32>, %s: i32):
+  %three = "soac.constant"() {value = 3 : i64} : () -> i64
+  %r = "soac.loop"(%three, %s) ({
+  ^bb0(%i: i64, %acc: i32):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[3]i32>, i64) -> i32
+    %acc2 = "soac.binop"(%acc, %x) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%acc2) : (i32) -> ()
+  }) {form = "for", unroll} : (i64, i32) -> i32
+  "soac.return"(%r) : (i32) -> ()
+}) {sym_name = "unrolled", function_type = (!fut.array<[3]i32>, i32) -> i32} : () -> ()
+
+// Without the attribute the loop stays.
+// CHECK-LABEL: sym_name = "not_unrolled"
+// CHECK: soac.loop
+"soac.func"() ({
+^bb0(%xs: !fut.array<[3]i32>, %s: i32):
+  %three = "soac.constant"() {value = 3 : i64} : () -> i64
+  %r = "soac.loop"(%three, %s) ({
+  ^bb0(%i: i64, %acc: i32):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[3]i32>, i64) -> i32
+    %acc2 = "soac.binop"(%acc, %x) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%acc2) : (i32) -> ()
+  }) {form = "for"} : (i64, i32) -> i32
+  "soac.return"(%r) : (i32) -> ()
+}) {sym_name = "not_unrolled", function_type = (!fut.array<[3]i32>, i32) -> i32} : () -> ()
