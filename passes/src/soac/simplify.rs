@@ -25,9 +25,14 @@
 //! - *sizes*: `soac.size` of a dimension the type knows becomes that size;
 //!   results of `if` and loops whose size every path agrees on get it in
 //!   their type (un-existentialisation).
+//! - *replicate inputs*: a map's lambda reads the replicated value where
+//!   it maps over a `replicate` (unless it consumes its row).
+//! - *iota indexing*: a map over `iota n` whose element indexes an array
+//!   of `n` rows maps over those rows instead (Note [Indexing with iota]).
 //! - *views*: identity reshapes and rearranges go, and a reshape or
-//!   rearrange of one becomes one; an element of a `replicate` (at an
-//!   index known to be in bounds) is the replicated value.
+//!   rearrange of one becomes one; an element of a `replicate` is the
+//!   replicated value, and one of an `iota` is computed from its index
+//!   (Note [Index of iota]).
 //!
 //! **Note [Hoisting].**
 //! An op moves out of a loop body or lambda when everything it reads
@@ -163,11 +168,14 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
     let name = ctx.op_name(o).to_string();
     let tries: &[(&'static str, Rule)] = match name.as_str() {
         "soac.size" => &[("known-sizes", known_size)],
-        "soac.index" => &[("index-replicate", index_replicate)],
+        "soac.index" => &[("index-replicate", index_replicate), ("index-iota", index_iota)],
         "soac.rearrange" => &[("identity-views", rearrange)],
         "soac.reshape" => &[("identity-views", reshape)],
         "soac.map" => &[
             ("size-one-soacs", size_one),
+            ("iota-indexing", iota_indexing),
+            ("replicate-inputs", replicate_inputs),
+            ("unused-inputs", unused_inputs),
             ("map-copy-propagation", map_yields),
             ("unused-results", unused_mapped),
             ("hoisted", hoist),
@@ -403,18 +411,59 @@ fn reshape(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     }
 }
 
-/// An element of a `replicate` at an index known to be in bounds is the
-/// replicated value.
+/// **Note [Index of iota].**
+/// Element `i` of `iota n start stride` (of integer type `t`) is
+/// `start + t(i) * stride`, `t(i)` the index truncated (or widened) to `t`
+/// (the iota's own elements wrap the same way); element `i` of
+/// `replicate n v` is `v`. The index's bounds check is the `soac.assert`
+/// the internaliser put before it (or none, where it knows the index in
+/// bounds); an unchecked index (`#[unsafe]`) out of bounds is undefined,
+/// as in Futhark, so these rewrites need not know the bounds. Once no
+/// index reads it, the array goes: a SOAC over the index space (a segop's
+/// thread index, a map's `iota` input its fusion turned into indexing)
+/// needs no `iota` in memory.
+fn index_iota(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let Some(iota) = ctx.defining_op(ops[0]).filter(|&d| ctx.op_name(d) == "soac.iota") else {
+        return false;
+    };
+    if ops.len() != 2 {
+        return false;
+    }
+    let i = ops[1];
+    let parts = ctx.operands(iota).to_vec();
+    let [_, start, stride] = parts[..] else {
+        // `iota n`: element i is i.
+        ctx.replace_op(o, &[i]);
+        return true;
+    };
+    let t = ctx.value_type(start);
+    let (Some(st), Some(si)) = (ctx.as_scalar(t), ctx.as_scalar(ctx.value_type(i))) else {
+        return false;
+    };
+    let mut x = i;
+    if st != si {
+        let kind = if st.bits() < si.bits() { "trunc" } else { "zext" };
+        x = scalar_before(ctx, o, "soac.convop", kind, &[x], t);
+    }
+    let scaled = scalar_before(ctx, o, "soac.binop", "mul", &[x, stride], t);
+    let v = scalar_before(ctx, o, "soac.binop", "add", &[start, scaled], t);
+    ctx.replace_op(o, &[v]);
+    true
+}
+
+/// An element of a `replicate` is the replicated value (Note [Index of
+/// iota]).
 fn index_replicate(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     let ops = ctx.operands(o).to_vec();
     let Some(rep) = ctx.defining_op(ops[0]).filter(|&d| ctx.op_name(d) == "soac.replicate") else {
         return false;
     };
-    let (n, v) = (ctx.operand(rep, 0), ctx.operand(rep, 1));
-    let in_bounds = matches!((int_const(ctx, ops[1]), int_const(ctx, n)), (Some(i), Some(n)) if 0 <= i && i < n);
-    if ops.len() != 2 || !in_bounds {
+    // The bounds check is an assert of its own (Note [Index of iota]).
+    if ops.len() != 2 {
         return false;
     }
+    let v = ctx.operand(rep, 1);
     ctx.replace_op(o, &[v]);
     true
 }
@@ -516,6 +565,144 @@ fn map_yields(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
         }
     }
     changed
+}
+
+/// **Note [Indexing with iota].**
+/// In `map (\i -> ... a[c.., i, r..] ...) (iota n)`, with `a` and the
+/// indices `c` from outside the map and `a`'s dimension at `i`'s position
+/// of size `n`, the index is row `i` of `a[c..]`: the map takes `a[c..]`
+/// as one more input (or its parameter, if it already has it), and the
+/// index becomes that parameter (indexed by `r..`). Once no other use of
+/// `i` is left, the `iota` input goes too (unused inputs), and the maps
+/// fuse as maps over the same arrays do (Futhark's tabulate fusion, thesis
+/// 5.2.3).
+fn iota_indexing(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
+    let lam = body(ctx, o, 0);
+    let n = ctx.operand(o, 0);
+    let mut inputs = ctx.operands(o)[1..].to_vec();
+    let mut changed = false;
+    for k in 0..inputs.len() {
+        let is_iota = ctx
+            .defining_op(inputs[k])
+            .is_some_and(|d| ctx.op_name(d) == "soac.iota" && ctx.operands(d).len() == 1);
+        if !is_iota {
+            continue;
+        }
+        let p = ctx.block_args(lam)[k];
+        let uses: Vec<OpId> = ctx.uses(p).iter().map(|u| u.op).collect();
+        for x in uses {
+            if !ctx.is_alive(x) || ctx.op_name(x) != "soac.index" || ctx.results(x).any(|r| taken.contains(&r)) {
+                continue;
+            }
+            let ops = ctx.operands(x).to_vec();
+            let a = ops[0];
+            let Some(pos) = ops[1..].iter().position(|&v| v == p) else {
+                continue;
+            };
+            let (prefix, rest) = (&ops[1..1 + pos], &ops[2 + pos..]);
+            let outside = |v: Value| !defined_inside(ctx, v, o);
+            let TypeKind::Array { elem, shape } = ctx.type_kind(ctx.value_type(a)).clone() else {
+                continue;
+            };
+            if !outside(a) || !prefix.iter().all(|&v| outside(v)) || shape.get(pos) != Some(&Dim::Value(n)) {
+                continue;
+            }
+            // The rows: `a` itself, or `a[c..]` made before the map.
+            let rows = if prefix.is_empty() {
+                a
+            } else {
+                let t = ctx.intern_type(TypeKind::Array {
+                    elem,
+                    shape: shape[pos..].to_vec(),
+                });
+                let mut operands = vec![a];
+                operands.extend_from_slice(prefix);
+                let s = Builder::before(ctx, o).op("soac.index", &operands, &[t], &[], Vec::new());
+                ctx.result(s, 0)
+            };
+            let row = match inputs.iter().position(|&v| v == rows) {
+                Some(j) => ctx.block_args(lam)[j],
+                None => {
+                    let row_t = match shape.len() - pos {
+                        1 => elem,
+                        _ => ctx.intern_type(TypeKind::Array {
+                            elem,
+                            shape: shape[pos + 1..].to_vec(),
+                        }),
+                    };
+                    inputs.push(rows);
+                    ctx.add_block_arg(lam, row_t)
+                }
+            };
+            if rest.is_empty() {
+                ctx.replace_op(x, &[row]);
+            } else {
+                let mut operands = vec![row];
+                operands.extend_from_slice(rest);
+                let t = ctx.value_type(ctx.result(x, 0));
+                let y = Builder::before(ctx, x).op("soac.index", &operands, &[t], &[], Vec::new());
+                let y = ctx.result(y, 0);
+                ctx.replace_op(x, &[y]);
+            }
+            changed = true;
+        }
+    }
+    if changed {
+        let mut operands = vec![n];
+        operands.extend(inputs);
+        let all: Vec<usize> = (0..ctx.num_results(o)).collect();
+        rebuild(ctx, o, &all, &operands);
+    }
+    changed
+}
+
+/// Every row of `replicate n v` is `v`: a map over it reads `v` in its
+/// lambda instead of the row parameter (which `unused-inputs` then drops).
+/// Not when the lambda consumes the row: it would consume `v` in every
+/// iteration.
+fn replicate_inputs(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
+    let lam = body(ctx, o, 0);
+    let params = ctx.block_args(lam).to_vec();
+    let inputs = ctx.operands(o)[1..].to_vec();
+    let mut changed = false;
+    for (&p, &x) in params.iter().zip(&inputs) {
+        let Some(rep) = ctx.defining_op(x).filter(|&d| ctx.op_name(d) == "soac.replicate") else {
+            continue;
+        };
+        let v = ctx.operand(rep, 1);
+        let used = ctx.has_uses(p) || !ctx.type_users(p).is_empty();
+        if used && !taken.contains(&p) && !taken.contains(&v) && ctx.value_type(v) == ctx.value_type(p) {
+            ctx.replace_all_uses(p, v);
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// A map drops the arrays it maps over whose rows its lambda does not
+/// read, keeping at least one (its width is its operand, but a map of no
+/// arrays is left to `map-copy-propagation`).
+fn unused_inputs(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let lam = body(ctx, o, 0);
+    let params = ctx.block_args(lam).to_vec();
+    let unused: Vec<usize> = (0..params.len())
+        .filter(|&k| !ctx.has_uses(params[k]) && ctx.type_users(params[k]).is_empty())
+        .collect();
+    if unused.is_empty() || unused.len() == params.len() {
+        return false;
+    }
+    let mut operands = vec![ctx.operand(o, 0)];
+    for (k, &v) in ctx.operands(o)[1..].to_vec().iter().enumerate() {
+        if !unused.contains(&k) {
+            operands.push(v);
+        }
+    }
+    for &k in unused.iter().rev() {
+        ctx.erase_block_arg(lam, k);
+    }
+    let all: Vec<usize> = (0..ctx.num_results(o)).collect();
+    rebuild(ctx, o, &all, &operands);
+    true
 }
 
 /// A map, redomap or scanomap drops the arrays it maps out that nobody

@@ -285,3 +285,53 @@
   }) {form = "for"} : (i64, i32) -> i32
   "soac.return"(%r) : (i32) -> ()
 }) {sym_name = "not_unrolled", function_type = (!fut.array<[3]i32>, i32) -> i32} : () -> ()
+
+// Indexing with iota (Note [Indexing with iota]): the map over `iota n`
+// indexing `xs` and row `j` of `m` maps over `xs` and `m[j]` instead; the
+// iota input goes. An element of an `iota` of i32 is computed from its
+// index, and an element of a `replicate` is the replicated value.
+// CHECK-LABEL: sym_name = "iota_indexing"
+// CHECK-NOT: soac.iota
+// CHECK: = soac.index(
+// CHECK: = soac.map(
+// CHECK-NOT: soac.index
+// CHECK: {kind = "trunc"}
+// CHECK-NOT: soac.iota
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %k: i64, %j: i64, %xs: !fut.array<[%n]i32>, %m: !fut.array<[%k][%n]i32>, %v: i32):
+  %is = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
+  %ys = "soac.map"(%n, %is) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[%n]i32>, i64) -> i32
+    %y = "soac.index"(%m, %j, %i) : (!fut.array<[%k][%n]i32>, i64, i64) -> i32
+    %s = "soac.binop"(%x, %y) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%s) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i64>) -> !fut.array<[%n]i32>
+  %zero = "soac.constant"() {value = 0 : i32} : () -> i32
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
+  %js = "soac.iota"(%n, %zero, %one) : (i64, i32, i32) -> !fut.array<[%n]i32>
+  %e = "soac.index"(%js, %j) : (!fut.array<[%n]i32>, i64) -> i32
+  %r = "soac.replicate"(%n, %v) : (i64, i32) -> !fut.array<[%n]i32>
+  %f = "soac.index"(%r, %k) : (!fut.array<[%n]i32>, i64) -> i32
+  "soac.return"(%ys, %e, %f) : (!fut.array<[%n]i32>, i32, i32) -> ()
+}) {sym_name = "iota_indexing", function_type = (i64, i64, i64, !fut.array<[?]i32>, !fut.array<[?][?]i32>, i32) -> (!fut.array<[?]i32>, i32, i32)} : () -> ()
+
+// A map over a `replicate` reads the replicated value; the input goes
+// (the other stays: a map keeps one array).
+// CHECK-LABEL: sym_name = "replicate_input"
+// CHECK-NOT: soac.replicate
+// CHECK: = soac.map(
+// CHECK: {kind = "mul"}
+// CHECK-NOT: soac.replicate
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %v: i32):
+  %r = "soac.replicate"(%n, %v) : (i64, i32) -> !fut.array<[%n]i32>
+  %ys = "soac.map"(%n, %xs, %r) ({
+  ^bb0(%x: i32, %w: i32):
+    %s = "soac.binop"(%x, %w) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%s) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  "soac.return"(%ys) : (!fut.array<[%n]i32>) -> ()
+}) {sym_name = "replicate_input", function_type = (i64, !fut.array<[?]i32>, i32) -> !fut.array<[?]i32>} : () -> ()
