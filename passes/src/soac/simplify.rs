@@ -30,7 +30,9 @@
 //! - *iota indexing*: a map over `iota n` whose element indexes an array
 //!   of `n` rows maps over those rows instead (Note [Indexing with iota]).
 //! - *views*: identity reshapes and rearranges go, and a reshape or
-//!   rearrange of one becomes one; an element of a `replicate` is the
+//!   rearrange of one becomes one, as does a reshape of a concatenation
+//!   that only renames the joined dimension's size, and a concatenation
+//!   of concatenations (along one dimension) is one; an element of a `replicate` is the
 //!   replicated value, and one of an `iota` is computed from its index
 //!   (Note [Index of iota]).
 //!
@@ -43,6 +45,13 @@
 //! op), it is not a `soac.copy` (whose point is a fresh array), and no
 //! op consumes its result (a loop body updating a hoisted array in place
 //! would update one array in every iteration).
+//!
+//! An invariant op at the top of a for loop's body that *can* fail (an
+//! assertion, an integer division, an index) still leaves the loop, but
+//! under `if n > 0` (with zeros for its results otherwise), as Futhark's
+//! `protectLoopHoisted` does: the loop runs its first iteration, and so the
+//! op, exactly when `n > 0`. Only ops without regions and with scalar
+//! results (or none) move so.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -171,6 +180,7 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
         "soac.index" => &[("index-replicate", index_replicate), ("index-iota", index_iota)],
         "soac.rearrange" => &[("identity-views", rearrange)],
         "soac.reshape" => &[("identity-views", reshape)],
+        "soac.concat" => &[("concat-concat", concat_concat)],
         "soac.map" => &[
             ("size-one-soacs", size_one),
             ("iota-indexing", iota_indexing),
@@ -407,8 +417,78 @@ fn reshape(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
             ctx.set_operand(o, 0, src);
             true
         }
-        None => false,
+        None => reshape_concat(ctx, o),
     }
+}
+
+/// The dimension a `soac.concat` joins along.
+fn concat_dim(ctx: &Context, o: OpId) -> usize {
+    match ctx.attr(o, "dim").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Int { bits, .. }) => *bits as usize,
+        _ => 0,
+    }
+}
+
+/// A reshape of a concatenation that only renames the size of the
+/// dimension joined along (`xs ++ ys :> [n]t`, its shape check an assert
+/// of its own) is the concatenation at that size.
+fn reshape_concat(ctx: &mut Context, o: OpId) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let (x, dims) = (ops[0], &ops[1..]);
+    let Some(cat) = ctx.defining_op(x).filter(|&d| ctx.op_name(d) == "soac.concat") else {
+        return false;
+    };
+    let d = concat_dim(ctx, cat);
+    let TypeKind::Array { shape, .. } = ctx.type_kind(ctx.value_type(x)).clone() else {
+        return false;
+    };
+    let others_same = shape.len() == dims.len()
+        && shape.iter().zip(dims).enumerate().all(|(k, (s, &v))| {
+            k == d
+                || match *s {
+                    Dim::Value(w) => w == v,
+                    Dim::Const(c) => int_const(ctx, v) == Some(c as i64),
+                    Dim::Unknown => false,
+                }
+        });
+    if !others_same {
+        return false;
+    }
+    let mut operands = ctx.operands(cat).to_vec();
+    operands[0] = dims[d];
+    let t = ctx.value_type(ctx.result(o, 0));
+    let attrs: Vec<(&str, futmlir_dialects::ir::Attr)> = ctx.attr(cat, "dim").map(|a| ("dim", a)).into_iter().collect();
+    let c = Builder::before(ctx, o).op("soac.concat", &operands, &[t], &attrs, Vec::new());
+    let c = ctx.result(c, 0);
+    ctx.replace_op(o, &[c]);
+    true
+}
+
+/// A concatenation of which an array is itself a concatenation along the
+/// same dimension takes that one's arrays in its place (Futhark's concat
+/// fusion): `xs ++ (ys ++ zs)` is one concatenation of three.
+fn concat_concat(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let d = concat_dim(ctx, o);
+    let ops = ctx.operands(o).to_vec();
+    let mut operands = vec![ops[0]];
+    let mut changed = false;
+    for &x in &ops[1..] {
+        match ctx
+            .defining_op(x)
+            .filter(|&c| ctx.op_name(c) == "soac.concat" && concat_dim(ctx, c) == d)
+        {
+            Some(inner) => {
+                operands.extend_from_slice(&ctx.operands(inner)[1..]);
+                changed = true;
+            }
+            None => operands.push(x),
+        }
+    }
+    if changed {
+        let all: Vec<usize> = (0..ctx.num_results(o)).collect();
+        rebuild(ctx, o, &all, &operands);
+    }
+    changed
 }
 
 /// **Note [Index of iota].**
@@ -724,21 +804,78 @@ fn unused_mapped(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
 /// Note [Hoisting]: moves invariant ops out of `o`'s regions, before it.
 fn hoist(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
     let mut moved = false;
+    let for_loop = ctx.op_name(o) == "soac.loop" && loop_offset(ctx, o) == Some(1);
+    // `n > 0` of a for loop, made the first time an op needs it.
+    let mut nonempty: Option<Value> = None;
     for r in ctx.regions(o).to_vec() {
         for b in ctx.blocks(r).to_vec() {
             let ops: Vec<OpId> = ctx.block_ops(b).collect();
             for &x in ops.split_last().map_or(&[][..], |(_, rest)| rest) {
-                let invariant = cannot_fail(ctx, x)
-                    && !ctx.results(x).any(|v| taken.contains(&v))
+                let invariant = !ctx.results(x).any(|v| taken.contains(&v))
                     && reads(ctx, x, true).iter().all(|&v| !defined_inside(ctx, v, o));
-                if invariant {
+                if !invariant {
+                    continue;
+                }
+                if cannot_fail(ctx, x) {
                     ctx.move_op_before(x, o);
+                    moved = true;
+                } else if for_loop && protectable(ctx, x) {
+                    let c = match nonempty {
+                        Some(c) => c,
+                        None => {
+                            let n = ctx.operand(o, 0);
+                            let nt = ctx.value_type(n);
+                            let zero = int_before(ctx, o, 0, nt);
+                            let bool_t = ctx.scalar(futmlir_dialects::ir::Scalar::Bool);
+                            *nonempty.insert(scalar_before(ctx, o, "soac.cmpop", "gt", &[n, zero], bool_t))
+                        }
+                    };
+                    hoist_protected(ctx, x, o, c);
                     moved = true;
                 }
             }
         }
     }
     moved
+}
+
+/// Whether `x` may leave a for loop under `if n > 0` (Note [Hoisting]): an
+/// assertion, or a pure op without regions whose results are scalars.
+fn protectable(ctx: &Context, x: OpId) -> bool {
+    ctx.regions(x).is_empty()
+        && (ctx.op_name(x) == "soac.assert"
+            || is_pure(ctx, x) && ctx.results(x).all(|r| ctx.as_scalar(ctx.value_type(r)).is_some()))
+}
+
+/// Moves `x` before `o` into `if c then x else zeros`.
+fn hoist_protected(ctx: &mut Context, x: OpId, o: OpId, c: Value) {
+    let results: Vec<Value> = ctx.results(x).collect();
+    let types: Vec<Type> = results.iter().map(|&r| ctx.value_type(r)).collect();
+    let zeros: Vec<Value> = types
+        .iter()
+        .map(|&t| {
+            let kind = match ctx.as_scalar(t) {
+                Some(futmlir_dialects::ir::Scalar::Bool) => AttrKind::Bool(false),
+                Some(s) if s.is_float() => AttrKind::Float { bits: 0, ty: t },
+                _ => AttrKind::Int { bits: 0, ty: t },
+            };
+            let a = ctx.intern_attr(kind);
+            let z = Builder::before(ctx, o).op("soac.constant", &[], &[t], &[("value", a)], Vec::new());
+            ctx.result(z, 0)
+        })
+        .collect();
+    let (then_r, else_r) = (ctx.create_region(), ctx.create_region());
+    let then_b = ctx.append_block(then_r, &[]);
+    let else_b = ctx.append_block(else_r, &[]);
+    let then_yield = Builder::at_end(ctx, then_b).op("soac.yield", &results, &[], &[], Vec::new());
+    Builder::at_end(ctx, else_b).op("soac.yield", &zeros, &[], &[], Vec::new());
+    let guarded = Builder::before(ctx, o).op("soac.if", &[c], &types, &[], vec![then_r, else_r]);
+    for (i, &r) in results.iter().enumerate() {
+        let g = ctx.result(guarded, i);
+        ctx.replace_all_uses(r, g);
+        ctx.set_operand(then_yield, i, r);
+    }
+    ctx.move_op_before(x, then_yield);
 }
 
 // ----- loops -----------------------------------------------------------------

@@ -32,13 +32,18 @@
   "soac.return"(%r) : (f32) -> ()
 }) {sym_name = "hoist", function_type = (i64, !fut.array<[?]f32>, i64) -> f32} : () -> ()
 
-// Not hoisted: a division may fail, and the loop may run no iteration.
-
-// Not hoisted: a division may fail, and the loop may run no iteration.
+// A division may fail, and the loop may run no iteration: it leaves the
+// loop under `if k > 0` (Note [Hoisting]), with 0 otherwise. (The sum of
+// the quotient then has a closed form, and the loop goes.)
 // CHECK-LABEL: sym_name = "no_hoist_div"
-// CHECK: soac.loop(
-// CHECK-NEXT: ^bb0(
+// CHECK: {kind = "gt"}
+// CHECK-NEXT: = soac.if(
 // CHECK-NEXT: {kind = "div"}
+// CHECK-NEXT: soac.yield(
+// CHECK-NEXT: }, {
+// CHECK-NEXT: soac.yield(
+// CHECK-NOT: soac.loop
+// CHECK: soac.return
 "soac.func"() ({
 ^bb0(%a: i64, %b: i64, %k: i64):
   %z = "soac.constant"() {value = 0 : i64} : () -> i64
@@ -335,3 +340,22 @@
   }) : (i64, !fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
   "soac.return"(%ys) : (!fut.array<[%n]i32>) -> ()
 }) {sym_name = "replicate_input", function_type = (i64, !fut.array<[?]i32>, i32) -> !fut.array<[?]i32>} : () -> ()
+
+// A concatenation of a concatenation along the same dimension is one
+// concatenation; a reshape of one that only renames the joined size is the
+// concatenation at that size.
+// CHECK-LABEL: sym_name = "concats"
+// CHECK: = soac.concat(
+// CHECK-SAME: {dim = 0 : i64} : (i64, [
+// CHECK-NOT: soac.concat
+// CHECK-NOT: soac.reshape
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%a: i64, %b: i64, %c: i64, %k: i64, %xs: !fut.array<[%a]i32>, %ys: !fut.array<[%b]i32>, %zs: !fut.array<[%c]i32>):
+  %bc = "soac.binop"(%b, %c) {kind = "add"} : (i64, i64) -> i64
+  %inner = "soac.concat"(%bc, %ys, %zs) {dim = 0 : i64} : (i64, !fut.array<[%b]i32>, !fut.array<[%c]i32>) -> !fut.array<[%bc]i32>
+  %w = "soac.binop"(%a, %bc) {kind = "add"} : (i64, i64) -> i64
+  %outer = "soac.concat"(%w, %xs, %inner) {dim = 0 : i64} : (i64, !fut.array<[%a]i32>, !fut.array<[%bc]i32>) -> !fut.array<[%w]i32>
+  %r = "soac.reshape"(%outer, %k) : (!fut.array<[%w]i32>, i64) -> !fut.array<[%k]i32>
+  "soac.return"(%r) : (!fut.array<[%k]i32>) -> ()
+}) {sym_name = "concats", function_type = (i64, i64, i64, i64, !fut.array<[?]i32>, !fut.array<[?]i32>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
