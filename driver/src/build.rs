@@ -108,10 +108,7 @@ pub fn build_linked(
     if emit == Emit::Soac {
         return print(&ctx, module);
     }
-    stage(
-        &mut ctx,
-        "soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-simplify",
-    )?;
+    stage(&mut ctx, futmlir_passes::pipelines::TO_KERNELS)?;
     if emit == Emit::Segop {
         return print(&ctx, module);
     }

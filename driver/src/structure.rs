@@ -6,7 +6,9 @@
 //! `/OUTER/INNER COUNT` pairs (a path from the top). A name is a
 //! soac op in CamelCase or as written (`Map`, `StreamSeq`, `soac.map`), or
 //! one of the reference compiler's names: `Screma` (any of map, reduce,
-//! scan, redomap, scanomap), `Stream` (stream_seq, stream_par), `DoLoop`,
+//! scan, redomap, scanomap, scatter: Futhark's IR has no scatter SOAC of
+//! its own, a scatter is a `Screma` whose map results are written to the
+//! indices it computes), `Stream` (stream_seq, stream_par), `DoLoop`,
 //! `Match`. A path `/A/B` counts the `B` ops whose enclosing ops that
 //! match a name of the path are exactly `A`, outermost first: `/Screma/Screma
 //! 1` is one SOAC directly inside another (other ops, such as `if`, may sit
@@ -111,7 +113,7 @@ fn matches(name: &str, op: &str) -> bool {
     }
     let norm = |s: &str| s.to_ascii_lowercase().replace('_', "");
     match norm(name).as_str() {
-        "screma" => matches!(kind, "map" | "reduce" | "scan" | "redomap" | "scanomap"),
+        "screma" => matches!(kind, "map" | "reduce" | "scan" | "redomap" | "scanomap" | "scatter"),
         "stream" => matches!(kind, "stream_seq" | "stream_par"),
         "doloop" => kind == "loop",
         "match" => kind == "if",
@@ -164,7 +166,8 @@ mod tests {
         assert!(matches("BinOp", "soac.binop"));
         assert!(matches("DoLoop", "soac.loop"));
         assert!(!matches("Map", "soac.reduce"));
-        assert!(!matches("Screma", "soac.scatter"));
+        assert!(matches("Screma", "soac.scatter"));
+        assert!(!matches("Screma", "soac.hist"));
     }
 
     #[test]

@@ -33,8 +33,15 @@ pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 ///    nobody reads).
 /// 3. `soac-to-segop` (from `futmlir-lowering`, which must have
 ///    registered its passes): map distribution and kernel extraction.
-pub const KERNELS: &str =
-    "soac-inline,soac-simplify,soac-fuse,soac-simplify,soac-unstream,soac-partition,soac-simplify,soac-to-segop";
+/// 4. `soac-simplify` again, as Futhark simplifies after kernel
+///    extraction: what the kernels replaced (an `iota` whose elements a
+///    segop now takes from its index space) is dead.
+pub const TO_KERNELS: &str = "soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-simplify";
+
+/// [`SOAC`] then [`TO_KERNELS`], in one string (what `structure gpu`
+/// blocks count after).
+pub const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,\
+                           soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-simplify";
 
 /// The mem level, after [`KERNELS`] (both from `futmlir-lowering`):
 ///
@@ -53,5 +60,10 @@ mod tests {
     fn the_default_pipelines_parse() {
         let p = Pipeline::parse(super::SOAC).expect("the soac pipeline parses");
         assert_eq!(p.to_string().matches("soac-").count(), 4);
+    }
+
+    #[test]
+    fn kernels_is_soac_then_to_kernels() {
+        assert_eq!(super::KERNELS, format!("{},{}", super::SOAC, super::TO_KERNELS));
     }
 }

@@ -96,6 +96,17 @@ pub const UNOP_KINDS: &[&str] = &[
 ];
 pub const TERNOP_KINDS: &[&str] = &["fma", "mad"];
 pub const CMPOP_KINDS: &[&str] = &["eq", "ne", "lt", "le", "gt", "ge"];
+
+/// Whether `binop`/`cmpop` `kind` on operands of type `t` gives the same
+/// for its operands swapped (what CSE may treat as equal). Float `min` and
+/// `max` are left out: `min(-0.0, 0.0)` may depend on the order.
+pub fn commutative(kind: &str, t: Scalar) -> bool {
+    match kind {
+        "add" | "mul" | "eq" | "ne" => true,
+        "and" | "or" | "xor" | "min" | "max" => !t.is_float(),
+        _ => false,
+    }
+}
 pub const CONVOP_KINDS: &[&str] = &[
     "zext", "sext", "trunc", "fpconv", "fptoui", "fptosi", "uitofp", "sitofp", "itob", "btoi", "bitcast",
 ];

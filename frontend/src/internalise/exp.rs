@@ -277,6 +277,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     let r = self.exp(sc, x);
                     self.unsafe_ = saved;
                     r
+                } else if &*a.name == "unroll" && matches!(x.kind, ExpKind::Loop { .. }) {
+                    self.unroll_next = true;
+                    self.exp(sc, x)
                 } else {
                     self.exp(sc, x)
                 }
@@ -764,6 +767,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         form: &'a LoopForm,
         body: &'a Exp,
     ) -> DResult<V<'a>> {
+        // Taken before the parts, whose own loops are not the attributed one.
+        let unroll = std::mem::take(&mut self.unroll_next);
         let span = body.span;
         let init_v = self.exp(sc, init)?;
         let inits = init_v
@@ -897,7 +902,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 self.ctx.erase_op(op);
                 continue;
             }
-            let op = self.op("soac.loop", &operands, &rtys, &[("form", form_attr)], vec![r]);
+            let mut attrs = vec![("form", form_attr)];
+            if unroll {
+                attrs.push(("unroll", self.ctx.intern_attr(AttrKind::Unit)));
+            }
+            let op = self.op("soac.loop", &operands, &rtys, &attrs, vec![r]);
             let mut res = Vec::new();
             for v in self.results(op).into_iter().skip(off) {
                 res.push(self.refine(v)?);

@@ -116,6 +116,9 @@ pub(crate) struct Internaliser<'a, 'c> {
     pub facts: HashSet<(Value, Value), FastBuild>,
     /// Inside `#[unsafe]`: no bounds checks.
     pub unsafe_: bool,
+    /// The next loop internalised carries `#[unroll]` (an `unroll`
+    /// attribute on its `soac.loop`, for `soac-simplify`).
+    pub unroll_next: bool,
     /// The prelude's file.
     prelude: Option<crate::span::FileId>,
     /// The entry block of the function being internalised, and the
@@ -187,6 +190,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             symbols: HashSet::new(),
             facts: HashSet::default(),
             unsafe_: false,
+            unroll_next: false,
             prelude: sm
                 .files()
                 .iter()

@@ -104,6 +104,12 @@ pub fn predicates<N: egg::Analysis<SymbolLang>>() -> Vec<Predicate<N>> {
             check: |g, ids| has_literal(g, ids, |l| matches!(l, Literal::Float(v, _) if v == 1.0)),
         },
         Predicate {
+            name: "int-literal",
+            arity: 1,
+            doc: "the class holds an integer literal (integer arithmetic wraps, so it reassociates)",
+            check: |g, ids| has_literal(g, ids, |l| matches!(l, Literal::Int(..))),
+        },
+        Predicate {
             name: "literal",
             arity: 1,
             doc: "the class holds a literal",

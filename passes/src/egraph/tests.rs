@@ -55,6 +55,10 @@ fn simplify_rules_rewrite_terms() {
         ("(mul v32 0i32)", "0i32"),
         ("(div v58 1i64)", "v58"),
         ("(div v93 1.0f32)", "v93"),
+        ("(add (add (sub v32 2i32) 1i32) 1i32)", "v32"),
+        ("(sub (add 3i64 v58) 5i64)", "(add v58 -2i64)"),
+        ("(mul 2u8 (mul v58 128u8))", "0u8"),
+        ("(add (add v93 1.0f32) 1.0f32)", "(add (add v93 1.0f32) 1.0f32)"),
     ] {
         assert_eq!(simplify_with(&rules, from), to, "{from}");
     }
@@ -296,6 +300,7 @@ fn fusion_rules_answer_questions() {
             "(redomap (pair oa ob) (pair id id))",
         ),
         ("(beside (map la) (scanomap ob id))", "(scanomap ob (pair la id))"),
+        ("(beside (scatter la) (scatter lb))", "(scatter (pair la lb))"),
         (
             "(after-scan (map lb) (scanomap oa id) exclusive)",
             "(stream_seq oa (compose lb id))",

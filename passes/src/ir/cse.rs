@@ -1,8 +1,10 @@
 //! `ir-cse`: common-subexpression elimination of pure, region-free ops.
 //!
 //! An op equal to one that dominates it (same name, operands, attributes
-//! and result types) is replaced by it. Scopes follow region nesting; an
-//! op isolated from above starts an empty scope.
+//! and result types) is replaced by it. The operands of a commutative
+//! `soac.binop` or `soac.cmpop` (`x + y`, `y + x`) count in either order.
+//! Scopes follow region nesting; an op isolated from above starts an
+//! empty scope.
 //!
 //! An op whose result is consumed (updated in place, scattered into,
 //! passed to a loop or call: `soac::analysis::consumed`), directly or
@@ -12,7 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use futmlir_dialects::ir::{Attr, Context, Diagnostic, OpId, Symbol, Traits, Type, Value};
+use futmlir_dialects::ir::{Attr, AttrKind, Context, Diagnostic, OpId, Symbol, Traits, Type, Value};
 
 use crate::pass::{Options, Pass, PassInfo};
 
@@ -49,9 +51,13 @@ struct Table {
 
 impl Table {
     fn key(ctx: &Context, op: OpId) -> Key {
+        let mut operands = ctx.operands(op).to_vec();
+        if commutative(ctx, op) {
+            operands.sort();
+        }
         (
             ctx.op_name_sym(op),
-            ctx.operands(op).to_vec(),
+            operands,
             ctx.attrs(op).to_vec(),
             ctx.results(op).map(|r| ctx.value_type(r)).collect(),
         )
@@ -108,4 +114,19 @@ impl Table {
             self.undo = u;
         }
     }
+}
+
+/// Whether `op` is a scalar operator whose operands may swap.
+fn commutative(ctx: &Context, op: OpId) -> bool {
+    if !matches!(ctx.op_name(op), "soac.binop" | "soac.cmpop") {
+        return false;
+    }
+    let Some(AttrKind::String(kind)) = ctx.attr(op, "kind").map(|a| ctx.attr_kind(a)) else {
+        return false;
+    };
+    let Some(&x) = ctx.operands(op).first() else {
+        return false;
+    };
+    ctx.as_scalar(ctx.value_type(x))
+        .is_some_and(|t| futmlir_dialects::soac::verify::commutative(ctx.str(*kind), t))
 }

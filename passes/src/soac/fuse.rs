@@ -39,6 +39,10 @@
 //!    would read what it overwrites). Then `b` writes into a copy of the
 //!    destination, made just before it (option `copy`, on by default; off,
 //!    such pairs do not fuse).
+//! 7. Horizontal fusion of two scatters gives one scatter writing into
+//!    the destinations of both (Futhark's scatter-scatter fusion). It
+//!    needs neither to read what the other writes: the fused lambda would
+//!    read an array that is overwritten in the same parallel step.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
@@ -601,7 +605,12 @@ impl Fuser<'_> {
     /// other's results.
     fn horizontal_ok(&self, ctx: &Context, b: BlockId, pos: &HashMap<OpId, usize>, a: &Soac, bs: &Soac) -> bool {
         let pure = |s: &Soac| matches!(s.kind, Kind::Map | Kind::Redomap | Kind::Scanomap);
-        if a.width != bs.width || !pure(a) || !pure(bs) {
+        // Two scatters write side by side (Note [Fusion legality], 7).
+        let scatters = a.kind == Kind::Scatter && bs.kind == Kind::Scatter;
+        if a.width != bs.width || !(scatters || pure(a) && pure(bs)) {
+            return false;
+        }
+        if scatters && (self.reads_destination(ctx, a, bs) || self.reads_destination(ctx, bs, a)) {
             return false;
         }
         let (Some(pa), Some(pb)) = (pos.get(&a.op), pos.get(&bs.op)) else {
@@ -750,6 +759,8 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
             "the fusion rules answered `{form}`, which does not use each operator of the pair exactly once"
         ));
     }
+    // Two scatters side by side (Note [Fusion legality], 7).
+    let both_scatter = kind == Kind::Scatter && a.kind == Kind::Scatter;
     if (kind == Kind::Hist || kind == Kind::Scatter) && b.kind != kind {
         return Err(format!(
             "the fusion rules answered `{form}`, but only the second SOAC of the pair is a {}",
@@ -850,6 +861,15 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
     let mut result_types: Vec<Type> = Vec::new();
     let mut replaced: Vec<Value> = Vec::new();
     match kind {
+        Kind::Scatter if both_scatter => {
+            // k indices then k values each: the indices of both, then the
+            // values of both, in the order of the destinations.
+            let (ka, kb) = (a.dests.len(), b.dests.len());
+            yields.extend_from_slice(&a_yields[..ka]);
+            yields.extend_from_slice(&b_yields[..kb]);
+            yields.extend_from_slice(&a_yields[ka..]);
+            yields.extend_from_slice(&b_yields[kb..]);
+        }
         Kind::Hist | Kind::Scatter => yields.extend_from_slice(&b_yields),
         _ => {
             for &s in &op_sides {
@@ -873,8 +893,11 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         }
     }
     if matches!(kind, Kind::Hist | Kind::Scatter) {
-        result_types = ctx.results(b.op).map(|r| ctx.value_type(r)).collect();
-        replaced = ctx.results(b.op).collect();
+        let written: &[&Soac] = if both_scatter { &[a, b] } else { &[b] };
+        for s in written {
+            result_types.extend(ctx.results(s.op).map(|r| ctx.value_type(r)));
+            replaced.extend(ctx.results(s.op));
+        }
     }
     Builder::at_end(ctx, blk).op("soac.yield", &yields, &[], &[], Vec::new());
 
@@ -928,6 +951,9 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         Kind::StreamSeq | Kind::StreamPar => unreachable!("streams are built by build_stream"),
     };
     operands.extend(&inputs);
+    if both_scatter {
+        operands.extend(&a.dests);
+    }
     if kind == Kind::Scatter {
         operands.extend(&b.dests);
     }

@@ -20,12 +20,21 @@
 //!   the branches of an `if`.
 //! - *trivial structure*: loops of zero or one iteration, branches on a
 //!   constant, SOACs over arrays of one row.
+//! - *closed forms*: a for loop's merge parameter whose value after `n`
+//!   iterations has a formula (Note [Loop closed forms]).
 //! - *sizes*: `soac.size` of a dimension the type knows becomes that size;
 //!   results of `if` and loops whose size every path agrees on get it in
 //!   their type (un-existentialisation).
+//! - *replicate inputs*: a map's lambda reads the replicated value where
+//!   it maps over a `replicate` (unless it consumes its row).
+//! - *iota indexing*: a map over `iota n` whose element indexes an array
+//!   of `n` rows maps over those rows instead (Note [Indexing with iota]).
 //! - *views*: identity reshapes and rearranges go, and a reshape or
-//!   rearrange of one becomes one; an element of a `replicate` (at an
-//!   index known to be in bounds) is the replicated value.
+//!   rearrange of one becomes one, as does a reshape of a concatenation
+//!   that only renames the joined dimension's size, and a concatenation
+//!   of concatenations (along one dimension) is one; an element of a `replicate` is the
+//!   replicated value, and one of an `iota` is computed from its index
+//!   (Note [Index of iota]).
 //!
 //! **Note [Hoisting].**
 //! An op moves out of a loop body or lambda when everything it reads
@@ -36,6 +45,13 @@
 //! op), it is not a `soac.copy` (whose point is a fresh array), and no
 //! op consumes its result (a loop body updating a hoisted array in place
 //! would update one array in every iteration).
+//!
+//! An invariant op at the top of a for loop's body that *can* fail (an
+//! assertion, an integer division, an index) still leaves the loop, but
+//! under `if n > 0` (with zeros for its results otherwise), as Futhark's
+//! `protectLoopHoisted` does: the loop runs its first iteration, and so the
+//! op, exactly when `n > 0`. Only ops without regions and with scalar
+//! results (or none) move so.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -161,11 +177,15 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
     let name = ctx.op_name(o).to_string();
     let tries: &[(&'static str, Rule)] = match name.as_str() {
         "soac.size" => &[("known-sizes", known_size)],
-        "soac.index" => &[("index-replicate", index_replicate)],
+        "soac.index" => &[("index-replicate", index_replicate), ("index-iota", index_iota)],
         "soac.rearrange" => &[("identity-views", rearrange)],
         "soac.reshape" => &[("identity-views", reshape)],
+        "soac.concat" => &[("concat-concat", concat_concat)],
         "soac.map" => &[
             ("size-one-soacs", size_one),
+            ("iota-indexing", iota_indexing),
+            ("replicate-inputs", replicate_inputs),
+            ("unused-inputs", unused_inputs),
             ("map-copy-propagation", map_yields),
             ("unused-results", unused_mapped),
             ("hoisted", hoist),
@@ -181,7 +201,9 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
         }
         "soac.loop" => &[
             ("trivial-loops", trivial_loop),
+            ("unrolled", unroll),
             ("loop-copy-propagation", invariant_merge),
+            ("loop-closed-forms", closed_form),
             ("unused-results", dead_merge),
             ("unexistentialised", loop_sizes),
             ("hoisted", hoist),
@@ -395,22 +417,133 @@ fn reshape(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
             ctx.set_operand(o, 0, src);
             true
         }
-        None => false,
+        None => reshape_concat(ctx, o),
     }
 }
 
-/// An element of a `replicate` at an index known to be in bounds is the
-/// replicated value.
+/// The dimension a `soac.concat` joins along.
+fn concat_dim(ctx: &Context, o: OpId) -> usize {
+    match ctx.attr(o, "dim").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Int { bits, .. }) => *bits as usize,
+        _ => 0,
+    }
+}
+
+/// A reshape of a concatenation that only renames the size of the
+/// dimension joined along (`xs ++ ys :> [n]t`, its shape check an assert
+/// of its own) is the concatenation at that size.
+fn reshape_concat(ctx: &mut Context, o: OpId) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let (x, dims) = (ops[0], &ops[1..]);
+    let Some(cat) = ctx.defining_op(x).filter(|&d| ctx.op_name(d) == "soac.concat") else {
+        return false;
+    };
+    let d = concat_dim(ctx, cat);
+    let TypeKind::Array { shape, .. } = ctx.type_kind(ctx.value_type(x)).clone() else {
+        return false;
+    };
+    let others_same = shape.len() == dims.len()
+        && shape.iter().zip(dims).enumerate().all(|(k, (s, &v))| {
+            k == d
+                || match *s {
+                    Dim::Value(w) => w == v,
+                    Dim::Const(c) => int_const(ctx, v) == Some(c as i64),
+                    Dim::Unknown => false,
+                }
+        });
+    if !others_same {
+        return false;
+    }
+    let mut operands = ctx.operands(cat).to_vec();
+    operands[0] = dims[d];
+    let t = ctx.value_type(ctx.result(o, 0));
+    let attrs: Vec<(&str, futmlir_dialects::ir::Attr)> = ctx.attr(cat, "dim").map(|a| ("dim", a)).into_iter().collect();
+    let c = Builder::before(ctx, o).op("soac.concat", &operands, &[t], &attrs, Vec::new());
+    let c = ctx.result(c, 0);
+    ctx.replace_op(o, &[c]);
+    true
+}
+
+/// A concatenation of which an array is itself a concatenation along the
+/// same dimension takes that one's arrays in its place (Futhark's concat
+/// fusion): `xs ++ (ys ++ zs)` is one concatenation of three.
+fn concat_concat(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let d = concat_dim(ctx, o);
+    let ops = ctx.operands(o).to_vec();
+    let mut operands = vec![ops[0]];
+    let mut changed = false;
+    for &x in &ops[1..] {
+        match ctx
+            .defining_op(x)
+            .filter(|&c| ctx.op_name(c) == "soac.concat" && concat_dim(ctx, c) == d)
+        {
+            Some(inner) => {
+                operands.extend_from_slice(&ctx.operands(inner)[1..]);
+                changed = true;
+            }
+            None => operands.push(x),
+        }
+    }
+    if changed {
+        let all: Vec<usize> = (0..ctx.num_results(o)).collect();
+        rebuild(ctx, o, &all, &operands);
+    }
+    changed
+}
+
+/// **Note [Index of iota].**
+/// Element `i` of `iota n start stride` (of integer type `t`) is
+/// `start + t(i) * stride`, `t(i)` the index truncated (or widened) to `t`
+/// (the iota's own elements wrap the same way); element `i` of
+/// `replicate n v` is `v`. The index's bounds check is the `soac.assert`
+/// the internaliser put before it (or none, where it knows the index in
+/// bounds); an unchecked index (`#[unsafe]`) out of bounds is undefined,
+/// as in Futhark, so these rewrites need not know the bounds. Once no
+/// index reads it, the array goes: a SOAC over the index space (a segop's
+/// thread index, a map's `iota` input its fusion turned into indexing)
+/// needs no `iota` in memory.
+fn index_iota(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let Some(iota) = ctx.defining_op(ops[0]).filter(|&d| ctx.op_name(d) == "soac.iota") else {
+        return false;
+    };
+    if ops.len() != 2 {
+        return false;
+    }
+    let i = ops[1];
+    let parts = ctx.operands(iota).to_vec();
+    let [_, start, stride] = parts[..] else {
+        // `iota n`: element i is i.
+        ctx.replace_op(o, &[i]);
+        return true;
+    };
+    let t = ctx.value_type(start);
+    let (Some(st), Some(si)) = (ctx.as_scalar(t), ctx.as_scalar(ctx.value_type(i))) else {
+        return false;
+    };
+    let mut x = i;
+    if st != si {
+        let kind = if st.bits() < si.bits() { "trunc" } else { "zext" };
+        x = scalar_before(ctx, o, "soac.convop", kind, &[x], t);
+    }
+    let scaled = scalar_before(ctx, o, "soac.binop", "mul", &[x, stride], t);
+    let v = scalar_before(ctx, o, "soac.binop", "add", &[start, scaled], t);
+    ctx.replace_op(o, &[v]);
+    true
+}
+
+/// An element of a `replicate` is the replicated value (Note [Index of
+/// iota]).
 fn index_replicate(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     let ops = ctx.operands(o).to_vec();
     let Some(rep) = ctx.defining_op(ops[0]).filter(|&d| ctx.op_name(d) == "soac.replicate") else {
         return false;
     };
-    let (n, v) = (ctx.operand(rep, 0), ctx.operand(rep, 1));
-    let in_bounds = matches!((int_const(ctx, ops[1]), int_const(ctx, n)), (Some(i), Some(n)) if 0 <= i && i < n);
-    if ops.len() != 2 || !in_bounds {
+    // The bounds check is an assert of its own (Note [Index of iota]).
+    if ops.len() != 2 {
         return false;
     }
+    let v = ctx.operand(rep, 1);
     ctx.replace_op(o, &[v]);
     true
 }
@@ -514,6 +647,144 @@ fn map_yields(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
     changed
 }
 
+/// **Note [Indexing with iota].**
+/// In `map (\i -> ... a[c.., i, r..] ...) (iota n)`, with `a` and the
+/// indices `c` from outside the map and `a`'s dimension at `i`'s position
+/// of size `n`, the index is row `i` of `a[c..]`: the map takes `a[c..]`
+/// as one more input (or its parameter, if it already has it), and the
+/// index becomes that parameter (indexed by `r..`). Once no other use of
+/// `i` is left, the `iota` input goes too (unused inputs), and the maps
+/// fuse as maps over the same arrays do (Futhark's tabulate fusion, thesis
+/// 5.2.3).
+fn iota_indexing(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
+    let lam = body(ctx, o, 0);
+    let n = ctx.operand(o, 0);
+    let mut inputs = ctx.operands(o)[1..].to_vec();
+    let mut changed = false;
+    for k in 0..inputs.len() {
+        let is_iota = ctx
+            .defining_op(inputs[k])
+            .is_some_and(|d| ctx.op_name(d) == "soac.iota" && ctx.operands(d).len() == 1);
+        if !is_iota {
+            continue;
+        }
+        let p = ctx.block_args(lam)[k];
+        let uses: Vec<OpId> = ctx.uses(p).iter().map(|u| u.op).collect();
+        for x in uses {
+            if !ctx.is_alive(x) || ctx.op_name(x) != "soac.index" || ctx.results(x).any(|r| taken.contains(&r)) {
+                continue;
+            }
+            let ops = ctx.operands(x).to_vec();
+            let a = ops[0];
+            let Some(pos) = ops[1..].iter().position(|&v| v == p) else {
+                continue;
+            };
+            let (prefix, rest) = (&ops[1..1 + pos], &ops[2 + pos..]);
+            let outside = |v: Value| !defined_inside(ctx, v, o);
+            let TypeKind::Array { elem, shape } = ctx.type_kind(ctx.value_type(a)).clone() else {
+                continue;
+            };
+            if !outside(a) || !prefix.iter().all(|&v| outside(v)) || shape.get(pos) != Some(&Dim::Value(n)) {
+                continue;
+            }
+            // The rows: `a` itself, or `a[c..]` made before the map.
+            let rows = if prefix.is_empty() {
+                a
+            } else {
+                let t = ctx.intern_type(TypeKind::Array {
+                    elem,
+                    shape: shape[pos..].to_vec(),
+                });
+                let mut operands = vec![a];
+                operands.extend_from_slice(prefix);
+                let s = Builder::before(ctx, o).op("soac.index", &operands, &[t], &[], Vec::new());
+                ctx.result(s, 0)
+            };
+            let row = match inputs.iter().position(|&v| v == rows) {
+                Some(j) => ctx.block_args(lam)[j],
+                None => {
+                    let row_t = match shape.len() - pos {
+                        1 => elem,
+                        _ => ctx.intern_type(TypeKind::Array {
+                            elem,
+                            shape: shape[pos + 1..].to_vec(),
+                        }),
+                    };
+                    inputs.push(rows);
+                    ctx.add_block_arg(lam, row_t)
+                }
+            };
+            if rest.is_empty() {
+                ctx.replace_op(x, &[row]);
+            } else {
+                let mut operands = vec![row];
+                operands.extend_from_slice(rest);
+                let t = ctx.value_type(ctx.result(x, 0));
+                let y = Builder::before(ctx, x).op("soac.index", &operands, &[t], &[], Vec::new());
+                let y = ctx.result(y, 0);
+                ctx.replace_op(x, &[y]);
+            }
+            changed = true;
+        }
+    }
+    if changed {
+        let mut operands = vec![n];
+        operands.extend(inputs);
+        let all: Vec<usize> = (0..ctx.num_results(o)).collect();
+        rebuild(ctx, o, &all, &operands);
+    }
+    changed
+}
+
+/// Every row of `replicate n v` is `v`: a map over it reads `v` in its
+/// lambda instead of the row parameter (which `unused-inputs` then drops).
+/// Not when the lambda consumes the row: it would consume `v` in every
+/// iteration.
+fn replicate_inputs(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
+    let lam = body(ctx, o, 0);
+    let params = ctx.block_args(lam).to_vec();
+    let inputs = ctx.operands(o)[1..].to_vec();
+    let mut changed = false;
+    for (&p, &x) in params.iter().zip(&inputs) {
+        let Some(rep) = ctx.defining_op(x).filter(|&d| ctx.op_name(d) == "soac.replicate") else {
+            continue;
+        };
+        let v = ctx.operand(rep, 1);
+        let used = ctx.has_uses(p) || !ctx.type_users(p).is_empty();
+        if used && !taken.contains(&p) && !taken.contains(&v) && ctx.value_type(v) == ctx.value_type(p) {
+            ctx.replace_all_uses(p, v);
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// A map drops the arrays it maps over whose rows its lambda does not
+/// read, keeping at least one (its width is its operand, but a map of no
+/// arrays is left to `map-copy-propagation`).
+fn unused_inputs(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let lam = body(ctx, o, 0);
+    let params = ctx.block_args(lam).to_vec();
+    let unused: Vec<usize> = (0..params.len())
+        .filter(|&k| !ctx.has_uses(params[k]) && ctx.type_users(params[k]).is_empty())
+        .collect();
+    if unused.is_empty() || unused.len() == params.len() {
+        return false;
+    }
+    let mut operands = vec![ctx.operand(o, 0)];
+    for (k, &v) in ctx.operands(o)[1..].to_vec().iter().enumerate() {
+        if !unused.contains(&k) {
+            operands.push(v);
+        }
+    }
+    for &k in unused.iter().rev() {
+        ctx.erase_block_arg(lam, k);
+    }
+    let all: Vec<usize> = (0..ctx.num_results(o)).collect();
+    rebuild(ctx, o, &all, &operands);
+    true
+}
+
 /// A map, redomap or scanomap drops the arrays it maps out that nobody
 /// reads (a map none of whose results are read is dead code).
 fn unused_mapped(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
@@ -533,21 +804,78 @@ fn unused_mapped(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
 /// Note [Hoisting]: moves invariant ops out of `o`'s regions, before it.
 fn hoist(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
     let mut moved = false;
+    let for_loop = ctx.op_name(o) == "soac.loop" && loop_offset(ctx, o) == Some(1);
+    // `n > 0` of a for loop, made the first time an op needs it.
+    let mut nonempty: Option<Value> = None;
     for r in ctx.regions(o).to_vec() {
         for b in ctx.blocks(r).to_vec() {
             let ops: Vec<OpId> = ctx.block_ops(b).collect();
             for &x in ops.split_last().map_or(&[][..], |(_, rest)| rest) {
-                let invariant = cannot_fail(ctx, x)
-                    && !ctx.results(x).any(|v| taken.contains(&v))
+                let invariant = !ctx.results(x).any(|v| taken.contains(&v))
                     && reads(ctx, x, true).iter().all(|&v| !defined_inside(ctx, v, o));
-                if invariant {
+                if !invariant {
+                    continue;
+                }
+                if cannot_fail(ctx, x) {
                     ctx.move_op_before(x, o);
+                    moved = true;
+                } else if for_loop && protectable(ctx, x) {
+                    let c = match nonempty {
+                        Some(c) => c,
+                        None => {
+                            let n = ctx.operand(o, 0);
+                            let nt = ctx.value_type(n);
+                            let zero = int_before(ctx, o, 0, nt);
+                            let bool_t = ctx.scalar(futmlir_dialects::ir::Scalar::Bool);
+                            *nonempty.insert(scalar_before(ctx, o, "soac.cmpop", "gt", &[n, zero], bool_t))
+                        }
+                    };
+                    hoist_protected(ctx, x, o, c);
                     moved = true;
                 }
             }
         }
     }
     moved
+}
+
+/// Whether `x` may leave a for loop under `if n > 0` (Note [Hoisting]): an
+/// assertion, or a pure op without regions whose results are scalars.
+fn protectable(ctx: &Context, x: OpId) -> bool {
+    ctx.regions(x).is_empty()
+        && (ctx.op_name(x) == "soac.assert"
+            || is_pure(ctx, x) && ctx.results(x).all(|r| ctx.as_scalar(ctx.value_type(r)).is_some()))
+}
+
+/// Moves `x` before `o` into `if c then x else zeros`.
+fn hoist_protected(ctx: &mut Context, x: OpId, o: OpId, c: Value) {
+    let results: Vec<Value> = ctx.results(x).collect();
+    let types: Vec<Type> = results.iter().map(|&r| ctx.value_type(r)).collect();
+    let zeros: Vec<Value> = types
+        .iter()
+        .map(|&t| {
+            let kind = match ctx.as_scalar(t) {
+                Some(futmlir_dialects::ir::Scalar::Bool) => AttrKind::Bool(false),
+                Some(s) if s.is_float() => AttrKind::Float { bits: 0, ty: t },
+                _ => AttrKind::Int { bits: 0, ty: t },
+            };
+            let a = ctx.intern_attr(kind);
+            let z = Builder::before(ctx, o).op("soac.constant", &[], &[t], &[("value", a)], Vec::new());
+            ctx.result(z, 0)
+        })
+        .collect();
+    let (then_r, else_r) = (ctx.create_region(), ctx.create_region());
+    let then_b = ctx.append_block(then_r, &[]);
+    let else_b = ctx.append_block(else_r, &[]);
+    let then_yield = Builder::at_end(ctx, then_b).op("soac.yield", &results, &[], &[], Vec::new());
+    Builder::at_end(ctx, else_b).op("soac.yield", &zeros, &[], &[], Vec::new());
+    let guarded = Builder::before(ctx, o).op("soac.if", &[c], &types, &[], vec![then_r, else_r]);
+    for (i, &r) in results.iter().enumerate() {
+        let g = ctx.result(guarded, i);
+        ctx.replace_all_uses(r, g);
+        ctx.set_operand(then_yield, i, r);
+    }
+    ctx.move_op_before(x, then_yield);
 }
 
 // ----- loops -----------------------------------------------------------------
@@ -584,6 +912,34 @@ fn trivial_loop(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     }
 }
 
+/// The most iterations `#[unroll]` unrolls: beyond it the program would
+/// grow without bound (the reference warns that it may crash the compiler).
+const MAX_UNROLL: i64 = 1024;
+
+/// A for loop marked `#[unroll]` (an `unroll` attribute) whose trip count
+/// is a constant becomes that many copies of its body, each with its
+/// iteration number and the previous copy's results. A count that is not
+/// (yet) constant leaves the loop as it is: another round may make it one.
+fn unroll(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    if loop_offset(ctx, o) != Some(1) || ctx.attr(o, "unroll").is_none() {
+        return false;
+    }
+    let bound = ctx.operand(o, 0);
+    let Some(n) = int_const(ctx, bound).filter(|&n| n <= MAX_UNROLL) else {
+        return false;
+    };
+    let t = ctx.value_type(bound);
+    let b = body(ctx, o, 0);
+    let mut values = ctx.operands(o)[1..].to_vec();
+    for i in 0..n.max(0) {
+        let i = int_before(ctx, o, i, t);
+        let args: Vec<Value> = std::iter::once(i).chain(values).collect();
+        values = ctx.inline_block(b, &args, InsertPoint::Before(o));
+    }
+    ctx.replace_op(o, &values);
+    true
+}
+
 /// A merge parameter that every iteration yields unchanged is its initial
 /// value, in the body and after the loop.
 fn invariant_merge(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
@@ -609,6 +965,164 @@ fn invariant_merge(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
         }
     }
     changed
+}
+
+/// **Note [Loop closed forms].**
+/// A merge parameter `p` of a for loop of `n` iterations (initial value
+/// `v`), which nothing in the body reads but the one op computing its next
+/// value, whose result only that next value is, has a closed form when
+/// that op is:
+///
+/// - *idempotent in `p`*: a value from outside the loop, or `select c x y`
+///   (or an `if` on `c` whose branches only yield `x` and `y`) with `c`
+///   from outside and each of `x`, `y` either `p` or from outside. After one iteration `p` holds `f(v)`, and `f(f(v)) = f(v)`,
+///   so the result is `if n > 0 then f(v) else v`.
+/// - `p + d` of integers, `d` from outside: `v + max(n, 0) * d`, in the
+///   type of `p` (integer arithmetic wraps, so converting the count to
+///   that type first gives the same sum).
+///
+/// The loop result's uses take the formula; the parameter is then dead
+/// (`unused-results` removes it, and the loop with its last one). This is
+/// what Futhark's closed-form simplification of loops does.
+fn closed_form(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    if loop_offset(ctx, o) != Some(1) {
+        return false;
+    }
+    let b = body(ctx, o, 0);
+    let t = terminator(ctx, b);
+    let params = ctx.block_args(b)[1..].to_vec();
+    let n = ctx.operand(o, 0);
+    let mut changed = false;
+    for (j, &p) in params.iter().enumerate() {
+        let (y, r, init) = (ctx.operand(t, j), ctx.result(o, j), ctx.operand(o, 1 + j));
+        if !ctx.has_uses(r) || !ctx.type_users(p).is_empty() || !ctx.type_users(r).is_empty() {
+            continue;
+        }
+        let outside = |v: Value| !defined_inside(ctx, v, o);
+        let p_uses: Vec<OpId> = ctx.uses(p).iter().map(|u| u.op).collect();
+        let formula = if outside(y) {
+            p_uses.is_empty().then_some(ClosedForm::Once(None))
+        } else {
+            let Some(d) = ctx.defining_op(y) else { continue };
+            // The op's only use is this yield, and `p`'s only use the op
+            // (or the yield of a branch of it).
+            let sole = ctx.uses(y).len() == 1
+                && ctx.parent_block(d) == Some(b)
+                && p_uses.iter().all(|&u| u == d || ctx.is_ancestor(d, u));
+            let args = ctx.operands(d).to_vec();
+            match ctx.op_name(d) {
+                "soac.select" | "soac.if"
+                    if sole
+                        && outside(args[0])
+                        && choices(ctx, d).is_some_and(|xs| xs.iter().all(|&x| x == p || outside(x))) =>
+                {
+                    Some(ClosedForm::Once(Some(d)))
+                }
+                "soac.binop" if sole && binop_kind(ctx, d).as_deref() == Some("add") => {
+                    let int = ctx.as_scalar(ctx.value_type(y)).is_some_and(|s| s.is_int());
+                    match args.as_slice() {
+                        [x, e] | [e, x] if int && *x == p && *e != p && outside(*e) => Some(ClosedForm::Sum(*e)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        };
+        let Some(formula) = formula else { continue };
+        let Some(value) = build_closed_form(ctx, o, n, p, y, init, formula) else {
+            continue;
+        };
+        ctx.replace_all_uses(r, value);
+        changed = true;
+    }
+    changed
+}
+
+/// The two closed forms of Note [Loop closed forms]: the op computing the
+/// next value, idempotent in the parameter (`None`: a value from outside,
+/// the yield itself), or a sum with the given increment.
+enum ClosedForm {
+    Once(Option<OpId>),
+    Sum(Value),
+}
+
+/// The value of the loop `o`'s merge parameter `p` after the loop, built
+/// before it; `None` where the types do not allow the formula.
+fn build_closed_form(
+    ctx: &mut Context,
+    o: OpId,
+    n: Value,
+    p: Value,
+    y: Value,
+    init: Value,
+    formula: ClosedForm,
+) -> Option<Value> {
+    let nt = ctx.value_type(n);
+    let rt = ctx.value_type(init);
+    // Scalars only: an array's sizes may differ between `v` and `f(v)`.
+    let (sn, st) = (ctx.as_scalar(nt)?, ctx.as_scalar(rt)?);
+    if !sn.is_int() || ctx.value_type(y) != rt {
+        return None;
+    }
+    let bool_t = ctx.scalar(futmlir_dialects::ir::Scalar::Bool);
+    let zero = int_before(ctx, o, 0, nt);
+    let nonempty = scalar_before(ctx, o, "soac.cmpop", "gt", &[n, zero], bool_t);
+    match formula {
+        ClosedForm::Once(d) => {
+            let once = match d {
+                None => y,
+                Some(d) => {
+                    // f(v): the choice with the initial value for `p`.
+                    let mut args = vec![ctx.operand(d, 0)];
+                    args.extend(choices(ctx, d)?.into_iter().map(|x| if x == p { init } else { x }));
+                    let c = Builder::before(ctx, o).op("soac.select", &args, &[rt], &[], Vec::new());
+                    ctx.result(c, 0)
+                }
+            };
+            let s = Builder::before(ctx, o).op("soac.select", &[nonempty, once, init], &[rt], &[], Vec::new());
+            Some(ctx.result(s, 0))
+        }
+        ClosedForm::Sum(d) => {
+            let count = Builder::before(ctx, o).op("soac.select", &[nonempty, n, zero], &[nt], &[], Vec::new());
+            let mut count = ctx.result(count, 0);
+            if sn != st {
+                let kind = if sn.bits() > st.bits() { "trunc" } else { "zext" };
+                count = scalar_before(ctx, o, "soac.convop", kind, &[count], rt);
+            }
+            let total = scalar_before(ctx, o, "soac.binop", "mul", &[count, d], rt);
+            Some(scalar_before(ctx, o, "soac.binop", "add", &[init, total], rt))
+        }
+    }
+}
+
+/// The two values a `select`, or an `if` of one result whose branches only
+/// yield, chooses between.
+fn choices(ctx: &Context, d: OpId) -> Option<Vec<Value>> {
+    match ctx.op_name(d) {
+        "soac.select" => Some(ctx.operands(d)[1..].to_vec()),
+        "soac.if" if ctx.num_results(d) == 1 => (0..2)
+            .map(|r| {
+                let b = body(ctx, d, r);
+                let t = terminator(ctx, b);
+                (ctx.first_op(b) == Some(t)).then(|| ctx.operand(t, 0))
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// A scalar op `name {kind}` of `args`, of type `ty`, before `at`.
+fn scalar_before(ctx: &mut Context, at: OpId, name: &str, kind: &str, args: &[Value], ty: Type) -> Value {
+    let k = ctx.string_attr(kind);
+    let c = Builder::before(ctx, at).op(name, args, &[ty], &[("kind", k)], Vec::new());
+    ctx.result(c, 0)
+}
+
+fn binop_kind(ctx: &Context, o: OpId) -> Option<String> {
+    match ctx.attr(o, "kind").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::String(s)) => Some(ctx.str(*s).to_string()),
+        _ => None,
+    }
 }
 
 /// Merge parameters whose results nobody reads and which only feed

@@ -50,3 +50,41 @@
   }) : (i64, !fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
   "soac.return"(%zs) : (!fut.array<[%n]i32>) -> ()
 }) {sym_name = "consumed_between", function_type = (i64, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+
+// Horizontal fusion of two scatters into one writing both destinations
+// (Note [Fusion legality], 7): the indices of both, then the values.
+// CHECK-LABEL: sym_name = "scatter_scatter"
+// CHECK: :2 = soac.scatter(
+// CHECK: ) : (i64, i64, i32, i32) -> ()
+// CHECK-NOT: soac.scatter
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %k: i64, %is: !fut.array<[%k]i64>, %vs: !fut.array<[%k]i32>, %ws: !fut.array<[%k]i32>, %d1: !fut.array<[%n]i32>, %d2: !fut.array<[%n]i32>):
+  %r1 = "soac.scatter"(%k, %is, %vs, %d1) ({
+  ^bb0(%i: i64, %v: i32):
+    "soac.yield"(%i, %v) : (i64, i32) -> ()
+  }) : (i64, !fut.array<[%k]i64>, !fut.array<[%k]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  %r2 = "soac.scatter"(%k, %is, %ws, %d2) ({
+  ^bb0(%i: i64, %w: i32):
+    "soac.yield"(%i, %w) : (i64, i32) -> ()
+  }) : (i64, !fut.array<[%k]i64>, !fut.array<[%k]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  "soac.return"(%r1, %r2) : (!fut.array<[%n]i32>, !fut.array<[%n]i32>) -> ()
+}) {sym_name = "scatter_scatter", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>, !fut.array<[?]i32>, !fut.array<[?]i32>, !fut.array<[?]i32>) -> (!fut.array<[?]i32>, !fut.array<[?]i32>)} : () -> ()
+
+// Not fused: the second scatter's indices are what the first wrote.
+// CHECK-LABEL: sym_name = "scatter_reads_scatter"
+// CHECK: = soac.scatter(
+// CHECK: = soac.scatter(
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%k: i64, %is: !fut.array<[%k]i64>, %vs: !fut.array<[%k]i64>, %d1: !fut.array<[%k]i64>, %d2: !fut.array<[%k]i64>):
+  %r1 = "soac.scatter"(%k, %is, %vs, %d1) ({
+  ^bb0(%i: i64, %v: i64):
+    "soac.yield"(%i, %v) : (i64, i64) -> ()
+  }) : (i64, !fut.array<[%k]i64>, !fut.array<[%k]i64>, !fut.array<[%k]i64>) -> !fut.array<[%k]i64>
+  %r2 = "soac.scatter"(%k, %r1, %vs, %d2) ({
+  ^bb0(%i: i64, %v: i64):
+    "soac.yield"(%i, %v) : (i64, i64) -> ()
+  }) : (i64, !fut.array<[%k]i64>, !fut.array<[%k]i64>, !fut.array<[%k]i64>) -> !fut.array<[%k]i64>
+  "soac.return"(%r2) : (!fut.array<[%k]i64>) -> ()
+}) {sym_name = "scatter_reads_scatter", function_type = (i64, !fut.array<[?]i64>, !fut.array<[?]i64>, !fut.array<[?]i64>, !fut.array<[?]i64>) -> !fut.array<[?]i64>} : () -> ()

@@ -32,13 +32,18 @@
   "soac.return"(%r) : (f32) -> ()
 }) {sym_name = "hoist", function_type = (i64, !fut.array<[?]f32>, i64) -> f32} : () -> ()
 
-// Not hoisted: a division may fail, and the loop may run no iteration.
-
-// Not hoisted: a division may fail, and the loop may run no iteration.
+// A division may fail, and the loop may run no iteration: it leaves the
+// loop under `if k > 0` (Note [Hoisting]), with 0 otherwise. (The sum of
+// the quotient then has a closed form, and the loop goes.)
 // CHECK-LABEL: sym_name = "no_hoist_div"
-// CHECK: soac.loop(
-// CHECK-NEXT: ^bb0(
+// CHECK: {kind = "gt"}
+// CHECK-NEXT: = soac.if(
 // CHECK-NEXT: {kind = "div"}
+// CHECK-NEXT: soac.yield(
+// CHECK-NEXT: }, {
+// CHECK-NEXT: soac.yield(
+// CHECK-NOT: soac.loop
+// CHECK: soac.return
 "soac.func"() ({
 ^bb0(%a: i64, %b: i64, %k: i64):
   %z = "soac.constant"() {value = 0 : i64} : () -> i64
@@ -210,3 +215,147 @@
   }) {form = "for"} : (i64, !fut.array<[%n][%m]f32>, i64) -> (!fut.array<[?][%m]f32>, i64)
   "soac.return"(%w, %reps, %l#0, %l#1) : (!fut.array<[?][%m]f32>, !fut.array<[%n]f32>, !fut.array<[?][%m]f32>, i64) -> ()
 }) {sym_name = "sizes_views_copies", function_type = (i64, i64, !fut.array<[?][?]f32>, i1, i64, f32) -> (!fut.array<[?][?]f32>, !fut.array<[?]f32>, !fut.array<[?][?]f32>, i64)} : () -> ()
+
+// Loop closed forms (Note [Loop closed forms]): a parameter that takes a
+// value from outside is that value when the loop runs at all; one that
+// adds the same value each iteration is the initial value plus the count
+// times it (the count in the parameter's type). The loop goes.
+// CHECK-LABEL: sym_name = "closed_forms"
+// CHECK-NOT: soac.loop
+// CHECK: {kind = "gt"} : (i32, i32) -> bool
+// CHECK: soac.convop
+// CHECK: kind = "mul"
+// CHECK: kind = "add"
+// CHECK-NOT: soac.loop
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i32, %a: i32, %d: i64, %c: i64):
+  %r:2 = "soac.loop"(%n, %a, %c) ({
+  ^bb0(%i: i32, %x: i32, %acc: i64):
+    %acc2 = "soac.binop"(%acc, %d) {kind = "add"} : (i64, i64) -> i64
+    "soac.yield"(%a, %acc2) : (i32, i64) -> ()
+  }) {form = "for"} : (i32, i32, i64) -> (i32, i64)
+  "soac.return"(%r#0, %r#1) : (i32, i64) -> ()
+}) {sym_name = "closed_forms", function_type = (i32, i32, i64, i64) -> (i32, i64)} : () -> ()
+
+// No closed form: the parameter feeds another (`y` sees the old `x`), and
+// a product is no sum.
+// CHECK-LABEL: sym_name = "no_closed_form"
+// CHECK: soac.loop
+"soac.func"() ({
+^bb0(%n: i64, %a: i64, %b: i64):
+  %r:2 = "soac.loop"(%n, %a, %b) ({
+  ^bb0(%i: i64, %x: i64, %y: i64):
+    %y2 = "soac.binop"(%y, %x) {kind = "mul"} : (i64, i64) -> i64
+    "soac.yield"(%b, %y2) : (i64, i64) -> ()
+  }) {form = "for"} : (i64, i64, i64) -> (i64, i64)
+  "soac.return"(%r#0, %r#1) : (i64, i64) -> ()
+}) {sym_name = "no_closed_form", function_type = (i64, i64, i64) -> (i64, i64)} : () -> ()
+
+// `#[unroll]` with a constant trip count: one copy of the body per
+// iteration, with the iteration number as a constant.
+// CHECK-LABEL: sym_name = "unrolled"
+// CHECK-NOT: soac.loop
+// CHECK: {value = 0 : i64}
+// CHECK: soac.index(
+// CHECK: {value = 1 : i64}
+// CHECK: soac.index(
+// CHECK: {value = 2 : i64}
+// CHECK: soac.index(
+// CHECK-NOT: soac.index
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%xs: !fut.array<[3]i32>, %s: i32):
+  %three = "soac.constant"() {value = 3 : i64} : () -> i64
+  %r = "soac.loop"(%three, %s) ({
+  ^bb0(%i: i64, %acc: i32):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[3]i32>, i64) -> i32
+    %acc2 = "soac.binop"(%acc, %x) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%acc2) : (i32) -> ()
+  }) {form = "for", unroll} : (i64, i32) -> i32
+  "soac.return"(%r) : (i32) -> ()
+}) {sym_name = "unrolled", function_type = (!fut.array<[3]i32>, i32) -> i32} : () -> ()
+
+// Without the attribute the loop stays.
+// CHECK-LABEL: sym_name = "not_unrolled"
+// CHECK: soac.loop
+"soac.func"() ({
+^bb0(%xs: !fut.array<[3]i32>, %s: i32):
+  %three = "soac.constant"() {value = 3 : i64} : () -> i64
+  %r = "soac.loop"(%three, %s) ({
+  ^bb0(%i: i64, %acc: i32):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[3]i32>, i64) -> i32
+    %acc2 = "soac.binop"(%acc, %x) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%acc2) : (i32) -> ()
+  }) {form = "for"} : (i64, i32) -> i32
+  "soac.return"(%r) : (i32) -> ()
+}) {sym_name = "not_unrolled", function_type = (!fut.array<[3]i32>, i32) -> i32} : () -> ()
+
+// Indexing with iota (Note [Indexing with iota]): the map over `iota n`
+// indexing `xs` and row `j` of `m` maps over `xs` and `m[j]` instead; the
+// iota input goes. An element of an `iota` of i32 is computed from its
+// index, and an element of a `replicate` is the replicated value.
+// CHECK-LABEL: sym_name = "iota_indexing"
+// CHECK-NOT: soac.iota
+// CHECK: = soac.index(
+// CHECK: = soac.map(
+// CHECK-NOT: soac.index
+// CHECK: {kind = "trunc"}
+// CHECK-NOT: soac.iota
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %k: i64, %j: i64, %xs: !fut.array<[%n]i32>, %m: !fut.array<[%k][%n]i32>, %v: i32):
+  %is = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
+  %ys = "soac.map"(%n, %is) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%xs, %i) : (!fut.array<[%n]i32>, i64) -> i32
+    %y = "soac.index"(%m, %j, %i) : (!fut.array<[%k][%n]i32>, i64, i64) -> i32
+    %s = "soac.binop"(%x, %y) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%s) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i64>) -> !fut.array<[%n]i32>
+  %zero = "soac.constant"() {value = 0 : i32} : () -> i32
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
+  %js = "soac.iota"(%n, %zero, %one) : (i64, i32, i32) -> !fut.array<[%n]i32>
+  %e = "soac.index"(%js, %j) : (!fut.array<[%n]i32>, i64) -> i32
+  %r = "soac.replicate"(%n, %v) : (i64, i32) -> !fut.array<[%n]i32>
+  %f = "soac.index"(%r, %k) : (!fut.array<[%n]i32>, i64) -> i32
+  "soac.return"(%ys, %e, %f) : (!fut.array<[%n]i32>, i32, i32) -> ()
+}) {sym_name = "iota_indexing", function_type = (i64, i64, i64, !fut.array<[?]i32>, !fut.array<[?][?]i32>, i32) -> (!fut.array<[?]i32>, i32, i32)} : () -> ()
+
+// A map over a `replicate` reads the replicated value; the input goes
+// (the other stays: a map keeps one array).
+// CHECK-LABEL: sym_name = "replicate_input"
+// CHECK-NOT: soac.replicate
+// CHECK: = soac.map(
+// CHECK: {kind = "mul"}
+// CHECK-NOT: soac.replicate
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %v: i32):
+  %r = "soac.replicate"(%n, %v) : (i64, i32) -> !fut.array<[%n]i32>
+  %ys = "soac.map"(%n, %xs, %r) ({
+  ^bb0(%x: i32, %w: i32):
+    %s = "soac.binop"(%x, %w) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%s) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  "soac.return"(%ys) : (!fut.array<[%n]i32>) -> ()
+}) {sym_name = "replicate_input", function_type = (i64, !fut.array<[?]i32>, i32) -> !fut.array<[?]i32>} : () -> ()
+
+// A concatenation of a concatenation along the same dimension is one
+// concatenation; a reshape of one that only renames the joined size is the
+// concatenation at that size.
+// CHECK-LABEL: sym_name = "concats"
+// CHECK: = soac.concat(
+// CHECK-SAME: {dim = 0 : i64} : (i64, [
+// CHECK-NOT: soac.concat
+// CHECK-NOT: soac.reshape
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%a: i64, %b: i64, %c: i64, %k: i64, %xs: !fut.array<[%a]i32>, %ys: !fut.array<[%b]i32>, %zs: !fut.array<[%c]i32>):
+  %bc = "soac.binop"(%b, %c) {kind = "add"} : (i64, i64) -> i64
+  %inner = "soac.concat"(%bc, %ys, %zs) {dim = 0 : i64} : (i64, !fut.array<[%b]i32>, !fut.array<[%c]i32>) -> !fut.array<[%bc]i32>
+  %w = "soac.binop"(%a, %bc) {kind = "add"} : (i64, i64) -> i64
+  %outer = "soac.concat"(%w, %xs, %inner) {dim = 0 : i64} : (i64, !fut.array<[%a]i32>, !fut.array<[%bc]i32>) -> !fut.array<[%w]i32>
+  %r = "soac.reshape"(%outer, %k) : (!fut.array<[%w]i32>, i64) -> !fut.array<[%k]i32>
+  "soac.return"(%r) : (!fut.array<[%k]i32>) -> ()
+}) {sym_name = "concats", function_type = (i64, i64, i64, i64, !fut.array<[?]i32>, !fut.array<[?]i32>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
