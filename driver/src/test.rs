@@ -885,19 +885,19 @@ mod tests {
             "-- ==\n-- tags { disable }\n-- input { 1 } output { 2 }\n-- input { 1 }\n",
             "-- ==\n-- tags { no_interp }\n-- entry: main inc\n-- input { 1 } output { 2 }\n",
             "-- ==\n-- tags { no_foo }\n-- compiled input { 1 } output { 2 }\n-- notest input { 1 }\n",
-            "-- script input { f 1 } output { 1 }\n-- input { 1 } output { 1 }\n",
+            "-- input { 1 } output { 1 }\n",
             "-- ==\n-- tags { disable }\n-- error: x\n",
             "-- ==\n-- tags { no_cuda }\n-- input { 1 } output { 1 }\n",
         );
         let (s, out) = run_src("tags", src);
-        assert_eq!(s, sum(2, 0, 8));
+        assert_eq!(s, sum(2, 0, 7));
         assert_eq!(out, "");
         // Another backend: `compiled` cases and `no_interp` blocks run,
         // `no_cuda` blocks are skipped.
         let dir = TempDir::new("tags2");
         let p = dir.write("prog.fut", src);
         let (s, out) = run_with(&fake("cuda"), None, false, &p);
-        assert_eq!(s, sum(2, 2, 6), "{out}");
+        assert_eq!(s, sum(2, 2, 5), "{out}");
         let d = p.display();
         assert_eq!(
             out,
