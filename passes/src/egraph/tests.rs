@@ -58,6 +58,7 @@ fn simplify_rules_rewrite_terms() {
         ("(add (add (sub v32 2i32) 1i32) 1i32)", "v32"),
         ("(sub (add 3i64 v58) 5i64)", "(add v58 -2i64)"),
         ("(mul 2u8 (mul v58 128u8))", "0u8"),
+        ("(sub (add 1i64 v58) v58)", "1i64"),
         ("(add (add v93 1.0f32) 1.0f32)", "(add (add v93 1.0f32) 1.0f32)"),
     ] {
         assert_eq!(simplify_with(&rules, from), to, "{from}");

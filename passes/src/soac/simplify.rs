@@ -19,7 +19,7 @@
 //!   nothing inside it moves before it (Note [Hoisting]). Nothing leaves
 //!   the branches of an `if`.
 //! - *trivial structure*: loops of zero or one iteration, branches on a
-//!   constant, SOACs over arrays of one row.
+//!   constant, SOACs over arrays of one row, assertions of `true`.
 //! - *closed forms*: a for loop's merge parameter whose value after `n`
 //!   iterations has a formula (Note [Loop closed forms]).
 //! - *sizes*: `soac.size` of a dimension the type knows becomes that size;
@@ -30,7 +30,8 @@
 //! - *iota indexing*: a map over `iota n` whose element indexes an array
 //!   of `n` rows maps over those rows instead (Note [Indexing with iota]).
 //! - *views*: identity reshapes and rearranges go, and a reshape or
-//!   rearrange of one becomes one, as does a reshape of a concatenation
+//!   rearrange of one becomes one (and an index of an index one index),
+//!   as does a reshape of a concatenation
 //!   that only renames the joined dimension's size, and a concatenation
 //!   of concatenations (along one dimension) is one; an element of a `replicate` is the
 //!   replicated value, and one of an `iota` is computed from its index
@@ -177,10 +178,15 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
     let name = ctx.op_name(o).to_string();
     let tries: &[(&'static str, Rule)] = match name.as_str() {
         "soac.size" => &[("known-sizes", known_size)],
-        "soac.index" => &[("index-replicate", index_replicate), ("index-iota", index_iota)],
+        "soac.index" => &[
+            ("index-replicate", index_replicate),
+            ("index-iota", index_iota),
+            ("index-index", index_index),
+        ],
         "soac.rearrange" => &[("identity-views", rearrange)],
         "soac.reshape" => &[("identity-views", reshape)],
         "soac.concat" => &[("concat-concat", concat_concat)],
+        "soac.assert" => &[("true-assertions", true_assertion)],
         "soac.map" => &[
             ("size-one-soacs", size_one),
             ("iota-indexing", iota_indexing),
@@ -529,6 +535,22 @@ fn index_iota(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     let scaled = scalar_before(ctx, o, "soac.binop", "mul", &[x, stride], t);
     let v = scalar_before(ctx, o, "soac.binop", "add", &[start, scaled], t);
     ctx.replace_op(o, &[v]);
+    true
+}
+
+/// Indexing a row of an array taken by indexing is one index:
+/// `a[i][j]` is `a[i, j]`.
+fn index_index(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let Some(inner) = ctx.defining_op(ops[0]).filter(|&d| ctx.op_name(d) == "soac.index") else {
+        return false;
+    };
+    let mut operands = ctx.operands(inner).to_vec();
+    operands.extend_from_slice(&ops[1..]);
+    let t = ctx.value_type(ctx.result(o, 0));
+    let x = Builder::before(ctx, o).op("soac.index", &operands, &[t], &[], Vec::new());
+    let x = ctx.result(x, 0);
+    ctx.replace_op(o, &[x]);
     true
 }
 
@@ -910,6 +932,15 @@ fn trivial_loop(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
         }
         _ => false,
     }
+}
+
+/// An assertion whose condition folded to `true` always holds.
+fn true_assertion(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    if bool_const(ctx, ctx.operand(o, 0)) != Some(true) {
+        return false;
+    }
+    ctx.erase_op(o);
+    true
 }
 
 /// The most iterations `#[unroll]` unrolls: beyond it the program would

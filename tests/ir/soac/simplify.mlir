@@ -359,3 +359,31 @@
   %r = "soac.reshape"(%outer, %k) : (!fut.array<[%w]i32>, i64) -> !fut.array<[%k]i32>
   "soac.return"(%r) : (!fut.array<[%k]i32>) -> ()
 }) {sym_name = "concats", function_type = (i64, i64, i64, i64, !fut.array<[?]i32>, !fut.array<[?]i32>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+
+// An assertion of `true` goes; `(i + 1) - i` is 1 (integers).
+// CHECK-LABEL: sym_name = "true_assertion"
+// CHECK-NOT: soac.assert
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%i: i64):
+  %one = "soac.constant"() {value = 1 : i64} : () -> i64
+  %j = "soac.binop"(%i, %one) {kind = "add"} : (i64, i64) -> i64
+  %k = "soac.binop"(%j, %i) {kind = "sub"} : (i64, i64) -> i64
+  %ok = "soac.cmpop"(%k, %one) {kind = "eq"} : (i64, i64) -> i1
+  "soac.assert"(%ok) {message = "the slice has one element"} : (i1) -> ()
+  "soac.return"(%k) : (i64) -> ()
+}) {sym_name = "true_assertion", function_type = (i64) -> i64} : () -> ()
+
+// An index of a row taken by an index is one index: `m[i][j]` is `m[i, j]`.
+// CHECK-LABEL: sym_name = "index_index"
+// CHECK: = soac.index(
+// CHECK-SAME: : ([
+// CHECK-SAME: i64, i64) -> i32
+// CHECK-NOT: soac.index
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %m: !fut.array<[%n][%n]i32>, %i: i64, %j: i64):
+  %row = "soac.index"(%m, %i) : (!fut.array<[%n][%n]i32>, i64) -> !fut.array<[%n]i32>
+  %x = "soac.index"(%row, %j) : (!fut.array<[%n]i32>, i64) -> i32
+  "soac.return"(%x) : (i32) -> ()
+}) {sym_name = "index_index", function_type = (i64, !fut.array<[?][?]i32>, i64, i64) -> i32} : () -> ()
