@@ -421,11 +421,11 @@ fn dataset_errors_exit_1() {
         assert!(err.contains(msg), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    let out = dataset(&[], b"[1, 2f32]");
+    let out = dataset(&[], b"[1i32, 2f32]");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("<stdin>:1:5: array elements have different types: i32 and f32"),
+        err.contains("<stdin>:1:8: array elements have different types: i32 and f32"),
         "{err}"
     );
     let out = dataset(&[], b"b\x02\x01 i32\xff\xff\xff\xff\xff\xff\xff\xff");

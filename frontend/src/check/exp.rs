@@ -1134,6 +1134,10 @@ impl Checker {
             // Not known yet: any integer type, an `i32` if nothing else
             // decides it (as an integer literal; `def index xs i = xs[i]`
             // is called with an `i32` in Futhark's bounds-error1).
+            // A literal index is an `i64` (the type of sizes) as before.
+            Type::Var(_) if matches!(i.kind, ExpKind::Lit(_)) => {
+                return self.subst.unify(&t, &i64t(), i.span);
+            }
             Type::Var(_) => {
                 let int = self.subst.fresh_constrained(unify::Constraint {
                     prims: Some((PrimSet::ints(), i.span)),

@@ -19,7 +19,7 @@
 -- CHECK-LABEL: sym_name = "slices"
 -- CHECK: soac.assert
 -- CHECK: %43 = soac.index(%33, %34) : ([%31][%32]i32, i64) -> [%32]i32
--- CHECK-NEXT: %44 = soac.slice(%43, %39, %41, %39) : ([%32]i32, i64, i64, i64) -> [%41]i32
+-- CHECK-NEXT: %44 = soac.slice(%43, %39, %40, %39) : ([%32]i32, i64, i64, i64) -> [%40]i32
 -- CHECK: %46 = soac.rearrange(%33) {perm = [1 : i64, 0 : i64]} : ([%31][%32]i32) -> [%32][%31]i32
 -- CHECK-NEXT: %47 = soac.index(%46, %36) : ([%32][%31]i32, i64) -> [%31]i32
 -- CHECK-LABEL: sym_name = "unchecked"

@@ -23,7 +23,7 @@
 -- CHECK: %18 = source.binop(%2, %17) {kind = "mod"} : (i32, i32) -> i32
 -- CHECK: %20 = source.apply(%0) {callee = @i32.f32} : (f32) -> i32
 -- CHECK: source.assert(%22) {message = "Assertion is false: (n > 0)"} : (bool) -> ()
--- CHECK: %24 = source.range(%23, %3) {kind = "up_to_exclusive"} : (i64, i64) -> [?]i64
+-- CHECK: %24 = source.range(%23, %3) {kind = "up_to_exclusive"} : (i64, i64) -> [%3]i64
 -- CHECK-NEXT: %25 = source.unop(%0) {kind = "neg"} : (f32) -> f32
 entry main (x: f32) (y: f32) (i: i32) (n: i64): (f32, f32, bool, i32, i32, []i64, f32) =
   let a = f32.sqrt (x * y) + f32.atan2 x y
