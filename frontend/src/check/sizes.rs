@@ -368,18 +368,7 @@ fn display_fun(n: &Name) -> &str {
 /// Whether `t` has `n` in an array size (also inside a size expression)
 /// outside function types.
 fn outside_functions(t: &Type, n: &Name) -> bool {
-    match t {
-        Type::Array { elem, shape, .. } => {
-            shape
-                .iter()
-                .any(|d| d.any_leaf(&mut |l| matches!(l, Size::Var(m) if m == n)))
-                || outside_functions(elem, n)
-        }
-        Type::Tuple(ts) => ts.iter().any(|t| outside_functions(t, n)),
-        Type::Record(fs) => fs.iter().any(|(_, t)| outside_functions(t, n)),
-        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| outside_functions(t, n))),
-        Type::Arrow { .. } | Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
-    }
+    super::unify::mentions_size_in(t, n, false)
 }
 
 impl Checker {

@@ -1174,17 +1174,24 @@ fn forget_size(name: &Option<Name>, r: &Rc<Type>) -> Rc<Type> {
 }
 
 pub(crate) fn mentions_size(t: &Type, n: &Name) -> bool {
+    mentions_size_in(t, n, true)
+}
+
+/// Whether `t` has `n` in an array size (also inside a size expression),
+/// looking into function types only `through_functions`.
+pub(crate) fn mentions_size_in(t: &Type, n: &Name, through_functions: bool) -> bool {
+    let inner = |t: &Type| mentions_size_in(t, n, through_functions);
     match t {
         Type::Array { elem, shape, .. } => {
             shape
                 .iter()
                 .any(|d| d.any_leaf(&mut |l| matches!(l, Size::Var(m) if m == n)))
-                || mentions_size(elem, n)
+                || inner(elem)
         }
-        Type::Tuple(ts) => ts.iter().any(|t| mentions_size(t, n)),
-        Type::Record(fs) => fs.iter().any(|(_, t)| mentions_size(t, n)),
-        Type::Arrow { param, ret, .. } => mentions_size(param, n) || mentions_size(ret, n),
-        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(|t| mentions_size(t, n))),
+        Type::Tuple(ts) => ts.iter().any(inner),
+        Type::Record(fs) => fs.iter().any(|(_, t)| inner(t)),
+        Type::Arrow { param, ret, .. } => through_functions && (inner(param) || inner(ret)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(inner)),
         Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
     }
 }
