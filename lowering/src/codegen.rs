@@ -20,11 +20,10 @@ use melior::utility::{
 };
 
 /// MLIR's conversions for host code, in order: expand the `arith` ops
-/// LLVM has no instruction for (`floordivsi`), integer powers as
-/// functions, `math` to LLVM intrinsics and what is left to libm, then
+/// LLVM has no instruction for (`floordivsi`), `math` to LLVM intrinsics and what is left to libm, then
 /// structured control flow to branches and everything to the LLVM
 /// dialect.
-pub const HOST_PIPELINE: &str = "builtin.module(arith-expand,convert-math-to-funcs{convert-ctlz=false},convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)";
+pub const HOST_PIPELINE: &str = "builtin.module(arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)";
 
 /// MLIR's conversions for the kernels (inside the `gpu.module`), then
 /// NVPTX code generation into a `gpu.binary` holding PTX for `chip`.

@@ -317,6 +317,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             let c = self.cmpop("ne", y, z);
             self.assert(c, "division by zero");
         }
+        if op == "**" && s.is_signed_int() && !self.unsafe_ && !matches!(self.int_value(y), Some(c) if c >= 0) {
+            let z = self.zero(s);
+            let c = self.cmpop("ge", y, z);
+            self.assert(c, "negative exponent in integer `**`");
+        }
         match builtins::scalar_op(op, prim(s)) {
             Some(ScalarOp::Binary(kind)) => Ok(self.binop(kind, x, y)),
             Some(ScalarOp::Compare(kind)) => Ok(self.cmpop(kind, x, y)),

@@ -31,8 +31,6 @@ pub(crate) const KERNEL_MATH: &[&str] = &[
     "math.fma",
     "math.copysign",
     "math.absi",
-    "math.ctpop",
-    "math.ctlz",
 ];
 
 pub(super) fn kernel(e: &mut Emitter, k: OpId) -> R<()> {

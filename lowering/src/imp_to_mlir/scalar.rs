@@ -130,14 +130,29 @@ fn binop(e: &mut Emitter, o: OpId, kind: &str, n: &[String], s: Scalar, result: 
             "add" => simple("arith.addi"),
             "sub" => simple("arith.subi"),
             "mul" => simple("arith.muli"),
-            "div" if signed => simple("arith.floordivsi"),
+            "div" if signed => {
+                // See Note [Signed division overflow].
+                let (m1, safe) = safe_divisor(e, b, t);
+                let q = e.tmp(&format!("arith.floordivsi {a}, {safe} : {t}"));
+                let z = e.tmp(&format!("arith.constant 0 : {t}"));
+                let neg = e.tmp(&format!("arith.subi {z}, {a} : {t}"));
+                format!("arith.select {m1}, {neg}, {q} : {t}")
+            }
             "div" => simple("arith.divui"),
-            "rem" if signed => simple("arith.remsi"),
+            "rem" if signed => {
+                // See Note [Signed division overflow].
+                let (m1, safe) = safe_divisor(e, b, t);
+                let r = e.tmp(&format!("arith.remsi {a}, {safe} : {t}"));
+                let z = e.tmp(&format!("arith.constant 0 : {t}"));
+                format!("arith.select {m1}, {z}, {r} : {t}")
+            }
             "rem" => simple("arith.remui"),
             "mod" if !signed => simple("arith.remui"),
             "mod" => {
                 // r = a rem b; r + b when r is not zero and has b's opposite sign.
-                let r = e.tmp(&simple("arith.remsi"));
+                // See Note [Signed division overflow]: a rem -1 is 0.
+                let (_, safe) = safe_divisor(e, b, t);
+                let r = e.tmp(&format!("arith.remsi {a}, {safe} : {t}"));
                 let z = e.tmp(&format!("arith.constant 0 : {t}"));
                 let nz = e.tmp(&format!("arith.cmpi ne, {r}, {z} : {t}"));
                 let rn = e.tmp(&format!("arith.cmpi slt, {r}, {z} : {t}"));
@@ -147,7 +162,7 @@ fn binop(e: &mut Emitter, o: OpId, kind: &str, n: &[String], s: Scalar, result: 
                 let rb = e.tmp(&format!("arith.addi {r}, {b} : {t}"));
                 format!("arith.select {fix}, {rb}, {r} : {t}")
             }
-            "pow" => simple("math.ipowi"),
+            "pow" => return int_pow(e, a, b, t, result),
             "min" if signed => simple("arith.minsi"),
             "min" => simple("arith.minui"),
             "max" if signed => simple("arith.maxsi"),
@@ -260,8 +275,11 @@ fn unop(e: &mut Emitter, o: OpId, kind: &str, a: &str, s: Scalar, result: Value)
                 let l = e.tmp(&format!("arith.extui {lt} : i1 to {t}"));
                 format!("arith.subi {g}, {l} : {t}")
             }
-            "popc" => format!("math.ctpop {a} : {t}"),
-            "clz" => format!("math.ctlz {a} : {t}"),
+            // LLVM's intrinsics directly: kernels linked with libdevice
+            // get no `math`-to-LLVM conversion, and libdevice has no
+            // counterpart of `math.ctpop`/`math.ctlz`.
+            "popc" => format!("\"llvm.intr.ctpop\"({a}) : ({t}) -> {t}"),
+            "clz" => format!("\"llvm.intr.ctlz\"({a}) <{{is_zero_poison = false}}> : ({t}) -> {t}"),
             _ => {
                 return Err(e.fail(
                     o,
@@ -271,6 +289,57 @@ fn unop(e: &mut Emitter, o: OpId, kind: &str, a: &str, s: Scalar, result: Value)
         }
     };
     e.def(result, &rhs);
+    Ok(())
+}
+
+// Note [Signed division overflow]
+// `INT_MIN / -1` overflows: LLVM makes it poison and x86 traps (SIGFPE).
+// Futhark's integers wrap, so the quotient is `INT_MIN` (`0 - a`) and
+// the remainder 0, as in the interpreters. Division by -1 is therefore
+// done as division by 1 and the result replaced: `-a` for the quotient,
+// 0 for the remainder (and for `mod`, whose remainder is then 0 too).
+// Division by zero is checked before (the internaliser's assertion).
+
+/// Whether the divisor `b` is -1, and a divisor that is 1 where `b` is -1
+/// (Note [Signed division overflow]).
+fn safe_divisor(e: &mut Emitter, b: &str, t: &str) -> (String, String) {
+    let m1 = e.tmp(&format!("arith.constant -1 : {t}"));
+    let one = e.tmp(&format!("arith.constant 1 : {t}"));
+    let is_m1 = e.tmp(&format!("arith.cmpi eq, {b}, {m1} : {t}"));
+    let safe = e.tmp(&format!("arith.select {is_m1}, {one}, {b} : {t}"));
+    (is_m1, safe)
+}
+
+/// Integer `a ** b` by repeated squaring, wrapping (the interpreters'
+/// semantics). A negative exponent is checked before (the internaliser's
+/// assertion); here it gives 1. A loop rather than `math.ipowi`, which
+/// kernels cannot lower (MLIR expands it into functions of a `builtin`
+/// module only).
+fn int_pow(e: &mut Emitter, a: &str, b: &str, t: &str, result: Value) -> R<()> {
+    let one = e.tmp(&format!("arith.constant 1 : {t}"));
+    let z = e.tmp(&format!("arith.constant 0 : {t}"));
+    let (acc, base, ex) = (e.fresh(), e.fresh(), e.fresh());
+    let r = e.fresh();
+    e.line(&format!(
+        "{r}:3 = scf.while ({acc} = {one}, {base} = {a}, {ex} = {b}) : ({t}, {t}, {t}) -> ({t}, {t}, {t}) {{"
+    ));
+    e.indent += 2;
+    let c = e.tmp(&format!("arith.cmpi sgt, {ex}, {z} : {t}"));
+    e.line(&format!("scf.condition({c}) {acc}, {base}, {ex} : {t}, {t}, {t}"));
+    e.indent -= 2;
+    let (acc2, base2, ex2) = (e.fresh(), e.fresh(), e.fresh());
+    e.line(&format!("}} do {{\n^bb0({acc2}: {t}, {base2}: {t}, {ex2}: {t}):"));
+    e.indent += 2;
+    let bit = e.tmp(&format!("arith.andi {ex2}, {one} : {t}"));
+    let odd = e.tmp(&format!("arith.cmpi ne, {bit}, {z} : {t}"));
+    let m = e.tmp(&format!("arith.muli {acc2}, {base2} : {t}"));
+    let acc3 = e.tmp(&format!("arith.select {odd}, {m}, {acc2} : {t}"));
+    let ex3 = e.tmp(&format!("arith.shrui {ex2}, {one} : {t}"));
+    let base3 = e.tmp(&format!("arith.muli {base2}, {base2} : {t}"));
+    e.line(&format!("scf.yield {acc3}, {base3}, {ex3} : {t}, {t}, {t}"));
+    e.indent -= 2;
+    e.line("}");
+    e.def(result, &format!("arith.addi {r}#0, {z} : {t}"));
     Ok(())
 }
 
