@@ -335,6 +335,25 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     /// The value a name refers to; `ty` is its type at this use (needed
     /// for polymorphic constants and built-in constants).
+    /// The value of top-level constant `id` (monomorphic, no
+    /// parameters), computed once, at the start of the function.
+    fn global_constant(&mut self, id: GlobalId) -> DResult<V<'a>> {
+        if let Some(v) = self.constants.get(&id) {
+            return Ok(v.clone());
+        }
+        let vb = self.valbind(id);
+        let saved = std::mem::replace(&mut self.block, self.entry_block);
+        let saved_facts = std::mem::take(&mut self.facts);
+        let saved_unsafe = std::mem::replace(&mut self.unsafe_, false);
+        let v = self.exp(&Scope::default(), &vb.body);
+        self.block = saved;
+        self.facts = saved_facts;
+        self.unsafe_ = saved_unsafe;
+        let v = v?;
+        self.constants.insert(id, v.clone());
+        Ok(v)
+    }
+
     pub fn var(&mut self, sc: &Scope<'a>, v: &Var, ty: Option<&Type>, span: Span) -> DResult<V<'a>> {
         match &v.res {
             Some(Resolved::Local) => sc
@@ -346,19 +365,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let vb = self.valbind(*id);
                 let mono = vb.body.ty.as_ref().is_some_and(|t| !super::values::has_param(t));
                 if vb.params.is_empty() && mono {
-                    if let Some(v) = self.constants.get(id) {
-                        return Ok(v.clone());
-                    }
-                    let saved = std::mem::replace(&mut self.block, self.entry_block);
-                    let saved_facts = std::mem::take(&mut self.facts);
-                    let saved_unsafe = std::mem::replace(&mut self.unsafe_, false);
-                    let v = self.exp(&Scope::default(), &vb.body);
-                    self.block = saved;
-                    self.facts = saved_facts;
-                    self.unsafe_ = saved_unsafe;
-                    let v = v?;
-                    self.constants.insert(*id, v.clone());
-                    return Ok(v);
+                    return self.global_constant(*id);
                 }
                 if vb.params.is_empty() {
                     let mut ts = TSubst::new();

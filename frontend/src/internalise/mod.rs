@@ -399,7 +399,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.block = b;
         let saved_entry = std::mem::replace(&mut self.entry_block, b);
         let saved_constants = std::mem::take(&mut self.constants);
-        let result = self.function_body(vb, b);
+        let result = self.function_body(vb, b, entry);
         self.block = saved_block;
         self.facts = saved_facts;
         self.unsafe_ = saved_unsafe;
@@ -491,7 +491,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// The parameters (block arguments of `b`) and body of a function,
     /// ending in `soac.return`; returns the returned values and the number
     /// of size parameters (the first block arguments).
-    fn function_body(&mut self, vb: &'a ValBind, b: BlockId) -> DResult<(Vec<Value>, usize)> {
+    fn function_body(&mut self, vb: &'a ValBind, b: BlockId, entry: bool) -> DResult<(Vec<Value>, usize)> {
         let sig = self.signature(vb)?;
         let i64t = self.ctx.scalar(Scalar::I64);
         let mut env = Env::default();
@@ -504,6 +504,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
         }
         let mut scope = Scope { env, ts: Rc::default() };
+        let mut declared = Vec::new();
         for (p, leaves) in vb.params.iter().zip(&sig.params) {
             let mut vals = Vec::new();
             for l in leaves {
@@ -523,7 +524,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
             let t = p.ty.as_ref().expect("signature checked the type");
             let v = structure(t, &mut vals.into_iter());
-            scope = self.bind_pat(&scope, p, v)?;
+            scope = self.bind_pat(&scope, p, v.clone())?;
+            declared.push((p, v));
+        }
+        if entry {
+            for (k, (p, v)) in declared.into_iter().enumerate() {
+                self.check_entry_sizes(&scope, p, &v, k + 1)?;
+            }
         }
         let v = self.exp(&scope, &vb.body)?;
         let leaves = v
@@ -531,6 +538,38 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             .ok_or_else(|| unsupported(vb.body.span, "functions that return functions"))?;
         self.op("soac.return", &leaves, &[], &[], vec![]);
         Ok((leaves, sizes.len()))
+    }
+}
+
+impl<'a, 'c> Internaliser<'a, 'c> {
+    /// Note [Entry arguments]: an entry point's parameter whose declared
+    /// dimensions are expressions (`[x + 1]`) takes any size; the size is
+    /// checked here, when the parameters are bound, against the value of
+    /// the expression. (Constants' names, `[three]`, are not tracked: see
+    /// the checker's Note [Sizes from constants].)
+    fn check_entry_sizes(&mut self, scope: &Scope<'a>, p: &'a Pat, v: &values::V<'a>, k: usize) -> DResult<()> {
+        let Some(crate::types::Type::Array { shape, .. }) = values::declared_type(p) else {
+            return Ok(());
+        };
+        let Some(leaf) = v.leaves().and_then(|ls| ls.first().copied()) else {
+            return Ok(());
+        };
+        for (d, s) in shape.iter().enumerate() {
+            if !matches!(s, Size::Expr(_)) {
+                continue;
+            }
+            let Some(want) = self.size_value(scope, s) else {
+                continue;
+            };
+            let actual = self.size(leaf, d)?;
+            let ok = self.cmpop("eq", actual, want);
+            let msg = format!(
+                "invalid size: argument {k} of the entry point has size {{0}} in dimension {}, but its type requires {{1}}",
+                d + 1
+            );
+            self.assert_with(ok, &msg, &[actual, want]);
+        }
+        Ok(())
     }
 }
 

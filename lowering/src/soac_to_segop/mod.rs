@@ -28,6 +28,8 @@
 //! are, run on the host): streams, distribution below the outermost map,
 //! and interchange with `while` loops. A `partition` never gets here: the
 //! earlier `soac-partition` makes a scanomap and a scatter of it.
+//! First of all, reductions of arrays become a map of reductions or a
+//! loop ([`array_reduce`], Note [Array reductions]).
 
 use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, RegionId, Type, Value, ValueMap,
@@ -38,6 +40,7 @@ use distribute::{distribute, has_inner_parallelism, split_redomap};
 use futmlir_passes::soac::analysis::{defined_inside as defined_in, held_by, SOAC_OPS};
 use interchange::interchange;
 
+mod array_reduce;
 mod distribute;
 mod interchange;
 
@@ -53,6 +56,7 @@ struct ToSegop;
 
 impl Pass for ToSegop {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        array_reduce::array_reductions(ctx, op);
         let mut host = Vec::new();
         ctx.walk(op, &mut |o| {
             if SOAC_OPS.contains(&ctx.op_name(o)) && at_host_level(ctx, o) {
