@@ -626,10 +626,44 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 sc = sc.bind(n, V::Leaf(d));
             }
         }
+        self.check_same_type_args(params, &args)?;
         for (p, (v, _)) in params.iter().zip(args) {
             sc = self.bind_pat(&sc, p, v)?;
         }
         self.exp(&sc, body)
+    }
+
+    /// Arguments passed for parameters of one type parameter (`def pair
+    /// 't (x: t) (y: t)`) have one type, shapes included: the checker
+    /// cannot know arrays' sizes when they are not tracked (`[]i32`), so
+    /// they are compared at run time.
+    fn check_same_type_args(&mut self, params: &'a [Pat], args: &[(V<'a>, Type)]) -> DResult<()> {
+        let mut seen: Vec<(Name, Vec<Value>)> = Vec::new();
+        for (p, (v, _)) in params.iter().zip(args) {
+            let (Some(Type::Param(t)), Some(leaves)) = (declared_type(p), v.leaves()) else {
+                continue;
+            };
+            let Some((_, first)) = seen.iter().find(|(u, _)| *u == t) else {
+                seen.push((t, leaves));
+                continue;
+            };
+            let first = first.clone();
+            for (&a, &b) in first.iter().zip(&leaves) {
+                let rank = self.rank(a).min(self.rank(b));
+                for d in 0..rank {
+                    let (x, y) = (self.size(a, d)?, self.size(b, d)?);
+                    if !self.same_dim(Dim::Value(x), Dim::Value(y)) {
+                        let c = self.cmpop("eq", x, y);
+                        self.assert_with(
+                            c,
+                            &format!("the arguments of type `{t}` differ in shape: size {{0}} and size {{1}}"),
+                            &[x, y],
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A call of a first-order function (Note [Functions]).
