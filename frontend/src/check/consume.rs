@@ -163,6 +163,9 @@ struct Analysis<'c> {
     /// The top-level functions whose result's components alias their
     /// parameters ([`Checker::result_parts`]).
     result_parts: &'c FastMap<Name, (usize, AliasTree)>,
+    /// The top-level functions whose result aliases top-level constants
+    /// ([`Checker::result_globals`]).
+    result_globals: &'c FastMap<Name, (usize, Vec<Name>)>,
 }
 
 // Note [Global aliases]
@@ -548,9 +551,16 @@ impl Analysis<'_> {
         for &a in aliases {
             let b = &self.bindings[a as usize];
             if let Some(why) = b.not_consumable {
+                // A value that aliases a top-level constant (`f ()` where
+                // `f` returns one): named as Futhark does.
+                let global = if self.globals.get(&b.name) == Some(&a) {
+                    format!(" (the value consumed aliases the free variable \"{}\")", b.name)
+                } else {
+                    String::new()
+                };
                 return Err(Diag::new(
                     span,
-                    format!("Consuming \"{}\", which is not consumable: {why}", b.name),
+                    format!("Consuming \"{}\", which is not consumable: {why}{global}", b.name),
                 )
                 .note(b.span, "bound here")
                 .help("only unique values may be consumed: give the parameter a unique type (`*`) or `copy` it"));
@@ -815,56 +825,22 @@ impl Analysis<'_> {
             } if matches!(op.res, Some(Resolved::Local)) => self.var_tree(op, e)?,
             ExpKind::Var(v) => self.var_tree(v, e)?,
             ExpKind::Apply(f, args) => {
-                let fal = self.exp(f)?;
-                let refs: Vec<&Exp> = args.iter().collect();
-                let al = self.apply(f.ty.as_ref(), fal, &refs, e.ty.as_ref())?;
-                let function_result = e.ty.as_ref().is_some_and(|t| matches!(t, Type::Arrow { .. }));
-                // `copy` returns a fresh value whatever its type, and so do
-                // the top-level functions whose result aliases none of
-                // their parameters (applied to all their arguments).
+                let tree = self.call_tree(e, f, args)?;
+                // A call of a function whose result aliases a top-level
+                // constant aliases it too (Note [Global aliases]).
                 match &f.kind {
                     ExpKind::Var(Var {
-                        res: Some(Resolved::Builtin(b)),
-                        ..
-                    }) if &**b == "copy" => AliasTree::Whole(Vec::new()),
-                    ExpKind::Var(Var {
                         res: Some(Resolved::Global(_)),
                         name,
-                    }) if self.fresh_results.contains(&name.name) && !function_result => AliasTree::Whole(Vec::new()),
-                    ExpKind::Var(Var {
-                        res: Some(Resolved::Global(_)),
-                        name,
-                    }) if !function_result => match self.result_parts.get(&name.name) {
-                        Some((arity, parts)) if *arity == args.len() => {
-                            let parts = parts.clone();
-                            let arg_al = std::mem::take(&mut self.last_args);
-                            let mut fresh: Vec<Option<u32>> = vec![None; arg_al.len()];
-                            parts.map_leaves(&mut |params| {
-                                let mut out = Vec::new();
-                                for &i in params {
-                                    let i = i as usize;
-                                    match arg_al.get(i) {
-                                        Some(a) if !a.is_empty() => out = union(out, a),
-                                        Some(_) => {
-                                            let id = match fresh[i] {
-                                                Some(id) => id,
-                                                None => {
-                                                    let id = self.fresh_value(args[i].span);
-                                                    fresh[i] = Some(id);
-                                                    id
-                                                }
-                                            };
-                                            out = union(out, &[id]);
-                                        }
-                                        None => {}
-                                    }
-                                }
-                                out
-                            })
+                    }) if name.quals.is_empty() => match self.result_globals.get(&name.name) {
+                        Some((arity, globals)) if *arity == args.len() => {
+                            let globals = globals.clone();
+                            let ids: Vec<u32> = globals.iter().map(|g| self.global(g, e.span)).collect();
+                            tree.map_leaves(&mut |l| union(l.clone(), &ids))
                         }
-                        _ => AliasTree::Whole(al),
+                        _ => tree,
                     },
-                    _ => AliasTree::Whole(al),
+                    _ => tree,
                 }
             }
             ExpKind::Tuple(es) => {
@@ -1179,6 +1155,63 @@ impl Analysis<'_> {
         })
     }
 
+    /// The aliases of the call `e` of `f` (Note [Component aliases]).
+    fn call_tree(&mut self, e: &Exp, f: &Exp, args: &[Exp]) -> Result<AliasTree, Diag> {
+        Ok({
+            let fal = self.exp(f)?;
+            let refs: Vec<&Exp> = args.iter().collect();
+            let al = self.apply(f.ty.as_ref(), fal, &refs, e.ty.as_ref())?;
+            let function_result = e.ty.as_ref().is_some_and(|t| matches!(t, Type::Arrow { .. }));
+            // `copy` returns a fresh value whatever its type, and so do
+            // the top-level functions whose result aliases none of
+            // their parameters (applied to all their arguments).
+            match &f.kind {
+                ExpKind::Var(Var {
+                    res: Some(Resolved::Builtin(b)),
+                    ..
+                }) if &**b == "copy" => AliasTree::Whole(Vec::new()),
+                ExpKind::Var(Var {
+                    res: Some(Resolved::Global(_)),
+                    name,
+                }) if self.fresh_results.contains(&name.name) && !function_result => AliasTree::Whole(Vec::new()),
+                ExpKind::Var(Var {
+                    res: Some(Resolved::Global(_)),
+                    name,
+                }) if !function_result => match self.result_parts.get(&name.name) {
+                    Some((arity, parts)) if *arity == args.len() => {
+                        let parts = parts.clone();
+                        let arg_al = std::mem::take(&mut self.last_args);
+                        let mut fresh: Vec<Option<u32>> = vec![None; arg_al.len()];
+                        parts.map_leaves(&mut |params| {
+                            let mut out = Vec::new();
+                            for &i in params {
+                                let i = i as usize;
+                                match arg_al.get(i) {
+                                    Some(a) if !a.is_empty() => out = union(out, a),
+                                    Some(_) => {
+                                        let id = match fresh[i] {
+                                            Some(id) => id,
+                                            None => {
+                                                let id = self.fresh_value(args[i].span);
+                                                fresh[i] = Some(id);
+                                                id
+                                            }
+                                        };
+                                        out = union(out, &[id]);
+                                    }
+                                    None => {}
+                                }
+                            }
+                            out
+                        })
+                    }
+                    _ => AliasTree::Whole(al),
+                },
+                _ => AliasTree::Whole(al),
+            }
+        })
+    }
+
     /// A use of a variable: its aliases, per component for one bound to a
     /// tuple or record (Note [Component aliases]).
     fn var_tree(&mut self, v: &Var, e: &Exp) -> Result<AliasTree, Diag> {
@@ -1414,6 +1447,7 @@ pub fn check_valbind(ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
         loop_pat: false,
         last_args: Vec::new(),
         result_parts: &ck.result_parts,
+        result_globals: &ck.result_globals,
     };
     for tp in &vb.type_params {
         if let TypeParam::Size { name, span } = tp {
@@ -1453,6 +1487,13 @@ pub fn check_valbind(ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
     }
     let result_tree = an.exp_tree(&vb.body)?;
     let result = result_tree.flat();
+    // See Note [Global aliases].
+    let result_globals: Vec<Name> = an
+        .globals
+        .iter()
+        .filter(|(_, id)| result.contains(id))
+        .map(|(n, _)| n.clone())
+        .collect();
     if let Some(ret) = &vb.ret {
         let mut leaves = Vec::new();
         unique_leaves(ret, &result_tree, &mut leaves);
@@ -1512,6 +1553,12 @@ pub fn check_valbind(ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
                 .help("return a `copy` of it"));
             }
         }
+    }
+    if result_globals.is_empty() || vb.params.is_empty() {
+        ck.result_globals.remove(&vb.name);
+    } else {
+        ck.result_globals
+            .insert(vb.name.clone(), (vb.params.len(), result_globals));
     }
     match parts {
         Some(p) => ck.result_parts.insert(vb.name.clone(), (vb.params.len(), p)),

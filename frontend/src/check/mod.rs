@@ -418,6 +418,9 @@ pub(crate) struct Checker {
     /// per component the indices of the parameters it aliases (Note
     /// [Component aliases]).
     result_parts: FastMap<Name, (usize, consume::AliasTree)>,
+    /// The top-level functions whose result aliases top-level constants:
+    /// the number of parameters and the constants (Note [Global aliases]).
+    result_globals: FastMap<Name, (usize, Vec<Name>)>,
     /// The top-level function being checked, in scope of its own body
     /// (Note [Recursive functions]).
     pub(crate) recursive: Option<RecursiveDef>,
@@ -447,6 +450,7 @@ impl Checker {
             anonymous_inferred: false,
             fresh_results: Default::default(),
             result_parts: Default::default(),
+            result_globals: Default::default(),
             recursive: None,
         };
         ck.load_builtins();
@@ -1190,6 +1194,21 @@ impl Checker {
         let mut sized = param_types.clone();
         sized.push(ret.clone());
         self.check_sizes_bound(&vb.type_params, &sized)?;
+        // A value binding's size parameters are given by its uses' types;
+        // a size it makes up itself (`filter`) would differ per use.
+        if vb.params.is_empty() && !size_params.is_empty() {
+            let t = self.subst.resolve(&ret);
+            if !matches!(t, Type::Arrow { .. }) && has_unknown_size(&t) {
+                return Err(Diag::new(
+                    vb.body.span,
+                    format!(
+                        "\"{}\" is a size-polymorphic value binding, whose type may not have an unknown size: `{t}`.",
+                        vb.name
+                    ),
+                )
+                .help("make it a function (a parameter `()`), or give the size a name of the size parameters"));
+            }
+        }
         // Defaulting and generalisation.
         let mut left = Vec::new();
         for t in param_types.iter().chain(std::iter::once(&ret)) {
@@ -1533,6 +1552,22 @@ pub fn record_type(mut fs: Vec<(Name, Type)>) -> Type {
     }
     fs.sort_by(|a, b| a.0.cmp(&b.0));
     Type::Record(fs)
+}
+
+/// Whether `t` has an unknown or existential array size outside function
+/// types (Note [Existential sizes]).
+fn has_unknown_size(t: &Type) -> bool {
+    match t {
+        Type::Array { elem, shape, .. } => {
+            shape.iter().any(|d| {
+                d.any_leaf(&mut |l| matches!(l, Size::Unknown) || matches!(l, Size::Var(n) if n.starts_with('?')))
+            }) || has_unknown_size(elem)
+        }
+        Type::Tuple(ts) => ts.iter().any(has_unknown_size),
+        Type::Record(fs) => fs.iter().any(|(_, t)| has_unknown_size(t)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(has_unknown_size)),
+        Type::Arrow { .. } | Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
 }
 
 /// `t` with its arrays outside function types unique.
