@@ -159,7 +159,19 @@ impl Size {
         s
     }
 
+    /// The size as Futhark writes it in messages: operators between
+    /// spaces (`n + 1`).
+    pub fn spaced_text(&self) -> String {
+        let mut s = String::new();
+        self.write_expr_sep(&mut s, 0, " ");
+        s
+    }
+
     fn write_expr(&self, out: &mut String, outer: u8) {
+        self.write_expr_sep(out, outer, "")
+    }
+
+    fn write_expr_sep(&self, out: &mut String, outer: u8, sep: &str) {
         match self {
             Size::Const(n) => out.push_str(&n.to_string()),
             Size::Var(v) => out.push_str(v),
@@ -170,11 +182,13 @@ impl Size {
                 if p < outer {
                     out.push('(');
                 }
-                e.lhs.write_expr(out, p);
+                e.lhs.write_expr_sep(out, p, sep);
+                out.push_str(sep);
                 out.push_str(e.op.symbol());
+                out.push_str(sep);
                 // The operators are left-associative: a right operand of the
                 // same precedence needs parentheses (`n-(m-k)`).
-                e.rhs.write_expr(out, p + 1);
+                e.rhs.write_expr_sep(out, p + 1, sep);
                 if p < outer {
                     out.push(')');
                 }

@@ -1227,16 +1227,6 @@ impl Checker {
 }
 
 impl Checker {
-    /// A size `n` as the reference's known slice and range sizes allow it:
-    /// a variable or a constant (`Some(Unknown)` where the checker does not
-    /// know, e.g. a top-level constant), or `None` for anything else.
-    fn simple_size(&self, e: &Exp) -> Option<Size> {
-        match self.size_of_exp(e) {
-            d @ (Size::Const(_) | Size::Var(_) | Size::Unknown) => Some(d),
-            _ => None,
-        }
-    }
-
     /// The size of a slice `a[start:end:stride]` of a dimension `d` that
     /// is not `a[:]`, where Futhark has one: `end` for `a[:end]`,
     /// `end-start` for `a[start:end]`, `d-start` for `a[start:]`, `d` for
@@ -1278,10 +1268,10 @@ impl Checker {
             RangeEnd::Inclusive => second.is_some() && from(1, Some(2)),
             RangeEnd::DownToExclusive => false,
         };
+        // The end is the size, as Futhark has it: also an expression
+        // (`0..<(n+1)` is `[n+1]`), compared as size expressions are.
         if known {
-            if let Some(d) = self.simple_size(end) {
-                return d;
-            }
+            return self.size_of_exp(end);
         }
         self.fresh_existential("the unknown length of range".into())
     }

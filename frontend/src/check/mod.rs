@@ -413,6 +413,14 @@ pub(crate) struct Checker {
     /// parameters (a fresh value, as if its type were unique), found by
     /// the uniqueness checker (`consume`).
     pub fresh_results: std::collections::HashSet<Name>,
+    /// The top-level functions whose result is a tuple or record whose
+    /// components alias their parameters: the number of parameters, and
+    /// per component the indices of the parameters it aliases (Note
+    /// [Component aliases]).
+    result_parts: FastMap<Name, (usize, consume::AliasTree)>,
+    /// The top-level functions whose result aliases top-level constants:
+    /// the number of parameters and the constants (Note [Global aliases]).
+    result_globals: FastMap<Name, (usize, Vec<Name>)>,
     /// The top-level function being checked, in scope of its own body
     /// (Note [Recursive functions]).
     pub(crate) recursive: Option<RecursiveDef>,
@@ -441,6 +449,8 @@ impl Checker {
             fresh_names: 0,
             anonymous_inferred: false,
             fresh_results: Default::default(),
+            result_parts: Default::default(),
+            result_globals: Default::default(),
             recursive: None,
         };
         ck.load_builtins();
@@ -692,17 +702,8 @@ impl Checker {
                 let d = self.size_of(size)?;
                 Ok(e.array_of(d))
             }
-            TypeExpKind::Unique(t) => {
-                let t = self.type_of(t)?;
-                Ok(match t {
-                    Type::Array { elem, shape, .. } => Type::Array {
-                        elem,
-                        shape,
-                        unique: true,
-                    },
-                    t => t,
-                })
-            }
+            // `*(a, b)` is `(*a, *b)`: the parameter as a whole consumes.
+            TypeExpKind::Unique(t) => Ok(unique_arrays(self.type_of(t)?)),
             TypeExpKind::Arrow(name, a, b) => {
                 // See Note [Anonymous parameter sizes].
                 let saved = std::mem::replace(&mut self.anonymous_inferred, false);
@@ -793,6 +794,41 @@ impl Checker {
             .is_some_and(|s| matches!(s.ty, Type::Arrow { .. }))
     }
 
+    /// A size expression is evaluated where the type is used, maybe many
+    /// times: it may not consume (reference, "In-place updates"), so no
+    /// argument in it may be passed for a unique parameter.
+    fn size_exp_consumes_nothing(&self, f: &Exp, args: &[Exp]) -> Result<(), Diag> {
+        let ExpKind::Var(v) = &f.kind else { return Ok(()) };
+        if v.name.quals.is_empty() && self.lookup_local(&v.name.name).is_some() {
+            return Ok(());
+        }
+        let Some(scheme) = self.scheme_of_name(&v.name) else {
+            return Ok(());
+        };
+        let mut t = &scheme.ty;
+        for a in args {
+            let Type::Arrow { param, ret, .. } = t else { break };
+            if consume::contains_unique(param) {
+                let what = match &a.kind {
+                    ExpKind::Var(x) => format!("\"{}\"", x.name),
+                    _ => "this argument".to_string(),
+                };
+                return Err(Diag::new(
+                    a.span,
+                    format!(
+                        "Consuming {what}, which is not consumable: it is in a size expression, which may not consume"
+                    ),
+                )
+                .help(format!(
+                    "`{}` consumes this parameter; size expressions are evaluated where the type is used",
+                    v.name
+                )));
+            }
+            t = ret;
+        }
+        Ok(())
+    }
+
     // Note [Sizes from constants]
     // A size may name a top-level constant (`def n = 19i64`, `[n]f32`, in
     // a module `[r]t` with `def r = i64.i32 P.r`), or be an expression
@@ -818,6 +854,9 @@ impl Checker {
                 zonk::walk_exp(
                     &mut e,
                     &mut |x| {
+                        if let ExpKind::Apply(f, args) = &x.kind {
+                            self.size_exp_consumes_nothing(f, args)?;
+                        }
                         if let ExpKind::Var(v) = &x.kind {
                             let local = v.name.quals.is_empty() && self.lookup_local(&v.name.name).is_some();
                             if !local && (self.is_size_constant(&v.name) || self.is_function_name(&v.name)) {
@@ -1155,6 +1194,21 @@ impl Checker {
         let mut sized = param_types.clone();
         sized.push(ret.clone());
         self.check_sizes_bound(&vb.type_params, &sized)?;
+        // A value binding's size parameters are given by its uses' types;
+        // a size it makes up itself (`filter`) would differ per use.
+        if vb.params.is_empty() && !size_params.is_empty() {
+            let t = self.subst.resolve(&ret);
+            if !matches!(t, Type::Arrow { .. }) && has_unknown_size(&t) {
+                return Err(Diag::new(
+                    vb.body.span,
+                    format!(
+                        "\"{}\" is a size-polymorphic value binding, whose type may not have an unknown size: `{t}`.",
+                        vb.name
+                    ),
+                )
+                .help("make it a function (a parameter `()`), or give the size a name of the size parameters"));
+            }
+        }
         // Defaulting and generalisation.
         let mut left = Vec::new();
         for t in param_types.iter().chain(std::iter::once(&ret)) {
@@ -1498,6 +1552,36 @@ pub fn record_type(mut fs: Vec<(Name, Type)>) -> Type {
     }
     fs.sort_by(|a, b| a.0.cmp(&b.0));
     Type::Record(fs)
+}
+
+/// Whether `t` has an unknown or existential array size outside function
+/// types (Note [Existential sizes]).
+fn has_unknown_size(t: &Type) -> bool {
+    match t {
+        Type::Array { elem, shape, .. } => {
+            shape.iter().any(|d| {
+                d.any_leaf(&mut |l| matches!(l, Size::Unknown) || matches!(l, Size::Var(n) if n.starts_with('?')))
+            }) || has_unknown_size(elem)
+        }
+        Type::Tuple(ts) => ts.iter().any(has_unknown_size),
+        Type::Record(fs) => fs.iter().any(|(_, t)| has_unknown_size(t)),
+        Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(has_unknown_size)),
+        Type::Arrow { .. } | Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
+}
+
+/// `t` with its arrays outside function types unique.
+fn unique_arrays(t: Type) -> Type {
+    match t {
+        Type::Array { elem, shape, .. } => Type::Array {
+            elem,
+            shape,
+            unique: true,
+        },
+        Type::Tuple(ts) => Type::Tuple(ts.into_iter().map(unique_arrays).collect()),
+        Type::Record(fs) => Type::Record(fs.into_iter().map(|(n, t)| (n, unique_arrays(t))).collect()),
+        t => t,
+    }
 }
 
 // Note [Point-free definitions]

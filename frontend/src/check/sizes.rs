@@ -240,7 +240,7 @@ impl Checker {
 // * for a slice other than `a[:]`, `a[:n]`, `a[0:n]` (with stride 1), whose
 //   size is `n` (a variable or a constant);
 // * for a range other than `0..<n`, `0..1..<n`, `1..2...n`, whose size is
-//   `n`;
+//   `n` (also a size expression: `0..<(n+1)` is `[n+1]`);
 // * for an `if` whose branches have different sizes, both known (a
 //   constant, a name or an existential).
 // Elsewhere an untracked size stays `Unknown`, which agrees with all (Note

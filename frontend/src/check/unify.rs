@@ -313,7 +313,7 @@ impl Subst {
                 if fa == fb || matches!((&fa, &fb), (Size::Expr(_), Size::Expr(_))) && same_polynomial(&fa, &fb) {
                     Ok(())
                 } else {
-                    let mut why = format!("Sizes \"{}\" and \"{}\" do not match", a.text(), b.text());
+                    let mut why = format!("Sizes \"{}\" and \"{}\" do not match", a.spaced_text(), b.spaced_text());
                     for d in [&a, &b] {
                         if let Some(origin) = self.existential_origin(d) {
                             why.push_str(&format!("; \"{}\" is {origin}", d.text()));
