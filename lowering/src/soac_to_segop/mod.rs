@@ -29,7 +29,9 @@
 //! and interchange with `while` loops. A `partition` never gets here: the
 //! earlier `soac-partition` makes a scanomap and a scatter of it.
 //! First of all, reductions of arrays become a map of reductions or a
-//! loop ([`array_reduce`], Note [Array reductions]).
+//! loop ([`array_reduce`], Note [Array reductions]), and scatters and
+//! histograms inside lambdas, and histograms of arrays, become loops
+//! ([`sequential`], Note [Sequential writes]).
 
 use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, RegionId, Type, Value, ValueMap,
@@ -43,6 +45,7 @@ use interchange::interchange;
 mod array_reduce;
 mod distribute;
 mod interchange;
+mod sequential;
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-to-segop",
@@ -57,6 +60,7 @@ struct ToSegop;
 impl Pass for ToSegop {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         array_reduce::array_reductions(ctx, op);
+        sequential::sequential_writes(ctx, op);
         let mut host = Vec::new();
         ctx.walk(op, &mut |o| {
             if SOAC_OPS.contains(&ctx.op_name(o)) && at_host_level(ctx, o) {
