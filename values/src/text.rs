@@ -476,8 +476,15 @@ impl<'a> Parser<'a> {
         let bits = t.bits();
         // A literal without a `-` is a bit pattern, up to 2^bits - 1 for
         // every integer type (`0xFFi8` and `255i8` are `-1i8`, as Futhark
-        // reads them); one with a `-` must fit as a number.
-        let v: i128 = if !neg && (radix != 10 || !suffix.is_empty()) {
+        // reads them); one with a `-` must fit as a number, except that an
+        // unsigned one wraps (`-1u16` is 65535, as Futhark's value reader
+        // and the diku-dk sorts' tests have it).
+        let v: i128 = if neg && !t.is_signed() {
+            if mag >> bits != 0 {
+                return Err(too_big());
+            }
+            ((1i128 << bits) - mag as i128) & ((1i128 << bits) - 1)
+        } else if !neg && (radix != 10 || !suffix.is_empty()) {
             if mag >> bits != 0 {
                 return Err(too_big());
             }
@@ -879,7 +886,10 @@ mod tests {
         let e = err("1i32\n  300u8");
         assert_eq!(e.message, "300u8 does not fit in u8");
         assert_eq!((e.line, e.col), (2, 3));
-        assert_eq!(err("-1u8").message, "-1u8 does not fit in u8");
+        // A negative unsigned literal wraps, as Futhark reads it.
+        assert_eq!(prim("-1u8"), PrimValue::U8(255));
+        assert_eq!(prim("-0u8"), PrimValue::U8(0));
+        assert_eq!(err("-256u8").message, "-256u8 does not fit in u8");
         // Without a `-`, a literal is a bit pattern of its type, as Futhark
         // reads it.
         assert_eq!(prim("128i8"), PrimValue::I8(-128));
@@ -887,7 +897,7 @@ mod tests {
         assert_eq!(err("256i8").message, "256i8 does not fit in i8");
         assert_eq!(err("-129i8").message, "-129i8 does not fit in i8");
         assert_eq!(err("0x100u8").message, "0x100u8 does not fit in u8");
-        assert_eq!(err("-0x80u8").message, "-0x80u8 does not fit in u8");
+        assert_eq!(prim("-0x80u8"), PrimValue::U8(128));
         assert_eq!(err("-0x81i8").message, "-0x81i8 does not fit in i8");
         assert_eq!(prim("-0x80i8"), PrimValue::I8(-128));
         assert!(err("3000000000").message.contains("does not fit in i32"));

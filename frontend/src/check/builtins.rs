@@ -81,6 +81,18 @@ pub const GENERAL: &[(&str, &str)] = &[
 /// checking]); the interpreters take them as leading `i64` arguments,
 /// evaluated from the type of the built-in where it is used
 /// ([`implicit_sizes`]).
+///
+/// Note [Sizes derived from the argument]
+/// An implicit size may be `Unknown` where it is used: the argument's size
+/// is one the checker does not track (`unflatten (xs :> [opaque 1*b]t)`,
+/// `unflatten (filter p xs)` used as `[][b]t`), so unification bound
+/// nothing, and no context bound it either. One such size is still
+/// determined by the argument, whose size is always known at run time:
+/// it is the length divided by the product of the other sizes
+/// (`unflatten`), or the length minus the other size (`split`). The
+/// interpreters pass it as [`DERIVED_SIZE`] and the built-in computes it
+/// before its usual size check; two unknown sizes (or `rep`'s one) are a
+/// compile-time error (`check::zonk`).
 pub fn implicit_size_count(name: &str) -> usize {
     match name {
         "rep" => 1,
@@ -89,6 +101,29 @@ pub fn implicit_size_count(name: &str) -> usize {
         "unflatten_4d" => 4,
         _ => 0,
     }
+}
+
+/// An implicit size to be computed from the argument's size (See Note
+/// [Sizes derived from the argument]).
+pub const DERIVED_SIZE: i64 = -1;
+
+/// The size in `sizes` (of `unflatten` or `split`, at most one of them
+/// [`DERIVED_SIZE`]) for an argument of outer size `len`, with the derived
+/// one computed: the size check that follows rejects a length that does
+/// not fit.
+pub fn derive_size(name: &str, sizes: &mut [i64], len: i64) {
+    let Some(u) = sizes.iter().position(|&d| d == DERIVED_SIZE) else {
+        return;
+    };
+    let mut others = sizes.iter().enumerate().filter(|&(i, _)| i != u).map(|(_, &d)| d);
+    sizes[u] = if name == "split" {
+        len - others.sum::<i64>()
+    } else {
+        match others.try_fold(1i64, |a, d| a.checked_mul(d)) {
+            Some(p) if p > 0 => len / p,
+            _ => 0,
+        }
+    };
 }
 
 /// The implicit sizes (see [`implicit_size_count`]) of a use of built-in

@@ -7,7 +7,7 @@ use super::{builtins, record_type, Checker, Local, Scheme};
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
-use crate::types::{PrimType, Size, SizeOp, Type};
+use crate::types::{PrimType, Size, SizeOp, TyVar, Type};
 
 fn i64t() -> Type {
     Type::Prim(PrimType::I64)
@@ -662,8 +662,12 @@ impl Checker {
         }
         let mut vars = Vec::new();
         self.subst.unbound_vars(ft, &mut vars);
-        let mut type_params = declared;
-        for v in vars {
+        // A variable with a constraint stays a unification variable, which
+        // the uses decide (`let f v = v.0` is applied to a pair); so do the
+        // variables its constraint names (the type of `v.0`), or the
+        // constraint would name a rigid type parameter.
+        let mut kept: Vec<TyVar> = Vec::new();
+        for &v in &vars {
             let c = self.subst.constraint(v);
             if env_vars.contains(&v)
                 || c.prims.is_some()
@@ -671,6 +675,26 @@ impl Checker {
                 || !c.constrs.is_empty()
                 || c.lift.is_some()
             {
+                kept.push(v);
+            }
+        }
+        let mut i = 0;
+        while i < kept.len() {
+            let c = self.subst.constraint(kept[i]);
+            let named: Vec<Type> = c
+                .fields
+                .iter()
+                .map(|(_, t, _)| t.clone())
+                .chain(c.constrs.iter().flat_map(|(_, ts, _)| ts.iter().cloned()))
+                .collect();
+            for t in &named {
+                self.subst.unbound_vars(t, &mut kept);
+            }
+            i += 1;
+        }
+        let mut type_params = declared;
+        for v in vars {
+            if kept.contains(&v) {
                 continue;
             }
             let n = self.fresh_name("t");
@@ -970,17 +994,34 @@ impl Checker {
     /// parameters (`[n*m]t` of `unflatten`) takes them from the argument's
     /// size, which must be an expression of the same form (`[k*l]`) or a
     /// size variable; Futhark rejects anything else, and so do we, with a
-    /// message that says what was expected.
+    /// message that says what was expected. An untracked (`Unknown`) size
+    /// fits only where the argument is a coercion (`xs :> [opaque 1*b]t`):
+    /// the size written there is one Futhark tracks and we do not. See
+    /// Note [Static size checking].
     fn check_size_form(&self, param: &Type, arg: &Type, i: usize, arg_exp: &Exp, desc: &Callee) -> Result<(), Diag> {
         let span = arg_exp.span;
-        fn fits(p: &Size, a: &Size) -> bool {
-            match (p, a) {
-                (Size::Expr(x), Size::Expr(y)) if x.op == y.op => fits(&x.lhs, &y.lhs) && fits(&x.rhs, &y.rhs),
-                (Size::Expr(_), Size::Infer(_)) => true,
-                (Size::Expr(_), _) => !unify::Subst::is_open(p),
-                _ => true,
+        let mut inner = arg_exp;
+        while let ExpKind::Tuple(es) = &inner.kind {
+            match &es[..] {
+                [x] => inner = x,
+                _ => break,
             }
         }
+        let coerced = matches!(inner.kind, ExpKind::Coerce(..));
+        let fits = |p: &Size, a: &Size| -> bool {
+            fn go(p: &Size, a: &Size, coerced: bool) -> bool {
+                match (p, a) {
+                    (Size::Expr(x), Size::Expr(y)) if x.op == y.op => {
+                        go(&x.lhs, &y.lhs, coerced) && go(&x.rhs, &y.rhs, coerced)
+                    }
+                    (Size::Expr(_), Size::Infer(_)) => true,
+                    (Size::Expr(_), Size::Unknown) if coerced => true,
+                    (Size::Expr(_), _) => !unify::Subst::is_open(p),
+                    _ => true,
+                }
+            }
+            go(p, a, coerced)
+        };
         // Only a parameter with a size expression in its (resolved) shape
         // has a form to check; most have none, and resolving both types
         // for every argument would cost more than the rest of the check.

@@ -58,6 +58,12 @@
 //! size must have the parameter's form (or be a size variable): a plain
 //! `[k]`, or an `Unknown` size, is an error that says what was expected
 //! and suggests a coercion `xs :> [n*m]t` (which is checked at run time).
+//! The exception is an `Unknown` size written in such a coercion
+//! (`xs :> [opaque 1*b]t`): Futhark tracks that expression and we do not,
+//! so it agrees and binds nothing; the size variables are then bound by
+//! the context or stay `Unknown`, and the built-in derives one unknown
+//! size from the argument at run time (Note [Sizes derived from the
+//! argument] in `builtins`).
 //! `++`/`concat` keep the type `[n]t -> [m]t -> []t` (so `reduce (++)`
 //! stays lenient) and give `[n+m]` only where applied to two arrays whose
 //! sizes are known.
@@ -146,6 +152,7 @@ use crate::types::{PrimType, Size, SizeVar, Type};
 
 pub mod builtins;
 mod consume;
+pub mod context_sizes;
 mod exp;
 mod patterns;
 mod seal;
@@ -851,6 +858,7 @@ impl Checker {
                 let mut e = (**e).clone();
                 let mut unknown = None;
                 let mut constant = false;
+                let mut locals = Vec::new();
                 zonk::walk_exp(
                     &mut e,
                     &mut |x| {
@@ -859,6 +867,9 @@ impl Checker {
                         }
                         if let ExpKind::Var(v) = &x.kind {
                             let local = v.name.quals.is_empty() && self.lookup_local(&v.name.name).is_some();
+                            if local {
+                                locals.push((v.name.name.clone(), x.span));
+                            }
                             if !local && (self.is_size_constant(&v.name) || self.is_function_name(&v.name)) {
                                 // A constant or a call (`[opaque n]`,
                                 // `[length xs]`): not tracked.
@@ -873,6 +884,16 @@ impl Checker {
                 )?;
                 if let Some((n, s)) = unknown {
                     return Err(Diag::new(s, format!("unknown size `{n}`")));
+                }
+                // A parameter used in a size (`def g n m (_: [n+m]t)`) is
+                // an `i64`, as where it is the whole size.
+                for (n, span) in locals {
+                    if let Some(l) = self.lookup_local(&n) {
+                        let t = self.subst.resolve(&l.ty);
+                        if let Type::Var(_) = t {
+                            self.subst.unify(&t, &Type::Prim(PrimType::I64), span)?;
+                        }
+                    }
                 }
                 if constant {
                     // See Note [Sizes from constants].

@@ -270,7 +270,13 @@ pub fn zonk_valbind(ck: &mut Checker, vb: &mut ValBind) -> Result<(), Diag> {
 /// = unflatten (flatten xs)`, whose `xs` has no declared sizes): the body
 /// of a function does not see the sizes it was generalised over.
 fn check_implicit_sizes(b: &str, t: &Type, span: crate::span::Span) -> Result<(), Diag> {
-    if !builtins::implicit_sizes(b, t).contains(&Size::Unknown) {
+    // One unknown size is derived from the argument's at run time (Note
+    // [Sizes derived from the argument] in `builtins`).
+    let unknown = builtins::implicit_sizes(b, t)
+        .iter()
+        .filter(|d| **d == Size::Unknown)
+        .count();
+    if unknown == 0 || unknown == 1 && b != "rep" {
         return Ok(());
     }
     if b == "rep" {

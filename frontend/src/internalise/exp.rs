@@ -8,7 +8,7 @@ use futmlir_dialects::ir::{AttrKind, Dim, Scalar, Type as IrType, Value};
 
 use super::values::{declared_type, match_type, size_positions, structure, subst_type, FunV, Head, Scope, TSubst, V};
 use super::{internal, unsupported, DResult, Internaliser, ResDim, Slot};
-use crate::check::builtins;
+use crate::check::{builtins, context_sizes};
 use crate::span::Span;
 use crate::syntax::ast::*;
 use crate::types::{PrimType, Size, SizeOp, Type};
@@ -356,13 +356,52 @@ impl<'a, 'c> Internaliser<'a, 'c> {
 
     pub fn var(&mut self, sc: &Scope<'a>, v: &Var, ty: Option<&Type>, span: Span) -> DResult<V<'a>> {
         match &v.res {
-            Some(Resolved::Local) => sc
-                .env
-                .lookup(&v.name.name)
-                .cloned()
-                .ok_or_else(|| internal(span, &format!("unbound variable `{}`", v.name))),
+            Some(Resolved::Local) => {
+                let f = sc
+                    .env
+                    .lookup(&v.name.name)
+                    .cloned()
+                    .ok_or_else(|| internal(span, &format!("unbound variable `{}`", v.name)))?;
+                match &f {
+                    V::Fun(fv) if matches!(&fv.head, Head::Closure { size_params, .. } if !size_params.is_empty()) => {
+                        self.closure_with_context_sizes(sc, f, ty)
+                    }
+                    _ => Ok(f),
+                }
+            }
             Some(Resolved::Global(id)) => {
                 let vb = self.valbind(*id);
+                let sizes = self.context_sizes(sc, &vb.type_params, &vb.params, &vb.body, ty);
+                if !sizes.is_empty() {
+                    // See Note [Size parameters from the context] in
+                    // `check::context_sizes`.
+                    let mut scope = Scope::default();
+                    if let (true, Some(bt), Some(t)) = (vb.params.is_empty(), &vb.body.ty, ty) {
+                        let mut ts = TSubst::new();
+                        match_type(bt, t, &mut ts);
+                        scope.ts = Rc::new(ts);
+                    }
+                    for (n, d) in &sizes {
+                        scope = scope.bind(n.clone(), V::Leaf(*d));
+                    }
+                    if vb.params.is_empty() {
+                        return self.exp(&scope, &vb.body);
+                    }
+                    let size_params = vb
+                        .type_params
+                        .iter()
+                        .filter_map(|tp| match tp {
+                            TypeParam::Size { name, .. } if !sizes.iter().any(|(n, _)| n == name) => Some(name.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    return Ok(fun(Head::Closure {
+                        params: &vb.params,
+                        body: &vb.body,
+                        scope,
+                        size_params,
+                    }));
+                }
                 let mono = vb.body.ty.as_ref().is_some_and(|t| !super::values::has_param(t));
                 if vb.params.is_empty() && mono {
                     return self.global_constant(*id);
@@ -388,9 +427,12 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     let t = ty.ok_or_else(|| internal(span, &format!("`{n}` without a type")))?;
                     let mut args = Vec::new();
                     for d in builtins::implicit_sizes(n, t) {
-                        let v = self
-                            .size_value(sc, &d)
-                            .ok_or_else(|| internal(span, &format!("the size {d} of `{n}` has no value")))?;
+                        let v = match self.size_value(sc, &d) {
+                            Some(v) => v,
+                            // See Note [Sizes derived from the argument].
+                            None if d == Size::Unknown => self.const_i64(builtins::DERIVED_SIZE),
+                            None => return Err(internal(span, &format!("the size {d} of `{n}` has no value"))),
+                        };
                         args.push((V::Leaf(v), Type::Prim(PrimType::I64)));
                     }
                     Ok(V::Fun(Rc::new(FunV {
@@ -557,6 +599,76 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Ok(v)
             }
         }
+    }
+
+    /// The values, at a use of type `ty` in scope `sc`, of the size
+    /// parameters of a function that its arguments do not determine (See
+    /// Note [Size parameters from the context] in `check::context_sizes`);
+    /// those whose value the use does not give are left out.
+    fn context_sizes(
+        &mut self,
+        sc: &Scope<'a>,
+        type_params: &[TypeParam],
+        params: &[Pat],
+        body: &Exp,
+        ty: Option<&Type>,
+    ) -> Vec<(Name, Value)> {
+        let Some(actual) = ty else { return Vec::new() };
+        let mut out = Vec::new();
+        for n in context_sizes::context_size_params(type_params, params) {
+            let Some(d) = context_sizes::size_at_use(n, params, body.ty.as_ref(), actual) else {
+                continue;
+            };
+            if let Some(v) = self.size_value(sc, &d) {
+                out.push((n.clone(), v));
+            }
+        }
+        out
+    }
+
+    /// A local function with size parameters, at a use of type `ty` in
+    /// scope `sc`: the sizes its arguments do not determine bound from the
+    /// use (See Note [Size parameters from the context] in
+    /// `check::context_sizes`).
+    fn closure_with_context_sizes(&mut self, sc: &Scope<'a>, f: V<'a>, ty: Option<&Type>) -> DResult<V<'a>> {
+        let V::Fun(fv) = &f else { return Ok(f) };
+        let Head::Closure {
+            params,
+            body,
+            scope,
+            size_params,
+        } = &fv.head
+        else {
+            return Ok(f);
+        };
+        let type_params: Vec<TypeParam> = size_params
+            .iter()
+            .map(|n| TypeParam::Size {
+                name: n.clone(),
+                span: Span::default(),
+            })
+            .collect();
+        let sizes = self.context_sizes(sc, &type_params, params, body, ty);
+        if sizes.is_empty() {
+            return Ok(f);
+        }
+        let mut scope = scope.clone();
+        for (n, d) in &sizes {
+            scope = scope.bind(n.clone(), V::Leaf(*d));
+        }
+        Ok(V::Fun(Rc::new(FunV {
+            head: Head::Closure {
+                params,
+                body,
+                scope,
+                size_params: size_params
+                    .iter()
+                    .filter(|n| !sizes.iter().any(|(m, _)| m == *n))
+                    .cloned()
+                    .collect(),
+            },
+            args: fv.args.clone(),
+        })))
     }
 
     /// Inline a function body: parameters bound to the arguments, type

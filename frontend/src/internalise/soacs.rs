@@ -182,6 +182,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let xs = a(k).0;
                 let ls = self.array_leaves(&xs, span)?;
                 let p = self.size(ls[0], 0)?;
+                self.derive_size(&mut sizes, p, "mul");
                 let mut total = sizes[0];
                 for &s in &sizes[1..] {
                     total = self.binop("mul", total, s);
@@ -209,10 +210,12 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
             "split" => {
                 // The implicit sizes `n` and `m`, then the array.
-                let (n, m) = (leaf(0)?, leaf(1)?);
+                let mut nm = [leaf(0)?, leaf(1)?];
                 let xs = a(2).0;
                 let ls = self.array_leaves(&xs, span)?;
                 let len = self.size(ls[0], 0)?;
+                self.derive_size(&mut nm, len, "add");
+                let [n, m] = nm;
                 let zero = self.const_i64(0);
                 let total = self.binop("add", n, m);
                 let conds = vec![
@@ -931,6 +934,35 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     }
 
     /// The intrinsic constants ([`builtins::numeric_constant`]).
+    /// The implicit size of `unflatten` (`op` "mul") or `split` ("add")
+    /// passed as `DERIVED_SIZE`, if any, computed from the argument's
+    /// length `len` and the other sizes: see Note [Sizes derived from the
+    /// argument] in `check::builtins`. The size check that follows rejects
+    /// a length that does not fit.
+    fn derive_size(&mut self, sizes: &mut [Value], len: Value, op: &str) {
+        let Some(u) = sizes
+            .iter()
+            .position(|&s| self.int_value(s) == Some(builtins::DERIVED_SIZE))
+        else {
+            return;
+        };
+        let others: Vec<Value> = sizes
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != u)
+            .map(|(_, &s)| s)
+            .collect();
+        sizes[u] = if op == "add" {
+            others.into_iter().fold(len, |acc, s| self.binop("sub", acc, s))
+        } else {
+            // len / max(product, 1): an empty product derives 0 from 0.
+            let one = self.const_i64(1);
+            let product = others.into_iter().fold(one, |acc, s| self.binop("mul", acc, s));
+            let divisor = self.binop("max", product, one);
+            self.binop("div", len, divisor)
+        };
+    }
+
     fn numeric_const(&mut self, s: Scalar, f: &str) -> DResult<Value> {
         match builtins::numeric_constant(prim(s), f) {
             Some(x) => Ok(self.const_float(x, s)),

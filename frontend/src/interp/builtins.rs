@@ -556,6 +556,7 @@ impl<'a> Interp<'a> {
                     dims.push(as_i64(&it.next().unwrap_or_else(Value::unit), span)?);
                 }
                 let xs = array_arg(it.next().unwrap_or_else(Value::unit), span)?;
+                crate::check::builtins::derive_size("unflatten", &mut dims, xs.outer() as i64);
                 let total = dims.iter().try_fold(1i64, |a, d| a.checked_mul(*d));
                 if dims.iter().any(|d| *d < 0) || total != Some(xs.outer() as i64) {
                     let want: String = dims.iter().map(|d| format!("[{d}]")).collect();
@@ -575,8 +576,10 @@ impl<'a> Interp<'a> {
             }
             Gen::Split => {
                 let [n, m, xs] = args_n(args, span)?;
-                let (n, m) = (as_i64(&n, span)?, as_i64(&m, span)?);
                 let xs = array_arg(xs, span)?;
+                let mut nm = [as_i64(&n, span)?, as_i64(&m, span)?];
+                crate::check::builtins::derive_size("split", &mut nm, xs.outer() as i64);
+                let [n, m] = nm;
                 if n < 0 || m < 0 || n.checked_add(m) != Some(xs.outer() as i64) {
                     return err(
                         span,

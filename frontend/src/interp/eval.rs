@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use crate::check::{builtins, Checked};
+use crate::check::{builtins, context_sizes, Checked};
 use crate::span::Span;
 use crate::syntax::ast::{
     Dec, DimIndex, Exp, ExpKind, GlobalId, Literal, LoopForm, Name, Pat, PatKind, RangeEnd, RecordField, Resolved,
@@ -120,6 +120,10 @@ pub(crate) struct Interp<'a> {
     captured: Option<Rc<Captured<'a>>>,
     globals: Vec<Vec<GlobalSlot<'a>>>,
     builtins: HashMap<usize, Builtin, BuildHasherDefault<AddrHasher>>,
+    /// Whether a function (by the address of its parameters) has size
+    /// parameters that its arguments do not determine (Note [Size
+    /// parameters from the context] in `check::context_sizes`).
+    context_sized: HashMap<usize, bool, BuildHasherDefault<AddrHasher>>,
     /// Free variables of each lambda and local function, by body address.
     free_vars: HashMap<usize, Rc<[&'a str]>, BuildHasherDefault<AddrHasher>>,
     /// Whether work and span are counted (see cost.rs).
@@ -153,6 +157,7 @@ impl<'a> Interp<'a> {
                 .map(|p| p.decs.iter().map(|_| GlobalSlot::Todo).collect())
                 .collect(),
             builtins: HashMap::default(),
+            context_sized: HashMap::default(),
             free_vars: HashMap::default(),
             cost,
             trace,
@@ -579,12 +584,107 @@ impl<'a> Interp<'a> {
 
     #[inline]
     fn eval_var(&mut self, v: &'a Var, e: &'a Exp) -> R<Value<'a>> {
-        if let Some(Resolved::Builtin(name)) = &v.res {
-            if builtins::implicit_size_count(name) > 0 {
+        match &v.res {
+            Some(Resolved::Builtin(name)) if builtins::implicit_size_count(name) > 0 => {
                 return self.sized_builtin(name, e);
             }
+            Some(Resolved::Global(id)) => {
+                let vb = self.valbind(*id, e.span)?;
+                if self.has_context_sizes(&vb.type_params, &vb.params) {
+                    return self.global_with_context_sizes(*id, vb, e);
+                }
+            }
+            _ => {}
         }
-        self.eval_var_res(v.res.as_ref(), &v.name.name, e.span)
+        let f = self.eval_var_res(v.res.as_ref(), &v.name.name, e.span)?;
+        match &f {
+            Value::Fun(c) if matches!(&**c, Fun::Closure(c) if self.has_context_sizes(c.type_params, c.params)) => {
+                self.closure_with_context_sizes(f, e)
+            }
+            _ => Ok(f),
+        }
+    }
+
+    /// Whether the function with `type_params` and `params` has size
+    /// parameters that its arguments do not determine (computed once per
+    /// function).
+    #[inline]
+    fn has_context_sizes(&mut self, type_params: &'a [TypeParam], params: &'a [Pat]) -> bool {
+        if type_params.is_empty() {
+            return false;
+        }
+        let key = type_params.as_ptr() as usize;
+        *self
+            .context_sized
+            .entry(key)
+            .or_insert_with(|| !context_sizes::context_size_params(type_params, params).is_empty())
+    }
+
+    /// The values, at the use `e`, of the size parameters of a function
+    /// that its arguments do not determine (See Note [Size parameters from
+    /// the context] in `check::context_sizes`); those whose value the use
+    /// does not give are left out.
+    fn context_sizes(
+        &self,
+        type_params: &'a [TypeParam],
+        params: &'a [Pat],
+        body: &'a Exp,
+        e: &Exp,
+    ) -> Vec<(Sym<'a>, Option<Value<'a>>)> {
+        let Some(actual) = &e.ty else { return Vec::new() };
+        context_sizes::context_size_params(type_params, params)
+            .into_iter()
+            .filter_map(|n| {
+                let d = context_sizes::size_at_use(n, params, body.ty.as_ref(), actual)?;
+                let v = self.size_value(&d)?;
+                Some((&**n, Some(Value::i64(v))))
+            })
+            .collect()
+    }
+
+    /// A top-level definition with size parameters, at its use `e`: a
+    /// function gets the sizes its arguments do not determine from the
+    /// use, a constant is evaluated with them (See Note [Size parameters
+    /// from the context] in `check::context_sizes`).
+    #[inline(never)]
+    fn global_with_context_sizes(&mut self, id: GlobalId, vb: &'a ValBind, e: &'a Exp) -> R<Value<'a>> {
+        let sizes = self.context_sizes(&vb.type_params, &vb.params, &vb.body, e);
+        if sizes.is_empty() {
+            return self.global_value(id, e.span);
+        }
+        let env = Some(Rc::new(Captured { vars: sizes }));
+        if vb.params.is_empty() {
+            let saved = self.enter(env);
+            let r = self.eval(&vb.body);
+            self.leave(saved);
+            return r;
+        }
+        Ok(Value::Fun(Rc::new(Fun::Closure(Closure {
+            type_params: &vb.type_params,
+            params: &vb.params,
+            body: &vb.body,
+            env,
+        }))))
+    }
+
+    /// A local function with size parameters (`f`), at its use `e`, with
+    /// the sizes its arguments do not determine bound from the use.
+    #[inline(never)]
+    fn closure_with_context_sizes(&mut self, f: Value<'a>, e: &'a Exp) -> R<Value<'a>> {
+        let Value::Fun(rc) = &f else { return Ok(f) };
+        let Fun::Closure(c) = &**rc else { return Ok(f) };
+        let sizes = self.context_sizes(c.type_params, c.params, c.body, e);
+        if sizes.is_empty() {
+            return Ok(f);
+        }
+        let mut vars = c.env.as_ref().map(|cap| cap.vars.clone()).unwrap_or_default();
+        vars.extend(sizes);
+        Ok(Value::Fun(Rc::new(Fun::Closure(Closure {
+            type_params: c.type_params,
+            params: c.params,
+            body: c.body,
+            env: Some(Rc::new(Captured { vars })),
+        }))))
     }
 
     /// `unflatten` or `split` at the type of its use `e`: the built-in
@@ -599,6 +699,8 @@ impl<'a> Interp<'a> {
         for d in builtins::implicit_sizes(name, t) {
             match self.size_value(&d) {
                 Some(n) => sizes.push(Value::i64(n)),
+                // See Note [Sizes derived from the argument].
+                None if d == Size::Unknown => sizes.push(Value::i64(builtins::DERIVED_SIZE)),
                 None => return internal(e.span, format!("the size {d} of `{name}` has no value")),
             }
         }
@@ -737,7 +839,10 @@ impl<'a> Interp<'a> {
                 }
                 Some(Resolved::Global(id)) => {
                     let vb = self.valbind(*id, f.span)?;
-                    if !vb.params.is_empty() && vb.params.len() == vals.len() {
+                    if !vb.params.is_empty()
+                        && vb.params.len() == vals.len()
+                        && !self.has_context_sizes(&vb.type_params, &vb.params)
+                    {
                         return self.call_global(vb, vals, e.span);
                     }
                 }
@@ -1449,6 +1554,14 @@ impl<'a> Interp<'a> {
             return internal(span, format!("updating a slice with {}", v.kind()));
         };
         if src.shape != shape {
+            // An empty array built without its element type (see the
+            // value representation in `value.rs`) has lost its inner
+            // sizes; written to an empty slice with its outer ones, it is
+            // the empty array the slice expects.
+            let unknown_empty = matches!(&src.data, Data::Boxed(xs) if xs.is_empty());
+            if unknown_empty && shape.starts_with(&src.shape) && shape.contains(&0) {
+                return Ok(Value::Array(rc));
+            }
             return err(
                 span,
                 format!(

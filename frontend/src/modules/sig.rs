@@ -370,13 +370,27 @@ fn specs_into(
                 });
             }
             Spec::Include(se, _) => {
-                let s = resolve(el, se, env)?;
+                // As for a module spec, `with` refinements may name the
+                // types this signature declared before (`type cell
+                // include has_cell with cell = cell`): they are resolved
+                // at this level, after rerooting.
+                let mut refinements = Vec::new();
+                let mut base = se;
+                while let SigExpKind::With(b, qn, params, te) = &base.kind {
+                    refinements.push((qn, params, te, base.span));
+                    base = b;
+                }
+                let s = resolve(el, base, env)?;
                 if s.functor.is_some() {
                     return Err(Diag::new(se.span, "expected the module type of a structure to include"));
                 }
                 let mut v = s.items.clone();
                 let path = levels.last().map(|l| l.path.clone()).unwrap_or_default();
                 reroot(&mut v, &path);
+                for (qn, params, te, span) in refinements.into_iter().rev() {
+                    let te = spec_type(te, env, levels, params)?;
+                    refine(&mut v, &qn.quals, qn, params, te, span)?;
+                }
                 if let Some(l) = levels.last_mut() {
                     l.types.extend(type_names(&v));
                     for it in &v {

@@ -1,11 +1,7 @@
--- A size parameter that only the result type mentions is allowed (as in
--- Futhark); taking its value from a call's context is not supported yet,
--- which is a clear error, not an internal one. (The compiled backends
--- refuse the call at compile time, "not supported yet":
--- tests/ir/source/unsupported.fut.)
+-- A size parameter that only the result type mentions takes its value
+-- from the call's context (Note [Size parameters from the context]).
 -- ==
--- tags { no_cpu no_cuda }
--- input { 7 } error: not determined by the arguments
+-- input { 7 } output { [[7, 7, 7], [7, 7, 7]] }
 
 def mat [m] [n] (v: i32) : [m][n]i32 = tabulate_2d m n (\_ _ -> v)
 
