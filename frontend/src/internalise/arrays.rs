@@ -298,8 +298,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             None => 1,
             Some(e) => match e.as_const_int() {
                 Some(s) if s != 0 => s,
-                Some(_) => return Err(unsupported(e.span, "slices with stride 0")),
-                None => return Err(unsupported(e.span, "slices with a stride that is not a constant")),
+                _ => return self.slice_bounds_dynamic(sc, n, (start, end, e), conds, shown),
             },
         };
         let sv = self.const_i64(s);
@@ -403,6 +402,89 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             len,
             stride: sv,
             whole,
+        };
+        Ok((ix, piece))
+    }
+
+    /// [`Self::slice_bounds`] with a stride known only at run time (or
+    /// zero): both signs' formulas, selected by the stride's sign. A zero
+    /// stride is out of bounds (Note [Slice bounds] in interp).
+    fn slice_bounds_dynamic(
+        &mut self,
+        sc: &Scope<'a>,
+        n: Value,
+        (start, end, stride): (Option<&'a Exp>, Option<&'a Exp>, &'a Exp),
+        conds: &mut Vec<Value>,
+        shown: &mut Vec<Value>,
+    ) -> DResult<(Ix, String)> {
+        let sv = self.leaf(sc, stride)?;
+        let zero = self.const_i64(0);
+        let one = self.const_i64(1);
+        let m1 = self.const_i64(-1);
+        let pos = self.cmpop("gt", sv, zero);
+        let nm1 = self.binop("sub", n, one);
+        let st = match start {
+            Some(e) => Some(self.leaf(sc, e)?),
+            None => None,
+        };
+        let en = match end {
+            Some(e) => Some(self.leaf(sc, e)?),
+            None => None,
+        };
+        let mut piece = String::new();
+        for (k, part) in [st, en, Some(sv)].into_iter().enumerate() {
+            if k > 0 {
+                piece.push(':');
+            }
+            if let Some(v) = part {
+                piece.push_str(&format!("{{{}}}", shown.len()));
+                shown.push(v);
+            }
+        }
+        let st = match st {
+            Some(v) => v,
+            None => self.select(pos, zero, nm1),
+        };
+        let en = match en {
+            Some(v) => v,
+            None => self.select(pos, n, m1),
+        };
+        // len = (en - st + s - sign s) / s, rounding the count up; the
+        // division by a zero stride divides by 1 instead (the bounds
+        // check fails then).
+        let is_zero = self.cmpop("eq", sv, zero);
+        let safe = self.select(is_zero, one, sv);
+        let sign = self.select(pos, one, m1);
+        let d = self.binop("sub", en, st);
+        let d = self.binop("add", d, safe);
+        let num = self.binop("sub", d, sign);
+        let len = self.binop("div", num, safe);
+        if !self.unsafe_ {
+            let k1 = self.binop("sub", len, one);
+            let step = self.binop("mul", k1, sv);
+            let last = self.binop("add", st, step);
+            let up = [self.le(zero, st), self.le(st, en), self.le(st, n), self.le(last, nm1)];
+            let up = self.and_all(up.into_iter().flatten().collect());
+            let down_nonempty = [self.le(zero, last), self.le(en, st), self.le(st, nm1)];
+            let down_nonempty = self.and_all(down_nonempty.into_iter().flatten().collect());
+            let eq = self.cmpop("eq", st, en);
+            let down_empty = [Some(eq), self.le(m1, st), self.le(st, n)];
+            let down_empty = self.and_all(down_empty.into_iter().flatten().collect());
+            let yes = self.const_bool(true);
+            let up = up.unwrap_or(yes);
+            let down = match (down_nonempty, down_empty) {
+                (Some(a), Some(b)) => self.binop("or", a, b),
+                _ => yes,
+            };
+            let ok = self.select(pos, up, down);
+            let nonzero = self.cmpop("ne", sv, zero);
+            conds.push(self.binop("and", nonzero, ok));
+        }
+        let ix = Ix::Slice {
+            start: st,
+            len,
+            stride: sv,
+            whole: false,
         };
         Ok((ix, piece))
     }

@@ -127,6 +127,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 }
             }
             ExpKind::ProjectSection(path) => Ok(fun(Head::Project(path))),
+            ExpKind::Apply(f, _) if is_hole(f) => {
+                // A hole of function type, applied: the application fails
+                // (its arguments are not needed).
+                self.hole(sc, e)
+            }
             ExpKind::Apply(f, args) => {
                 let fv = self.exp(sc, f)?;
                 let mut avs = Vec::new();
@@ -1202,4 +1207,13 @@ fn leaf_types_of(vb: &ValBind, span: Span) -> DResult<Vec<Scalar>> {
         .ok_or_else(|| internal(span, "a body without a type"))?;
     let lts = super::values::leaf_types(t).map_err(|w| unsupported(span, &format!("functions returning {w}")))?;
     Ok(lts.into_iter().map(|l| l.scalar).collect())
+}
+
+/// Whether `e` is `???`, perhaps in parentheses.
+fn is_hole(e: &Exp) -> bool {
+    match &e.kind {
+        ExpKind::Hole => true,
+        ExpKind::Tuple(es) if es.len() == 1 => is_hole(&es[0]),
+        _ => false,
+    }
 }

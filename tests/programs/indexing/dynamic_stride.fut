@@ -1,0 +1,16 @@
+-- Slices whose stride is known only at run time: either sign, default
+-- bounds, and a zero stride is out of bounds.
+-- ==
+-- input { [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] 4i64 9i64 2i64 }
+-- output { [4, 6, 8] [0, 2, 4, 6, 8] }
+-- input { [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] 9i64 4i64 -2i64 }
+-- output { [9, 7, 5] [9, 7, 5, 3, 1] }
+-- input { [0, 1, 2, 3, 4, 5, 6, 7] 7i64 9i64 2i64 }
+-- output { [7] [0, 2, 4, 6] }
+-- input { empty([0]i32) 0i64 0i64 -3i64 }
+-- output { empty([0]i32) empty([0]i32) }
+-- input { [0, 1, 2, 3] 0i64 1i64 0i64 }
+-- error: out of bounds
+-- input { [0, 1, 2, 3] 3i64 -10i64 -2i64 }
+-- error: out of bounds
+def main (xs: []i32) (i: i64) (j: i64) (s: i64) = (xs[i:j:s], xs[::s])
