@@ -322,6 +322,7 @@ impl Checker {
                 value,
                 body,
             } => {
+                super::check_redefinable(name, *name_span)?;
                 super::sizes::check_distinct_params(type_params)?;
                 let snapshot = self.scope_snapshot(type_params, params);
                 let saved_rigid = self.subst.rigid.len();
@@ -730,6 +731,7 @@ impl Checker {
                 site: LiftSite::Compare,
                 span,
             }),
+            equality: set.is_none().then_some(span),
             ..Default::default()
         });
         let r = if result_bool { boolt() } else { t.clone() };

@@ -732,6 +732,16 @@ impl Checker {
                 }))
             }
             TypeExpKind::Sum(cs) => {
+                // Futhark stores a sum type's tag in one byte.
+                if cs.len() > MAX_CONSTRUCTORS {
+                    return Err(Diag::new(
+                        te.span,
+                        format!(
+                            "Sum types may have at most {MAX_CONSTRUCTORS} constructors; this one has {}",
+                            cs.len()
+                        ),
+                    ));
+                }
                 let mut out: Vec<(Name, Vec<Type>)> = Vec::new();
                 for (c, ts) in cs {
                     if out.iter().any(|(m, _)| m == c) {
@@ -1122,6 +1132,7 @@ impl Checker {
 
     /// Check a `def` and return its (generalised) type scheme.
     fn check_valbind(&mut self, vb: &mut ValBind, id: GlobalId) -> Result<Scheme, Diag> {
+        check_redefinable(&vb.name, vb.name_span)?;
         self.locals.clear();
         self.subst.rigid.clear();
         let mut size_params = Vec::new();
@@ -1163,6 +1174,28 @@ impl Checker {
         for v in left {
             if let Some(d) = self.subst.ambiguous_sum(v) {
                 return Err(d);
+            }
+            // A variable that must be a record (`r.x`) could be many
+            // record types (Futhark has no row polymorphism), and one
+            // that must support equality cannot be a type parameter
+            // (Note [Equality types]).
+            let c = self.subst.constraint(v);
+            if let Some((n, _, span)) = c.fields.first() {
+                return Err(Diag::new(
+                    *span,
+                    format!("Type is ambiguous: a record with at least the field `{n}`"),
+                )
+                .help("add a type annotation that says which record type (e.g. `(r: {x: i32, y: f32})`)"));
+            }
+            if let Some(span) = c.equality {
+                return Err(Diag::new(
+                    span,
+                    format!(
+                        "Type is ambiguous: the operands' type does not support equality, as a type parameter of `{}` would not",
+                        vb.name
+                    ),
+                )
+                .help("add a type annotation that says which type is compared (e.g. `(x: i32)`)"));
             }
             // Futhark infers a lifted type parameter unless something
             // limits it (`==`, an array of it).
@@ -1636,4 +1669,18 @@ fn eta_expand(mut vb: ValBind, extra: usize) -> ValBind {
         .collect();
     vb.body = Exp::new(ExpKind::Apply(Box::new(body), args), span);
     vb
+}
+
+/// The most constructors a sum type may have (its tag is one byte).
+const MAX_CONSTRUCTORS: usize = 256;
+
+/// `&&` and `||` short-circuit, which no function can: they may not be
+/// defined (Futhark's "The || operator may not be redefined").
+pub(crate) fn check_redefinable(name: &str, span: Span) -> Result<(), Diag> {
+    let base = name.rsplit('.').next().unwrap_or(name);
+    if base == "&&" || base == "||" {
+        return Err(Diag::new(span, format!("The {base} operator may not be redefined."))
+            .help("`&&` and `||` evaluate their right operand only when needed; a user-defined operator cannot, so use another name"));
+    }
+    Ok(())
 }
