@@ -921,7 +921,7 @@ impl Checker {
                 return self.expand_abbr(&qn.name, &abbr, args, span);
             }
         }
-        Err(Diag::new(span, format!("unknown type `{qn}`")))
+        Err(Diag::new(span, format!("Unknown type \"{qn}\"")))
     }
 
     fn expand_abbr(&mut self, name: &Name, abbr: &TypeAbbr, args: &[TypeArgExp], span: Span) -> Result<Type, Diag> {

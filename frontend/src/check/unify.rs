@@ -260,10 +260,11 @@ pub struct Subst {
     /// The rigid existential sizes made so far, with where each comes
     /// from (for messages). See Note [Existential sizes] in `sizes`.
     pub existentials: Vec<(Name, String)>,
-    /// The abstract types (`Type::Param`s of sealed modules, Note
-    /// [Abstract types] in `seal`) whose type behind them has functions:
-    /// lifted, as their specification must say `type^`.
-    pub lifted_abstract: Vec<Name>,
+    /// The abstract types (`Type::Param`s of sealed modules and of
+    /// functor parameters, Note [Abstract types] in `seal`) that are not
+    /// unlifted: as their specification says (`type~`, `type^`), or
+    /// lifted where the type behind them has functions.
+    pub abstract_liftedness: Vec<(Name, Liftedness)>,
 }
 
 impl Subst {
@@ -1087,8 +1088,12 @@ impl Subst {
     pub fn param_liftedness(&self, n: &Name) -> Liftedness {
         match self.rigid.iter().rev().find(|(m, _)| m == n) {
             Some((_, l)) => *l,
-            None if self.lifted_abstract.contains(n) => Liftedness::Lifted,
-            None => Liftedness::Unlifted,
+            None => self
+                .abstract_liftedness
+                .iter()
+                .rev()
+                .find(|(m, _)| m == n)
+                .map_or(Liftedness::Unlifted, |(_, l)| *l),
         }
     }
 
