@@ -815,17 +815,22 @@ impl Checker {
                 };
                 self.check_size_form(&params[i], &at, i, a, desc)?;
                 let what = desc.cannot_apply(i, a);
-                self.subst.unify_explained(&params[i], &at, a.span, |s, help| {
-                    Diag::new(
-                        a.span,
-                        format!(
-                            "{what}: expected type `{}`, found `{}`",
-                            s.show(&params[i]),
-                            s.show(&at)
-                        ),
-                    )
-                    .help(help)
-                })?;
+                self.subst
+                    .unify_explained(&params[i], &at, a.span, |s, help| {
+                        Diag::new(
+                            a.span,
+                            format!(
+                                "{what}: expected type `{}`, found `{}`",
+                                s.show(&params[i]),
+                                s.show(&at)
+                            ),
+                        )
+                        .help(help)
+                    })
+                    .map_err(|d| match desc {
+                        Callee::Name(qn) => super::default_notes(self, &qn.to_string(), d),
+                        Callee::Other => d,
+                    })?;
             }
         }
         Ok(t)

@@ -142,7 +142,7 @@ use crate::diag::Diag;
 use crate::span::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
 use crate::syntax::parser;
-use crate::types::{PrimType, Size, SizeVar, Type};
+use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
 
 pub mod builtins;
 mod consume;
@@ -404,6 +404,11 @@ pub(crate) struct Checker {
     /// The types behind abstract types (Note [Abstract types]).
     /// Each with its type parameters and its size parameters.
     abstract_types: FastMap<Name, (Vec<Name>, Vec<Name>, Type)>,
+    /// The top-level definitions whose types were decided by defaulting
+    /// (`def add a b = a + b` is `i32 -> i32 -> i32`): where each
+    /// defaulted variable came from and its type. A type error that uses
+    /// one says so (Note [Defaulting]).
+    pub(crate) defaulted: FastMap<Name, Vec<(Span, PrimType)>>,
     pub errors: Vec<Diag>,
     fresh_names: u32,
     /// Whether `[]` is a fresh size variable rather than an unknown size
@@ -437,6 +442,7 @@ impl Checker {
             builtin_aliases: FastMap::default(),
             types: FastMap::default(),
             abstract_types: FastMap::default(),
+            defaulted: FastMap::default(),
             errors: Vec::new(),
             fresh_names: 0,
             anonymous_inferred: false,
@@ -1166,10 +1172,28 @@ impl Checker {
         let mut sized = param_types.clone();
         sized.push(ret.clone());
         self.check_sizes_bound(&vb.type_params, &sized)?;
-        // Defaulting and generalisation.
+        // Defaulting and generalisation. See Note [Defaulting].
+        let mut open = Vec::new();
+        for t in param_types.iter().chain(std::iter::once(&ret)) {
+            self.subst.unbound_vars(t, &mut open);
+        }
+        let overloaded: Vec<(TyVar, Span)> = open
+            .iter()
+            .filter_map(|v| self.subst.constraint(*v).prims.map(|(_, s)| (*v, s)))
+            .collect();
         let mut left = Vec::new();
         for t in param_types.iter().chain(std::iter::once(&ret)) {
             self.subst.default_vars(t, &mut left);
+        }
+        let defaulted: Vec<(Span, PrimType)> = overloaded
+            .into_iter()
+            .filter_map(|(v, s)| match self.subst.resolve(&Type::Var(v)) {
+                Type::Prim(p) => Some((s, p)),
+                _ => None,
+            })
+            .collect();
+        if !defaulted.is_empty() {
+            self.defaulted.insert(vb.name.clone(), defaulted);
         }
         for v in left {
             if let Some(d) = self.subst.ambiguous_sum(v) {
@@ -1669,6 +1693,37 @@ fn eta_expand(mut vb: ValBind, extra: usize) -> ValBind {
         .collect();
     vb.body = Exp::new(ExpKind::Apply(Box::new(body), args), span);
     vb
+}
+
+// Note [Defaulting]
+// ~~~~~~~~~~~~~~~~~
+// A top-level definition whose type still has a variable that only an
+// overloaded operator or literal constrains (`def add a b = a + b`: a
+// numeric type) is not generalised over it: the variable defaults, to
+// `i32` if it may be one, else `f64`, as in Futhark. The definition is
+// then monomorphic, and a use at another type (`add 1.0 2.0`, or a
+// module specification `f32 -> f32 -> f32`) is a type error whose cause
+// is far from where it shows: `Checker::defaulted` keeps where each
+// defaulted variable came from, and such an error gets a note "Default:
+// ..." there (issue1153, issue1155).
+
+/// The notes for an error that uses the top-level definition `name`, if
+/// its type was defaulted (Note [Defaulting]).
+pub(crate) fn default_notes(ck: &Checker, name: &str, mut d: Diag) -> Diag {
+    if let Some(ds) = ck.defaulted.get(name) {
+        for (span, p) in ds {
+            d = d.note(
+                *span,
+                format!("Default: the type of `{name}` was ambiguous here, so it defaulted to `{p}`"),
+            );
+        }
+        if d.help.as_deref().is_none_or(str::is_empty) {
+            d = d.help(format!(
+                "give `{name}`'s parameters type annotations to make it another type"
+            ));
+        }
+    }
+    d
 }
 
 /// The most constructors a sum type may have (its tag is one byte).

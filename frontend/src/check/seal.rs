@@ -151,19 +151,19 @@ impl Checker {
                     if !ok {
                         // Reported; the alias is still bound, at the spec's
                         // type, so that uses of it do not add errors.
-                        self.errors.push(
-                            Diag::new(
-                                *have_span,
-                                format!(
-                                    "Module type specifies val {name}{} : {}, but module provides val {name} : {}",
-                                    show_type_params(type_params),
-                                    self.subst.show(&want),
-                                    self.subst.show(&have)
-                                ),
-                            )
-                            .note(*spec_span, "specified here")
-                            .help("the value does not match its specification"),
-                        );
+                        let d = Diag::new(
+                            *have_span,
+                            format!(
+                                "Module type specifies val {name}{} : {}, but module provides val {name} : {}",
+                                show_type_params(type_params),
+                                self.subst.show(&want),
+                                self.subst.show(&have)
+                            ),
+                        )
+                        .note(*spec_span, "specified here")
+                        .help("the value does not match its specification");
+                        let d = super::default_notes(self, target, d);
+                        self.errors.push(d);
                     }
                     match (alias, id) {
                         (Some(alias), Some(id)) => {

@@ -505,6 +505,14 @@ fn ambiguous_and_forbidden_definitions() {
         let d = rejected(src);
         assert!(d.message.contains(want), "{src}\nwant: {want}\ngot:  {}", d.message);
     }
+    // A use at another type of a definition whose type was defaulted
+    // says where the default came from (Note [Defaulting]).
+    let d = rejected("def add a b = a + b\ndef main (x: f64) = add x 1.0");
+    assert!(d.message.starts_with("Cannot apply \"add\" to \"x\""), "{}", d.message);
+    assert_eq!(d.notes.len(), 1);
+    assert!(d.notes[0]
+        .1
+        .starts_with("Default: the type of `add` was ambiguous here, so it defaulted to `i32`"));
     // Equality on known types, and on records and sums of them, is fine.
     assert_eq!(
         main_ret("def main (x: i32) = (x, [x]) == (1, [2]) && (#a x : #a i32 | #b) != #b"),
