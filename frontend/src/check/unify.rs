@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::{Liftedness, Name};
-use crate::types::{PrimType, Size, SizeOp, SizeVar, TyVar, Type};
+use crate::types::{PrimType, Size, SizeOp, SizeVar, TyVar, Type, ABSTRACT_MARK};
 
 /// A set of primitive types, one bit per `PrimType::ALL` index.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -1127,6 +1127,12 @@ impl Subst {
             }
             Type::Param(n) => Err(Mismatch::Reason(format!("Type {n} does not support equality."))),
             Type::Prim(_) | Type::Arrow { .. } => Ok(()),
+            // An abstract type with parameters (Note [Abstract types] in
+            // `seal`).
+            Type::Sum(cs) if cs.len() == 1 && cs[0].0.starts_with(ABSTRACT_MARK) => Err(Mismatch::Reason(format!(
+                "Type {} does not support equality.",
+                &cs[0].0[ABSTRACT_MARK.len_utf8()..]
+            ))),
             Type::Array { elem, .. } => self.apply_equality(span, &elem),
             Type::Tuple(ts) => ts.iter().try_for_each(|t| self.apply_equality(span, t)),
             Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.apply_equality(span, t)),

@@ -1,5 +1,6 @@
 -- An abstract type does not support equality: what it stands for is
--- hidden (Note [Equality types]).
+-- hidden (Note [Equality types]). See err_abstract_param_equality.fut for
+-- one with a type parameter.
 -- ==
 -- error: Type M.t does not support equality
 
