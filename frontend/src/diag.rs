@@ -60,12 +60,13 @@ impl Diag {
         Report::new(d).with_source_code(NamedSource::new(file.name.clone(), file.text.to_string()))
     }
 
-    /// Plain form `file:line:col: error: message`, then the notes and the
+    /// Plain form `file:line:col-col: error: message` (the location as
+    /// Futhark writes it, end column included), then the notes and the
     /// help on lines of their own, for tests and logs.
     pub fn to_plain(&self, sm: &SourceMap) -> String {
-        let mut s = format!("{}: error: {}", sm.describe(self.span), self.message);
+        let mut s = format!("{}: error: {}", sm.describe_range(self.span), self.message);
         for (span, note) in &self.notes {
-            s.push_str(&format!("\n  {}: note: {note}", sm.describe(*span)));
+            s.push_str(&format!("\n  {}: note: {note}", sm.describe_range(*span)));
         }
         if let Some(h) = self.help.as_ref().filter(|h| !h.is_empty()) {
             s.push_str(&format!("\n  help: {h}"));

@@ -70,11 +70,12 @@ impl SourceMap {
         format!("{}:{l}:{c}", f.name)
     }
     /// `file:line:col-col` of a span (`file:line:col-line:col` across
-    /// lines), the end inclusive, as Futhark writes locations.
+    /// lines) as Futhark writes locations: the end is the column just past
+    /// the span (`(2 + 3i32)` at column 26 is `26-36`, issue514).
     pub fn describe_range(&self, span: Span) -> String {
         let f = self.file(span.file);
         let (l1, c1) = f.line_col(span.lo);
-        let (l2, c2) = f.line_col(span.hi.saturating_sub(1).max(span.lo));
+        let (l2, c2) = f.line_col(span.hi.max(span.lo));
         if l1 == l2 {
             format!("{}:{l1}:{c1}-{c2}", f.name)
         } else {

@@ -322,6 +322,7 @@ impl Checker {
                 value,
                 body,
             } => {
+                super::check_redefinable(name, *name_span)?;
                 super::sizes::check_distinct_params(type_params)?;
                 let snapshot = self.scope_snapshot(type_params, params);
                 let saved_rigid = self.subst.rigid.len();
@@ -754,6 +755,7 @@ impl Checker {
                 site: LiftSite::Compare,
                 span,
             }),
+            equality: set.is_none().then_some(span),
             ..Default::default()
         });
         let r = if result_bool { boolt() } else { t.clone() };
@@ -837,17 +839,22 @@ impl Checker {
                 };
                 self.check_size_form(&params[i], &at, i, a, desc)?;
                 let what = desc.cannot_apply(i, a);
-                self.subst.unify_explained(&params[i], &at, a.span, |s, help| {
-                    Diag::new(
-                        a.span,
-                        format!(
-                            "{what}: expected type `{}`, found `{}`",
-                            s.show(&params[i]),
-                            s.show(&at)
-                        ),
-                    )
-                    .help(help)
-                })?;
+                self.subst
+                    .unify_explained(&params[i], &at, a.span, |s, help| {
+                        Diag::new(
+                            a.span,
+                            format!(
+                                "{what}: expected type `{}`, found `{}`",
+                                s.show(&params[i]),
+                                s.show(&at)
+                            ),
+                        )
+                        .help(help)
+                    })
+                    .map_err(|d| match desc {
+                        Callee::Name(qn) => super::default_notes(self, &qn.to_string(), d),
+                        Callee::Other => d,
+                    })?;
             }
         }
         Ok(t)

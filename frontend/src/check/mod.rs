@@ -148,7 +148,7 @@ use crate::diag::Diag;
 use crate::span::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
 use crate::syntax::parser;
-use crate::types::{PrimType, Size, SizeVar, Type};
+use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
 
 pub mod builtins;
 mod consume;
@@ -411,6 +411,11 @@ pub(crate) struct Checker {
     /// The types behind abstract types (Note [Abstract types]).
     /// Each with its type parameters and its size parameters.
     abstract_types: FastMap<Name, (Vec<Name>, Vec<Name>, Type)>,
+    /// The top-level definitions whose types were decided by defaulting
+    /// (`def add a b = a + b` is `i32 -> i32 -> i32`): where each
+    /// defaulted variable came from and its type. A type error that uses
+    /// one says so (Note [Defaulting]).
+    pub(crate) defaulted: FastMap<Name, Vec<(Span, PrimType)>>,
     pub errors: Vec<Diag>,
     fresh_names: u32,
     /// Whether `[]` is a fresh size variable rather than an unknown size
@@ -452,6 +457,7 @@ impl Checker {
             builtin_aliases: FastMap::default(),
             types: FastMap::default(),
             abstract_types: FastMap::default(),
+            defaulted: FastMap::default(),
             errors: Vec::new(),
             fresh_names: 0,
             anonymous_inferred: false,
@@ -740,6 +746,16 @@ impl Checker {
                 }))
             }
             TypeExpKind::Sum(cs) => {
+                // Futhark stores a sum type's tag in one byte.
+                if cs.len() > MAX_CONSTRUCTORS {
+                    return Err(Diag::new(
+                        te.span,
+                        format!(
+                            "Sum types may have at most {MAX_CONSTRUCTORS} constructors; this one has {}",
+                            cs.len()
+                        ),
+                    ));
+                }
                 let mut out: Vec<(Name, Vec<Type>)> = Vec::new();
                 for (c, ts) in cs {
                     if out.iter().any(|(m, _)| m == c) {
@@ -971,7 +987,7 @@ impl Checker {
                 return self.expand_abbr(&qn.name, &abbr, args, span);
             }
         }
-        Err(Diag::new(span, format!("unknown type `{qn}`")))
+        Err(Diag::new(span, format!("Unknown type \"{qn}\"")))
     }
 
     fn expand_abbr(&mut self, name: &Name, abbr: &TypeAbbr, args: &[TypeArgExp], span: Span) -> Result<Type, Diag> {
@@ -1182,6 +1198,7 @@ impl Checker {
 
     /// Check a `def` and return its (generalised) type scheme.
     fn check_valbind(&mut self, vb: &mut ValBind, id: GlobalId) -> Result<Scheme, Diag> {
+        check_redefinable(&vb.name, vb.name_span)?;
         self.locals.clear();
         self.subst.rigid.clear();
         let mut size_params = Vec::new();
@@ -1230,14 +1247,54 @@ impl Checker {
                 .help("make it a function (a parameter `()`), or give the size a name of the size parameters"));
             }
         }
-        // Defaulting and generalisation.
+        // Defaulting and generalisation. See Note [Defaulting].
+        let mut open = Vec::new();
+        for t in param_types.iter().chain(std::iter::once(&ret)) {
+            self.subst.unbound_vars(t, &mut open);
+        }
+        let overloaded: Vec<(TyVar, Span)> = open
+            .iter()
+            .filter_map(|v| self.subst.constraint(*v).prims.map(|(_, s)| (*v, s)))
+            .collect();
         let mut left = Vec::new();
         for t in param_types.iter().chain(std::iter::once(&ret)) {
             self.subst.default_vars(t, &mut left);
         }
+        let defaulted: Vec<(Span, PrimType)> = overloaded
+            .into_iter()
+            .filter_map(|(v, s)| match self.subst.resolve(&Type::Var(v)) {
+                Type::Prim(p) => Some((s, p)),
+                _ => None,
+            })
+            .collect();
+        if !defaulted.is_empty() {
+            self.defaulted.insert(vb.name.clone(), defaulted);
+        }
         for v in left {
             if let Some(d) = self.subst.ambiguous_sum(v) {
                 return Err(d);
+            }
+            // A variable that must be a record (`r.x`) could be many
+            // record types (Futhark has no row polymorphism), and one
+            // that must support equality cannot be a type parameter
+            // (Note [Equality types]).
+            let c = self.subst.constraint(v);
+            if let Some((n, _, span)) = c.fields.first() {
+                return Err(Diag::new(
+                    *span,
+                    format!("Type is ambiguous: a record with at least the field `{n}`"),
+                )
+                .help("add a type annotation that says which record type (e.g. `(r: {x: i32, y: f32})`)"));
+            }
+            if let Some(span) = c.equality {
+                return Err(Diag::new(
+                    span,
+                    format!(
+                        "Type is ambiguous: the operands' type does not support equality, as a type parameter of `{}` would not",
+                        vb.name
+                    ),
+                )
+                .help("add a type annotation that says which type is compared (e.g. `(x: i32)`)"));
             }
             // Futhark infers a lifted type parameter unless something
             // limits it (`==`, an array of it).
@@ -1741,4 +1798,49 @@ fn eta_expand(mut vb: ValBind, extra: usize) -> ValBind {
         .collect();
     vb.body = Exp::new(ExpKind::Apply(Box::new(body), args), span);
     vb
+}
+
+// Note [Defaulting]
+// ~~~~~~~~~~~~~~~~~
+// A top-level definition whose type still has a variable that only an
+// overloaded operator or literal constrains (`def add a b = a + b`: a
+// numeric type) is not generalised over it: the variable defaults, to
+// `i32` if it may be one, else `f64`, as in Futhark. The definition is
+// then monomorphic, and a use at another type (`add 1.0 2.0`, or a
+// module specification `f32 -> f32 -> f32`) is a type error whose cause
+// is far from where it shows: `Checker::defaulted` keeps where each
+// defaulted variable came from, and such an error gets a note "Default:
+// ..." there (issue1153, issue1155).
+
+/// The notes for an error that uses the top-level definition `name`, if
+/// its type was defaulted (Note [Defaulting]).
+pub(crate) fn default_notes(ck: &Checker, name: &str, mut d: Diag) -> Diag {
+    if let Some(ds) = ck.defaulted.get(name) {
+        for (span, p) in ds {
+            d = d.note(
+                *span,
+                format!("Default: the type of `{name}` was ambiguous here, so it defaulted to `{p}`"),
+            );
+        }
+        if d.help.as_deref().is_none_or(str::is_empty) {
+            d = d.help(format!(
+                "give `{name}`'s parameters type annotations to make it another type"
+            ));
+        }
+    }
+    d
+}
+
+/// The most constructors a sum type may have (its tag is one byte).
+const MAX_CONSTRUCTORS: usize = 256;
+
+/// `&&` and `||` short-circuit, which no function can: they may not be
+/// defined (Futhark's "The || operator may not be redefined").
+pub(crate) fn check_redefinable(name: &str, span: Span) -> Result<(), Diag> {
+    let base = name.rsplit('.').next().unwrap_or(name);
+    if base == "&&" || base == "||" {
+        return Err(Diag::new(span, format!("The {base} operator may not be redefined."))
+            .help("`&&` and `||` evaluate their right operand only when needed; a user-defined operator cannot, so use another name"));
+    }
+    Ok(())
 }

@@ -348,7 +348,10 @@ fn irrefutable(p: &Pat) -> Result<(), Diag> {
     match missing(&rows, std::slice::from_ref(t)) {
         Some(w) => Err(Diag::new(
             p.span,
-            format!("refutable pattern: it does not match `{}`", show(&w[0], t, false)),
+            format!(
+                "Refutable pattern not allowed here: it does not match `{}`",
+                show(&w[0], t, false)
+            ),
         )
         .help("only the cases of `match` may fail to match; match on the value instead")),
         None => Ok(()),

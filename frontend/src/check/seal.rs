@@ -32,7 +32,12 @@ impl Checker {
     pub(super) fn check_seal(&mut self, seal: &Seal, id: GlobalId) -> Result<(), Diag> {
         for item in &seal.items {
             match item {
-                SealItem::Abstract { name, params, def } => {
+                SealItem::Abstract {
+                    name,
+                    params,
+                    def,
+                    liftedness,
+                } => {
                     let concrete = self.with_params(params, |ck| ck.type_of(def))?;
                     super::sizes::check_abstract_sizes(name, params, &self.subst.resolve(&concrete))?;
                     let (mut tparams, mut sparams): (Vec<Name>, Vec<Name>) = (Vec::new(), Vec::new());
@@ -63,8 +68,15 @@ impl Checker {
                             .collect();
                         Type::Sum(vec![(format!("{ABSTRACT_MARK}{name}").into(), args)])
                     };
-                    if tparams.is_empty() && sparams.is_empty() && concrete.has_function() {
-                        self.subst.lifted_abstract.push(name.clone());
+                    if tparams.is_empty() && sparams.is_empty() {
+                        let l = if concrete.has_function() {
+                            Liftedness::Lifted
+                        } else {
+                            *liftedness
+                        };
+                        if l > Liftedness::Unlifted {
+                            self.subst.abstract_liftedness.push((name.clone(), l));
+                        }
                     }
                     self.abstract_types.insert(name.clone(), (tparams, sparams, concrete));
                     self.types.insert(
@@ -92,12 +104,14 @@ impl Checker {
                             Diag::new(
                                 *have_span,
                                 format!(
-                                    "type `{name}` does not match its specification: expected `{}`, found `{}`",
+                                    "Module defines type {name}{ps} = {}, but module type requires type {name}{ps} = {}",
+                                    self.subst.show(&h),
                                     self.subst.show(&w),
-                                    self.subst.show(&h)
+                                    ps = show_type_params(params),
                                 ),
                             )
-                            .note(*spec_span, "specified here"),
+                            .note(*spec_span, "specified here")
+                            .help("the type does not match its specification"),
                         );
                     }
                 }
@@ -137,17 +151,19 @@ impl Checker {
                     if !ok {
                         // Reported; the alias is still bound, at the spec's
                         // type, so that uses of it do not add errors.
-                        self.errors.push(
-                            Diag::new(
-                                *have_span,
-                                format!(
-                                    "value `{name}` does not match its specification: expected `{}`, found `{}`",
-                                    self.subst.show(&want),
-                                    self.subst.show(&have)
-                                ),
-                            )
-                            .note(*spec_span, "specified here"),
-                        );
+                        let d = Diag::new(
+                            *have_span,
+                            format!(
+                                "Module type specifies val {name}{} : {}, but module provides val {name} : {}",
+                                show_type_params(type_params),
+                                self.subst.show(&want),
+                                self.subst.show(&have)
+                            ),
+                        )
+                        .note(*spec_span, "specified here")
+                        .help("the value does not match its specification");
+                        let d = super::default_notes(self, target, d);
+                        self.errors.push(d);
                     }
                     match (alias, id) {
                         (Some(alias), Some(id)) => {

@@ -288,7 +288,7 @@ fn sum_type_errors() {
     for (src, want) in [
         (
             "def main (x: i32) = let o = #some x in 0",
-            "ambiguous type: a sum type with at least the constructors `#some i32`",
+            "Type is ambiguous: a sum type with at least the constructors `#some i32`",
         ),
         (
             "def main (x: i32): #a i32 | #b = #a true",
@@ -312,6 +312,31 @@ fn sum_type_errors() {
         (
             "def main (x: bool) = match x case 1 -> 1 case _ -> 2",
             "expected a pattern of type `bool`, found a literal of type `i32`",
+        ),
+        // Futhark's reasons, on the message's line.
+        (
+            "def f (v: #a i32 | #c i32) : #a i32 | #d i32 = v",
+            "Unshared constructors: #c, #d.",
+        ),
+        (
+            "def f b : #foo | #bar = if b then #foo else #baar",
+            "Unshared constructors: #baar.",
+        ),
+        (
+            "def f (c: bool) = if c then #a else 0",
+            "Cannot unify a sum type with a numeric type",
+        ),
+        (
+            "def main (x: #foo f64) = match x case #foo a b -> a",
+            "payloads of constructor `#foo` differ in arity",
+        ),
+        (
+            "def f '^a (_: a) (y: a) = y\ndef main = f (\\s -> s.x < 0) (\\s -> s > 0)",
+            "with type that must be a record (with field `x`)",
+        ),
+        (
+            "def main = let (x, y) = (1, 2, 3) in x",
+            "a tuple of 2 elements cannot match one of 3",
         ),
     ] {
         let d = rejected(src);
@@ -397,6 +422,7 @@ fn refutable_patterns_outside_match() {
         ("def main (x: #a i32 | #b) = let (#a y) = x in y", "#b"),
         ("def f (true: bool) = 1\ndef main (x: bool) = f x", "false"),
         ("def main (xs: []i32) = map (\\(1, y) -> y) (zip xs xs)", "(0, _)"),
+        ("def (-) a 1 = 2\ndef main (x: i32) = x - 1", "0"),
         (
             "def main (x: i32) = loop (0, y) = (0, x) for i < 3 do (0, y + 1)",
             "(1, _)",
@@ -405,7 +431,7 @@ fn refutable_patterns_outside_match() {
         let d = rejected(src);
         assert_eq!(
             d.message,
-            format!("refutable pattern: it does not match `{missing}`"),
+            format!("Refutable pattern not allowed here: it does not match `{missing}`"),
             "{src}"
         );
     }
@@ -455,4 +481,45 @@ fn the_prelude_is_pruned_to_what_is_reached() {
         !names.iter().any(|n| n.ends_with("minimum") || n.ends_with("sum")),
         "{names:?}"
     );
+}
+
+/// Errors at generalisation and on redefinitions, in Futhark's words.
+#[test]
+fn ambiguous_and_forbidden_definitions() {
+    for (src, want) in [
+        (
+            "def f x = x.l",
+            "Type is ambiguous: a record with at least the field `l`",
+        ),
+        ("def add x y = x == y", "does not support equality"),
+        ("def eq 'a (x: a) (y: a) = x == y", "Type a does not support equality."),
+        (
+            "def (||) (x: bool) (y: bool) = x",
+            "The || operator may not be redefined.",
+        ),
+        (
+            "def main (x: bool) = let (&&) a b = a in x && x",
+            "The && operator may not be redefined.",
+        ),
+    ] {
+        let d = rejected(src);
+        assert!(d.message.contains(want), "{src}\nwant: {want}\ngot:  {}", d.message);
+    }
+    // A use at another type of a definition whose type was defaulted
+    // says where the default came from (Note [Defaulting]).
+    let d = rejected("def add a b = a + b\ndef main (x: f64) = add x 1.0");
+    assert!(d.message.starts_with("Cannot apply \"add\" to \"x\""), "{}", d.message);
+    assert_eq!(d.notes.len(), 1);
+    assert!(d.notes[0]
+        .1
+        .starts_with("Default: the type of `add` was ambiguous here, so it defaulted to `i32`"));
+    // Equality on known types, and on records and sums of them, is fine.
+    assert_eq!(
+        main_ret("def main (x: i32) = (x, [x]) == (1, [2]) && (#a x : #a i32 | #b) != #b"),
+        "bool"
+    );
+    // A sum type of more than 256 constructors is rejected.
+    let cs: Vec<String> = (0..257).map(|i| format!("#c{i}")).collect();
+    let d = rejected(&format!("type t = {}\ndef main (x: t) = 0", cs.join(" | ")));
+    assert!(d.message.contains("at most 256 constructors"), "{}", d.message);
 }

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::{Liftedness, Name};
-use crate::types::{PrimType, Size, SizeOp, SizeVar, TyVar, Type};
+use crate::types::{PrimType, Size, SizeOp, SizeVar, TyVar, Type, ABSTRACT_MARK};
 
 /// A set of primitive types, one bit per `PrimType::ALL` index.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -70,6 +70,9 @@ pub enum Mismatch {
     /// The type breaks a liftedness limit: the message replaces "expected,
     /// found"; the span is where the limit comes from.
     Lift(String, Span),
+    /// Futhark's reason why they cannot unify ("Unshared constructors:
+    /// #c, #d."): it goes on the message's line.
+    Reason(String),
 }
 
 impl Mismatch {
@@ -77,8 +80,25 @@ impl Mismatch {
     pub fn text(self) -> String {
         match self {
             Mismatch::Plain => String::new(),
-            Mismatch::Because(m) | Mismatch::Lift(m, _) => m,
+            Mismatch::Because(m) | Mismatch::Lift(m, _) | Mismatch::Reason(m) => m,
             Mismatch::Sizes(m, help) => format!("{m} {help}"),
+        }
+    }
+
+    /// `d` (which says "expected X, found Y") with the reason: on the
+    /// message's line where it is Futhark's, as help otherwise.
+    pub fn attach(self, mut d: Diag) -> Diag {
+        match self {
+            Mismatch::Plain => d,
+            Mismatch::Because(m) | Mismatch::Lift(m, _) => d.help(m),
+            Mismatch::Reason(m) => {
+                d.message = format!("{}: {m}", d.message);
+                d
+            }
+            Mismatch::Sizes(m, help) => {
+                d.message = format!("{}: {m}", d.message);
+                d.help(help)
+            }
         }
     }
 }
@@ -204,7 +224,23 @@ pub struct Constraint {
     pub constrs: Vec<(Name, Vec<Type>, Span)>,
     /// A literal's default if nothing else decides the type.
     pub default: Option<PrimType>,
+    /// Must support equality (the operands of `==`, where it is): no
+    /// type parameters or abstract types in it. Functions are excluded by
+    /// `lift`. See Note [Equality types].
+    pub equality: Option<Span>,
 }
+
+// Note [Equality types]
+// ~~~~~~~~~~~~~~~~~~~~~
+// `==` and `!=` compare values of any type built from primitive types,
+// arrays, tuples, records and sum types, but not of a type with
+// functions in it (the liftedness limit of `LiftSite::Compare`) nor of a
+// type parameter or an abstract type: what such a type stands for is not
+// known where the comparison is checked, so Futhark says "Type a does not
+// support equality". An unbound variable under `==` carries the
+// `equality` constraint until it is bound; one still unbound when a
+// top-level definition is generalised cannot become a type parameter, so
+// the definition is rejected (inference-error7: `def add x y = x == y`).
 
 #[derive(Clone, Default)]
 pub struct Subst {
@@ -224,10 +260,11 @@ pub struct Subst {
     /// The rigid existential sizes made so far, with where each comes
     /// from (for messages). See Note [Existential sizes] in `sizes`.
     pub existentials: Vec<(Name, String)>,
-    /// The abstract types (`Type::Param`s of sealed modules, Note
-    /// [Abstract types] in `seal`) whose type behind them has functions:
-    /// lifted, as their specification must say `type^`.
-    pub lifted_abstract: Vec<Name>,
+    /// The abstract types (`Type::Param`s of sealed modules and of
+    /// functor parameters, Note [Abstract types] in `seal`) that are not
+    /// unlifted: as their specification says (`type~`, `type^`), or
+    /// lifted where the type behind them has functions.
+    pub abstract_liftedness: Vec<(Name, Liftedness)>,
 }
 
 impl Subst {
@@ -636,6 +673,11 @@ impl Subst {
                 d.message = format!("{}: {m}", d.message);
                 Err(d)
             }
+            Err(Mismatch::Reason(m)) => {
+                let mut d = explain(self, String::new());
+                d.message = format!("{}: {m}", d.message);
+                Err(d)
+            }
             Err(m) => Err(explain(self, m.text())),
         }
     }
@@ -694,7 +736,14 @@ impl Subst {
                 }
                 Ok(())
             }
-            (Type::Tuple(xs), Type::Tuple(ys)) if xs.len() == ys.len() => {
+            (Type::Tuple(xs), Type::Tuple(ys)) => {
+                if xs.len() != ys.len() {
+                    return Err(Mismatch::Reason(format!(
+                        "a tuple of {} elements cannot match one of {}",
+                        xs.len(),
+                        ys.len()
+                    )));
+                }
                 for (x, y) in xs.iter().zip(ys) {
                     self.unify_inner(x, y, span)?;
                 }
@@ -726,10 +775,26 @@ impl Subst {
                 let (r1, r2) = (forget_size(n1, r1), forget_size(n2, r2));
                 self.unify_inner(&r1, &r2, span)
             }
-            (Type::Sum(xs), Type::Sum(ys))
-                if xs.len() == ys.len() && xs.iter().zip(ys).all(|((n, a), (m, b))| n == m && a.len() == b.len()) =>
-            {
-                for ((_, a), (_, b)) in xs.iter().zip(ys) {
+            (Type::Sum(xs), Type::Sum(ys)) => {
+                // Futhark names the constructors that only one side has.
+                let unshared: Vec<String> = xs
+                    .iter()
+                    .filter(|(n, _)| !ys.iter().any(|(m, _)| m == n))
+                    .chain(ys.iter().filter(|(m, _)| !xs.iter().any(|(n, _)| n == m)))
+                    .map(|(n, _)| format!("#{n}"))
+                    .collect();
+                if !unshared.is_empty() {
+                    let mut unshared = unshared;
+                    unshared.sort();
+                    return Err(Mismatch::Reason(format!(
+                        "Unshared constructors: {}.",
+                        unshared.join(", ")
+                    )));
+                }
+                for ((n, a), (_, b)) in xs.iter().zip(ys) {
+                    if a.len() != b.len() {
+                        return Err(Mismatch::Reason(payload_count(n, a.len(), b.len())));
+                    }
                     for (x, y) in a.iter().zip(b) {
                         self.unify_inner(x, y, span)?;
                     }
@@ -762,7 +827,13 @@ impl Subst {
     fn apply_constraint(&mut self, c: &Constraint, t: &Type, span: Span) -> Result<(), Mismatch> {
         // Most variables are bound without constraints: nothing to check,
         // nothing to merge.
-        if c.prims.is_none() && c.lift.is_none() && c.fields.is_empty() && c.constrs.is_empty() && c.default.is_none() {
+        if c.prims.is_none()
+            && c.lift.is_none()
+            && c.fields.is_empty()
+            && c.constrs.is_empty()
+            && c.default.is_none()
+            && c.equality.is_none()
+        {
             return Ok(());
         }
         match self.shallow(t) {
@@ -792,6 +863,9 @@ impl Subst {
                 if wc.default.is_none() {
                     wc.default = c.default;
                 }
+                if wc.equality.is_none() {
+                    wc.equality = c.equality;
+                }
                 let mut pending = Vec::new();
                 for (n, ft, s) in &c.fields {
                     match wc.fields.iter().find(|(m, _, _)| m == n) {
@@ -802,24 +876,31 @@ impl Subst {
                 for (n, ts, s) in &c.constrs {
                     match wc.constrs.iter().find(|(m, _, _)| m == n) {
                         Some((_, other, _)) if other.len() != ts.len() => {
-                            return Err(Mismatch::Because(payload_count(n, other.len(), ts.len())));
+                            return Err(Mismatch::Reason(payload_count(n, other.len(), ts.len())));
                         }
                         Some((_, other, _)) => pending.extend(ts.iter().cloned().zip(other.iter().cloned())),
                         None => wc.constrs.push((n.clone(), ts.clone(), *s)),
                     }
                 }
+                // Futhark's "Cannot unify": no type is both of two kinds.
                 if !wc.constrs.is_empty() {
                     if let Some((set, _)) = wc.prims {
-                        return Err(Mismatch::Because(format!(
-                            "the type must be {} and a sum type",
+                        return Err(Mismatch::Reason(format!(
+                            "Cannot unify a sum type with {}",
                             set.describe()
                         )));
                     }
                     if let Some((n, _, _)) = wc.fields.first() {
-                        return Err(Mismatch::Because(format!(
-                            "the type must be a sum type and a record with field `{n}`"
+                        return Err(Mismatch::Reason(format!(
+                            "Cannot unify a sum type with type that must be a record (with field `{n}`)"
                         )));
                     }
+                }
+                if let (Some((set, _)), Some((n, _, _))) = (wc.prims, wc.fields.first()) {
+                    return Err(Mismatch::Reason(format!(
+                        "Cannot unify {} with type that must be a record (with field `{n}`)",
+                        set.describe()
+                    )));
                 }
                 self.constraints[w as usize] = wc;
                 for (x, y) in pending {
@@ -837,6 +918,9 @@ impl Subst {
                 if let Some(l) = &c.lift {
                     self.apply_lift(l, &other)?;
                 }
+                if let Some(s) = c.equality {
+                    self.apply_equality(s, &other)?;
+                }
                 for (n, ft, _) in &c.fields {
                     let have = match &other {
                         Type::Record(fs) => fs.iter().find(|(m, _)| m == n).map(|(_, t)| t.clone()),
@@ -850,13 +934,17 @@ impl Subst {
                 }
                 for (n, ts, _) in &c.constrs {
                     let Type::Sum(cs) = &other else {
-                        return Err(Mismatch::Because(format!("`#{n}` is a constructor of a sum type")));
+                        return Err(Mismatch::Reason(format!(
+                            "Cannot unify a sum type (with constructor `#{n}`) with a non-sum type"
+                        )));
                     };
                     let Some((_, have)) = cs.iter().find(|(m, _)| m == n) else {
-                        return Err(Mismatch::Because(format!("the type has no constructor `#{n}`")));
+                        return Err(Mismatch::Reason(format!(
+                            "Unshared constructors: #{n}. (the sum type has no constructor `#{n}`)"
+                        )));
                     };
                     if have.len() != ts.len() {
-                        return Err(Mismatch::Because(payload_count(n, have.len(), ts.len())));
+                        return Err(Mismatch::Reason(payload_count(n, have.len(), ts.len())));
                     }
                     for (x, h) in ts.iter().zip(have) {
                         self.unify_inner(x, h, span).map_err(|_| {
@@ -894,11 +982,11 @@ impl Subst {
             ..Default::default()
         };
         self.apply_constraint(&c, t, span).map_err(|m| {
-            Diag::new(
+            let d = Diag::new(
                 span,
                 format!("expected a record with field `{name}`, found `{}`", self.show(t)),
-            )
-            .help(m.text())
+            );
+            m.attach(d)
         })
     }
 
@@ -910,14 +998,14 @@ impl Subst {
             ..Default::default()
         };
         self.apply_constraint(&c, t, span).map_err(|m| {
-            Diag::new(
+            let d = Diag::new(
                 span,
                 format!(
                     "expected a sum type with constructor `#{name}`, found `{}`",
                     self.show(t)
                 ),
-            )
-            .help(m.text())
+            );
+            m.attach(d)
         })
     }
 
@@ -981,7 +1069,7 @@ impl Subst {
             Diag::new(
                 *span,
                 format!(
-                    "ambiguous type: a sum type with at least the constructors `{}`",
+                    "Type is ambiguous: a sum type with at least the constructors `{}`",
                     self.show(&Type::Var(v))
                 ),
             )
@@ -1000,8 +1088,12 @@ impl Subst {
     pub fn param_liftedness(&self, n: &Name) -> Liftedness {
         match self.rigid.iter().rev().find(|(m, _)| m == n) {
             Some((_, l)) => *l,
-            None if self.lifted_abstract.contains(n) => Liftedness::Lifted,
-            None => Liftedness::Unlifted,
+            None => self
+                .abstract_liftedness
+                .iter()
+                .rev()
+                .find(|(m, _)| m == n)
+                .map_or(Liftedness::Unlifted, |(_, l)| *l),
         }
     }
 
@@ -1021,6 +1113,32 @@ impl Subst {
                 .iter()
                 .find_map(|(_, ts)| ts.iter().find_map(|t| self.lift_culprit(t, level))),
             Type::Prim(_) | Type::Var(_) => None,
+        }
+    }
+
+    fn apply_equality(&mut self, span: Span, t: &Type) -> Result<(), Mismatch> {
+        match self.shallow(t) {
+            Type::Var(v) => {
+                let c = &mut self.constraints[v as usize];
+                if c.equality.is_none() {
+                    c.equality = Some(span);
+                }
+                Ok(())
+            }
+            Type::Param(n) => Err(Mismatch::Reason(format!("Type {n} does not support equality."))),
+            Type::Prim(_) | Type::Arrow { .. } => Ok(()),
+            // An abstract type with parameters (Note [Abstract types] in
+            // `seal`).
+            Type::Sum(cs) if cs.len() == 1 && cs[0].0.starts_with(ABSTRACT_MARK) => Err(Mismatch::Reason(format!(
+                "Type {} does not support equality.",
+                &cs[0].0[ABSTRACT_MARK.len_utf8()..]
+            ))),
+            Type::Array { elem, .. } => self.apply_equality(span, &elem),
+            Type::Tuple(ts) => ts.iter().try_for_each(|t| self.apply_equality(span, t)),
+            Type::Record(fs) => fs.iter().try_for_each(|(_, t)| self.apply_equality(span, t)),
+            Type::Sum(cs) => cs
+                .iter()
+                .try_for_each(|(_, ts)| ts.iter().try_for_each(|t| self.apply_equality(span, t))),
         }
     }
 
@@ -1118,7 +1236,9 @@ fn changed_elems<T>(xs: &[T], change: impl Fn(&T) -> Option<T>, keep: impl Fn(&T
 }
 
 fn payload_count(c: &Name, have: usize, found: usize) -> String {
-    format!("the constructor `#{c}` has {have} payload value(s) in one place and {found} in another")
+    format!(
+        "the payloads of constructor `#{c}` differ in arity: {have} payload value(s) in one place, {found} in another"
+    )
 }
 
 /// Replace sizes in a type: `f` gets each `Size::Var`.

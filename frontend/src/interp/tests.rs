@@ -1736,9 +1736,9 @@ fn trace_reports_each_value_with_its_location() {
     assert_eq!(
         *seen.borrow(),
         [
-            "t.fut:2:23-35: 2i32",
-            "t.fut:2:23-35: 3i32",
-            "t.fut:3:6-39: ([(2i32, 2i32), (3i32, 3i32)], empty([0]i32))"
+            "t.fut:2:23-36: 2i32",
+            "t.fut:2:23-36: 3i32",
+            "t.fut:3:6-40: ([(2i32, 2i32), (3i32, 3i32)], empty([0]i32))"
         ]
     );
 }

@@ -94,6 +94,8 @@ pub(crate) struct TypeEnt {
     pub flat: Name,
     pub params: Vec<TypeParam>,
     pub span: Span,
+    /// The liftedness it is declared with (`type`, `type~`, `type^`).
+    pub liftedness: Liftedness,
 }
 
 #[derive(Clone)]
@@ -358,6 +360,7 @@ impl<'s> Elab<'s> {
                     flat: flat.clone(),
                     params: tb.params.clone(),
                     span: tb.name_span,
+                    liftedness: tb.liftedness,
                 };
                 let name = std::mem::replace(&mut tb.name, flat);
                 self.out.push(Dec::Type(tb));
@@ -745,6 +748,7 @@ fn intrinsic_module(t: PrimType) -> Env {
                 flat: Rc::from(p.name()),
                 params: Vec::new(),
                 span: Span::default(),
+                liftedness: Liftedness::Unlifted,
             },
         );
     }

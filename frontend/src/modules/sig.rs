@@ -10,6 +10,7 @@ use super::{lookup_struct, rename, Elab, Env, Functor, Module, TypeEnt, ValEnt};
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
+use crate::types::PrimType;
 
 /// The first qualifier of a type name that refers to a type the
 /// signature itself declares: `%sig.t`, `%sig.N.t` (for the module spec
@@ -33,6 +34,7 @@ pub(crate) enum SpecItem {
         params: Vec<TypeParam>,
         def: Option<TypeExp>,
         span: Span,
+        liftedness: Liftedness,
     },
     Val {
         name: Name,
@@ -92,6 +94,10 @@ fn local_qn(path: &[Name], name: &Name) -> QualName {
 fn spec_type(te: &TypeExp, env: &Env, levels: &[Level], tparams: &[TypeParam]) -> Result<TypeExp, Diag> {
     let mut te = te.clone();
     let is_tparam = |n: &Name| tparams.iter().any(|p| p.name() == n);
+    // A module type is checked where it is declared, used or not: a name
+    // that is no type in scope is an error there (issue2113, and
+    // issue2114's `type t = t`, whose `t` is not yet declared).
+    let mut unknown = None;
     each_type_name(&mut te, &mut |qn| {
         if qn.quals.is_empty() {
             if is_tparam(&qn.name) {
@@ -99,6 +105,8 @@ fn spec_type(te: &TypeExp, env: &Env, levels: &[Level], tparams: &[TypeParam]) -
             }
             if let Some(l) = levels.iter().rev().find(|l| l.types.contains(&qn.name)) {
                 *qn = local_qn(&l.path, &qn.name);
+            } else if PrimType::from_name(&qn.name).is_none() && !env.types.contains_key(&qn.name) {
+                unknown.get_or_insert_with(|| qn.name.clone());
             }
         } else if qn.quals.len() == 1 {
             let m = &qn.quals[0];
@@ -116,6 +124,9 @@ fn spec_type(te: &TypeExp, env: &Env, levels: &[Level], tparams: &[TypeParam]) -
             }
         }
     });
+    if let Some(n) = unknown {
+        return Err(Diag::new(te.span, format!("Unknown type \"{n}\"")));
+    }
     rename::type_exp(&mut te, env, tparams)?;
     Ok(te)
 }
@@ -253,6 +264,26 @@ fn refine(
                         ),
                     ));
                 }
+                // A refinement may not narrow the type: each parameter
+                // stays of its kind and at least as lifted (`with t 'a`
+                // for `type t '^a` would no longer take functions).
+                for (sp, rp) in ps.iter().zip(params) {
+                    let narrows = match (sp, rp) {
+                        (TypeParam::Size { .. }, TypeParam::Size { .. }) => false,
+                        (TypeParam::Type { liftedness: a, .. }, TypeParam::Type { liftedness: b, .. }) => b < a,
+                        _ => true,
+                    };
+                    if narrows {
+                        return Err(Diag::new(
+                            span,
+                            format!(
+                                "Cannot refine a type `{qn}{}` with a type `{qn}{}`: parameter `{rp}` does not take what `{sp}` takes",
+                                show_type_params(ps),
+                                show_type_params(params)
+                            ),
+                        ));
+                    }
+                }
                 *ps = params.to_vec();
                 *def = Some(te);
                 return Ok(());
@@ -276,6 +307,7 @@ fn specs_into(
                 params,
                 def,
                 span,
+                liftedness,
                 ..
             } => {
                 super::no_duplicate_type_params(params)?;
@@ -288,6 +320,7 @@ fn specs_into(
                     params: params.clone(),
                     def,
                     span: *span,
+                    liftedness: *liftedness,
                 });
                 if let Some(l) = levels.last_mut() {
                     l.types.push(name.clone());
@@ -501,6 +534,7 @@ fn match_items(
                 params,
                 def,
                 span,
+                liftedness,
             } => {
                 let Some(te) = m.types.get(name) else {
                     return Err(Diag::new(
@@ -517,12 +551,39 @@ fn match_items(
                     return Err(Diag::new(
                         te.span,
                         format!(
-                            "type `{path}{name}` does not match its specification: it has {} parameter(s), the specification {}",
-                            te.params.len(),
-                            params.len()
+                            "Module defines type {path}{name}{}, but module type requires type {path}{name}{}",
+                            show_type_params(&te.params),
+                            show_type_params(params)
                         ),
                     )
-                    .note(*span, "specified here"));
+                    .note(*span, "specified here")
+                    .help(format!(
+                        "the type does not match its specification: it has {} parameter(s), the specification {}",
+                        te.params.len(),
+                        params.len()
+                    )));
+                }
+                // A type may implement a specification at least as
+                // lifted as it is declared (`type` for `type^`, not the
+                // other way round).
+                if te.liftedness > *liftedness {
+                    return Err(Diag::new(
+                        te.span,
+                        format!(
+                            "Module defines type{} {path}{name}{}, but module type requires the {} type{} {path}{name}{}",
+                            lift_mark(te.liftedness),
+                            show_type_params(&te.params),
+                            lift_adjective(*liftedness),
+                            lift_mark(*liftedness),
+                            show_type_params(params)
+                        ),
+                    )
+                    .note(*span, "specified here")
+                    .help(format!(
+                        "a {} type cannot implement a {} one",
+                        lift_adjective(te.liftedness),
+                        lift_adjective(*liftedness)
+                    )));
                 }
                 let key = format!("{path}{name}");
                 let have = type_app(&te.flat, params, te.span);
@@ -547,6 +608,7 @@ fn match_items(
                                 name: abs.clone(),
                                 params: params.clone(),
                                 def: have,
+                                liftedness: *liftedness,
                             });
                             st.view.insert(key, abs.clone());
                             view.types.insert(
@@ -555,6 +617,7 @@ fn match_items(
                                     flat: abs,
                                     params: params.clone(),
                                     span: te.span,
+                                    liftedness: *liftedness,
                                 },
                             );
                         }
@@ -693,6 +756,7 @@ fn assume_items(
                 params,
                 def,
                 span,
+                liftedness,
             } => {
                 let flat = el.flat_name(prefix, name, false);
                 match def {
@@ -712,6 +776,7 @@ fn assume_items(
                                 kind: TypeExpKind::Tuple(Vec::new()),
                                 span: *span,
                             },
+                            liftedness: *liftedness,
                         }],
                     })),
                 }
@@ -722,6 +787,7 @@ fn assume_items(
                         flat,
                         params: params.clone(),
                         span: *span,
+                        liftedness: *liftedness,
                     },
                 );
             }
@@ -766,4 +832,22 @@ fn assume_items(
         }
     }
     env
+}
+
+/// The mark after `type` for a liftedness (`~`, `^`).
+fn lift_mark(l: Liftedness) -> &'static str {
+    match l {
+        Liftedness::Unlifted => "",
+        Liftedness::SizeLifted => "~",
+        Liftedness::Lifted => "^",
+    }
+}
+
+/// Futhark's word for a liftedness.
+fn lift_adjective(l: Liftedness) -> &'static str {
+    match l {
+        Liftedness::Unlifted => "non-lifted",
+        Liftedness::SizeLifted => "size-lifted",
+        Liftedness::Lifted => "lifted",
+    }
 }

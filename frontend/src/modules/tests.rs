@@ -78,7 +78,11 @@ fn sealing_hides_and_makes_types_abstract() {
 fn mismatches_name_the_spec() {
     let src = "module type S = { val f: i32 -> i32 }\nmodule M : S = { def f (x: bool) = x }";
     let d = rejected(src);
-    assert!(d.message.contains("does not match its specification"), "{}", d.message);
+    assert_eq!(
+        d.message,
+        "Module type specifies val f : i32 -> i32, but module provides val f : (x: bool) -> bool"
+    );
+    assert_eq!(d.help.as_deref(), Some("the value does not match its specification"));
     assert_eq!(&src[d.span.lo as usize..d.span.hi as usize], "f");
     assert_eq!(d.notes.len(), 1);
     let (s, _) = &d.notes[0];
@@ -89,6 +93,44 @@ fn mismatches_name_the_spec() {
     assert!(d.message.contains("missing value `f`"), "{}", d.message);
     assert_eq!(&src[d.span.lo as usize..d.span.hi as usize], "{ def g = 1 }");
     assert_eq!(d.notes.len(), 2);
+}
+
+/// Types: Futhark's "Module defines ..., but module type requires ...";
+/// a type may be no more lifted than its specification, a `with` may not
+/// narrow a type parameter, and a module type's names must be in scope.
+#[test]
+fn type_specs_in_futhark_words() {
+    for (src, want) in [
+        (
+            "module M : { type s } = { type s 'a = a }",
+            "Module defines type s 'a, but module type requires type s",
+        ),
+        (
+            "module M : { type s = f32 } = { type s = i32 }",
+            "Module defines type s = i32, but module type requires type s = f32",
+        ),
+        (
+            "module M : { type t 'a } = { type^ t '^a = a }",
+            "Module defines type^ t '^a, but module type requires the non-lifted type t 'a",
+        ),
+        (
+            "module M : { type~ t } = { type^ t = i32 -> i32 }",
+            "requires the size-lifted type~ t",
+        ),
+        (
+            "module type A = { type t '^a }\nmodule type B = A with t 'a = a",
+            "Cannot refine a type `t '^a` with a type `t 'a`",
+        ),
+        ("module type A = { val y : nope }", "Unknown type \"nope\""),
+        ("module type A = { module R : { type t = t } }", "Unknown type \"t\""),
+    ] {
+        let d = rejected(src);
+        assert!(d.message.contains(want), "{src}\nwant: {want}\ngot:  {}", d.message);
+    }
+    // Less lifted than the specification is fine, and so is a module
+    // type naming its own types and those in scope.
+    assert!(check("module M : { type^ t } = { type t = i32 }\ndef main (x: i32) = x").is_ok());
+    assert!(check("type u = i32\nmodule type A = { type t val f : t -> u }\ndef main (x: i32) = x").is_ok());
 }
 
 #[test]

@@ -194,6 +194,9 @@ pub enum SealItem {
         name: Name,
         params: Vec<TypeParam>,
         def: TypeExp,
+        /// The liftedness the signature declares (`type`, `type~`,
+        /// `type^`).
+        liftedness: Liftedness,
     },
     /// A type the signature defines (`type t = i32`): the module's `have`
     /// must equal `want`.
@@ -276,6 +279,28 @@ pub enum TypeParam {
         liftedness: Liftedness,
         span: Span,
     },
+}
+
+/// `[n]`, `'a`, `'~a`, `'^a`, as written.
+impl std::fmt::Display for TypeParam {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TypeParam::Size { name, .. } => write!(f, "[{name}]"),
+            TypeParam::Type { name, liftedness, .. } => {
+                let mark = match liftedness {
+                    Liftedness::Unlifted => "",
+                    Liftedness::SizeLifted => "~",
+                    Liftedness::Lifted => "^",
+                };
+                write!(f, "'{mark}{name}")
+            }
+        }
+    }
+}
+
+/// A declaration's parameters as written after its name (` [n] 'a`).
+pub fn show_type_params(ps: &[TypeParam]) -> String {
+    ps.iter().map(|p| format!(" {p}")).collect()
 }
 
 impl TypeParam {

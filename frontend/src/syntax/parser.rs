@@ -277,9 +277,20 @@ impl<'a> Parser<'a> {
         Box::new(Diag::new(self.span_of(self.tok()), msg))
     }
 
-    /// "expected {what}, found {current token}".
+    /// Futhark's "Unexpected token: 'x'" (or "Unexpected end of file"),
+    /// with "expected {what}, found {current token}" as the help.
     fn expected(&self, what: &str) -> Box<Diag> {
-        self.error_here(format!("expected {what}, found {}", self.describe(self.tok())))
+        let t = self.tok();
+        let message = match t.tok {
+            Tok::Eof => "Unexpected end of file".to_string(),
+            _ => format!("Unexpected token: '{}'", self.text(t)),
+        };
+        let mut d = self.error_here(message);
+        // A lexical error stands as it is.
+        if d.help.is_none() && d.message.starts_with("Unexpected ") {
+            d.help = Some(format!("expected {what}, found {}", self.describe(t)));
+        }
+        d
     }
 
     fn expect(&mut self, t: Tok, what: &str) -> PResult<Token> {
@@ -362,7 +373,7 @@ impl<'a> Parser<'a> {
         let (name, name_span) = self.parse_binding_name()?;
         let type_params = self.parse_type_params(false)?;
         let mut params = Vec::new();
-        while self.starts_param() {
+        while self.starts_pat_atom() {
             params.push(*self.parse_pat_atom()?);
         }
         let ret = if self.at(&Tok::Colon) {

@@ -269,14 +269,14 @@ fn val(d: &Dec) -> &ValBind {
 fn exp_err(s: &str) -> (String, u32, u32) {
     match parse_exp(0, s) {
         Ok(x) => panic!("parse_exp({s:?}) succeeded: {}", e(&x)),
-        Err(d) => (d.message, d.span.lo, d.span.hi),
+        Err(d) => (d.help.unwrap_or(d.message), d.span.lo, d.span.hi),
     }
 }
 
 fn prog_err(s: &str) -> (String, u32, u32) {
     match parse_program(0, s) {
         Ok(p) => panic!("parse_program({s:?}) succeeded: {p:?}"),
-        Err(d) => (d.message, d.span.lo, d.span.hi),
+        Err(d) => (d.help.unwrap_or(d.message), d.span.lo, d.span.hi),
     }
 }
 
@@ -1021,7 +1021,7 @@ fn errors() {
         ("type t =", "expected type, found end of input", 8, 8),
         ("type = i32", "expected type name, found `=`", 5, 6),
         ("def f [n = 1", "expected `]`, found `=`", 9, 10),
-        ("def f 'a' = 1", "expected `=`, found `'a'`", 6, 9),
+        ("def f x ) = 1", "expected `=`, found `)`", 8, 9),
         ("#[inline def f = 1", "expected `]`, found `def`", 9, 12),
         // A parse error before a lexical error is reported first ...
         ("def = $", "expected name, found `=`", 4, 5),
@@ -1034,6 +1034,20 @@ fn errors() {
     }
 }
 
+/// The message is Futhark's; futmlir's "expected ..., found ..." is the
+/// help.
+#[test]
+fn parse_errors_in_futhark_words() {
+    let d = parse_program(0, "type foo = #foo | bar").unwrap_err();
+    assert_eq!(d.message, "Unexpected token: 'bar'");
+    assert_eq!(d.help.as_deref(), Some("expected constructor, found `bar`"));
+    let d = parse_program(0, "def f = let x = 1").unwrap_err();
+    assert_eq!(d.message, "Unexpected end of file");
+    // Lexical errors keep their own message.
+    let d = parse_program(0, "def f = 1 + $").unwrap_err();
+    assert_eq!(d.message, "unexpected character `$`");
+}
+
 #[test]
 fn diag_renders() {
     let mut sm = crate::span::SourceMap::default();
@@ -1042,7 +1056,7 @@ fn diag_renders() {
     let d: Diag = parse_program(id, src).unwrap_err();
     assert_eq!(
         d.to_plain(&sm),
-        "t.fut:1:16: error: expected expression, found end of input"
+        "t.fut:1:16-16: error: Unexpected end of file\n  help: expected expression, found end of input"
     );
 }
 

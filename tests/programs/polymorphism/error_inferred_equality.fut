@@ -1,7 +1,7 @@
--- The type parameter inferred for `same` is limited by its use of `==`:
--- it cannot be instantiated with a function type.
+-- A type inferred for `==`'s operands cannot become a type parameter:
+-- type parameters do not support equality (Note [Equality types]).
 -- ==
--- error: cannot be instantiated
+-- error: does not support equality
 def same x = x == x
 
-def main (x: i32): bool = same (\y -> y + x)
+def main (x: i32): bool = same x

@@ -1,6 +1,6 @@
 -- A constructor whose sum type nothing determines is ambiguous.
 -- ==
--- error: ambiguous type
+-- error: Type is ambiguous
 def main (x: i32): i32 =
   let o = if x > 0 then #some x else #none
   in match o

@@ -1,6 +1,6 @@
 -- A pattern that can fail is only allowed in a `match` case.
 -- ==
--- error: refutable pattern
+-- error: Refutable pattern
 type opt = #some i32 | #none
 
 def main (x: i32): i32 =

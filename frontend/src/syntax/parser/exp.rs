@@ -1096,7 +1096,7 @@ impl<'a> Parser<'a> {
         let (name, name_span) = self.parse_binding_name()?;
         let type_params = self.parse_type_params(false)?;
         let mut params = Vec::new();
-        while self.starts_param() {
+        while self.starts_pat_atom() {
             params.push(*self.parse_pat_atom()?);
         }
         let ret = if self.at(&Tok::Colon) {
@@ -1161,7 +1161,7 @@ impl<'a> Parser<'a> {
     fn parse_lambda(&mut self) -> PExp {
         let lo = self.bump().lo;
         let mut params = Vec::new();
-        while self.starts_param() {
+        while self.starts_pat_atom() {
             params.push(*self.parse_pat_atom()?);
         }
         if params.is_empty() {

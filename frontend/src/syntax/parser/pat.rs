@@ -64,13 +64,12 @@ impl<'a> Parser<'a> {
         Ok(mkp(self.sp(t.lo, hi), || PatKind::Constr(name, args)))
     }
 
-    /// Tokens that start a parameter of a function or lambda.
-    pub(super) fn starts_param(&self) -> bool {
+    /// Tokens that start a pattern atom, and so a parameter of a function
+    /// or lambda: a parameter may be any pattern atom, a refutable one
+    /// (`def f 1 = ...`) included, which the checker rejects ("Refutable
+    /// pattern not allowed here") as Futhark does.
+    pub(super) fn starts_pat_atom(&self) -> bool {
         matches!(self.peek(), Tok::Ident | Tok::LParen | Tok::LBrace)
-    }
-
-    fn starts_pat_atom(&self) -> bool {
-        self.starts_param()
             || matches!(
                 self.peek(),
                 Tok::Int { .. }
