@@ -161,6 +161,7 @@ pub fn run_entry(
     } else {
         named_i64_params(&vb.params, &args)
     };
+    check_size_expressions(&ent.params, &args, &param_sizes)?;
     let mut flat = args.into_iter().map(from_external);
     let vals: Vec<Value<'_>> = if grouped {
         ent.params.iter().map(|t| regroup(t, &mut flat)).collect()
@@ -255,6 +256,37 @@ fn named_i64_params(
             _ => None,
         })
         .collect()
+}
+
+/// Note [Entry arguments] in internalise: a parameter whose declared
+/// dimension is an expression of `i64` parameters (`(n: i64) (xs: [n +
+/// 1]i32)`) takes an argument of exactly that size; the compiled
+/// programs check it with the same message.
+fn check_size_expressions(
+    params: &[Type],
+    args: &[values::Value],
+    sizes: &[(crate::syntax::ast::Name, i64)],
+) -> Result<(), RuntimeError> {
+    for (k, (t, arg)) in params.iter().zip(args).enumerate() {
+        let Type::Array { shape, .. } = t else { continue };
+        let (_, have) = external_type(arg);
+        for (d, (s, &h)) in shape.iter().zip(&have).enumerate() {
+            if !matches!(s, Size::Expr(_)) {
+                continue;
+            }
+            let Some(want) = s.eval(&mut |n| sizes.iter().find(|(m, _)| m == n).map(|(_, v)| *v)) else {
+                continue;
+            };
+            if want != h as i64 {
+                return Err(RuntimeError::plain(format!(
+                    "invalid size: argument {} of the entry point has size {h} in dimension {}, but its type requires {want}",
+                    k + 1,
+                    d + 1
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `t` with the sizes that `sizes` gives values written as constants.
