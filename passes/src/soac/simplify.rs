@@ -213,6 +213,9 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
             ("unused-results", dead_merge),
             ("unexistentialised", loop_sizes),
             ("hoisted", hoist),
+            // After hoisting, which takes out what needs no guard and
+            // leaves closed forms their chance (Note [Loop closed forms]).
+            ("invariant-bodies", invariant_body),
         ],
         "soac.if" => &[
             ("constant-branches", constant_branch),
@@ -932,6 +935,48 @@ fn trivial_loop(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
         }
         _ => false,
     }
+}
+
+/// A for loop whose body reads neither its iteration number nor its merge
+/// parameters computes the same values in every iteration, so it is
+/// `if n > 0 then body else inits`. Running the body once instead of `n`
+/// times changes nothing else: soac code has no effects but assertions,
+/// which fail in the first iteration or never, and a body cannot consume
+/// an array that is not a merge parameter (Futhark's uniqueness rules).
+fn invariant_body(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    if loop_offset(ctx, o) != Some(1) {
+        return false;
+    }
+    let b = body(ctx, o, 0);
+    if ctx
+        .block_args(b)
+        .iter()
+        .any(|&a| ctx.has_uses(a) || !ctx.type_users(a).is_empty())
+    {
+        return false;
+    }
+    let n = ctx.operand(o, 0);
+    let nt = ctx.value_type(n);
+    let zero = int_before(ctx, o, 0, nt);
+    let bool_t = ctx.scalar(futmlir_dialects::ir::Scalar::Bool);
+    let nonempty = scalar_before(ctx, o, "soac.cmpop", "gt", &[n, zero], bool_t);
+    let inits = ctx.operands(o)[1..].to_vec();
+    let types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
+    let (then_r, else_r) = (ctx.create_region(), ctx.create_region());
+    let then_b = ctx.append_block(then_r, &[]);
+    let else_b = ctx.append_block(else_r, &[]);
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    let (last, rest) = ops.split_last().expect("a loop body ends in a yield");
+    let yields = ctx.operands(*last).to_vec();
+    let then_yield = Builder::at_end(ctx, then_b).op("soac.yield", &yields, &[], &[], Vec::new());
+    Builder::at_end(ctx, else_b).op("soac.yield", &inits, &[], &[], Vec::new());
+    for &x in rest {
+        ctx.move_op_before(x, then_yield);
+    }
+    let guarded = Builder::before(ctx, o).op("soac.if", &[nonempty], &types, &[], vec![then_r, else_r]);
+    let out: Vec<Value> = ctx.results(guarded).collect();
+    ctx.replace_op(o, &out);
+    true
 }
 
 /// An assertion whose condition folded to `true` always holds.
