@@ -9,7 +9,9 @@
 //! scan, redomap, scanomap, scatter: Futhark's IR has no scatter SOAC of
 //! its own, a scatter is a `Screma` whose map results are written to the
 //! indices it computes), `Stream` (stream_seq, stream_par), `DoLoop`,
-//! `Match`. A path `/A/B` counts the `B` ops whose enclosing ops that
+//! `Match`, and `Manifest` (a `soac.copy` of a `soac.rearrange`: Futhark's
+//! `manifest` is a copy of an array in a rearranged layout, which futmlir
+//! writes as those two ops until the segop level's `manifest`). A path `/A/B` counts the `B` ops whose enclosing ops that
 //! match a name of the path are exactly `A`, outermost first: `/Screma/Screma
 //! 1` is one SOAC directly inside another (other ops, such as `if`, may sit
 //! in between). `structure` and `structure soac` name the soac level;
@@ -121,6 +123,20 @@ fn matches(name: &str, op: &str) -> bool {
     }
 }
 
+/// Whether `name` names the op `o`: by its op name, or, for `Manifest`, a
+/// copy of a rearranged array (see the module doc).
+fn matches_op(ctx: &Context, name: &str, o: OpId) -> bool {
+    let op = ctx.op_name(o);
+    if matches(name, op) {
+        return true;
+    }
+    name.eq_ignore_ascii_case("manifest")
+        && op == "soac.copy"
+        && ctx
+            .defining_op(ctx.operand(o, 0))
+            .is_some_and(|d| ctx.op_name(d) == "soac.rearrange")
+}
+
 /// The ops matching the last name of the path; for an anchored path, only
 /// those whose enclosing ops that match a name of the path are the rest of
 /// it, outermost first.
@@ -129,7 +145,7 @@ fn count(ctx: &Context, module: OpId, c: &Counted) -> usize {
     let (last, outer) = path.split_last().expect("parse gives non-empty paths");
     let mut n = 0;
     ctx.walk(module, &mut |o| {
-        if !matches(last, ctx.op_name(o)) {
+        if !matches_op(ctx, last, o) {
             return;
         }
         if !c.anchored {
@@ -139,13 +155,13 @@ fn count(ctx: &Context, module: OpId, c: &Counted) -> usize {
         let mut chain = Vec::new();
         let mut cur = ctx.parent_op(o);
         while let Some(p) = cur {
-            if path.iter().any(|name| matches(name, ctx.op_name(p))) {
+            if path.iter().any(|name| matches_op(ctx, name, p)) {
                 chain.push(p);
             }
             cur = ctx.parent_op(p);
         }
         chain.reverse();
-        if chain.len() == outer.len() && chain.iter().zip(outer).all(|(&p, name)| matches(name, ctx.op_name(p))) {
+        if chain.len() == outer.len() && chain.iter().zip(outer).all(|(&p, name)| matches_op(ctx, name, p)) {
             n += 1;
         }
     });

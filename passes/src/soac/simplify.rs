@@ -182,6 +182,7 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
             ("index-replicate", index_replicate),
             ("index-iota", index_iota),
             ("index-index", index_index),
+            ("index-concat", index_concat),
         ],
         "soac.rearrange" => &[("identity-views", rearrange)],
         "soac.reshape" => &[("identity-views", reshape)],
@@ -189,6 +190,7 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
         "soac.assert" => &[("true-assertions", true_assertion)],
         "soac.map" => &[
             ("size-one-soacs", size_one),
+            ("map-concat", map_concat),
             ("iota-indexing", iota_indexing),
             ("replicate-inputs", replicate_inputs),
             ("unused-inputs", unused_inputs),
@@ -213,6 +215,9 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
             ("unused-results", dead_merge),
             ("unexistentialised", loop_sizes),
             ("hoisted", hoist),
+            // After hoisting, which takes out what needs no guard and
+            // leaves closed forms their chance (Note [Loop closed forms]).
+            ("invariant-bodies", invariant_body),
         ],
         "soac.if" => &[
             ("constant-branches", constant_branch),
@@ -495,6 +500,135 @@ fn concat_concat(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
         rebuild(ctx, o, &all, &operands);
     }
     changed
+}
+
+/// The size of dimension `d` of the array `x` as a value, when its type
+/// names one.
+fn dim_value(ctx: &mut Context, at: OpId, x: Value, d: usize) -> Option<Value> {
+    let TypeKind::Array { shape, .. } = ctx.type_kind(ctx.value_type(x)).clone() else {
+        return None;
+    };
+    match *shape.get(d)? {
+        Dim::Value(v) => Some(v),
+        Dim::Const(c) => {
+            let i64_t = ctx.scalar(futmlir_dialects::ir::Scalar::I64);
+            Some(int_before(ctx, at, c as i64, i64_t))
+        }
+        Dim::Unknown => None,
+    }
+}
+
+/// Indexing a concatenation at a position of the dimension it joins
+/// along picks the array that position falls in (Futhark's index-concat
+/// rule): `(xs ++ ys)[i]` is `if i < n then xs[i] else ys[i - n]`, `n` the
+/// size of `xs`. The bounds check stays an assert of its own (Note [Index
+/// of iota]). More arrays give a concatenation of the rest in the `else`
+/// branch, which the next round splits in turn.
+fn index_concat(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    let Some(cat) = ctx.defining_op(ops[0]).filter(|&c| ctx.op_name(c) == "soac.concat") else {
+        return false;
+    };
+    let d = concat_dim(ctx, cat);
+    if d + 1 >= ops.len() {
+        return false;
+    }
+    let parts = ctx.operands(cat)[1..].to_vec();
+    let Some(first_size) = dim_value(ctx, o, parts[0], d) else {
+        return false;
+    };
+    let i = ops[1 + d];
+    let it = ctx.value_type(i);
+    let bool_t = ctx.scalar(futmlir_dialects::ir::Scalar::Bool);
+    let in_first = scalar_before(ctx, o, "soac.cmpop", "lt", &[i, first_size], bool_t);
+    let t = ctx.value_type(ctx.result(o, 0));
+    let (then_r, else_r) = (ctx.create_region(), ctx.create_region());
+    let then_b = ctx.append_block(then_r, &[]);
+    let else_b = ctx.append_block(else_r, &[]);
+    let mut first_ops = ops.clone();
+    first_ops[0] = parts[0];
+    let x = Builder::at_end(ctx, then_b).op("soac.index", &first_ops, &[t], &[], Vec::new());
+    let x = ctx.result(x, 0);
+    Builder::at_end(ctx, then_b).op("soac.yield", &[x], &[], &[], Vec::new());
+    let k = ctx.string_attr("sub");
+    let rest_i = Builder::at_end(ctx, else_b).op("soac.binop", &[i, first_size], &[it], &[("kind", k)], Vec::new());
+    let rest_i = ctx.result(rest_i, 0);
+    let rest = if parts.len() == 2 {
+        parts[1]
+    } else {
+        // The rest's size along `d`: the whole's less the first's.
+        let whole = ctx.operand(cat, 0);
+        let i64_t = ctx.value_type(whole);
+        let k = ctx.string_attr("sub");
+        let w =
+            Builder::at_end(ctx, else_b).op("soac.binop", &[whole, first_size], &[i64_t], &[("kind", k)], Vec::new());
+        let w = ctx.result(w, 0);
+        let TypeKind::Array { elem, mut shape } = ctx.type_kind(ctx.value_type(ops[0])).clone() else {
+            return false;
+        };
+        shape[d] = Dim::Value(w);
+        let rt = ctx.intern_type(TypeKind::Array { elem, shape });
+        let operands: Vec<Value> = std::iter::once(w).chain(parts[1..].iter().copied()).collect();
+        let attrs: Vec<(&str, futmlir_dialects::ir::Attr)> =
+            ctx.attr(cat, "dim").map(|a| ("dim", a)).into_iter().collect();
+        let c = Builder::at_end(ctx, else_b).op("soac.concat", &operands, &[rt], &attrs, Vec::new());
+        ctx.result(c, 0)
+    };
+    let mut rest_ops = ops.clone();
+    rest_ops[0] = rest;
+    rest_ops[1 + d] = rest_i;
+    let y = Builder::at_end(ctx, else_b).op("soac.index", &rest_ops, &[t], &[], Vec::new());
+    let y = ctx.result(y, 0);
+    Builder::at_end(ctx, else_b).op("soac.yield", &[y], &[], &[], Vec::new());
+    let guarded = Builder::before(ctx, o).op("soac.if", &[in_first], &[t], &[], vec![then_r, else_r]);
+    let r = ctx.result(guarded, 0);
+    ctx.replace_op(o, &[r]);
+    true
+}
+
+/// A map whose lambda only concatenates its rows (`map2 concat xss yss`)
+/// is one concatenation along the next dimension of the arrays it maps
+/// over (Futhark's internalisation of `map2 concat`), which index-concat
+/// and concat fusion can see.
+fn map_concat(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    if ctx.num_results(o) != 1 {
+        return false;
+    }
+    let b = body(ctx, o, 0);
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    let [cat, yield_op] = ops[..] else { return false };
+    if ctx.op_name(cat) != "soac.concat" || ctx.operands(yield_op) != [ctx.result(cat, 0)] {
+        return false;
+    }
+    let args = ctx.block_args(b).to_vec();
+    let inputs = ctx.operands(o)[1..].to_vec();
+    let cat_ops = ctx.operands(cat).to_vec();
+    let w = cat_ops[0];
+    if defined_inside(ctx, w, o) {
+        return false;
+    }
+    let mut arrays = Vec::new();
+    for x in &cat_ops[1..] {
+        let Some(k) = args.iter().position(|a| a == x) else {
+            return false;
+        };
+        arrays.push(inputs[k]);
+    }
+    let TypeKind::Array { elem, mut shape } = ctx.type_kind(ctx.value_type(ctx.result(o, 0))).clone() else {
+        return false;
+    };
+    let d = concat_dim(ctx, cat) + 1;
+    if d >= shape.len() {
+        return false;
+    }
+    shape[d] = Dim::Value(w);
+    let t = ctx.intern_type(TypeKind::Array { elem, shape });
+    let dim = ctx.int_attr(d as i64, futmlir_dialects::ir::Scalar::I64);
+    let operands: Vec<Value> = std::iter::once(w).chain(arrays).collect();
+    let c = Builder::before(ctx, o).op("soac.concat", &operands, &[t], &[("dim", dim)], Vec::new());
+    let c = ctx.result(c, 0);
+    ctx.replace_op(o, &[c]);
+    true
 }
 
 /// **Note [Index of iota].**
@@ -932,6 +1066,48 @@ fn trivial_loop(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
         }
         _ => false,
     }
+}
+
+/// A for loop whose body reads neither its iteration number nor its merge
+/// parameters computes the same values in every iteration, so it is
+/// `if n > 0 then body else inits`. Running the body once instead of `n`
+/// times changes nothing else: soac code has no effects but assertions,
+/// which fail in the first iteration or never, and a body cannot consume
+/// an array that is not a merge parameter (Futhark's uniqueness rules).
+fn invariant_body(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    if loop_offset(ctx, o) != Some(1) {
+        return false;
+    }
+    let b = body(ctx, o, 0);
+    if ctx
+        .block_args(b)
+        .iter()
+        .any(|&a| ctx.has_uses(a) || !ctx.type_users(a).is_empty())
+    {
+        return false;
+    }
+    let n = ctx.operand(o, 0);
+    let nt = ctx.value_type(n);
+    let zero = int_before(ctx, o, 0, nt);
+    let bool_t = ctx.scalar(futmlir_dialects::ir::Scalar::Bool);
+    let nonempty = scalar_before(ctx, o, "soac.cmpop", "gt", &[n, zero], bool_t);
+    let inits = ctx.operands(o)[1..].to_vec();
+    let types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
+    let (then_r, else_r) = (ctx.create_region(), ctx.create_region());
+    let then_b = ctx.append_block(then_r, &[]);
+    let else_b = ctx.append_block(else_r, &[]);
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    let (last, rest) = ops.split_last().expect("a loop body ends in a yield");
+    let yields = ctx.operands(*last).to_vec();
+    let then_yield = Builder::at_end(ctx, then_b).op("soac.yield", &yields, &[], &[], Vec::new());
+    Builder::at_end(ctx, else_b).op("soac.yield", &inits, &[], &[], Vec::new());
+    for &x in rest {
+        ctx.move_op_before(x, then_yield);
+    }
+    let guarded = Builder::before(ctx, o).op("soac.if", &[nonempty], &types, &[], vec![then_r, else_r]);
+    let out: Vec<Value> = ctx.results(guarded).collect();
+    ctx.replace_op(o, &out);
+    true
 }
 
 /// An assertion whose condition folded to `true` always holds.
