@@ -305,24 +305,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let abs = self.const_i64(s.abs());
         let one = self.const_i64(1);
         let zero = self.const_i64(0);
-        let st = match start {
-            Some(e) => Some(self.leaf(sc, e)?),
-            None => None,
-        };
-        let en = match end {
-            Some(e) => Some(self.leaf(sc, e)?),
-            None => None,
-        };
-        let mut piece = String::new();
-        for (k, part) in [st, en].into_iter().enumerate() {
-            if k == 1 {
-                piece.push(':');
-            }
-            if let Some(v) = part {
-                piece.push_str(&format!("{{{}}}", shown.len()));
-                shown.push(v);
-            }
-        }
+        let (st, en, mut piece) = self.slice_ends(sc, start, end, shown)?;
         if stride.is_some() {
             piece.push_str(&format!(":{s}"));
         }
@@ -406,6 +389,32 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         Ok((ix, piece))
     }
 
+    /// The start and end of a slice, if written, and the template piece
+    /// showing them in an out-of-bounds message (`{0}:{1}`, their values
+    /// pushed to `shown`).
+    fn slice_ends(
+        &mut self,
+        sc: &Scope<'a>,
+        start: Option<&'a Exp>,
+        end: Option<&'a Exp>,
+        shown: &mut Vec<Value>,
+    ) -> DResult<(Option<Value>, Option<Value>, String)> {
+        let mut ends = [None, None];
+        let mut piece = String::new();
+        for (k, e) in [start, end].into_iter().enumerate() {
+            if k == 1 {
+                piece.push(':');
+            }
+            if let Some(e) = e {
+                let v = self.leaf(sc, e)?;
+                piece.push_str(&format!("{{{}}}", shown.len()));
+                shown.push(v);
+                ends[k] = Some(v);
+            }
+        }
+        Ok((ends[0], ends[1], piece))
+    }
+
     /// [`Self::slice_bounds`] with a stride known only at run time (or
     /// zero): both signs' formulas, selected by the stride's sign. A zero
     /// stride is out of bounds (Note [Slice bounds] in interp).
@@ -423,24 +432,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let m1 = self.const_i64(-1);
         let pos = self.cmpop("gt", sv, zero);
         let nm1 = self.binop("sub", n, one);
-        let st = match start {
-            Some(e) => Some(self.leaf(sc, e)?),
-            None => None,
-        };
-        let en = match end {
-            Some(e) => Some(self.leaf(sc, e)?),
-            None => None,
-        };
-        let mut piece = String::new();
-        for (k, part) in [st, en, Some(sv)].into_iter().enumerate() {
-            if k > 0 {
-                piece.push(':');
-            }
-            if let Some(v) = part {
-                piece.push_str(&format!("{{{}}}", shown.len()));
-                shown.push(v);
-            }
-        }
+        let (st, en, mut piece) = self.slice_ends(sc, start, end, shown)?;
+        piece.push_str(&format!(":{{{}}}", shown.len()));
+        shown.push(sv);
         let st = match st {
             Some(v) => v,
             None => self.select(pos, zero, nm1),

@@ -4,7 +4,7 @@ use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, InsertPoint, OpId, Scalar, Type, TypeKind, Value, ValueMap,
 };
 
-use super::distribute::{rows_of, split_redomap};
+use super::distribute::{commutative_attr, rows_of, split_redomap};
 use super::row_type;
 
 // Note [Array reductions]
@@ -168,11 +168,7 @@ fn interchange(ctx: &mut Context, o: OpId) -> bool {
             *t = rows_of(ctx, n, *t);
         }
     }
-    let attrs: Vec<_> = ctx
-        .attr(o, "commutative")
-        .map(|a| ("commutative", a))
-        .into_iter()
-        .collect();
+    let attrs = commutative_attr(ctx, o);
     let name = if scan { "soac.scan" } else { "soac.reduce" };
     let r = Builder::at_end(ctx, mb).op(name, &operands, &inner_types, &attrs, vec![operator]);
     let reduced: Vec<Value> = ctx.results(r).collect();

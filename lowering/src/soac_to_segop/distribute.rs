@@ -42,6 +42,14 @@ pub(super) fn parallel(ctx: &Context, o: OpId, holder: OpId) -> bool {
 /// A redomap or scanomap whose lambda has inner parallelism as a map of
 /// its lambda, then a reduce or scan of the values it combines (the map
 /// can then be distributed). The new map and reduce or scan.
+/// `o`'s `commutative` attribute, if it has one, for an op made from it.
+pub(super) fn commutative_attr(ctx: &Context, o: OpId) -> Vec<(&'static str, futmlir_dialects::ir::Attr)> {
+    ctx.attr(o, "commutative")
+        .map(|a| ("commutative", a))
+        .into_iter()
+        .collect()
+}
+
 pub fn split_redomap(ctx: &mut Context, o: OpId) -> (OpId, OpId) {
     let scan = ctx.op_name(o) == "soac.scanomap";
     let regions = ctx.regions(o).to_vec();
@@ -66,11 +74,7 @@ pub fn split_redomap(ctx: &mut Context, o: OpId) -> (OpId, OpId) {
     operands.extend(nes);
     operands.extend_from_slice(&mapped[..k]);
     let combined_types: Vec<Type> = ctx.results(o).take(k).map(|r| ctx.value_type(r)).collect();
-    let attrs: Vec<_> = ctx
-        .attr(o, "commutative")
-        .map(|a| ("commutative", a))
-        .into_iter()
-        .collect();
+    let attrs = commutative_attr(ctx, o);
     let name = if scan { "soac.scan" } else { "soac.reduce" };
     let r = Builder::before(ctx, o).op(name, &operands, &combined_types, &attrs, vec![operator]);
     let mut new: Vec<Value> = ctx.results(r).collect();
