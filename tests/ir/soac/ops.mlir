@@ -219,3 +219,22 @@
   }) : (i1) -> i64
   "soac.return"(%s) : (i64) -> ()
 }) {sym_name = "control", function_type = (i64, i1) -> i64} : () -> ()
+
+// -----
+
+// A merge parameter whose size changes: the initial value's size is
+// known, the parameter's and the yield's are not the same.
+// CHECK-LABEL: "variant"
+// CHECK: soac.concat(
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]f32>, %k: i64):
+  %r = "soac.loop"(%k, %xs) ({
+  ^bb0(%i: i64, %ys: !fut.array<[?]f32>):
+    %m = "soac.size"(%ys) {dim = 0 : i64} : (!fut.array<[?]f32>) -> i64
+    %ys2 = "soac.reshape"(%ys, %m) : (!fut.array<[?]f32>, i64) -> !fut.array<[%m]f32>
+    %w = "soac.binop"(%m, %m) {kind = "add"} : (i64, i64) -> i64
+    %zs = "soac.concat"(%w, %ys2, %ys2) {dim = 0 : i64} : (i64, !fut.array<[%m]f32>, !fut.array<[%m]f32>) -> !fut.array<[%w]f32>
+    "soac.yield"(%zs) : (!fut.array<[%w]f32>) -> ()
+  }) {form = "for"} : (i64, !fut.array<[%n]f32>) -> !fut.array<[?]f32>
+  "soac.return"(%r) : (!fut.array<[?]f32>) -> ()
+}) {sym_name = "variant", function_type = (i64, !fut.array<[?]f32>, i64) -> !fut.array<[?]f32>} : () -> ()
