@@ -43,11 +43,21 @@ use futmlir_frontend::values::{self, compare_values, Value};
 
 /// Known disagreements: (program path under its root folder, entry point,
 /// why). A listed case is run and reported, but does not fail the test.
-const ALLOWED: &[(&str, &str, &str)] = &[(
-    "assert/unsafe_removes_assertions.fut",
-    "inside",
-    "#[unsafe] removes assertions from compiled code only (its cases are `compiled`)",
-)];
+const ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "assert/unsafe_removes_assertions.fut",
+        "inside",
+        "#[unsafe] removes assertions from compiled code only (its cases are `compiled`)",
+    ),
+    (
+        // A mutant (`width 1 3`) given arguments of other sizes.
+        "sizes/param_in_size_expression.fut",
+        "main",
+        "a point-free entry point whose parameters' sizes are fixed by constants of a partial \
+         application: the reference interpreter checks the arguments against them, compiled \
+         code does not yet (a missing check of ill-sized input, not a different result)",
+    ),
+];
 
 fn inputs(dir: &Path, case: &TestCase) -> Result<Vec<Value>, String> {
     match &case.input {
