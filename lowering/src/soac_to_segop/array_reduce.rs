@@ -6,6 +6,7 @@ use futmlir_dialects::ir::{
 
 use super::distribute::{commutative_attr, rows_of, split_redomap};
 use super::row_type;
+use super::sequential::{replace_by_loop, rows};
 
 // Note [Array reductions]
 // A `reduce` (or `redomap`) whose operator combines arrays has no
@@ -226,30 +227,10 @@ fn transpose(ctx: &mut Context, x: Value, elem: Type, shape: Vec<futmlir_dialect
 
 /// The reduction as a sequential loop over the rows.
 fn sequential(ctx: &mut Context, o: OpId) {
-    let b = operator_block(ctx, o);
-    let args: Vec<Value> = ctx.block_args(b).to_vec();
-    let k = args.len() / 2;
+    let op = operator_block(ctx, o);
+    let k = ctx.block_args(op).len() / 2;
     let ops: Vec<Value> = ctx.operands(o).to_vec();
     let (n, nes, xs) = (ops[0], ops[1..1 + k].to_vec(), ops[1 + k..].to_vec());
-    let types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
-    let i64t = ctx.scalar(Scalar::I64);
-    let mut arg_types = vec![i64t];
-    arg_types.extend_from_slice(&types);
-    let region = ctx.create_region();
-    let lb = ctx.append_block(region, &arg_types);
-    let largs: Vec<Value> = ctx.block_args(lb).to_vec();
-    let mut vm = ValueMap::default();
-    for (&a, &acc) in args[..k].iter().zip(&largs[1..]) {
-        vm.insert(a, acc);
-    }
-    for (&p, &x) in args[k..].iter().zip(&xs) {
-        let rt = row_type(ctx, x);
-        let r = Builder::at_end(ctx, lb).op("soac.index", &[x, largs[0]], &[rt], &[], Vec::new());
-        let r = ctx.result(r, 0);
-        vm.insert(p, r);
-    }
-    let ys = ctx.inline_block_mapped(b, &mut vm, InsertPoint::End(lb));
-    Builder::at_end(ctx, lb).op("soac.yield", &ys, &[], &[], Vec::new());
     // The operator may update its accumulator in place: the loop then
     // must not start from the neutral elements themselves, which the
     // program may use elsewhere.
@@ -264,10 +245,9 @@ fn sequential(ctx: &mut Context, o: OpId) {
         };
         inits.push(init);
     }
-    let mut operands = vec![n];
-    operands.extend(inits);
-    let form = ctx.string_attr("for");
-    let lp = Builder::before(ctx, o).op("soac.loop", &operands, &types, &[("form", form)], vec![region]);
-    let results: Vec<Value> = ctx.results(lp).collect();
-    ctx.replace_op(o, &results);
+    replace_by_loop(ctx, o, n, &inits, |ctx, lb, i, accs| {
+        let mut args = accs.to_vec();
+        args.extend(rows(ctx, lb, &xs, i));
+        ctx.inline_block(op, &args, InsertPoint::End(lb))
+    });
 }

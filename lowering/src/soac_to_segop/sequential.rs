@@ -53,7 +53,7 @@ fn hist_of_arrays(ctx: &Context, o: OpId) -> bool {
 /// A `for` loop over `n` with merge parameters starting at `dests`, whose
 /// body `body` builds at the end of the block, given the index and the
 /// merge parameters, returning the next merge values. Replaces `o`.
-fn replace_by_loop(
+pub(super) fn replace_by_loop(
     ctx: &mut Context,
     o: OpId,
     n: Value,
@@ -76,6 +76,17 @@ fn replace_by_loop(
     ctx.replace_op(o, &results);
 }
 
+/// The rows at `i` of `xs`, read at the end of `b`.
+pub(super) fn rows(ctx: &mut Context, b: futmlir_dialects::ir::BlockId, xs: &[Value], i: Value) -> Vec<Value> {
+    xs.iter()
+        .map(|&x| {
+            let rt = row_type(ctx, x);
+            let r = Builder::at_end(ctx, b).op("soac.index", &[x, i], &[rt], &[], Vec::new());
+            ctx.result(r, 0)
+        })
+        .collect()
+}
+
 /// The rows at `i` of `xs`, bound to the arguments of `lambda`'s block,
 /// and the lambda inlined at the end of `b`: what it yields.
 fn apply_lambda(
@@ -85,12 +96,7 @@ fn apply_lambda(
     xs: &[Value],
     i: Value,
 ) -> Vec<Value> {
-    let mut rows = Vec::new();
-    for &x in xs {
-        let rt = row_type(ctx, x);
-        let r = Builder::at_end(ctx, b).op("soac.index", &[x, i], &[rt], &[], Vec::new());
-        rows.push(ctx.result(r, 0));
-    }
+    let rows = rows(ctx, b, xs, i);
     ctx.inline_block(lambda, &rows, InsertPoint::End(b))
 }
 
