@@ -36,6 +36,10 @@
 //!   of concatenations (along one dimension) is one; an element of a `replicate` is the
 //!   replicated value, and one of an `iota` is computed from its index
 //!   (Note [Index of iota]).
+//! - *maps across views*: an elementwise map nest over a reshape or
+//!   rearrange of a map's result maps over that result instead, and the
+//!   view moves to its own result, so fusion can join the two maps (Note
+//!   [Maps across views]).
 //!
 //! **Note [Hoisting].**
 //! An op moves out of a loop body or lambda when everything it reads
@@ -57,7 +61,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use futmlir_dialects::ir::{
-    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, Type, TypeKind, Value,
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, RegionId, Type, TypeKind, Value,
 };
 
 use super::analysis::{
@@ -191,6 +195,7 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
         "soac.map" => &[
             ("size-one-soacs", size_one),
             ("map-concat", map_concat),
+            ("map-across-views", map_across_view),
             ("iota-indexing", iota_indexing),
             ("replicate-inputs", replicate_inputs),
             ("unused-inputs", unused_inputs),
@@ -629,6 +634,164 @@ fn map_concat(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     let c = ctx.result(c, 0);
     ctx.replace_op(o, &[c]);
     true
+}
+
+/// **Note [Maps across views].**
+/// A map nest that applies a scalar function to every element of an
+/// array (`map (map f) xss`, as deep as the array's rank) commutes with
+/// any reshape or rearrange of that array: `map f (flatten xss)` is
+/// `flatten (map (map f) xss)`, and `map (map f) (transpose xss)` is
+/// `transpose (map (map f) xss)`. Where the viewed array is the result of
+/// a map, the second form lets `soac-fuse` join the two maps (Futhark's
+/// fusion across reshapes and transpositions): the views then apply to
+/// the fused result. Only nests whose levels do nothing but map their row
+/// qualify (the innermost lambda sees scalars only), and only a view
+/// nothing else reads, so no work or memory is duplicated.
+fn map_across_view(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
+    let ops = ctx.operands(o).to_vec();
+    if ops.len() != 2 || taken.contains(&ops[1]) || ctx.uses(ops[1]).len() != 1 {
+        return false;
+    }
+    let x = ops[1];
+    let Some(view) = ctx.defining_op(x) else { return false };
+    if !matches!(ctx.op_name(view), "soac.reshape" | "soac.rearrange") {
+        return false;
+    }
+    let src = ctx.operand(view, 0);
+    if !views_a_map(ctx, src) {
+        return false;
+    }
+    let (Some(rank), Some(src_rank)) = (array_rank(ctx, x), array_rank(ctx, src)) else {
+        return false;
+    };
+    let Some(inner) = elementwise_lambda(ctx, o, rank) else {
+        return false;
+    };
+    let mut widths = Vec::new();
+    for d in 0..src_rank {
+        let Some(w) = dim_value(ctx, o, src, d) else {
+            return false;
+        };
+        widths.push(w);
+    }
+    let TypeKind::Array { shape: src_shape, .. } = ctx.type_kind(ctx.value_type(src)).clone() else {
+        return false;
+    };
+    let elems: Vec<Type> = {
+        let b = ctx.blocks(inner)[0];
+        let y = terminator(ctx, b);
+        ctx.operands(y).iter().map(|&v| ctx.value_type(v)).collect()
+    };
+    // The nest over `src`, built from the innermost level out.
+    let mut region = clone_lambda(ctx, inner);
+    let mut result_types = Vec::new();
+    for d in (0..src_rank).rev() {
+        result_types = elems
+            .iter()
+            .map(|&e| {
+                let shape = src_shape[d..].to_vec();
+                ctx.intern_type(TypeKind::Array { elem: e, shape })
+            })
+            .collect();
+        if d == 0 {
+            break;
+        }
+        let row_t = row_type(ctx, ctx.value_type(src), d);
+        let r = ctx.create_region();
+        let blk = ctx.append_block(r, &[row_t]);
+        let row = ctx.block_args(blk)[0];
+        let m = Builder::at_end(ctx, blk).op("soac.map", &[widths[d], row], &result_types, &[], vec![region]);
+        let ys: Vec<Value> = ctx.results(m).collect();
+        Builder::at_end(ctx, blk).op("soac.yield", &ys, &[], &[], Vec::new());
+        region = r;
+    }
+    let m = Builder::before(ctx, o).op("soac.map", &[widths[0], src], &result_types, &[], vec![region]);
+    let mapped: Vec<Value> = ctx.results(m).collect();
+    let mut viewed = Vec::new();
+    for (i, &y) in mapped.iter().enumerate() {
+        let t = ctx.value_type(ctx.result(o, i));
+        let mut operands = ctx.operands(view).to_vec();
+        operands[0] = y;
+        let attrs = ctx.attrs(view).to_vec();
+        let (name, loc) = (ctx.op_name_sym(view), ctx.location(view));
+        let v = ctx.create_op(name, &operands, &[t], &attrs, Vec::new(), loc);
+        Builder::before(ctx, o).insert(v);
+        viewed.push(ctx.result(v, 0));
+    }
+    ctx.replace_op(o, &viewed);
+    true
+}
+
+/// Whether `x` is a map's result, or a reshape or rearrange of one (the
+/// rewrite then repeats for each view).
+fn views_a_map(ctx: &Context, mut x: Value) -> bool {
+    while let Some(d) = ctx.defining_op(x) {
+        match ctx.op_name(d) {
+            "soac.map" => return true,
+            "soac.reshape" | "soac.rearrange" => x = ctx.operand(d, 0),
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The rank of the array `x`; `None` for a scalar.
+fn array_rank(ctx: &Context, x: Value) -> Option<usize> {
+    match ctx.type_kind(ctx.value_type(x)) {
+        TypeKind::Array { shape, .. } => Some(shape.len()),
+        _ => None,
+    }
+}
+
+/// The type of the rows `d` levels into `t` (an array of rank > `d`).
+fn row_type(ctx: &mut Context, t: Type, d: usize) -> Type {
+    match ctx.type_kind(t).clone() {
+        TypeKind::Array { elem, shape } => ctx.intern_type(TypeKind::Array {
+            elem,
+            shape: shape[d..].to_vec(),
+        }),
+        _ => t,
+    }
+}
+
+/// The innermost lambda of the map nest `o`, when `o` is `depth` levels
+/// of maps, each over its one row and doing nothing else, down to a
+/// lambda from a scalar to scalars (Note [Maps across views]).
+fn elementwise_lambda(ctx: &Context, o: OpId, depth: usize) -> Option<RegionId> {
+    let mut level = o;
+    for d in 0..depth {
+        if ctx.op_name(level) != "soac.map" || ctx.operands(level).len() != 2 {
+            return None;
+        }
+        let r = ctx.regions(level)[0];
+        let b = ctx.blocks(r)[0];
+        let args = ctx.block_args(b).to_vec();
+        if d + 1 == depth {
+            let y = terminator(ctx, b);
+            let scalar = |v: &Value| !matches!(ctx.type_kind(ctx.value_type(*v)), TypeKind::Array { .. });
+            return (args.iter().all(scalar) && ctx.operands(y).iter().all(scalar)).then_some(r);
+        }
+        let body: Vec<OpId> = ctx.block_ops(b).collect();
+        let [next, y] = body[..] else { return None };
+        let row = *args.first()?;
+        let results: Vec<Value> = ctx.results(next).collect();
+        if ctx.operands(next).get(1) != Some(&row)
+            || ctx.uses(row).len() != 1
+            || ctx.operands(y) != results.as_slice()
+            || defined_inside(ctx, ctx.operand(next, 0), level) && ctx.operand(next, 0) != row
+        {
+            return None;
+        }
+        level = next;
+    }
+    None
+}
+
+/// A copy of the lambda `r`.
+fn clone_lambda(ctx: &mut Context, r: RegionId) -> RegionId {
+    let nr = ctx.create_region();
+    ctx.clone_region_into(r, nr, &mut futmlir_dialects::ir::ValueMap::default());
+    nr
 }
 
 /// **Note [Index of iota].**

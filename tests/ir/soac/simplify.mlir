@@ -387,3 +387,38 @@
   %x = "soac.index"(%row, %j) : (!fut.array<[%n]i32>, i64) -> i32
   "soac.return"(%x) : (i32) -> ()
 }) {sym_name = "index_index", function_type = (i64, !fut.array<[?][?]i32>, i64, i64) -> i32} : () -> ()
+
+// An elementwise map nest over a transposition of a map's result maps
+// over the result itself; the transposition moves after it (Note [Maps
+// across views]).
+// CHECK-LABEL: sym_name = "map_across_view"
+// CHECK: kind = "add"
+// CHECK-NOT: soac.rearrange
+// CHECK: kind = "mul"
+// CHECK: soac.rearrange(
+// CHECK-SAME: {perm = [1 : i64, 0 : i64]}
+// CHECK-NEXT: soac.return(
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xss: !fut.array<[%n][%m]i32>):
+  %two = "soac.constant"() {value = 2 : i32} : () -> i32
+  %yss = "soac.map"(%n, %xss) ({
+  ^bb0(%xs: !fut.array<[%m]i32>):
+    %ys = "soac.map"(%m, %xs) ({
+    ^bb0(%x: i32):
+      %y = "soac.binop"(%x, %two) {kind = "add"} : (i32, i32) -> i32
+      "soac.yield"(%y) : (i32) -> ()
+    }) : (i64, !fut.array<[%m]i32>) -> !fut.array<[%m]i32>
+    "soac.yield"(%ys) : (!fut.array<[%m]i32>) -> ()
+  }) : (i64, !fut.array<[%n][%m]i32>) -> !fut.array<[%n][%m]i32>
+  %t = "soac.rearrange"(%yss) {perm = [1, 0]} : (!fut.array<[%n][%m]i32>) -> !fut.array<[%m][%n]i32>
+  %zss = "soac.map"(%m, %t) ({
+  ^bb0(%ts: !fut.array<[%n]i32>):
+    %zs = "soac.map"(%n, %ts) ({
+    ^bb0(%x: i32):
+      %z = "soac.binop"(%x, %two) {kind = "mul"} : (i32, i32) -> i32
+      "soac.yield"(%z) : (i32) -> ()
+    }) : (i64, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+    "soac.yield"(%zs) : (!fut.array<[%n]i32>) -> ()
+  }) : (i64, !fut.array<[%m][%n]i32>) -> !fut.array<[%m][%n]i32>
+  "soac.return"(%zss) : (!fut.array<[%m][%n]i32>) -> ()
+}) {sym_name = "map_across_view", function_type = (i64, i64, !fut.array<[?][?]i32>) -> !fut.array<[?][?]i32>} : () -> ()
