@@ -373,8 +373,7 @@ fn convop(e: &mut Emitter, o: OpId, kind: &str, a: &str, from: Scalar, to: Scala
         "fpconv" if to.bits() > from.bits() => format!("arith.extf {a} : {ft} to {tt}"),
         "fpconv" if to.bits() < from.bits() => format!("arith.truncf {a} : {ft} to {tt}"),
         "fpconv" => return copy_float(e, a, tt, result),
-        "fptosi" => format!("arith.fptosi {a} : {ft} to {tt}"),
-        "fptoui" => format!("arith.fptoui {a} : {ft} to {tt}"),
+        "fptosi" | "fptoui" => return float_to_int(e, a, from, to, kind == "fptosi", result),
         "sitofp" => format!("arith.sitofp {a} : {ft} to {tt}"),
         "uitofp" => format!("arith.uitofp {a} : {ft} to {tt}"),
         "itob" => {
@@ -392,6 +391,65 @@ fn convop(e: &mut Emitter, o: OpId, kind: &str, a: &str, from: Scalar, to: Scala
         }
     };
     e.def(result, &rhs);
+    Ok(())
+}
+
+/// **Note [Float to integer conversion].**
+/// LLVM's `fptosi`/`fptoui` give poison for NaN and for values out of the
+/// integer type's range (and C, Futhark's reference backend, leaves them
+/// undefined). The interpreters saturate, as Rust's `as` does: NaN is 0, a
+/// value below the range is the type's minimum, one above it the maximum
+/// (`u8.f64 300` is 255, `i32.f64 -inf` is i32's minimum). Compiled code
+/// does the same with selects around the conversion, so every backend
+/// agrees. Half floats are widened to f32 first (exactly), where the
+/// range bounds are representable.
+fn float_to_int(e: &mut Emitter, a: &str, from: Scalar, to: Scalar, signed: bool, result: Value) -> R<()> {
+    let (a, from) = if from == Scalar::F16 {
+        (e.tmp(&format!("arith.extf {a} : f16 to f32")), Scalar::F32)
+    } else {
+        (a.to_string(), from)
+    };
+    let (ft, tt) = (scalar_type(from), scalar_type(to));
+    let bits = to.bits();
+    // The range: [lo, hi) as floats (powers of two, exact), and the
+    // integer bounds it saturates to.
+    let (lo, hi, min, max) = if signed {
+        let h = 2f64.powi(bits as i32 - 1);
+        (
+            -h,
+            h,
+            format!("-{}", 1u128 << (bits - 1)),
+            ((1u128 << (bits - 1)) - 1).to_string(),
+        )
+    } else {
+        (
+            0.0,
+            2f64.powi(bits as i32),
+            "0".to_string(),
+            ((1u128 << bits) - 1).to_string(),
+        )
+    };
+    let conv = if signed { "arith.fptosi" } else { "arith.fptoui" };
+    let r0 = e.tmp(&format!("{conv} {a} : {ft} to {tt}"));
+    let hi_f = e.tmp(&format!("arith.constant {hi:?} : {ft}"));
+    let lo_f = e.tmp(&format!("arith.constant {lo:?} : {ft}"));
+    let above = e.tmp(&format!("arith.cmpf oge, {a}, {hi_f} : {ft}"));
+    // Unsigned: anything that truncates to below 0 (x <= -1) saturates.
+    let below = if signed {
+        e.tmp(&format!("arith.cmpf olt, {a}, {lo_f} : {ft}"))
+    } else {
+        let m1 = e.tmp(&format!("arith.constant -1.0 : {ft}"));
+        e.tmp(&format!("arith.cmpf ole, {a}, {m1} : {ft}"))
+    };
+    let nan = e.tmp(&format!("arith.cmpf uno, {a}, {a} : {ft}"));
+    // Integer constants in MLIR are written signed.
+    let max_v = if signed || bits == 1 { max } else { "-1".to_string() };
+    let max_c = e.tmp(&format!("arith.constant {max_v} : {tt}"));
+    let min_c = e.tmp(&format!("arith.constant {min} : {tt}"));
+    let zero = e.tmp(&format!("arith.constant 0 : {tt}"));
+    let r1 = e.tmp(&format!("arith.select {above}, {max_c}, {r0} : {tt}"));
+    let r2 = e.tmp(&format!("arith.select {below}, {min_c}, {r1} : {tt}"));
+    e.def(result, &format!("arith.select {nan}, {zero}, {r2} : {tt}"));
     Ok(())
 }
 
