@@ -110,6 +110,11 @@ fn size(n: i64, what: &str, func: &str) -> usize {
 pub unsafe extern "C" fn futrt_alloc(ctx: *mut futrt_ctx, bytes: i64) -> *mut c_void {
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, "futrt_alloc") };
+    if bytes == i64::MAX {
+        // Byte sizes saturate at i64::MAX where they overflow (Note [Byte
+        // sizes saturate] in the compiler's `segop_to_mem`).
+        fatal("an array is too large: its size in bytes does not fit in 64 bits");
+    }
     let bytes = size(bytes, "size", "futrt_alloc");
     match ctx.alloc(bytes) {
         Ok(addr) => addr as *mut c_void,

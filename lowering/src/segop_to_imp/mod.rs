@@ -393,6 +393,18 @@ impl<'a> Tr<'a> {
         p
     }
 
+    /// The bytes of an array of `elem` with `sizes`, saturating (Note
+    /// [Byte sizes saturate] in `segop_to_mem`).
+    pub fn byte_size(&mut self, sizes: &[Value], elem: Scalar) -> Value {
+        let mut bytes = self.i64c(elem_bytes(elem));
+        for &x in sizes {
+            let mut b = Builder::at_end(self.ctx, self.block);
+            b.location = self.loc;
+            bytes = crate::segop_to_mem::saturating_mul(&mut b, bytes, x);
+        }
+        bytes
+    }
+
     /// A fresh row-major array of the given element type and sizes; in a
     /// kernel, a thread's part of an expanded allocation
     /// ([`Tr::expand`]).
@@ -400,9 +412,7 @@ impl<'a> Tr<'a> {
         if self.in_kernel {
             return self.expand(elem, sizes);
         }
-        let n = self.product(sizes);
-        let eb = self.i64c(elem_bytes(elem));
-        let bytes = self.mul(n, eb);
+        let bytes = self.byte_size(sizes, elem);
         let mem = self.alloc_block(bytes);
         Ok(self.whole_block(mem, elem, sizes))
     }
@@ -500,12 +510,11 @@ impl<'a> Tr<'a> {
                     Err(c) => tr.i64c(c),
                 })
                 .collect();
-            let n = tr.product(&sizes);
             let bs = tr.i64c(block_size);
             let threads = tr.mul(grid, bs);
-            let n = tr.mul(n, threads);
-            let eb = tr.i64c(elem_bytes(elem));
-            let bytes = tr.mul(n, eb);
+            let mut all = sizes;
+            all.push(threads);
+            let bytes = tr.byte_size(&all, elem);
             let bt = tr.block_type();
             let space = tr.ctx.string_attr("device");
             tr.emit1("mem.alloc", &[bytes], bt, &[("space", space)])
