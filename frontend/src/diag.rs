@@ -3,6 +3,9 @@
 
 use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
 
+/// Lines longer than this get no snippet in a report.
+const MAX_SNIPPET_LINE: usize = 4096;
+
 use crate::span::{SourceMap, Span};
 
 #[derive(Clone, Debug)]
@@ -53,6 +56,28 @@ impl Diag {
                 msg.push_str(&format!("\n{}: {note}", sm.describe(*span)));
             }
         }
+        // miette's renderer panics on columns past 65,535, and a snippet of
+        // such a line helps nobody: those get the location in the message
+        // and no snippet.
+        let text = file.text.as_bytes();
+        let long_line = std::iter::once(self.span)
+            .chain(self.notes.iter().map(|(s, _)| *s).filter(|s| s.file == self.span.file))
+            .any(|s| {
+                let at = (s.lo as usize).min(text.len());
+                let start = text[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+                let end = text[at..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(text.len(), |i| at + i);
+                end - start > MAX_SNIPPET_LINE
+            });
+        if long_line {
+            let mut d = MietteDiagnostic::new(format!("{}: {msg}", sm.describe_range(self.span)));
+            if let Some(h) = &self.help {
+                d = d.with_help(h.clone());
+            }
+            return Report::new(d);
+        }
         let mut d = MietteDiagnostic::new(msg).with_labels(labels);
         if let Some(h) = &self.help {
             d = d.with_help(h.clone());
@@ -72,5 +97,35 @@ impl Diag {
             s.push_str(&format!("\n  help: {h}"));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::SourceMap;
+
+    /// A diagnostic on a line past miette's column limit (65,535) renders,
+    /// with its location in the message and no snippet; a short line keeps
+    /// its snippet.
+    #[test]
+    fn long_lines_render_without_a_snippet() {
+        let mut sm = SourceMap::default();
+        let text = format!("def main : i32 = {}1 +", " ".repeat(70_000));
+        let n = text.len() as u32;
+        let f = sm.add("long.fut", text);
+        let out = format!(
+            "{:?}",
+            Diag::new(Span::new(f, n, n), "Unexpected end of file").to_report(&sm)
+        );
+        assert!(out.contains("long.fut:1:"), "{out}");
+        assert!(out.contains("Unexpected end of file"), "{out}");
+        assert!(out.len() < 1000, "no snippet of the long line");
+        let g = sm.add("short.fut", "def main : i32 = 1 +");
+        let out = format!(
+            "{:?}",
+            Diag::new(Span::new(g, 20, 20), "Unexpected end of file").to_report(&sm)
+        );
+        assert!(out.contains("def main : i32 = 1 +"), "{out}");
     }
 }

@@ -309,7 +309,8 @@ impl<'c> Emitter<'c> {
         }
         let _ = writeln!(
             self.out,
-            "  func.func @futhark_{name}({}) -> ({}) {{",
+            "  func.func @futhark_{}({}) -> ({}) {{",
+            symbol(&name),
             sig.join(", "),
             result_types.join(", ")
         );
@@ -624,7 +625,8 @@ impl<'c> Emitter<'c> {
     fn wrapper(&mut self, name: &str, params: &[Value], in_types: &[i64], out_types: &[i64], results: &[String]) {
         let _ = writeln!(
             self.out,
-            "  func.func @futrt_entry_{name}(%ctx: !llvm.ptr, %outs: !llvm.ptr, %ins: !llvm.ptr) -> i32 {{"
+            "  func.func @futrt_entry_{}(%ctx: !llvm.ptr, %outs: !llvm.ptr, %ins: !llvm.ptr) -> i32 {{",
+            symbol(name)
         );
         self.indent = 4;
         let mut args = vec!["%ctx".to_string()];
@@ -661,7 +663,8 @@ impl<'c> Emitter<'c> {
         }
         debug_assert_eq!(pi, params.len());
         let call = format!(
-            "func.call @futhark_{name}({}) : ({}) -> ({})",
+            "func.call @futhark_{}({}) : ({}) -> ({})",
+            symbol(name),
             args.join(", "),
             arg_types.join(", "),
             results.join(", ")
@@ -736,7 +739,11 @@ impl<'c> Emitter<'c> {
             );
             let _ = writeln!(g, "    %i{k} = llvm.mlir.addressof @futrt_in_{k} : !llvm.ptr");
             let _ = writeln!(g, "    %o{k} = llvm.mlir.addressof @futrt_out_{k} : !llvm.ptr");
-            let _ = writeln!(g, "    %f{k} = llvm.mlir.addressof @futrt_entry_{} : !llvm.ptr", e.name);
+            let _ = writeln!(
+                g,
+                "    %f{k} = llvm.mlir.addressof @futrt_entry_{} : !llvm.ptr",
+                symbol(&e.name)
+            );
             for (field, v) in [("n", 0), ("ni", 1), ("i", 2), ("no", 3), ("o", 4), ("f", 5)] {
                 let next = format!("%a{k}_{v}");
                 let _ = writeln!(
@@ -875,4 +882,20 @@ fn volatile(ctx: &Context, o: OpId) -> &'static str {
 /// access).
 fn alignment(s: Scalar) -> String {
     format!("{{alignment = {} : i64}}", super::segop_to_imp::elem_bytes(s))
+}
+
+/// `name` as the tail of an MLIR symbol: Futhark names may have primes
+/// (`f'`), which a bare MLIR identifier may not; each character outside
+/// `[A-Za-z0-9_]` is written `$` and its code in hex (`f$27`), which no
+/// Futhark name can clash with (`$` is not a Futhark name character).
+fn symbol(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else {
+            out.push_str(&format!("${:x}", c as u32));
+        }
+    }
+    out
 }
