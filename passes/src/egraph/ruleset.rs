@@ -17,7 +17,8 @@ use egg::{
 use super::rules::{RuleError, RuleFile, Sexp};
 
 /// The operators of a term language: name → arity (`None`: any number of
-/// children), and which atoms are leaves (literals, values).
+/// children), and which atoms a rule may name as leaves (literals; not the
+/// values of the IR being rewritten).
 pub struct TermLanguage {
     pub ops: HashMap<String, Option<usize>>,
     pub is_leaf: fn(&str) -> bool,

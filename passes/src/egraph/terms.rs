@@ -52,8 +52,12 @@ pub fn value_leaf(s: &str) -> Option<u32> {
     s.strip_prefix('v')?.parse().ok()
 }
 
+/// The leaves a rule may name: literals. A value leaf (`v0`) stands for
+/// a value of the IR being rewritten, which a rule file cannot know: a
+/// rule `(add ?x ?y) => v0` would replace sums by whatever value is
+/// numbered 0, so rule files may not name them.
 fn is_leaf(s: &str) -> bool {
-    value_leaf(s).is_some() || literal(s).is_some()
+    literal(s).is_some()
 }
 
 /// The operators of `soac` scalar code with their arities.
