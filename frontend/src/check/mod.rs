@@ -440,6 +440,10 @@ pub(crate) struct Checker {
     /// parameter of its function witnesses (See Note [Context sizes of a
     /// let-bound function value] in `context_sizes`).
     pub(crate) context_size_vars: std::collections::HashSet<SizeVar>,
+    /// Whether a size naming a top-level constant is that name rather
+    /// than unknown (See Note [Sizes from constants in type
+    /// specifications] in `seal`).
+    pub(crate) constant_sizes_named: bool,
 }
 
 /// A top-level function as its own body sees it: monomorphic in its type
@@ -470,6 +474,7 @@ impl Checker {
             result_globals: Default::default(),
             recursive: None,
             context_size_vars: Default::default(),
+            constant_sizes_named: false,
         };
         ck.load_builtins();
         ck
@@ -930,6 +935,11 @@ impl Checker {
                 self.size_of_exp(&e)
             }
             SizeExp::Name(qn, _) if self.lookup_local(&qn.name).is_none() && self.is_size_constant(qn) => {
+                if self.constant_sizes_named && qn.quals.is_empty() {
+                    // See Note [Sizes from constants in type specifications]
+                    // in `seal`.
+                    return Ok(Size::Var(qn.name.clone()));
+                }
                 // See Note [Sizes from constants].
                 Size::Unknown
             }
