@@ -1419,7 +1419,7 @@ impl Checker {
         // See Note [Anonymous result sizes].
         let rt = match ret {
             Some(te) => {
-                self.anonymous_inferred = top_level;
+                self.anonymous_inferred = top_level && !params.is_empty();
                 let t = self.type_of(te);
                 self.anonymous_inferred = false;
                 Some(t?)

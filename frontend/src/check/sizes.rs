@@ -241,7 +241,9 @@ impl Checker {
 // (reshape (n*m) xs)` knows its sizes; anything else (a size local to the
 // body, an existential, nothing) is existential outside, as an anonymous
 // result size always was before. Recursive calls see the annotation with
-// unknown sizes, since the body they are part of is what infers them.
+// unknown sizes, since the body they are part of is what infers them. A
+// value declaration (`def xs : []i32 = ...`, no parameters) keeps
+// existential sizes, as the reference says of value declarations.
 
 // Note [Existential sizes]
 // Where Futhark gives an expression "a fresh unknown size, distinct from
