@@ -34,6 +34,30 @@ pub fn context_size_params<'a>(type_params: &'a [TypeParam], params: &[Pat]) -> 
         .collect()
 }
 
+// Note [Context sizes of a let-bound function value]
+// A function value bound by `let` forgets its own size variables (Note
+// [Static size checking] in `check`), except those that instantiate a
+// size parameter that the called function's arguments do not give (`let
+// (x, g) = f m 3 in g x` with `def f [n] m' v : ([m']i32, [n]i32 -> i32)`):
+// that size is "inferable" only from the later uses (reference, "Causality
+// restriction"), where `g x` fixes it, and the interpreters read it off the
+// type of `f` at its use (Note [Size parameters from the context]).
+// Forgotten, it would be unknown there and the call could not run.
+
+/// Whether the function type `t` (curried) has a parameter that witnesses
+/// size `n`: the size of an array in it, outside function types and size
+/// expressions.
+pub(crate) fn witnessed_by_params(t: &Type, n: &Name) -> bool {
+    let mut t = t;
+    while let Type::Arrow { param, ret, .. } = t {
+        if witnessed(param, n) {
+            return true;
+        }
+        t = ret;
+    }
+    false
+}
+
 /// Whether `n` is the size of an array in `t`, outside function types.
 /// An array of empty tuples or records (`[n][m]()`, a type-level
 /// equation) does not count: the internaliser represents it by nothing.

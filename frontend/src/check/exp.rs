@@ -302,7 +302,10 @@ impl Checker {
                 // A function value is not generalised: its own size
                 // variables are forgotten rather than fixed by its first use.
                 if self.subst.has_function(&vt) {
-                    let gen = self.generalise_sizes(&[&vt]);
+                    let mut gen = self.generalise_sizes(&[&vt]);
+                    // See Note [Context sizes of a let-bound function value]
+                    // in `context_sizes`.
+                    gen.retain(|(v, _)| !self.context_size_vars.contains(v));
                     self.forget_sizes(&gen);
                 }
                 let mark = self.locals.len();

@@ -436,6 +436,14 @@ pub(crate) struct Checker {
     /// The top-level function being checked, in scope of its own body
     /// (Note [Recursive functions]).
     pub(crate) recursive: Option<RecursiveDef>,
+    /// The size variables instantiating a size parameter that no
+    /// parameter of its function witnesses (See Note [Context sizes of a
+    /// let-bound function value] in `context_sizes`).
+    pub(crate) context_size_vars: std::collections::HashSet<SizeVar>,
+    /// Whether a size naming a top-level constant is that name rather
+    /// than unknown (See Note [Sizes from constants in type
+    /// specifications] in `seal`).
+    pub(crate) constant_sizes_named: bool,
 }
 
 /// A top-level function as its own body sees it: monomorphic in its type
@@ -465,6 +473,8 @@ impl Checker {
             result_parts: Default::default(),
             result_globals: Default::default(),
             recursive: None,
+            context_size_vars: Default::default(),
+            constant_sizes_named: false,
         };
         ck.load_builtins();
         ck
@@ -558,6 +568,13 @@ impl Checker {
             .iter()
             .map(|n| (n, self.subst.fresh_size_for(Some(n.clone()))))
             .collect();
+        for (n, d) in &sizes {
+            if let Size::Infer(v) = d {
+                if !context_sizes::witnessed_by_params(&s.ty, n) {
+                    self.context_size_vars.insert(*v);
+                }
+            }
+        }
         unify::instantiate_params(
             &s.ty,
             &|n| vars.iter().find(|(m, _)| *m == n).map(|(_, t)| t.clone()),
@@ -918,6 +935,11 @@ impl Checker {
                 self.size_of_exp(&e)
             }
             SizeExp::Name(qn, _) if self.lookup_local(&qn.name).is_none() && self.is_size_constant(qn) => {
+                if self.constant_sizes_named && qn.quals.is_empty() {
+                    // See Note [Sizes from constants in type specifications]
+                    // in `seal`.
+                    return Ok(Size::Var(qn.name.clone()));
+                }
                 // See Note [Sizes from constants].
                 Size::Unknown
             }
@@ -1394,13 +1416,25 @@ impl Checker {
         let bound = self.bind_params(params, &mut ptys);
         self.anonymous_inferred = false;
         bound?;
+        // See Note [Anonymous result sizes].
         let rt = match ret {
-            Some(te) => Some(self.type_of(te)?),
+            Some(te) => {
+                self.anonymous_inferred = top_level && !params.is_empty();
+                let t = self.type_of(te);
+                self.anonymous_inferred = false;
+                Some(t?)
+            }
             None => None,
         };
         let is_rec = rec.is_some();
         if let Some((name, id, size_params)) = rec {
-            let mut ty = rt.clone().unwrap_or_else(|| self.subst.fresh());
+            // A recursive call sees the result's anonymous sizes as
+            // unknown, not as the sizes inferred for this body.
+            let declared = match ret {
+                Some(te) => Some(self.type_of(te)?),
+                None => None,
+            };
+            let mut ty = declared.unwrap_or_else(|| self.subst.fresh());
             for (p, pt) in params.iter().zip(&ptys).rev() {
                 ty = Type::Arrow {
                     param_name: param_name(p),

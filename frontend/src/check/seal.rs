@@ -28,6 +28,17 @@ use crate::diag::Diag;
 use crate::syntax::ast::*;
 use crate::types::{PrimType, Size, Type, ABSTRACT_MARK};
 
+// Note [Sizes from constants in type specifications]
+// A size naming a top-level constant is unknown to the checker (Note
+// [Sizes from constants] in `check`), which would let `type k_ints = ints
+// [2]` implement the specification `type k_ints = ints [k]` (with `val k:
+// i64`, See Note [Sizes naming a value spec] in `modules::sig`). Futhark
+// compares the two types' sizes as written, and a constant's name is not
+// the number it is bound to; so where a transparent type specification is
+// compared with the module's type, a size naming a constant is that name
+// (a rigid size). The module's own abbreviation was checked before, with
+// unknown sizes for its constants, so it agrees with any name.
+
 impl Checker {
     pub(super) fn check_seal(&mut self, seal: &Seal, id: GlobalId) -> Result<(), Diag> {
         for item in &seal.items {
@@ -98,8 +109,17 @@ impl Checker {
                     have_span,
                     spec_span,
                 } => {
-                    let (h, w) = self.with_params(params, |ck| Ok((ck.type_of(have)?, ck.type_of(want)?)))?;
+                    // See Note [Sizes from constants in type specifications].
+                    self.constant_sizes_named = true;
+                    let types = self.with_params(params, |ck| Ok((ck.type_of(have)?, ck.type_of(want)?)));
+                    self.constant_sizes_named = false;
+                    let (h, w) = types?;
                     if self.subst.unify(&w, &h, *have_span).is_err() {
+                        // A constant's flat name (`m.impl.k`) is shown as
+                        // the specification wrote it (`k`).
+                        let w = unify::map_sizes(&self.subst.resolve(&w), &mut |n| {
+                            Size::Var(n.rsplit('.').next().map_or_else(|| n.clone(), Name::from))
+                        });
                         self.errors.push(
                             Diag::new(
                                 *have_span,

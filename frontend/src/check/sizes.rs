@@ -230,6 +230,21 @@ impl Checker {
 // parameters, lambdas, and inside a parameter's function type) `[]`
 // stays an unknown size.
 
+// Note [Anonymous result sizes]
+// An anonymous size in a `def`'s return type (`def reshape (l: i64) (x:
+// []i32) : []i32 = take l ...`) is inferred like one in its parameters
+// (reference: "replaced by an actual size by the type checker, either via
+// inference or by inventing a new name"): a size variable that the body's
+// type binds. Where the body's size is one the caller can name (a size
+// parameter, an `i64` parameter, a constant, arithmetic on them) the
+// function's type has it (`(l: i64) -> []i32 -> [l]i32`), so `unflatten
+// (reshape (n*m) xs)` knows its sizes; anything else (a size local to the
+// body, an existential, nothing) is existential outside, as an anonymous
+// result size always was before. Recursive calls see the annotation with
+// unknown sizes, since the body they are part of is what infers them. A
+// value declaration (`def xs : []i32 = ...`, no parameters) keeps
+// existential sizes, as the reference says of value declarations.
+
 // Note [Existential sizes]
 // Where Futhark gives an expression "a fresh unknown size, distinct from
 // every other size in the program" (reference, "Unknown sizes"), the

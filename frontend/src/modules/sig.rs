@@ -17,6 +17,24 @@ use crate::types::PrimType;
 /// `N`). Matching replaces it by the matched module's type.
 pub(crate) const SIG_LOCAL: &str = "%sig";
 
+/// The first qualifier of a size name that refers to a value the
+/// signature itself declares (`%sigval.k` for `val k: i64` and `type t =
+/// [k]i32`). Matching replaces it by the matched module's value. See Note
+/// [Sizes naming a value spec].
+pub(crate) const SIG_LOCAL_VAL: &str = "%sigval";
+
+// Note [Sizes naming a value spec]
+// A size in a module type may name a value the module type declares
+// before it (`val k: i64  type k_ints = ints [k]`, reference "Size
+// types": a size is any `i64` expression in scope). Resolving the
+// signature makes such a name a `%sigval` path, as the signature's own
+// types are `%sig` paths; matching a module replaces it by the flat name
+// of the module's value (`subst`), and assuming a functor parameter by the
+// stand-in's. The checker then compares a transparent type spec with the
+// module's definition naming that constant (See Note [Sizes from
+// constants in type specifications] in `check::seal`), so `type k_ints =
+// ints [2]` does not implement `type k_ints = ints [k]`, as in Futhark.
+
 /// A resolved signature: type names outside it are flat names, its own
 /// types are [`SIG_LOCAL`] paths.
 #[derive(Clone)]
@@ -52,6 +70,8 @@ pub(crate) enum SpecItem {
 struct Level {
     path: Vec<Name>,
     types: Vec<Name>,
+    /// The value specs (See Note [Sizes naming a value spec]).
+    vals: Vec<Name>,
     mods: Vec<(Name, Vec<Name>)>,
 }
 
@@ -77,6 +97,93 @@ fn each_type_name(te: &mut TypeExp, f: &mut dyn FnMut(&mut QualName)) {
         TypeExpKind::Sum(cs) => cs
             .iter_mut()
             .for_each(|(_, ts)| ts.iter_mut().for_each(|t| each_type_name(t, f))),
+    }
+}
+
+/// Call `f` on every size name of `te` (`[n]`, and the names in `[n+1]`)
+/// that no name bound inside `te` shadows; `bound` holds those in scope.
+fn each_size_name(te: &mut TypeExp, bound: &mut Vec<Name>, f: &mut dyn FnMut(&mut QualName)) {
+    fn size(d: &mut SizeExp, bound: &[Name], f: &mut dyn FnMut(&mut QualName)) {
+        let free = |qn: &QualName| !qn.quals.is_empty() || !bound.contains(&qn.name);
+        match d {
+            SizeExp::Name(qn, _) if free(qn) => f(qn),
+            SizeExp::Exp(e, _) => {
+                // The walk cannot fail: the visitor returns no error.
+                let _ = crate::check::zonk::walk_exp(
+                    e,
+                    &mut |x| {
+                        if let ExpKind::Var(v) = &mut x.kind {
+                            if free(&v.name) {
+                                f(&mut v.name);
+                            }
+                        }
+                        Ok(())
+                    },
+                    &mut |_| {},
+                );
+            }
+            _ => {}
+        }
+    }
+    match &mut te.kind {
+        TypeExpKind::Var(_) => {}
+        TypeExpKind::Tuple(ts) => ts.iter_mut().for_each(|t| each_size_name(t, bound, f)),
+        TypeExpKind::Record(fs) => fs.iter_mut().for_each(|(_, _, t)| each_size_name(t, bound, f)),
+        TypeExpKind::Array(d, t) => {
+            size(d, bound, f);
+            each_size_name(t, bound, f);
+        }
+        TypeExpKind::Unique(t) => each_size_name(t, bound, f),
+        TypeExpKind::Existential(names, t) => {
+            let mark = bound.len();
+            bound.extend(names.iter().map(|(n, _)| n.clone()));
+            each_size_name(t, bound, f);
+            bound.truncate(mark);
+        }
+        TypeExpKind::Arrow(name, a, b) => {
+            each_size_name(a, bound, f);
+            let mark = bound.len();
+            bound.extend(name.iter().cloned());
+            each_size_name(b, bound, f);
+            bound.truncate(mark);
+        }
+        TypeExpKind::Apply(h, args) => {
+            each_size_name(h, bound, f);
+            for a in args {
+                match a {
+                    TypeArgExp::Type(t) => each_size_name(t, bound, f),
+                    TypeArgExp::Size(d, _) => size(d, bound, f),
+                }
+            }
+        }
+        TypeExpKind::Sum(cs) => cs
+            .iter_mut()
+            .for_each(|(_, ts)| ts.iter_mut().for_each(|t| each_size_name(t, bound, f))),
+    }
+}
+
+/// The map key of a `%sigval` size name (See Note [Sizes naming a value
+/// spec]); `None` for any other name.
+fn local_val_key(qn: &QualName) -> Option<String> {
+    if qn.quals.first().is_none_or(|q| &**q != SIG_LOCAL_VAL) {
+        return None;
+    }
+    let mut key = String::from(SIG_LOCAL_VAL);
+    for q in &qn.quals[1..] {
+        key.push('.');
+        key.push_str(q);
+    }
+    key.push('.');
+    key.push_str(&qn.name);
+    Some(key)
+}
+
+fn local_val_qn(path: &[Name], name: &Name) -> QualName {
+    let mut quals: Vec<Name> = vec![Rc::from(SIG_LOCAL_VAL)];
+    quals.extend(path.iter().cloned());
+    QualName {
+        quals,
+        name: name.clone(),
     }
 }
 
@@ -127,6 +234,16 @@ fn spec_type(te: &TypeExp, env: &Env, levels: &[Level], tparams: &[TypeParam]) -
     if let Some(n) = unknown {
         return Err(Diag::new(te.span, format!("Unknown type \"{n}\"")));
     }
+    // See Note [Sizes naming a value spec].
+    let mut bound: Vec<Name> = tparams.iter().map(|p| p.name().clone()).collect();
+    each_size_name(&mut te, &mut bound, &mut |qn| {
+        if !qn.quals.is_empty() {
+            return;
+        }
+        if let Some(l) = levels.iter().rev().find(|l| l.vals.contains(&qn.name)) {
+            *qn = local_val_qn(&l.path, &qn.name);
+        }
+    });
     rename::type_exp(&mut te, env, tparams)?;
     Ok(te)
 }
@@ -138,7 +255,11 @@ fn reroot(items: &mut [SpecItem], path: &[Name]) {
         return;
     }
     let fix = &mut |qn: &mut QualName| {
-        if qn.quals.first().is_some_and(|q| &**q == SIG_LOCAL) {
+        if qn
+            .quals
+            .first()
+            .is_some_and(|q| &**q == SIG_LOCAL || &**q == SIG_LOCAL_VAL)
+        {
             let rest: Vec<Name> = qn.quals[1..].to_vec();
             qn.quals.truncate(1);
             qn.quals.extend(path.iter().cloned());
@@ -147,9 +268,15 @@ fn reroot(items: &mut [SpecItem], path: &[Name]) {
     };
     for it in items {
         match it {
-            SpecItem::Type { def: Some(t), .. } => each_type_name(t, fix),
+            SpecItem::Type { def: Some(t), .. } => {
+                each_type_name(t, fix);
+                each_size_name(t, &mut Vec::new(), fix);
+            }
             SpecItem::Type { def: None, .. } => {}
-            SpecItem::Val { ty, .. } => each_type_name(ty, fix),
+            SpecItem::Val { ty, .. } => {
+                each_type_name(ty, fix);
+                each_size_name(ty, &mut Vec::new(), fix);
+            }
             SpecItem::Mod { sig, .. } => reroot(&mut sig.items, path),
         }
     }
@@ -180,6 +307,7 @@ pub(super) fn resolve(el: &mut Elab<'_>, se: &SigExp, env: &Env) -> Result<Rc<Si
             let mut levels = vec![Level {
                 path: Vec::new(),
                 types: Vec::new(),
+                vals: Vec::new(),
                 mods: Vec::new(),
             }];
             let mut items = Vec::new();
@@ -334,6 +462,9 @@ fn specs_into(
                 ..
             } => {
                 let ty = spec_type(ty, env, levels, type_params)?;
+                if let Some(l) = levels.last_mut() {
+                    l.vals.push(name.clone());
+                }
                 items.push(SpecItem::Val {
                     name: name.clone(),
                     type_params: type_params.clone(),
@@ -349,6 +480,7 @@ fn specs_into(
                         levels.push(Level {
                             path,
                             types: Vec::new(),
+                            vals: Vec::new(),
                             mods: Vec::new(),
                         });
                         let mut v = Vec::new();
@@ -462,6 +594,12 @@ fn subst(te: &TypeExp, map: &FastMap<String, Name>) -> TypeExp {
             if let Some(f) = map.get(&key) {
                 *qn = QualName::unqual(f.clone());
             }
+        }
+    });
+    // See Note [Sizes naming a value spec].
+    each_size_name(&mut te, &mut Vec::new(), &mut |qn| {
+        if let Some(f) = local_val_key(qn).and_then(|k| map.get(&k)) {
+            *qn = QualName::unqual(f.clone());
         }
     });
     te
@@ -661,6 +799,10 @@ fn match_items(
                     have_span: v.span,
                     spec_span: *span,
                 });
+                // See Note [Sizes naming a value spec].
+                let key = format!("{SIG_LOCAL_VAL}.{path}{name}");
+                st.conc.insert(key.clone(), v.flat.clone());
+                st.view.insert(key, alias.clone().unwrap_or_else(|| v.flat.clone()));
                 view.vals.insert(
                     name.clone(),
                     ValEnt {
@@ -805,6 +947,8 @@ fn assume_items(
                         ty: subst(ty, map),
                     }],
                 }));
+                // See Note [Sizes naming a value spec].
+                map.insert(format!("{SIG_LOCAL_VAL}.{path}{name}"), flat.clone());
                 env.vals.insert(
                     name.clone(),
                     ValEnt {
