@@ -17,6 +17,27 @@ pub fn func(v: &OpView) -> Result<(), String> {
         return Err("attribute 'function_type' must be a function type".into());
     };
     v.expect_block_args(0, inputs)?;
+    // The first `size_params` parameters are the sizes of the others (an
+    // entry point's shapes): there are no more of them than parameters,
+    // and each is an i64.
+    if v.attr("size_params").is_some() {
+        let k = v.int_attr("size_params")?;
+        if k < 0 || k as usize > inputs.len() {
+            return Err(format!(
+                "attribute 'size_params' is {k}, but the function has {} parameters",
+                inputs.len()
+            ));
+        }
+        if let Some(t) = inputs[..k as usize]
+            .iter()
+            .find(|&&t| v.ctx.as_scalar(t) != Some(crate::ir::Scalar::I64))
+        {
+            return Err(format!(
+                "the first {k} parameters are sizes ('size_params') and must be i64, not {}",
+                v.ctx.type_to_string(*t)
+            ));
+        }
+    }
     let returned = v.yielded_types(0)?;
     v.expect_types("returned value", results, &returned)
 }

@@ -521,3 +521,21 @@
   %r = "soac.size"(%x) : (f32) -> i64
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?]f32>, f32, i32, i1) -> ()} : () -> ()
+
+// -----
+
+// The size parameters are some of the parameters (segop-to-imp panicked on
+// more of them than parameters).
+// expected-error @+1 {{'soac.func' op attribute 'size_params' is 5, but the function has 2 parameters}}
+"soac.func"() ({
+^bb0(%n: i64, %x: i32):
+  "soac.return"(%x) : (i32) -> ()
+}) {sym_name = "f", function_type = (i64, i32) -> i32, size_params = 5 : i64} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'soac.func' op the first 2 parameters are sizes ('size_params') and must be i64, not i32}}
+"soac.func"() ({
+^bb0(%n: i64, %x: i32):
+  "soac.return"(%x) : (i32) -> ()
+}) {sym_name = "f", function_type = (i64, i32) -> i32, size_params = 2 : i64} : () -> ()
