@@ -40,7 +40,11 @@ impl Callee<'_> {
             Callee::Other => "function".to_string(),
         };
         match &arg.kind {
-            ExpKind::Var(v) => format!("Cannot apply {f} to \"{}\" (argument {})", v.name, i + 1),
+            ExpKind::Var(v) => format!(
+                "Cannot apply {f} to \"{}\" (argument {})",
+                crate::types::user_name(&v.name.to_string()),
+                i + 1
+            ),
             _ => format!("Cannot apply {f} to argument {}", i + 1),
         }
     }

@@ -433,6 +433,10 @@ pub(crate) struct Checker {
     /// The top-level functions whose result aliases top-level constants:
     /// the number of parameters and the constants (Note [Global aliases]).
     result_globals: FastMap<Name, (usize, Vec<Name>)>,
+    /// The values of module types whose parameters are declared unique
+    /// where their types cannot say so (Note [Unique abstract types] in
+    /// `consume`).
+    unique_spec_params: FastMap<Name, Vec<bool>>,
     /// The top-level function being checked, in scope of its own body
     /// (Note [Recursive functions]).
     pub(crate) recursive: Option<RecursiveDef>,
@@ -464,6 +468,7 @@ impl Checker {
             fresh_results: Default::default(),
             result_parts: Default::default(),
             result_globals: Default::default(),
+            unique_spec_params: Default::default(),
             recursive: None,
         };
         ck.load_builtins();
