@@ -154,6 +154,7 @@ pub mod builtins;
 mod consume;
 pub mod context_sizes;
 mod exp;
+mod inaccessible;
 mod patterns;
 mod seal;
 mod sizes;
@@ -1228,6 +1229,7 @@ impl Checker {
         let checked = self.check_function_rec(&mut vb.params, vb.ret.as_ref(), &mut vb.body, true, rec);
         let used = self.recursive.take().is_some_and(|r| r.used);
         let (param_types, ret) = checked?;
+        self.check_inaccessible_sizes(&vb.params, &param_types, vb.ret.as_ref())?;
         vb.recursive = used;
         if used {
             check_recursion(self, vb, &ret)?;
