@@ -10,7 +10,8 @@
 //! `def unit (s, s_d) : unit [s] [s_d]` would leave `s` free in the
 //! type, to be read as whatever `s` means where `unit` is called). A size
 //! of an inferred return type that the caller cannot name is not an
-//! error: it is unknown to the caller (an existential).
+//! error: it is unknown to the caller (an existential). The same holds
+//! for local functions and lambdas.
 
 use super::Checker;
 use crate::diag::Diag;
@@ -33,7 +34,10 @@ impl Checker {
             if super::param_name(p).is_none() {
                 super::sizes::pat_names(p, &mut hidden);
             }
-            if let Some(n) = hidden.iter().find(|n| self.subst.mentions_name(t, n)) {
+            // Sizes only: a type parameter may share a value's name
+            // (`'a` and the `a` of `\(a, b) -> ...`).
+            let t = self.subst.resolve(t);
+            if let Some(n) = hidden.iter().find(|n| super::unify::mentions_size(&t, n)) {
                 return Err(Diag::new(
                     p.span,
                     format!(
