@@ -203,6 +203,33 @@ impl fmt::Display for Size {
     }
 }
 
+// Note [Names of stand-ins]
+// Module elaboration gives what it makes to check a functor flat names no
+// source program can write: the stand-in for a functor's parameter `X`
+// is `F(X).` (`F(X).t`), the copy of a body checked once is `F(check).`,
+// and the stand-in a functor given for a parameter of functor type is
+// applied to is `M.(check).X.` (`crate::modules`). Messages name these as
+// the user wrote them (`X.t`, `w`): a program's errors do not show the
+// elaborator's names (issue1741).
+
+/// The name a flat name stands for as the program writes it (Note
+/// [Names of stand-ins]): what follows the last `(check).`, or the
+/// parameter `X` of a last `(X).` followed by the rest.
+pub fn user_name(flat: &str) -> std::borrow::Cow<'_, str> {
+    let Some(close) = flat.rfind(").") else {
+        return flat.into();
+    };
+    let Some(open) = flat[..close].rfind('(') else {
+        return flat.into();
+    };
+    let (inner, rest) = (&flat[open + 1..close], &flat[close + 2..]);
+    if inner == "check" {
+        rest.into()
+    } else {
+        format!("{inner}.{rest}").into()
+    }
+}
+
 /// Identifier of a unification variable of the checker.
 pub type TyVar = u32;
 
@@ -357,11 +384,11 @@ impl fmt::Display for Type {
                 }
                 write!(f, " -> {ret}")
             }
-            Type::Param(n) => write!(f, "{n}"),
+            Type::Param(n) => write!(f, "{}", user_name(n)),
             Type::Var(v) => write!(f, "'t{v}"),
             Type::Sum(cs) if cs.len() == 1 && cs[0].0.starts_with(ABSTRACT_MARK) => {
                 // An abstract type with type parameters (`check::seal`).
-                write!(f, "{}", &cs[0].0[ABSTRACT_MARK.len_utf8()..])?;
+                write!(f, "{}", user_name(&cs[0].0[ABSTRACT_MARK.len_utf8()..]))?;
                 for t in &cs[0].1 {
                     match t {
                         // A size argument's witness (`check::seal`).

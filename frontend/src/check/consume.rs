@@ -160,9 +160,16 @@ struct Analysis<'c> {
     loop_pat: bool,
     /// The aliases of the arguments of the last call analysed.
     last_args: Vec<Aliases>,
+    /// Whether the result of each local function (by binding id) is
+    /// unique; see Note [Unique results of functional arguments].
+    fn_result_unique: FastMap<u32, bool>,
+    /// The same for the last lambda or local function analysed.
+    last_fn_result_unique: bool,
     /// The top-level functions whose result's components alias their
     /// parameters ([`Checker::result_parts`]).
     result_parts: &'c FastMap<Name, (usize, AliasTree)>,
+    /// See Note [Unique abstract types].
+    unique_spec_params: &'c FastMap<Name, Vec<bool>>,
     /// The top-level functions whose result aliases top-level constants
     /// ([`Checker::result_globals`]).
     result_globals: &'c FastMap<Name, (usize, Vec<Name>)>,
@@ -217,6 +224,52 @@ fn consuming_where_not_expected(have: &Type, want: Option<&Type>) -> Option<Type
             consuming_where_not_expected(ret, wr)
         }
         _ => None,
+    }
+}
+
+// Note [Unique abstract types]
+// `*t` of an abstract type or a type parameter is unique (`val f : *t ->
+// *t` consumes its argument), but the checker's `Type::Param` has no `*`.
+// So where a module type's value is bound (sealing, and a functor
+// parameter's stand-in) the parameters its spec declares unique are
+// recorded by name ([`Checker::unique_spec_params`]), and a call of such
+// a value consumes the arguments given for them, whatever their types
+// (issue844). A parameter of array type keeps its `*` in its type.
+
+/// Record which parameters of the value `name`, of the spec type `te`,
+/// are declared unique but have a type that cannot say so (Note [Unique
+/// abstract types]).
+pub(super) fn record_unique_spec_params(ck: &mut Checker, name: &Name, te: &TypeExp) {
+    let mut params = Vec::new();
+    let mut t = te;
+    while let TypeExpKind::Arrow(_, p, r) = &t.kind {
+        params.push(matches!(&p.kind, TypeExpKind::Unique(inner) if matches!(inner.kind, TypeExpKind::Var(_) | TypeExpKind::Apply(..))));
+        t = r;
+    }
+    if params.iter().any(|u| *u) {
+        ck.unique_spec_params.insert(name.clone(), params);
+    } else {
+        ck.unique_spec_params.remove(name);
+    }
+}
+
+// Note [Unique results of functional arguments]
+// A function passed for a parameter whose type has a unique result
+// (`f: () -> *[n]i32`) must return a unique value: the callee may
+// consume what it returns (uniqueness-error56). A local function or
+// lambda has a unique result where its declared return type says so,
+// or, without one, where its result aliases neither its parameters nor
+// anything bound outside it (Futhark infers such a result unique). The
+// checker's types do not keep that `*` reliably, so this is decided
+// here, for the lambdas and local functions the analysis sees; other
+// functional arguments (parameters, top-level functions) are not
+// checked.
+
+/// The result of a function type after all its arrows.
+fn final_result(t: &Type) -> &Type {
+    match t {
+        Type::Arrow { ret, .. } => final_result(ret),
+        _ => t,
     }
 }
 
@@ -310,11 +363,13 @@ impl Analysis<'_> {
                 let whole = AliasTree::Whole(tree.flat());
                 fs.iter().for_each(|(_, _, q)| self.bind_pat_into(q, &whole, nc, ids))
             }
-            (PatKind::Ascribe(q, _), _) => {
+            (PatKind::Ascribe(q, te), _) => {
                 // A unique annotation on a function parameter makes it
                 // consumable; a non-unique one on a loop parameter makes
-                // it not consumable (`loop xs: []i32 ...`).
-                let nc = if p.ty.as_ref().is_some_and(contains_unique) {
+                // it not consumable (`loop xs: []i32 ...`). `*t` of an
+                // abstract type is unique too (Note [Unique abstract
+                // types]).
+                let nc = if p.ty.as_ref().is_some_and(contains_unique) || matches!(te.kind, TypeExpKind::Unique(_)) {
                     None
                 } else if self.loop_pat && p.ty.as_ref().is_some_and(has_array) {
                     Some("it is a loop parameter whose type is not unique")
@@ -631,6 +686,7 @@ impl Analysis<'_> {
         fal: Aliases,
         args: &[&Exp],
         result: Option<&Type>,
+        unique_params: &[bool],
     ) -> Result<Aliases, Diag> {
         let mut arg_al = Vec::new();
         let mut t = fty;
@@ -670,6 +726,16 @@ impl Analysis<'_> {
                     )
                     .help("the function could be applied more than once; `copy` what it consumes"));
                 }
+                if want.is_some_and(|w| contains_unique(final_result(w))) && self.result_not_unique(a) {
+                    return Err(Diag::new(
+                        a.span,
+                        format!(
+                            "Argument of functional type `{at}` does not return a unique value, but the parameter's type `{}` says it does",
+                            want.map(|w| w.to_string()).unwrap_or_default()
+                        ),
+                    )
+                    .help("give the function a unique result type (`*`) and return a value that aliases nothing, such as a `copy`"));
+                }
                 if let Some(p) = consuming_where_not_expected(at, want) {
                     return Err(Diag::new(
                         a.span,
@@ -689,10 +755,11 @@ impl Analysis<'_> {
         }
         let mut t = fty;
         let mut out = fal;
-        for (a, al) in args.iter().zip(&arg_al) {
+        for (i, (a, al)) in args.iter().zip(&arg_al).enumerate() {
             match t {
                 Some(Type::Arrow { param, ret, .. }) => {
-                    if contains_unique(param) {
+                    // See Note [Unique abstract types].
+                    if contains_unique(param) || unique_params.get(i).is_some_and(|u| *u) {
                         self.consume(al, a.span)?;
                     } else if !matches!(a.ty, Some(Type::Arrow { .. })) {
                         // A functional argument's aliases stay with it: what
@@ -715,6 +782,20 @@ impl Analysis<'_> {
             return Ok(Vec::new());
         }
         Ok(out)
+    }
+
+    /// Whether the functional argument `a`, just analysed, is known to
+    /// return a value that is not unique (Note [Unique results of
+    /// functional arguments]).
+    fn result_not_unique(&self, a: &Exp) -> bool {
+        match &a.kind {
+            ExpKind::Lambda { .. } => !self.last_fn_result_unique,
+            ExpKind::Var(v) if matches!(v.res, Some(Resolved::Local)) && v.name.quals.is_empty() => self
+                .lookup(&v.name.name)
+                .and_then(|id| self.fn_result_unique.get(&id))
+                .is_some_and(|unique| !unique),
+            _ => false,
+        }
     }
 
     /// Whether two of `leaves` alias one value, not counting the ids of
@@ -753,8 +834,15 @@ impl Analysis<'_> {
 
     /// A lambda or local function: the aliases of the functional value
     /// (Note [Functional aliases]).
-    fn function_body(&mut self, params: &[Pat], body: &Exp, what: &'static str) -> Result<Aliases, Diag> {
+    fn function_body(
+        &mut self,
+        params: &[Pat],
+        ret: Option<&TypeExp>,
+        body: &Exp,
+        what: &'static str,
+    ) -> Result<Aliases, Diag> {
         let first = self.bindings.len() as u32;
+        let mut params_end = first;
         let result = self.scoped(|an| {
             an.frames.push(Frame {
                 first,
@@ -764,6 +852,7 @@ impl Analysis<'_> {
             for p in params {
                 an.bind_pat(p, &[], Some("it is a parameter whose type is not unique"));
             }
+            params_end = an.bindings.len() as u32;
             let r = an.exp(body);
             let frame = an.frames.pop();
             Ok((r?, frame.map(|f| f.free).unwrap_or_default()))
@@ -772,6 +861,13 @@ impl Analysis<'_> {
         // not here.
         self.consumed.retain(|a, _| *a < first);
         let (result, free) = result?;
+        // See Note [Unique results of functional arguments].
+        self.last_fn_result_unique = match ret {
+            Some(te) => unique_in(te),
+            None => !result
+                .iter()
+                .any(|a| *a < params_end || self.globals.values().any(|g| g == a)),
+        };
         self.no_global_aliases(&self.outside(&result, first), body.ty.as_ref(), body.span)?;
         let mut out = Vec::new();
         for (id, _) in free {
@@ -1116,12 +1212,18 @@ impl Analysis<'_> {
                 })?
             }
             ExpKind::LetFun {
-                params, value, body, ..
+                params,
+                ret,
+                value,
+                body,
+                ..
             } => {
-                let al = self.function_body(params, value, "a local function")?;
+                let al = self.function_body(params, ret.as_deref(), value, "a local function")?;
+                let result_unique = self.last_fn_result_unique;
                 self.scoped(|an| {
                     if let ExpKind::LetFun { name, name_span, .. } = &e.kind {
-                        an.bind(name, &al, None, *name_span);
+                        let id = an.bind(name, &al, None, *name_span);
+                        an.fn_result_unique.insert(id, result_unique);
                     }
                     an.exp_tree(body)
                 })?
@@ -1160,7 +1262,14 @@ impl Analysis<'_> {
         Ok({
             let fal = self.exp(f)?;
             let refs: Vec<&Exp> = args.iter().collect();
-            let al = self.apply(f.ty.as_ref(), fal, &refs, e.ty.as_ref())?;
+            let unique_params = match &f.kind {
+                ExpKind::Var(Var {
+                    res: Some(Resolved::Global(_)),
+                    name,
+                }) => self.unique_spec_params.get(&name.name).cloned().unwrap_or_default(),
+                _ => Vec::new(),
+            };
+            let al = self.apply(f.ty.as_ref(), fal, &refs, e.ty.as_ref(), &unique_params)?;
             let function_result = e.ty.as_ref().is_some_and(|t| matches!(t, Type::Arrow { .. }));
             // `copy` returns a fresh value whatever its type, and so do
             // the top-level functions whose result aliases none of
@@ -1248,20 +1357,20 @@ impl Analysis<'_> {
             // whose type is known.
             ExpKind::BinOp { op, lhs, rhs, .. } if op.name.quals.is_empty() && &*op.name.name == "|>" => {
                 let fal = self.exp(rhs)?;
-                self.apply(rhs.ty.as_ref(), fal, &[lhs], e.ty.as_ref())?
+                self.apply(rhs.ty.as_ref(), fal, &[lhs], e.ty.as_ref(), &[])?
             }
             ExpKind::BinOp { op, lhs, rhs, .. } if op.name.quals.is_empty() && &*op.name.name == "<|" => {
                 let fal = self.exp(lhs)?;
-                self.apply(lhs.ty.as_ref(), fal, &[rhs], e.ty.as_ref())?
+                self.apply(lhs.ty.as_ref(), fal, &[rhs], e.ty.as_ref(), &[])?
             }
-            ExpKind::BinOp { lhs, rhs, .. } => self.apply(None, Vec::new(), &[lhs, rhs], e.ty.as_ref())?,
+            ExpKind::BinOp { lhs, rhs, .. } => self.apply(None, Vec::new(), &[lhs, rhs], e.ty.as_ref(), &[])?,
             ExpKind::OpSection { left, right, .. } => {
                 for x in [left, right].into_iter().flatten() {
                     self.exp(x)?;
                 }
                 Vec::new()
             }
-            ExpKind::Lambda { params, body, .. } => self.function_body(params, body, "a lambda")?,
+            ExpKind::Lambda { params, ret, body } => self.function_body(params, ret.as_deref(), body, "a lambda")?,
             ExpKind::ArrayLit(es) => {
                 for x in es {
                     self.exp(x)?;
@@ -1446,6 +1555,9 @@ pub fn check_valbind(ck: &mut Checker, vb: &ValBind) -> Result<(), Diag> {
         globals: FastMap::default(),
         loop_pat: false,
         last_args: Vec::new(),
+        fn_result_unique: FastMap::default(),
+        unique_spec_params: &ck.unique_spec_params,
+        last_fn_result_unique: false,
         result_parts: &ck.result_parts,
         result_globals: &ck.result_globals,
     };

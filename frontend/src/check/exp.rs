@@ -40,7 +40,11 @@ impl Callee<'_> {
             Callee::Other => "function".to_string(),
         };
         match &arg.kind {
-            ExpKind::Var(v) => format!("Cannot apply {f} to \"{}\" (argument {})", v.name, i + 1),
+            ExpKind::Var(v) => format!(
+                "Cannot apply {f} to \"{}\" (argument {})",
+                crate::types::user_name(&v.name.to_string()),
+                i + 1
+            ),
             _ => format!("Cannot apply {f} to argument {}", i + 1),
         }
     }
@@ -346,6 +350,9 @@ impl Checker {
                 let (ptys, rt) = r?;
                 self.check_scope_snapshot(&snapshot, name, *name_span)?;
                 self.check_param_order(params, &ptys)?;
+                if **name != *SIZE_BINDER {
+                    self.check_inaccessible_sizes(params, &ptys, ret.as_deref())?;
+                }
                 // As for a `def`, a size parameter may be one of the
                 // result's sizes: the call's context gives its value.
                 let mut sized = ptys.clone();
@@ -903,6 +910,7 @@ impl Checker {
         self.locals.truncate(mark);
         let mut t = r?;
         self.check_param_order(params, &ptys)?;
+        self.check_inaccessible_sizes(params, &ptys, ret.as_deref())?;
         for (p, pt) in params.iter().zip(ptys).rev() {
             t = Type::Arrow {
                 param_name: super::param_name(p),

@@ -154,6 +154,7 @@ pub mod builtins;
 mod consume;
 pub mod context_sizes;
 mod exp;
+mod inaccessible;
 mod patterns;
 mod seal;
 mod sizes;
@@ -433,6 +434,10 @@ pub(crate) struct Checker {
     /// The top-level functions whose result aliases top-level constants:
     /// the number of parameters and the constants (Note [Global aliases]).
     result_globals: FastMap<Name, (usize, Vec<Name>)>,
+    /// The values of module types whose parameters are declared unique
+    /// where their types cannot say so (Note [Unique abstract types] in
+    /// `consume`).
+    unique_spec_params: FastMap<Name, Vec<bool>>,
     /// The top-level function being checked, in scope of its own body
     /// (Note [Recursive functions]).
     pub(crate) recursive: Option<RecursiveDef>,
@@ -472,6 +477,7 @@ impl Checker {
             fresh_results: Default::default(),
             result_parts: Default::default(),
             result_globals: Default::default(),
+            unique_spec_params: Default::default(),
             recursive: None,
             context_size_vars: Default::default(),
             constant_sizes_named: false,
@@ -1245,6 +1251,7 @@ impl Checker {
         let checked = self.check_function_rec(&mut vb.params, vb.ret.as_ref(), &mut vb.body, true, rec);
         let used = self.recursive.take().is_some_and(|r| r.used);
         let (param_types, ret) = checked?;
+        self.check_inaccessible_sizes(&vb.params, &param_types, vb.ret.as_ref())?;
         vb.recursive = used;
         if used {
             check_recursion(self, vb, &ret)?;

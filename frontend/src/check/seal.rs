@@ -25,6 +25,7 @@ use std::rc::Rc;
 
 use super::{unify, zonk, Checked, Checker, Local, Scheme, TypeAbbr};
 use crate::diag::Diag;
+use crate::span::Span;
 use crate::syntax::ast::*;
 use crate::types::{PrimType, Size, Type, ABSTRACT_MARK};
 
@@ -136,6 +137,7 @@ impl Checker {
                     }
                 }
                 SealItem::Assume { name, type_params, ty } => {
+                    super::consume::record_unique_spec_params(self, name, ty);
                     let s = self.spec_scheme(type_params, ty)?;
                     self.globals.insert(name.clone(), (id, Rc::new(s)));
                 }
@@ -185,6 +187,14 @@ impl Checker {
                         let d = super::default_notes(self, target, d);
                         self.errors.push(d);
                     }
+                    if ok && alias.is_some() {
+                        if let Some(d) = self.top_level_size_lifted(name, type_params, sealed, *have_span, *spec_span) {
+                            self.errors.push(d);
+                        }
+                    }
+                    if let Some(alias) = alias {
+                        super::consume::record_unique_spec_params(self, alias, sealed);
+                    }
                     match (alias, id) {
                         (Some(alias), Some(id)) => {
                             let s = self.spec_scheme(type_params, sealed)?;
@@ -200,6 +210,65 @@ impl Checker {
             }
         }
         Ok(())
+    }
+
+    // Note [Size-lifted types at the top level]
+    // The reference forbids ascription "when a type substitution of
+    // size-lifted types occurs in a size appearing at the top level": a
+    // value spec (`val empty : dict`) whose type, outside any function
+    // arrow, is an abstract size-lifted type that the module defines
+    // with a size it does not know (`type~ dict = []bool`). Such a
+    // value would have an existential size that is bound nowhere (a
+    // function's result may have one: it is bound by each call, as in
+    // `val mk : () -> dict`). Sizes the module defines itself (`[k]` of
+    // its `def k`) are unknown outside it too (`check_seal`).
+
+    /// The error for a value spec `name : sealed` whose type has a
+    /// size-lifted type at its top level (See Note [Size-lifted types at
+    /// the top level]).
+    fn top_level_size_lifted(
+        &mut self,
+        name: &Name,
+        type_params: &[TypeParam],
+        sealed: &TypeExp,
+        have_span: Span,
+        spec_span: Span,
+    ) -> Option<Diag> {
+        // The spec's type was checked where the spec was (`concrete` is
+        // the same type expression with the module's types).
+        let sealed_ty = self.with_params(type_params, |ck| ck.type_of(sealed)).ok()?;
+        let mut found = None;
+        outside_arrows(&sealed_ty, &mut |t| {
+            let Type::Param(abs) = t else { return };
+            let lifted = self
+                .subst
+                .abstract_liftedness
+                .iter()
+                .any(|(n, l)| n == abs && *l > Liftedness::Unlifted);
+            if let Some((_, _, concrete)) = self.abstract_types.get(abs).filter(|_| lifted) {
+                let mut unknown = false;
+                outside_arrows(concrete, &mut |c| {
+                    if let Type::Array { shape, .. } = c {
+                        unknown |= shape.contains(&Size::Unknown);
+                    }
+                });
+                if unknown && found.is_none() {
+                    found = Some((abs.clone(), concrete.clone()));
+                }
+            }
+        });
+        found.map(|(abs, concrete)| {
+            let abs = crate::types::user_name(&abs).into_owned();
+            Diag::new(
+                have_span,
+                format!(
+                    "Cannot ascribe val {name} : {}: the size-lifted type {abs} is `{concrete}`, whose size would appear at the top level of \"{name}\"'s type",
+                    self.subst.show(&sealed_ty)
+                ),
+            )
+            .note(spec_span, "specified here")
+            .help("a size-lifted type may have sizes the module does not state only where they are bound, as in a function's result")
+        })
     }
 
     /// Run `f` with the size parameters of `params` in scope as `i64`
@@ -343,5 +412,20 @@ impl Checker {
             e.params = e.params.iter().map(conc).collect();
             e.ret = conc(&e.ret);
         }
+    }
+}
+
+/// Call `f` on `t` and each type it is made of, not looking into function
+/// types (See Note [Size-lifted types at the top level]).
+fn outside_arrows(t: &Type, f: &mut impl FnMut(&Type)) {
+    f(t);
+    match t {
+        Type::Array { elem, .. } => outside_arrows(elem, f),
+        Type::Tuple(ts) => ts.iter().for_each(|t| outside_arrows(t, f)),
+        Type::Record(fs) => fs.iter().for_each(|(_, t)| outside_arrows(t, f)),
+        Type::Sum(cs) => cs
+            .iter()
+            .for_each(|(_, ts)| ts.iter().for_each(|t| outside_arrows(t, f))),
+        Type::Prim(_) | Type::Param(_) | Type::Var(_) | Type::Arrow { .. } => {}
     }
 }

@@ -203,6 +203,11 @@ struct Elab<'s> {
     /// Where the output of each functor body being checked only starts
     /// (outermost first): see Note [Imports in checked-only code].
     check_starts: Vec<usize>,
+    /// The paths of the parametric-module specs being matched (innermost
+    /// last): a functor given for `module Op: (X: s) -> t` is checked by
+    /// matching modules against `s` and `t`, whose types the messages
+    /// name by the spec's path (`Op.t`).
+    spec_paths: Vec<String>,
 }
 
 /// A file's identity: its canonical path where it exists.
@@ -220,6 +225,7 @@ impl<'s> Elab<'s> {
             files: FastMap::default(),
             loading: Vec::new(),
             check_starts: Vec::new(),
+            spec_paths: Vec::new(),
             prelude,
         }
     }

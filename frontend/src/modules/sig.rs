@@ -619,6 +619,15 @@ pub(super) fn matches(
 ) -> Result<Rc<Env>, Diag> {
     let mut st = MatchState::default();
     let view = match_items(el, m, &sig.items, "", seal, &mut st, mspan, sspan)?;
+    // The names are only shown in messages: those of a functor spec's
+    // parameter or result are qualified by the spec's path.
+    if let Some(spec) = el.spec_paths.last() {
+        for item in &mut st.items {
+            if let SealItem::TypeEq { name, .. } | SealItem::Val { name, .. } = item {
+                *name = format!("{spec}{name}").into();
+            }
+        }
+    }
     el.out.push(Dec::Seal(Seal { items: st.items }));
     Ok(Rc::new(view))
 }
@@ -821,7 +830,10 @@ fn match_items(
                     .note(sspan, "the module type"));
                 };
                 let f = f.clone();
-                el.check_functor_arg(&f, fsig, mspan, sspan, &format!("{path}{name}."), mspan.file)?;
+                el.spec_paths.push(format!("{path}{name}."));
+                let checked = el.check_functor_arg(&f, fsig, mspan, sspan, &format!("{path}{name}."), mspan.file);
+                el.spec_paths.pop();
+                checked?;
                 // Sealing: the functor's applications are sealed with the
                 // spec's result.
                 let f = match seal {
