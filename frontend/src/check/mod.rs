@@ -89,9 +89,10 @@
 //! * a record update `r with f = v` may change the field's sizes;
 //! * a type that leaves the scope of an `i64` name it mentions (the body of
 //!   a `let`, a lambda's result with a non-name parameter pattern, the
-//!   scheme of a `def`) has `Unknown` for it, and so has a function value's
-//!   result size named after its parameter (`(n: i64) -> [n]t`) where the
-//!   function is not applied.
+//!   scheme of a `def`) has `Unknown` for it. A function value's result
+//!   size named after its parameter (`(n: i64) -> [n]t`), where the
+//!   function is passed rather than applied, is a rigid existential (Note
+//!   [Dependent function types] in `dependent`).
 //!
 //! Generalisation: a `def` or a local function generalises the size
 //! variables of its parameter types that nothing in scope mentions into
@@ -153,6 +154,7 @@ use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
 pub mod builtins;
 mod consume;
 pub mod context_sizes;
+mod dependent;
 mod exp;
 mod patterns;
 mod seal;

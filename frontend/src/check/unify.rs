@@ -771,8 +771,8 @@ impl Subst {
             ) => {
                 self.unify_inner(p1, p2, span)?;
                 // A size named after the parameter depends on the argument:
-                // as a plain function value it is not tracked.
-                let (r1, r2) = (forget_size(n1, r1), forget_size(n2, r2));
+                // see Note [Dependent function types].
+                let (r1, r2) = self.dependent_results(n1, r1, n2, r2);
                 self.unify_inner(&r1, &r2, span)
             }
             (Type::Sum(xs), Type::Sum(ys)) => {
@@ -1148,6 +1148,7 @@ impl Subst {
         if let Some(c) = self.lift_culprit(t, l.level) {
             return Err(Mismatch::Lift(l.message(&self.show(t), &c), l.span));
         }
+        self.check_dependent_instance(l, t)?;
         let mut vars = Vec::new();
         self.unbound_vars(t, &mut vars);
         for v in vars {
@@ -1277,20 +1278,6 @@ pub fn map_dims(t: &Type, f: &mut dyn FnMut(&Size) -> Size) -> Type {
 /// Every size of a type as `Unknown` (apply to a resolved type).
 pub fn erase_sizes(t: &Type) -> Type {
     map_dims(t, &mut |_| Size::Unknown)
-}
-
-/// The result type of `(n: p) -> r` with sizes named `n` made `Unknown`.
-fn forget_size(name: &Option<Name>, r: &Rc<Type>) -> Rc<Type> {
-    match name {
-        Some(n) if mentions_size(r, n) => Rc::new(map_sizes(r, &mut |m| {
-            if m == n {
-                Size::Unknown
-            } else {
-                Size::Var(m.clone())
-            }
-        })),
-        _ => r.clone(),
-    }
 }
 
 pub(crate) fn mentions_size(t: &Type, n: &Name) -> bool {
