@@ -719,13 +719,7 @@ impl Checker {
             }
             // `*(a, b)` is `(*a, *b)`: the parameter as a whole consumes.
             TypeExpKind::Unique(t) => Ok(unique_arrays(self.type_of(t)?)),
-            TypeExpKind::Arrow(name, a, b) => {
-                // See Note [Anonymous parameter sizes].
-                let saved = std::mem::replace(&mut self.anonymous_inferred, false);
-                let r = self.arrow_type(name, a, b);
-                self.anonymous_inferred = saved;
-                r
-            }
+            TypeExpKind::Arrow(name, a, b) => self.arrow_type(name, a, b),
             TypeExpKind::Existential(names, t) => {
                 sizes::check_existential(names, t)?;
                 let mark = self.locals.len();
@@ -786,7 +780,13 @@ impl Checker {
                 scheme: None,
             });
         }
+        // See Note [Anonymous parameter sizes]: a function's result may
+        // have an existential size, here `Unknown`; a curried function's
+        // next parameter is a parameter still.
+        let saved = self.anonymous_inferred;
+        self.anonymous_inferred = saved && matches!(b.kind, TypeExpKind::Arrow(..));
         let rb = self.type_of(b);
+        self.anonymous_inferred = saved;
         self.locals.truncate(mark);
         Ok(Type::Arrow {
             param_name: name.clone(),

@@ -256,7 +256,12 @@ fn names_out_of_scope_become_unknown() {
     // lambda would build an irregular array (Note [Dependent function
     // types]).
     let d = rejected("def main (x: i32) = map (\\(k: i64) -> replicate k x) [2]");
-    assert!(d.message.contains("cannot be instantiated with type containing anonymous sizes"), "{}", d.message);
+    assert!(
+        d.message
+            .contains("cannot be instantiated with type containing anonymous sizes"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
