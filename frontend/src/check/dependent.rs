@@ -14,9 +14,15 @@
 //! parameter, so that `(n: i64) -> [n]t` and `(m: i64) -> [m]t` agree.
 //! Being rigid, it agrees with no other named or constant size (as the
 //! bound name does not in Futhark). Then:
+//! While the rest of the two arrows is unified, the size is bound by
+//! them (`Subst::arrow_bound`), and
 //! * an unlifted type parameter (`map`'s `'b`) may not be instantiated
 //!   with a type that has such a size (`map iota ns` would build an
 //!   irregular array): "Cannot apply "map" to "iota"";
+//! * nor may a size variable (a size parameter instantiated outside the
+//!   arrows: `h iota` for `def h [m] (f: i64 -> [m]i64)`): "Sizes do not
+//!   match", as Futhark's unifier does not bind a size variable to a bound
+//!   name;
 //! * a lifted one may (`n |> iota`), but the size may not then appear in
 //!   a parameter of a function in the application's result type
 //!   (`compose iota`, whose next parameter would be `[?kd]i64 -> c`;
@@ -24,14 +30,15 @@
 //!   size would appear in function parameter of return type". A value of
 //!   that parameter type could never be built.
 //!
-//! Like other existentials they become `Unknown` at the end of the
-//! declaration.
+//! Afterwards it is an ordinary existential (`n |> iota` has a size of
+//! its own, which `map (\_ -> xs) ys` may use for `xs = n |> iota`); like
+//! the others it becomes `Unknown` at the end of the declaration.
 
 use std::rc::Rc;
 
 use super::unify::{map_sizes, mentions_size, LiftLimit, LiftSite, Mismatch, Subst};
 use crate::syntax::ast::{Liftedness, Name};
-use crate::types::{Size, Type};
+use crate::types::{Size, SizeVar, Type};
 
 /// Whether a size name is an existential made for a parameter-dependent
 /// size (Note [Dependent function types]).
@@ -49,11 +56,11 @@ impl Subst {
         r1: &Rc<Type>,
         n2: &Option<Name>,
         r2: &Rc<Type>,
-    ) -> (Rc<Type>, Rc<Type>) {
+    ) -> (Rc<Type>, Rc<Type>, Option<Name>) {
         let dep1 = n1.as_ref().filter(|n| mentions_size(r1, n));
         let dep2 = n2.as_ref().filter(|n| mentions_size(r2, n));
         if dep1.is_none() && dep2.is_none() {
-            return (r1.clone(), r2.clone());
+            return (r1.clone(), r2.clone(), None);
         }
         let param = dep2.or(dep1).map(|n| n.to_string()).unwrap_or_default();
         let fresh: Name = format!("?kd{}", self.existentials.len()).into();
@@ -72,7 +79,28 @@ impl Subst {
             })),
             None => r.clone(),
         };
-        (rename(n1, r1), rename(n2, r2))
+        (rename(n1, r1), rename(n2, r2), Some(fresh.clone()))
+    }
+
+    /// A size variable (a size parameter instantiated outside the arrows
+    /// being unified) is not bound to a size of their parameters: it
+    /// would differ from call to call (Note [Dependent function types]).
+    pub(super) fn check_arrow_bound(&self, v: SizeVar, d: &Size) -> Result<(), Mismatch> {
+        if self.arrow_bound.is_empty() || !self.mentions_arrow_bound(d) {
+            return Ok(());
+        }
+        Err(Mismatch::Sizes(
+            format!(
+                "Sizes \"{}\" and \"{}\" do not match",
+                self.describe_size(&Size::Infer(v)),
+                d.spaced_text()
+            ),
+            "the second is named after a parameter of the function argument, so it differs from call to call".into(),
+        ))
+    }
+
+    fn mentions_arrow_bound(&self, d: &Size) -> bool {
+        d.any_leaf(&mut |l| matches!(l, Size::Var(n) if self.arrow_bound.contains(n)))
     }
 
     /// The first size in `t` that is a name `is_dep` accepts, following
@@ -125,7 +153,12 @@ impl Subst {
         if l.level != Liftedness::Unlifted {
             return Ok(());
         }
-        match self.find_dependent(t, false, &|n| is_dependent(n)) {
+        // Only while the arrows are unified: afterwards the size is an
+        // ordinary existential (`let xs = n |> iota in map (\_ -> xs) ys`).
+        if self.arrow_bound.is_empty() {
+            return Ok(());
+        }
+        match self.find_dependent(t, false, &|n| self.arrow_bound.iter().any(|m| &**m == n)) {
             None => Ok(()),
             Some(_) => Err(Mismatch::Sizes(
                 format!(

@@ -260,6 +260,9 @@ pub struct Subst {
     /// The rigid existential sizes made so far, with where each comes
     /// from (for messages). See Note [Existential sizes] in `sizes`.
     pub existentials: Vec<(Name, String)>,
+    /// The parameter-dependent sizes of the arrows being unified now
+    /// (Note [Dependent function types] in `dependent`).
+    pub arrow_bound: Vec<Name>,
     /// The abstract types (`Type::Param`s of sealed modules and of
     /// functor parameters, Note [Abstract types] in `seal`) that are not
     /// unlifted: as their specification says (`type~`, `type^`), or
@@ -324,10 +327,12 @@ impl Subst {
             (Size::Unknown, _) | (_, Size::Unknown) => Ok(()),
             (Size::Infer(x), Size::Infer(y)) if x == y => Ok(()),
             (Size::Infer(x), _) => {
+                self.check_arrow_bound(*x, &b)?;
                 self.bind_size(*x, b);
                 Ok(())
             }
             (_, Size::Infer(y)) => {
+                self.check_arrow_bound(*y, &a)?;
                 self.bind_size(*y, a);
                 Ok(())
             }
@@ -772,7 +777,13 @@ impl Subst {
                 self.unify_inner(p1, p2, span)?;
                 // A size named after the parameter depends on the argument:
                 // see Note [Dependent function types].
-                let (r1, r2) = self.dependent_results(n1, r1, n2, r2);
+                let (r1, r2, fresh) = self.dependent_results(n1, r1, n2, r2);
+                if let Some(k) = fresh {
+                    self.arrow_bound.push(k);
+                    let r = self.unify_inner(&r1, &r2, span);
+                    self.arrow_bound.pop();
+                    return r;
+                }
                 self.unify_inner(&r1, &r2, span)
             }
             (Type::Sum(xs), Type::Sum(ys)) => {
