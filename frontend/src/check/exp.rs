@@ -835,6 +835,9 @@ impl Checker {
             params.push(p);
             t = r;
         }
+        // The parameter-dependent sizes each argument brings in (Note
+        // [Dependent function types]).
+        let mut dependent: Vec<(usize, Vec<Name>)> = Vec::new();
         for pass in [false, true] {
             for (i, a) in args.iter_mut().enumerate() {
                 if deferred(a) != pass {
@@ -849,6 +852,7 @@ impl Checker {
                 };
                 self.check_size_form(&params[i], &at, i, a, desc)?;
                 let what = desc.cannot_apply(i, a);
+                let mark = self.existential_mark();
                 self.subst
                     .unify_explained(&params[i], &at, a.span, |s, help| {
                         Diag::new(
@@ -865,6 +869,15 @@ impl Checker {
                         Callee::Name(qn) => super::default_notes(self, &qn.to_string(), d),
                         Callee::Other => d,
                     })?;
+                let sizes = self.dependent_since(mark);
+                if !sizes.is_empty() {
+                    dependent.push((i, sizes));
+                }
+            }
+        }
+        for (i, sizes) in dependent {
+            if let Some((why, help)) = self.dependent_escape(&sizes, &params[i + 1..], &t) {
+                return Err(Diag::new(args[i].span, format!("{}: {why}", desc.cannot_apply(i, args[i]))).help(help));
             }
         }
         Ok(t)

@@ -89,9 +89,10 @@
 //! * a record update `r with f = v` may change the field's sizes;
 //! * a type that leaves the scope of an `i64` name it mentions (the body of
 //!   a `let`, a lambda's result with a non-name parameter pattern, the
-//!   scheme of a `def`) has `Unknown` for it, and so has a function value's
-//!   result size named after its parameter (`(n: i64) -> [n]t`) where the
-//!   function is not applied.
+//!   scheme of a `def`) has `Unknown` for it. A function value's result
+//!   size named after its parameter (`(n: i64) -> [n]t`), where the
+//!   function is passed rather than applied, is a rigid existential (Note
+//!   [Dependent function types] in `dependent`).
 //!
 //! Generalisation: a `def` or a local function generalises the size
 //! variables of its parameter types that nothing in scope mentions into
@@ -153,6 +154,7 @@ use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
 pub mod builtins;
 mod consume;
 pub mod context_sizes;
+mod dependent;
 mod exp;
 mod inaccessible;
 mod patterns;
@@ -740,13 +742,7 @@ impl Checker {
             }
             // `*(a, b)` is `(*a, *b)`: the parameter as a whole consumes.
             TypeExpKind::Unique(t) => Ok(unique_arrays(self.type_of(t)?)),
-            TypeExpKind::Arrow(name, a, b) => {
-                // See Note [Anonymous parameter sizes].
-                let saved = std::mem::replace(&mut self.anonymous_inferred, false);
-                let r = self.arrow_type(name, a, b);
-                self.anonymous_inferred = saved;
-                r
-            }
+            TypeExpKind::Arrow(name, a, b) => self.arrow_type(name, a, b),
             TypeExpKind::Existential(names, t) => {
                 sizes::check_existential(names, t)?;
                 let mark = self.locals.len();
@@ -807,7 +803,13 @@ impl Checker {
                 scheme: None,
             });
         }
+        // See Note [Anonymous parameter sizes]: a function's result may
+        // have an existential size, here `Unknown`; a curried function's
+        // next parameter is a parameter still.
+        let saved = self.anonymous_inferred;
+        self.anonymous_inferred = saved && matches!(b.kind, TypeExpKind::Arrow(..));
         let rb = self.type_of(b);
+        self.anonymous_inferred = saved;
         self.locals.truncate(mark);
         Ok(Type::Arrow {
             param_name: name.clone(),

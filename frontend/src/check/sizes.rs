@@ -226,9 +226,13 @@ impl Checker {
 // parameter at its end (Note [Static size checking]) unless the body
 // fixes it. So `def main (x: []f32) (y: []f32) = map2 (+) x y` gives both
 // one size, as in Futhark, and `def f (xs: []i32) : [10]i32 = xs ++ xs`
-// is an error: no size makes `d+d` equal `10`. Elsewhere (`let`, loop
-// parameters, lambdas, and inside a parameter's function type) `[]`
-// stays an unknown size.
+// is an error: no size makes `d+d` equal `10`. The same holds for the
+// parameters of a parameter's function type: in `def ap (f: i64 -> []i32
+// -> i32) (k: i32) = f 0 [k]` the body fixes `[]` to `[1]`, and `ap g`
+// for `g (n: i64) (xs: [n]i32)` is an error, as in Futhark (shapes/
+// error9.fut; Note [Dependent function types]). A function type's result
+// `[]` is an existential size, here unknown. Elsewhere (`let`, loop
+// parameters, lambdas) `[]` stays an unknown size.
 
 // Note [Anonymous result sizes]
 // An anonymous size in a `def`'s return type (`def reshape (l: i64) (x:

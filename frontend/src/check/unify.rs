@@ -260,6 +260,9 @@ pub struct Subst {
     /// The rigid existential sizes made so far, with where each comes
     /// from (for messages). See Note [Existential sizes] in `sizes`.
     pub existentials: Vec<(Name, String)>,
+    /// The parameter-dependent sizes of the arrows being unified now
+    /// (Note [Dependent function types] in `dependent`).
+    pub arrow_bound: Vec<Name>,
     /// The abstract types (`Type::Param`s of sealed modules and of
     /// functor parameters, Note [Abstract types] in `seal`) that are not
     /// unlifted: as their specification says (`type~`, `type^`), or
@@ -342,10 +345,12 @@ impl Subst {
             (Size::Unknown, _) | (_, Size::Unknown) => Ok(()),
             (Size::Infer(x), Size::Infer(y)) if x == y => Ok(()),
             (Size::Infer(x), _) => {
+                self.check_arrow_bound(*x, &b)?;
                 self.bind_size(*x, b);
                 Ok(())
             }
             (_, Size::Infer(y)) => {
+                self.check_arrow_bound(*y, &a)?;
                 self.bind_size(*y, a);
                 Ok(())
             }
@@ -812,8 +817,14 @@ impl Subst {
             ) => {
                 self.unify_inner(p1, p2, span)?;
                 // A size named after the parameter depends on the argument:
-                // as a plain function value it is not tracked.
-                let (r1, r2) = (forget_size(n1, r1), forget_size(n2, r2));
+                // see Note [Dependent function types].
+                let (r1, r2, fresh) = self.dependent_results(n1, r1, n2, r2);
+                if let Some(k) = fresh {
+                    self.arrow_bound.push(k);
+                    let r = self.unify_inner(&r1, &r2, span);
+                    self.arrow_bound.pop();
+                    return r;
+                }
                 self.unify_inner(&r1, &r2, span)
             }
             (Type::Sum(xs), Type::Sum(ys)) => {
@@ -1191,6 +1202,7 @@ impl Subst {
         if let Some(c) = self.lift_culprit(t, l.level) {
             return Err(Mismatch::Lift(l.message(&self.show(t), &c), l.span));
         }
+        self.check_dependent_instance(l, t)?;
         let mut vars = Vec::new();
         self.unbound_vars(t, &mut vars);
         for v in vars {
@@ -1324,20 +1336,6 @@ pub fn map_dims(t: &Type, f: &mut dyn FnMut(&Size) -> Size) -> Type {
 /// Every size of a type as `Unknown` (apply to a resolved type).
 pub fn erase_sizes(t: &Type) -> Type {
     map_dims(t, &mut |_| Size::Unknown)
-}
-
-/// The result type of `(n: p) -> r` with sizes named `n` made `Unknown`.
-fn forget_size(name: &Option<Name>, r: &Rc<Type>) -> Rc<Type> {
-    match name {
-        Some(n) if mentions_size(r, n) => Rc::new(map_sizes(r, &mut |m| {
-            if m == n {
-                Size::Unknown
-            } else {
-                Size::Var(m.clone())
-            }
-        })),
-        _ => r.clone(),
-    }
 }
 
 pub(crate) fn mentions_size(t: &Type, n: &Name) -> bool {
