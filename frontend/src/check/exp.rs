@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use super::unify::{self, Constraint, LiftLimit, LiftSite, PrimSet};
-use super::{builtins, record_type, Checker, Local, Scheme};
+use super::{builtins, record_type, sizes, Checker, Local, Scheme};
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
@@ -449,10 +449,15 @@ impl Checker {
                 self.subst
                     .require_lift(&pt, Liftedness::SizeLifted, LiftSite::LoopParam, pat.span)?;
                 // The sizes of the loop parameters may change from one
-                // iteration to the next: only annotated sizes are kept.
-                let inner = unify::erase_sizes(&self.subst.resolve(&pt));
+                // iteration to the next: each one not annotated is a fresh
+                // size variable in the body. See Note [Loop-variant sizes].
+                let outer = self.subst.resolve(&pt);
+                let init_dims = sizes::dims_of(&outer);
+                let inner = sizes::map_shape(&outer, &mut |_| self.subst.fresh_size_for(None));
                 let pt = self.pat_type(pat)?;
                 self.subst.unify(&pt, &inner, init.span)?;
+                let pat_t0 = self.subst.resolve(&pt);
+                let ex_mark = self.subst.existentials.len();
                 let r = (|| {
                     match &mut **form {
                         LoopForm::For(i, _, bound) => {
@@ -480,18 +485,9 @@ impl Checker {
                         }
                     }
                     let bt = self.check_exp(body)?;
-                    self.subst.unify_explained(&pt, &bt, body.span, |s, help| {
-                        Diag::new(
-                            body.span,
-                            format!(
-                                "the loop body must have the type of the loop parameters: expected `{}`, found `{}`",
-                                s.show(&pt),
-                                s.show(&bt)
-                            ),
-                        )
-                        .help(help)
-                    })?;
-                    Ok(pt.clone())
+                    self.loop_result(
+                        &pat_t0, &init_dims, &bt, &it, mark, ex_mark, pat.span, init.span, body.span,
+                    )
                 })();
                 self.locals.truncate(mark);
                 r

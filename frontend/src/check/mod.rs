@@ -83,8 +83,9 @@
 //! sizes]). And where Futhark gives an existential instead of an error:
 //! * the branches of an `if` are unified ignoring sizes; where their sizes
 //!   differ and one is not known, the `if` has `Unknown`;
-//! * loop parameters keep only their annotated sizes, inside the body and
-//!   in the loop's result (the body may change the others);
+//! * a loop parameter's size that the body changes gives the loop's
+//!   result a fresh existential size (Note [Loop-variant sizes] in
+//!   `sizes`); an annotated `[]` one stays `Unknown`;
 //! * `e :> t` compares everything but the sizes (checked at run time);
 //! * a record update `r with f = v` may change the field's sizes;
 //! * a type that leaves the scope of an `i64` name it mentions (the body of
