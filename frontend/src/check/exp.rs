@@ -96,6 +96,10 @@ impl Checker {
                     return self.infer(e);
                 }
                 let ExpKind::Var(v) = &mut e.kind else { unreachable!() };
+                if let Some(l) = self.lookup_local(&v.name.name).filter(|_| v.name.quals.is_empty()) {
+                    // See Note [Shadowed size names].
+                    v.name.name = l.name.clone();
+                }
                 let (res, t) = self.resolve_var(&v.name, span)?;
                 v.res = Some(res);
                 Ok(t)
@@ -205,6 +209,23 @@ impl Checker {
                 for f in fields.iter_mut() {
                     let (n, s, t) = match f {
                         RecordField::Explicit(n, s, x) => (n.clone(), *s, self.check_exp(x)?),
+                        RecordField::Implicit(n, s, _) if self.lookup_local(n).is_some_and(|l| l.name != *n) => {
+                            // `{c}` where `c` was renamed: `{c = c#1}`. See
+                            // Note [Shadowed size names].
+                            let (n, s) = (n.clone(), *s);
+                            let var = Exp::new(
+                                ExpKind::Var(Var {
+                                    name: QualName::unqual(n.clone()),
+                                    res: None,
+                                }),
+                                s,
+                            );
+                            *f = RecordField::Explicit(n.clone(), s, var);
+                            let RecordField::Explicit(_, _, x) = f else {
+                                unreachable!()
+                            };
+                            (n, s, self.check_exp(x)?)
+                        }
                         RecordField::Implicit(n, s, res) => {
                             let (r, t) = self.resolve_var(&QualName::unqual(n.clone()), *s)?;
                             *res = Some(r);
@@ -382,6 +403,10 @@ impl Checker {
                 value,
                 body,
             } => {
+                if let Some(l) = self.lookup_local(name) {
+                    // See Note [Shadowed size names].
+                    *name = l.name.clone();
+                }
                 let (_, at) = self.resolve_var(&QualName::unqual(name.clone()), *name_span)?;
                 let want = self.index_type(&at, index, *name_span, true)?;
                 self.check_against(value, &want)?;
@@ -465,6 +490,7 @@ impl Checker {
                             self.subst
                                 .require_prim(&bt, PrimSet::ints(), bound.span, "loop bound")?;
                             self.bind_pat(pat, &pt)?;
+                            *i = self.binder_name(i);
                             self.locals.push(Local {
                                 name: i.clone(),
                                 ty: bt,
@@ -974,7 +1000,8 @@ impl Checker {
                     if l.scheme.is_none()
                         && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(PrimType::I64) | Type::Var(_)) =>
                 {
-                    Size::Var(v.name.name.clone())
+                    // The local's own name: See Note [Shadowed size names].
+                    Size::Var(l.name.clone())
                 }
                 _ => Size::Unknown,
             },

@@ -157,6 +157,7 @@ pub mod context_sizes;
 mod exp;
 mod patterns;
 mod seal;
+mod shadow;
 mod sizes;
 mod unify;
 pub(crate) mod zonk;
@@ -616,8 +617,13 @@ impl Checker {
         }
     }
 
+    /// The local `name` denotes: by its own name, or by the name it had in
+    /// the source (Note [Shadowed size names] in `shadow`).
     pub fn lookup_local(&self, name: &str) -> Option<&Local> {
-        self.locals.iter().rev().find(|l| &*l.name == name)
+        self.locals
+            .iter()
+            .rev()
+            .find(|l| &*l.name == name || shadow::source_name(&l.name) == name)
     }
 
     pub fn lookup_global(&self, name: &str) -> Option<(GlobalId, Rc<Scheme>)> {
@@ -928,6 +934,8 @@ impl Checker {
                 }
                 match self.lookup_local(&qn.name) {
                     Some(l) => {
+                        // The local's own name: See Note [Shadowed size names].
+                        let name = l.name.clone();
                         let t = self.subst.resolve(&l.ty);
                         if let Type::Var(_) = t {
                             // A parameter used as a size (`def f (n) : [n]t`)
@@ -936,7 +944,7 @@ impl Checker {
                         } else if t != Type::Prim(PrimType::I64) {
                             return Err(Diag::new(*span, format!("expected a size of type `i64`, found `{t}`")));
                         }
-                        Size::Var(qn.name.clone())
+                        Size::Var(name)
                     }
                     None => {
                         return Err(Diag::new(*span, format!("unknown size `{}`", qn.name))
@@ -1508,6 +1516,7 @@ impl Checker {
         p.ty = Some(t.clone());
         match &mut p.kind {
             PatKind::Id(n) => {
+                *n = self.binder_name(n);
                 self.locals.push(Local {
                     name: n.clone(),
                     ty: t.clone(),
