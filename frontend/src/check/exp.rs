@@ -1439,13 +1439,14 @@ fn update_field(t: &Type, path: &[Name], v: &Type) -> Option<Type> {
     }
 }
 
-/// `a + b` as the size of a concatenation: constants folded, an unbound
-/// size variable giving `Unknown` (see Note [Static size checking]).
+/// `a + b` as the size of a concatenation, constants folded (see Note
+/// [Static size checking]). A size variable stays in it: one that nothing
+/// binds becomes a size parameter (`def f (xs: []i32) (ys: []i32) :
+/// [10]i32 = xs ++ ys` is an error, as `n+m` is not `10`).
 fn size_sum(a: Size, b: Size) -> Size {
     match (a, b) {
         (Size::Const(x), Size::Const(y)) => x.checked_add(y).map_or(Size::Unknown, Size::Const),
         (Size::Const(0), d) | (d, Size::Const(0)) => d,
-        (a, b) if unify::Subst::is_open(&a) || unify::Subst::is_open(&b) => Size::Unknown,
         (a, b) => Size::binary(SizeOp::Add, a, b),
     }
 }

@@ -1256,6 +1256,8 @@ impl Checker {
                 .help("make it a function (a parameter `()`), or give the size a name of the size parameters"));
             }
         }
+        let own: Vec<&Type> = param_types.iter().chain(std::iter::once(&ret)).collect();
+        self.check_ambiguous_size_binders(&mut vb.body, &own)?;
         // Defaulting and generalisation. See Note [Defaulting].
         let mut open = Vec::new();
         for t in param_types.iter().chain(std::iter::once(&ret)) {

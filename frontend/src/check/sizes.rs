@@ -665,3 +665,87 @@ impl Checker {
         }))
     }
 }
+
+// Note [Ambiguous size binders]
+// A size binder `let [n] p = e` reads `n` from the shape of `e` (Note
+// [Size binders] in the parser). Where that shape's size at `n`'s place is
+// a size variable that nothing has bound by the end of the definition
+// (`let [n][m] (xss: [n][m]i64) = []`: the empty array's rows have no
+// size), no value gives `n`: "Ambiguous size "m"." A size variable of the
+// definition's own parameters or result is not one: it becomes a size
+// parameter (or existential) of the definition. An `Unknown` size is not
+// one either: it stands for a size known at run time.
+
+/// A size binder's size parameters, its pattern's type and the bound
+/// value's.
+type SizeBinder = (Vec<(Name, Span)>, Type, Type);
+
+impl Checker {
+    /// The size binders of a definition's body, checked once the whole
+    /// definition is (Note [Ambiguous size binders]); `own` are the types
+    /// of the definition's parameters and result.
+    pub(crate) fn check_ambiguous_size_binders(&self, body: &mut Exp, own: &[&Type]) -> Result<(), Diag> {
+        let mut binders: Vec<SizeBinder> = Vec::new();
+        super::zonk::walk_exp(
+            body,
+            &mut |e| {
+                if let ExpKind::LetFun {
+                    name,
+                    type_params,
+                    params,
+                    body,
+                    ..
+                } = &e.kind
+                {
+                    let arg = match &body.kind {
+                        ExpKind::Apply(_, args) if args.len() == 1 => args[0].ty.clone(),
+                        _ => None,
+                    };
+                    if let (true, Some(pt), Some(at)) =
+                        (&**name == SIZE_BINDER, params.first().and_then(|p| p.ty.clone()), arg)
+                    {
+                        let names = type_params
+                            .iter()
+                            .filter_map(|tp| match tp {
+                                TypeParam::Size { name, span } => Some((name.clone(), *span)),
+                                TypeParam::Type { .. } => None,
+                            })
+                            .collect();
+                        binders.push((names, pt, at));
+                    }
+                }
+                Ok(())
+            },
+            &mut |_| {},
+        )?;
+        if binders.is_empty() {
+            return Ok(());
+        }
+        let mut own_vars = Vec::new();
+        for t in own {
+            self.subst.unbound_size_vars(t, &mut own_vars);
+        }
+        for (names, pt, at) in binders {
+            let pt = self.subst.resolve(&pt);
+            let pdims = dims_of(&pt);
+            let mut adims = Vec::new();
+            matching_dims(&pt, &self.subst.resolve(&at), &mut adims);
+            for (n, span) in names {
+                let mut given = pdims
+                    .iter()
+                    .zip(&adims)
+                    .filter(|(p, _)| matches!(p, Size::Var(m) if *m == n))
+                    .map(|(_, a)| self.subst.resolve_size(a))
+                    .peekable();
+                let ambiguous =
+                    given.peek().is_some() && given.all(|a| matches!(a, Size::Infer(v) if !own_vars.contains(&v)));
+                if ambiguous {
+                    return Err(Diag::new(span, format!("Ambiguous size \"{n}\".")).help(format!(
+                        "nothing gives the size `{n}` of the bound value (an empty array's rows have no size): annotate the value, e.g. `[] : [0][3]i64`"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
