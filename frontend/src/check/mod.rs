@@ -66,7 +66,8 @@
 //! argument] in `builtins`).
 //! `++`/`concat` keep the type `[n]t -> [m]t -> []t` (so `reduce (++)`
 //! stays lenient) and give `[n+m]` only where applied to two arrays whose
-//! sizes are known.
+//! sizes are tracked (names, constants or size variables: an inferred
+//! parameter size is one).
 //!
 //! Two rigid sizes agree when they are the same constant or the same name;
 //! two size parameters, a name and a constant, or two constants that differ

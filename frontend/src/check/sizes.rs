@@ -417,7 +417,7 @@ impl Checker {
 //   that makes it: an error.
 // A body size that is `Unknown` while nothing fixed the parameter's size
 // variable is variant: the untracked size stands for one of Futhark's
-// existentials (`ys[1:]` or `ys ++ ys` of a size being inferred), and the
+// existentials (a call's existential result), and the
 // checker tracks every operation that keeps a size. Where the body fixed
 // the variable and gives back `Unknown`, or the body bound the variable to an
 // outer size yet returns another one, the result size is `Unknown` (Note
