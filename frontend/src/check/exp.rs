@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use super::unify::{self, Constraint, LiftLimit, LiftSite, PrimSet};
-use super::{builtins, record_type, Checker, Local, Scheme};
+use super::{builtins, record_type, sizes, Checker, Local, Scheme};
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
@@ -100,6 +100,10 @@ impl Checker {
                     return self.infer(e);
                 }
                 let ExpKind::Var(v) = &mut e.kind else { unreachable!() };
+                if let Some(l) = self.lookup_local(&v.name.name).filter(|_| v.name.quals.is_empty()) {
+                    // See Note [Shadowed size names].
+                    v.name.name = l.name.clone();
+                }
                 let (res, t) = self.resolve_var(&v.name, span)?;
                 v.res = Some(res);
                 Ok(t)
@@ -209,6 +213,23 @@ impl Checker {
                 for f in fields.iter_mut() {
                     let (n, s, t) = match f {
                         RecordField::Explicit(n, s, x) => (n.clone(), *s, self.check_exp(x)?),
+                        RecordField::Implicit(n, s, _) if self.lookup_local(n).is_some_and(|l| l.name != *n) => {
+                            // `{c}` where `c` was renamed: `{c = c#1}`. See
+                            // Note [Shadowed size names].
+                            let (n, s) = (n.clone(), *s);
+                            let var = Exp::new(
+                                ExpKind::Var(Var {
+                                    name: QualName::unqual(n.clone()),
+                                    res: None,
+                                }),
+                                s,
+                            );
+                            *f = RecordField::Explicit(n.clone(), s, var);
+                            let RecordField::Explicit(_, _, x) = f else {
+                                unreachable!()
+                            };
+                            (n, s, self.check_exp(x)?)
+                        }
                         RecordField::Implicit(n, s, res) => {
                             let (r, t) = self.resolve_var(&QualName::unqual(n.clone()), *s)?;
                             *res = Some(r);
@@ -392,6 +413,10 @@ impl Checker {
                 value,
                 body,
             } => {
+                if let Some(l) = self.lookup_local(name) {
+                    // See Note [Shadowed size names].
+                    *name = l.name.clone();
+                }
                 let (_, at) = self.resolve_var(&QualName::unqual(name.clone()), *name_span)?;
                 let want = self.index_type(&at, index, *name_span, true)?;
                 self.check_against(value, &want)?;
@@ -459,10 +484,15 @@ impl Checker {
                 self.subst
                     .require_lift(&pt, Liftedness::SizeLifted, LiftSite::LoopParam, pat.span)?;
                 // The sizes of the loop parameters may change from one
-                // iteration to the next: only annotated sizes are kept.
-                let inner = unify::erase_sizes(&self.subst.resolve(&pt));
+                // iteration to the next: each one not annotated is a fresh
+                // size variable in the body. See Note [Loop-variant sizes].
+                let outer = self.subst.resolve(&pt);
+                let init_dims = sizes::dims_of(&outer);
+                let inner = sizes::map_shape(&outer, &mut |_| self.subst.fresh_size_for(None));
                 let pt = self.pat_type(pat)?;
                 self.subst.unify(&pt, &inner, init.span)?;
+                let pat_t0 = self.subst.resolve(&pt);
+                let ex_mark = self.subst.existentials.len();
                 let r = (|| {
                     match &mut **form {
                         LoopForm::For(i, _, bound) => {
@@ -470,6 +500,7 @@ impl Checker {
                             self.subst
                                 .require_prim(&bt, PrimSet::ints(), bound.span, "loop bound")?;
                             self.bind_pat(pat, &pt)?;
+                            *i = self.binder_name(i);
                             self.locals.push(Local {
                                 name: i.clone(),
                                 ty: bt,
@@ -490,18 +521,9 @@ impl Checker {
                         }
                     }
                     let bt = self.check_exp(body)?;
-                    self.subst.unify_explained(&pt, &bt, body.span, |s, help| {
-                        Diag::new(
-                            body.span,
-                            format!(
-                                "the loop body must have the type of the loop parameters: expected `{}`, found `{}`",
-                                s.show(&pt),
-                                s.show(&bt)
-                            ),
-                        )
-                        .help(help)
-                    })?;
-                    Ok(pt.clone())
+                    self.loop_result(
+                        &pat_t0, &init_dims, &bt, &it, mark, ex_mark, pat.span, init.span, body.span,
+                    )
                 })();
                 self.locals.truncate(mark);
                 r
@@ -1002,7 +1024,8 @@ impl Checker {
                     if l.scheme.is_none()
                         && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(PrimType::I64) | Type::Var(_)) =>
                 {
-                    Size::Var(v.name.name.clone())
+                    // The local's own name: See Note [Shadowed size names].
+                    Size::Var(l.name.clone())
                 }
                 _ => Size::Unknown,
             },
@@ -1440,13 +1463,14 @@ fn update_field(t: &Type, path: &[Name], v: &Type) -> Option<Type> {
     }
 }
 
-/// `a + b` as the size of a concatenation: constants folded, an unbound
-/// size variable giving `Unknown` (see Note [Static size checking]).
+/// `a + b` as the size of a concatenation, constants folded (see Note
+/// [Static size checking]). A size variable stays in it: one that nothing
+/// binds becomes a size parameter (`def f (xs: []i32) (ys: []i32) :
+/// [10]i32 = xs ++ ys` is an error, as `n+m` is not `10`).
 fn size_sum(a: Size, b: Size) -> Size {
     match (a, b) {
         (Size::Const(x), Size::Const(y)) => x.checked_add(y).map_or(Size::Unknown, Size::Const),
         (Size::Const(0), d) | (d, Size::Const(0)) => d,
-        (a, b) if unify::Subst::is_open(&a) || unify::Subst::is_open(&b) => Size::Unknown,
         (a, b) => Size::binary(SizeOp::Add, a, b),
     }
 }

@@ -66,7 +66,8 @@
 //! argument] in `builtins`).
 //! `++`/`concat` keep the type `[n]t -> [m]t -> []t` (so `reduce (++)`
 //! stays lenient) and give `[n+m]` only where applied to two arrays whose
-//! sizes are known.
+//! sizes are tracked (names, constants or size variables: an inferred
+//! parameter size is one).
 //!
 //! Two rigid sizes agree when they are the same constant or the same name;
 //! two size parameters, a name and a constant, or two constants that differ
@@ -83,8 +84,9 @@
 //! sizes]). And where Futhark gives an existential instead of an error:
 //! * the branches of an `if` are unified ignoring sizes; where their sizes
 //!   differ and one is not known, the `if` has `Unknown`;
-//! * loop parameters keep only their annotated sizes, inside the body and
-//!   in the loop's result (the body may change the others);
+//! * a loop parameter's size that the body changes gives the loop's
+//!   result a fresh existential size (Note [Loop-variant sizes] in
+//!   `sizes`); an annotated `[]` one stays `Unknown`;
 //! * `e :> t` compares everything but the sizes (checked at run time);
 //! * a record update `r with f = v` may change the field's sizes;
 //! * a type that leaves the scope of an `i64` name it mentions (the body of
@@ -159,6 +161,7 @@ mod exp;
 mod inaccessible;
 mod patterns;
 mod seal;
+mod shadow;
 mod sizes;
 mod unify;
 pub(crate) mod zonk;
@@ -640,8 +643,13 @@ impl Checker {
         }
     }
 
+    /// The local `name` denotes: by its own name, or by the name it had in
+    /// the source (Note [Shadowed size names] in `shadow`).
     pub fn lookup_local(&self, name: &str) -> Option<&Local> {
-        self.locals.iter().rev().find(|l| &*l.name == name)
+        self.locals
+            .iter()
+            .rev()
+            .find(|l| &*l.name == name || shadow::source_name(&l.name) == name)
     }
 
     pub fn lookup_global(&self, name: &str) -> Option<(GlobalId, Rc<Scheme>)> {
@@ -957,6 +965,8 @@ impl Checker {
                 }
                 match self.lookup_local(&qn.name) {
                     Some(l) => {
+                        // The local's own name: See Note [Shadowed size names].
+                        let name = l.name.clone();
                         let t = self.subst.resolve(&l.ty);
                         if let Type::Var(_) = t {
                             // A parameter used as a size (`def f (n) : [n]t`)
@@ -965,7 +975,7 @@ impl Checker {
                         } else if t != Type::Prim(PrimType::I64) {
                             return Err(Diag::new(*span, format!("expected a size of type `i64`, found `{t}`")));
                         }
-                        Size::Var(qn.name.clone())
+                        Size::Var(name)
                     }
                     None => {
                         return Err(Diag::new(*span, format!("unknown size `{}`", qn.name))
@@ -1278,6 +1288,8 @@ impl Checker {
                 .help("make it a function (a parameter `()`), or give the size a name of the size parameters"));
             }
         }
+        let own: Vec<&Type> = param_types.iter().chain(std::iter::once(&ret)).collect();
+        self.check_ambiguous_size_binders(&mut vb.body, &own)?;
         // Defaulting and generalisation. See Note [Defaulting].
         let mut open = Vec::new();
         for t in param_types.iter().chain(std::iter::once(&ret)) {
@@ -1550,6 +1562,7 @@ impl Checker {
         p.ty = Some(t.clone());
         match &mut p.kind {
             PatKind::Id(n) => {
+                *n = self.binder_name(n);
                 self.locals.push(Local {
                     name: n.clone(),
                     ty: t.clone(),

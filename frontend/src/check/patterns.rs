@@ -409,8 +409,12 @@ fn pat_names<'p>(p: &'p Pat, out: &mut Vec<(&'p Name, Span)>) {
 /// `def f (x: i32) (x: i32)` and `let (y, y) = ...` rather than letting
 /// the later one shadow.
 fn distinct(names: &[(&Name, Span)], what: &str) -> Result<(), Diag> {
+    // A name the checker gave a binder stands for the one written (Note
+    // [Shadowed size names]).
+    let source = super::shadow::source_name;
     for (i, (n, s)) in names.iter().enumerate() {
-        if let Some((_, first)) = names[..i].iter().find(|(m, _)| m == n) {
+        let n = source(n);
+        if let Some((_, first)) = names[..i].iter().find(|(m, _)| source(m) == n) {
             return Err(
                 Diag::new(*s, format!("{what} \"{n}\" also bound earlier in the same binding"))
                     .note(*first, "first bound here"),

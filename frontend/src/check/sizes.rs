@@ -415,3 +415,356 @@ impl Checker {
         Ok(())
     }
 }
+
+// Note [Loop-variant sizes]
+// The sizes of a loop parameter may change from one iteration to the
+// next (reference, "Unknown sizes": `loop xs = [1] for i < n do xs ++
+// xs`). As in Futhark, each size of a loop parameter that is not
+// annotated starts as a fresh size variable while the body is checked
+// (an annotated `[]` stays untracked). After the body, per size:
+// * the body's result has the same size (or the body bound the variable
+//   to it), or the initial value's size: it is invariant, and the
+//   initial value must have it;
+// * else it is loop-variant: the initial value may have any size there
+//   (the same for positions the body made equal: "Initial loop values do
+//   not have expected type."), and the loop's result has a fresh
+//   existential (Note [Existential sizes]). A variant size may not have
+//   come into the type of anything bound outside the loop ("Loop-variant
+//   size has escaped", error index `loop-variant-escape`);
+// * a size the body equated with an existential made inside the body
+//   (`zip (filter p ys) xs`) would have to be known before the iteration
+//   that makes it: an error.
+// A body size that is `Unknown` while nothing fixed the parameter's size
+// variable is variant: the untracked size stands for one of Futhark's
+// existentials (a call's existential result), and the
+// checker tracks every operation that keeps a size. Where the body fixed
+// the variable and gives back `Unknown`, or the body bound the variable to an
+// outer size yet returns another one, the result size is `Unknown` (Note
+// [Static size checking]: lenient where unsure).
+
+/// Replace every dimension (whole, not leaf by leaf) of a type, in order.
+pub(crate) fn map_shape(t: &Type, f: &mut dyn FnMut(&Size) -> Size) -> Type {
+    match t {
+        Type::Array { elem, shape, unique } => {
+            let shape = shape.iter().map(&mut *f).collect();
+            Type::Array {
+                elem: std::rc::Rc::new(map_shape(elem, f)),
+                shape,
+                unique: *unique,
+            }
+        }
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| map_shape(t, f)).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), map_shape(t, f))).collect()),
+        Type::Sum(cs) => Type::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| map_shape(t, f)).collect()))
+                .collect(),
+        ),
+        t => t.clone(),
+    }
+}
+
+/// The dimensions of `t`, in `map_shape`'s order.
+pub(crate) fn dims_of(t: &Type) -> Vec<Size> {
+    let mut out = Vec::new();
+    map_shape(t, &mut |d| {
+        out.push(d.clone());
+        d.clone()
+    });
+    out
+}
+
+/// For each dimension of `p` (in `map_shape`'s order), the dimension of
+/// `b` at the same place, or `Unknown` where the structures differ.
+pub(crate) fn matching_dims(p: &Type, b: &Type, out: &mut Vec<Size>) {
+    match (p, b) {
+        (
+            Type::Array {
+                elem: pe, shape: ps, ..
+            },
+            Type::Array {
+                elem: be, shape: bs, ..
+            },
+        ) if ps.len() == bs.len() => {
+            out.extend(bs.iter().cloned());
+            matching_dims(pe, be, out)
+        }
+        (Type::Tuple(ps), Type::Tuple(bs)) if ps.len() == bs.len() => {
+            ps.iter().zip(bs).for_each(|(p, b)| matching_dims(p, b, out))
+        }
+        (Type::Record(ps), Type::Record(bs))
+            if ps.len() == bs.len() && ps.iter().zip(bs).all(|((m, _), (n, _))| m == n) =>
+        {
+            ps.iter().zip(bs).for_each(|((_, p), (_, b))| matching_dims(p, b, out))
+        }
+        (Type::Sum(ps), Type::Sum(bs))
+            if ps.len() == bs.len() && ps.iter().zip(bs).all(|((m, x), (n, y))| m == n && x.len() == y.len()) =>
+        {
+            for ((_, xs), (_, ys)) in ps.iter().zip(bs) {
+                xs.iter().zip(ys).for_each(|(p, b)| matching_dims(p, b, out))
+            }
+        }
+        _ => out.extend(dims_of(p).into_iter().map(|_| Size::Unknown)),
+    }
+}
+
+/// What became of one unannotated loop parameter size (Note [Loop-variant
+/// sizes]).
+enum LoopDim {
+    /// Annotated: kept, and checked against the body by unification.
+    Annotated(Size),
+    /// Not tracked on one side: `Unknown` in the result.
+    Untracked,
+    /// The same in every iteration: this size.
+    Invariant(Size),
+    /// Changes: the size variable's binding (an unbound variable, else
+    /// an outer size the body fixed it to).
+    Variant(Size),
+}
+
+impl Checker {
+    /// The type of a loop whose parameters have type `pat_t0` (resolved
+    /// before the body), whose initial sizes are `init_dims`, body type `bt` and initial value type `it`; `mark`
+    /// and `ex_mark` are the numbers of locals and existentials before the
+    /// loop (Note [Loop-variant sizes]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn loop_result(
+        &mut self,
+        pat_t0: &Type,
+        init_dims: &[Size],
+        bt: &Type,
+        it: &Type,
+        mark: usize,
+        ex_mark: usize,
+        pat_span: Span,
+        init_span: Span,
+        body_span: Span,
+    ) -> Result<Type, Diag> {
+        // The structure and the annotated sizes, as before.
+        let pdims = dims_of(pat_t0);
+        let is_var = |d: &Size| matches!(d, Size::Infer(_));
+        let shape_t = map_shape(pat_t0, &mut |d| {
+            if is_var(d) {
+                Size::Unknown
+            } else {
+                d.clone()
+            }
+        });
+        self.subst.unify_explained(&shape_t, bt, body_span, |s, help| {
+            Diag::new(
+                body_span,
+                format!(
+                    "the loop body must have the type of the loop parameters: expected `{}`, found `{}`",
+                    s.show(&shape_t),
+                    s.show(bt)
+                ),
+            )
+            .help(help)
+        })?;
+        let mut bdims = Vec::new();
+        matching_dims(pat_t0, &self.subst.resolve(bt), &mut bdims);
+        let mut kinds = Vec::new();
+        for (i, (p, b)) in pdims.iter().zip(&bdims).enumerate() {
+            if !is_var(p) {
+                kinds.push(if *p == Size::Unknown {
+                    LoopDim::Untracked
+                } else {
+                    LoopDim::Annotated(p.clone())
+                });
+                continue;
+            }
+            let r = self.subst.resolve_size(p);
+            let b = self.subst.resolve_size(b);
+            if let Some(e) = self.subst.existentials[ex_mark..]
+                .iter()
+                .find(|(n, _)| r.any_leaf(&mut |l| matches!(l, Size::Var(m) if m == n)))
+            {
+                return Err(Diag::new(
+                    pat_span,
+                    format!(
+                        "The size of a loop parameter would be \"{}\" ({}), which is bound inside the loop body.",
+                        e.0, e.1
+                    ),
+                )
+                .help("the sizes of the loop parameters must be known before each iteration; coerce the value with `:>` to the parameter's size"));
+            }
+            kinds.push(if b == Size::Unknown && matches!(r, Size::Infer(_)) {
+                // Nothing fixed the parameter's size, and the body's is
+                // not tracked: it stands for an existential of Futhark's
+                // (a slice, a concatenation), never the parameter's own.
+                LoopDim::Variant(r)
+            } else if r == Size::Unknown || b == Size::Unknown {
+                LoopDim::Untracked
+            } else if r.folded() == b.folded() {
+                LoopDim::Invariant(r)
+            } else if init_dims.get(i).map(|s| self.subst.resolve_size(s).folded()) == Some(b.folded()) {
+                // The body gives back the initial value's size.
+                LoopDim::Invariant(r)
+            } else {
+                LoopDim::Variant(r)
+            });
+        }
+        // A variant size (an unbound variable) in the type of something
+        // bound outside the loop.
+        for k in &kinds {
+            if let LoopDim::Variant(Size::Infer(v)) = k {
+                for l in &self.locals[..mark] {
+                    let mut vs = Vec::new();
+                    self.subst.unbound_size_vars(&l.ty, &mut vs);
+                    if vs.contains(v) {
+                        return Err(Diag::new(
+                            pat_span,
+                            format!(
+                                "Loop-variant size has escaped: the type of \"{}\" would mention a size of this loop parameter, which changes in every iteration. [loop-variant-escape]",
+                                l.name
+                            ),
+                        )
+                        .help(format!("annotate the sizes of `{}` and of the function parameters involved", l.name)));
+                    }
+                }
+            }
+        }
+        // The initial value: any size where the size varies (the same
+        // where the body made two sizes equal).
+        let mut fresh: Vec<(Size, Size)> = Vec::new();
+        let mut i = 0;
+        let init_t = map_shape(pat_t0, &mut |_| {
+            let k = kinds.get(i);
+            i += 1;
+            match k {
+                Some(LoopDim::Annotated(d)) | Some(LoopDim::Invariant(d)) => d.clone(),
+                Some(LoopDim::Variant(r)) => match fresh.iter().find(|(s, _)| s == r) {
+                    Some((_, w)) => w.clone(),
+                    None => {
+                        let w = self.subst.fresh_size_for(None);
+                        fresh.push((r.clone(), w.clone()));
+                        w
+                    }
+                },
+                Some(LoopDim::Untracked) | None => Size::Unknown,
+            }
+        });
+        self.subst.unify_explained(&init_t, it, init_span, |s, help| {
+            Diag::new(
+                init_span,
+                format!(
+                    "Initial loop values do not have expected type. Expected `{}`, found `{}`.",
+                    s.show(&init_t),
+                    s.show(it)
+                ),
+            )
+            .help(help)
+        })?;
+        // The result: a fresh existential per variant size.
+        let mut exts: Vec<(Size, Size)> = Vec::new();
+        let mut result_dims = Vec::new();
+        for k in &kinds {
+            result_dims.push(match k {
+                LoopDim::Annotated(d) | LoopDim::Invariant(d) => self.subst.resolve_size(d),
+                LoopDim::Untracked => Size::Unknown,
+                LoopDim::Variant(r) => match self.subst.resolve_size(r) {
+                    Size::Infer(v) => match exts.iter().find(|(s, _)| *s == Size::Infer(v)) {
+                        Some((_, e)) => e.clone(),
+                        None => {
+                            let e = self.fresh_existential("the size of a loop result that changes in the loop".into());
+                            self.subst.set_size(v, e.clone());
+                            exts.push((Size::Infer(v), e.clone()));
+                            e
+                        }
+                    },
+                    _ => Size::Unknown,
+                },
+            });
+        }
+        let mut i = 0;
+        Ok(map_shape(pat_t0, &mut |_| {
+            let d = result_dims.get(i).cloned().unwrap_or(Size::Unknown);
+            i += 1;
+            d
+        }))
+    }
+}
+
+// Note [Ambiguous size binders]
+// A size binder `let [n] p = e` reads `n` from the shape of `e` (Note
+// [Size binders] in the parser). Where that shape's size at `n`'s place is
+// a size variable that nothing has bound by the end of the definition
+// (`let [n][m] (xss: [n][m]i64) = []`: the empty array's rows have no
+// size), no value gives `n`: "Ambiguous size "m"." A size variable of the
+// definition's own parameters or result is not one: it becomes a size
+// parameter (or existential) of the definition. An `Unknown` size is not
+// one either: it stands for a size known at run time.
+
+/// A size binder's size parameters, its pattern's type and the bound
+/// value's.
+type SizeBinder = (Vec<(Name, Span)>, Type, Type);
+
+impl Checker {
+    /// The size binders of a definition's body, checked once the whole
+    /// definition is (Note [Ambiguous size binders]); `own` are the types
+    /// of the definition's parameters and result.
+    pub(crate) fn check_ambiguous_size_binders(&self, body: &mut Exp, own: &[&Type]) -> Result<(), Diag> {
+        let mut binders: Vec<SizeBinder> = Vec::new();
+        super::zonk::walk_exp(
+            body,
+            &mut |e| {
+                if let ExpKind::LetFun {
+                    name,
+                    type_params,
+                    params,
+                    body,
+                    ..
+                } = &e.kind
+                {
+                    let arg = match &body.kind {
+                        ExpKind::Apply(_, args) if args.len() == 1 => args[0].ty.clone(),
+                        _ => None,
+                    };
+                    if let (true, Some(pt), Some(at)) =
+                        (&**name == SIZE_BINDER, params.first().and_then(|p| p.ty.clone()), arg)
+                    {
+                        let names = type_params
+                            .iter()
+                            .filter_map(|tp| match tp {
+                                TypeParam::Size { name, span } => Some((name.clone(), *span)),
+                                TypeParam::Type { .. } => None,
+                            })
+                            .collect();
+                        binders.push((names, pt, at));
+                    }
+                }
+                Ok(())
+            },
+            &mut |_| {},
+        )?;
+        if binders.is_empty() {
+            return Ok(());
+        }
+        let mut own_vars = Vec::new();
+        for t in own {
+            self.subst.unbound_size_vars(t, &mut own_vars);
+        }
+        for (names, pt, at) in binders {
+            let pt = self.subst.resolve(&pt);
+            let pdims = dims_of(&pt);
+            let mut adims = Vec::new();
+            matching_dims(&pt, &self.subst.resolve(&at), &mut adims);
+            for (n, span) in names {
+                let mut given = pdims
+                    .iter()
+                    .zip(&adims)
+                    .filter(|(p, _)| matches!(p, Size::Var(m) if *m == n))
+                    .map(|(_, a)| self.subst.resolve_size(a))
+                    .peekable();
+                let ambiguous =
+                    given.peek().is_some() && given.all(|a| matches!(a, Size::Infer(v) if !own_vars.contains(&v)));
+                if ambiguous {
+                    return Err(Diag::new(span, format!("Ambiguous size \"{n}\".")).help(format!(
+                        "nothing gives the size `{n}` of the bound value (an empty array's rows have no size): annotate the value, e.g. `[] : [0][3]i64`"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
