@@ -72,11 +72,27 @@ fn bytes_of(ctx: &Context, v: Value) -> Bytes {
             ("soac.binop", _) if view.string_attr("kind") == Ok("mul") => {
                 stack.extend(ctx.operands(view.op).iter().copied());
             }
+            // A product saturating at i64::MAX (Note [Byte sizes saturate]
+            // in `segop_to_mem`) is the product: two of the same factors
+            // saturate alike, whatever the order.
+            ("soac.select", _) if saturated_product(ctx, view.op) => stack.push(ctx.operand(view.op, 2)),
             _ => b.values.push(x),
         }
     }
     b.values.sort();
     b
+}
+
+/// Whether `sel` is `select(c, i64::MAX, a * b)`, a saturating product.
+fn saturated_product(ctx: &Context, sel: OpId) -> bool {
+    let ops = ctx.operands(sel);
+    let is_max = ctx
+        .defining_op(ops[1])
+        .is_some_and(|d| ctx.op_name(d) == "soac.constant" && OpView { ctx, op: d }.int_attr("value") == Ok(i64::MAX));
+    let is_mul = ctx
+        .defining_op(ops[2])
+        .is_some_and(|d| ctx.op_name(d) == "soac.binop" && OpView { ctx, op: d }.string_attr("kind") == Ok("mul"));
+    is_max && is_mul
 }
 
 /// Whether a block of `old` bytes holds an array of `new` bytes.

@@ -6,17 +6,17 @@
 // two blocks for four arrays (reuse-memory gave %c %a's block and %d
 // %b's); %d's block is returned as it is, %a's freed.
 // CHECK-LABEL: sym_name = "chain"
-// CHECK: %7 = mem.alloc(%6) {space = "device"}
-// CHECK: imp.store(%7, %14, %12)
-// CHECK: %17 = mem.alloc(%16) {space = "device"}
+// CHECK: %15 = mem.alloc(%14) {space = "device"}
+// CHECK: imp.store(%15, %22, %20)
+// CHECK: %33 = mem.alloc(%32) {space = "device"}
 // CHECK-NOT: mem.alloc
-// CHECK: imp.store(%17, %24, %22)
-// CHECK: imp.store(%7, %31, %29)
-// CHECK: imp.store(%17, %38, %36)
+// CHECK: imp.store(%33, %40, %38)
+// CHECK: imp.store(%15, %47, %45)
+// CHECK: imp.store(%33, %54, %52)
 // CHECK-NEXT: imp.yield()
 // CHECK-NEXT: }) : (i64, i64, i64) -> ()
-// CHECK-NEXT: mem.free(%7)
-// CHECK-NEXT: imp.return(%17, %1)
+// CHECK-NEXT: mem.free(%15)
+// CHECK-NEXT: imp.return(%33, %1)
 "soac.func"() ({
 ^bb0(%n: i64, %xs: !fut.array<[%n]f32>):
   %two = "soac.constant"() {value = 2.0 : f32} : () -> f32

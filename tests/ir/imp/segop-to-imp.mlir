@@ -10,16 +10,16 @@
 // CHECK: ^bb0(%0: !mem.block<device>, %1: i64, %2: !mem.block<device>, %3: i64):
 // CHECK: %7 = soac.cmpop(%3, %1) {kind = "eq"}
 // CHECK-NEXT: imp.assert(%7, %3, %1) {message = "argument 2 of entry point dot: dimension 1 has size {0}, but another argument gives the size {1}"}
-// CHECK: %11 = mem.alloc(%10) {space = "device"}
-// CHECK-NEXT: %12 = imp.for(%6, %1, %5, %8) ({
-// CHECK-NEXT: ^bb0(%13: i64, %14: f32):
+// CHECK: %18 = mem.alloc(%17) {space = "device"}
+// CHECK-NEXT: %19 = imp.for(%6, %1, %5, %8) ({
+// CHECK-NEXT: ^bb0(%20: i64, %21: f32):
 // CHECK: imp.load(%0,
 // CHECK: imp.load(%2,
-// CHECK: %21 = soac.binop(%17, %20) {kind = "mul"}
-// CHECK: imp.store(%11, %23, %21)
-// CHECK-NEXT: %24 = soac.binop(%14, %21) {kind = "add"}
-// CHECK-NEXT: imp.yield(%24)
-// CHECK: imp.return(%12, %11, %1)
+// CHECK: %28 = soac.binop(%24, %27) {kind = "mul"}
+// CHECK: imp.store(%18, %30, %28)
+// CHECK-NEXT: %31 = soac.binop(%21, %28) {kind = "add"}
+// CHECK-NEXT: imp.yield(%31)
+// CHECK: imp.return(%19, %18, %1)
 // CHECK-NOT: soac.func
 // CHECK-NOT: segop.
 "soac.func"() ({

@@ -3,23 +3,26 @@
 
 // Each fresh array of the host code gets a block allocated just before
 // the op that makes it, of its type's bytes (sizes times the element's
-// bytes, the constants folded), and a mem.bind just after it. The arrays
+// bytes, the constants folded, the product saturating: Note [Byte sizes
+// saturate]), and a mem.bind just after it. The arrays
 // inside the segop's body stay as they are; a view (the slice) gets no
 // block of its own.
 // CHECK-LABEL: sym_name = "fresh"
 // CHECK: %2 = soac.constant() {value = 8 : i64}
-// CHECK-NEXT: %3 = soac.binop(%2, %0) {kind = "mul"}
-// CHECK-NEXT: %4 = mem.alloc(%3) {space = "device"}
-// CHECK-NEXT: %5 = soac.iota(%0)
-// CHECK-NEXT: mem.bind(%4, %5)
-// CHECK: %6 = soac.constant() {value = 12 : i64}
-// CHECK-NEXT: %7 = soac.binop(%6, %0) {kind = "mul"}
-// CHECK-NEXT: %8 = mem.alloc(%7) {space = "device"}
-// CHECK-NEXT: %9 = segop.segmap(%0)
-// CHECK: %11 = soac.replicate(
+// CHECK: %10 = soac.binop(%2, %0) {kind = "mul"}
+// CHECK-NEXT: %11 = soac.select(%9, %5, %10)
+// CHECK-NEXT: %12 = mem.alloc(%11) {space = "device"}
+// CHECK-NEXT: %13 = soac.iota(%0)
+// CHECK-NEXT: mem.bind(%12, %13)
+// CHECK: %14 = soac.constant() {value = 12 : i64}
+// CHECK: %22 = soac.binop(%14, %0) {kind = "mul"}
+// CHECK-NEXT: %23 = soac.select(%21, %17, %22)
+// CHECK-NEXT: %24 = mem.alloc(%23) {space = "device"}
+// CHECK-NEXT: %25 = segop.segmap(%0)
+// CHECK: %27 = soac.replicate(
 // CHECK-NOT: mem.alloc
-// CHECK: mem.bind(%8, %9)
-// CHECK: %16 = soac.slice(
+// CHECK: mem.bind(%24, %25)
+// CHECK: %32 = soac.slice(
 // CHECK-NEXT: soac.return(
 "soac.func"() ({
 ^bb0(%n: i64, %x: f32):
@@ -43,22 +46,25 @@
 // an op of several results gets one block for each array, the binds in
 // order; arrays made in a branch get their blocks in the branch.
 // CHECK-LABEL: sym_name = "filter"
-// CHECK: %14 = soac.constant() {value = 4 : i64}
-// CHECK-NEXT: %15 = soac.binop(%14, %0) {kind = "mul"}
-// CHECK-NEXT: %16 = mem.alloc(%15) {space = "device"}
-// CHECK: %19 = mem.alloc(%18) {space = "device"}
-// CHECK-NEXT: %20:3 = segop.filter(%0)
+// CHECK: %4 = soac.constant() {value = 4 : i64}
+// CHECK: %12 = soac.binop(%4, %0) {kind = "mul"}
+// CHECK-NEXT: %13 = soac.select(%11, %7, %12)
+// CHECK-NEXT: %14 = mem.alloc(%13) {space = "device"}
+// CHECK: %32 = mem.alloc(%31) {space = "device"}
+// CHECK: %43 = mem.alloc(%42) {space = "device"}
+// CHECK-NEXT: %44:3 = segop.filter(%0)
 // CHECK: }) : (i64) -> (i64, [%0]i32, [%0]i32)
-// CHECK-NEXT: mem.bind(%16, %20#1)
-// CHECK-NEXT: mem.bind(%19, %20#2)
-// CHECK: %27 = soac.if(%1) ({
-// CHECK: %30 = soac.binop(%29, %20#0) {kind = "mul"}
-// CHECK-NEXT: %31 = mem.alloc(%30)
-// CHECK-NEXT: %32 = segop.segmap(%20#0)
-// CHECK: mem.bind(%31, %32)
-// CHECK-NEXT: soac.yield(%32)
+// CHECK-NEXT: mem.bind(%32, %44#1)
+// CHECK-NEXT: mem.bind(%43, %44#2)
+// CHECK: %51 = soac.if(%1) ({
+// CHECK: %61 = soac.binop(%53, %44#0) {kind = "mul"}
+// CHECK-NEXT: %62 = soac.select(%60, %56, %61)
+// CHECK-NEXT: %63 = mem.alloc(%62)
+// CHECK-NEXT: %64 = segop.segmap(%44#0)
+// CHECK: mem.bind(%63, %64)
+// CHECK-NEXT: soac.yield(%64)
 // CHECK-NEXT: }, {
-// CHECK-NEXT: soac.yield(%25)
+// CHECK-NEXT: soac.yield(%49)
 soac.func() {sym_name = "filter", function_type = (i64, i1, !fut.array<[?]i32>) -> (!fut.array<[?]i32>, !fut.array<[?]i32>), entry, size_params = 1 : i64} ({
 ^bb0(%0: i64, %1: bool, %2: [%0]i32):
   %3 = soac.constant() {value = 2 : i32} : () -> i32
