@@ -52,8 +52,12 @@ impl Checker {
         // The declared type, as written: the checked one has the sizes of
         // the parameters' parts made unknown already.
         if let Some(te) = ret {
-            let mut named = Vec::new();
-            size_names(te, &mut named);
+            let mut named: Vec<(Name, Span)> = Vec::new();
+            super::sizes::each_size_name(&mut te.clone(), &mut Vec::new(), &mut |qn, span| {
+                if qn.quals.is_empty() {
+                    named.push((qn.name.clone(), span));
+                }
+            });
             if let Some((n, span)) = named.into_iter().find(|(n, _)| hidden.contains(n)) {
                 return Err(Diag::new(
                     span,
@@ -67,45 +71,5 @@ impl Checker {
             }
         }
         Ok(())
-    }
-}
-
-/// The unqualified names a type expression uses as sizes, with where.
-fn size_names(te: &TypeExp, out: &mut Vec<(Name, Span)>) {
-    let size = |d: &SizeExp, out: &mut Vec<(Name, Span)>| {
-        if let SizeExp::Name(qn, span) = d {
-            if qn.quals.is_empty() {
-                out.push((qn.name.clone(), *span));
-            }
-        }
-    };
-    match &te.kind {
-        TypeExpKind::Var(_) => {}
-        TypeExpKind::Tuple(ts) => ts.iter().for_each(|t| size_names(t, out)),
-        TypeExpKind::Record(fs) => fs.iter().for_each(|(_, _, t)| size_names(t, out)),
-        TypeExpKind::Array(d, t) => {
-            size(d, out);
-            size_names(t, out);
-        }
-        TypeExpKind::Unique(t) => size_names(t, out),
-        TypeExpKind::Existential(bound, t) => {
-            let mut inner = Vec::new();
-            size_names(t, &mut inner);
-            out.extend(inner.into_iter().filter(|(n, _)| !bound.iter().any(|(b, _)| b == n)));
-        }
-        TypeExpKind::Arrow(_, a, b) => {
-            size_names(a, out);
-            size_names(b, out);
-        }
-        TypeExpKind::Apply(h, args) => {
-            size_names(h, out);
-            for a in args {
-                match a {
-                    TypeArgExp::Size(d, _) => size(d, out),
-                    TypeArgExp::Type(t) => size_names(t, out),
-                }
-            }
-        }
-        TypeExpKind::Sum(cs) => cs.iter().for_each(|(_, ts)| ts.iter().for_each(|t| size_names(t, out))),
     }
 }

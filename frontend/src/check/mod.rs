@@ -162,7 +162,7 @@ mod inaccessible;
 mod patterns;
 mod seal;
 mod shadow;
-mod sizes;
+pub(crate) mod sizes;
 mod unify;
 pub(crate) mod zonk;
 

@@ -768,3 +768,67 @@ impl Checker {
         Ok(())
     }
 }
+
+/// Call `f` on every size name of `te` (`[n]`, and the names in `[n+1]`)
+/// that no name bound inside `te` shadows, with where it is written;
+/// `bound` holds those in scope.
+pub(crate) fn each_size_name(te: &mut TypeExp, bound: &mut Vec<Name>, f: &mut dyn FnMut(&mut QualName, Span)) {
+    fn size(d: &mut SizeExp, bound: &[Name], f: &mut dyn FnMut(&mut QualName, Span)) {
+        let free = |qn: &QualName| !qn.quals.is_empty() || !bound.contains(&qn.name);
+        match d {
+            SizeExp::Name(qn, span) if free(qn) => f(qn, *span),
+            SizeExp::Exp(e, _) => {
+                // The walk cannot fail: the visitor returns no error.
+                let _ = super::zonk::walk_exp(
+                    e,
+                    &mut |x| {
+                        let span = x.span;
+                        if let ExpKind::Var(v) = &mut x.kind {
+                            if free(&v.name) {
+                                f(&mut v.name, span);
+                            }
+                        }
+                        Ok(())
+                    },
+                    &mut |_| {},
+                );
+            }
+            _ => {}
+        }
+    }
+    match &mut te.kind {
+        TypeExpKind::Var(_) => {}
+        TypeExpKind::Tuple(ts) => ts.iter_mut().for_each(|t| each_size_name(t, bound, f)),
+        TypeExpKind::Record(fs) => fs.iter_mut().for_each(|(_, _, t)| each_size_name(t, bound, f)),
+        TypeExpKind::Array(d, t) => {
+            size(d, bound, f);
+            each_size_name(t, bound, f);
+        }
+        TypeExpKind::Unique(t) => each_size_name(t, bound, f),
+        TypeExpKind::Existential(names, t) => {
+            let mark = bound.len();
+            bound.extend(names.iter().map(|(n, _)| n.clone()));
+            each_size_name(t, bound, f);
+            bound.truncate(mark);
+        }
+        TypeExpKind::Arrow(name, a, b) => {
+            each_size_name(a, bound, f);
+            let mark = bound.len();
+            bound.extend(name.iter().cloned());
+            each_size_name(b, bound, f);
+            bound.truncate(mark);
+        }
+        TypeExpKind::Apply(h, args) => {
+            each_size_name(h, bound, f);
+            for a in args {
+                match a {
+                    TypeArgExp::Type(t) => each_size_name(t, bound, f),
+                    TypeArgExp::Size(d, _) => size(d, bound, f),
+                }
+            }
+        }
+        TypeExpKind::Sum(cs) => cs
+            .iter_mut()
+            .for_each(|(_, ts)| ts.iter_mut().for_each(|t| each_size_name(t, bound, f))),
+    }
+}

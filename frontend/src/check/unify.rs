@@ -272,7 +272,7 @@ pub struct Subst {
     rank: Vec<u8>,
     /// What each bound variable resolves to, per `fin`, memoised until
     /// the next binding (Note [Variable chains]).
-    resolved: std::cell::RefCell<std::collections::HashMap<(TyVar, bool), Type>>,
+    resolved: std::cell::RefCell<futmlir_dialects::ir::FastMap<(TyVar, bool), Type>>,
 }
 
 // Note [Variable chains]

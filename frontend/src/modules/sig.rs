@@ -7,6 +7,7 @@ use std::rc::Rc;
 use futmlir_dialects::ir::FastMap;
 
 use super::{lookup_struct, rename, Elab, Env, Functor, Module, TypeEnt, ValEnt};
+use crate::check::sizes::each_size_name;
 use crate::diag::Diag;
 use crate::span::Span;
 use crate::syntax::ast::*;
@@ -100,68 +101,6 @@ fn each_type_name(te: &mut TypeExp, f: &mut dyn FnMut(&mut QualName)) {
     }
 }
 
-/// Call `f` on every size name of `te` (`[n]`, and the names in `[n+1]`)
-/// that no name bound inside `te` shadows; `bound` holds those in scope.
-fn each_size_name(te: &mut TypeExp, bound: &mut Vec<Name>, f: &mut dyn FnMut(&mut QualName)) {
-    fn size(d: &mut SizeExp, bound: &[Name], f: &mut dyn FnMut(&mut QualName)) {
-        let free = |qn: &QualName| !qn.quals.is_empty() || !bound.contains(&qn.name);
-        match d {
-            SizeExp::Name(qn, _) if free(qn) => f(qn),
-            SizeExp::Exp(e, _) => {
-                // The walk cannot fail: the visitor returns no error.
-                let _ = crate::check::zonk::walk_exp(
-                    e,
-                    &mut |x| {
-                        if let ExpKind::Var(v) = &mut x.kind {
-                            if free(&v.name) {
-                                f(&mut v.name);
-                            }
-                        }
-                        Ok(())
-                    },
-                    &mut |_| {},
-                );
-            }
-            _ => {}
-        }
-    }
-    match &mut te.kind {
-        TypeExpKind::Var(_) => {}
-        TypeExpKind::Tuple(ts) => ts.iter_mut().for_each(|t| each_size_name(t, bound, f)),
-        TypeExpKind::Record(fs) => fs.iter_mut().for_each(|(_, _, t)| each_size_name(t, bound, f)),
-        TypeExpKind::Array(d, t) => {
-            size(d, bound, f);
-            each_size_name(t, bound, f);
-        }
-        TypeExpKind::Unique(t) => each_size_name(t, bound, f),
-        TypeExpKind::Existential(names, t) => {
-            let mark = bound.len();
-            bound.extend(names.iter().map(|(n, _)| n.clone()));
-            each_size_name(t, bound, f);
-            bound.truncate(mark);
-        }
-        TypeExpKind::Arrow(name, a, b) => {
-            each_size_name(a, bound, f);
-            let mark = bound.len();
-            bound.extend(name.iter().cloned());
-            each_size_name(b, bound, f);
-            bound.truncate(mark);
-        }
-        TypeExpKind::Apply(h, args) => {
-            each_size_name(h, bound, f);
-            for a in args {
-                match a {
-                    TypeArgExp::Type(t) => each_size_name(t, bound, f),
-                    TypeArgExp::Size(d, _) => size(d, bound, f),
-                }
-            }
-        }
-        TypeExpKind::Sum(cs) => cs
-            .iter_mut()
-            .for_each(|(_, ts)| ts.iter_mut().for_each(|t| each_size_name(t, bound, f))),
-    }
-}
-
 /// The map key of a `%sigval` size name (See Note [Sizes naming a value
 /// spec]); `None` for any other name.
 fn local_val_key(qn: &QualName) -> Option<String> {
@@ -236,7 +175,7 @@ fn spec_type(te: &TypeExp, env: &Env, levels: &[Level], tparams: &[TypeParam]) -
     }
     // See Note [Sizes naming a value spec].
     let mut bound: Vec<Name> = tparams.iter().map(|p| p.name().clone()).collect();
-    each_size_name(&mut te, &mut bound, &mut |qn| {
+    each_size_name(&mut te, &mut bound, &mut |qn, _| {
         if !qn.quals.is_empty() {
             return;
         }
@@ -270,12 +209,12 @@ fn reroot(items: &mut [SpecItem], path: &[Name]) {
         match it {
             SpecItem::Type { def: Some(t), .. } => {
                 each_type_name(t, fix);
-                each_size_name(t, &mut Vec::new(), fix);
+                each_size_name(t, &mut Vec::new(), &mut |qn, _| fix(qn));
             }
             SpecItem::Type { def: None, .. } => {}
             SpecItem::Val { ty, .. } => {
                 each_type_name(ty, fix);
-                each_size_name(ty, &mut Vec::new(), fix);
+                each_size_name(ty, &mut Vec::new(), &mut |qn, _| fix(qn));
             }
             SpecItem::Mod { sig, .. } => reroot(&mut sig.items, path),
         }
@@ -597,7 +536,7 @@ fn subst(te: &TypeExp, map: &FastMap<String, Name>) -> TypeExp {
         }
     });
     // See Note [Sizes naming a value spec].
-    each_size_name(&mut te, &mut Vec::new(), &mut |qn| {
+    each_size_name(&mut te, &mut Vec::new(), &mut |qn, _| {
         if let Some(f) = local_val_key(qn).and_then(|k| map.get(&k)) {
             *qn = QualName::unqual(f.clone());
         }

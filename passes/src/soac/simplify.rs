@@ -61,7 +61,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use futmlir_dialects::ir::{
-    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, RegionId, Type, TypeKind, Value,
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, Type, TypeKind, Value,
 };
 
 use super::analysis::{
@@ -664,7 +664,7 @@ fn map_across_view(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
     let (Some(rank), Some(src_rank)) = (array_rank(ctx, x), array_rank(ctx, src)) else {
         return false;
     };
-    let Some(inner) = elementwise_lambda(ctx, o, rank) else {
+    let Some(inner) = elementwise_innermost(ctx, o, rank) else {
         return false;
     };
     let mut widths = Vec::new();
@@ -678,12 +678,12 @@ fn map_across_view(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> bool {
         return false;
     };
     let elems: Vec<Type> = {
-        let b = ctx.blocks(inner)[0];
-        let y = terminator(ctx, b);
+        let y = terminator(ctx, body(ctx, inner, 0));
         ctx.operands(y).iter().map(|&v| ctx.value_type(v)).collect()
     };
-    // The nest over `src`, built from the innermost level out.
-    let mut region = clone_lambda(ctx, inner);
+    // The nest over `src`, built from the innermost level out around the
+    // innermost lambda, which moves there (`o` goes).
+    let mut region = ctx.take_regions(inner).remove(0);
     let mut result_types = Vec::new();
     for d in (0..src_rank).rev() {
         result_types = elems
@@ -754,10 +754,10 @@ fn row_type(ctx: &mut Context, t: Type, d: usize) -> Type {
     }
 }
 
-/// The innermost lambda of the map nest `o`, when `o` is `depth` levels
-/// of maps, each over its one row and doing nothing else, down to a
-/// lambda from a scalar to scalars (Note [Maps across views]).
-fn elementwise_lambda(ctx: &Context, o: OpId, depth: usize) -> Option<RegionId> {
+/// The innermost map of the nest `o`, when `o` is `depth` levels of
+/// maps, each over its one row and doing nothing else, down to a lambda
+/// from a scalar to scalars (Note [Maps across views]).
+fn elementwise_innermost(ctx: &Context, o: OpId, depth: usize) -> Option<OpId> {
     let mut level = o;
     for d in 0..depth {
         if ctx.op_name(level) != "soac.map" || ctx.operands(level).len() != 2 {
@@ -769,29 +769,19 @@ fn elementwise_lambda(ctx: &Context, o: OpId, depth: usize) -> Option<RegionId> 
         if d + 1 == depth {
             let y = terminator(ctx, b);
             let scalar = |v: &Value| !matches!(ctx.type_kind(ctx.value_type(*v)), TypeKind::Array { .. });
-            return (args.iter().all(scalar) && ctx.operands(y).iter().all(scalar)).then_some(r);
+            return (args.iter().all(scalar) && ctx.operands(y).iter().all(scalar)).then_some(level);
         }
         let body: Vec<OpId> = ctx.block_ops(b).collect();
         let [next, y] = body[..] else { return None };
         let row = *args.first()?;
         let results: Vec<Value> = ctx.results(next).collect();
-        if ctx.operands(next).get(1) != Some(&row)
-            || ctx.uses(row).len() != 1
-            || ctx.operands(y) != results.as_slice()
-            || defined_inside(ctx, ctx.operand(next, 0), level) && ctx.operand(next, 0) != row
+        if ctx.operands(next).get(1) != Some(&row) || ctx.uses(row).len() != 1 || ctx.operands(y) != results.as_slice()
         {
             return None;
         }
         level = next;
     }
     None
-}
-
-/// A copy of the lambda `r`.
-fn clone_lambda(ctx: &mut Context, r: RegionId) -> RegionId {
-    let nr = ctx.create_region();
-    ctx.clone_region_into(r, nr, &mut futmlir_dialects::ir::ValueMap::default());
-    nr
 }
 
 /// **Note [Index of iota].**
