@@ -6,7 +6,7 @@
 //! `/OUTER/INNER COUNT` pairs (a path from the top). A name is a
 //! soac op in CamelCase or as written (`Map`, `StreamSeq`, `soac.map`), or
 //! one of the reference compiler's names: `Screma` (any of map, reduce,
-//! scan, redomap, scanomap, scatter: Futhark's IR has no scatter SOAC of
+//! scan, redomap, scanomap, screma, scatter: Futhark's IR has no scatter SOAC of
 //! its own, a scatter is a `Screma` whose map results are written to the
 //! indices it computes), `Stream` (stream_seq, stream_par), `DoLoop`,
 //! `Match`, and `Manifest` (a `soac.copy` of a `soac.rearrange`: Futhark's
@@ -115,7 +115,10 @@ fn matches(name: &str, op: &str) -> bool {
     }
     let norm = |s: &str| s.to_ascii_lowercase().replace('_', "");
     match norm(name).as_str() {
-        "screma" => matches!(kind, "map" | "reduce" | "scan" | "redomap" | "scanomap" | "scatter"),
+        "screma" => matches!(
+            kind,
+            "map" | "reduce" | "scan" | "redomap" | "scanomap" | "screma" | "scatter"
+        ),
         "stream" => matches!(kind, "stream_seq" | "stream_par"),
         "doloop" => kind == "loop",
         "match" => kind == "if",

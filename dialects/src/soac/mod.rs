@@ -14,7 +14,28 @@
 pub mod ops;
 pub mod verify;
 
-use crate::ir::Dialect;
+use crate::ir::{AttrKind, Context, Dialect, OpId};
+
+/// How many (index, value) pairs a `soac.scatter` writes into each of its
+/// destinations per row: its attribute `num_writes`, or one each. (The
+/// verifier checks the attribute; a malformed one reads as one each.)
+pub fn scatter_writes(ctx: &Context, op: OpId) -> Vec<usize> {
+    let k = ctx.num_results(op);
+    let given = ctx.attr(op, "num_writes").and_then(|a| match ctx.attr_kind(a) {
+        AttrKind::Array(xs) => xs
+            .iter()
+            .map(|&x| match ctx.attr_kind(x) {
+                AttrKind::Int { bits, .. } => usize::try_from(*bits).ok(),
+                _ => None,
+            })
+            .collect::<Option<Vec<usize>>>(),
+        _ => None,
+    });
+    match given {
+        Some(ws) if ws.len() == k => ws,
+        _ => vec![1; k],
+    }
+}
 
 pub fn dialect() -> Dialect {
     Dialect {

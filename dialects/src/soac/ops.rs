@@ -241,18 +241,62 @@ then `l` arrays `[n]t`.
             verify: v::scanomap,
         },
         OpDef {
+            name: "soac.screma",
+            summary: "Scans and reductions of a map, with a post-lambda on the scanned rows (Futhark's screma).",
+            description: r#"Operands `(n, scan_nes..., red_nes..., xs...)`. Region 0 is the scan
+operator on `k` values, region 1 the reduction operator on `r` values
+(a block of no arguments yielding nothing when `r` is 0); region 2, the
+pre-lambda, maps rows of `xs` to `k` values to scan, `r` to reduce and
+`l` more; region 3, the post-lambda, takes the `k` scanned values (row
+`i` of the inclusive scans) and the `l` values of one row and yields the
+rows of the mapped results. Results: the `r` reduced values, then one
+`[n]t` per post yield. Fusion makes it from a scan and a map of its
+results, and a reduction beside it (See Note [Post-lambda fusion] in
+passes/src/soac/fuse.rs): the scanned and pre-mapped arrays need not
+exist unless the post-lambda yields them.
+
+```mlir
+%ps, %ds = "soac.screma"(%n, %zero, %xs) ({
+^bb0(%a: f64, %b: f64):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (f64, f64) -> f64
+  "soac.yield"(%c) : (f64) -> ()
+}, {
+^bb0:
+  "soac.yield"() : () -> ()
+}, {
+^bb0(%x: f64):
+  "soac.yield"(%x) : (f64) -> ()
+}, {
+^bb0(%s: f64):
+  %d = "soac.binop"(%s, %s) {kind = "add"} : (f64, f64) -> f64
+  "soac.yield"(%s, %d) : (f64, f64) -> ()
+}) : (i64, f64, !fut.array<[%n]f64>) -> (!fut.array<[%n]f64>, !fut.array<[%n]f64>)
+```"#,
+            traits: PURE,
+            verify: v::screma,
+        },
+        OpDef {
             name: "soac.scatter",
             summary: "Writes values to computed indices of destination arrays.",
             description: r#"Operands `(n, xs..., dests...)` with `k` destinations, `k` the number
 of results. The lambda maps rows of `xs` to `k` i64 indices then `k`
 values (rows of the destinations). Out-of-bounds writes are ignored.
-The destinations are consumed; the results have their types.
+The destinations are consumed; the results have their types. Optional
+attribute `num_writes` (one positive count per destination, Futhark's
+scatter in a screma writing several pairs per row): the lambda yields
+each destination's indices in turn, `w_0 + ... + w_{k-1}` in all, then
+the values in the same order. Which of two writes to one index wins is
+unspecified.
 
 ```mlir
 %r = "soac.scatter"(%n, %is, %vs, %dest) ({
 ^bb0(%i: i64, %x: f32):
   "soac.yield"(%i, %x) : (i64, f32) -> ()
 }) : (i64, !fut.array<[%n]i64>, !fut.array<[%n]f32>, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
+%r2 = "soac.scatter"(%n, %is, %js, %vs, %dest) ({
+^bb0(%i: i64, %j: i64, %x: f32):
+  "soac.yield"(%i, %j, %x, %x) : (i64, i64, f32, f32) -> ()
+}) {num_writes = [2]} : (i64, !fut.array<[%n]i64>, !fut.array<[%n]i64>, !fut.array<[%n]f32>, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
 ```"#,
             traits: NONE,
             verify: v::scatter,

@@ -534,6 +534,51 @@ pub fn scanomap(v: &OpView) -> Result<(), String> {
     redomap_or_scanomap(v, true)
 }
 
+/// `screma(n, scan_nes..., red_nes..., xs...)`: Futhark's screma of scans
+/// and reductions with a post-lambda. Region 0 the scan operator on `k`
+/// values, region 1 the reduction operator on `r` values (no arguments
+/// when `r` is 0), region 2 the pre-lambda yielding `k` values to scan,
+/// `r` to reduce and `l` more, region 3 the post-lambda taking the `k`
+/// scanned and the `l` values of one row and yielding the rows of the
+/// mapped results. Results: `r` reduced values, then `[n]t` arrays, one
+/// per post yield.
+pub fn screma(v: &OpView) -> Result<(), String> {
+    size_operand(v)?;
+    v.expect_regions(4)?;
+    let k = operator_arity(v, 0)?;
+    let r = operator_arity(v, 1)?;
+    v.expect_operands_at_least(1 + k + r)?;
+    let m = v.num_operands();
+    let scans: Vec<_> = (0..k).map(|i| v.operand_type(1 + i)).collect();
+    let reds: Vec<_> = (0..r).map(|i| v.operand_type(1 + k + i)).collect();
+    expect_operator(v, 0, &scans)?;
+    expect_operator(v, 1, &reds)?;
+    expect_inputs(v, 1 + k + r..m)?;
+    expect_row_args(v, 2, &[], 1 + k + r..m)?;
+    let pre = v.yielded_types(2)?;
+    if pre.len() < k + r {
+        return Err(format!(
+            "region #2 (the pre-lambda) must yield at least {} values, found {}",
+            k + r,
+            pre.len()
+        ));
+    }
+    v.expect_types("region #2 yield", &scans, &pre[..k])?;
+    v.expect_types("region #2 yield", &reds, &pre[k..k + r])?;
+    let mut post_args = pre[..k].to_vec();
+    post_args.extend_from_slice(&pre[k + r..]);
+    v.expect_block_args(3, &post_args)?;
+    let post = v.yielded_types(3)?;
+    v.expect_results(r + post.len())?;
+    for (i, &t) in reds.iter().enumerate() {
+        v.expect_type(&format!("result #{i}"), t, v.result_type(i))?;
+    }
+    for (i, &t) in post.iter().enumerate() {
+        expect_mapped_result(v, r + i, t)?;
+    }
+    Ok(())
+}
+
 /// `scatter(n, xs..., dests...)`: `k` = number of results = number of
 /// destinations; the lambda maps rows of `xs` to `k` i64 indices then `k`
 /// values, each a row of its destination.
@@ -545,7 +590,43 @@ pub fn scatter(v: &OpView) -> Result<(), String> {
     let m = v.num_operands() - k;
     expect_inputs(v, 1..m)?;
     expect_row_args(v, 0, &[], 1..m)?;
-    writes(v, m, k)
+    if v.attr("num_writes").is_none() {
+        return writes(v, m, k);
+    }
+    let ws = v.int_array_attr("num_writes")?;
+    if ws.len() != k || ws.iter().any(|&w| w < 1) {
+        return Err(format!(
+            "attribute 'num_writes' must give a positive count for each of the {k} destinations, found {ws:?}"
+        ));
+    }
+    // All the indices (each destination's in turn), then all the values.
+    let total: i64 = ws.iter().sum();
+    let ys = v.yielded_types(0)?;
+    if ys.len() as i64 != 2 * total {
+        return Err(format!(
+            "region #0 must yield {total} indices and {total} values, found {} values",
+            ys.len()
+        ));
+    }
+    let total = total as usize;
+    let mut slot = 0;
+    for (j, &w) in ws.iter().enumerate() {
+        let dest = v.operand_type(m + j);
+        for _ in 0..w {
+            if !v.is_i64(ys[slot]) {
+                return Err(format!("region #0 yield #{slot} (an index) must be i64"));
+            }
+            if !v.is_row_of(dest, ys[total + slot]) {
+                return Err(format!(
+                    "region #0 yield #{} has type {}, but destination #{j} has rows of another type",
+                    total + slot,
+                    v.show(ys[total + slot])
+                ));
+            }
+            slot += 1;
+        }
+    }
+    Ok(())
 }
 
 /// In-place writes (scatter, a segmap with `writes`): region 0 yields `k`

@@ -82,6 +82,7 @@ const OPS: &[&str] = &[
     "soac.scan",
     "soac.redomap",
     "soac.scanomap",
+    "soac.screma",
     "soac.scatter",
     "soac.hist",
     "soac.filter",
@@ -638,6 +639,7 @@ impl<'c> Machine<'c> {
             "soac.map" => self.map(env, op, &args),
             "soac.reduce" | "soac.scan" => self.reduce_or_scan(env, op, &args, name == "soac.scan"),
             "soac.redomap" | "soac.scanomap" => self.redomap(env, op, &args, name == "soac.scanomap"),
+            "soac.screma" => self.screma(env, op, &args),
             "soac.scatter" => self.scatter(env, op, args),
             "soac.hist" => self.hist(env, op, args),
             "soac.filter" => self.filter(env, op, &args),
@@ -881,6 +883,46 @@ impl<'c> Machine<'c> {
         Ok(out)
     }
 
+    /// Scans and reductions of the pre-lambda's values (regions 0 to 2);
+    /// each row's scanned and other values go through the post-lambda
+    /// (region 3), whose yields are the mapped results' rows.
+    fn screma(&self, env: &mut Env, op: OpId, args: &[Val]) -> R<Vec<Val>> {
+        let k = self.operator_arity(op, 0)?;
+        let r = self.operator_arity(op, 1)?;
+        let (n, rest) = self.soac_inputs(op, args)?;
+        if rest.len() < k + r {
+            return Err(self.fail(op, "fewer operands than neutral elements"));
+        }
+        let (nes, xs) = rest.split_at(k + r);
+        let arrs = self.inputs(op, n, xs)?;
+        let (scan, red) = (self.body(op, 0)?, self.body(op, 1)?);
+        let (pre, post) = (self.body(op, 2)?, self.body(op, 3)?);
+        let mut scanned = nes[..k].to_vec();
+        let mut reduced = nes[k..].to_vec();
+        let mut out = self.stacks(op, r..self.ctx.num_results(op), n)?;
+        for i in 0..n {
+            let ys = self.lambda(env, pre, self.rows(op, &arrs, i)?)?;
+            if ys.len() < k + r {
+                return Err(self.fail(op, "the pre-lambda yields fewer values than the operators take"));
+            }
+            let mut a = scanned;
+            a.extend_from_slice(&ys[..k]);
+            scanned = self.lambda(env, scan, a)?;
+            self.expect_count(op, "values from the scan operator", scanned.len(), k)?;
+            let mut a = reduced;
+            a.extend_from_slice(&ys[k..k + r]);
+            reduced = self.lambda(env, red, a)?;
+            self.expect_count(op, "values from the reduction operator", reduced.len(), r)?;
+            let mut row = scanned.clone();
+            row.extend_from_slice(&ys[k + r..]);
+            let zs = self.lambda(env, post, row)?;
+            self.push_all(op, &mut out, &zs)?;
+        }
+        let mut results = reduced;
+        results.extend(self.finish(env, op, r, out)?);
+        Ok(results)
+    }
+
     fn scatter(&self, env: &mut Env, op: OpId, args: Vec<Val>) -> R<Vec<Val>> {
         let k = self.ctx.num_results(op);
         if args.len() < 1 + k {
@@ -898,16 +940,22 @@ impl<'c> Machine<'c> {
             }
         }
         let b = self.body(op, 0)?;
+        // Each destination's indices in turn, then the values likewise.
+        let ws = futmlir_dialects::soac::scatter_writes(self.ctx, op);
+        let total: usize = ws.iter().sum();
         for i in 0..n {
             let ys = self.lambda(env, b, self.rows(op, &arrs, i)?)?;
-            self.expect_count(op, "values from the lambda", ys.len(), 2 * k)?;
-            for (j, dest) in dests.iter_mut().enumerate() {
-                let idx = self.i64(op, &ys[j])?;
-                let len = dest.shape.first().copied().unwrap_or(0);
-                if idx < 0 || idx as usize >= len {
-                    continue;
+            self.expect_count(op, "values from the lambda", ys.len(), 2 * total)?;
+            let mut slot = 0;
+            for (dest, &w) in dests.iter_mut().zip(&ws) {
+                for _ in 0..w {
+                    let idx = self.i64(op, &ys[slot])?;
+                    let len = dest.shape.first().copied().unwrap_or(0);
+                    if idx >= 0 && (idx as usize) < len {
+                        update(Rc::make_mut(dest), &[idx], &ys[total + slot]).map_err(|m| self.fail(op, m))?;
+                    }
+                    slot += 1;
                 }
-                update(Rc::make_mut(dest), &[idx], &ys[k + j]).map_err(|m| self.fail(op, m))?;
             }
         }
         Ok(dests.into_iter().map(Val::Arr).collect())

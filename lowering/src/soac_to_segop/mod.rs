@@ -59,6 +59,8 @@ struct ToSegop;
 
 impl Pass for ToSegop {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        split_post_lambdas(ctx, op);
+        split_multiple_writes(ctx, op);
         array_reduce::array_reductions(ctx, op);
         sequential::sequential_writes(ctx, op);
         let mut host = Vec::new();
@@ -71,6 +73,122 @@ impl Pass for ToSegop {
             lower(ctx, o);
         }
         Ok(())
+    }
+}
+
+/// Every `soac.screma` under `op` becomes a scanomap of its pre-lambda
+/// (mapping out the values to reduce and the others), a reduce of those
+/// to reduce, and a map of its post-lambda over the scanned and other
+/// arrays: the kernels below know scans without post-lambdas, and the map
+/// is one more parallel (or, inside a lambda, sequential) loop over rows
+/// the scan wrote. See Note [Post-lambda fusion] in `soac-fuse`.
+fn split_post_lambdas(ctx: &mut Context, op: OpId) {
+    loop {
+        let mut found = None;
+        ctx.walk(op, &mut |o| {
+            if found.is_none() && ctx.op_name(o) == "soac.screma" {
+                found = Some(o);
+            }
+        });
+        let Some(o) = found else { return };
+        let regions = ctx.regions(o).to_vec();
+        let arity = |ctx: &Context, r: RegionId| ctx.block_args(ctx.blocks(r)[0]).len() / 2;
+        let (k, r) = (arity(ctx, regions[0]), arity(ctx, regions[1]));
+        let operands = ctx.operands(o).to_vec();
+        let n = operands[0];
+        let pre_types: Vec<Type> = {
+            let pre = ctx.blocks(regions[2])[0];
+            let term = ctx.last_op(pre).expect("a lambda ends in a yield");
+            ctx.operands(term).iter().map(|&v| ctx.value_type(v)).collect()
+        };
+        let types: Vec<Type> = pre_types.iter().map(|&t| distribute::rows_of(ctx, n, t)).collect();
+        let (scan_op, pre, post) = (ctx.create_region(), ctx.create_region(), ctx.create_region());
+        ctx.clone_region_into(regions[0], scan_op, &mut ValueMap::default());
+        ctx.clone_region_into(regions[2], pre, &mut ValueMap::default());
+        ctx.clone_region_into(regions[3], post, &mut ValueMap::default());
+        let mut scan_operands = vec![n];
+        scan_operands.extend_from_slice(&operands[1..1 + k]);
+        scan_operands.extend_from_slice(&operands[1 + k + r..]);
+        let scan = Builder::before(ctx, o).op("soac.scanomap", &scan_operands, &types, &[], vec![scan_op, pre]);
+        let arrays: Vec<Value> = ctx.results(scan).collect();
+        let mut new = Vec::new();
+        if r > 0 {
+            let red_op = ctx.create_region();
+            ctx.clone_region_into(regions[1], red_op, &mut ValueMap::default());
+            let mut red_operands = vec![n];
+            red_operands.extend_from_slice(&operands[1 + k..1 + k + r]);
+            red_operands.extend_from_slice(&arrays[k..k + r]);
+            let red_types: Vec<Type> = ctx.results(o).take(r).map(|v| ctx.value_type(v)).collect();
+            let red = Builder::before(ctx, o).op("soac.reduce", &red_operands, &red_types, &[], vec![red_op]);
+            new.extend(ctx.results(red));
+        }
+        let mut map_operands = vec![n];
+        map_operands.extend_from_slice(&arrays[..k]);
+        map_operands.extend_from_slice(&arrays[k + r..]);
+        let result_types: Vec<Type> = ctx.results(o).skip(r).map(|v| ctx.value_type(v)).collect();
+        let map = Builder::before(ctx, o).op("soac.map", &map_operands, &result_types, &[], vec![post]);
+        new.extend(ctx.results(map));
+        ctx.replace_op(o, &new);
+    }
+}
+
+/// Every `soac.scatter` under `op` that writes several pairs per row into
+/// a destination (`num_writes`, Note [Concatenations into a scatter] in
+/// `soac-simplify`) becomes a map computing all the index and value
+/// arrays, then one scatter of one pair per row for each write, in turn
+/// into the destination: the writing segmap writes one pair per row.
+fn split_multiple_writes(ctx: &mut Context, op: OpId) {
+    let mut scatters = Vec::new();
+    ctx.walk(op, &mut |o| {
+        if ctx.op_name(o) == "soac.scatter" && ctx.attr(o, "num_writes").is_some() {
+            scatters.push(o);
+        }
+    });
+    // Inner scatters first: cloning an outer one's lambda would miss them.
+    for o in scatters.into_iter().rev() {
+        let ws = futmlir_dialects::soac::scatter_writes(ctx, o);
+        let total: usize = ws.iter().sum();
+        let k = ws.len();
+        let operands = ctx.operands(o).to_vec();
+        let n = operands[0];
+        let (inputs, dests) = operands[1..].split_at(operands.len() - 1 - k);
+        let lam = ctx.regions(o)[0];
+        let yield_types: Vec<Type> = {
+            let blk = ctx.blocks(lam)[0];
+            let term = ctx.last_op(blk).expect("a lambda ends in a yield");
+            ctx.operands(term).iter().map(|&v| ctx.value_type(v)).collect()
+        };
+        let types: Vec<Type> = yield_types.iter().map(|&t| distribute::rows_of(ctx, n, t)).collect();
+        let region = ctx.create_region();
+        ctx.clone_region_into(lam, region, &mut ValueMap::default());
+        let mut map_operands = vec![n];
+        map_operands.extend_from_slice(inputs);
+        let map = Builder::before(ctx, o).op("soac.map", &map_operands, &types, &[], vec![region]);
+        let arrays: Vec<Value> = ctx.results(map).collect();
+        let mut results = Vec::new();
+        let mut slot = 0;
+        for (&dest, &w) in dests.iter().zip(&ws) {
+            let mut d = dest;
+            for _ in 0..w {
+                let row_types = [yield_types[slot], yield_types[total + slot]];
+                let pass = ctx.create_region();
+                let blk = ctx.append_block(pass, &row_types);
+                let rows = ctx.block_args(blk).to_vec();
+                Builder::at_end(ctx, blk).op("soac.yield", &rows, &[], &[], Vec::new());
+                let t = ctx.value_type(d);
+                let one = Builder::before(ctx, o).op(
+                    "soac.scatter",
+                    &[n, arrays[slot], arrays[total + slot], d],
+                    &[t],
+                    &[],
+                    vec![pass],
+                );
+                d = ctx.result(one, 0);
+                slot += 1;
+            }
+            results.push(d);
+        }
+        ctx.replace_op(o, &results);
     }
 }
 

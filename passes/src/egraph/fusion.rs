@@ -12,7 +12,12 @@
 //!   operator. `soac.reduce` and `soac.scan` are `redomap`/`scanomap`
 //!   whose lambda is `id`.
 //! - The leaves: `la`, `lb` (the lambdas of `a` and `b`), `oa`, `ob` (their
-//!   operators), `id` (the identity lambda).
+//!   operators), `pa`, `pb` (the post-lambdas of screma), `id` (the
+//!   identity lambda).
+//! - `(screma O L P)`: a scanomap with post-lambda `P` run on each row of
+//!   its scanned and mapped values (Note [Post-lambda fusion] in
+//!   `soac-fuse`); a form costs 1, a `stream_seq` 2, so that a map after a
+//!   scan becomes a screma rather than a stream.
 //! - The questions: `(after B A S)`: `b` reads arrays that `a` maps out;
 //!   `S` is `exclusive` when nothing else reads `a`'s results, `shared`
 //!   when something after `b` does (the fused SOAC must then also produce
@@ -55,10 +60,11 @@ pub const FORMS: &[(&str, usize)] = &[
     ("scatter", 1),
     ("stream_seq", 2),
     ("stream_par", 2),
+    ("screma", 3),
 ];
 
 /// The leaves of fusion terms.
-pub const LEAVES: &[&str] = &["la", "lb", "oa", "ob", "id", "shared", "exclusive"];
+pub const LEAVES: &[&str] = &["la", "lb", "oa", "ob", "pa", "pb", "id", "shared", "exclusive"];
 
 fn is_leaf(s: &str) -> bool {
     LEAVES.contains(&s)
@@ -97,6 +103,9 @@ impl egg::CostFunction<SymbolLang> for FusionCost {
     fn cost<C: FnMut(egg::Id) -> usize>(&mut self, enode: &SymbolLang, mut costs: C) -> usize {
         let own = match enode.op.as_str() {
             "after" | "after-scan" | "beside" => QUESTION_COST,
+            // A sequential stream only where no parallel form fuses the
+            // pair (Note [Post-lambda fusion]).
+            "stream_seq" => 2,
             op if FORMS.iter().any(|(f, _)| *f == op) => 1,
             _ => 0,
         };

@@ -14,6 +14,7 @@ pub const SOAC_OPS: &[&str] = &[
     "soac.scan",
     "soac.redomap",
     "soac.scanomap",
+    "soac.screma",
     "soac.hist",
     "soac.scatter",
     "soac.stream_seq",

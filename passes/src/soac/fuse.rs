@@ -43,6 +43,25 @@
 //!    the destinations of both (Futhark's scatter-scatter fusion). It
 //!    needs neither to read what the other writes: the fused lambda would
 //!    read an array that is overwritten in the same parallel step.
+//!
+//! **Note [Post-lambda fusion].**
+//! A map over the results of a scan needs no whole prefixes when it only
+//! reads element `i` of each: it runs after the scan on each row, as the
+//! *post-lambda* of Futhark's `screma(pre; scans; post)`, our
+//! `soac.screma`. So a map `b` reading what a scanomap (or scan) `a`
+//! scans or maps out is asked as `after`/`after-scan` in the vertical
+//! sweep, and the rules answer `(screma oa la lb)`: `a`'s operator and
+//! pre-lambda, `b`'s lambda as the post-lambda. The post-lambda yields
+//! `a`'s results that others still read, then `b`'s. Arrays `b` maps
+//! over that `a` does not produce go through the pre-lambda unchanged
+//! (extra inputs, passed on as pre-mapped values), so that the
+//! post-lambda sees their rows. A screma fuses further with a map after
+//! it (`(compose lb pa)`: the post-lambdas one after the other) and with
+//! a map before it (`(compose lb la)` as the pre-lambda, the map's
+//! arrays that others read passed on to the post-lambda). Streams are
+//! cheaper than nothing but dearer than a screma: a map after a scan
+//! becomes a screma, not a sequential stream. Kernel extraction splits
+//! a screma back into a scan and a map (`soac-to-segop`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
@@ -215,6 +234,9 @@ enum Kind {
     /// A parallel stream: chunks processed independently, their
     /// accumulators combined by its operator.
     StreamPar,
+    /// A scanomap with a post-lambda (Note [Post-lambda fusion]): all its
+    /// results are the post-lambda's, row by row.
+    Screma,
 }
 
 impl Kind {
@@ -227,6 +249,7 @@ impl Kind {
             Kind::Scatter => "scatter",
             Kind::StreamSeq => "stream_seq",
             Kind::StreamPar => "stream_par",
+            Kind::Screma => "screma",
         }
     }
 }
@@ -243,6 +266,11 @@ struct Soac {
     inputs: Vec<Value>,
     /// `None`: the identity (reduce and scan).
     lambda: Option<RegionId>,
+    /// A screma's post-lambda, reduction operator and its neutral
+    /// elements (`nes` are its scans').
+    post: Option<RegionId>,
+    red_operator: Option<RegionId>,
+    red_nes: Vec<Value>,
     operator: Option<RegionId>,
     nes: Vec<Value>,
     /// Reduced or scanned values (redomap, scanomap); the rest of the
@@ -266,6 +294,9 @@ impl Soac {
             width: n,
             inputs: inputs.to_vec(),
             lambda: None,
+            post: None,
+            red_operator: None,
+            red_nes: Vec::new(),
             operator: None,
             nes: Vec::new(),
             k: 0,
@@ -293,6 +324,20 @@ impl Soac {
                     nes: ops[1..1 + k].to_vec(),
                     k,
                     ..base(kind, &ops[1 + k..])
+                }
+            }
+            "soac.screma" => {
+                let k = ctx.block_args(ctx.blocks(regions[0])[0]).len() / 2;
+                let r = ctx.block_args(ctx.blocks(regions[1])[0]).len() / 2;
+                Soac {
+                    operator: Some(regions[0]),
+                    red_operator: Some(regions[1]),
+                    lambda: Some(regions[2]),
+                    post: Some(regions[3]),
+                    nes: ops.get(1..1 + k)?.to_vec(),
+                    red_nes: ops.get(1 + k..1 + k + r)?.to_vec(),
+                    k,
+                    ..base(Kind::Screma, ops.get(1 + k + r..)?)
                 }
             }
             "soac.hist" => {
@@ -350,6 +395,7 @@ impl Soac {
             Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq | Kind::StreamPar => {
                 ctx.results(self.op).skip(self.k).collect()
             }
+            Kind::Screma => ctx.results(self.op).skip(self.red_nes.len()).collect(),
             Kind::Hist | Kind::Scatter => Vec::new(),
         }
     }
@@ -361,6 +407,7 @@ impl Soac {
             Kind::Redomap | Kind::Scanomap | Kind::StreamSeq | Kind::StreamPar => {
                 ctx.results(self.op).take(self.k).collect()
             }
+            Kind::Screma => ctx.results(self.op).take(self.red_nes.len()).collect(),
             _ => Vec::new(),
         }
     }
@@ -370,6 +417,7 @@ impl Soac {
         let lam = if self.lambda.is_some() { l } else { "id" };
         match self.kind {
             Kind::Map | Kind::Scatter => format!("({} {lam})", self.kind.form()),
+            Kind::Screma => format!("(screma {o} {lam} p{})", &l[1..]),
             _ => format!("({} {o} {lam})", self.kind.form()),
         }
     }
@@ -473,7 +521,11 @@ impl Fuser<'_> {
                         .then(|| format!("(beside {} {})", a.term("la", "oa"), bs.term("lb", "ob")))
                 } else {
                     self.vertical_ok(ctx, b, &pos, &a, &bs)
-                        .filter(|&(_, scanned)| !scanned || (phase == Phase::Streams && !in_stream))
+                        // A map after a scan: its post-lambda (Note
+                        // [Post-lambda fusion]), in the vertical sweep.
+                        .filter(|&(_, scanned)| {
+                            !scanned || (!in_stream && (phase == Phase::Streams || bs.kind == Kind::Map))
+                        })
                         .map(|(shared, scanned)| {
                             format!(
                                 "({} {} {} {})",
@@ -545,7 +597,7 @@ impl Fuser<'_> {
     ) -> Option<(bool, bool)> {
         let producer = matches!(
             a.kind,
-            Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq | Kind::StreamPar
+            Kind::Map | Kind::Redomap | Kind::Scanomap | Kind::StreamSeq | Kind::StreamPar | Kind::Screma
         );
         if a.width != bs.width || !producer {
             return None;
@@ -607,7 +659,12 @@ impl Fuser<'_> {
         let pure = |s: &Soac| matches!(s.kind, Kind::Map | Kind::Redomap | Kind::Scanomap);
         // Two scatters write side by side (Note [Fusion legality], 7).
         let scatters = a.kind == Kind::Scatter && bs.kind == Kind::Scatter;
-        if a.width != bs.width || !(scatters || pure(a) && pure(bs)) {
+        // A reduction joins a screma's (Note [Post-lambda fusion]).
+        let screma = matches!(
+            (a.kind, bs.kind),
+            (Kind::Screma, Kind::Redomap) | (Kind::Redomap, Kind::Screma)
+        );
+        if a.width != bs.width || !(scatters || screma || pure(a) && pure(bs)) {
             return false;
         }
         if scatters && (self.reads_destination(ctx, a, bs) || self.reads_destination(ctx, bs, a)) {
@@ -732,8 +789,14 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         "scatter" => Kind::Scatter,
         "stream_seq" => Kind::StreamSeq,
         "stream_par" => Kind::StreamPar,
+        "screma" => return build_screma(ctx, a, b, form),
         other => return Err(format!("the fusion rules answered `{other}`, which is not a SOAC form")),
     };
+    if a.kind == Kind::Screma || b.kind == Kind::Screma {
+        return Err(format!(
+            "the fusion rules answered `{form}`, but a screma fuses only into a screma"
+        ));
+    }
     // The operators must be exactly those of the pair; the lambdas at most.
     let mut op_sides = Vec::new();
     if matches!(
@@ -864,7 +927,7 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
         Kind::Scatter if both_scatter => {
             // k indices then k values each: the indices of both, then the
             // values of both, in the order of the destinations.
-            let (ka, kb) = (a.dests.len(), b.dests.len());
+            let (ka, kb) = (scatter_pairs(ctx, a), scatter_pairs(ctx, b));
             yields.extend_from_slice(&a_yields[..ka]);
             yields.extend_from_slice(&b_yields[..kb]);
             yields.extend_from_slice(&a_yields[ka..]);
@@ -948,7 +1011,9 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
             ("soac.hist", vec![operator.expect("a hist has an operator"), lam])
         }
         Kind::Scatter => ("soac.scatter", vec![lam]),
-        Kind::StreamSeq | Kind::StreamPar => unreachable!("streams are built by build_stream"),
+        Kind::StreamSeq | Kind::StreamPar | Kind::Screma => {
+            unreachable!("streams and scremas are built by build_stream and build_screma")
+        }
     };
     operands.extend(&inputs);
     if both_scatter {
@@ -957,11 +1022,23 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
     if kind == Kind::Scatter {
         operands.extend(&b.dests);
     }
-    let attrs = if commutative && !op_sides.is_empty() {
+    let mut attrs = if commutative && !op_sides.is_empty() {
         vec![("commutative", ctx.intern_attr(AttrKind::Unit))]
     } else {
         Vec::new()
     };
+    if kind == Kind::Scatter {
+        // The pairs per destination, in the order of the destinations.
+        let mut ws = Vec::new();
+        if both_scatter {
+            ws.extend(futmlir_dialects::soac::scatter_writes(ctx, a.op));
+        }
+        ws.extend(futmlir_dialects::soac::scatter_writes(ctx, b.op));
+        if ws.iter().any(|&w| w != 1) {
+            let elems: Vec<_> = ws.iter().map(|&w| ctx.int_attr(w as i64, Scalar::I64)).collect();
+            attrs.push(("num_writes", ctx.intern_attr(AttrKind::Array(elems))));
+        }
+    }
     let fused = Builder::before(ctx, b.op).op(name, &operands, &result_types, &attrs, regions);
     let new: Vec<Value> = ctx.results(fused).collect();
     for (old, new) in replaced.iter().zip(new) {
@@ -977,6 +1054,11 @@ fn build(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> R
     }
     ctx.erase_op(a.op);
     Ok(fused)
+}
+
+/// The number of (index, value) pairs scatter `s` writes per row.
+fn scatter_pairs(ctx: &Context, s: &Soac) -> usize {
+    futmlir_dialects::soac::scatter_writes(ctx, s.op).iter().sum()
 }
 
 /// The type of the lambda parameter of `s`'s `i`th input: one row of it.
@@ -1011,10 +1093,15 @@ fn clone_region(ctx: &mut Context, r: RegionId) -> RegionId {
 /// The operator on `s`'s values then `t`'s: arguments `(xs_s, xs_t, ys_s,
 /// ys_t)`, the two operators side by side.
 fn pair_operators(ctx: &mut Context, s: &Soac, t: &Soac) -> RegionId {
-    let (rs, rt) = (
+    pair_regions(
+        ctx,
         s.operator.expect("has an operator"),
         t.operator.expect("has an operator"),
-    );
+    )
+}
+
+/// Operators `rs` and `rt` side by side (see [`pair_operators`]).
+fn pair_regions(ctx: &mut Context, rs: RegionId, rt: RegionId) -> RegionId {
     let (bs, bt) = (ctx.blocks(rs)[0], ctx.blocks(rt)[0]);
     let (ps, pt) = (ctx.block_args(bs).to_vec(), ctx.block_args(bt).to_vec());
     let (ks, kt) = (ps.len() / 2, pt.len() / 2);
@@ -1036,6 +1123,308 @@ fn pair_operators(ctx: &mut Context, s: &Soac, t: &Soac) -> RegionId {
     ys.extend(inline_region(ctx, rt, &t_args, blk));
     Builder::at_end(ctx, blk).op("soac.yield", &ys, &[], &[], Vec::new());
     r
+}
+
+// ----- post-lambdas ------------------------------------------------------------
+
+/// Builds the `soac.screma` of Note [Post-lambda fusion] for the pair:
+/// map `b` after scanomap, scan or screma `a` (into the post-lambda),
+/// screma `b` after map `a` (into the pre-lambda), or a screma and a
+/// reduction side by side (the reduction joins the screma's). Replaces
+/// both by it.
+fn build_screma(ctx: &mut Context, a: &Soac, b: &Soac, form: &RecExpr<SymbolLang>) -> Result<OpId, String> {
+    let into_post = b.kind == Kind::Map && matches!(a.kind, Kind::Scanomap | Kind::Screma);
+    let into_pre = a.kind == Kind::Map && b.kind == Kind::Screma;
+    let beside = matches!(
+        (a.kind, b.kind),
+        (Kind::Screma, Kind::Redomap) | (Kind::Redomap, Kind::Screma)
+    );
+    fn lam<'l>(s: &Soac, l: &'l str) -> &'l str {
+        if s.lambda.is_some() {
+            l
+        } else {
+            "id"
+        }
+    }
+    let expected = if into_post {
+        let post = if a.post.is_some() { "(compose lb pa)" } else { "lb" };
+        format!("(screma oa {} {post})", lam(a, "la"))
+    } else if into_pre {
+        "(screma ob (compose lb la) pb)".to_string()
+    } else if beside && a.kind == Kind::Screma {
+        format!("(screma (pair oa ob) (pair la {}) pa)", lam(b, "lb"))
+    } else if beside {
+        format!("(screma (pair oa ob) (pair {} lb) pb)", lam(a, "la"))
+    } else {
+        return Err(format!(
+            "the fusion rules answered `{form}`, but a screma fuses a map after a scan or a screma, \
+             a map before a screma, or a reduction beside one"
+        ));
+    };
+    if form.to_string() != expected {
+        return Err(format!(
+            "the fusion rules answered `{form}`, but this pair fuses into `{expected}`"
+        ));
+    }
+    let a_results: Vec<Value> = ctx.results(a.op).collect();
+    if beside
+        && a_results
+            .iter()
+            .any(|&r| ctx.uses(r).iter().any(|u| ancestor_or_self(ctx, b.op, u.op)))
+    {
+        return Err(format!(
+            "the fusion rules answered `{form}` for a SOAC reading the other's results"
+        ));
+    }
+    // The scan side, whose scans the screma takes.
+    let s = if into_post || beside && a.kind == Kind::Screma {
+        a
+    } else {
+        b
+    };
+    // The inputs: a's, then b's that a does not produce.
+    let mut inputs: Vec<Value> = Vec::new();
+    for &v in a.inputs.iter().chain(&b.inputs) {
+        if !a_results.contains(&v) && !inputs.contains(&v) {
+            inputs.push(v);
+        }
+    }
+    let row_types: Vec<Type> = inputs
+        .iter()
+        .map(|&v| match a.inputs.iter().position(|&x| x == v) {
+            Some(i) => param_type(ctx, a, i),
+            None => param_type(
+                ctx,
+                b,
+                b.inputs.iter().position(|&x| x == v).expect("an input of a or b"),
+            ),
+        })
+        .collect();
+    let pre = ctx.create_region();
+    let pre_blk = ctx.append_block(pre, &row_types);
+    let params: Vec<Value> = ctx.block_args(pre_blk).to_vec();
+    let param_of = |v: Value| inputs.iter().position(|&x| x == v).map(|i| params[i]);
+    let args_of = |x: &Soac| -> Vec<Value> {
+        x.inputs
+            .iter()
+            .map(|&v| param_of(v).expect("the SOAC's inputs are inputs"))
+            .collect()
+    };
+    let k = s.nes.len();
+    // The pre-lambda's yields: scanned, reduced, then the rest, which
+    // (and the scanned) the post-lambda takes.
+    let scanned: Vec<Value>;
+    let mut reduced: Vec<Value>;
+    let mut rest: Vec<Value>;
+    // The screma's results besides the reduced values, in order, with
+    // the values the post-lambda yields for them (filled in below).
+    let mut replaced: Vec<Value> = Vec::new();
+    let mut red_results: Vec<Value>;
+    // Values of the post-lambda's arguments, by position in `rest`, to
+    // yield after the post-lambda's own (arrays passed through).
+    let mut passed: Vec<usize> = Vec::new();
+    let s_pre = |ctx: &mut Context, args: &[Value]| -> (Vec<Value>, Vec<Value>, Vec<Value>) {
+        let ys = inline_lambda(ctx, s, args, pre_blk);
+        let r = s.red_nes.len();
+        (ys[..k].to_vec(), ys[k..k + r].to_vec(), ys[k + r..].to_vec())
+    };
+    // a's results with rows (all of a scanomap's; a screma's mapped), and
+    // which of them something besides b reads.
+    let a_rowed: Vec<Value> = match a.kind {
+        Kind::Scanomap => a_results.clone(),
+        _ => a.mapped(ctx),
+    };
+    let kept: Vec<usize> = (0..a_rowed.len())
+        .filter(|&i| {
+            let r = a_rowed[i];
+            ctx.uses(r).iter().any(|u| u.op != b.op) || !ctx.type_users(r).is_empty()
+        })
+        .collect();
+    let post = ctx.create_region();
+    let post_yields: Vec<Value>;
+    if into_post {
+        let (sc, rd, other) = s_pre(ctx, &args_of(a));
+        // b's arrays that a does not produce (a may read them too),
+        // passed through the pre-lambda.
+        let mut extra: Vec<Value> = Vec::new();
+        for &v in &b.inputs {
+            if !a_results.contains(&v) && !extra.contains(&v) {
+                extra.push(v);
+            }
+        }
+        let l = other.len();
+        scanned = sc;
+        reduced = rd;
+        rest = other;
+        rest.extend(extra.iter().map(|&v| param_of(v).expect("an input")));
+        let post_blk = post_block(ctx, post, &scanned, &rest);
+        let post_args: Vec<Value> = ctx.block_args(post_blk).to_vec();
+        // a's rows: its post-lambda's yields, or what it scans and maps.
+        let a_rows = match a.post {
+            Some(r) => inline_region(ctx, r, &post_args[..k + l], post_blk),
+            None => post_args[..k + l].to_vec(),
+        };
+        let mut b_args: Vec<Value> = Vec::new();
+        for &v in &b.inputs {
+            let arg = match a_rowed.iter().position(|&r| r == v) {
+                Some(j) => a_rows[j],
+                None => match extra.iter().position(|&x| x == v) {
+                    Some(e) => post_args[k + l + e],
+                    None => return Err("the map reads a reduced value of the screma it fuses into".into()),
+                },
+            };
+            b_args.push(arg);
+        }
+        let b_yields = inline_lambda(ctx, b, &b_args, post_blk);
+        let mut yields: Vec<Value> = kept.iter().map(|&j| a_rows[j]).collect();
+        yields.extend(b_yields);
+        // A scanomap's combined results are its scans, which have rows.
+        red_results = if a.kind == Kind::Screma {
+            a.combined(ctx)
+        } else {
+            Vec::new()
+        };
+        replaced.extend(kept.iter().map(|&j| a_rowed[j]));
+        replaced.extend(ctx.results(b.op));
+        post_yields = yields;
+    } else if into_pre {
+        // a's lambda, then b's pre-lambda on its rows; a's values that
+        // others read passed on to the post-lambda.
+        let a_yields = inline_lambda(ctx, a, &args_of(a), pre_blk);
+        let b_args: Vec<Value> = b
+            .inputs
+            .iter()
+            .map(|&v| match a_results.iter().position(|&r| r == v) {
+                Some(j) => a_yields[j],
+                None => param_of(v).expect("b's other inputs are inputs"),
+            })
+            .collect();
+        let (sc, rd, other) = s_pre(ctx, &b_args);
+        let l = other.len();
+        scanned = sc;
+        reduced = rd;
+        rest = other;
+        rest.extend(kept.iter().map(|&j| a_yields[j]));
+        passed.extend(l..rest.len());
+        red_results = b.combined(ctx);
+        replaced.extend(b.mapped(ctx));
+        replaced.extend(kept.iter().map(|&j| a_results[j]));
+        post_yields = Vec::new();
+    } else {
+        // Side by side: the screma's pre-lambda and the reduction's
+        // lambda; the reduction's mapped-out values passed on.
+        let r = if a.kind == Kind::Screma { b } else { a };
+        let (sc, rd, other) = s_pre(ctx, &args_of(s));
+        let r_yields = inline_lambda(ctx, r, &args_of(r), pre_blk);
+        let l = other.len();
+        scanned = sc;
+        reduced = rd;
+        rest = other;
+        // Reductions in the order of the operator pair, a's first.
+        if a.kind == Kind::Screma {
+            reduced.extend_from_slice(&r_yields[..r.k]);
+            red_results = a.combined(ctx);
+            red_results.extend(r.combined(ctx));
+        } else {
+            let mut both = r_yields[..r.k].to_vec();
+            both.extend(reduced);
+            reduced = both;
+            red_results = r.combined(ctx);
+            red_results.extend(s.combined(ctx));
+        }
+        rest.extend_from_slice(&r_yields[r.k..]);
+        passed.extend(l..rest.len());
+        replaced.extend(s.mapped(ctx));
+        replaced.extend(r.mapped(ctx));
+        post_yields = Vec::new();
+    }
+    let mut pre_yields = scanned.clone();
+    pre_yields.extend(&reduced);
+    pre_yields.extend(&rest);
+    Builder::at_end(ctx, pre_blk).op("soac.yield", &pre_yields, &[], &[], Vec::new());
+    if !into_post {
+        // The scan side's post-lambda, then the arrays passed through.
+        let post_blk = post_block(ctx, post, &scanned, &rest);
+        let post_args: Vec<Value> = ctx.block_args(post_blk).to_vec();
+        let own = k + rest.len() - passed.len();
+        let mut yields = inline_region(
+            ctx,
+            s.post.expect("a screma has a post-lambda"),
+            &post_args[..own],
+            post_blk,
+        );
+        yields.extend(passed.iter().map(|&i| post_args[k + i]));
+        Builder::at_end(ctx, post_blk).op("soac.yield", &yields, &[], &[], Vec::new());
+    } else {
+        let post_blk = ctx.blocks(post)[0];
+        Builder::at_end(ctx, post_blk).op("soac.yield", &post_yields, &[], &[], Vec::new());
+    }
+    // The operators: the scan side's scans; the reductions, paired.
+    let scan_op = clone_region(ctx, s.operator.expect("a scan has an operator"));
+    let s_red = s.red_operator;
+    let (red_op, red_nes) = if beside {
+        let r = if a.kind == Kind::Screma { b } else { a };
+        let r_op = r.operator.expect("a reduction has an operator");
+        let s_op = s_red.expect("a screma has a reduction operator");
+        if a.kind == Kind::Screma {
+            let mut nes = s.red_nes.clone();
+            nes.extend(&r.nes);
+            (pair_regions(ctx, s_op, r_op), nes)
+        } else {
+            let mut nes = r.nes.clone();
+            nes.extend(&s.red_nes);
+            (pair_regions(ctx, r_op, s_op), nes)
+        }
+    } else {
+        match s_red {
+            Some(op) => (clone_region(ctx, op), s.red_nes.clone()),
+            None => {
+                let op = ctx.create_region();
+                let blk = ctx.append_block(op, &[]);
+                Builder::at_end(ctx, blk).op("soac.yield", &[], &[], &[], Vec::new());
+                (op, Vec::new())
+            }
+        }
+    };
+    let mut operands = vec![b.width];
+    operands.extend(&s.nes);
+    operands.extend(&red_nes);
+    operands.extend(&inputs);
+    let mut all_replaced = red_results;
+    all_replaced.extend(replaced);
+    let result_types: Vec<Type> = all_replaced.iter().map(|&r| ctx.value_type(r)).collect();
+    let fused = Builder::before(ctx, b.op).op(
+        "soac.screma",
+        &operands,
+        &result_types,
+        &[],
+        vec![scan_op, red_op, pre, post],
+    );
+    let new: Vec<Value> = ctx.results(fused).collect();
+    for (old, new) in all_replaced.iter().zip(new) {
+        ctx.replace_all_uses(*old, new);
+    }
+    ctx.erase_op(b.op);
+    if a_results
+        .iter()
+        .any(|&r| ctx.has_uses(r) || !ctx.type_users(r).is_empty())
+    {
+        return Err("the first SOAC's results are still in use after fusing into a screma".into());
+    }
+    ctx.erase_op(a.op);
+    Ok(fused)
+}
+
+/// The post-lambda's block in `post`: arguments for the `scanned` values
+/// and the `rest`, of their types.
+fn post_block(ctx: &mut Context, post: RegionId, scanned: &[Value], rest: &[Value]) -> BlockId {
+    let types: Vec<Type> = scanned.iter().chain(rest).map(|&v| ctx.value_type(v)).collect();
+    ctx.append_block(post, &types)
+}
+
+/// Whether `op` is `anc` or inside it.
+fn ancestor_or_self(ctx: &Context, anc: OpId, op: OpId) -> bool {
+    op == anc || ctx.is_ancestor(anc, op)
 }
 
 // ----- fusing through a stream -----------------------------------------------

@@ -8,7 +8,7 @@
 //!
 //! The structural simplifications (Note [What soac-simplify does]):
 //!
-//! - *unused results*: a map, redomap or scanomap drops arrays nobody
+//! - *unused results*: a map, redomap, scanomap or screma drops arrays nobody
 //!   reads; an `if` drops results nobody reads; a loop drops merge
 //!   parameters that only feed themselves.
 //! - *copy propagation* through structure: an `if` whose branches yield the
@@ -25,6 +25,9 @@
 //! - *sizes*: `soac.size` of a dimension the type knows becomes that size;
 //!   results of `if` and loops whose size every path agrees on get it in
 //!   their type (un-existentialisation).
+//! - *concatenations into a scatter*: a scatter of concatenated index and
+//!   value arrays of equal-sized pieces writes several pairs per row
+//!   (Note [Concatenations into a scatter]).
 //! - *replicate inputs*: a map's lambda reads the replicated value where
 //!   it maps over a `replicate` (unless it consumes its row).
 //! - *iota indexing*: a map over `iota n` whose element indexes an array
@@ -209,9 +212,9 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
             ("hoisted", hoist),
         ],
         "soac.reduce" | "soac.scan" => &[("size-one-soacs", size_one)],
-        "soac.hist" | "soac.scatter" | "soac.stream_seq" | "soac.stream_par" | "soac.filter" | "soac.partition" => {
-            &[("hoisted", hoist)]
-        }
+        "soac.screma" => &[("unused-results", unused_post), ("hoisted", hoist)],
+        "soac.scatter" => &[("concat-scatter", concat_scatter), ("hoisted", hoist)],
+        "soac.hist" | "soac.stream_seq" | "soac.stream_par" | "soac.filter" | "soac.partition" => &[("hoisted", hoist)],
         "soac.loop" => &[
             ("trivial-loops", trivial_loop),
             ("unrolled", unroll),
@@ -633,6 +636,107 @@ fn map_concat(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     let c = Builder::before(ctx, o).op("soac.concat", &operands, &[t], &[("dim", dim)], Vec::new());
     let c = ctx.result(c, 0);
     ctx.replace_op(o, &[c]);
+    true
+}
+
+/// **Note [Concatenations into a scatter].**
+/// A scatter whose index and value arrays are all concatenations of `q`
+/// arrays of one outer size `n` (`scatter dest (is0 ++ is1) (vs0 ++ vs1)`)
+/// writes, for each `i < n`, the pairs of row `i` of every piece: it is a
+/// scatter over `n` rows writing `q` pairs per row into each destination
+/// (attribute `num_writes`; Futhark fuses the same way). Its lambda runs
+/// once per piece. The concatenations are then no longer read by it, and
+/// the scatter may fuse with the SOAC that made the pieces. Two writes to
+/// one index were unspecified before, and stay so.
+fn concat_scatter(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let k = ctx.num_results(o);
+    let ops = ctx.operands(o).to_vec();
+    let m = ops.len() - 1 - k;
+    if m == 0 {
+        return false;
+    }
+    let (inputs, dests) = (&ops[1..1 + m], &ops[1 + m..]);
+    let mut pieces: Vec<Vec<Value>> = Vec::new();
+    let mut size: Option<Dim> = None;
+    for &x in inputs {
+        let Some(cat) = ctx.defining_op(x) else { return false };
+        if ctx.op_name(cat) != "soac.concat" || concat_dim(ctx, cat) != 0 {
+            return false;
+        }
+        let ps = ctx.operands(cat)[1..].to_vec();
+        if ps.len() < 2 || pieces.first().is_some_and(|first| first.len() != ps.len()) {
+            return false;
+        }
+        for &p in &ps {
+            let d = match ctx.type_kind(ctx.value_type(p)) {
+                TypeKind::Array { shape, .. } => match shape.first() {
+                    Some(&d) => d,
+                    None => return false,
+                },
+                _ => return false,
+            };
+            if d == Dim::Unknown || size.is_some_and(|s| s != d) {
+                return false;
+            }
+            size = Some(d);
+        }
+        pieces.push(ps);
+    }
+    let i64t = ctx.scalar(futmlir_dialects::ir::Scalar::I64);
+    let n = match size {
+        Some(Dim::Value(v)) => v,
+        Some(Dim::Const(c)) => match i64::try_from(c) {
+            Ok(c) => int_before(ctx, o, c, i64t),
+            Err(_) => return false,
+        },
+        _ => return false,
+    };
+    let q = pieces[0].len();
+    let lam = body(ctx, o, 0);
+    let param_types: Vec<Type> = ctx.block_args(lam).iter().map(|&a| ctx.value_type(a)).collect();
+    let ws = futmlir_dialects::soac::scatter_writes(ctx, o);
+    let total: usize = ws.iter().sum();
+    // Piece by piece: the rows of the `m` inputs' `c`th pieces.
+    let region = ctx.create_region();
+    let all_types: Vec<Type> = (0..q).flat_map(|_| param_types.iter().copied()).collect();
+    let blk = ctx.append_block(region, &all_types);
+    let args = ctx.block_args(blk).to_vec();
+    let per_piece: Vec<Vec<Value>> = args
+        .chunks(m)
+        .map(|rows| ctx.inline_block(lam, rows, InsertPoint::End(blk)))
+        .collect();
+    // Destination j's indices from every piece, then its values likewise.
+    let (mut indices, mut values) = (Vec::new(), Vec::new());
+    let mut first = 0;
+    for &w in &ws {
+        for ys in &per_piece {
+            indices.extend_from_slice(&ys[first..first + w]);
+            values.extend_from_slice(&ys[total + first..total + first + w]);
+        }
+        first += w;
+    }
+    indices.extend(values);
+    Builder::at_end(ctx, blk).op("soac.yield", &indices, &[], &[], Vec::new());
+    let mut operands = vec![n];
+    for c in 0..q {
+        operands.extend(pieces.iter().map(|ps| ps[c]));
+    }
+    operands.extend_from_slice(dests);
+    let types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
+    let counts: Vec<_> = ws
+        .iter()
+        .map(|&w| ctx.int_attr((w * q) as i64, futmlir_dialects::ir::Scalar::I64))
+        .collect();
+    let counts = ctx.intern_attr(AttrKind::Array(counts));
+    let new = Builder::before(ctx, o).op(
+        "soac.scatter",
+        &operands,
+        &types,
+        &[("num_writes", counts)],
+        vec![region],
+    );
+    let new: Vec<Value> = ctx.results(new).collect();
+    ctx.replace_op(o, &new);
     true
 }
 
@@ -1105,6 +1209,22 @@ fn unused_mapped(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     }
     let lam = body(ctx, o, ctx.regions(o).len() - 1);
     keep_yields(ctx, lam, &keep);
+    let operands = ctx.operands(o).to_vec();
+    rebuild(ctx, o, &keep, &operands);
+    true
+}
+
+/// A screma drops the mapped results nobody reads (its post-lambda's
+/// yields; the reduced values before them stay).
+fn unused_post(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let r = ctx.block_args(body(ctx, o, 1)).len() / 2;
+    let n = ctx.num_results(o);
+    let keep: Vec<usize> = (0..n).filter(|&i| i < r || ctx.has_uses(ctx.result(o, i))).collect();
+    if keep.len() == n || keep.is_empty() {
+        return false;
+    }
+    let yields: Vec<usize> = keep.iter().filter(|&&i| i >= r).map(|&i| i - r).collect();
+    keep_yields(ctx, body(ctx, o, 3), &yields);
     let operands = ctx.operands(o).to_vec();
     rebuild(ctx, o, &keep, &operands);
     true

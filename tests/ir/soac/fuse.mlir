@@ -88,3 +88,87 @@
   }) : (i64, !fut.array<[%k]i64>, !fut.array<[%k]i64>, !fut.array<[%k]i64>) -> !fut.array<[%k]i64>
   "soac.return"(%r2) : (!fut.array<[%k]i64>) -> ()
 }) {sym_name = "scatter_reads_scatter", function_type = (i64, !fut.array<[?]i64>, !fut.array<[?]i64>, !fut.array<[?]i64>, !fut.array<[?]i64>) -> !fut.array<[?]i64>} : () -> ()
+
+// A map of a scan's result is the scan's post-lambda (Note [Post-lambda
+// fusion]): one screma, no stream. The scan's result is returned too, so
+// the post-lambda yields it; the map's other array `ys` goes through the
+// pre-lambda to the post-lambda.
+// CHECK-LABEL: sym_name = "scan_map_post"
+// CHECK: soac.screma(
+// CHECK: kind = "mul"
+// CHECK-NOT: soac.stream_seq
+// CHECK-NOT: soac.map
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>, %ys: !fut.array<[%n]i32>):
+  %zero = "soac.constant"() {value = 0 : i32} : () -> i32
+  %ps = "soac.scan"(%n, %zero, %xs) ({
+  ^bb0(%a: i32, %b: i32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }) : (i64, i32, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  %zs = "soac.map"(%n, %ps, %ys) ({
+  ^bb0(%p: i32, %y: i32):
+    %z = "soac.binop"(%p, %y) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%z) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i32>, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  "soac.return"(%ps, %zs) : (!fut.array<[%n]i32>, !fut.array<[%n]i32>) -> ()
+}) {sym_name = "scan_map_post", function_type = (i64, !fut.array<[?]i32>, !fut.array<[?]i32>) -> (!fut.array<[?]i32>, !fut.array<[?]i32>)} : () -> ()
+
+// A map before the screma fuses into its pre-lambda (when nothing else
+// reads its result: rule map-screma).
+// CHECK-LABEL: sym_name = "map_scan_map"
+// CHECK: soac.screma(
+// CHECK-NOT: soac.map
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>):
+  %zero = "soac.constant"() {value = 0 : i32} : () -> i32
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
+  %ys = "soac.map"(%n, %xs) ({
+  ^bb0(%x: i32):
+    %y = "soac.binop"(%x, %one) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%y) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  %ps = "soac.scan"(%n, %zero, %ys) ({
+  ^bb0(%a: i32, %b: i32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }) : (i64, i32, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  %zs = "soac.map"(%n, %ps) ({
+  ^bb0(%p: i32):
+    %z = "soac.binop"(%p, %p) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%z) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  "soac.return"(%zs) : (!fut.array<[%n]i32>) -> ()
+}) {sym_name = "map_scan_map", function_type = (i64, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+
+// A reduction beside a screma joins it (Futhark's screma of scans and
+// reductions): the scan of xs with the map of its result, and the
+// product of xs, are one screma whose first result is the product.
+// CHECK-LABEL: sym_name = "screma_reduce"
+// CHECK: soac.screma(
+// CHECK: kind = "mul"
+// CHECK-NOT: soac.reduce
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]i32>):
+  %zero = "soac.constant"() {value = 0 : i32} : () -> i32
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
+  %ps = "soac.scan"(%n, %zero, %xs) ({
+  ^bb0(%a: i32, %b: i32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }) : (i64, i32, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  %zs = "soac.map"(%n, %ps) ({
+  ^bb0(%p: i32):
+    %z = "soac.binop"(%p, %one) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%z) : (i32) -> ()
+  }) : (i64, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
+  %r = "soac.reduce"(%n, %one, %xs) ({
+  ^bb0(%a: i32, %b: i32):
+    %c = "soac.binop"(%a, %b) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }) : (i64, i32, !fut.array<[%n]i32>) -> i32
+  "soac.return"(%zs, %r) : (!fut.array<[%n]i32>, i32) -> ()
+}) {sym_name = "screma_reduce", function_type = (i64, !fut.array<[?]i32>) -> (!fut.array<[?]i32>, i32)} : () -> ()

@@ -539,3 +539,36 @@
 ^bb0(%n: i64, %x: i32):
   "soac.return"(%x) : (i32) -> ()
 }) {sym_name = "f", function_type = (i64, i32) -> i32, size_params = 2 : i64} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]f32>, %x: f32):
+  // expected-error @+1 {{'soac.screma' op region #3 argument: expects 1 values, found 2}}
+  %r = "soac.screma"(%n, %x, %xs) ({
+  ^bb0(%a: f32, %c: f32):
+    "soac.yield"(%a) : (f32) -> ()
+  }, {
+  ^bb0:
+    "soac.yield"() : () -> ()
+  }, {
+  ^bb0(%a: f32):
+    "soac.yield"(%a) : (f32) -> ()
+  }, {
+  ^bb0(%a: f32, %b: f32):
+    "soac.yield"(%a) : (f32) -> ()
+  }) : (i64, f32, !fut.array<[%n]f32>) -> !fut.array<[%n]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]f32>, f32) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %vs: !fut.array<[%n]f32>, %dest: !fut.array<[%m]f32>):
+  // expected-error @+1 {{'soac.scatter' op region #0 must yield 2 indices and 2 values, found 2 values}}
+  %r = "soac.scatter"(%n, %is, %vs, %dest) ({
+  ^bb0(%i: i64, %v: f32):
+    "soac.yield"(%i, %v) : (i64, f32) -> ()
+  }) {num_writes = [2]} : (i64, !fut.array<[%n]i64>, !fut.array<[%n]f32>, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]f32>, !fut.array<[?]f32>) -> ()} : () -> ()

@@ -238,3 +238,35 @@
   }) {form = "for"} : (i64, !fut.array<[%n]f32>) -> !fut.array<[?]f32>
   "soac.return"(%r) : (!fut.array<[?]f32>) -> ()
 }) {sym_name = "variant", function_type = (i64, !fut.array<[?]f32>, i64) -> !fut.array<[?]f32>} : () -> ()
+
+// -----
+
+// CHECK-LABEL: "post_lambdas"
+// CHECK: soac.screma(
+// CHECK: soac.scatter(
+// CHECK-SAME: num_writes = [2 : i64]
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %xs: !fut.array<[%n]f64>, %is: !fut.array<[%n]i64>, %js: !fut.array<[%n]i64>, %dest: !fut.array<[%m]f64>):
+  %zero = "soac.constant"() {value = 0.0 : f64} : () -> f64
+  %m0, %ps, %ds = "soac.screma"(%n, %zero, %zero, %xs) ({
+  ^bb0(%a: f64, %b: f64):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (f64, f64) -> f64
+    "soac.yield"(%c) : (f64) -> ()
+  }, {
+  ^bb0(%a: f64, %b: f64):
+    %c = "soac.binop"(%a, %b) {kind = "max"} : (f64, f64) -> f64
+    "soac.yield"(%c) : (f64) -> ()
+  }, {
+  ^bb0(%x: f64):
+    "soac.yield"(%x, %x, %x) : (f64, f64, f64) -> ()
+  }, {
+  ^bb0(%s: f64, %x: f64):
+    %d = "soac.binop"(%s, %x) {kind = "sub"} : (f64, f64) -> f64
+    "soac.yield"(%s, %d) : (f64, f64) -> ()
+  }) : (i64, f64, f64, !fut.array<[%n]f64>) -> (f64, !fut.array<[%n]f64>, !fut.array<[%n]f64>)
+  %r = "soac.scatter"(%n, %is, %js, %ps, %dest) ({
+  ^bb0(%i: i64, %j: i64, %p: f64):
+    "soac.yield"(%i, %j, %p, %p) : (i64, i64, f64, f64) -> ()
+  }) {num_writes = [2]} : (i64, !fut.array<[%n]i64>, !fut.array<[%n]i64>, !fut.array<[%n]f64>, !fut.array<[%m]f64>) -> !fut.array<[%m]f64>
+  "soac.return"(%r, %ds) : (!fut.array<[%m]f64>, !fut.array<[%n]f64>) -> ()
+}) {sym_name = "post_lambdas", function_type = (i64, i64, !fut.array<[?]f64>, !fut.array<[?]i64>, !fut.array<[?]i64>, !fut.array<[?]f64>) -> (!fut.array<[?]f64>, !fut.array<[?]f64>)} : () -> ()

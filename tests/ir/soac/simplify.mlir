@@ -422,3 +422,41 @@
   }) : (i64, !fut.array<[%m][%n]i32>) -> !fut.array<[%m][%n]i32>
   "soac.return"(%zss) : (!fut.array<[%m][%n]i32>) -> ()
 }) {sym_name = "map_across_view", function_type = (i64, i64, !fut.array<[?][?]i32>) -> !fut.array<[?][?]i32>} : () -> ()
+
+// Concatenations into a scatter (Note [Concatenations into a scatter]):
+// both the indices and the values are concatenations of two arrays of
+// size n, so the scatter runs over n rows writing two pairs per row.
+// CHECK-LABEL: sym_name = "concat_scatter"
+// CHECK-NOT: soac.concat
+// CHECK: soac.scatter(
+// CHECK-SAME: num_writes = [2 : i64]
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %k: i64, %is: !fut.array<[%n]i64>, %js: !fut.array<[%n]i64>, %vs: !fut.array<[%n]f32>, %ws: !fut.array<[%n]f32>, %dest: !fut.array<[%k]f32>):
+  %m = "soac.binop"(%n, %n) {kind = "add"} : (i64, i64) -> i64
+  %cis = "soac.concat"(%m, %is, %js) {dim = 0 : i64} : (i64, !fut.array<[%n]i64>, !fut.array<[%n]i64>) -> !fut.array<[%m]i64>
+  %cvs = "soac.concat"(%m, %vs, %ws) {dim = 0 : i64} : (i64, !fut.array<[%n]f32>, !fut.array<[%n]f32>) -> !fut.array<[%m]f32>
+  %r = "soac.scatter"(%m, %cis, %cvs, %dest) ({
+  ^bb0(%i: i64, %v: f32):
+    "soac.yield"(%i, %v) : (i64, f32) -> ()
+  }) : (i64, !fut.array<[%m]i64>, !fut.array<[%m]f32>, !fut.array<[%k]f32>) -> !fut.array<[%k]f32>
+  "soac.return"(%r) : (!fut.array<[%k]f32>) -> ()
+}) {sym_name = "concat_scatter", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i64>, !fut.array<[?]f32>, !fut.array<[?]f32>, !fut.array<[?]f32>) -> !fut.array<[?]f32>} : () -> ()
+
+// Not rewritten: the pieces have different sizes.
+// CHECK-LABEL: sym_name = "concat_scatter_uneven"
+// CHECK: soac.concat(
+// CHECK: soac.scatter(
+// CHECK-NOT: num_writes
+// CHECK: soac.return
+"soac.func"() ({
+^bb0(%n: i64, %p: i64, %k: i64, %is: !fut.array<[%n]i64>, %js: !fut.array<[%p]i64>, %vs: !fut.array<[%n]f32>, %ws: !fut.array<[%p]f32>, %dest: !fut.array<[%k]f32>):
+  %m = "soac.binop"(%n, %p) {kind = "add"} : (i64, i64) -> i64
+  %cis = "soac.concat"(%m, %is, %js) {dim = 0 : i64} : (i64, !fut.array<[%n]i64>, !fut.array<[%p]i64>) -> !fut.array<[%m]i64>
+  %cvs = "soac.concat"(%m, %vs, %ws) {dim = 0 : i64} : (i64, !fut.array<[%n]f32>, !fut.array<[%p]f32>) -> !fut.array<[%m]f32>
+  %r = "soac.scatter"(%m, %cis, %cvs, %dest) ({
+  ^bb0(%i: i64, %v: f32):
+    "soac.yield"(%i, %v) : (i64, f32) -> ()
+  }) : (i64, !fut.array<[%m]i64>, !fut.array<[%m]f32>, !fut.array<[%k]f32>) -> !fut.array<[%k]f32>
+  "soac.return"(%r) : (!fut.array<[%k]f32>) -> ()
+}) {sym_name = "concat_scatter_uneven", function_type = (i64, i64, i64, !fut.array<[?]i64>, !fut.array<[?]i64>, !fut.array<[?]f32>, !fut.array<[?]f32>, !fut.array<[?]f32>) -> !fut.array<[?]f32>} : () -> ()

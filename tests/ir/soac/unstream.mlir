@@ -1,34 +1,36 @@
 // RUN: futmlir opt %s --pass-pipeline=soac-fuse,soac-unstream,soac-simplify
 // RUN: futmlir opt %s --pass-pipeline=soac-fuse,soac-unstream,soac-simplify | futmlir opt -
 
-// soac-fuse makes one stream_seq of the scan and the map over its result
-// (thesis Fig. 55); soac-unstream takes the whole input as one chunk, and
-// soac-simplify removes what only mattered between chunks (the carry 0
-// added to each prefix, the last row of the chunk): the scan and the map
-// again, the parallelism recovered.
-// CHECK-LABEL: sym_name = "scan_map"
+// soac-fuse makes one stream_seq of the scan and the reduction of its
+// result (thesis Fig. 55: a reduction needs whole prefixes; a map would
+// be the scan's post-lambda instead); soac-unstream takes the whole
+// input as one chunk, and soac-simplify removes what only mattered
+// between chunks (the carry 0 added to each prefix, the last row of the
+// chunk): the scan and the reduction (a redomap of the identity) again,
+// the parallelism recovered.
+// CHECK-LABEL: sym_name = "scan_reduce"
 // CHECK-NOT: soac.stream_seq
 // CHECK-NOT: soac.if
 // CHECK: = soac.scan(%0, %
-// CHECK: = soac.map(%0, %
+// CHECK: = soac.redomap(%0, %
 // CHECK: kind = "mul"
 // CHECK: soac.return
 "soac.func"() ({
 ^bb0(%n: i64, %xs: !fut.array<[%n]i32>):
-  %two = "soac.constant"() {value = 2 : i32} : () -> i32
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
   %zero = "soac.constant"() {value = 0 : i32} : () -> i32
   %ps = "soac.scan"(%n, %zero, %xs) ({
   ^bb0(%a: i32, %b: i32):
     %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
     "soac.yield"(%c) : (i32) -> ()
   }) : (i64, i32, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
-  %ys = "soac.map"(%n, %ps) ({
-  ^bb0(%x: i32):
-    %y = "soac.binop"(%x, %two) {kind = "mul"} : (i32, i32) -> i32
-    "soac.yield"(%y) : (i32) -> ()
-  }) : (i64, !fut.array<[%n]i32>) -> !fut.array<[%n]i32>
-  "soac.return"(%ys) : (!fut.array<[%n]i32>) -> ()
-}) {sym_name = "scan_map", function_type = (i64, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+  %r = "soac.reduce"(%n, %one, %ps) ({
+  ^bb0(%x: i32, %y: i32):
+    %z = "soac.binop"(%x, %y) {kind = "mul"} : (i32, i32) -> i32
+    "soac.yield"(%z) : (i32) -> ()
+  }) : (i64, i32, !fut.array<[%n]i32>) -> i32
+  "soac.return"(%r) : (i32) -> ()
+}) {sym_name = "scan_reduce", function_type = (i64, !fut.array<[?]i32>) -> i32} : () -> ()
 
 // A stream inside a map stays a stream (it is better run sequentially
 // there) unless `nested` is set.
