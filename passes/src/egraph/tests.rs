@@ -302,9 +302,21 @@ fn fusion_rules_answer_questions() {
         ),
         ("(beside (map la) (scanomap ob id))", "(scanomap ob (pair la id))"),
         ("(beside (scatter la) (scatter lb))", "(scatter (pair la lb))"),
+        // A map after a scan is its post-lambda (a screma costs less than
+        // a stream); a map and a reduction join a screma.
+        ("(after-scan (map lb) (scanomap oa id) exclusive)", "(screma oa id lb)"),
+        ("(after (map lb) (scanomap oa la) shared)", "(screma oa la lb)"),
         (
-            "(after-scan (map lb) (scanomap oa id) exclusive)",
-            "(stream_seq oa (compose lb id))",
+            "(after (map lb) (screma oa la pa) exclusive)",
+            "(screma oa la (compose lb pa))",
+        ),
+        (
+            "(after (screma ob lb pb) (map la) exclusive)",
+            "(screma ob (compose lb la) pb)",
+        ),
+        (
+            "(beside (screma oa la pa) (redomap ob id))",
+            "(screma (pair oa ob) (pair la id) pa)",
         ),
         (
             "(after-scan (redomap ob lb) (scanomap oa la) shared)",
@@ -330,14 +342,14 @@ fn fusion_rules_answer_questions() {
         assert_eq!(fuse_answer(q), a, "{q}");
     }
     // No answer: a histogram or scatter cannot also map out the
-    // producer's arrays, a scan's result is not mapped out (only a stream
-    // fuses it, asked as `after-scan`), a histogram does not stream, and a
-    // histogram and a map side by side do not fuse.
+    // producer's arrays, a histogram does not stream, a map others read
+    // too stays out of a screma's pre-lambda, and a histogram and a map
+    // side by side do not fuse.
     for q in [
         "(after-scan (hist ob lb) (scanomap oa id) exclusive)",
         "(after (hist ob lb) (map la) shared)",
         "(after (scatter lb) (map la) shared)",
-        "(after (map lb) (scanomap oa id) exclusive)",
+        "(after (screma ob lb pb) (map la) shared)",
         "(beside (hist oa la) (map lb))",
     ] {
         assert_eq!(fuse_answer(q), q);
