@@ -136,9 +136,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let fv = self.exp(sc, f)?;
                 let mut avs = Vec::new();
                 for a in args {
-                    avs.push(self.arg(sc, a)?);
+                    let (v, t) = self.arg(sc, a)?;
+                    avs.push((v, self.pin_sizes(sc, &t)));
                 }
                 let t = self.ty(sc, e)?;
+                let t = self.pin_sizes(sc, &t);
                 self.apply(fv, avs, Some(&t), span)
             }
             ExpKind::Lambda { params, body, .. } => Ok(fun(Head::Closure {
@@ -1119,7 +1121,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     pub fn size_value(&mut self, sc: &Scope<'a>, s: &Size) -> Option<Value> {
         match s {
             Size::Const(c) => Some(self.const_i64(*c)),
-            Size::Var(n) => sc.env.lookup(n).and_then(|v| v.as_leaf()),
+            Size::Var(n) => sc
+                .env
+                .lookup(n)
+                .and_then(|v| v.as_leaf())
+                .or_else(|| self.pinned.get(n).copied()),
             Size::Expr(e) => {
                 let a = self.size_value(sc, &e.lhs)?;
                 let b = self.size_value(sc, &e.rhs)?;
@@ -1131,6 +1137,61 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Some(self.binop(kind, a, b))
             }
             Size::Unknown | Size::Infer(_) => None,
+        }
+    }
+
+    // Note [Sizes pinned at a call]
+    // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    // A polymorphic function is inlined with its type parameters
+    // instantiated by the types at the call (`match_type` of the
+    // parameters' and the result's types against the arguments' and the
+    // application's). Those types name sizes of the caller's scope:
+    // `empty 3 : (i64, [0][y]i32)` instantiates `a` in `def empty 'a (x:
+    // i64) = (x, [] : [0]a)` as `[y]i32`, with `y` the caller's. The
+    // callee's body is internalised in its own scope, where `y` is
+    // unbound (the empty array got an inner size of 0) or, worse, is a
+    // different variable of the callee. So the sizes of the call's types
+    // that the caller's scope knows are renamed to fresh names (with a
+    // character no source name has) bound to the caller's values before
+    // the call; `size_value` finds them whatever the callee binds.
+    // Arrow types are left alone: their sizes may be bound by the
+    // arrow's own parameter name.
+
+    /// `t` with every size the caller's scope `sc` gives a value renamed
+    /// to a fresh pinned name (Note [Sizes pinned at a call]).
+    pub fn pin_sizes(&mut self, sc: &Scope<'a>, t: &Type) -> Type {
+        match t {
+            Type::Array { elem, shape, unique } => Type::Array {
+                elem: Rc::new(self.pin_sizes(sc, elem)),
+                shape: shape
+                    .iter()
+                    .map(|d| {
+                        d.map_leaves(&mut |s| match s {
+                            Size::Var(n) if !self.pinned.contains_key(n) => {
+                                match sc.env.lookup(n).and_then(|v| v.as_leaf()) {
+                                    Some(v) => {
+                                        let fresh: Name =
+                                            format!("{n}{}{}", super::values::PINNED, self.pinned.len()).into();
+                                        self.pinned.insert(fresh.clone(), v);
+                                        Size::Var(fresh)
+                                    }
+                                    None => s.clone(),
+                                }
+                            }
+                            s => s.clone(),
+                        })
+                    })
+                    .collect(),
+                unique: *unique,
+            },
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.pin_sizes(sc, t)).collect()),
+            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.pin_sizes(sc, t))).collect()),
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.pin_sizes(sc, t)).collect()))
+                    .collect(),
+            ),
+            t => t.clone(),
         }
     }
 

@@ -132,6 +132,9 @@ pub(crate) struct Internaliser<'a, 'c> {
     pub literals: FastMap<(BlockId, Attr), Value>,
     /// The arity of each built-in applied so far.
     arities: FastMap<Name, Option<usize>>,
+    /// Sizes of a call site's types, under fresh names the callee's
+    /// scope cannot shadow (See Note [Sizes pinned at a call]).
+    pub pinned: FastMap<Name, Value>,
 }
 
 /// What a dimension of a function's result is known to be: the value of
@@ -200,6 +203,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             constants: FastMap::default(),
             literals: FastMap::default(),
             arities: FastMap::default(),
+            pinned: FastMap::default(),
         }
     }
 
