@@ -43,6 +43,12 @@ pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 pub const TO_KERNELS: &str =
     "soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-unstream{nested=true},soac-simplify";
 
+/// The CPU target's passes after [`TO_KERNELS`] (from
+/// `futmlir-lowering`): `segop-cpu-locality` gives segops row-major
+/// copies of the transposed views they read (Note [Transposed views on
+/// the CPU]).
+pub const CPU_KERNELS: &str = "segop-cpu-locality";
+
 /// [`SOAC`] then [`TO_KERNELS`], in one string (what `structure gpu`
 /// blocks count after).
 pub const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,\

@@ -866,6 +866,7 @@ impl<'a> Tr<'a> {
                 let b = self.ctx.blocks(region)[0];
                 self.block(b, &[])?
             }
+            "segop.manifest" => arrays::array_op(self, o, &name, &operands, &results)?,
             n if n.starts_with("segop.") => segops::segop(self, o, n, &operands, &results)?,
             "soac.map" | "soac.reduce" | "soac.redomap" | "soac.scan" | "soac.scanomap" => {
                 segops::soac(self, o, &name, &operands, &results)?
