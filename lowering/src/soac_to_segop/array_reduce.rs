@@ -84,10 +84,11 @@ fn interchange(ctx: &mut Context, o: OpId) -> bool {
     let Some((&term, maps)) = ops.split_last() else {
         return false;
     };
-    let Some(&first) = maps.first() else {
+    // The width: the first op's first operand (an op without operands,
+    // a constant, is no map and fails the test below).
+    let Some(&w) = maps.first().and_then(|&first| ctx.operands(first).first()) else {
         return false;
     };
-    let w = ctx.operand(first, 0);
     let vectorised = |ctx: &Context, m: OpId| {
         ctx.op_name(m) == "soac.map" && ctx.operand(m, 0) == w && ctx.operands(m)[1..].iter().all(|v| args.contains(v))
     };
