@@ -12,6 +12,11 @@
 //! - and the program descriptor `@futmlir_program` with `main`, which
 //!   calls `futrt_main`.
 //!
+//! A function that `imp.call` calls (Note [Functions at the imp level] in
+//! `segop_to_imp/call.rs`) gives `@futfn_<name>`, taking the runtime
+//! context first; its device version is a `func.func` of the same name in
+//! the `gpu.module`, taking the kernels' error buffer first.
+//!
 //! Memory holds a `bool` as one byte; in registers it is an `i1`.
 //! Scalar semantics follow the soac interpreter (`frontend/src/
 //! soac_interp/scalar.rs`): integer `div`/`mod` round towards negative
@@ -348,7 +353,7 @@ impl<'c> Emitter<'c> {
         })
     }
 
-    /// A function that calls call (`imp.call`, Note [Functions at the imp
+    /// A function that `imp.call` calls (Note [Functions at the imp
     /// level] in `segop_to_imp/call.rs`): `@futfn_<name>`, taking the
     /// runtime context first.
     fn internal_func(&mut self, f: OpId) -> R<()> {
