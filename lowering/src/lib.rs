@@ -12,7 +12,9 @@
 //!   (`reuse-memory`, Note [Block reuse]);
 //! - [`segop_to_imp`]: imperative code over memory (the views' LMADs,
 //!   the rest of the allocations), segops as loops or kernels
-//!   (`segop-to-imp{target=cpu|cuda}`);
+//!   (`segop-to-imp{target=cpu|cuda}`); calls that stay calls become
+//!   `imp.call`s of imp functions, with device versions for kernels
+//!   (Note [Functions at the imp level]);
 //! - [`carried`]: blocks that loops and branches pass on freed once
 //!   dead, with ownership flags (`imp-carried-memory`);
 //! - [`free_early`]: each block freed right after its last use

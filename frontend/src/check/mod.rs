@@ -1750,7 +1750,10 @@ fn arity(t: &Type) -> usize {
 // defunctionalisation possible: its result type is first-order, and each
 // recursive call passes every higher-order parameter, unchanged (the very
 // parameter name). The interpreter runs recursive functions; the
-// compiled backends inline every call and refuse them with a diagnostic.
+// compiled backends keep a recursive function's calls as calls (Note
+// [Calls kept as calls] in soac-inline), a higher-order one specialised
+// to its function arguments (Note [Specialised recursive functions] in
+// internalise/exp.rs).
 
 /// The rules of Note [Recursive functions] for a function `vb` that uses
 /// itself, with result type `ret`.

@@ -22,6 +22,7 @@ mod builtins;
 mod cost;
 mod eval;
 mod free;
+pub(crate) use free::free_vars;
 pub(crate) mod prim;
 #[cfg(test)]
 mod tests;
