@@ -1394,7 +1394,10 @@ impl Checker {
         let named_ret = if vb.params.is_empty() {
             None
         } else {
-            let r = self.scheme_type(&ret, &gen, false);
+            let r = match self.declared_existential_result(vb.ret.as_ref()) {
+                Some(d) => d,
+                None => self.scheme_type(&ret, &gen, false),
+            };
             let mut seen = Vec::new();
             let named = sizes::name_existential_results(&r, &scope, &mut existentials, &mut seen, &mut || {
                 self.fresh_name("?r")
@@ -1468,6 +1471,27 @@ impl Checker {
             ty,
             existential_ty,
         })
+    }
+
+    /// A declared existential result type (`: ?[m].[m]i32`) with its
+    /// existential sizes as names, which `Checker::type_of` makes
+    /// `Unknown` (See Note [Existential results]); `None` where the result
+    /// is not declared so, or its type cannot be formed here.
+    fn declared_existential_result(&mut self, ret: Option<&TypeExp>) -> Option<Type> {
+        let TypeExpKind::Existential(names, t) = &ret?.kind else {
+            return None;
+        };
+        let mark = self.locals.len();
+        for (n, _) in names {
+            self.locals.push(Local {
+                name: n.clone(),
+                ty: Type::Prim(PrimType::I64),
+                scheme: None,
+            });
+        }
+        let r = self.type_of(t);
+        self.locals.truncate(mark);
+        r.ok()
     }
 
     /// Check parameters, return annotation and body; returns the parameter

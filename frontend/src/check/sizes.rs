@@ -453,8 +453,10 @@ impl Checker {
 // existentials (Note [Existential sizes]), equal only to themselves. Such
 // a size comes from a `let` in the body (`leave_let_scope` turns a size
 // named by a name the `let` binds into a fresh existential, as Futhark
-// does when the type leaves the name's scope) or from an existential of
-// the body (a range, an `if`). Only sizes of arrays outside function
+// does when the type leaves the name's scope), from an existential of
+// the body (a range, an `if`), or from a declared existential result
+// (`: ?[m].[m]i32`, whose `m` the body's type does not fix: the scheme
+// names it from the declaration). Only sizes of arrays outside function
 // types are read off the result: a function carries no size that a caller
 // could read, so an existential size of a function's parameter in the
 // result that no such array has ("used non-constructively", glossary) is
