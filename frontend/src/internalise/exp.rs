@@ -870,9 +870,32 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         for (p, (v, _)) in vb.params.iter().zip(&args) {
             scratch = self.bind_pat(&scratch, p, v.clone())?;
         }
+        // A size no leaf gives (the parameter is an array of empty tuples:
+        // `[n]()`) is the one the call's argument types give, when they
+        // name it in every scope (Note [Sizes pinned at a call]).
+        for (x, name) in sig.sizes.iter().enumerate() {
+            let (None, Some(name)) = (sizes[x], name) else { continue };
+            for (p, (_, t)) in vb.params.iter().zip(&args) {
+                let Some(pt) = declared_type(p) else { continue };
+                if let Some(d) = size_at(&pt, t, name).filter(super::values::scope_free) {
+                    sizes[x] = self.size_value(&Scope::default(), &d);
+                    break;
+                }
+            }
+        }
         let mut operands: Vec<Value> = Vec::new();
-        for s in &sizes {
-            operands.push(s.ok_or_else(|| internal(span, "an undetermined size parameter"))?);
+        for (s, name) in sizes.iter().zip(&sig.sizes) {
+            operands.push(s.ok_or_else(|| {
+                unsupported(
+                    span,
+                    &format!(
+                        "a call whose size parameter `{}` of `{}` only an array of empty tuples gives, of a size \
+                         the call's types do not name (arrays of empty tuples carry no size at run time yet)",
+                        name.as_deref().unwrap_or("[]"),
+                        vb.name
+                    ),
+                )
+            })?);
         }
         let msg = format!(
             "the arguments of `{}` do not have the sizes its parameters require",
@@ -1403,5 +1426,32 @@ fn static_key(v: &V) -> Option<String> {
             Some(format!("#{c}({})", ks?.join(",")))
         }
         V::Leaf(_) | V::Sum(..) => None,
+    }
+}
+
+/// The size of `actual` where `decl`, a type of the same structure, has
+/// the size named `name`.
+fn size_at(decl: &Type, actual: &Type, name: &Name) -> Option<Size> {
+    match (decl, actual) {
+        (
+            Type::Array {
+                elem: de, shape: ds, ..
+            },
+            Type::Array {
+                elem: ae, shape: as_, ..
+            },
+        ) if ds.len() == as_.len() => ds
+            .iter()
+            .zip(as_)
+            .find(|(d, _)| matches!(d, Size::Var(n) if n == name))
+            .map(|(_, a)| a.clone())
+            .or_else(|| size_at(de, ae, name)),
+        (Type::Tuple(a), Type::Tuple(b)) if a.len() == b.len() => {
+            a.iter().zip(b).find_map(|(x, y)| size_at(x, y, name))
+        }
+        (Type::Record(a), Type::Record(b)) if a.len() == b.len() => {
+            a.iter().zip(b).find_map(|((_, x), (_, y))| size_at(x, y, name))
+        }
+        _ => None,
     }
 }
