@@ -103,8 +103,10 @@
 //! bound by `let` forgets its own size variables instead: it is not
 //! generalised, but not fixed by its first use either. Size variables
 //! unbound at the end of a declaration, and size expressions with one in
-//! them, become `Unknown` in its tree and scheme. The body of a function
-//! therefore does not know the sizes it was generalised over, and a use of
+//! them, become `Unknown` in its tree and scheme, except those a `def`
+//! generalises over, which its tree names (Note [Anonymous parameter
+//! sizes in the body]). While it is checked, the body of a function
+//! does not know the sizes it is generalised over, and a use of
 //! `unflatten` or `split` there whose sizes depend on them (`def f xs =
 //! unflatten (flatten xs)`, `let f ys = unflatten ys in ...`) is an error
 //! (invariant 7: the interpreters take those sizes from the type); Futhark
@@ -1443,7 +1445,24 @@ impl Checker {
                 ret: Rc::new(r),
             });
         }
-        self.forget_sizes(&gen);
+        // See Note [Anonymous parameter sizes in the body].
+        let mut declared = Vec::new();
+        for (p, t) in vb.params.iter().zip(&param_types) {
+            if matches!(p.kind, PatKind::Ascribe(..)) {
+                self.subst.unbound_size_vars(t, &mut declared);
+            }
+        }
+        for (v, n) in &gen {
+            if declared.contains(v) {
+                self.subst.set_size(*v, Size::Var(n.clone()));
+                vb.type_params.push(TypeParam::Size {
+                    name: n.clone(),
+                    span: vb.name_span,
+                });
+            } else {
+                self.subst.set_size(*v, Size::Unknown);
+            }
+        }
         // A size named after a local of the body is existential outside.
         let existential_ty = existential_ty.map(|t| {
             let t = unify::map_sizes(&t, &mut |n| {

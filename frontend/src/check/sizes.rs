@@ -234,6 +234,22 @@ impl Checker {
 // `[]` is an existential size, here unknown. Elsewhere (`let`, loop
 // parameters, lambdas) `[]` stays an unknown size.
 
+// Note [Anonymous parameter sizes in the body]
+// Once a `def` is checked, the size variables generalised from its
+// parameters' types (Note [Anonymous parameter sizes]) become size
+// parameters with made-up names (`?n0`, which no source name can equal),
+// and its tree names them too, as if the program had declared them: `def
+// main (xss: [][]i32) = map (map (+1)) xss` is checked as `def main
+// [?n0][?n1] (xss: [?n0][?n1]i32) = ...`. The body's types then say the
+// sizes of what it builds, which the interpreter needs where no element
+// gives them: mapping over an empty `[0][3]i32` must give `[0][3]`, not
+// `[0][0]`. Checking the body is over by then, so a size the body could
+// not name stays unnameable there (`unflatten (flatten xs)` in a `def f
+// xs` is still an error). Only the sizes of parameters with a type
+// annotation are named: an unannotated parameter's type is not part of
+// the function's declared signature (the internaliser erases its sizes),
+// so its sizes stay unknown in the body, as before.
+
 // Note [Anonymous result sizes]
 // An anonymous size in a `def`'s return type (`def reshape (l: i64) (x:
 // []i32) : []i32 = take l ...`) is inferred like one in its parameters
