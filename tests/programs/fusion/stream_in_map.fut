@@ -8,6 +8,8 @@
 -- output { [20i32, 56i32, -4i32] [[1, 3, 6], [4, 9, 15], [-1, -1, 0]] }
 -- input { empty([2][0]i32) }
 -- output { [0i32, 0i32] empty([2][0]i32) }
+-- input { empty([0][4]i32) }
+-- output { empty([0]i32) empty([0][4]i32) }
 -- structure gpu { SegMap 1 Stream 0 }
 
 def main (xss: [][]i32) : ([]i32, [][]i32) =
