@@ -109,6 +109,9 @@ pub fn build_linked(
         return print(&ctx, module);
     }
     stage(&mut ctx, futmlir_passes::pipelines::TO_KERNELS)?;
+    if gpu.is_none() {
+        stage(&mut ctx, futmlir_passes::pipelines::CPU_KERNELS)?;
+    }
     if emit == Emit::Segop {
         return print(&ctx, module);
     }

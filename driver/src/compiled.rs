@@ -75,6 +75,14 @@ impl Executable {
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
             let err = err.trim();
+            // A signal is a crash, whatever the program printed before.
+            use std::os::unix::process::ExitStatusExt;
+            if let Some(sig) = out.status.signal() {
+                return Err(format!(
+                    "killed by signal {sig}{}{err}",
+                    if err.is_empty() { "" } else { ": " }
+                ));
+            }
             return Err(err.to_string());
         }
         Ok(out)

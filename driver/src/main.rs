@@ -5,6 +5,7 @@ mod build;
 mod bundle;
 mod compiled;
 mod dataset;
+mod fuzz;
 mod opt;
 mod run;
 mod script;
@@ -44,6 +45,9 @@ enum Command {
     /// Generate random input values, or convert values between the text and
     /// binary formats.
     Dataset(dataset::DatasetArgs),
+    /// Differential testing: random programs run by the interpreter and a
+    /// compiled backend, with any disagreement shrunk and saved.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 /// Diagnostics: long lines are not wrapped (tests match them); plain ASCII
@@ -92,5 +96,6 @@ fn real_main() -> ExitCode {
         Some(Command::Test(a)) => test::main(a),
         Some(Command::Bench(a)) => bench::main(a),
         Some(Command::Dataset(a)) => dataset::main(a),
+        Some(Command::Fuzz(a)) => fuzz::main(a),
     }
 }

@@ -14,7 +14,9 @@
 //! writes as those two ops until the segop level's `manifest`). A path `/A/B` counts the `B` ops whose enclosing ops that
 //! match a name of the path are exactly `A`, outermost first: `/Screma/Screma
 //! 1` is one SOAC directly inside another (other ops, such as `if`, may sit
-//! in between). `structure` and `structure soac` name the soac level;
+//! in between). Without the leading slash the path need not start at the
+//! top: `SegRed/Apply 1` counts the applies whose nearest enclosing op of
+//! the path is a segred. `structure` and `structure soac` name the soac level;
 //! `structure gpu` (or `segop`) counts after kernel extraction
 //! (`futmlir_passes::pipelines::KERNELS`), where the names are segop ops
 //! (`SegMap`, `SegRed`, `SegScan`, `SegHist`) as well as soac ones.
@@ -140,9 +142,20 @@ fn matches_op(ctx: &Context, name: &str, o: OpId) -> bool {
             .is_some_and(|d| ctx.op_name(d) == "soac.rearrange")
 }
 
+/// Whether `o` is a parallel op (a SOAC or a segop): one always counts
+/// in a path, so `/Apply` is a call outside every kernel and SOAC.
+fn is_parallel(ctx: &Context, o: OpId) -> bool {
+    let op = ctx.op_name(o);
+    op.starts_with("segop.seg")
+        || ["Screma", "Stream", "hist", "filter", "partition"]
+            .iter()
+            .any(|n| matches(n, op))
+}
+
 /// The ops matching the last name of the path; for an anchored path, only
 /// those whose enclosing ops that match a name of the path are the rest of
-/// it, outermost first.
+/// it, outermost first; for an unanchored one, those whose innermost such
+/// enclosing ops are the rest of it.
 fn count(ctx: &Context, module: OpId, c: &Counted) -> usize {
     let path = &c.path;
     let (last, outer) = path.split_last().expect("parse gives non-empty paths");
@@ -151,20 +164,28 @@ fn count(ctx: &Context, module: OpId, c: &Counted) -> usize {
         if !matches_op(ctx, last, o) {
             return;
         }
-        if !c.anchored {
+        if !c.anchored && outer.is_empty() {
             n += 1;
             return;
         }
         let mut chain = Vec::new();
         let mut cur = ctx.parent_op(o);
         while let Some(p) = cur {
-            if path.iter().any(|name| matches_op(ctx, name, p)) {
+            if path.iter().any(|name| matches_op(ctx, name, p)) || is_parallel(ctx, p) {
                 chain.push(p);
             }
             cur = ctx.parent_op(p);
         }
         chain.reverse();
-        if chain.len() == outer.len() && chain.iter().zip(outer).all(|(&p, name)| matches_op(ctx, name, p)) {
+        // An anchored path names the whole chain; an unanchored one its
+        // innermost ops (`SegRed/Apply`: an apply whose nearest enclosing
+        // op of the path is a segred).
+        let tail = if c.anchored {
+            &chain[..]
+        } else {
+            &chain[chain.len().saturating_sub(outer.len())..]
+        };
+        if tail.len() == outer.len() && tail.iter().zip(outer).all(|(&p, name)| matches_op(ctx, name, p)) {
             n += 1;
         }
     });

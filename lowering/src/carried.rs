@@ -120,8 +120,14 @@ struct Flags {
     transferred: HashSet<Value>,
 }
 
+/// A fresh block: a `mem.alloc`'s, or one an `imp.call` returns (the
+/// caller owns it: Note [Functions at the imp level] in
+/// `segop_to_imp/call.rs`).
 fn is_alloc(ctx: &Context, v: Value) -> bool {
-    ctx.defining_op(v).is_some_and(|d| ctx.op_name(d) == "mem.alloc")
+    ctx.defining_op(v).is_some_and(|d| {
+        ctx.op_name(d) == "mem.alloc"
+            || (ctx.op_name(d) == "imp.call" && matches!(ctx.type_kind(ctx.value_type(v)), TypeKind::Mem(_)))
+    })
 }
 
 /// Whether block `b` owns `v`: a block it allocated, or a value of it

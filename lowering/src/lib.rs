@@ -3,13 +3,18 @@
 //! The conversions and the passes between them, registered with
 //! [`register_passes`] (all but the last two):
 //! - [`soac_to_segop`]: kernel extraction (`soac-to-segop`);
+//! - [`locality`]: on the CPU, segops read row-major copies of the
+//!   transposed views they traverse (`segop-cpu-locality`, Note
+//!   [Transposed views on the CPU]);
 //! - [`segop_to_mem`]: the mem level, the host's allocations explicit
 //!   (`explicit-allocations`, Note [The mem level]);
 //! - [`reuse`]: an allocation takes a dead block of its size
 //!   (`reuse-memory`, Note [Block reuse]);
 //! - [`segop_to_imp`]: imperative code over memory (the views' LMADs,
 //!   the rest of the allocations), segops as loops or kernels
-//!   (`segop-to-imp{target=cpu|cuda}`);
+//!   (`segop-to-imp{target=cpu|cuda}`); calls that stay calls become
+//!   `imp.call`s of imp functions, with device versions for kernels
+//!   (Note [Functions at the imp level]);
 //! - [`carried`]: blocks that loops and branches pass on freed once
 //!   dead, with ownership flags (`imp-carried-memory`);
 //! - [`free_early`]: each block freed right after its last use
@@ -27,6 +32,7 @@ pub mod carried;
 pub mod codegen;
 pub mod free_early;
 pub mod imp_to_mlir;
+pub mod locality;
 pub mod reuse;
 pub mod segop_to_imp;
 pub mod segop_to_mem;
@@ -37,6 +43,7 @@ pub mod soac_to_segop;
 pub fn register_passes() {
     static PASSES: &[futmlir_passes::PassInfo] = &[
         soac_to_segop::INFO,
+        locality::INFO,
         segop_to_mem::INFO,
         reuse::INFO,
         segop_to_imp::INFO,

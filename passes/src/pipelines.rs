@@ -33,15 +33,27 @@ pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 ///    nobody reads).
 /// 3. `soac-to-segop` (from `futmlir-lowering`, which must have
 ///    registered its passes): map distribution and kernel extraction.
-/// 4. `soac-simplify` again, as Futhark simplifies after kernel
+/// 4. `soac-unstream{nested=true}`: a stream left in a kernel's body
+///    (fusion made it inside a map) runs as one chunk there, its SOACs
+///    sequential in the thread; the back ends have no chunked loop for
+///    a stream.
+/// 5. `soac-simplify` again, as Futhark simplifies after kernel
 ///    extraction: what the kernels replaced (an `iota` whose elements a
 ///    segop now takes from its index space) is dead.
-pub const TO_KERNELS: &str = "soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-simplify";
+pub const TO_KERNELS: &str =
+    "soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-unstream{nested=true},soac-simplify";
+
+/// The CPU target's passes after [`TO_KERNELS`] (from
+/// `futmlir-lowering`): `segop-cpu-locality` gives segops row-major
+/// copies of the transposed views they read (Note [Transposed views on
+/// the CPU]).
+pub const CPU_KERNELS: &str = "segop-cpu-locality";
 
 /// [`SOAC`] then [`TO_KERNELS`], in one string (what `structure gpu`
 /// blocks count after).
 pub const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,\
-                           soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-simplify";
+                           soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-unstream{nested=true},\
+                           soac-simplify";
 
 /// The mem level, after [`KERNELS`] (both from `futmlir-lowering`):
 ///

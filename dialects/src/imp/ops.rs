@@ -7,9 +7,11 @@ pub fn ops() -> Vec<OpDef> {
     vec![
         OpDef {
             name: "imp.func",
-            summary: "A host function.",
+            summary: "A function: an entry point, or one that `imp.call` calls.",
             description: r#"Attributes `sym_name` and `function_type`; one region taking the inputs
-and ending in `imp.return`.
+and ending in `imp.return`. `entry` marks an entry point (the runtime
+calls it); `device` a function whose body is kernel code, called from
+kernels (a function may have a host and a device version, of one name).
 
 ```mlir
 "imp.func"() ({
@@ -51,6 +53,22 @@ of dynamic shared memory.
 ```"#,
             traits: Traits::NONE,
             verify: v::launch,
+        },
+        OpDef {
+            name: "imp.call",
+            summary: "Calls an imp function that is not an entry point.",
+            description: r#"Attribute `callee`, and `device` where the call is in kernel code (it
+calls the device version of the function, itself marked `device`).
+Operands and results are the function's: scalars as themselves, an
+array argument as its block, offset, and a size and a stride per
+dimension; an array result as a fresh block the caller owns and its
+sizes (Note [Functions at the imp level] in `segop_to_imp/call.rs`).
+
+```mlir
+%r = "imp.call"(%x, %y) {callee = @f} : (i32, i32) -> i32
+```"#,
+            traits: Traits::NONE,
+            verify: v::call,
         },
         OpDef {
             name: "imp.for",

@@ -47,6 +47,39 @@ pub fn kernel(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
+/// `call(args...) {callee, device?}`: the operand and result types are
+/// the callee's (the version of the same `device`-ness, when the module
+/// has it).
+pub fn call(v: &OpView) -> Result<(), String> {
+    v.expect_regions(0)?;
+    let callee = v.symbol_attr("callee")?;
+    let device = v.attr("device").is_some();
+    let body = v.ctx.parent_op(v.op).and_then(|mut p| {
+        while let Some(q) = v.ctx.parent_op(p) {
+            p = q;
+        }
+        v.ctx.regions(p).first().and_then(|&r| v.ctx.blocks(r).first().copied())
+    });
+    let Some(body) = body else { return Ok(()) };
+    let f = v.ctx.block_ops(body).find(|&o| {
+        v.ctx.op_name(o) == "imp.func"
+            && v.ctx.attr(o, "entry").is_none()
+            && (v.ctx.attr(o, "device").is_some() == device)
+            && matches!(v.ctx.attr(o, "sym_name").map(|a| v.ctx.attr_kind(a)), Some(AttrKind::String(s)) if v.ctx.str(*s) == callee)
+    });
+    let Some(f) = f else { return Ok(()) };
+    if let Some(a) = v.ctx.attr(f, "function_type") {
+        if let AttrKind::Type(t) = v.ctx.attr_kind(a) {
+            if let TypeKind::Function { inputs, results } = v.ctx.type_kind(*t) {
+                v.expect_types("argument", inputs, &v.operand_types())?;
+                let found: Vec<_> = v.ctx.results(v.op).map(|r| v.ctx.value_type(r)).collect();
+                v.expect_types("result", results, &found)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `launch(gx, gy, gz, bx, by, bz, args...) {callee}`: grid and block
 /// sizes (i64) then the kernel's arguments; checked against the kernel.
 pub fn launch(v: &OpView) -> Result<(), String> {

@@ -68,6 +68,15 @@ fn deferred(e: &Exp) -> bool {
     )
 }
 
+/// Whether `e` is a lambda with a parameter whose type is not annotated
+/// (See Note [Occurs check on sizes]).
+fn unannotated_lambda(e: &Exp) -> bool {
+    match &e.kind {
+        ExpKind::Lambda { params, .. } => params.iter().any(|p| !matches!(p.kind, PatKind::Ascribe(..))),
+        _ => false,
+    }
+}
+
 impl Checker {
     pub fn check_exp(&mut self, e: &mut Exp) -> Result<Type, Diag> {
         let t = self.infer(e)?;
@@ -337,7 +346,7 @@ impl Checker {
                 let pt = self.pat_type(pat)?;
                 self.subst.unify(&pt, &vt, value.span)?;
                 self.bind_pat(pat, &pt)?;
-                let r = self.check_exp(body).map(|t| self.leave_scope(t, mark, None));
+                let r = self.check_exp(body).map(|t| self.leave_let_scope(t, mark));
                 self.locals.truncate(mark);
                 r
             }
@@ -752,6 +761,7 @@ impl Checker {
             type_params,
             size_params,
             ty,
+            existential_ty: None,
         }))
     }
 
@@ -875,22 +885,24 @@ impl Checker {
                 self.check_size_form(&params[i], &at, i, a, desc)?;
                 let what = desc.cannot_apply(i, a);
                 let mark = self.existential_mark();
-                self.subst
-                    .unify_explained(&params[i], &at, a.span, |s, help| {
-                        Diag::new(
-                            a.span,
-                            format!(
-                                "{what}: expected type `{}`, found `{}`",
-                                s.show(&params[i]),
-                                s.show(&at)
-                            ),
-                        )
-                        .help(help)
-                    })
-                    .map_err(|d| match desc {
-                        Callee::Name(qn) => super::default_notes(self, &qn.to_string(), d),
-                        Callee::Other => d,
-                    })?;
+                // See Note [Occurs check on sizes].
+                self.subst.inferred_sizes = unannotated_lambda(a);
+                let unified = self.subst.unify_explained(&params[i], &at, a.span, |s, help| {
+                    Diag::new(
+                        a.span,
+                        format!(
+                            "{what}: expected type `{}`, found `{}`",
+                            s.show(&params[i]),
+                            s.show(&at)
+                        ),
+                    )
+                    .help(help)
+                });
+                self.subst.inferred_sizes = false;
+                unified.map_err(|d| match desc {
+                    Callee::Name(qn) => super::default_notes(self, &qn.to_string(), d),
+                    Callee::Other => d,
+                })?;
                 let sizes = self.dependent_since(mark);
                 if !sizes.is_empty() {
                     dependent.push((i, sizes));
@@ -977,6 +989,35 @@ impl Checker {
                 Size::Unknown
             } else {
                 Size::Var(n.clone())
+            }
+        })
+    }
+
+    /// The type of a `let`'s body leaving the scope of the names the `let`
+    /// binds: a size named by one of type `i64` becomes a fresh existential
+    /// (See Note [Existential results] in `sizes`).
+    fn leave_let_scope(&mut self, t: Type, mark: usize) -> Type {
+        let gone: Vec<Name> = self.locals[mark..]
+            .iter()
+            .filter(|l| l.scheme.is_none() && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(PrimType::I64)))
+            .map(|l| l.name.clone())
+            .collect();
+        if gone.is_empty() {
+            return t;
+        }
+        let t = self.subst.resolve(&t);
+        let mut fresh: Vec<(Name, Size)> = Vec::new();
+        unify::map_sizes(&t, &mut |n| {
+            if !gone.contains(n) {
+                return Size::Var(n.clone());
+            }
+            match fresh.iter().find(|(m, _)| m == n) {
+                Some((_, e)) => e.clone(),
+                None => {
+                    let e = self.fresh_existential(format!("the unknown size bound by \"{n}\""));
+                    fresh.push((n.clone(), e.clone()));
+                    e
+                }
             }
         })
     }

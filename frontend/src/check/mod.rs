@@ -103,8 +103,10 @@
 //! bound by `let` forgets its own size variables instead: it is not
 //! generalised, but not fixed by its first use either. Size variables
 //! unbound at the end of a declaration, and size expressions with one in
-//! them, become `Unknown` in its tree and scheme. The body of a function
-//! therefore does not know the sizes it was generalised over, and a use of
+//! them, become `Unknown` in its tree and scheme, except those a `def`
+//! generalises over, which its tree names (Note [Anonymous parameter
+//! sizes in the body]). While it is checked, the body of a function
+//! does not know the sizes it is generalised over, and a use of
 //! `unflatten` or `split` there whose sizes depend on them (`def f xs =
 //! unflatten (flatten xs)`, `let f ys = unflatten ys in ...`) is an error
 //! (invariant 7: the interpreters take those sizes from the type); Futhark
@@ -199,6 +201,11 @@ pub struct Scheme {
     pub type_params: Vec<(Name, Liftedness)>,
     pub size_params: Vec<Name>,
     pub ty: Type,
+    /// A `def`'s type with each existential size of its result (a size
+    /// named after a local of the body, `Unknown` in `ty`) named by one of
+    /// `existentials`; instantiation makes each a fresh existential (See
+    /// Note [Existential results]). `None` where the result has none.
+    pub existential_ty: Option<(Type, Vec<Name>)>,
 }
 
 /// A type abbreviation `type t 'a [n] = ...`.
@@ -540,6 +547,7 @@ impl Checker {
             type_params,
             size_params,
             ty,
+            existential_ty: None,
         }
     }
 
@@ -552,8 +560,30 @@ impl Checker {
     /// become fresh type variables (limited by their liftedness), size
     /// parameters fresh size variables.
     pub fn instantiate(&mut self, s: &Scheme, of: &Name, span: Span) -> Type {
+        let t = self.instantiate_params(s, of, span);
+        let Some((_, names)) = &s.existential_ty else {
+            return t;
+        };
+        // See Note [Existential results].
+        let fresh: Vec<(&Name, Size)> = names
+            .iter()
+            .map(|n| {
+                (
+                    n,
+                    self.fresh_existential(format!("the unknown size of a result of \"{of}\"")),
+                )
+            })
+            .collect();
+        unify::map_sizes(&t, &mut |n| match fresh.iter().find(|(m, _)| *m == n) {
+            Some((_, d)) => d.clone(),
+            None => Size::Var(n.clone()),
+        })
+    }
+
+    fn instantiate_params(&mut self, s: &Scheme, of: &Name, span: Span) -> Type {
+        let ty = s.existential_ty.as_ref().map_or(&s.ty, |(t, _)| t);
         if s.type_params.is_empty() && s.size_params.is_empty() {
-            return s.ty.clone();
+            return ty.clone();
         }
         let vars: Vec<(&Name, Type)> = s
             .type_params
@@ -587,7 +617,7 @@ impl Checker {
             }
         }
         unify::instantiate_params(
-            &s.ty,
+            ty,
             &|n| vars.iter().find(|(m, _)| *m == n).map(|(_, t)| t.clone()),
             &|n| match sizes.iter().find(|(m, _)| *m == n) {
                 Some((_, d)) => d.clone(),
@@ -1355,21 +1385,95 @@ impl Checker {
         // only in the result are existential: unknown).
         let gen = self.generalise_sizes(&param_types.iter().collect::<Vec<_>>());
         size_params.extend(gen.iter().map(|(_, n)| n.clone()));
-        let mut ty = self.scheme_type(&ret, &gen, true);
-        for (p, pt) in vb.params.iter().zip(&param_types).rev() {
-            ty = Type::Arrow {
-                param_name: param_name(p),
-                param: Rc::new(self.scheme_type(pt, &gen, true)),
-                ret: Rc::new(ty),
-            };
-        }
-        self.forget_sizes(&gen);
-        // A size named after a local of the body is existential outside.
         let scope: Vec<Name> = size_params
             .iter()
             .cloned()
             .chain(vb.params.iter().filter_map(param_name))
             .collect();
+        // See Note [Existential results]: named before `resolve_final`
+        // makes the body's existentials unknown.
+        let mut existentials = Vec::new();
+        let named_ret = if vb.params.is_empty() {
+            None
+        } else {
+            let r = match self.declared_existential_result(vb.ret.as_ref()) {
+                Some(d) => d,
+                None => self.scheme_type(&ret, &gen, false),
+            };
+            let mut seen = Vec::new();
+            let named = sizes::name_existential_results(&r, &scope, &mut existentials, &mut seen, &mut || {
+                self.fresh_name("?r")
+            });
+            let dims: Vec<Size> = seen.into_iter().map(|(d, _)| d).collect();
+            if let Some(d) = sizes::nonconstructive_result_size(&r, &scope, &dims) {
+                let mut origins = Vec::new();
+                d.any_leaf(&mut |l| {
+                    if let Some(o) = self.subst.existential_origin(l) {
+                        origins.push(format!("\"{}\" is {o}", l.text()));
+                    }
+                    false
+                });
+                let origins = if origins.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", origins.join("; "))
+                };
+                return Err(Diag::new(
+                    vb.body.span,
+                    format!(
+                        "Cannot generalise the type of \"{}\": the size \"{}\" of a function parameter in its result is bound in its body and is the size of no array in the result{origins}",
+                        vb.name,
+                        d.spaced_text()
+                    ),
+                )
+                .help("a caller could not know that size; bind it outside, or return an array of that size beside the function"));
+            }
+            Some(self.subst.resolve_final(&named))
+        };
+        let mut ty = self.scheme_type(&ret, &gen, true);
+        let mut existential_ty = named_ret.filter(|_| !existentials.is_empty());
+        for (p, pt) in vb.params.iter().zip(&param_types).rev() {
+            let param = Rc::new(self.scheme_type(pt, &gen, true));
+            ty = Type::Arrow {
+                param_name: param_name(p),
+                param: param.clone(),
+                ret: Rc::new(ty),
+            };
+            existential_ty = existential_ty.map(|r| Type::Arrow {
+                param_name: param_name(p),
+                param,
+                ret: Rc::new(r),
+            });
+        }
+        // See Note [Anonymous parameter sizes in the body].
+        let mut declared = Vec::new();
+        for (p, t) in vb.params.iter().zip(&param_types) {
+            if matches!(p.kind, PatKind::Ascribe(..)) {
+                self.subst.unbound_size_vars(t, &mut declared);
+            }
+        }
+        for (v, n) in &gen {
+            if declared.contains(v) {
+                self.subst.set_size(*v, Size::Var(n.clone()));
+                vb.type_params.push(TypeParam::Size {
+                    name: n.clone(),
+                    span: vb.name_span,
+                });
+            } else {
+                self.subst.set_size(*v, Size::Unknown);
+            }
+        }
+        // A size named after a local of the body is existential outside.
+        let existential_ty = existential_ty.map(|t| {
+            let t = unify::map_sizes(&t, &mut |n| {
+                if scope.contains(n) || existentials.contains(n) {
+                    Size::Var(n.clone())
+                } else {
+                    Size::Unknown
+                }
+            });
+            (t, existentials)
+        });
         let ty = unify::map_sizes(&ty, &mut |n| {
             if scope.contains(n) {
                 Size::Var(n.clone())
@@ -1384,7 +1488,29 @@ impl Checker {
             type_params,
             size_params,
             ty,
+            existential_ty,
         })
+    }
+
+    /// A declared existential result type (`: ?[m].[m]i32`) with its
+    /// existential sizes as names, which `Checker::type_of` makes
+    /// `Unknown` (See Note [Existential results]); `None` where the result
+    /// is not declared so, or its type cannot be formed here.
+    fn declared_existential_result(&mut self, ret: Option<&TypeExp>) -> Option<Type> {
+        let TypeExpKind::Existential(names, t) = &ret?.kind else {
+            return None;
+        };
+        let mark = self.locals.len();
+        for (n, _) in names {
+            self.locals.push(Local {
+                name: n.clone(),
+                ty: Type::Prim(PrimType::I64),
+                scheme: None,
+            });
+        }
+        let r = self.type_of(t);
+        self.locals.truncate(mark);
+        r.ok()
     }
 
     /// Check parameters, return annotation and body; returns the parameter
@@ -1470,6 +1596,7 @@ impl Checker {
                     type_params: Vec::new(),
                     size_params,
                     ty,
+                    existential_ty: None,
                 }),
                 used: false,
             });
@@ -1750,7 +1877,10 @@ fn arity(t: &Type) -> usize {
 // defunctionalisation possible: its result type is first-order, and each
 // recursive call passes every higher-order parameter, unchanged (the very
 // parameter name). The interpreter runs recursive functions; the
-// compiled backends inline every call and refuse them with a diagnostic.
+// compiled backends keep a recursive function's calls as calls (Note
+// [Calls kept as calls] in soac-inline), a higher-order one specialised
+// to its function arguments (Note [Specialised recursive functions] in
+// internalise/exp.rs).
 
 /// The rules of Note [Recursive functions] for a function `vb` that uses
 /// itself, with result type `ret`.

@@ -310,6 +310,7 @@ impl Checker {
             type_params,
             size_params,
             ty,
+            existential_ty: None,
         })
     }
 

@@ -234,6 +234,22 @@ impl Checker {
 // `[]` is an existential size, here unknown. Elsewhere (`let`, loop
 // parameters, lambdas) `[]` stays an unknown size.
 
+// Note [Anonymous parameter sizes in the body]
+// Once a `def` is checked, the size variables generalised from its
+// parameters' types (Note [Anonymous parameter sizes]) become size
+// parameters with made-up names (`?n0`, which no source name can equal),
+// and its tree names them too, as if the program had declared them: `def
+// main (xss: [][]i32) = map (map (+1)) xss` is checked as `def main
+// [?n0][?n1] (xss: [?n0][?n1]i32) = ...`. The body's types then say the
+// sizes of what it builds, which the interpreter needs where no element
+// gives them: mapping over an empty `[0][3]i32` must give `[0][3]`, not
+// `[0][0]`. Checking the body is over by then, so a size the body could
+// not name stays unnameable there (`unflatten (flatten xs)` in a `def f
+// xs` is still an error). Only the sizes of parameters with a type
+// annotation are named: an unannotated parameter's type is not part of
+// the function's declared signature (the internaliser erases its sizes),
+// so its sizes stay unknown in the body, as before.
+
 // Note [Anonymous result sizes]
 // An anonymous size in a `def`'s return type (`def reshape (l: i64) (x:
 // []i32) : []i32 = take l ...`) is inferred like one in its parameters
@@ -441,6 +457,133 @@ impl Checker {
 // the variable and gives back `Unknown`, or the body bound the variable to an
 // outer size yet returns another one, the result size is `Unknown` (Note
 // [Static size checking]: lenient where unsure).
+
+// Note [Existential results]
+// A size in a function's result that names a local of its body (`def f x
+// = let y = x + 1 in replicate y 0`) is existential: `f` has the type
+// `i64 -> ?[y].[y]i32`, and "each application of the function gives a
+// fresh size" (reference, "Size types"), so `zip (f a) (f b)` is an error
+// even where `a == b`. The scheme of such a `def` keeps, beside its type
+// with `Unknown` for those sizes, one where each is named
+// (`existential_ty`); `instantiate` makes the names fresh rigid
+// existentials (Note [Existential sizes]), equal only to themselves. Such
+// a size comes from a `let` in the body (`leave_let_scope` turns a size
+// named by a name the `let` binds into a fresh existential, as Futhark
+// does when the type leaves the name's scope), from an existential of
+// the body (a range, an `if`), or from a declared existential result
+// (`: ?[m].[m]i32`, whose `m` the body's type does not fix: the scheme
+// names it from the declaration). Only sizes of arrays outside function
+// types are read off the result: a function carries no size that a caller
+// could read, so an existential size of a function's parameter in the
+// result that no such array has ("used non-constructively", glossary) is
+// an error, "Cannot generalise" (returntype-error4): no argument could be
+// given for that parameter. (One in a function's result is fine: each call
+// of that function gives it afresh, unscoping.fut.) A constant (a `def` without
+// parameters) is computed once, and keeps `Unknown`.
+
+/// The result type `t` of a function with each dimension that mentions a
+/// name outside `scope` (outside function types) replaced by a name from
+/// `fresh`, the same for equal dimensions (also inside function types);
+/// the names are pushed to `names`, each with its dimension to `seen`. See
+/// Note [Existential results].
+pub(crate) fn name_existential_results(
+    t: &Type,
+    scope: &[Name],
+    names: &mut Vec<Name>,
+    seen: &mut Vec<(Size, Name)>,
+    fresh: &mut dyn FnMut() -> Name,
+) -> Type {
+    let named = map_shape(t, &mut |d| {
+        if !d.any_leaf(&mut |l| matches!(l, Size::Var(n) if !scope.contains(n))) {
+            return d.clone();
+        }
+        if let Some((_, n)) = seen.iter().find(|(e, _)| e == d) {
+            return Size::Var(n.clone());
+        }
+        let n = fresh();
+        names.push(n.clone());
+        seen.push((d.clone(), n.clone()));
+        Size::Var(n)
+    });
+    // The same sizes inside function types (`([m]i64, [m]bool -> t)`).
+    map_function_dims(&named, false, &mut |d| match seen.iter().find(|(e, _)| e == d) {
+        Some((_, n)) => Size::Var(n.clone()),
+        None => d.clone(),
+    })
+}
+
+/// Replace every dimension (whole) inside function types of `t`
+/// (`inside`: `t` itself is inside one).
+fn map_function_dims(t: &Type, inside: bool, f: &mut dyn FnMut(&Size) -> Size) -> Type {
+    use std::rc::Rc;
+    match t {
+        Type::Array { elem, shape, unique } => Type::Array {
+            elem: Rc::new(map_function_dims(elem, inside, f)),
+            shape: if inside {
+                shape.iter().map(&mut *f).collect()
+            } else {
+                shape.clone()
+            },
+            unique: *unique,
+        },
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| map_function_dims(t, inside, f)).collect()),
+        Type::Record(fs) => Type::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), map_function_dims(t, inside, f)))
+                .collect(),
+        ),
+        Type::Sum(cs) => Type::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| map_function_dims(t, inside, f)).collect()))
+                .collect(),
+        ),
+        Type::Arrow { param_name, param, ret } => Type::Arrow {
+            param_name: param_name.clone(),
+            param: Rc::new(map_function_dims(param, true, f)),
+            ret: Rc::new(map_function_dims(ret, true, f)),
+        },
+        t => t.clone(),
+    }
+}
+
+/// A dimension inside a function parameter's type in a function's result
+/// type `t` that mentions a name outside `scope` and is not the size of an array
+/// outside function types there (`named`, by `name_existential_results`):
+/// no caller could know it (See Note [Existential results]).
+pub(crate) fn nonconstructive_result_size(t: &Type, scope: &[Name], named: &[Size]) -> Option<Size> {
+    let mut found = None;
+    each_function_dim(t, false, &mut |d| {
+        if found.is_none() && d.any_leaf(&mut |l| matches!(l, Size::Var(n) if !scope.contains(n))) && !named.contains(d)
+        {
+            found = Some(d.clone());
+        }
+    });
+    found
+}
+
+/// Each dimension of `t` that lies inside a function type's parameter
+/// (`inside`: `t` itself does). A function's result may have existential
+/// sizes: each call gives fresh ones.
+fn each_function_dim(t: &Type, inside: bool, f: &mut dyn FnMut(&Size)) {
+    match t {
+        Type::Array { elem, shape, .. } => {
+            if inside {
+                shape.iter().for_each(&mut *f);
+            }
+            each_function_dim(elem, inside, f);
+        }
+        Type::Tuple(ts) => ts.iter().for_each(|t| each_function_dim(t, inside, f)),
+        Type::Record(fs) => fs.iter().for_each(|(_, t)| each_function_dim(t, inside, f)),
+        Type::Sum(cs) => cs
+            .iter()
+            .for_each(|(_, ts)| ts.iter().for_each(|t| each_function_dim(t, inside, f))),
+        Type::Arrow { param, ret, .. } => {
+            each_function_dim(param, true, f);
+            each_function_dim(ret, inside, f);
+        }
+        Type::Prim(_) | Type::Param(_) | Type::Var(_) => {}
+    }
+}
 
 /// Replace every dimension (whole, not leaf by leaf) of a type, in order.
 pub(crate) fn map_shape(t: &Type, f: &mut dyn FnMut(&Size) -> Size) -> Type {

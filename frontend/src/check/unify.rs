@@ -260,6 +260,9 @@ pub struct Subst {
     /// The rigid existential sizes made so far, with where each comes
     /// from (for messages). See Note [Existential sizes] in `sizes`.
     pub existentials: Vec<(Name, String)>,
+    /// Whether sizes being unified now stand for size variables in
+    /// Futhark's order of checking (See Note [Occurs check on sizes]).
+    pub inferred_sizes: bool,
     /// The parameter-dependent sizes of the arrows being unified now
     /// (Note [Dependent function types] in `dependent`).
     pub arrow_bound: Vec<Name>,
@@ -372,6 +375,16 @@ impl Subst {
                 // `m+n`), so those agree.
                 if fa == fb || matches!((&fa, &fb), (Size::Expr(_), Size::Expr(_))) && same_polynomial(&fa, &fb) {
                     Ok(())
+                } else if let Some((x, y)) = occurs_in(&a, &b).filter(|_| self.inferred_sizes) {
+                    // See Note [Occurs check on sizes].
+                    Err(Mismatch::Sizes(
+                        format!(
+                            "Occurs check: cannot match \"{}\" with \"{}\", which contains it",
+                            x.spaced_text(),
+                            y.spaced_text()
+                        ),
+                        "a size that equals an expression over itself is circular; annotate the types to find where it comes from".into(),
+                    ))
                 } else {
                     let mut why = format!("Sizes \"{}\" and \"{}\" do not match", a.spaced_text(), b.spaced_text());
                     for d in [&a, &b] {
@@ -389,7 +402,7 @@ impl Subst {
     }
 
     /// Where the existential size `d` comes from, if it is one.
-    fn existential_origin(&self, d: &Size) -> Option<&str> {
+    pub(crate) fn existential_origin(&self, d: &Size) -> Option<&str> {
         match d {
             Size::Var(n) => self.existentials.iter().find(|(m, _)| m == n).map(|(_, o)| o.as_str()),
             _ => None,
@@ -1358,6 +1371,31 @@ pub(crate) fn mentions_size_in(t: &Type, n: &Name, through_functions: bool) -> b
         Type::Arrow { param, ret, .. } => through_functions && (inner(param) || inner(ret)),
         Type::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(inner)),
         Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
+}
+
+// Note [Occurs check on sizes]
+// Futhark reports an equation between a size variable and a compound size
+// that contains it as an occurs check (error index, "Occurs check"): no
+// size is the solution of such an equation. Between rigid sizes (`[n]`
+// and `[n+1]`) it says the sizes "do not match". The checker checks a
+// lambda argument after the other arguments, with its parameters' types
+// taken from them (`ap (\xs -> xs ++ xs) arr` with `ap 'a (f: a -> a) (x:
+// a)` gives `xs` the rigid size of `arr`), where Futhark infers the
+// lambda first, its unannotated parameters with size variables: there,
+// the lambda's `[d] -> [d+d]` against `a -> a` is an occurs check. So
+// while such a lambda's type is unified with its parameter
+// (`Subst::inferred_sizes`), a name against an expression that contains
+// it is reported as an occurs check.
+
+/// `(x, e)` where one of `a`, `b` is a name `x` and the other a size
+/// expression `e` that mentions it.
+fn occurs_in<'s>(a: &'s Size, b: &'s Size) -> Option<(&'s Size, &'s Size)> {
+    let mentions = |e: &Size, x: &Size| matches!(e, Size::Expr(_)) && e.any_leaf(&mut |l| l == x);
+    match (a, b) {
+        (Size::Var(_), _) if mentions(b, a) => Some((a, b)),
+        (_, Size::Var(_)) if mentions(a, b) => Some((b, a)),
+        _ => None,
     }
 }
 

@@ -136,9 +136,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 let fv = self.exp(sc, f)?;
                 let mut avs = Vec::new();
                 for a in args {
-                    avs.push(self.arg(sc, a)?);
+                    let (v, t) = self.arg(sc, a)?;
+                    avs.push((v, self.pin_sizes(sc, &t)));
                 }
                 let t = self.ty(sc, e)?;
+                let t = self.pin_sizes(sc, &t);
                 self.apply(fv, avs, Some(&t), span)
             }
             ExpKind::Lambda { params, body, .. } => Ok(fun(Head::Closure {
@@ -282,6 +284,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                     let r = self.exp(sc, x);
                     self.unsafe_ = saved;
                     r
+                } else if &*a.name == "noinline" {
+                    // See Note [Calls kept as calls].
+                    self.noinline.insert(x.span);
+                    self.exp(sc, x)
                 } else if &*a.name == "unroll" && matches!(x.kind, ExpKind::Loop { .. }) {
                     self.unroll_next = true;
                     self.exp(sc, x)
@@ -565,19 +571,12 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 size_params,
             } => self.inline(params, body, scope, size_params, args, ret),
             Head::Global(id) => {
+                if let Some(sig) = self.first_order(*id) {
+                    return self.apply_func(*id, sig, args, span, None);
+                }
                 let vb = self.valbind(*id);
                 if vb.recursive {
-                    // See Note [Recursive functions] in check.
-                    return Err(crate::diag::Diag::new(
-                        span,
-                        format!(
-                            "the compiled backends do not support recursive functions (`{}` calls itself) yet",
-                            vb.name
-                        ),
-                    ));
-                }
-                if let Some(sig) = self.first_order(*id) {
-                    return self.apply_func(*id, sig, args, span);
+                    return self.apply_specialised(*id, args, span);
                 }
                 let vb = self.valbind(*id);
                 let sizes: Vec<Name> = vb
@@ -783,12 +782,70 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         Ok(())
     }
 
-    /// A call of a first-order function (Note [Functions]).
-    fn apply_func(&mut self, id: GlobalId, sig: super::Sig, args: Vec<(V<'a>, Type)>, span: Span) -> DResult<V<'a>> {
+    /// A call of a recursive function that takes functions: a call of its
+    /// specialisation to the function arguments (Note [Specialised
+    /// recursive functions]).
+    fn apply_specialised(&mut self, id: GlobalId, args: Vec<(V<'a>, Type)>, span: Span) -> DResult<V<'a>> {
         let vb = self.valbind(id);
-        let (sym, known) = self.func(id)?;
+        let refuse = |why: &str| {
+            crate::diag::Diag::new(
+                span,
+                format!(
+                    "the compiled backends do not support recursive higher-order functions (`{}` calls itself and takes a function) {why} yet",
+                    vb.name
+                ),
+            )
+        };
+        if vb.type_params.iter().any(|tp| matches!(tp, TypeParam::Type { .. })) {
+            return Err(refuse("with type parameters"));
+        }
+        let mut key = String::new();
+        let mut fixed = Vec::new();
+        for (p, (v, _)) in vb.params.iter().zip(&args) {
+            if p.ty.as_ref().is_some_and(|t| t.has_function()) {
+                let k = static_key(v).ok_or_else(|| refuse("given a function that captures local values"))?;
+                key.push_str(&k);
+                key.push(';');
+                fixed.push(Some(v.clone()));
+            } else {
+                fixed.push(None);
+            }
+        }
+        let is_fixed: Vec<bool> = fixed.iter().map(Option::is_some).collect();
+        let ok = |t: &Option<crate::types::Type>| {
+            t.as_ref()
+                .is_some_and(|t| !t.has_function() && !super::values::has_param(t))
+        };
+        let first_order_rest = vb.params.iter().zip(&is_fixed).all(|(p, &f)| f || ok(&p.ty)) && ok(&vb.body.ty);
+        if !first_order_rest {
+            return Err(refuse("with other parameters or results that are not first-order"));
+        }
+        let sig = self.signature_fixing(vb, &is_fixed)?;
+        self.apply_func(id, sig, args, span, Some((key, fixed)))
+    }
+
+    /// A call of a first-order function (Note [Functions]), or of a
+    /// specialisation (`spec`).
+    fn apply_func(
+        &mut self,
+        id: GlobalId,
+        sig: super::Sig,
+        args: Vec<(V<'a>, Type)>,
+        span: Span,
+        spec: Option<(String, Vec<Option<V<'a>>>)>,
+    ) -> DResult<V<'a>> {
+        let vb = self.valbind(id);
+        let is_fixed: Vec<bool> = spec
+            .as_ref()
+            .map(|(_, f)| f.iter().map(Option::is_some).collect())
+            .unwrap_or_default();
+        let (sym, known) = self.func_fixing(id, spec)?;
         let mut leaves: Vec<Vec<Value>> = Vec::new();
-        for ((v, _), ls) in args.iter().zip(&sig.params) {
+        for (k, ((v, _), ls)) in args.iter().zip(&sig.params).enumerate() {
+            if is_fixed.get(k).copied().unwrap_or(false) {
+                leaves.push(Vec::new());
+                continue;
+            }
             let l = v
                 .leaves()
                 .ok_or_else(|| internal(span, "a function value passed to a first-order function"))?;
@@ -813,9 +870,32 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         for (p, (v, _)) in vb.params.iter().zip(&args) {
             scratch = self.bind_pat(&scratch, p, v.clone())?;
         }
+        // A size no leaf gives (the parameter is an array of empty tuples:
+        // `[n]()`) is the one the call's argument types give, when they
+        // name it in every scope (Note [Sizes pinned at a call]).
+        for (x, name) in sig.sizes.iter().enumerate() {
+            let (None, Some(name)) = (sizes[x], name) else { continue };
+            for (p, (_, t)) in vb.params.iter().zip(&args) {
+                let Some(pt) = declared_type(p) else { continue };
+                if let Some(d) = size_at(&pt, t, name).filter(super::values::scope_free) {
+                    sizes[x] = self.size_value(&Scope::default(), &d);
+                    break;
+                }
+            }
+        }
         let mut operands: Vec<Value> = Vec::new();
-        for s in &sizes {
-            operands.push(s.ok_or_else(|| internal(span, "an undetermined size parameter"))?);
+        for (s, name) in sizes.iter().zip(&sig.sizes) {
+            operands.push(s.ok_or_else(|| {
+                unsupported(
+                    span,
+                    &format!(
+                        "a call whose size parameter `{}` of `{}` only an array of empty tuples gives, of a size \
+                         the call's types do not name (arrays of empty tuples carry no size at run time yet)",
+                        name.as_deref().unwrap_or("[]"),
+                        vb.name
+                    ),
+                )
+            })?);
         }
         let msg = format!(
             "the arguments of `{}` do not have the sizes its parameters require",
@@ -852,7 +932,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
         let callee = self.ctx.sym(&sym);
         let callee = self.ctx.intern_attr(AttrKind::SymbolRef(callee));
-        let op = self.op("soac.apply", &operands, &rts, &[("callee", callee)], Vec::new());
+        let mut attrs = vec![("callee", callee)];
+        if self.noinline.contains(&span) {
+            attrs.push(("noinline", self.ctx.intern_attr(AttrKind::Unit)));
+        }
+        let op = self.op("soac.apply", &operands, &rts, &attrs, Vec::new());
         let mut res = Vec::new();
         for r in self.results(op) {
             res.push(self.refine(r)?);
@@ -1119,7 +1203,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     pub fn size_value(&mut self, sc: &Scope<'a>, s: &Size) -> Option<Value> {
         match s {
             Size::Const(c) => Some(self.const_i64(*c)),
-            Size::Var(n) => sc.env.lookup(n).and_then(|v| v.as_leaf()),
+            Size::Var(n) => sc
+                .env
+                .lookup(n)
+                .and_then(|v| v.as_leaf())
+                .or_else(|| self.pinned.get(n).copied()),
             Size::Expr(e) => {
                 let a = self.size_value(sc, &e.lhs)?;
                 let b = self.size_value(sc, &e.rhs)?;
@@ -1131,6 +1219,61 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Some(self.binop(kind, a, b))
             }
             Size::Unknown | Size::Infer(_) => None,
+        }
+    }
+
+    // Note [Sizes pinned at a call]
+    // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    // A polymorphic function is inlined with its type parameters
+    // instantiated by the types at the call (`match_type` of the
+    // parameters' and the result's types against the arguments' and the
+    // application's). Those types name sizes of the caller's scope:
+    // `empty 3 : (i64, [0][y]i32)` instantiates `a` in `def empty 'a (x:
+    // i64) = (x, [] : [0]a)` as `[y]i32`, with `y` the caller's. The
+    // callee's body is internalised in its own scope, where `y` is
+    // unbound (the empty array got an inner size of 0) or, worse, is a
+    // different variable of the callee. So the sizes of the call's types
+    // that the caller's scope knows are renamed to fresh names (with a
+    // character no source name has) bound to the caller's values before
+    // the call; `size_value` finds them whatever the callee binds.
+    // Arrow types are left alone: their sizes may be bound by the
+    // arrow's own parameter name.
+
+    /// `t` with every size the caller's scope `sc` gives a value renamed
+    /// to a fresh pinned name (Note [Sizes pinned at a call]).
+    pub fn pin_sizes(&mut self, sc: &Scope<'a>, t: &Type) -> Type {
+        match t {
+            Type::Array { elem, shape, unique } => Type::Array {
+                elem: Rc::new(self.pin_sizes(sc, elem)),
+                shape: shape
+                    .iter()
+                    .map(|d| {
+                        d.map_leaves(&mut |s| match s {
+                            Size::Var(n) if !self.pinned.contains_key(n) => {
+                                match sc.env.lookup(n).and_then(|v| v.as_leaf()) {
+                                    Some(v) => {
+                                        let fresh: Name =
+                                            format!("{n}{}{}", super::values::PINNED, self.pinned.len()).into();
+                                        self.pinned.insert(fresh.clone(), v);
+                                        Size::Var(fresh)
+                                    }
+                                    None => s.clone(),
+                                }
+                            }
+                            s => s.clone(),
+                        })
+                    })
+                    .collect(),
+                unique: *unique,
+            },
+            Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.pin_sizes(sc, t)).collect()),
+            Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), self.pin_sizes(sc, t))).collect()),
+            Type::Sum(cs) => Type::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.pin_sizes(sc, t)).collect()))
+                    .collect(),
+            ),
+            t => t.clone(),
         }
     }
 
@@ -1215,5 +1358,100 @@ fn is_hole(e: &Exp) -> bool {
         ExpKind::Hole => true,
         ExpKind::Tuple(es) if es.len() == 1 => is_hole(&es[0]),
         _ => false,
+    }
+}
+
+// Note [Specialised recursive functions]
+//
+// A recursive function that takes functions passes each of them to its
+// recursive calls unchanged (Note [Recursive functions] in check), so
+// within one outer call the function arguments never change: the
+// function is compiled once per distinct set of function arguments, as
+// a `soac.func` that takes only the other parameters and has the
+// function parameters bound to those arguments. The recursive calls in
+// its body find the same arguments (the very values bound), hence the
+// same specialisation, and call it. A function argument can be named by
+// its code alone when it captures no value of the caller (a `soac.func`
+// cannot see the caller's SSA values): [`static_key`] names such a
+// function, and gives `None` for one that captures a value (a lambda
+// using a local variable), which the compiled backends refuse.
+
+/// A name of function value `v` that is the same for the same code and
+/// captures, or `None` if it captures a value of the caller (See Note
+/// [Specialised recursive functions]).
+fn static_key(v: &V) -> Option<String> {
+    match v {
+        V::Fun(fv) => {
+            let mut k = match &fv.head {
+                Head::Global(id) => format!("g{}.{}", id.program, id.dec),
+                Head::Builtin(n) => format!("b{n}"),
+                Head::Project(path) => format!("p{}", path.join(".")),
+                Head::RightSection { op, arg } => format!("r({})({})", static_key(op)?, static_key(&arg.0)?),
+                Head::Closure {
+                    params,
+                    body,
+                    scope,
+                    size_params,
+                } => {
+                    let mut k = format!("c{:p}/{:p}", *body as *const Exp, Rc::as_ptr(&scope.ts));
+                    for n in crate::interp::free_vars(&[], params, body) {
+                        if size_params.iter().any(|s| &**s == n) {
+                            continue;
+                        }
+                        if let Some(v) = scope.env.lookup(n) {
+                            k.push_str(&format!(",{n}={}", static_key(v)?));
+                        }
+                    }
+                    k
+                }
+            };
+            for (a, _) in &fv.args {
+                k.push_str(&format!("[{}]", static_key(a)?));
+            }
+            Some(k)
+        }
+        V::Tuple(vs) => {
+            let ks: Option<Vec<String>> = vs.iter().map(static_key).collect();
+            Some(format!("({})", ks?.join(",")))
+        }
+        V::Record(fs) => {
+            let ks: Option<Vec<String>> = fs
+                .iter()
+                .map(|(n, v)| Some(format!("{n}={}", static_key(v)?)))
+                .collect();
+            Some(format!("{{{}}}", ks?.join(",")))
+        }
+        V::Known(c, vs) => {
+            let ks: Option<Vec<String>> = vs.iter().map(static_key).collect();
+            Some(format!("#{c}({})", ks?.join(",")))
+        }
+        V::Leaf(_) | V::Sum(..) => None,
+    }
+}
+
+/// The size of `actual` where `decl`, a type of the same structure, has
+/// the size named `name`.
+fn size_at(decl: &Type, actual: &Type, name: &Name) -> Option<Size> {
+    match (decl, actual) {
+        (
+            Type::Array {
+                elem: de, shape: ds, ..
+            },
+            Type::Array {
+                elem: ae, shape: as_, ..
+            },
+        ) if ds.len() == as_.len() => ds
+            .iter()
+            .zip(as_)
+            .find(|(d, _)| matches!(d, Size::Var(n) if n == name))
+            .map(|(_, a)| a.clone())
+            .or_else(|| size_at(de, ae, name)),
+        (Type::Tuple(a), Type::Tuple(b)) if a.len() == b.len() => {
+            a.iter().zip(b).find_map(|(x, y)| size_at(x, y, name))
+        }
+        (Type::Record(a), Type::Record(b)) if a.len() == b.len() => {
+            a.iter().zip(b).find_map(|((_, x), (_, y))| size_at(x, y, name))
+        }
+        _ => None,
     }
 }

@@ -16,7 +16,9 @@
 //! Every entry point becomes a `soac.func` (with the unit attribute
 //! `entry`). A top-level function that is first-order and monomorphic
 //! (size parameters allowed) becomes a `soac.func` of its own the first
-//! time it is called, and each call a `soac.apply`. Its parameters are its
+//! time it is called, and each call a `soac.apply` (a recursive function's
+//! call of itself too; `soac-inline` keeps those, and those under
+//! `#[noinline]`: Note [Calls kept as calls]). Its parameters are its
 //! size parameters first (one `i64` per size name, and one per anonymous
 //! `[]` size, in order of appearance), then the flattened parameters,
 //! whose types name those sizes. Everything else — polymorphic and
@@ -108,8 +110,10 @@ pub(crate) struct Internaliser<'a, 'c> {
     pub span: Span,
     /// The `soac.func` symbol of each first-order function, and what it
     /// is known to return, once internalised.
-    funcs: FastMap<GlobalId, Rc<str>>,
-    compiled: FastMap<GlobalId, Rc<ResultSizes>>,
+    /// By function and specialisation (empty for a function that is not
+    /// specialised: Note [Specialised recursive functions]).
+    funcs: FastMap<(GlobalId, String), Rc<str>>,
+    compiled: FastMap<(GlobalId, String), Rc<ResultSizes>>,
     entries: HashSet<GlobalId>,
     symbols: HashSet<String>,
     /// Pairs (index, size) where the index is known to lie in `0..size`.
@@ -132,6 +136,16 @@ pub(crate) struct Internaliser<'a, 'c> {
     pub literals: FastMap<(BlockId, Attr), Value>,
     /// The arity of each built-in applied so far.
     arities: FastMap<Name, Option<usize>>,
+    /// Sizes of a call site's types, under fresh names the callee's
+    /// scope cannot shadow (See Note [Sizes pinned at a call]).
+    pub pinned: FastMap<Name, Value>,
+    /// The spans of applications under `#[noinline]`: their calls keep
+    /// a `noinline` attribute (Note [Calls kept as calls]).
+    pub noinline: HashSet<Span>,
+    /// The recursive functions whose body is being internalised: a call
+    /// of one of them from its own body is a call of the `soac.func`
+    /// being made (Note [Recursive functions] in check).
+    in_progress: HashSet<(GlobalId, String)>,
 }
 
 /// What a dimension of a function's result is known to be: the value of
@@ -200,6 +214,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             constants: FastMap::default(),
             literals: FastMap::default(),
             arities: FastMap::default(),
+            pinned: FastMap::default(),
+            noinline: HashSet::default(),
+            in_progress: HashSet::default(),
         }
     }
 
@@ -214,13 +231,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             .create_op(name, &[], &[], &[], vec![module_region], Location::Unknown);
         for e in &self.checked.entries {
             self.symbols.insert(e.name.to_string());
-            self.funcs.insert(e.id, e.name.to_string().into());
+            self.funcs.insert((e.id, String::new()), e.name.to_string().into());
             self.entries.insert(e.id);
         }
-        // Callees before callers, in declaration order (Futhark has no
-        // recursion, so a function only calls earlier ones): internalising
-        // a function then never recurses into another, however long the
-        // chain of calls.
+        // Callees before callers, in declaration order (a function only
+        // calls earlier ones, or itself: Note [Recursive functions] in
+        // check): internalising a function then never recurses into
+        // another, however long the chain of calls.
         for id in self.reachable() {
             if !self.entries.contains(&id) && self.first_order(id).is_some() {
                 self.func(id)?;
@@ -332,12 +349,23 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// The calling convention of a first-order function (Note
     /// [Functions]).
     pub fn signature(&self, vb: &ValBind) -> DResult<Sig> {
+        self.signature_fixing(vb, &[])
+    }
+
+    /// [`Self::signature`] of a specialisation where the parameters
+    /// `fixed` marks are not passed (Note [Specialised recursive
+    /// functions]): they have no leaves.
+    pub fn signature_fixing(&self, vb: &ValBind, fixed: &[bool]) -> DResult<Sig> {
         let mut sig = Sig {
             sizes: Vec::new(),
             params: Vec::new(),
         };
         let mut bound: Vec<Name> = Vec::new();
-        for p in &vb.params {
+        for (k, p) in vb.params.iter().enumerate() {
+            if fixed.get(k).copied().unwrap_or(false) {
+                sig.params.push(Vec::new());
+                continue;
+            }
             let t = values::declared_type(p).ok_or_else(|| internal(p.span, "a parameter without a type"))?;
             let mut leaves = Vec::new();
             sig_leaves(&t, &[], &bound, &mut sig.sizes, &mut leaves).map_err(|w| unsupported(p.span, w))?;
@@ -361,7 +389,20 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// time it is needed: its symbol, and for each dimension of each result
     /// what it is known to be.
     pub fn func(&mut self, id: GlobalId) -> DResult<(Rc<str>, Rc<ResultSizes>)> {
-        let name = match self.funcs.get(&id) {
+        self.func_fixing(id, None)
+    }
+
+    /// [`Self::func`], or with `spec`, the specialisation of a recursive
+    /// higher-order function to the function arguments it gives (its key
+    /// and the values of the parameters it fixes: Note [Specialised
+    /// recursive functions]).
+    pub fn func_fixing(
+        &mut self,
+        id: GlobalId,
+        spec: Option<(String, Vec<Option<values::V<'a>>>)>,
+    ) -> DResult<(Rc<str>, Rc<ResultSizes>)> {
+        let key = (id, spec.as_ref().map(|(k, _)| k.clone()).unwrap_or_default());
+        let name = match self.funcs.get(&key) {
             Some(s) => s.clone(),
             None => {
                 let base = self.valbind(id).name.to_string();
@@ -373,22 +414,46 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 }
                 self.symbols.insert(name.clone());
                 let s: Rc<str> = name.into();
-                self.funcs.insert(id, s.clone());
+                self.funcs.insert(key.clone(), s.clone());
                 s
             }
         };
-        if let Some(r) = self.compiled.get(&id) {
+        if let Some(r) = self.compiled.get(&key) {
             return Ok((name, r.clone()));
         }
-        let entry = self.entries.contains(&id);
-        let r = Rc::new(self.function(id, &name, entry)?);
-        self.compiled.insert(id, r.clone());
+        if self.in_progress.contains(&key) {
+            // A recursive call: the result sizes are not known before the
+            // body is, so the call's results get sizes of their own.
+            let vb = self.valbind(id);
+            let t = vb
+                .body
+                .ty
+                .as_ref()
+                .ok_or_else(|| internal(vb.span, "a body without a type"))?;
+            let leaves =
+                values::leaf_types(t).map_err(|w| unsupported(vb.span, &format!("functions returning {w}")))?;
+            let r = leaves.iter().map(|l| vec![ResDim::Unknown; l.shape.len()]).collect();
+            return Ok((name, Rc::new(r)));
+        }
+        let entry = self.entries.contains(&id) && spec.is_none();
+        self.in_progress.insert(key.clone());
+        let fixed = spec.map(|(_, f)| f).unwrap_or_default();
+        let r = self.function(id, &name, entry, &fixed);
+        self.in_progress.remove(&key);
+        let r = Rc::new(r?);
+        self.compiled.insert(key, r.clone());
         Ok((name, r))
     }
 
     /// Internalise a top-level function as a `soac.func` named `name`;
     /// returns what its results' sizes are known to be.
-    fn function(&mut self, id: GlobalId, name: &str, entry: bool) -> DResult<ResultSizes> {
+    fn function(
+        &mut self,
+        id: GlobalId,
+        name: &str,
+        entry: bool,
+        fixed: &[Option<values::V<'a>>],
+    ) -> DResult<ResultSizes> {
         let vb = self.valbind(id);
         let saved_block = self.block;
         let saved_facts = std::mem::take(&mut self.facts);
@@ -399,7 +464,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         self.block = b;
         let saved_entry = std::mem::replace(&mut self.entry_block, b);
         let saved_constants = std::mem::take(&mut self.constants);
-        let result = self.function_body(vb, b, entry);
+        let result = self.function_body(vb, b, entry, fixed);
         self.block = saved_block;
         self.facts = saved_facts;
         self.unsafe_ = saved_unsafe;
@@ -449,6 +514,13 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         let name_attr = self.ctx.string_attr(name);
         let ft_attr = self.ctx.intern_attr(AttrKind::Type(ft));
         let mut attrs = vec![("sym_name", name_attr), ("function_type", ft_attr)];
+        let vb = self.valbind(id);
+        if vb.attrs.iter().any(|a| &*a.name == "noinline") {
+            attrs.push(("noinline", self.ctx.intern_attr(AttrKind::Unit)));
+        }
+        if vb.recursive {
+            attrs.push(("recursive", self.ctx.intern_attr(AttrKind::Unit)));
+        }
         if entry {
             attrs.push(("entry", self.ctx.intern_attr(AttrKind::Unit)));
             // Note [Entry arguments]: the executable's runtime needs to know
@@ -491,8 +563,15 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// The parameters (block arguments of `b`) and body of a function,
     /// ending in `soac.return`; returns the returned values and the number
     /// of size parameters (the first block arguments).
-    fn function_body(&mut self, vb: &'a ValBind, b: BlockId, entry: bool) -> DResult<(Vec<Value>, usize)> {
-        let sig = self.signature(vb)?;
+    fn function_body(
+        &mut self,
+        vb: &'a ValBind,
+        b: BlockId,
+        entry: bool,
+        fixed: &[Option<values::V<'a>>],
+    ) -> DResult<(Vec<Value>, usize)> {
+        let is_fixed: Vec<bool> = fixed.iter().map(Option::is_some).collect();
+        let sig = self.signature_fixing(vb, &is_fixed)?;
         let i64t = self.ctx.scalar(Scalar::I64);
         let mut env = Env::default();
         let mut sizes = Vec::new();
@@ -505,7 +584,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
         let mut scope = Scope { env, ts: Rc::default() };
         let mut declared = Vec::new();
-        for (p, leaves) in vb.params.iter().zip(&sig.params) {
+        for (k, (p, leaves)) in vb.params.iter().zip(&sig.params).enumerate() {
+            if let Some(Some(v)) = fixed.get(k) {
+                scope = self.bind_pat(&scope, p, v.clone())?;
+                continue;
+            }
             let mut vals = Vec::new();
             for l in leaves {
                 let mut dims = Vec::new();

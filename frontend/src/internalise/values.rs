@@ -262,10 +262,11 @@ pub fn match_type(decl: &Type, actual: &Type, ts: &mut TSubst) {
 pub fn match_type_where(decl: &Type, actual: &Type, ts: &mut TSubst, bindable: &dyn Fn(&Name, &Type) -> bool) {
     let match_type = |d: &Type, a: &Type, ts: &mut TSubst| match_type_where(d, a, ts, bindable);
     match (decl, actual) {
-        // Only the shape of the instance matters: its sizes name values of
-        // the call site's scope.
+        // Only the shape of the instance matters, and the sizes that mean
+        // the same in the callee: the others name values of the call
+        // site's scope (Note [Sizes pinned at a call]).
         (Type::Param(n), a) if !ts.contains_key(n) && bindable(n, a) => {
-            ts.insert(n.clone(), erase_sizes(a));
+            ts.insert(n.clone(), erase_sizes_but(a, &scope_free));
         }
         (
             Type::Array {
@@ -436,17 +437,39 @@ pub fn declared_type(p: &Pat) -> Option<Type> {
 
 /// `t` with every size unknown.
 pub fn erase_sizes(t: &Type) -> Type {
+    erase_sizes_but(t, &|_| false)
+}
+
+/// The character of a pinned size's name (Note [Sizes pinned at a call]):
+/// no name in a program has it.
+pub const PINNED: char = '\u{0}';
+
+/// Whether size `d` means the same value in every scope: constants and
+/// pinned names (Note [Sizes pinned at a call]).
+pub fn scope_free(d: &Size) -> bool {
+    !d.any_leaf(&mut |l| match l {
+        Size::Const(_) => false,
+        Size::Var(n) => !n.contains(PINNED),
+        _ => true,
+    })
+}
+
+/// `t` with every size unknown except those `keep` holds for.
+pub fn erase_sizes_but(t: &Type, keep: &dyn Fn(&Size) -> bool) -> Type {
     match t {
         Type::Array { elem, shape, unique } => Type::Array {
-            elem: Rc::new(erase_sizes(elem)),
-            shape: vec![Size::Unknown; shape.len()],
+            elem: Rc::new(erase_sizes_but(elem, keep)),
+            shape: shape
+                .iter()
+                .map(|d| if keep(d) { d.clone() } else { Size::Unknown })
+                .collect(),
             unique: *unique,
         },
-        Type::Tuple(ts) => Type::Tuple(ts.iter().map(erase_sizes).collect()),
-        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), erase_sizes(t))).collect()),
+        Type::Tuple(ts) => Type::Tuple(ts.iter().map(|t| erase_sizes_but(t, keep)).collect()),
+        Type::Record(fs) => Type::Record(fs.iter().map(|(n, t)| (n.clone(), erase_sizes_but(t, keep))).collect()),
         Type::Sum(cs) => Type::Sum(
             cs.iter()
-                .map(|(n, ts)| (n.clone(), ts.iter().map(erase_sizes).collect()))
+                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| erase_sizes_but(t, keep)).collect()))
                 .collect(),
         ),
         t => t.clone(),

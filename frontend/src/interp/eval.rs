@@ -843,14 +843,42 @@ impl<'a> Interp<'a> {
                         && vb.params.len() == vals.len()
                         && !self.has_context_sizes(&vb.type_params, &vb.params)
                     {
-                        return self.call_global(vb, vals, e.span);
+                        let v = self.call_global(vb, vals, e.span)?;
+                        return Ok(self.empty_with_type_shape(v, e.ty.as_ref()));
                     }
                 }
                 _ => {}
             }
         }
         let fv = self.eval(f)?;
-        self.apply(fv, vals, e.span)
+        let v = self.apply(fv, vals, e.span)?;
+        Ok(self.empty_with_type_shape(v, e.ty.as_ref()))
+    }
+
+    /// An empty array returned by a function, with the row sizes the
+    /// application's type gives it. See Note [Empty results of
+    /// polymorphic functions].
+    fn empty_with_type_shape(&self, v: Value<'a>, ty: Option<&Type>) -> Value<'a> {
+        let (Value::Array(a), Some(Type::Array { shape, elem, .. })) = (&v, ty) else {
+            return v;
+        };
+        let Some(t) = elem.prim() else { return v };
+        if !a.data.is_empty() || a.shape.is_empty() || shape.len() < a.shape.len() {
+            return v;
+        }
+        let boxed = matches!(a.data, Data::Boxed(_));
+        if !boxed && shape.len() != a.shape.len() {
+            return v;
+        }
+        let mut dims = vec![a.shape[0]];
+        for (k, d) in shape.iter().enumerate().skip(1) {
+            let known = self.size_value(d).filter(|v| *v >= 0).map(|v| v as usize);
+            dims.push(known.or(a.shape.get(k).copied()).unwrap_or(0));
+        }
+        if (dims == a.shape && !boxed) || dims.iter().product::<usize>() != 0 {
+            return v;
+        }
+        Value::array(Array::new(dims, Data::of_prim(t, 0)))
     }
 
     #[inline(never)]
@@ -1342,6 +1370,17 @@ impl<'a> Interp<'a> {
         }
         self.apply_fun(f, vec![x, y], span)
     }
+
+    // Note [Empty results of polymorphic functions]
+    // A function that builds an array of a type parameter's values (the
+    // prelude's `map2`, whose `map` makes a `[n]c`) builds an empty one
+    // without knowing the rows' shape: `c` is not known inside it. The
+    // application's own type is (`[0][m]i64` for `map2 (\x y ->
+    // replicate m 1) xs ys`), so an empty array returned by an
+    // application takes its row sizes and element type from there, where
+    // the sizes are known. Without this, `transpose` of such a result
+    // failed and entry points returned `[0][0]` for `[0][m]` (found by
+    // `futmlir fuzz`).
 
     // -----------------------------------------------------------------------
     // Arrays: literals, ranges, indexing, updates, shapes.

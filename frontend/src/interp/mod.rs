@@ -22,6 +22,7 @@ mod builtins;
 mod cost;
 mod eval;
 mod free;
+pub(crate) use free::free_vars;
 pub(crate) mod prim;
 #[cfg(test)]
 mod tests;
@@ -162,6 +163,20 @@ pub fn run_entry(
         named_i64_params(&vb.params, &args)
     };
     check_size_expressions(&ent.params, &args, &param_sizes)?;
+    // The result type's sizes may also be the arguments' sizes (`def main
+    // [n] (xs: [n]i32) : [0][n]i32`).
+    let mut ret_sizes = param_sizes.clone();
+    if !grouped {
+        for (t, a) in ent.params.iter().zip(&args) {
+            if let (Type::Array { shape, .. }, values::Value::Array(arr)) = (t, a) {
+                for (d, have) in shape.iter().zip(&arr.shape) {
+                    if let Size::Var(n) = d {
+                        ret_sizes.push((n.clone(), *have as i64));
+                    }
+                }
+            }
+        }
+    }
     let mut flat = args.into_iter().map(from_external);
     let vals: Vec<Value<'_>> = if grouped {
         ent.params.iter().map(|t| regroup(t, &mut flat)).collect()
@@ -177,7 +192,7 @@ pub fn run_entry(
     // An empty array built in polymorphic code does not know its inner
     // sizes; the result type gives them, with the parameters' values
     // (`def main x : [][x]i32`).
-    let ret = with_param_sizes(&ent.ret, &param_sizes);
+    let ret = with_param_sizes(&ent.ret, &ret_sizes);
     let external = |v: &Value<'_>, t: &Type| match to_external(v, t) {
         Ok(x) => Ok(EntryResult::Value(x)),
         Err(()) => match value::pretty(v, t) {

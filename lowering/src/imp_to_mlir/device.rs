@@ -91,6 +91,47 @@ pub(super) fn kernel(e: &mut Emitter, k: OpId) -> R<()> {
     Ok(())
 }
 
+/// The device version of a function that kernels call (Note [Functions
+/// at the imp level] in `segop_to_imp/call.rs`): a `func.func` of the
+/// device module taking the error buffer first, its body kernel code.
+pub(super) fn device_func(e: &mut Emitter, f: OpId) -> R<()> {
+    let ctx = e.ctx;
+    let name = OpView { ctx, op: f }.string_attr("sym_name").unwrap_or("f").to_string();
+    let body = ctx.blocks(ctx.regions(f)[0])[0];
+    let mut sig = vec!["%err: !llvm.ptr".to_string()];
+    for &p in ctx.block_args(body) {
+        let n = e.bind(p);
+        sig.push(format!("{n}: {}", e.ty(p)));
+    }
+    let results = super::function_results(ctx, f);
+    let saved_out = std::mem::take(&mut e.out);
+    let saved_indent = std::mem::replace(&mut e.indent, 6);
+    e.in_kernel = true;
+    let _ = writeln!(
+        e.out,
+        "    func.func @futfn_{}({}) -> ({}) {{",
+        super::symbol(&name),
+        sig.join(", "),
+        results.join(", ")
+    );
+    let r = e.block_body(body, "func.return");
+    e.out.push_str("    }\n");
+    e.in_kernel = false;
+    e.indent = saved_indent;
+    let text = std::mem::replace(&mut e.out, saved_out);
+    r?;
+    if let Some(op) = e.kernel_math.take() {
+        return Err(e.fail(
+            f,
+            format!(
+                "`{op}` in a GPU kernel needs CUDA's libdevice, which was not found: set FUTMLIR_LIBDEVICE to libdevice.10.bc (CUDA's nvvm/libdevice folder; `scripts/fetch-ptxas.sh` fetches it)"
+            ),
+        ));
+    }
+    e.device.push_str(&text);
+    Ok(())
+}
+
 /// The device module: shared-memory globals and the kernels.
 pub(super) fn module_text(e: &Emitter) -> String {
     let mut s = String::from("module attributes {gpu.container_module} {\n  gpu.module @futmlir_kernels {\n");

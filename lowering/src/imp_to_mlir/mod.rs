@@ -12,6 +12,11 @@
 //! - and the program descriptor `@futmlir_program` with `main`, which
 //!   calls `futrt_main`.
 //!
+//! A function that `imp.call` calls (Note [Functions at the imp level] in
+//! `segop_to_imp/call.rs`) gives `@futfn_<name>`, taking the runtime
+//! context first; its device version is a `func.func` of the same name in
+//! the `gpu.module`, taking the kernels' error buffer first.
+//!
 //! Memory holds a `bool` as one byte; in registers it is an `i1`.
 //! Scalar semantics follow the soac interpreter (`frontend/src/
 //! soac_interp/scalar.rs`): integer `div`/`mod` round towards negative
@@ -74,9 +79,20 @@ pub fn emit_module(ctx: &Context, module: OpId, gpu: bool, libdevice: bool) -> R
         if ctx.op_name(f) == "imp.kernel" {
             device::kernel(&mut e, f)?;
         }
+        if ctx.op_name(f) == "imp.func" && ctx.attr(f, "device").is_some() {
+            if !gpu {
+                return Err(Diagnostic::error(
+                    ctx.location(f),
+                    "imp-to-mlir: a device function on the CPU target",
+                ));
+            }
+            device::device_func(&mut e, f)?;
+        }
     }
     for f in ctx.block_ops(body) {
         match ctx.op_name(f) {
+            "imp.func" if ctx.attr(f, "device").is_some() => {}
+            "imp.func" if ctx.attr(f, "entry").is_none() => e.internal_func(f)?,
             "imp.func" => entries.push(e.func(f)?),
             "imp.kernel" if gpu => {}
             other => {
@@ -337,6 +353,67 @@ impl<'c> Emitter<'c> {
         })
     }
 
+    /// A function that `imp.call` calls (Note [Functions at the imp
+    /// level] in `segop_to_imp/call.rs`): `@futfn_<name>`, taking the
+    /// runtime context first.
+    fn internal_func(&mut self, f: OpId) -> R<()> {
+        let ctx = self.ctx;
+        let name = OpView { ctx, op: f }.string_attr("sym_name").unwrap_or("f").to_string();
+        let body = ctx.blocks(ctx.regions(f)[0])[0];
+        let mut sig = vec!["%ctx: !llvm.ptr".to_string()];
+        for &p in ctx.block_args(body) {
+            let n = self.bind(p);
+            sig.push(format!("{n}: {}", self.ty(p)));
+        }
+        let results = function_results(ctx, f);
+        let _ = writeln!(
+            self.out,
+            "  func.func @futfn_{}({}) -> ({}) {{",
+            symbol(&name),
+            sig.join(", "),
+            results.join(", ")
+        );
+        self.indent = 4;
+        let header_end = self.out.len();
+        self.block_body(body, "func.return")?;
+        self.out.push_str("  }\n");
+        let allocas: String = std::mem::take(&mut self.entry_allocas)
+            .iter()
+            .map(|a| format!("    {a}\n"))
+            .collect();
+        self.out.insert_str(header_end, &allocas);
+        Ok(())
+    }
+
+    /// `imp.call`: the host version takes the runtime context first, the
+    /// device version the error buffer (Note [Functions at the imp level]
+    /// in `segop_to_imp/call.rs`).
+    fn call(&mut self, o: OpId) -> R<()> {
+        let ctx = self.ctx;
+        let name = match ctx.attr(o, "callee").map(|a| ctx.attr_kind(a)) {
+            Some(AttrKind::SymbolRef(s)) | Some(AttrKind::String(s)) => ctx.str(*s).to_string(),
+            _ => return Err(self.fail(o, "imp.call without a callee")),
+        };
+        let first = if self.in_kernel { "%err" } else { "%ctx" };
+        let mut args = vec![first.to_string()];
+        let mut tys = vec!["!llvm.ptr".to_string()];
+        for &a in ctx.operands(o) {
+            args.push(self.name(a));
+            tys.push(self.ty(a));
+        }
+        let results: Vec<Value> = ctx.results(o).collect();
+        let rtys: Vec<String> = results.iter().map(|&r| mlir_type(ctx, ctx.value_type(r))).collect();
+        let lhs = self.result_names(&results);
+        self.line(&format!(
+            "{lhs}func.call @futfn_{}({}) : ({}) -> ({})",
+            symbol(&name),
+            args.join(", "),
+            tys.join(", "),
+            rtys.join(", ")
+        ));
+        Ok(())
+    }
+
     /// The ops of `b`; its terminator becomes `term` (`scf.yield`,
     /// `func.return`).
     pub fn block_body(&mut self, b: BlockId, term: &str) -> R<()> {
@@ -399,6 +476,7 @@ impl<'c> Emitter<'c> {
             }
             "imp.load" | "imp.store" if self.host_device_access(ops[0]) => device::host_access(self, o)?,
             "imp.launch" => device::launch(self, o)?,
+            "imp.call" => self.call(o)?,
             "imp.thread_id" | "imp.block_id" | "imp.block_dim" | "imp.grid_dim" | "imp.barrier" | "imp.fence"
             | "imp.shared_alloc" | "imp.atomic" | "imp.shuffle" => device::kernel_op(self, o)?,
             "imp.assert" if self.in_kernel => device::kernel_assert(self, o)?,
@@ -884,11 +962,22 @@ fn alignment(s: Scalar) -> String {
     format!("{{alignment = {} : i64}}", super::segop_to_imp::elem_bytes(s))
 }
 
+/// The MLIR types of the results of function `f`.
+pub(crate) fn function_results(ctx: &Context, f: OpId) -> Vec<String> {
+    match ctx.attr(f, "function_type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(t)) => match ctx.type_kind(*t) {
+            TypeKind::Function { results, .. } => results.iter().map(|&t| mlir_type(ctx, t)).collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
 /// `name` as the tail of an MLIR symbol: Futhark names may have primes
 /// (`f'`), which a bare MLIR identifier may not; each character outside
 /// `[A-Za-z0-9_]` is written `$` and its code in hex (`f$27`), which no
 /// Futhark name can clash with (`$` is not a Futhark name character).
-fn symbol(name: &str) -> String {
+pub(crate) fn symbol(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.chars() {
         if c.is_ascii_alphanumeric() || c == '_' {

@@ -166,7 +166,7 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             });
             Rep::Array(out)
         }
-        "soac.apply" => return Err(tr.unsupported("calls of functions that were not inlined (`soac.apply`)")),
+        "soac.apply" => return super::call::apply(tr, o, operands, results),
         other => return Err(tr.unsupported(&format!("`{other}` here"))),
     }])
 }

@@ -2,8 +2,9 @@
 //! memory (thesis ch. 10 and 11), reading the segop level or the mem
 //! level (Note [The mem level] in `segop_to_mem.rs`).
 //!
-//! Every `soac.func` entry point becomes an `imp.func` of the same name;
-//! the `soac.func`s go. The conversion gives every array a memory block
+//! Every `soac.func` entry point becomes an `imp.func` of the same name,
+//! and so does every function a kept call calls (`call.rs`, Note
+//! [Functions at the imp level]); the `soac.func`s go. The conversion gives every array a memory block
 //! and an index function while it translates (Note [Arrays as LMADs]):
 //! a fresh array the mem level bound (`mem.bind`) goes into its block,
 //! the others get one here. Segops become loops for the CPU target
@@ -48,6 +49,7 @@ use futmlir_passes::{OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 mod arrays;
 mod bounds;
+mod call;
 pub(crate) mod entry;
 mod gpu;
 pub(crate) mod segops;
@@ -82,6 +84,7 @@ impl Pass for ToImp {
                 entry::translate_entry(ctx, f, body, self.gpu)?;
             }
         }
+        call::translate_callees(ctx, body, &funcs, self.gpu)?;
         for f in funcs {
             ctx.detach_op(f);
         }
@@ -866,6 +869,7 @@ impl<'a> Tr<'a> {
                 let b = self.ctx.blocks(region)[0];
                 self.block(b, &[])?
             }
+            "segop.manifest" => arrays::array_op(self, o, &name, &operands, &results)?,
             n if n.starts_with("segop.") => segops::segop(self, o, n, &operands, &results)?,
             "soac.map" | "soac.reduce" | "soac.redomap" | "soac.scan" | "soac.scanomap" => {
                 segops::soac(self, o, &name, &operands, &results)?

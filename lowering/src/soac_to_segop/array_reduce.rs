@@ -24,9 +24,11 @@ use super::sequential::{replace_by_loop, rows};
 //   correct everywhere, parallel only inside the operator.
 //
 // A scan with a vectorised operator is interchanged the same way (its
-// result transposed back); other scans of arrays are left as they are
-// (segop-to-imp reports them). A redomap or scanomap is split into its
-// map and a reduce or scan first.
+// result transposed back); other scans of arrays run as a sequential loop
+// too, with the results as merge parameters updated in place (found by
+// `futmlir fuzz`: the simplifier turns a one-wide `map2 op` into an
+// index and a `replicate`, which is no vectorised operator). A redomap or
+// scanomap is split into its map and a reduce or scan first.
 
 /// Rewrites every reduction under `root` whose accumulators include an
 /// array (Note [Array reductions]).
@@ -49,8 +51,12 @@ pub fn array_reductions(ctx: &mut Context, root: OpId) {
         } else {
             o
         };
-        if !interchange(ctx, o) && ctx.op_name(o) == "soac.reduce" {
-            sequential(ctx, o);
+        if !interchange(ctx, o) {
+            if ctx.op_name(o) == "soac.reduce" {
+                sequential(ctx, o);
+            } else {
+                sequential_scan(ctx, o);
+            }
         }
     }
 }
@@ -84,10 +90,11 @@ fn interchange(ctx: &mut Context, o: OpId) -> bool {
     let Some((&term, maps)) = ops.split_last() else {
         return false;
     };
-    let Some(&first) = maps.first() else {
+    // The width: the first op's first operand (an op without operands,
+    // a constant, is no map and fails the test below).
+    let Some(&w) = maps.first().and_then(|&first| ctx.operands(first).first()) else {
         return false;
     };
-    let w = ctx.operand(first, 0);
     let vectorised = |ctx: &Context, m: OpId| {
         ctx.op_name(m) == "soac.map" && ctx.operand(m, 0) == w && ctx.operands(m)[1..].iter().all(|v| args.contains(v))
     };
@@ -250,4 +257,54 @@ fn sequential(ctx: &mut Context, o: OpId) {
         args.extend(rows(ctx, lb, &xs, i));
         ctx.inline_block(op, &args, InsertPoint::End(lb))
     });
+}
+
+/// The scan as a sequential loop over the rows: the accumulators and the
+/// results (each row written in place) are its merge parameters.
+fn sequential_scan(ctx: &mut Context, o: OpId) {
+    let op = operator_block(ctx, o);
+    let k = ctx.block_args(op).len() / 2;
+    let ops: Vec<Value> = ctx.operands(o).to_vec();
+    let (n, nes, xs) = (ops[0], ops[1..1 + k].to_vec(), ops[1 + k..].to_vec());
+    let out_types: Vec<Type> = ctx.results(o).map(|r| ctx.value_type(r)).collect();
+    let acc_types: Vec<Type> = nes.iter().map(|&ne| ctx.value_type(ne)).collect();
+    let mut operands = vec![n];
+    // As in `sequential`: the loop must not start from the neutral
+    // elements themselves.
+    for &ne in &nes {
+        let t = ctx.value_type(ne);
+        let init = if matches!(ctx.type_kind(t), TypeKind::Array { .. }) {
+            let c = Builder::before(ctx, o).op("soac.copy", &[ne], &[t], &[], Vec::new());
+            ctx.result(c, 0)
+        } else {
+            ne
+        };
+        operands.push(init);
+    }
+    for (&ne, &t) in nes.iter().zip(&out_types) {
+        let r = Builder::before(ctx, o).op("soac.replicate", &[n, ne], &[t], &[], Vec::new());
+        operands.push(ctx.result(r, 0));
+    }
+    let mut arg_types = vec![ctx.scalar(Scalar::I64)];
+    arg_types.extend_from_slice(&acc_types);
+    arg_types.extend_from_slice(&out_types);
+    let region = ctx.create_region();
+    let lb = ctx.append_block(region, &arg_types);
+    let args: Vec<Value> = ctx.block_args(lb).to_vec();
+    let i = args[0];
+    let mut inputs = args[1..1 + k].to_vec();
+    inputs.extend(rows(ctx, lb, &xs, i));
+    let next_accs = ctx.inline_block(op, &inputs, InsertPoint::End(lb));
+    let mut next = next_accs.clone();
+    for (j, &out) in args[1 + k..].iter().enumerate() {
+        let u = Builder::at_end(ctx, lb).op("soac.update", &[out, i, next_accs[j]], &[out_types[j]], &[], Vec::new());
+        next.push(ctx.result(u, 0));
+    }
+    Builder::at_end(ctx, lb).op("soac.yield", &next, &[], &[], Vec::new());
+    let mut types = acc_types;
+    types.extend_from_slice(&out_types);
+    let form = ctx.string_attr("for");
+    let lp = Builder::before(ctx, o).op("soac.loop", &operands, &types, &[("form", form)], vec![region]);
+    let results: Vec<Value> = ctx.results(lp).skip(k).collect();
+    ctx.replace_op(o, &results);
 }

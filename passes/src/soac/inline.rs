@@ -5,9 +5,21 @@
 //! by a copy of the callee's body, placed before the call, with the
 //! callee's parameters mapped to the call's operands and the call's
 //! results replaced by the values the body returns (sizes in types
-//! included, Note [Sizes in types]). Futhark has no recursion; a cycle of
-//! calls in hand-written IR is an error naming the function. Calls of
-//! functions outside the module are left alone.
+//! included, Note [Sizes in types]). Calls of functions outside the
+//! module are left alone, and so are the calls that stay calls (Note
+//! [Calls kept as calls]).
+//!
+//! **Note [Calls kept as calls].**
+//! Three kinds of call are not inlined, as in Futhark: a call carrying
+//! the attribute `noinline` (the source's `#[noinline] f x`), a call of a
+//! function carrying it (`#[noinline] def f ...`), and a call in a cycle
+//! of calls (a recursive function: inlining it would never end). Such a
+//! call stays a `soac.apply` through the soac and segop levels (an opaque
+//! op to the simplifier and fusion, a sequential op inside kernel
+//! bodies), and `segop-to-imp` makes its callee an imp function of its
+//! own (Note [Functions at the imp level] in `segop_to_imp/call.rs`).
+//! The callee is inlined into as usual: only the calls that stay calls
+//! are kept.
 
 use std::collections::HashMap;
 
@@ -86,15 +98,8 @@ impl Inline {
         funcs: &HashMap<String, OpId>,
         state: &mut HashMap<OpId, bool>,
     ) -> Result<(), Diagnostic> {
-        match state.get(&func) {
-            Some(true) => return Ok(()),
-            Some(false) => {
-                return Err(Diagnostic::error(
-                    ctx.location(func),
-                    "soac-inline: this function calls itself (through a cycle of calls); Futhark functions are not recursive",
-                ))
-            }
-            None => {}
+        if state.contains_key(&func) {
+            return Ok(());
         }
         state.insert(func, false);
         let mut calls = Vec::new();
@@ -107,12 +112,40 @@ impl Inline {
             let Some(&target) = callee(ctx, call).and_then(|n| funcs.get(&n)) else {
                 continue;
             };
+            if ctx.attr(call, "noinline").is_some() || ctx.attr(target, "noinline").is_some() {
+                self.inline_into(ctx, target, funcs, state)?;
+                continue;
+            }
+            // A callee still in progress calls back into this function
+            // (a cycle of calls): the call stays.
+            if state.get(&target) == Some(&false) {
+                continue;
+            }
             self.inline_into(ctx, target, funcs, state)?;
+            if state.get(&target) == Some(&false) || calls_in_progress(ctx, target, funcs, state) {
+                continue;
+            }
             inline_call(ctx, call, target);
         }
         state.insert(func, true);
         Ok(())
     }
+}
+
+/// Whether `target`'s body still calls a function whose inlining is in
+/// progress (it is in a cycle of calls with one of the callers): copying
+/// its body would copy that call, and the cycle would be inlined without
+/// end.
+fn calls_in_progress(ctx: &Context, target: OpId, funcs: &HashMap<String, OpId>, state: &HashMap<OpId, bool>) -> bool {
+    let mut found = false;
+    ctx.walk(target, &mut |o| {
+        if ctx.op_name(o) == "soac.apply" && ctx.attr(o, "noinline").is_none() {
+            if let Some(&f) = callee(ctx, o).and_then(|n| funcs.get(&n)) {
+                found |= f == target || state.get(&f) == Some(&false);
+            }
+        }
+    });
+    found
 }
 
 /// Replace `call` by a copy of `target`'s body.

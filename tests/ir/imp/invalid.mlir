@@ -216,3 +216,16 @@
   // expected-error @+1 {{'imp.yield' op must end a region of a structured op}}
   "imp.yield"() : () -> ()
 }) {sym_name = "f", function_type = () -> ()} : () -> ()
+
+// -----
+
+"imp.func"() ({
+^bb0(%x: i32):
+  "imp.return"(%x) : (i32) -> ()
+}) {sym_name = "f", function_type = (i32) -> i32} : () -> ()
+"imp.func"() ({
+^bb0(%y: i64):
+  // expected-error @+1 {{'imp.call' op argument}}
+  %r = "imp.call"(%y) {callee = @f} : (i64) -> i32
+  "imp.return"() : () -> ()
+}) {sym_name = "main", function_type = (i64) -> (), entry} : () -> ()

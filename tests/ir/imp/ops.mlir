@@ -63,3 +63,30 @@
   "mem.free"(%d) : (!mem.block<device>) -> ()
   "imp.return"() : () -> ()
 }) {sym_name = "main", function_type = (i64, !mem.block<host>) -> ()} : () -> ()
+
+// -----
+
+// A function that imp.call calls, and its device version of the same name,
+// called from a kernel.
+// CHECK-LABEL: sym_name = "main"
+// CHECK: {callee = @twice} : (i32) -> i32
+"imp.func"() ({
+^bb0(%x: i32):
+  %y = "soac.binop"(%x, %x) {kind = "add"} : (i32, i32) -> i32
+  "imp.return"(%y) : (i32) -> ()
+}) {sym_name = "twice", function_type = (i32) -> i32} : () -> ()
+"imp.func"() ({
+^bb0(%x: i32):
+  %y = "soac.binop"(%x, %x) {kind = "add"} : (i32, i32) -> i32
+  "imp.return"(%y) : (i32) -> ()
+}) {sym_name = "twice", function_type = (i32) -> i32, device} : () -> ()
+"imp.kernel"() ({
+^bb0(%x: i32):
+  %y = "imp.call"(%x) {callee = @twice, device} : (i32) -> i32
+  "imp.return"() : () -> ()
+}) {sym_name = "k", function_type = (i32) -> ()} : () -> ()
+"imp.func"() ({
+^bb0(%x: i32):
+  %y = "imp.call"(%x) {callee = @twice} : (i32) -> i32
+  "imp.return"(%y) : (i32) -> ()
+}) {sym_name = "main", function_type = (i32) -> i32, entry} : () -> ()

@@ -55,3 +55,14 @@ entry scanned [n] [m] (xss: [n][m]i32) (yss: [n][m]f32) : ([n][m]i32, [n][m]f32)
 -- output { [[7, 9], [11, 13]] }
 entry cube [n] [a] [b] (xsss: [n][a][b]i32) : [a][b]i32 =
   reduce (map2 (map2 (+))) (replicate a (replicate b 0)) xsss
+
+-- An operator whose first op takes no operands (the constant index of
+-- `a[0]`): no interchange, and no crash looking for the maps' width.
+-- ==
+-- entry: picked
+-- input { [[1, 2, 3], [4, 5, 6], [2, 9, 9]] }
+-- output { [4, 5, 6] }
+-- input { empty([0][3]i32) }
+-- output { [-1, 0, 0] }
+entry picked [n] [m] (xss: [n][m]i32) : [m]i32 =
+  reduce (\a b -> if a[0] > b[0] then a else b) (replicate m 0 with [0] = -1) xss

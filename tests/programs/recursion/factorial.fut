@@ -1,5 +1,5 @@
--- A top-level function is in scope of its own body. The compiled
--- backends do not support recursion yet and skip it.
+-- A top-level function is in scope of its own body; the compiled
+-- backends keep its recursive calls as calls.
 -- ==
 -- input { 5 } output { 120 }
 -- input { 0 } output { 1 }
