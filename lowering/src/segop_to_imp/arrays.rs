@@ -51,15 +51,26 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
         "soac.reshape" => {
             let mut a = tr.array(operands[0])?;
             let sizes = scalars(tr, &operands[1..])?;
+            if sizes == a.sizes() {
+                // The same shape (a coercion of an existential size, as
+                // after a filter): the array itself.
+                return Ok(vec![Rep::Array(a)]);
+            }
             if !a.row_major {
                 a = fresh_copy(tr, &a)?;
             }
-            let dims = tr.row_major_dims(&sizes);
-            Rep::Array(Arr {
-                dims,
-                row_major: true,
-                ..a
-            })
+            let mut dims = tr.row_major_dims(&sizes);
+            if !a.row_major {
+                // An expanded copy in a kernel: row-major with every
+                // stride times the threads (Tr::expand), as its innermost
+                // stride says.
+                let scale = a.dims.last().map_or(tr.i64c(1), |d| d.1);
+                for d in &mut dims {
+                    d.1 = tr.mul(d.1, scale);
+                }
+            }
+            let row_major = a.row_major;
+            Rep::Array(Arr { dims, row_major, ..a })
         }
         "soac.rearrange" => {
             let a = tr.array(operands[0])?;

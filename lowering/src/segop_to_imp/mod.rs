@@ -484,22 +484,11 @@ impl<'a> Tr<'a> {
         // The sizes on the host: values of the host, or constants.
         let mut host_sizes = Vec::new();
         for &v in sizes {
-            if !self.in_kernel_body(v) {
-                host_sizes.push(Ok(v));
-                continue;
-            }
-            let d = self
-                .ctx
-                .defining_op(v)
-                .filter(|&d| self.ctx.op_name(d) == "soac.constant");
-            match d.and_then(|d| OpView { ctx: self.ctx, op: d }.int_attr("value").ok()) {
-                Some(c) => host_sizes.push(Err(c)),
-                None => match self.size_bound(v)? {
-                    Some(b) => host_sizes.push(Ok(b)),
-                    None => return Err(self.unsupported(
-                        "arrays made by GPU threads with sizes that vary between threads, computed from more than their indices and host values by scalar ops (no memory expansion for them)",
-                    )),
-                },
+            match self.host_size(v)? {
+                Some(h) => host_sizes.push(h),
+                None => return Err(self.unsupported(
+                    "arrays made by GPU threads with sizes that vary between threads, computed from more than their indices and host values by scalar ops (no memory expansion for them)",
+                )),
             }
         }
         let Some((grid, block_size)) = self.host.as_ref().map(|s| (s.grid, s.block_size)) else {
@@ -539,6 +528,43 @@ impl<'a> Tr<'a> {
             dims,
             row_major: false,
             fresh: false,
+        })
+    }
+
+    /// What size `v` (a value of the kernel being built) is on the host:
+    /// the host value itself (`Ok`), a constant (`Err`), or a host bound
+    /// over the threads (`Ok`, Note [Size bounds]); `None` when it is
+    /// none of these.
+    fn host_size(&mut self, v: Value) -> R<Option<Result<Value, i64>>> {
+        if !self.in_kernel_body(v) {
+            return Ok(Some(Ok(v)));
+        }
+        let d = self
+            .ctx
+            .defining_op(v)
+            .filter(|&d| self.ctx.op_name(d) == "soac.constant");
+        if let Some(c) = d.and_then(|d| OpView { ctx: self.ctx, op: d }.int_attr("value").ok()) {
+            return Ok(Some(Err(c)));
+        }
+        Ok(self.size_bound(v)?.map(Ok))
+    }
+
+    /// Notes `bound` (a host value) as a bound of size `s`, a value of
+    /// the kernel being built, over all threads: arrays of size `s` are
+    /// then expanded to `bound` (Note [Filters in kernels]).
+    pub(crate) fn note_bound(&mut self, s: Value, bound: Value) {
+        if let Some(h) = self.host.as_mut() {
+            h.bounds.insert(s, bound);
+        }
+    }
+
+    /// The host bound of size `v` of the kernel being built, made on the
+    /// host (see [`Tr::host_size`]).
+    pub(crate) fn host_bound(&mut self, v: Value) -> R<Option<Value>> {
+        Ok(match self.host_size(v)? {
+            Some(Ok(b)) => Some(b),
+            Some(Err(c)) => Some(self.on_host(|tr| tr.i64c(c))),
+            None => None,
         })
     }
 
@@ -874,6 +900,7 @@ impl<'a> Tr<'a> {
             "soac.map" | "soac.reduce" | "soac.redomap" | "soac.scan" | "soac.scanomap" => {
                 segops::soac(self, o, &name, &operands, &results)?
             }
+            "soac.filter" => segops::filter(self, o, &operands, &results)?,
             _ => arrays::array_op(self, o, &name, &operands, &results)?,
         })
     }

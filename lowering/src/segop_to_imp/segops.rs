@@ -311,6 +311,88 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
     combine(tr, &[n], c, &result_types, &mut point)
 }
 
+/// **Note [Filters in kernels].**
+/// A `soac.filter` left in a segop's body (`map (\xs -> filter p xs)
+/// xss`) runs sequentially in the thread, as Futhark does: a buffer of
+/// the input's length `n` (the most rows the filter can keep) per input,
+/// a loop over the rows carrying the count of the kept ones, each kept
+/// row written at the count; the results are views of the buffers' first
+/// `count` rows. On the CPU the buffers are allocations of the loop's
+/// iteration, freed at its end unless it yields them. In a GPU kernel
+/// they are expanded ([`Tr::expand`]), so `n` needs a host bound: `n`
+/// itself when the host knows it, else the bound of Note [Size bounds].
+/// The count is noted as bounded by that same bound, so that arrays
+/// sized by it (a filter of the filter's result, a `map` over it) are
+/// expanded too. A filter whose input's length has no host bound is
+/// refused with the diagnostic of memory expansion.
+pub(crate) fn filter(tr: &mut Tr, o: OpId, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
+    let n = tr.scalar(operands[0])?;
+    let pred = tr.ctx.blocks(tr.ctx.regions(o)[0])[0];
+    let inputs = operands[1..]
+        .iter()
+        .map(|&v| match tr.virtual_arrays.get(&v) {
+            Some(&d) => Ok(Input::Virtual(d)),
+            None => tr.array(v).map(Input::Array),
+        })
+        .collect::<R<Vec<_>>>()?;
+    let mut bufs = Vec::new();
+    for (j, (input, &r)) in inputs.iter().zip(results).enumerate() {
+        let (elem, _) = array_elem(tr.ctx, tr.ctx.value_type(r))
+            .ok_or_else(|| tr.fail("internal error: a filter result that is not an array"))?;
+        let mut sizes = vec![n];
+        match input {
+            Input::Array(a) => sizes.extend(a.sizes().into_iter().skip(1)),
+            // A replicate's row may be an array; an iota's is a scalar.
+            Input::Virtual(d) if tr.ctx.op_name(*d) == "soac.replicate" => {
+                if let Rep::Array(x) = tr.rep(tr.ctx.operands(*d)[1])? {
+                    sizes.extend(x.sizes());
+                }
+            }
+            Input::Virtual(_) => {}
+        }
+        bufs.push(tr.alloc_result(j, elem, &sizes)?);
+    }
+    let zero = tr.i64c(0);
+    let count = tr.for_loop(n, &[zero], &mut |tr, i, count| {
+        let rows = inputs
+            .iter()
+            .map(|a| match a {
+                Input::Array(a) => Ok(row(tr, a, i)),
+                Input::Virtual(d) => virtual_row(tr, *d, i),
+            })
+            .collect::<R<Vec<Rep>>>()?;
+        let keep = match tr.block(pred, &rows)?.first() {
+            Some(Rep::Scalar(b)) => *b,
+            _ => return Err(tr.fail("internal error: a filter's predicate that is not a scalar")),
+        };
+        let c = count[0];
+        tr.if_(
+            keep,
+            &mut |tr| {
+                for (b, x) in bufs.iter().zip(&rows) {
+                    tr.write(b, &[c], x);
+                }
+                let one = tr.i64c(1);
+                Ok(vec![tr.add(c, one)])
+            },
+            &mut |_| Ok(vec![c]),
+        )
+    })?[0];
+    if tr.in_kernel {
+        // See Note [Filters in kernels].
+        if let Some(bound) = tr.host_bound(n)? {
+            tr.note_bound(count, bound);
+        }
+    }
+    Ok(bufs
+        .into_iter()
+        .map(|mut b| {
+            b.dims[0].0 = count;
+            Rep::Array(Arr { fresh: false, ..b })
+        })
+        .collect())
+}
+
 /// **Note [Virtual arrays].**
 /// Inside a kernel, an `iota` or `replicate` read only by the SOACs the
 /// thread runs (`map (\j -> ...) (iota k)`, `reduce (+) 0 (iota k)`) is
@@ -334,7 +416,7 @@ fn only_read(ctx: &Context, r: Value, index: bool) -> bool {
     ctx.uses(r).iter().all(|u| {
         let first_input = match ctx.op_name(u.op) {
             "soac.index" | "soac.size" if index => return u.index == 0,
-            "soac.map" => 1,
+            "soac.map" | "soac.filter" => 1,
             "soac.reduce" | "soac.scan" => 1 + ctx.results(u.op).count(),
             "soac.redomap" | "soac.scanomap" => 1 + ctx.block_args(ctx.blocks(ctx.regions(u.op)[0])[0]).len() / 2,
             _ => return false,
