@@ -1,41 +1,42 @@
 -- The SOAC built-ins become soac ops with their lambdas as regions; the
--- arrays they combine must have one outer size, checked at run time
--- (`zip`'s check: the prelude's `map2` is a `map` of a `zip`).
+-- arrays they combine have one outer size (`zip` in `maps` makes the two
+-- parameters' anonymous sizes one inferred size parameter, so no check
+-- is left at run time).
 -- RUN: futmlir opt %s
 -- CHECK-LABEL: sym_name = "maps"
--- CHECK: soac.assert(%4) {message = "`zip` of arrays of different sizes
--- CHECK-NEXT: %5 = soac.reshape(%3, %0) : ([%1]f32, i64) -> [%0]f32
--- CHECK-NEXT: %6 = soac.map(%0, %2, %5) ({
--- CHECK-NEXT: ^bb0(%7: f32, %8: f32):
--- CHECK-NEXT: soac.binop(%7, %8) {kind = "mul"}
+-- CHECK-SAME: size_params = 1
+-- CHECK-NEXT: ^bb0(%0: i64, %1: [%0]f32, %2: [%0]f32):
+-- CHECK-NEXT: %3 = soac.map(%0, %1, %2) ({
+-- CHECK-NEXT: ^bb0(%4: f32, %5: f32):
+-- CHECK-NEXT: soac.binop(%4, %5) {kind = "mul"}
 -- CHECK: }) : (i64, [%0]f32, [%0]f32) -> [%0]f32
 -- CHECK-LABEL: sym_name = "reduces"
--- CHECK: %15 = soac.reduce(%12, %14, %13) ({
--- CHECK-NEXT: ^bb0(%16: i32, %17: i32):
--- CHECK-NEXT: soac.binop(%16, %17) {kind = "add"}
+-- CHECK: %12 = soac.reduce(%9, %11, %10) ({
+-- CHECK-NEXT: ^bb0(%13: i32, %14: i32):
+-- CHECK-NEXT: soac.binop(%13, %14) {kind = "add"}
 -- CHECK: soac.constant() {value = -2147483648 : i32}
--- CHECK-NEXT: soac.reduce(%12, %19, %13) {commutative} ({
+-- CHECK-NEXT: soac.reduce(%9, %16, %10) {commutative} ({
 -- CHECK: {kind = "max"}
 -- CHECK-LABEL: sym_name = "scans"
--- CHECK: soac.scan(%24, %26, %25) ({
--- CHECK: }) : (i64, i64, [%24]i64) -> [%24]i64
+-- CHECK: soac.scan(%21, %23, %22) ({
+-- CHECK: }) : (i64, i64, [%21]i64) -> [%21]i64
 -- CHECK-LABEL: sym_name = "filters"
--- CHECK: %33 = soac.filter(%31, %32) ({
--- CHECK: }) : (i64, [%31]i32) -> [?]i32
--- CHECK-NEXT: %37 = soac.size(%33) {dim = 0 : i64} : ([?]i32) -> i64
--- CHECK-NEXT: %38 = soac.reshape(%33, %37) : ([?]i32, i64) -> [%37]i32
+-- CHECK: %30 = soac.filter(%28, %29) ({
+-- CHECK: }) : (i64, [%28]i32) -> [?]i32
+-- CHECK-NEXT: %34 = soac.size(%30) {dim = 0 : i64} : ([?]i32) -> i64
+-- CHECK-NEXT: %35 = soac.reshape(%30, %34) : ([?]i32, i64) -> [%34]i32
 -- CHECK-LABEL: sym_name = "scatters"
--- CHECK: %47 = soac.scatter(%40, %43, %46, %42) ({
--- CHECK-NEXT: ^bb0(%48: i64, %49: f32):
--- CHECK-NEXT: soac.yield(%48, %49) : (i64, f32) -> ()
--- CHECK-NEXT: }) : (i64, [%40]i64, [%40]f32, [%39]f32) -> [%39]f32
+-- CHECK: %41 = soac.scatter(%37, %39, %40, %38) ({
+-- CHECK-NEXT: ^bb0(%42: i64, %43: f32):
+-- CHECK-NEXT: soac.yield(%42, %43) : (i64, f32) -> ()
+-- CHECK-NEXT: }) : (i64, [%37]i64, [%37]f32, [%36]f32) -> [%36]f32
 -- CHECK-LABEL: sym_name = "hists"
--- CHECK: %56 = soac.replicate(%55, %54) : (i64, i32) -> [%55]i32
--- CHECK: %59 = soac.hist(%50, %55, %56, %54, %52, %58) ({
+-- CHECK: %49 = soac.replicate(%48, %47) : (i64, i32) -> [%48]i32
+-- CHECK: %50 = soac.hist(%44, %48, %49, %47, %45, %46) ({
 -- CHECK: {kind = "add"}
--- CHECK: ^bb0(%63: i64, %64: i32):
--- CHECK-NEXT: soac.yield(%63, %64) : (i64, i32) -> ()
--- CHECK-NEXT: }) : (i64, i64, [%55]i32, i32, [%50]i64, [%50]i32) -> [%55]i32
+-- CHECK: ^bb0(%54: i64, %55: i32):
+-- CHECK-NEXT: soac.yield(%54, %55) : (i64, i32) -> ()
+-- CHECK-NEXT: }) : (i64, i64, [%48]i32, i32, [%44]i64, [%44]i32) -> [%48]i32
 
 entry maps (xs: []f32) (ys: []f32): []f32 = map (\(x, y) -> x * y + 1) (zip xs ys)
 

@@ -10,18 +10,18 @@
 -- CHECK-LABEL: sym_name = "limit", function_type = () -> i64}
 -- CHECK-LABEL: sym_name = "main"
 -- CHECK-SAME: entry}
--- CHECK-NEXT: ^bb0(%12: i64, %13: [%12]f32, %14: [?]f32):
--- CHECK-NEXT: source.apply(%12, %13) {callee = @total} : (i64, [%12]f32) -> f32
--- CHECK: %20 = source.soac_call(%17, %14) {soac = "filter"} : ((f32) -> bool, [?]f32) -> [?]f32
--- CHECK-NEXT: %21 = source.size(%20) {dim = 0 : i64} : ([?]f32) -> i64
--- CHECK-NEXT: source.apply(%21, %20) {callee = @total} : (i64, [?]f32) -> f32
--- CHECK: %25 = source.lambda() ({
--- CHECK-NEXT: ^bb0(%26: f32):
--- CHECK-NEXT: source.apply(%24, %26) {callee = @scale} : (f32, f32) -> f32
--- CHECK: %28 = source.apply() {callee = @limit} : () -> i64
--- CHECK-NEXT: %29 = source.apply(%28, %13) {callee = @take} : (i64, [%12]f32) -> [?]f32
--- CHECK-NEXT: %30 = source.coerce(%29) : ([?]f32) -> [%12]f32
--- CHECK-NEXT: source.soac_call(%25, %30) {soac = "map"} : ((f32) -> f32, [%12]f32) -> [%12]f32
+-- CHECK-NEXT: ^bb0(%12: i64, %13: i64, %14: [%12]f32, %15: [%13]f32):
+-- CHECK-NEXT: source.apply(%12, %14) {callee = @total} : (i64, [%12]f32) -> f32
+-- CHECK: %21 = source.soac_call(%18, %15) {soac = "filter"} : ((f32) -> bool, [%13]f32) -> [?]f32
+-- CHECK-NEXT: %22 = source.size(%21) {dim = 0 : i64} : ([?]f32) -> i64
+-- CHECK-NEXT: source.apply(%22, %21) {callee = @total} : (i64, [?]f32) -> f32
+-- CHECK: %26 = source.lambda() ({
+-- CHECK-NEXT: ^bb0(%27: f32):
+-- CHECK-NEXT: source.apply(%25, %27) {callee = @scale} : (f32, f32) -> f32
+-- CHECK: %29 = source.apply() {callee = @limit} : () -> i64
+-- CHECK-NEXT: %30 = source.apply(%29, %14) {callee = @take} : (i64, [%12]f32) -> [?]f32
+-- CHECK-NEXT: %31 = source.coerce(%30) : ([?]f32) -> [%12]f32
+-- CHECK-NEXT: source.soac_call(%26, %31) {soac = "map"} : ((f32) -> f32, [%12]f32) -> [%12]f32
 
 def scale (k: f32) (x: f32): f32 = k * x
 

@@ -4,24 +4,24 @@
 -- with source.size; a polymorphic local function is emitted at each use.
 -- RUN: futmlir opt %s --emit=source
 -- CHECK-LABEL: sym_name = "main"
--- CHECK-NEXT: ^bb0(%0: i32, %1: [?]i32):
--- CHECK-NEXT: %2 = source.lambda() ({
--- CHECK-NEXT: ^bb0(%3: i32, %4: i32):
--- CHECK-NEXT: %5 = source.lambda() ({
--- CHECK-NEXT: ^bb0(%6: i32):
--- CHECK-NEXT: source.binop(%3, %6) {kind = "mul"}
--- CHECK: %8 = source.apply(%5, %4) : ((i32) -> i32, i32) -> i32
+-- CHECK-NEXT: ^bb0(%0: i64, %1: i32, %2: [%0]i32):
+-- CHECK-NEXT: %3 = source.lambda() ({
+-- CHECK-NEXT: ^bb0(%4: i32, %5: i32):
+-- CHECK-NEXT: %6 = source.lambda() ({
+-- CHECK-NEXT: ^bb0(%7: i32):
+-- CHECK-NEXT: source.binop(%4, %7) {kind = "mul"}
+-- CHECK: %9 = source.apply(%6, %5) : ((i32) -> i32, i32) -> i32
 -- CHECK: }) : () -> ((i32, i32) -> i32)
--- CHECK-NEXT: %9 = source.lambda() ({
--- CHECK-NEXT: ^bb0(%10: [?]i32):
--- CHECK-NEXT: %11 = source.size(%10) {dim = 0 : i64} : ([?]i32) -> i64
--- CHECK: source.binop(%13, %0) {kind = "add"}
--- CHECK: source.soac_call(%12, %10) {soac = "map"} : ((i32) -> i32, [?]i32) -> [%11]i32
+-- CHECK-NEXT: %10 = source.lambda() ({
+-- CHECK-NEXT: ^bb0(%11: [?]i32):
+-- CHECK-NEXT: %12 = source.size(%11) {dim = 0 : i64} : ([?]i32) -> i64
+-- CHECK: source.binop(%14, %1) {kind = "add"}
+-- CHECK: source.soac_call(%13, %11) {soac = "map"} : ((i32) -> i32, [?]i32) -> [%12]i32
 -- CHECK: }) : () -> (([?]i32) -> [?]i32)
--- CHECK-NEXT: source.apply(%2, %0, %0) : ((i32, i32) -> i32, i32, i32) -> i32
--- CHECK: %19 = source.lambda() ({
--- CHECK-NEXT: ^bb0(%20: i32):
--- CHECK-NEXT: source.apply(%2, %18, %20) : ((i32, i32) -> i32, i32, i32) -> i32
+-- CHECK-NEXT: source.apply(%3, %1, %1) : ((i32, i32) -> i32, i32, i32) -> i32
+-- CHECK: %20 = source.lambda() ({
+-- CHECK-NEXT: ^bb0(%21: i32):
+-- CHECK-NEXT: source.apply(%3, %19, %21) : ((i32, i32) -> i32, i32, i32) -> i32
 -- CHECK-LABEL: sym_name = "poly_local"
 -- CHECK: }) : () -> (((bool) -> bool, bool) -> bool)
 -- CHECK: }) : () -> (((f32) -> f32, f32) -> f32)
