@@ -489,6 +489,13 @@ impl<'a> Interp<'a> {
 
     #[inline(never)]
     fn eval_array_lit(&mut self, es: &'a [Exp], e: &'a Exp) -> R<Value<'a>> {
+        // `[] : [0][n]t` with a negative `n` is no array: the same error as
+        // the soac interpreter's and the compiled code's.
+        if let (true, Some(Type::Array { shape, .. })) = (es.is_empty(), e.ty.as_ref()) {
+            if let Some(n) = shape.iter().skip(1).filter_map(|d| self.size_value(d)).find(|&n| n < 0) {
+                return Err(error(e.span, format!("a negative size {n}")));
+            }
+        }
         let mut b = Builder::new(es.len());
         for x in es {
             let v = self.eval(x)?;
@@ -844,7 +851,7 @@ impl<'a> Interp<'a> {
                         && !self.has_context_sizes(&vb.type_params, &vb.params)
                     {
                         let v = self.call_global(vb, vals, e.span)?;
-                        return Ok(self.empty_with_type_shape(v, e.ty.as_ref()));
+                        return self.empty_with_type_shape(v, e.ty.as_ref(), e.span);
                     }
                 }
                 _ => {}
@@ -852,33 +859,49 @@ impl<'a> Interp<'a> {
         }
         let fv = self.eval(f)?;
         let v = self.apply(fv, vals, e.span)?;
-        Ok(self.empty_with_type_shape(v, e.ty.as_ref()))
+        self.empty_with_type_shape(v, e.ty.as_ref(), e.span)
     }
 
     /// An empty array returned by a function, with the row sizes the
     /// application's type gives it. See Note [Empty results of
     /// polymorphic functions].
-    fn empty_with_type_shape(&self, v: Value<'a>, ty: Option<&Type>) -> Value<'a> {
+    fn empty_with_type_shape(&self, v: Value<'a>, ty: Option<&Type>, span: Span) -> R<Value<'a>> {
+        // The components of a tuple result too.
+        if let (Value::Tuple(vs), Some(Type::Tuple(ts))) = (&v, ty) {
+            if vs.len() == ts.len() && vs.iter().any(|x| matches!(x, Value::Array(_))) {
+                let mut out = Vec::with_capacity(vs.len());
+                for (x, t) in vs.iter().zip(ts) {
+                    out.push(self.empty_with_type_shape(x.clone(), Some(t), span)?);
+                }
+                return Ok(Value::Tuple(Rc::new(out)));
+            }
+            return Ok(v);
+        }
         let (Value::Array(a), Some(Type::Array { shape, elem, .. })) = (&v, ty) else {
-            return v;
+            return Ok(v);
         };
-        let Some(t) = elem.prim() else { return v };
+        let Some(t) = elem.prim() else { return Ok(v) };
         if !a.data.is_empty() || a.shape.is_empty() || shape.len() < a.shape.len() {
-            return v;
+            return Ok(v);
         }
         let boxed = matches!(a.data, Data::Boxed(_));
         if !boxed && shape.len() != a.shape.len() {
-            return v;
+            return Ok(v);
         }
         let mut dims = vec![a.shape[0]];
         for (k, d) in shape.iter().enumerate().skip(1) {
-            let known = self.size_value(d).filter(|v| *v >= 0).map(|v| v as usize);
+            let known = match self.size_value(d) {
+                // No array has a negative size: the soac interpreter and
+                // compiled code fail here too.
+                Some(n) if n < 0 => return Err(error(span, format!("a negative size {n}"))),
+                k => k.map(|v| v as usize),
+            };
             dims.push(known.or(a.shape.get(k).copied()).unwrap_or(0));
         }
         if (dims == a.shape && !boxed) || dims.iter().product::<usize>() != 0 {
-            return v;
+            return Ok(v);
         }
-        Value::array(Array::new(dims, Data::of_prim(t, 0)))
+        Ok(Value::array(Array::new(dims, Data::of_prim(t, 0))))
     }
 
     #[inline(never)]
