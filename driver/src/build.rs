@@ -104,7 +104,13 @@ pub fn build_linked(
             .map_err(|ds| render(ctx, &ds))
     };
     let print = |ctx: &Context, m: OpId| Ok(Some(ctx.print_op(m, PrintOptions::default())));
-    stage(&mut ctx, futmlir_passes::pipelines::SOAC)?;
+    stage(
+        &mut ctx,
+        match gpu {
+            Some(_) => futmlir_passes::pipelines::SOAC_CUDA,
+            None => futmlir_passes::pipelines::SOAC,
+        },
+    )?;
     if emit == Emit::Soac {
         return print(&ctx, module);
     }

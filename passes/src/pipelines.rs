@@ -20,11 +20,18 @@
 ///    simplify.
 pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 
+/// [`SOAC`] for the CUDA target: a `noinline` call in a SOAC's lambda
+/// whose callee makes arrays is inlined, as a GPU thread cannot allocate
+/// (Note [Calls that allocate in kernels] in `soac/inline.rs`).
+pub const SOAC_CUDA: &str = "soac-inline{kernel-allocs=false},soac-simplify,soac-fuse,soac-simplify";
+
 /// Down to kernels (the segop level), after [`SOAC`]:
 ///
-/// 1. `soac-unstream`: streams that fusion made outside any SOAC take
-///    their whole input as one chunk, so the SOACs in them become kernels
-///    (thesis rule E4); `soac-simplify` removes what only mattered
+/// 1. `soac-unstream{nested=true}`: every stream takes its whole input as
+///    one chunk, so the SOACs in it become kernels (thesis rule E4) or,
+///    inside a map, parts of the map's nest; the back ends have no
+///    chunked loop for a stream, and kernel extraction does not keep one
+///    in a kernel's body. `soac-simplify` removes what only mattered
 ///    between chunks.
 /// 2. `soac-partition`: a `partition` becomes a scanomap of its classes'
 ///    running counts and a scatter of the rows to their places, SOACs
@@ -33,15 +40,10 @@ pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 ///    nobody reads).
 /// 3. `soac-to-segop` (from `futmlir-lowering`, which must have
 ///    registered its passes): map distribution and kernel extraction.
-/// 4. `soac-unstream{nested=true}`: a stream left in a kernel's body
-///    (fusion made it inside a map) runs as one chunk there, its SOACs
-///    sequential in the thread; the back ends have no chunked loop for
-///    a stream.
-/// 5. `soac-simplify` again, as Futhark simplifies after kernel
+/// 4. `soac-simplify` again, as Futhark simplifies after kernel
 ///    extraction: what the kernels replaced (an `iota` whose elements a
 ///    segop now takes from its index space) is dead.
-pub const TO_KERNELS: &str =
-    "soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-unstream{nested=true},soac-simplify";
+pub const TO_KERNELS: &str = "soac-unstream{nested=true},soac-partition,soac-simplify,soac-to-segop,soac-simplify";
 
 /// The CPU target's passes after [`TO_KERNELS`] (from
 /// `futmlir-lowering`): `segop-cpu-locality` gives segops row-major
@@ -52,8 +54,7 @@ pub const CPU_KERNELS: &str = "segop-cpu-locality";
 /// [`SOAC`] then [`TO_KERNELS`], in one string (what `structure gpu`
 /// blocks count after).
 pub const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,\
-                           soac-unstream,soac-partition,soac-simplify,soac-to-segop,soac-unstream{nested=true},\
-                           soac-simplify";
+                           soac-unstream{nested=true},soac-partition,soac-simplify,soac-to-segop,soac-simplify";
 
 /// The mem level, after [`KERNELS`] (both from `futmlir-lowering`):
 ///

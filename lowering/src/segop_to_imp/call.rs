@@ -202,18 +202,7 @@ fn translate_function(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: boo
                 }
                 // A result the caller owns: a whole block of this call's,
                 // returned once; anything else is copied.
-                let owned = a.fresh && !used_blocks.contains(&a.mem);
-                let a = if owned {
-                    a
-                } else {
-                    let sizes = a.sizes();
-                    let dst = tr.alloc_array(a.elem, &sizes)?;
-                    tr.copy_into(&dst, &a);
-                    dst
-                };
-                used_blocks.push(a.mem);
-                returned.push(a.mem);
-                returned.extend(a.sizes());
+                super::entry::return_owned(&mut tr, a, &mut used_blocks, &mut returned)?;
             }
         }
     }

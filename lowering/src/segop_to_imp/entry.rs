@@ -155,19 +155,7 @@ pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, 
     for y in ys {
         match y {
             Rep::Scalar(v) => returned.push(v),
-            Rep::Array(a) => {
-                let a = if a.fresh && !used_blocks.contains(&a.mem) {
-                    a
-                } else {
-                    let sizes = a.sizes();
-                    let dst = tr.alloc_array(a.elem, &sizes)?;
-                    tr.copy_into(&dst, &a);
-                    dst
-                };
-                used_blocks.push(a.mem);
-                returned.push(a.mem);
-                returned.extend(a.sizes());
-            }
+            Rep::Array(a) => return_owned(&mut tr, a, &mut used_blocks, &mut returned)?,
         }
     }
     tr.free_scope(&returned);
@@ -199,6 +187,24 @@ const OPAQUE: i64 = 12;
 /// opaque parameter or result (`in_types`/`out_types` code 12) and the
 /// runtime refuses to call it, saying so. Its function does nothing
 /// (attribute `opaque`).
+/// Returns array `a` as a block the caller owns (with its sizes after
+/// it, in `returned`): a whole fresh block of this function's, returned
+/// once (`used_blocks`), or else a copy.
+pub(crate) fn return_owned(tr: &mut Tr, a: Arr, used_blocks: &mut Vec<Value>, returned: &mut Vec<Value>) -> R<()> {
+    let a = if a.fresh && !used_blocks.contains(&a.mem) {
+        a
+    } else {
+        let sizes = a.sizes();
+        let dst = tr.alloc_array(a.elem, &sizes)?;
+        tr.copy_into(&dst, &a);
+        dst
+    };
+    used_blocks.push(a.mem);
+    returned.push(a.mem);
+    returned.extend(a.sizes());
+    Ok(())
+}
+
 fn opaque_entry(ctx: &mut Context, f: OpId, module_body: BlockId, name: &str) {
     let loc = ctx.location(f);
     let params = ctx.attr(f, "opaque_params").is_some();

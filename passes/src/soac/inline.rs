@@ -30,14 +30,24 @@ use crate::pass::{OptionKind, OptionSpec, Pass, PassInfo};
 pub const INFO: PassInfo = PassInfo {
     name: "soac-inline",
     description: "Inline all calls of module functions and remove the functions left uncalled (entry points stay)",
-    options: &[OptionSpec {
-        name: "remove-dead",
-        kind: OptionKind::Bool,
-        default: "true",
-        help: "remove functions that are neither entry points nor called after inlining",
-    }],
+    options: &[
+        OptionSpec {
+            name: "remove-dead",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "remove functions that are neither entry points nor called after inlining",
+        },
+        OptionSpec {
+            name: "kernel-allocs",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "keep a `noinline` call inside a SOAC's lambda whose callee makes arrays \
+                   (false for the GPU, where a thread cannot allocate: Note [Calls that allocate in kernels])",
+        },
+    ],
     create: |o| {
         Box::new(Inline {
+            kernel_allocs: o.bool("kernel-allocs"),
             remove_dead: o.bool("remove-dead"),
         })
     },
@@ -45,7 +55,19 @@ pub const INFO: PassInfo = PassInfo {
 
 struct Inline {
     remove_dead: bool,
+    kernel_allocs: bool,
 }
+
+// Note [Calls that allocate in kernels]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `#[noinline]` is a request, not a meaning: inlining never changes what a
+// program computes. A call kept inside a SOAC's lambda becomes a call in
+// a kernel, and on the GPU a device function cannot allocate (memory
+// expansion is planned per kernel, on the host), so a callee that makes
+// arrays (`iota x`, a copy, a map) could not be compiled there. With
+// `kernel-allocs=false` (the CUDA target's pipeline) such a call is
+// inlined after all; a call in a cycle of calls cannot be, and stays
+// (segop-to-imp then refuses it with a diagnostic).
 
 /// The functions of a module by name.
 fn functions(ctx: &Context, module: OpId) -> HashMap<String, OpId> {
@@ -82,6 +104,9 @@ impl Pass for Inline {
         names.sort();
         for name in names {
             self.inline_into(ctx, funcs[name], &funcs, &mut state)?;
+        }
+        if !self.kernel_allocs {
+            inline_allocating_in_lambdas(ctx, module, &funcs);
         }
         if self.remove_dead {
             remove_uncalled(ctx, module, &funcs);
@@ -130,6 +155,69 @@ impl Inline {
         state.insert(func, true);
         Ok(())
     }
+}
+
+/// With `kernel-allocs=false`: inline every call left in a SOAC's lambda
+/// whose callee makes arrays and is in no cycle of calls, until none is
+/// left (an inlined body may bring more such calls into the lambda). See
+/// Note [Calls that allocate in kernels].
+fn inline_allocating_in_lambdas(ctx: &mut Context, module: OpId, funcs: &HashMap<String, OpId>) {
+    loop {
+        let mut found = None;
+        ctx.walk(module, &mut |o| {
+            if found.is_some() || ctx.op_name(o) != "soac.apply" {
+                return;
+            }
+            let Some(&target) = callee(ctx, o).and_then(|n| funcs.get(&n)) else {
+                return;
+            };
+            if super::analysis::held_by(ctx, o, |n| super::analysis::SOAC_OPS.contains(&n))
+                && makes_arrays(ctx, target)
+                && !recursive(ctx, target, funcs)
+            {
+                found = Some((o, target));
+            }
+        });
+        let Some((call, target)) = found else { return };
+        inline_call(ctx, call, target);
+    }
+}
+
+/// Whether function `f` calls itself, directly or through others.
+fn recursive(ctx: &Context, f: OpId, funcs: &HashMap<String, OpId>) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![f];
+    while let Some(g) = todo.pop() {
+        let mut callees = Vec::new();
+        ctx.walk(g, &mut |o| {
+            if ctx.op_name(o) == "soac.apply" {
+                if let Some(&h) = callee(ctx, o).and_then(|n| funcs.get(&n)) {
+                    callees.push(h);
+                }
+            }
+        });
+        for h in callees {
+            if h == f {
+                return true;
+            }
+            if seen.insert(h) {
+                todo.push(h);
+            }
+        }
+    }
+    false
+}
+
+/// Whether function `f` makes an array: an op of its body (at any depth)
+/// with an array result (Note [Calls that allocate in kernels]).
+fn makes_arrays(ctx: &Context, f: OpId) -> bool {
+    let mut found = false;
+    ctx.walk(f, &mut |o| {
+        if o != f && ctx.results(o).any(|r| ctx.as_scalar(ctx.value_type(r)).is_none()) {
+            found = true;
+        }
+    });
+    found
 }
 
 /// Whether `target`'s body still calls a function whose inlining is in

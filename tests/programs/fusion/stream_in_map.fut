@@ -1,6 +1,6 @@
 -- The stream that fusing a reduction with the scan it reads makes, inside
--- a map: after kernel extraction it is in the kernel's body, where it runs
--- as one chunk (`soac-unstream{nested=true}`), sequentially per row.
+-- a map: it runs as one chunk (`soac-unstream{nested=true}` before kernel
+-- extraction), its scan and reduction part of the map's nest.
 -- Rows of different sums, an empty inner dimension, and the scan's
 -- results also returned.
 -- ==
@@ -10,7 +10,7 @@
 -- output { [0i32, 0i32] empty([2][0]i32) }
 -- input { empty([0][4]i32) }
 -- output { empty([0]i32) empty([0][4]i32) }
--- structure gpu { SegMap 1 Stream 0 }
+-- structure gpu { Stream 0 }
 
 def main (xss: [][]i32) : ([]i32, [][]i32) =
   unzip (map (\xs -> let s = scan (+) 0 xs
