@@ -234,21 +234,6 @@ impl Program {
     }
 }
 
-const PRIMS: [PrimType; 12] = [
-    PrimType::I8,
-    PrimType::I16,
-    PrimType::I32,
-    PrimType::I64,
-    PrimType::U8,
-    PrimType::U16,
-    PrimType::U32,
-    PrimType::U64,
-    PrimType::F16,
-    PrimType::F32,
-    PrimType::F64,
-    PrimType::Bool,
-];
-
 pub struct Gen {
     pub rng: Rng,
     fresh: u32,
@@ -288,7 +273,7 @@ impl Gen {
     }
 
     pub fn prim(&mut self) -> PrimType {
-        self.pick(&PRIMS)
+        self.pick(&PrimType::ALL)
     }
 
     /// A dimension a requested type may have.

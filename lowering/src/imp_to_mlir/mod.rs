@@ -330,15 +330,7 @@ impl<'c> Emitter<'c> {
             sig.join(", "),
             result_types.join(", ")
         );
-        self.indent = 4;
-        let header_end = self.out.len();
-        self.block_body(body, "func.return")?;
-        self.out.push_str("  }\n");
-        let allocas: String = std::mem::take(&mut self.entry_allocas)
-            .iter()
-            .map(|a| format!("    {a}\n"))
-            .collect();
-        self.out.insert_str(header_end, &allocas);
+        self.func_body(body)?;
         // An opaque entry point's wrapper only returns: the runtime never
         // calls it (`segop_to_imp::entry`, `opaque_entry`).
         if ctx.attr(f, "opaque").is_some() {
@@ -351,6 +343,21 @@ impl<'c> Emitter<'c> {
             in_types,
             out_types,
         })
+    }
+
+    /// The body of the `func.func` whose header was just written, with
+    /// the allocas its body asked for at its start.
+    fn func_body(&mut self, body: BlockId) -> R<()> {
+        self.indent = 4;
+        let header_end = self.out.len();
+        self.block_body(body, "func.return")?;
+        self.out.push_str("  }\n");
+        let allocas: String = std::mem::take(&mut self.entry_allocas)
+            .iter()
+            .map(|a| format!("    {a}\n"))
+            .collect();
+        self.out.insert_str(header_end, &allocas);
+        Ok(())
     }
 
     /// A function that `imp.call` calls (Note [Functions at the imp
@@ -373,15 +380,7 @@ impl<'c> Emitter<'c> {
             sig.join(", "),
             results.join(", ")
         );
-        self.indent = 4;
-        let header_end = self.out.len();
-        self.block_body(body, "func.return")?;
-        self.out.push_str("  }\n");
-        let allocas: String = std::mem::take(&mut self.entry_allocas)
-            .iter()
-            .map(|a| format!("    {a}\n"))
-            .collect();
-        self.out.insert_str(header_end, &allocas);
+        self.func_body(body)?;
         Ok(())
     }
 
