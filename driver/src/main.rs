@@ -8,7 +8,6 @@ mod dataset;
 mod fuzz;
 mod opt;
 mod run;
-mod script;
 mod structure;
 mod test;
 

@@ -860,3 +860,51 @@ fn loops_free_the_arrays_they_carry() {
         .unwrap_or_else(|| panic!("no memory report in {err}"));
     assert!(peak < 8 * 400_000, "peak {peak} bytes");
 }
+
+/// A function called from host code and from a kernel has a host and a
+/// device version in the imp IR of the CUDA target, under distinct
+/// symbols: futmlir's verifier (which wants a module's symbols unique)
+/// and upstream `mlir-opt` take `--emit=imp`'s output (in the generic
+/// form, its dialects unregistered there).
+#[test]
+fn emit_imp_with_host_and_device_versions_is_valid_upstream_mlir() {
+    let program =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs/calls/host_and_device_versions.fut");
+    let out = futmlir()
+        .args(["build", "--target=cuda", "--emit=imp"])
+        .arg(&program)
+        .output()
+        .unwrap();
+    let imp = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(imp.contains("sym_name = \"twice\""), "{imp}");
+    assert!(imp.contains("sym_name = \"twice$device\""), "{imp}");
+    assert!(imp.contains("{callee = @twice$device, device}"), "{imp}");
+
+    let mut ctx = futmlir_dialects::context();
+    let m = ctx
+        .parse_str("imp", &imp)
+        .unwrap_or_else(|d| panic!("{}", d.to_plain(&ctx)));
+    if let Err(ds) = ctx.verify(m) {
+        panic!("{}", ds.iter().map(|d| d.to_plain(&ctx)).collect::<Vec<_>>().join("\n"));
+    }
+    let generic = ctx.print_op(m, futmlir_dialects::ir::PrintOptions::generic());
+    let mlir_opt = "/usr/lib/llvm-22/bin/mlir-opt";
+    assert!(
+        std::path::Path::new(mlir_opt).exists(),
+        "{mlir_opt} not found: run scripts/install-deps.sh (mlir-22-tools)"
+    );
+    let file = std::env::temp_dir().join(format!("futmlir-cli-imp-{}.mlir", std::process::id()));
+    std::fs::write(&file, generic).unwrap();
+    let out = Command::new(mlir_opt)
+        .arg("--allow-unregistered-dialect")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        out.status.success(),
+        "mlir-opt rejects it:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
