@@ -75,6 +75,10 @@ pub struct OptArgs {
     /// Verify the IR after every pass (default: on in debug builds).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
     verify_each: Option<bool>,
+    /// After every pass, print the IR, parse and verify it again, and
+    /// check it prints the same (default: on in debug builds).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    roundtrip_each: Option<bool>,
     /// Print a table of wall time per pass to stderr.
     #[arg(long)]
     timing: bool,
@@ -128,6 +132,7 @@ pub fn main(a: OptArgs) -> ExitCode {
         print_after_change: a.print_ir_after_change,
         tree_dir: a.print_ir_tree_dir.clone(),
         verify_each: a.verify_each.unwrap_or(cfg!(debug_assertions)),
+        roundtrip_each: a.roundtrip_each.unwrap_or(cfg!(debug_assertions)),
         timing: a.timing,
         print,
     };

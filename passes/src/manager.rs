@@ -84,6 +84,14 @@ impl PassManager {
                             return Err(errs);
                         }
                     }
+                    if self.instrumentation.roundtrip_each {
+                        if let Err(m) = crate::instrument::roundtrip(ctx, root) {
+                            return Err(vec![Diagnostic::error(
+                                Location::Unknown,
+                                format!("pass '{}' produced IR that does not survive printing: {m}", info.name),
+                            )]);
+                        }
+                    }
                     self.after_pass(ctx, root, info.name, before);
                 }
                 Element::Nested { anchor, pipeline } => {
