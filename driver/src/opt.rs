@@ -144,21 +144,24 @@ pub fn main(a: OptArgs) -> ExitCode {
         ctx.allow_unregistered = a.allow_unregistered_dialect;
         let result = if is_fut {
             match emit_program(&mut ctx, &name, chunk, a.emit) {
-                Ok(module) => run_passes(&mut ctx, module, &mut pm, print),
+                Ok(module) => run_passes(&mut ctx, module, &mut pm, print, &a.pass_pipeline),
                 Err(()) => {
                     ok = false;
                     continue;
                 }
             }
         } else {
-            process(&mut ctx, &name, chunk, &mut pm, print)
+            process(&mut ctx, &name, chunk, &mut pm, print, &a.pass_pipeline)
         };
         let diags = match result {
             Ok(out) => {
                 outputs.push(out);
                 Vec::new()
             }
-            Err(d) => d,
+            Err(d) => {
+                ok &= !d.is_empty();
+                d
+            }
         };
         if a.verify_diagnostics {
             ok &= check_expected(&ctx, &name, chunk, &diags);
@@ -195,18 +198,30 @@ fn process(
     text: &str,
     pm: &mut PassManager,
     print: PrintOptions,
+    pipeline_text: &str,
 ) -> Result<String, Vec<Diagnostic>> {
     let module = ctx.parse_str(name, text).map_err(|d| vec![d])?;
-    run_passes(ctx, module, pm, print)
+    run_passes(ctx, module, pm, print, pipeline_text)
 }
 
+/// Verifies `module`, checks the pipeline against its level (a caret
+/// under a misplaced pass, Note [Pass levels]: `Err` with no diagnostic
+/// when that report is printed), runs it, and prints the result.
 fn run_passes(
     ctx: &mut Context,
     module: OpId,
     pm: &mut PassManager,
     print: PrintOptions,
+    pipeline_text: &str,
 ) -> Result<String, Vec<Diagnostic>> {
     ctx.verify(module)?;
+    if let Err(e) = pm
+        .pipeline
+        .check_levels(&futmlir_passes::manager::ir_levels(ctx, module))
+    {
+        eprintln!("{:?}", e.to_report(pipeline_text));
+        return Err(Vec::new());
+    }
     pm.run(ctx, module)?;
     Ok(ctx.print_op(module, print))
 }
@@ -328,6 +343,13 @@ fn list_passes() -> String {
     let mut s = String::from("Available passes:\n");
     for p in all_passes() {
         s.push_str(&format!("  {:<24} {}\n", p.name, p.description));
+        let reads: Vec<&str> = p.reads.iter().map(|l| l.name()).collect();
+        let levels = match p.writes {
+            _ if p.reads == futmlir_passes::Level::ALL => "any level".to_string(),
+            Some(w) => format!("{} -> {}", reads.join("|"), w.name()),
+            None => reads.join("|"),
+        };
+        s.push_str(&format!("      level: {levels}\n"));
         for o in p.options {
             s.push_str(&format!(
                 "      {}=<{}>  {} (default: {})\n",

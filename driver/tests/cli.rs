@@ -860,3 +860,47 @@ fn loops_free_the_arrays_they_carry() {
         .unwrap_or_else(|| panic!("no memory report in {err}"));
     assert!(peak < 8 * 400_000, "peak {peak} bytes");
 }
+
+/// A pass given IR of a level it does not read is refused before anything
+/// runs, with a caret under it (Note [Pass levels]); a fitting pipeline
+/// across the conversions runs.
+#[test]
+fn opt_refuses_a_pass_at_the_wrong_level() {
+    let dir = program_dir("levels", &[("p.fut", "def main (xs: []i32) = map (+ 1) xs\n")]);
+    let p = dir.join("p.fut");
+    let out = futmlir()
+        .args(["opt", "--pass-pipeline=soac-fuse,segop-to-imp{target=cpu}"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "pass 'segop-to-imp' works on segop or mem IR, but the IR is at the soac level here (after 'soac-fuse')"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("soac-to-segop (soac -> segop)"), "{err}");
+    let out = futmlir()
+        .args([
+            "opt",
+            "--pass-pipeline=soac-fuse,soac-to-segop,explicit-allocations,segop-to-imp{target=cpu},imp-free-early,ir-dce",
+        ])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("imp.func"), "{text}");
+    let imp = dir.join("p.imp.mlir");
+    std::fs::write(&imp, text.as_bytes()).unwrap();
+    let out = futmlir()
+        .args(["opt", "--pass-pipeline=soac-simplify"])
+        .arg(&imp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("the pass belongs earlier in the pipeline"), "{err}");
+}
