@@ -13,7 +13,9 @@ use futmlir_frontend::internalise::internalise;
 use futmlir_frontend::source_ir::emit_source;
 use futmlir_frontend::span::SourceMap;
 use futmlir_passes::registry::all_passes;
-use futmlir_passes::{Instrumentation, PassManager, Pipeline};
+use futmlir_passes::{PassManager, Pipeline};
+
+use crate::passflags::PassFlags;
 
 /// The level a Futhark program is emitted at.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,13 +34,6 @@ pub struct OptArgs {
     /// The level at which a Futhark program (`.fut`) is emitted.
     #[arg(long, value_enum, value_name = "LEVEL", default_value = "soac")]
     emit: Level,
-    /// The passes to run, e.g. `ir-cse,ir-dce{max-iters=4}`.
-    #[arg(long, value_name = "PIPELINE", default_value = "")]
-    pass_pipeline: String,
-    /// Load a rule file (rule sets for `soac-rewrite`, see
-    /// rewrite-rules/README.md); may be given several times.
-    #[arg(long = "rules", value_name = "FILE")]
-    rules: Vec<String>,
     /// Write the output here instead of stdout.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -60,28 +55,8 @@ pub struct OptArgs {
     /// List every pass with its description and options, then exit.
     #[arg(long)]
     list_passes: bool,
-    /// Print the parsed pipeline (every option spelled out) to stderr.
-    #[arg(long)]
-    dump_pass_pipeline: bool,
-    /// Print the IR to stderr after every pass.
-    #[arg(long)]
-    print_ir_after_all: bool,
-    /// Print the IR to stderr after every pass that changed it.
-    #[arg(long)]
-    print_ir_after_change: bool,
-    /// Write the IR after every pass to DIR, one numbered file per pass.
-    #[arg(long, value_name = "DIR")]
-    print_ir_tree_dir: Option<PathBuf>,
-    /// Verify the IR after every pass (default: on in debug builds).
-    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
-    verify_each: Option<bool>,
-    /// After every pass, print the IR, parse and verify it again, and
-    /// check it prints the same (default: on in debug builds).
-    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
-    roundtrip_each: Option<bool>,
-    /// Print a table of wall time per pass to stderr.
-    #[arg(long)]
-    timing: bool,
+    #[command(flatten)]
+    flags: PassFlags,
 }
 
 pub fn main(a: OptArgs) -> ExitCode {
@@ -89,23 +64,19 @@ pub fn main(a: OptArgs) -> ExitCode {
         print!("{}", list_passes());
         return ExitCode::SUCCESS;
     }
-    for path in &a.rules {
-        let loaded = std::fs::read_to_string(path)
-            .map_err(|e| miette::miette!("cannot read rule file {path}: {e}"))
-            .and_then(|text| futmlir_passes::egraph::add_user_rule_file(path, &text));
-        if let Err(report) = loaded {
-            eprintln!("{report:?}");
-            return ExitCode::FAILURE;
-        }
+    if let Err(report) = a.flags.load_rules() {
+        eprintln!("{report}");
+        return ExitCode::FAILURE;
     }
-    let pipeline = match Pipeline::parse(&a.pass_pipeline) {
+    let pipeline_text = a.flags.pass_pipeline.clone().unwrap_or_default();
+    let pipeline = match Pipeline::parse(&pipeline_text) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{:?}", e.to_report(&a.pass_pipeline));
+            eprintln!("{:?}", e.to_report(&pipeline_text));
             return ExitCode::FAILURE;
         }
     };
-    if a.dump_pass_pipeline {
+    if a.flags.dump_pass_pipeline {
         eprintln!("Pass Manager with {} passes:\n{pipeline}", count_passes(&pipeline));
     }
     let (name, text) = match read_input(a.file.as_deref()) {
@@ -127,15 +98,7 @@ pub fn main(a: OptArgs) -> ExitCode {
         generic: a.print_op_generic,
         locations: a.print_debuginfo,
     };
-    let instrumentation = Instrumentation {
-        print_after_all: a.print_ir_after_all,
-        print_after_change: a.print_ir_after_change,
-        tree_dir: a.print_ir_tree_dir.clone(),
-        verify_each: a.verify_each.unwrap_or(cfg!(debug_assertions)),
-        roundtrip_each: a.roundtrip_each.unwrap_or(cfg!(debug_assertions)),
-        timing: a.timing,
-        print,
-    };
+    let instrumentation = a.flags.instrumentation(print);
     let mut outputs = Vec::new();
     let mut ok = true;
     let mut pm = PassManager::new(pipeline, instrumentation);
@@ -144,14 +107,14 @@ pub fn main(a: OptArgs) -> ExitCode {
         ctx.allow_unregistered = a.allow_unregistered_dialect;
         let result = if is_fut {
             match emit_program(&mut ctx, &name, chunk, a.emit) {
-                Ok(module) => run_passes(&mut ctx, module, &mut pm, print, &a.pass_pipeline),
+                Ok(module) => run_passes(&mut ctx, module, &mut pm, print, &pipeline_text),
                 Err(()) => {
                     ok = false;
                     continue;
                 }
             }
         } else {
-            process(&mut ctx, &name, chunk, &mut pm, print, &a.pass_pipeline)
+            process(&mut ctx, &name, chunk, &mut pm, print, &pipeline_text)
         };
         let diags = match result {
             Ok(out) => {
@@ -172,7 +135,7 @@ pub fn main(a: OptArgs) -> ExitCode {
             ok = false;
         }
     }
-    if a.timing {
+    if a.flags.timing {
         eprint!("{}", pm.timing().report());
     }
     if !ok {

@@ -904,3 +904,73 @@ fn opt_refuses_a_pass_at_the_wrong_level() {
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("the pass belongs earlier in the pipeline"), "{err}");
 }
+
+/// `futmlir build --dump-pass-pipeline` prints the pipeline that builds
+/// the default executable, byte for byte; a reordered pipeline builds a
+/// working one; one that stops short of imp is refused.
+#[test]
+fn build_takes_the_pass_pipeline() {
+    let dir = program_dir(
+        "build_pipeline",
+        &[("p.fut", "def main (xs: []i32) = reduce (+) 0 (map (* 2) xs)\n")],
+    );
+    let p = dir.join("p.fut");
+    let dump = futmlir()
+        .args(["build", "--dump-pass-pipeline"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(dump.status.success());
+    let pipeline = String::from_utf8_lossy(&dump.stderr).trim().to_string();
+    assert!(
+        pipeline.starts_with("soac-inline") && pipeline.ends_with("imp-free-early"),
+        "{pipeline}"
+    );
+    let build = |out: &str, extra: &[&str]| {
+        let o = futmlir()
+            .arg("build")
+            .arg(&p)
+            .arg("-o")
+            .arg(dir.join(out))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(dir.join(out)).unwrap()
+    };
+    let default = build("a", &[]);
+    let dumped = build("b", &[&format!("--pass-pipeline={pipeline}")]);
+    assert!(default == dumped, "the dumped pipeline builds another executable");
+    // soac-fuse after soac-to-segop: refused before anything runs.
+    let o = futmlir()
+        .arg("build")
+        .arg(&p)
+        .arg("--pass-pipeline=soac-to-segop,soac-fuse,segop-to-imp{target=cpu}")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("pass 'soac-fuse' works on soac IR"));
+    build(
+        "c",
+        &["--pass-pipeline=soac-inline,soac-to-segop,soac-simplify,explicit-allocations,segop-to-imp{target=cpu}"],
+    );
+    let run = std::process::Command::new(dir.join("c"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(b"[1, 2, 3]")?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "12i32");
+    let o = futmlir()
+        .arg("build")
+        .arg(&p)
+        .arg("--pass-pipeline=soac-inline,soac-to-segop")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ends at the segop level"));
+}

@@ -175,6 +175,27 @@ impl Pipeline {
         Ok(levels)
     }
 
+    /// The pipeline up to the IR of `level`: its elements up to the last
+    /// one after which the IR is at `level` (from `start`; Note [Pass
+    /// levels]), which is what `--emit=LEVEL` prints. `None` when the IR
+    /// is never at that level.
+    pub fn up_to_level(&self, start: &[Level], level: Level) -> Option<Pipeline> {
+        let mut levels = start.to_vec();
+        let mut keep = (levels == [level]).then_some(0);
+        for (i, e) in self.elements.iter().enumerate() {
+            let one = Pipeline {
+                elements: vec![e.clone()],
+            };
+            levels = one.check_levels(&levels).ok()?;
+            if levels == [level] {
+                keep = Some(i + 1);
+            }
+        }
+        keep.map(|k| Pipeline {
+            elements: self.elements[..k].to_vec(),
+        })
+    }
+
     /// Whether any pass is in the pipeline (nested ones included).
     pub fn is_empty(&self) -> bool {
         self.elements.iter().all(|e| match e {
