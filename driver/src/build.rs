@@ -124,6 +124,17 @@ pub fn build_linked(
     build_with(program, emit, gpu, out, dynamic, ptx_out, &PassFlags::default())
 }
 
+// Note [IR in at every level]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `futmlir build prog.mlir` takes IR that `--emit` printed (or a
+// researcher wrote or edited) at any level down to imp, and finishes the
+// job. Its level comes from its ops (`manager::ir_levels`; the lowest
+// one it may be at), and the default pipeline continues after the prefix
+// that `--emit` of that level runs (`Pipeline::after_level`), so
+// `--emit=L` then `build` of its output runs the whole pipeline once. A
+// `--pass-pipeline` given with IR runs as given, checked against the
+// IR's levels.
+
 /// The level `emit` prints, if it is one of the pass manager's.
 fn emit_level(emit: Emit) -> Option<Level> {
     match emit {
@@ -149,18 +160,50 @@ pub fn build_with(
     ptx_out: Option<&Path>,
     flags: &PassFlags,
 ) -> Result<Option<String>, String> {
-    let text = flags
-        .pass_pipeline
-        .clone()
-        .unwrap_or_else(|| pipelines::compile(gpu.is_some()));
-    let pipeline = Pipeline::parse(&text).map_err(|e| format!("{:?}", e.to_report(&text)))?;
+    // The program: a Futhark program, internalised (soac IR), or IR text
+    // at any level, which continues from there (Note [IR in at every
+    // level]).
+    let mut ctx = futmlir_dialects::context();
+    let ir_input = program.extension().is_some_and(|e| e == "mlir");
+    let (module, start) = if ir_input {
+        let src =
+            std::fs::read_to_string(program).map_err(|e| format!("error: cannot read {}: {e}", program.display()))?;
+        let m = ctx
+            .parse_str(&program.display().to_string(), &src)
+            .map_err(|d| render(&ctx, &[d]))?;
+        ctx.verify(m).map_err(|ds| render(&ctx, &ds))?;
+        (m, futmlir_passes::manager::ir_levels(&ctx, m))
+    } else {
+        let (sm, checked) = crate::run::load_plain(program)?;
+        let m = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).map_err(|d| d.to_plain(&sm))?;
+        (m, vec![Level::Soac])
+    };
+    let (text, pipeline) = match &flags.pass_pipeline {
+        Some(t) => (
+            t.clone(),
+            Pipeline::parse(t).map_err(|e| format!("{:?}", e.to_report(t)))?,
+        ),
+        None if !ir_input => {
+            let whole = pipelines::compile(gpu.is_some());
+            let p = Pipeline::parse(&whole).map_err(|e| format!("{:?}", e.to_report(&whole)))?;
+            (whole, p)
+        }
+        None => {
+            let whole = pipelines::compile(gpu.is_some());
+            let whole = Pipeline::parse(&whole).map_err(|e| format!("{:?}", e.to_report(&whole)))?;
+            let rest = whole
+                .after_level(&[Level::Soac], start[0])
+                .ok_or_else(|| format!("error: the default pipeline never gives {} IR", start[0].name()))?;
+            (rest.to_string(), rest)
+        }
+    };
     let end = pipeline
-        .check_levels(&[Level::Soac])
+        .check_levels(&start)
         .map_err(|e| format!("{:?}", e.to_report(&text)))?;
     let pipeline = match emit_level(emit) {
-        Some(level) => pipeline.up_to_level(&[Level::Soac], level).ok_or_else(|| {
+        Some(level) => pipeline.up_to_level(&start, level).ok_or_else(|| {
             format!(
-                "error: the pass pipeline never gives {} IR, so --emit={} has nothing to print",
+                "error: the IR is never at the {} level here (the input's level, then the pass pipeline's), so --emit={} has nothing to print",
                 level.name(),
                 level.name()
             )
@@ -174,9 +217,6 @@ pub fn build_with(
         }
         None => pipeline,
     };
-    let (sm, checked) = crate::run::load_plain(program)?;
-    let mut ctx = futmlir_dialects::context();
-    let module = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).map_err(|d| d.to_plain(&sm))?;
     let mut pm = PassManager::new(pipeline, flags.instrumentation(PrintOptions::default()));
     let ran = pm.run(&mut ctx, module).map_err(|ds| render(&ctx, &ds));
     if flags.timing {

@@ -974,3 +974,51 @@ fn build_takes_the_pass_pipeline() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("ends at the segop level"));
 }
+
+/// `futmlir build` continues from IR that `--emit` printed at each level
+/// (Note [IR in at every level]), and the executable gives the same
+/// result.
+#[test]
+fn build_continues_from_ir_at_every_level() {
+    let dir = program_dir(
+        "build_ir",
+        &[("p.fut", "def main (xs: []i32) = scan (+) 0 (map (* 3) xs)\n")],
+    );
+    let p = dir.join("p.fut");
+    for level in ["soac", "segop", "mem", "imp"] {
+        let o = futmlir()
+            .args(["build", &format!("--emit={level}")])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let ir = dir.join(format!("p.{level}.mlir"));
+        std::fs::write(&ir, &o.stdout).unwrap();
+        let exe = dir.join(format!("p_{level}"));
+        let o = futmlir().arg("build").arg(&ir).arg("-o").arg(&exe).output().unwrap();
+        assert!(o.status.success(), "{level}: {}", String::from_utf8_lossy(&o.stderr));
+        let run = std::process::Command::new(&exe)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(b"[1, 2, 3]")?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout).trim(),
+            "[3i32, 9i32, 18i32]",
+            "{level}"
+        );
+    }
+    // Imp IR cannot be printed at the soac level.
+    let o = futmlir()
+        .args(["build", "--emit=soac"])
+        .arg(dir.join("p.imp.mlir"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("never at the soac level"));
+}

@@ -196,6 +196,15 @@ impl Pipeline {
         })
     }
 
+    /// The rest of the pipeline after [`Pipeline::up_to_level`]: what
+    /// continues from IR that `--emit=LEVEL` printed.
+    pub fn after_level(&self, start: &[Level], level: Level) -> Option<Pipeline> {
+        let k = self.up_to_level(start, level)?.elements.len();
+        Some(Pipeline {
+            elements: self.elements[k..].to_vec(),
+        })
+    }
+
     /// Whether any pass is in the pipeline (nested ones included).
     pub fn is_empty(&self) -> bool {
         self.elements.iter().all(|e| match e {
