@@ -562,23 +562,7 @@ fn build_makes_an_executable_that_runs() {
         )],
     );
     let exe = build_cpu(&dir);
-    let run = |args: &[&str], input: &str| {
-        use std::io::Write;
-        let mut child = Command::new(&exe)
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let o = child.wait_with_output().unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str], input: &str| run_exe(&exe, args, input);
     let (code, out, _) = run(&[], "[1f32, 2f32, 3f32] 1i64");
     assert_eq!(code, Some(0));
     assert_eq!(out, "8.0f32\n[3.0f32, 5.0f32, 7.0f32]\n");
@@ -597,6 +581,26 @@ fn build_makes_an_executable_that_runs() {
     let (code, _, err) = run(&[], "[1, 2] 0i64");
     assert_eq!(code, Some(1));
     assert!(err.contains("argument 1"), "{err}");
+}
+
+/// Runs the executable `exe` with `args` and `input` on stdin: its exit
+/// code, stdout and stderr.
+fn run_exe(exe: &std::path::Path, args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 /// Each stage of the backend can be printed.
@@ -954,17 +958,7 @@ fn build_takes_the_pass_pipeline() {
         "c",
         &["--pass-pipeline=soac-inline,soac-to-segop,soac-simplify,explicit-allocations,segop-to-imp{target=cpu}"],
     );
-    let run = std::process::Command::new(dir.join("c"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            use std::io::Write;
-            c.stdin.take().unwrap().write_all(b"[1, 2, 3]")?;
-            c.wait_with_output()
-        })
-        .unwrap();
-    assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "12i32");
+    assert_eq!(run_exe(&dir.join("c"), &[], "[1, 2, 3]").1.trim(), "12i32");
     let o = futmlir()
         .arg("build")
         .arg(&p)
@@ -997,18 +991,8 @@ fn build_continues_from_ir_at_every_level() {
         let exe = dir.join(format!("p_{level}"));
         let o = futmlir().arg("build").arg(&ir).arg("-o").arg(&exe).output().unwrap();
         assert!(o.status.success(), "{level}: {}", String::from_utf8_lossy(&o.stderr));
-        let run = std::process::Command::new(&exe)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin.take().unwrap().write_all(b"[1, 2, 3]")?;
-                c.wait_with_output()
-            })
-            .unwrap();
         assert_eq!(
-            String::from_utf8_lossy(&run.stdout).trim(),
+            run_exe(&exe, &[], "[1, 2, 3]").1.trim(),
             "[3i32, 9i32, 18i32]",
             "{level}"
         );
