@@ -363,6 +363,12 @@ fn test_program(prog: &Program, header: &[String], cases: &[(Case, Outcome)]) ->
 }
 
 pub fn main(a: FuzzArgs) -> ExitCode {
+    // A pass that makes invalid IR is a finding (a compile error), not a
+    // program to skip as unsupported when a later pass trips over it:
+    // every pass's output is verified, in a release build too.
+    if std::env::var_os("FUTMLIR_VERIFY_EACH").is_none() {
+        std::env::set_var("FUTMLIR_VERIFY_EACH", "1");
+    }
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => {
