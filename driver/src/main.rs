@@ -7,6 +7,7 @@ mod compiled;
 mod dataset;
 mod fuzz;
 mod opt;
+mod passflags;
 mod run;
 mod structure;
 mod test;
