@@ -911,6 +911,7 @@ fn emit_imp_with_host_and_device_versions_is_valid_upstream_mlir() {
         "mlir-opt rejects it:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
 
 /// A pass given IR of a level it does not read is refused before anything
 /// runs, with a caret under it (Note [Pass levels]); a fitting pipeline
