@@ -90,3 +90,48 @@ fn build_replace_erase_move_clone() {
     let text = ctx.print_op(module, PrintOptions::default());
     assert!(text.contains("%1 = t.map(%0) ({"), "{text}");
 }
+
+/// A block argument's type may name an earlier argument of its block as a
+/// size (a stream's chunk `[%c]f32`), and a result's type another result
+/// of its op: a clone's types name the clone's values, not the original's.
+#[test]
+fn clone_maps_sizes_of_own_arguments_and_results() {
+    let mut ctx = ctx();
+    let region = ctx.create_region();
+    let block = ctx.append_block(region, &[]);
+    let i64t = ctx.scalar(Scalar::I64);
+    let f32t = ctx.scalar(Scalar::F32);
+    let (body, body_block) = Builder::at_end(&mut ctx, block).region_with_block(&[i64t]);
+    let c = ctx.block_args(body_block)[0];
+    let chunk = ctx.intern_type(TypeKind::Array {
+        elem: f32t,
+        shape: vec![Dim::Value(c)],
+    });
+    let xs = ctx.add_block_arg(body_block, chunk);
+    Builder::at_end(&mut ctx, body_block).op("t.yield", &[xs], &[], &[], vec![]);
+    let stream = Builder::at_end(&mut ctx, block).op("t.stream", &[], &[i64t, i64t], &[], vec![body]);
+    let n = ctx.result(stream, 0);
+    let sized = ctx.intern_type(TypeKind::Array {
+        elem: f32t,
+        shape: vec![Dim::Value(n)],
+    });
+    let r1 = ctx.result(stream, 1);
+    ctx.set_value_type(r1, sized);
+
+    let copy = ctx.clone_op(stream, &mut ValueMap::default());
+    let copy_block = ctx.blocks(ctx.regions(copy)[0])[0];
+    let (c2, xs2) = (ctx.block_args(copy_block)[0], ctx.block_args(copy_block)[1]);
+    let chunk2 = ctx.intern_type(TypeKind::Array {
+        elem: f32t,
+        shape: vec![Dim::Value(c2)],
+    });
+    assert_eq!(ctx.value_type(xs2), chunk2);
+    assert!(ctx.type_users(c2).contains(&xs2));
+    assert!(!ctx.type_users(c).contains(&xs2));
+    let (n2, r2) = (ctx.result(copy, 0), ctx.result(copy, 1));
+    let sized2 = ctx.intern_type(TypeKind::Array {
+        elem: f32t,
+        shape: vec![Dim::Value(n2)],
+    });
+    assert_eq!(ctx.value_type(r2), sized2);
+}

@@ -143,7 +143,10 @@ fn last_use(
         }
         // The terminator passes it on.
         ctx.next_op(op)?;
-        last = i;
+        // `last` may already be later than `op`: an array made after
+        // another's last use (and never read itself, a result no one
+        // needs) still holds the block from the op that makes it.
+        last = last.max(i);
         for r in ctx.results(op) {
             if array_elem(ctx, ctx.value_type(r)).is_some() && binding(ctx, r).is_none() {
                 live.insert(r);

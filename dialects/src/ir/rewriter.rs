@@ -158,10 +158,26 @@ impl Context {
         let attrs = self.attrs(op).to_vec();
         let loc = self.location(op);
         let new = self.create_op(name, &operands, &result_types, &attrs, regions, loc);
-        for (a, b) in self.results(op).zip(self.results(new)).collect::<Vec<_>>() {
+        let new_results: Vec<Value> = self.results(new).collect();
+        for (a, &b) in self.results(op).zip(&new_results).collect::<Vec<_>>() {
             map.insert(a, b);
         }
+        // A result's type may name another result of the same op as a
+        // size (the verifier allows it): map again, as for block
+        // arguments in `clone_region_into`.
+        for r in new_results {
+            self.remap_value_type(r, map);
+        }
         new
+    }
+
+    /// Rewrites `v`'s type through `map` (Note [Sizes in types]).
+    fn remap_value_type(&mut self, v: Value, map: &ValueMap) {
+        let t = self.value_type(v);
+        let mapped = self.map_type(t, map);
+        if mapped != t {
+            self.set_value_type(v, mapped);
+        }
     }
 
     /// Clones the ops of block `from`, all but its terminator, to `at`,
@@ -201,8 +217,17 @@ impl Context {
             let tys: Vec<Type> = args.iter().map(|&a| self.value_type(a)).collect();
             let tys: Vec<Type> = tys.into_iter().map(|t| self.map_type(t, map)).collect();
             let nb = self.append_block(to, &tys);
-            for (a, n) in args.into_iter().zip(self.block_args(nb).to_vec()) {
+            let new_args = self.block_args(nb).to_vec();
+            for (&a, &n) in args.iter().zip(&new_args) {
                 map.insert(a, n);
+            }
+            // An argument's type may name an earlier argument of the same
+            // block as a size (a stream's chunk `[%c]t`, Note [Sizes in
+            // types]): map the types again now that the block's own
+            // arguments are in `map`, or the clone's chunks would keep the
+            // original's chunk size.
+            for n in new_args {
+                self.remap_value_type(n, map);
             }
             new_blocks.push(nb);
         }

@@ -42,22 +42,38 @@ const STREAMS: &[&str] = &["soac.stream_seq", "soac.stream_par"];
 
 impl Pass for Unstream {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
-        let mut streams = Vec::new();
-        ctx.walk(op, &mut |o| {
-            if STREAMS.contains(&ctx.op_name(o)) {
-                streams.push(o);
+        // See Note [Unstreaming nested streams].
+        loop {
+            let mut streams = Vec::new();
+            ctx.walk(op, &mut |o| {
+                if STREAMS.contains(&ctx.op_name(o)) {
+                    streams.push(o);
+                }
+            });
+            let mut changed = false;
+            for s in streams {
+                if !ctx.is_alive(s) || (!self.nested && inside_parallel(ctx, s)) {
+                    continue;
+                }
+                unstream(ctx, s);
+                changed = true;
             }
-        });
-        // Outer streams first: an inner one moves out with its lambda.
-        for s in streams {
-            if !ctx.is_alive(s) || (!self.nested && inside_parallel(ctx, s)) {
-                continue;
+            if !changed {
+                return Ok(());
             }
-            unstream(ctx, s);
         }
-        Ok(())
     }
 }
+
+// Note [Unstreaming nested streams]
+// Unstreaming inlines a copy of the chunk lambda and erases the stream, so
+// a stream nested in that lambda is erased with it and its copy is a new
+// op that the walk before did not see. Rounds repeat until one unstreams
+// nothing: a copied inner stream gets its turn (and is judged by where it
+// now sits, outside the stream that held it). Each round removes at least
+// one stream and makes none, so this ends. Outer streams still go first
+// within a round (the walk's order), so an inner one is copied at most
+// once per enclosing stream.
 
 /// Whether a SOAC running its lambdas in parallel (every SOAC but a
 /// sequential stream) holds `op`.

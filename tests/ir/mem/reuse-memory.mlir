@@ -155,3 +155,41 @@
   "mem.bind"(%mh, %h) : (!mem.block<device>, !fut.array<[%n]f32>) -> ()
   "soac.return"(%d, %c, %f, %w, %h) : (!fut.array<[%n]f32>, !fut.array<[%m]i64>, !fut.array<[6]f64>, !fut.array<[%n]f32>, !fut.array<[%n]f32>) -> ()
 }) {sym_name = "kept", function_type = (i64, i64, !fut.array<[?]f32>, f64) -> (!fut.array<[?]f32>, !fut.array<[?]i64>, !fut.array<[6]f64>, !fut.array<[?]f32>, !fut.array<[?]f32>)} : () -> ()
+
+// -----
+
+// One segscan makes %s (never read) and %t. %s takes %a's block (dead
+// once %b is made); %t may not take it too: %s holds it from the segscan
+// on, though nothing reads %s after.
+// CHECK-LABEL: sym_name = "unread_result"
+// CHECK: %5 = mem.alloc(%4) {space = "device"}
+// CHECK: mem.bind(%5, %6)
+// CHECK: %9 = mem.alloc(%4) {space = "device"}
+// CHECK: mem.bind(%5, %10#0)
+// CHECK-NEXT: mem.bind(%9, %10#1)
+"soac.func"() ({
+^bb0(%n: i64, %xs: !fut.array<[%n]f32>):
+  %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32
+  %k = "soac.constant"() {value = 4 : i64} : () -> i64
+  %sz = "soac.binop"(%k, %n) {kind = "mul"} : (i64, i64) -> i64
+  %ma = "mem.alloc"(%sz) {space = "device"} : (i64) -> !mem.block<device>
+  %a = "soac.copy"(%xs) : (!fut.array<[%n]f32>) -> !fut.array<[%n]f32>
+  "mem.bind"(%ma, %a) : (!mem.block<device>, !fut.array<[%n]f32>) -> ()
+  %mb = "mem.alloc"(%sz) {space = "device"} : (i64) -> !mem.block<device>
+  %b = "soac.copy"(%a) : (!fut.array<[%n]f32>) -> !fut.array<[%n]f32>
+  "mem.bind"(%mb, %b) : (!mem.block<device>, !fut.array<[%n]f32>) -> ()
+  %ms = "mem.alloc"(%sz) {space = "device"} : (i64) -> !mem.block<device>
+  %mt = "mem.alloc"(%sz) {space = "device"} : (i64) -> !mem.block<device>
+  %s, %t = "segop.segscan"(%n, %zero) ({
+  ^bb0(%i: i64):
+    %x = "soac.index"(%b, %i) : (!fut.array<[%n]f32>, i64) -> f32
+    "segop.yield"(%x, %x) : (f32, f32) -> ()
+  }, {
+  ^bb0(%p: f32, %q: f32):
+    %r = "soac.binop"(%p, %q) {kind = "add"} : (f32, f32) -> f32
+    "segop.yield"(%r) : (f32) -> ()
+  }) {level = "thread"} : (i64, f32) -> (!fut.array<[%n]f32>, !fut.array<[%n]f32>)
+  "mem.bind"(%ms, %s) : (!mem.block<device>, !fut.array<[%n]f32>) -> ()
+  "mem.bind"(%mt, %t) : (!mem.block<device>, !fut.array<[%n]f32>) -> ()
+  "soac.return"(%t) : (!fut.array<[%n]f32>) -> ()
+}) {sym_name = "unread_result", function_type = (i64, !fut.array<[?]f32>) -> !fut.array<[?]f32>} : () -> ()
