@@ -45,7 +45,7 @@ use futmlir_dialects::ir::{
     BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, MemSpace, OpId, OpView, RegionId, Scalar, Type,
     TypeKind, Value,
 };
-use futmlir_passes::{OptionKind, OptionSpec, Options, Pass, PassInfo};
+use futmlir_passes::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 mod arrays;
 mod bounds;
@@ -64,6 +64,8 @@ pub const INFO: PassInfo = PassInfo {
         default: "cpu",
         help: "cpu: segops become loops; cuda: they become imp.kernels and launches",
     }],
+    reads: &[Level::Segop, Level::Mem],
+    writes: Some(Level::Imp),
     create: |o: &Options| {
         Box::new(ToImp {
             gpu: o.string("target") == "cuda",
