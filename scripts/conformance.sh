@@ -24,6 +24,11 @@ bless=0
 expected_only=0
 jobs=$(nproc)
 timeout_s=${FUTMLIR_CONFORMANCE_TIMEOUT:-120}
+# Every pass's IR is verified and round-tripped through its text, in a
+# release build too (Note [Round trip after each pass]); set them to 0 to
+# time the compiler alone.
+export FUTMLIR_VERIFY_EACH=${FUTMLIR_VERIFY_EACH:-1}
+export FUTMLIR_ROUNDTRIP_EACH=${FUTMLIR_ROUNDTRIP_EACH:-1}
 lists=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -1,18 +1,20 @@
 //! `futmlir build`: compile a Futhark program to an executable, or print
 //! one of its stages (`--emit`).
 //!
-//! The stages: the soac pipeline and kernel extraction
-//! (`pipelines::KERNELS`), the mem level (`pipelines::MEM`),
-//! `segop-to-imp`, `imp_to_mlir`, MLIR's
-//! conversions to LLVM (`codegen::HOST_PIPELINE`), LLVM's optimisation
-//! and object emission, and linking with the runtime.
+//! The stages: one pass pipeline from the soac level to the imp level
+//! (`pipelines::compile` for the target, or `--pass-pipeline`; checked
+//! against the passes' levels and cut where `--emit` stops), then
+//! `imp_to_mlir`, MLIR's conversions to LLVM (`codegen::HOST_PIPELINE`),
+//! LLVM's optimisation and object emission, and linking with the runtime.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use futmlir_dialects::ir::{Context, OpId, PrintOptions};
+use futmlir_dialects::ir::{Context, PrintOptions};
 use futmlir_lowering::{codegen, imp_to_mlir};
-use futmlir_passes::{Instrumentation, PassManager, Pipeline};
+use futmlir_passes::{pipelines, Level, PassManager, Pipeline};
+
+use crate::passflags::PassFlags;
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
@@ -53,6 +55,8 @@ pub struct BuildArgs {
     /// when it runs, instead of statically.
     #[arg(long)]
     shared_runtime: bool,
+    #[command(flatten)]
+    flags: PassFlags,
 }
 
 pub fn main(a: BuildArgs) -> ExitCode {
@@ -60,9 +64,32 @@ pub fn main(a: BuildArgs) -> ExitCode {
         eprintln!("error: --emit=ptx needs --target=cuda");
         return ExitCode::FAILURE;
     }
+    if a.flags.dump_pass_pipeline {
+        // Only the pipeline, so that `--pass-pipeline="$(futmlir build
+        // --dump-pass-pipeline P 2>&1)"` builds the same executable.
+        let text = a
+            .flags
+            .pass_pipeline
+            .clone()
+            .unwrap_or_else(|| pipelines::compile(a.target == Target::Cuda));
+        return match Pipeline::parse(&text) {
+            Ok(p) => {
+                eprintln!("{p}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{:?}", e.to_report(&text));
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Err(report) = a.flags.load_rules() {
+        eprintln!("{report}");
+        return ExitCode::FAILURE;
+    }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
     let gpu = (a.target == Target::Cuda).then_some(a.gpu_arch.as_str());
-    match build_linked(&a.program, a.emit, gpu, &out, a.shared_runtime, None) {
+    match build_with(&a.program, a.emit, gpu, &out, a.shared_runtime, None, &a.flags) {
         Ok(Some(text)) => {
             print!("{text}");
             ExitCode::SUCCESS
@@ -94,44 +121,110 @@ pub fn build_linked(
     dynamic: bool,
     ptx_out: Option<&Path>,
 ) -> Result<Option<String>, String> {
-    let (sm, checked) = crate::run::load_plain(program)?;
+    build_with(program, emit, gpu, out, dynamic, ptx_out, &PassFlags::default())
+}
+
+// Note [IR in at every level]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `futmlir build prog.mlir` takes IR that `--emit` printed (or a
+// researcher wrote or edited) at any level down to imp, and finishes the
+// job. Its level comes from its ops (`manager::ir_levels`; the lowest
+// one it may be at), and the default pipeline continues after the prefix
+// that `--emit` of that level runs (`Pipeline::after_level`), so
+// `--emit=L` then `build` of its output runs the whole pipeline once. A
+// `--pass-pipeline` given with IR runs as given, checked against the
+// IR's levels.
+
+/// The level `emit` prints, if it is one of the pass manager's.
+fn emit_level(emit: Emit) -> Option<Level> {
+    match emit {
+        Emit::Soac => Some(Level::Soac),
+        Emit::Segop => Some(Level::Segop),
+        Emit::Mem => Some(Level::Mem),
+        Emit::Imp => Some(Level::Imp),
+        Emit::Mlir | Emit::Llvm | Emit::Ptx | Emit::Exe => None,
+    }
+}
+
+/// [`build_linked`] with the pass manager's flags: `--pass-pipeline`
+/// (default [`pipelines::compile`] for the target), checked against the
+/// levels from soac (a `.fut` program internalised) to imp, and cut at
+/// the level `--emit` names (Note [Pass levels]); the dumps, checks and
+/// timing the flags ask for.
+pub fn build_with(
+    program: &Path,
+    emit: Emit,
+    gpu: Option<&str>,
+    out: &Path,
+    dynamic: bool,
+    ptx_out: Option<&Path>,
+    flags: &PassFlags,
+) -> Result<Option<String>, String> {
+    // The program: a Futhark program, internalised (soac IR), or IR text
+    // at any level, which continues from there (Note [IR in at every
+    // level]).
     let mut ctx = futmlir_dialects::context();
-    let module = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).map_err(|d| d.to_plain(&sm))?;
-    let stage = |ctx: &mut Context, pipeline: &str| -> Result<(), String> {
-        let p = Pipeline::parse(pipeline).map_err(|e| e.message)?;
-        PassManager::new(p, Instrumentation::default())
-            .run(ctx, module)
-            .map_err(|ds| render(ctx, &ds))
+    let ir_input = program.extension().is_some_and(|e| e == "mlir");
+    let (module, start) = if ir_input {
+        let src =
+            std::fs::read_to_string(program).map_err(|e| format!("error: cannot read {}: {e}", program.display()))?;
+        let m = ctx
+            .parse_str(&program.display().to_string(), &src)
+            .map_err(|d| render(&ctx, &[d]))?;
+        ctx.verify(m).map_err(|ds| render(&ctx, &ds))?;
+        (m, futmlir_passes::manager::ir_levels(&ctx, m))
+    } else {
+        let (sm, checked) = crate::run::load_plain(program)?;
+        let m = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).map_err(|d| d.to_plain(&sm))?;
+        (m, vec![Level::Soac])
     };
-    let print = |ctx: &Context, m: OpId| Ok(Some(ctx.print_op(m, PrintOptions::default())));
-    stage(
-        &mut ctx,
-        match gpu {
-            Some(_) => futmlir_passes::pipelines::SOAC_CUDA,
-            None => futmlir_passes::pipelines::SOAC,
-        },
-    )?;
-    if emit == Emit::Soac {
-        return print(&ctx, module);
+    let (text, pipeline) = match &flags.pass_pipeline {
+        Some(t) => (
+            t.clone(),
+            Pipeline::parse(t).map_err(|e| format!("{:?}", e.to_report(t)))?,
+        ),
+        None if !ir_input => {
+            let whole = pipelines::compile(gpu.is_some());
+            let p = Pipeline::parse(&whole).map_err(|e| format!("{:?}", e.to_report(&whole)))?;
+            (whole, p)
+        }
+        None => {
+            let whole = pipelines::compile(gpu.is_some());
+            let whole = Pipeline::parse(&whole).map_err(|e| format!("{:?}", e.to_report(&whole)))?;
+            let rest = whole
+                .after_level(&[Level::Soac], start[0])
+                .ok_or_else(|| format!("error: the default pipeline never gives {} IR", start[0].name()))?;
+            (rest.to_string(), rest)
+        }
+    };
+    let end = pipeline
+        .check_levels(&start)
+        .map_err(|e| format!("{:?}", e.to_report(&text)))?;
+    let pipeline = match emit_level(emit) {
+        Some(level) => pipeline.up_to_level(&start, level).ok_or_else(|| {
+            format!(
+                "error: the IR is never at the {} level here (the input's level, then the pass pipeline's), so --emit={} has nothing to print",
+                level.name(),
+                level.name()
+            )
+        })?,
+        None if end != [Level::Imp] => {
+            let names: Vec<&str> = end.iter().map(|l| l.name()).collect();
+            return Err(format!(
+                "error: the pass pipeline ends at the {} level, but an executable is built from imp IR: end it with the conversions (`futmlir build --dump-pass-pipeline` prints the default)",
+                names.join(" or ")
+            ));
+        }
+        None => pipeline,
+    };
+    let mut pm = PassManager::new(pipeline, flags.instrumentation(PrintOptions::default()));
+    let ran = pm.run(&mut ctx, module).map_err(|ds| render(&ctx, &ds));
+    if flags.timing {
+        eprint!("{}", pm.timing().report());
     }
-    stage(&mut ctx, futmlir_passes::pipelines::TO_KERNELS)?;
-    if gpu.is_none() {
-        stage(&mut ctx, futmlir_passes::pipelines::CPU_KERNELS)?;
-    }
-    if emit == Emit::Segop {
-        return print(&ctx, module);
-    }
-    stage(&mut ctx, futmlir_passes::pipelines::MEM)?;
-    if emit == Emit::Mem {
-        return print(&ctx, module);
-    }
-    let target = if gpu.is_some() { "cuda" } else { "cpu" };
-    stage(
-        &mut ctx,
-        &format!("segop-to-imp{{target={target}}},imp-carried-memory,imp-free-early"),
-    )?;
-    if emit == Emit::Imp {
-        return print(&ctx, module);
+    ran?;
+    if emit_level(emit).is_some() {
+        return Ok(Some(ctx.print_op(module, PrintOptions::default())));
     }
     let libdevice = match gpu {
         Some(_) => codegen::find_libdevice()?,

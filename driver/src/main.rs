@@ -7,8 +7,8 @@ mod compiled;
 mod dataset;
 mod fuzz;
 mod opt;
+mod passflags;
 mod run;
-mod script;
 mod structure;
 mod test;
 

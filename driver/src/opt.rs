@@ -13,7 +13,9 @@ use futmlir_frontend::internalise::internalise;
 use futmlir_frontend::source_ir::emit_source;
 use futmlir_frontend::span::SourceMap;
 use futmlir_passes::registry::all_passes;
-use futmlir_passes::{Instrumentation, PassManager, Pipeline};
+use futmlir_passes::{PassManager, Pipeline};
+
+use crate::passflags::PassFlags;
 
 /// The level a Futhark program is emitted at.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,13 +34,6 @@ pub struct OptArgs {
     /// The level at which a Futhark program (`.fut`) is emitted.
     #[arg(long, value_enum, value_name = "LEVEL", default_value = "soac")]
     emit: Level,
-    /// The passes to run, e.g. `ir-cse,ir-dce{max-iters=4}`.
-    #[arg(long, value_name = "PIPELINE", default_value = "")]
-    pass_pipeline: String,
-    /// Load a rule file (rule sets for `soac-rewrite`, see
-    /// rewrite-rules/README.md); may be given several times.
-    #[arg(long = "rules", value_name = "FILE")]
-    rules: Vec<String>,
     /// Write the output here instead of stdout.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -60,24 +55,8 @@ pub struct OptArgs {
     /// List every pass with its description and options, then exit.
     #[arg(long)]
     list_passes: bool,
-    /// Print the parsed pipeline (every option spelled out) to stderr.
-    #[arg(long)]
-    dump_pass_pipeline: bool,
-    /// Print the IR to stderr after every pass.
-    #[arg(long)]
-    print_ir_after_all: bool,
-    /// Print the IR to stderr after every pass that changed it.
-    #[arg(long)]
-    print_ir_after_change: bool,
-    /// Write the IR after every pass to DIR, one numbered file per pass.
-    #[arg(long, value_name = "DIR")]
-    print_ir_tree_dir: Option<PathBuf>,
-    /// Verify the IR after every pass (default: on in debug builds).
-    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
-    verify_each: Option<bool>,
-    /// Print a table of wall time per pass to stderr.
-    #[arg(long)]
-    timing: bool,
+    #[command(flatten)]
+    flags: PassFlags,
 }
 
 pub fn main(a: OptArgs) -> ExitCode {
@@ -85,23 +64,19 @@ pub fn main(a: OptArgs) -> ExitCode {
         print!("{}", list_passes());
         return ExitCode::SUCCESS;
     }
-    for path in &a.rules {
-        let loaded = std::fs::read_to_string(path)
-            .map_err(|e| miette::miette!("cannot read rule file {path}: {e}"))
-            .and_then(|text| futmlir_passes::egraph::add_user_rule_file(path, &text));
-        if let Err(report) = loaded {
-            eprintln!("{report:?}");
-            return ExitCode::FAILURE;
-        }
+    if let Err(report) = a.flags.load_rules() {
+        eprintln!("{report}");
+        return ExitCode::FAILURE;
     }
-    let pipeline = match Pipeline::parse(&a.pass_pipeline) {
+    let pipeline_text = a.flags.pass_pipeline.clone().unwrap_or_default();
+    let pipeline = match Pipeline::parse(&pipeline_text) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{:?}", e.to_report(&a.pass_pipeline));
+            eprintln!("{:?}", e.to_report(&pipeline_text));
             return ExitCode::FAILURE;
         }
     };
-    if a.dump_pass_pipeline {
+    if a.flags.dump_pass_pipeline {
         eprintln!("Pass Manager with {} passes:\n{pipeline}", count_passes(&pipeline));
     }
     let (name, text) = match read_input(a.file.as_deref()) {
@@ -123,14 +98,7 @@ pub fn main(a: OptArgs) -> ExitCode {
         generic: a.print_op_generic,
         locations: a.print_debuginfo,
     };
-    let instrumentation = Instrumentation {
-        print_after_all: a.print_ir_after_all,
-        print_after_change: a.print_ir_after_change,
-        tree_dir: a.print_ir_tree_dir.clone(),
-        verify_each: a.verify_each.unwrap_or(cfg!(debug_assertions)),
-        timing: a.timing,
-        print,
-    };
+    let instrumentation = a.flags.instrumentation(print);
     let mut outputs = Vec::new();
     let mut ok = true;
     let mut pm = PassManager::new(pipeline, instrumentation);
@@ -139,21 +107,24 @@ pub fn main(a: OptArgs) -> ExitCode {
         ctx.allow_unregistered = a.allow_unregistered_dialect;
         let result = if is_fut {
             match emit_program(&mut ctx, &name, chunk, a.emit) {
-                Ok(module) => run_passes(&mut ctx, module, &mut pm, print),
+                Ok(module) => run_passes(&mut ctx, module, &mut pm, print, &pipeline_text),
                 Err(()) => {
                     ok = false;
                     continue;
                 }
             }
         } else {
-            process(&mut ctx, &name, chunk, &mut pm, print)
+            process(&mut ctx, &name, chunk, &mut pm, print, &pipeline_text)
         };
         let diags = match result {
             Ok(out) => {
                 outputs.push(out);
                 Vec::new()
             }
-            Err(d) => d,
+            Err(d) => {
+                ok &= !d.is_empty();
+                d
+            }
         };
         if a.verify_diagnostics {
             ok &= check_expected(&ctx, &name, chunk, &diags);
@@ -164,7 +135,7 @@ pub fn main(a: OptArgs) -> ExitCode {
             ok = false;
         }
     }
-    if a.timing {
+    if a.flags.timing {
         eprint!("{}", pm.timing().report());
     }
     if !ok {
@@ -190,18 +161,30 @@ fn process(
     text: &str,
     pm: &mut PassManager,
     print: PrintOptions,
+    pipeline_text: &str,
 ) -> Result<String, Vec<Diagnostic>> {
     let module = ctx.parse_str(name, text).map_err(|d| vec![d])?;
-    run_passes(ctx, module, pm, print)
+    run_passes(ctx, module, pm, print, pipeline_text)
 }
 
+/// Verifies `module`, checks the pipeline against its level (a caret
+/// under a misplaced pass, Note [Pass levels]: `Err` with no diagnostic
+/// when that report is printed), runs it, and prints the result.
 fn run_passes(
     ctx: &mut Context,
     module: OpId,
     pm: &mut PassManager,
     print: PrintOptions,
+    pipeline_text: &str,
 ) -> Result<String, Vec<Diagnostic>> {
     ctx.verify(module)?;
+    if let Err(e) = pm
+        .pipeline
+        .check_levels(&futmlir_passes::manager::ir_levels(ctx, module))
+    {
+        eprintln!("{:?}", e.to_report(pipeline_text));
+        return Err(Vec::new());
+    }
     pm.run(ctx, module)?;
     Ok(ctx.print_op(module, print))
 }
@@ -323,6 +306,13 @@ fn list_passes() -> String {
     let mut s = String::from("Available passes:\n");
     for p in all_passes() {
         s.push_str(&format!("  {:<24} {}\n", p.name, p.description));
+        let reads: Vec<&str> = p.reads.iter().map(|l| l.name()).collect();
+        let levels = match p.writes {
+            _ if p.reads == futmlir_passes::Level::ALL => "any level".to_string(),
+            Some(w) => format!("{} -> {}", reads.join("|"), w.name()),
+            None => reads.join("|"),
+        };
+        s.push_str(&format!("      level: {levels}\n"));
         for o in p.options {
             s.push_str(&format!(
                 "      {}=<{}>  {} (default: {})\n",

@@ -39,7 +39,8 @@ pub struct TestArgs {
     /// With `--backend=cuda`: build the programs and write their cases
     /// into this folder, to run on a GPU machine without Rust with
     /// `futmlir-check` (see scripts/cuda-test.sh), instead of running them
-    /// here (which needs a GPU here).
+    /// here (which needs a GPU here). With `--backend=cpu`: the same
+    /// bundle for this machine's CPU (to test the bundle itself).
     #[arg(long, value_name = "DIR")]
     bundle: Option<PathBuf>,
     /// The GPU to build for (`--backend=cuda`).
@@ -411,7 +412,11 @@ impl Runner<'_> {
                         .run(f, args)
                         .map_err(|e| format!("script input: entry point `{f}`: {e}"))
                 };
-                crate::script::script_input(src, dir, &mut call).map_err(|e| format!("bad script input: {e}"))
+                let load = |f: &str| {
+                    let path = dir.join(f);
+                    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+                };
+                futmlir_script::script_input(src, &mut call, load).map_err(|e| format!("bad script input: {e}"))
             }
         }
     }
@@ -530,8 +535,16 @@ pub fn main(a: TestArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let (BackendKind::Cuda, Some(dir)) = (a.backend, &a.bundle) {
-        return match crate::bundle::bundle(&programs, dir, &a.gpu_arch) {
+    if let Some(dir) = &a.bundle {
+        let gpu = match a.backend {
+            BackendKind::Cuda => Some(a.gpu_arch.as_str()),
+            BackendKind::Cpu => None,
+            BackendKind::Interp => {
+                eprintln!("error: --bundle needs a compiled backend (--backend=cuda, or cpu)");
+                return ExitCode::from(2);
+            }
+        };
+        return match crate::bundle::bundle(&programs, dir, gpu) {
             Ok((n, skipped, failed)) => {
                 println!(
                     "{n} cases written to {}, {skipped} skipped, {failed} failed to compile",

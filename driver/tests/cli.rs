@@ -562,23 +562,7 @@ fn build_makes_an_executable_that_runs() {
         )],
     );
     let exe = build_cpu(&dir);
-    let run = |args: &[&str], input: &str| {
-        use std::io::Write;
-        let mut child = Command::new(&exe)
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let o = child.wait_with_output().unwrap();
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str], input: &str| run_exe(&exe, args, input);
     let (code, out, _) = run(&[], "[1f32, 2f32, 3f32] 1i64");
     assert_eq!(code, Some(0));
     assert_eq!(out, "8.0f32\n[3.0f32, 5.0f32, 7.0f32]\n");
@@ -597,6 +581,26 @@ fn build_makes_an_executable_that_runs() {
     let (code, _, err) = run(&[], "[1, 2] 0i64");
     assert_eq!(code, Some(1));
     assert!(err.contains("argument 1"), "{err}");
+}
+
+/// Runs the executable `exe` with `args` and `input` on stdin: its exit
+/// code, stdout and stderr.
+fn run_exe(exe: &std::path::Path, args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 /// Each stage of the backend can be printed.
@@ -702,6 +706,34 @@ fn kernel_maths_uses_libdevice() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         err.contains("FUTMLIR_LIBDEVICE names") && err.contains("not a file"),
+        "{err}"
+    );
+}
+
+/// An array made by a GPU thread whose size a loop carries from one
+/// iteration to the next has no host bound (Note [Size bounds]): the
+/// CUDA build refuses it with a diagnostic naming what the size's slice
+/// met, at the array.
+#[test]
+fn loop_carried_thread_sizes_are_refused_for_cuda() {
+    let dir = program_dir(
+        "build_carried_size",
+        &[(
+            "p.fut",
+            "def main (ns: []i64) =\n  map (\\n -> (loop (m, acc) = (n, 0) for i < 3 do (m + 1, acc + i64.sum (scan (+) 0 (iota m)))).1) ns\n",
+        )],
+    );
+    let out = futmlir()
+        .args(["build", "--target=cuda", "--emit=imp"])
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("sizes that vary between threads and that the host cannot bound")
+            && err.contains("a value a loop carries from one iteration to the next")
+            && err.contains("p.fut:2:"),
         "{err}"
     );
 }
@@ -859,4 +891,194 @@ fn loops_free_the_arrays_they_carry() {
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no memory report in {err}"));
     assert!(peak < 8 * 400_000, "peak {peak} bytes");
+}
+
+/// A function called from host code and from a kernel has a host and a
+/// device version in the imp IR of the CUDA target, under distinct
+/// symbols: futmlir's verifier (which wants a module's symbols unique)
+/// and upstream `mlir-opt` take `--emit=imp`'s output (in the generic
+/// form, its dialects unregistered there).
+#[test]
+fn emit_imp_with_host_and_device_versions_is_valid_upstream_mlir() {
+    let program =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs/calls/host_and_device_versions.fut");
+    let out = futmlir()
+        .args(["build", "--target=cuda", "--emit=imp"])
+        .arg(&program)
+        .output()
+        .unwrap();
+    let imp = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(imp.contains("sym_name = \"twice\""), "{imp}");
+    assert!(imp.contains("sym_name = \"twice$device\""), "{imp}");
+    assert!(imp.contains("{callee = @twice$device, device}"), "{imp}");
+
+    let mut ctx = futmlir_dialects::context();
+    let m = ctx
+        .parse_str("imp", &imp)
+        .unwrap_or_else(|d| panic!("{}", d.to_plain(&ctx)));
+    if let Err(ds) = ctx.verify(m) {
+        panic!("{}", ds.iter().map(|d| d.to_plain(&ctx)).collect::<Vec<_>>().join("\n"));
+    }
+    let generic = ctx.print_op(m, futmlir_dialects::ir::PrintOptions::generic());
+    let mlir_opt = "/usr/lib/llvm-22/bin/mlir-opt";
+    assert!(
+        std::path::Path::new(mlir_opt).exists(),
+        "{mlir_opt} not found: run scripts/install-deps.sh (mlir-22-tools)"
+    );
+    let file = std::env::temp_dir().join(format!("futmlir-cli-imp-{}.mlir", std::process::id()));
+    std::fs::write(&file, generic).unwrap();
+    let out = Command::new(mlir_opt)
+        .arg("--allow-unregistered-dialect")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        out.status.success(),
+        "mlir-opt rejects it:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A pass given IR of a level it does not read is refused before anything
+/// runs, with a caret under it (Note [Pass levels]); a fitting pipeline
+/// across the conversions runs.
+#[test]
+fn opt_refuses_a_pass_at_the_wrong_level() {
+    let dir = program_dir("levels", &[("p.fut", "def main (xs: []i32) = map (+ 1) xs\n")]);
+    let p = dir.join("p.fut");
+    let out = futmlir()
+        .args(["opt", "--pass-pipeline=soac-fuse,segop-to-imp{target=cpu}"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "pass 'segop-to-imp' works on segop or mem IR, but the IR is at the soac level here (after 'soac-fuse')"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("soac-to-segop (soac -> segop)"), "{err}");
+    let out = futmlir()
+        .args([
+            "opt",
+            "--pass-pipeline=soac-fuse,soac-to-segop,explicit-allocations,segop-to-imp{target=cpu},imp-free-early,ir-dce",
+        ])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("imp.func"), "{text}");
+    let imp = dir.join("p.imp.mlir");
+    std::fs::write(&imp, text.as_bytes()).unwrap();
+    let out = futmlir()
+        .args(["opt", "--pass-pipeline=soac-simplify"])
+        .arg(&imp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("the pass belongs earlier in the pipeline"), "{err}");
+}
+
+/// `futmlir build --dump-pass-pipeline` prints the pipeline that builds
+/// the default executable, byte for byte; a reordered pipeline builds a
+/// working one; one that stops short of imp is refused.
+#[test]
+fn build_takes_the_pass_pipeline() {
+    let dir = program_dir(
+        "build_pipeline",
+        &[("p.fut", "def main (xs: []i32) = reduce (+) 0 (map (* 2) xs)\n")],
+    );
+    let p = dir.join("p.fut");
+    let dump = futmlir()
+        .args(["build", "--dump-pass-pipeline"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(dump.status.success());
+    let pipeline = String::from_utf8_lossy(&dump.stderr).trim().to_string();
+    assert!(
+        pipeline.starts_with("soac-inline") && pipeline.ends_with("imp-free-early"),
+        "{pipeline}"
+    );
+    let build = |out: &str, extra: &[&str]| {
+        let o = futmlir()
+            .arg("build")
+            .arg(&p)
+            .arg("-o")
+            .arg(dir.join(out))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(dir.join(out)).unwrap()
+    };
+    let default = build("a", &[]);
+    let dumped = build("b", &[&format!("--pass-pipeline={pipeline}")]);
+    assert!(default == dumped, "the dumped pipeline builds another executable");
+    // soac-fuse after soac-to-segop: refused before anything runs.
+    let o = futmlir()
+        .arg("build")
+        .arg(&p)
+        .arg("--pass-pipeline=soac-to-segop,soac-fuse,segop-to-imp{target=cpu}")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("pass 'soac-fuse' works on soac IR"));
+    build(
+        "c",
+        &["--pass-pipeline=soac-inline,soac-to-segop,soac-simplify,explicit-allocations,segop-to-imp{target=cpu}"],
+    );
+    assert_eq!(run_exe(&dir.join("c"), &[], "[1, 2, 3]").1.trim(), "12i32");
+    let o = futmlir()
+        .arg("build")
+        .arg(&p)
+        .arg("--pass-pipeline=soac-inline,soac-to-segop")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ends at the segop level"));
+}
+
+/// `futmlir build` continues from IR that `--emit` printed at each level
+/// (Note [IR in at every level]), and the executable gives the same
+/// result.
+#[test]
+fn build_continues_from_ir_at_every_level() {
+    let dir = program_dir(
+        "build_ir",
+        &[("p.fut", "def main (xs: []i32) = scan (+) 0 (map (* 3) xs)\n")],
+    );
+    let p = dir.join("p.fut");
+    for level in ["soac", "segop", "mem", "imp"] {
+        let o = futmlir()
+            .args(["build", &format!("--emit={level}")])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let ir = dir.join(format!("p.{level}.mlir"));
+        std::fs::write(&ir, &o.stdout).unwrap();
+        let exe = dir.join(format!("p_{level}"));
+        let o = futmlir().arg("build").arg(&ir).arg("-o").arg(&exe).output().unwrap();
+        assert!(o.status.success(), "{level}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            run_exe(&exe, &[], "[1, 2, 3]").1.trim(),
+            "[3i32, 9i32, 18i32]",
+            "{level}"
+        );
+    }
+    // Imp IR cannot be printed at the soac level.
+    let o = futmlir()
+        .args(["build", "--emit=soac"])
+        .arg(dir.join("p.imp.mlir"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("never at the soac level"));
 }

@@ -108,10 +108,10 @@ fn run(default_pipeline: &str) {
 
 /// Runs `run` with the pipeline on a big stack: internalisation and the
 /// interpreters recurse on the program's nesting.
-fn run_on_big_stack(pipeline: &'static str) {
+fn run_on_big_stack(pipeline: String) {
     std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(move || run(pipeline))
+        .spawn(move || run(&pipeline))
         .expect("spawn")
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e));
@@ -119,14 +119,33 @@ fn run_on_big_stack(pipeline: &'static str) {
 
 #[test]
 fn soac_passes_keep_results() {
-    run_on_big_stack(PIPELINE);
+    run_on_big_stack(PIPELINE.to_string());
 }
 
-/// Kernel extraction after the soac pipeline: the interpreter runs the
-/// segops sequentially, and the results must not change.
+/// The pipeline `futmlir build` runs for a target, up to the segop level
+/// (where `--emit=segop` prints).
+fn to_segop(cuda: bool) -> String {
+    futmlir_lowering::register_passes();
+    Pipeline::parse(&futmlir_passes::pipelines::compile(cuda))
+        .expect("the default pipeline parses")
+        .up_to_level(&[futmlir_passes::Level::Soac], futmlir_passes::Level::Segop)
+        .expect("it reaches the segop level")
+        .to_string()
+}
+
+/// Kernel extraction, as `futmlir build --target=cpu` runs it: the
+/// interpreter runs the segops sequentially, and the results must not
+/// change.
 #[test]
 fn kernel_extraction_keeps_results() {
-    run_on_big_stack(futmlir_passes::pipelines::KERNELS);
+    run_on_big_stack(to_segop(false));
+}
+
+/// The same for the CUDA target's pipeline (its soac stage keeps fewer
+/// calls, and no CPU locality pass).
+#[test]
+fn kernel_extraction_for_cuda_keeps_results() {
+    run_on_big_stack(to_segop(true));
 }
 
 /// Parallel streams (which no source construct makes: written here by

@@ -47,7 +47,7 @@
 use std::collections::{HashMap, HashSet};
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, Scalar, TypeKind, Value};
-use futmlir_passes::{Options, Pass, PassInfo};
+use futmlir_passes::{Level, Options, Pass, PassInfo};
 
 use crate::free_early::{ancestor_in, passes_on};
 
@@ -56,6 +56,8 @@ pub const INFO: PassInfo = PassInfo {
     description:
         "Free the memory blocks loops and branches pass on once dead, with ownership flags (Note [Carried blocks])",
     options: &[],
+    reads: &[Level::Imp],
+    writes: None,
     create: |_: &Options| Box::new(CarriedMemory),
 };
 

@@ -16,12 +16,14 @@
 use std::collections::HashMap;
 
 use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId, TypeKind};
-use futmlir_passes::{Options, Pass, PassInfo};
+use futmlir_passes::{Level, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "imp-free-early",
     description: "Move each mem.free to just after the last use of its block (Note [Early frees])",
     options: &[],
+    reads: &[Level::Imp],
+    writes: None,
     create: |_: &Options| Box::new(FreeEarly),
 };
 

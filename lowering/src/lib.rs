@@ -93,3 +93,24 @@ impl std::fmt::Display for Toolchain {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use futmlir_passes::{pipelines, Level, Pipeline};
+
+    /// Each target's whole compile goes from the soac level to the imp
+    /// level through passes that read what the ones before leave, and
+    /// every level's IR can be printed (Note [Pass levels]).
+    #[test]
+    fn the_compile_pipelines_go_from_soac_to_imp() {
+        super::register_passes();
+        for cuda in [false, true] {
+            let p = Pipeline::parse(&pipelines::compile(cuda)).expect("parses");
+            assert_eq!(p.check_levels(&[Level::Soac]), Ok(vec![Level::Imp]));
+            for level in [Level::Soac, Level::Segop, Level::Mem, Level::Imp] {
+                assert!(p.up_to_level(&[Level::Soac], level).is_some(), "{level:?}");
+            }
+            assert_eq!(p.up_to_level(&[Level::Soac], Level::Imp), Some(p.clone()));
+        }
+    }
+}

@@ -3,13 +3,15 @@
 //! it instead (Note [Transposed views on the CPU]).
 
 use futmlir_dialects::ir::{AttrKind, Builder, Context, Diagnostic, OpId, Scalar, Value};
-use futmlir_passes::{Options, Pass, PassInfo};
+use futmlir_passes::{Level, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "segop-cpu-locality",
     description: "Give segops that read a transposed view of an outer array a row-major copy of it \
                   (the CPU target: Note [Transposed views on the CPU])",
     options: &[],
+    reads: &[Level::Segop],
+    writes: None,
     create: |_: &Options| Box::new(CpuLocality),
 };
 

@@ -24,7 +24,7 @@
 use std::collections::{HashMap, HashSet};
 
 use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId, OpView, Value};
-use futmlir_passes::{Options, Pass, PassInfo};
+use futmlir_passes::{Level, Options, Pass, PassInfo};
 
 use crate::segop_to_imp::array_elem;
 use crate::segop_to_mem::{binding, host_functions, host_regions};
@@ -33,6 +33,8 @@ pub const INFO: PassInfo = PassInfo {
     name: "reuse-memory",
     description: "mem level: an allocation takes a dead block of the same size (Note [Block reuse])",
     options: &[],
+    reads: &[Level::Mem],
+    writes: None,
     create: |_: &Options| Box::new(Reuse),
 };
 

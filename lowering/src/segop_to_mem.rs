@@ -24,7 +24,7 @@
 //! runs (an existential size of its own) keeps its implicit allocation.
 
 use futmlir_dialects::ir::{BlockId, Builder, Context, Diagnostic, Dim, OpId, Scalar, TypeKind, Value};
-use futmlir_passes::{Options, Pass, PassInfo};
+use futmlir_passes::{Level, Options, Pass, PassInfo};
 
 use crate::segop_to_imp::{array_dims, array_elem, elem_bytes};
 
@@ -32,6 +32,8 @@ pub const INFO: PassInfo = PassInfo {
     name: "explicit-allocations",
     description: "segop to mem: a mem.alloc and mem.bind for every fresh array of the host code (Note [The mem level])",
     options: &[],
+    reads: &[Level::Segop],
+    writes: Some(Level::Mem),
     create: |_: &Options| Box::new(ExplicitAllocations),
 };
 

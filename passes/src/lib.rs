@@ -23,5 +23,5 @@ pub mod soac;
 
 pub use instrument::Instrumentation;
 pub use manager::PassManager;
-pub use pass::{OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
+pub use pass::{Level, OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
 pub use pipeline::{Pipeline, PipelineError};

@@ -6,7 +6,32 @@ use std::time::Instant;
 use futmlir_dialects::ir::{Context, Diagnostic, Location, OpId};
 
 use crate::instrument::{Instrumentation, TimingNode};
+use crate::pass::Level;
 use crate::pipeline::{Element, Pipeline};
+
+/// The levels the IR under `root` may be at, by its ops (Note [Pass
+/// levels]).
+pub fn ir_levels(ctx: &Context, root: OpId) -> Vec<Level> {
+    let (mut imp, mut mem, mut segop, mut source) = (false, false, false, false);
+    ctx.walk(root, &mut |o| {
+        let name = ctx.op_name(o);
+        imp |= name.starts_with("imp.");
+        mem |= name.starts_with("mem.");
+        segop |= name.starts_with("segop.");
+        source |= name.starts_with("source.");
+    });
+    if imp {
+        vec![Level::Imp]
+    } else if mem {
+        vec![Level::Mem]
+    } else if segop {
+        vec![Level::Segop, Level::Mem]
+    } else if source {
+        vec![Level::Source]
+    } else {
+        vec![Level::Soac, Level::Segop, Level::Mem]
+    }
+}
 
 pub struct PassManager {
     pub pipeline: Pipeline,
@@ -36,6 +61,13 @@ impl PassManager {
     /// Runs the pipeline on `root`. On failure, the diagnostics say which
     /// pass failed and why.
     pub fn run(&mut self, ctx: &mut Context, root: OpId) -> Result<(), Vec<Diagnostic>> {
+        if let Err(e) = self.pipeline.check_levels(&ir_levels(ctx, root)) {
+            let help = e.help.map(|h| format!(" ({h})")).unwrap_or_default();
+            return Err(vec![Diagnostic::error(
+                Location::Unknown,
+                format!("the pass pipeline does not fit the IR: {}{help}", e.message),
+            )]);
+        }
         let start = Instant::now();
         let pipeline = self.pipeline.clone();
         let mut timing = std::mem::take(&mut self.timing);
@@ -60,7 +92,7 @@ impl PassManager {
         for (i, e) in pipeline.elements.iter().enumerate() {
             let t = &mut timing.children[i];
             match e {
-                Element::Pass { info, options } => {
+                Element::Pass { info, options, .. } => {
                     let before = self
                         .wants_before_text()
                         .then(|| ctx.print_op(root, self.instrumentation.print));
@@ -82,6 +114,14 @@ impl PassManager {
                                 ),
                             );
                             return Err(errs);
+                        }
+                    }
+                    if self.instrumentation.roundtrip_each {
+                        if let Err(m) = crate::instrument::roundtrip(ctx, root) {
+                            return Err(vec![Diagnostic::error(
+                                Location::Unknown,
+                                format!("pass '{}' produced IR that does not survive printing: {m}", info.name),
+                            )]);
                         }
                     }
                     self.after_pass(ctx, root, info.name, before);

@@ -142,6 +142,31 @@ impl Options {
     }
 }
 
+/// The levels of the compile, in pipeline order (DESIGN.md): each pass
+/// says which it reads and which it writes (Note [Pass levels]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Source,
+    Soac,
+    Segop,
+    Mem,
+    Imp,
+}
+
+impl Level {
+    pub const ALL: &'static [Level] = &[Level::Source, Level::Soac, Level::Segop, Level::Mem, Level::Imp];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Source => "source",
+            Level::Soac => "soac",
+            Level::Segop => "segop",
+            Level::Mem => "mem",
+            Level::Imp => "imp",
+        }
+    }
+}
+
 /// What the registry knows about a pass before an instance exists.
 pub struct PassInfo {
     /// Kebab-case, prefixed by the dialect it works on (`ir-` for passes
@@ -149,6 +174,11 @@ pub struct PassInfo {
     pub name: &'static str,
     pub description: &'static str,
     pub options: &'static [OptionSpec],
+    /// The levels of IR the pass works on ([`Level::ALL`]: any).
+    pub reads: &'static [Level],
+    /// The level of its result: `None` for the level it read (a pass
+    /// within a level), `Some` for a conversion.
+    pub writes: Option<Level>,
     pub create: fn(&Options) -> Box<dyn Pass>,
 }
 

@@ -15,21 +15,35 @@ use std::fmt;
 
 use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
 
-use crate::pass::{OptionValue, Options, PassInfo};
+use crate::pass::{Level, OptionValue, Options, PassInfo};
 use crate::registry::{all_passes, lookup};
 
 #[derive(Clone)]
 pub enum Element {
-    Pass { info: &'static PassInfo, options: Options },
-    Nested { anchor: String, pipeline: Pipeline },
+    Pass {
+        info: &'static PassInfo,
+        options: Options,
+        /// Where its name is in the pipeline text (offset, length): for
+        /// a caret under a misplaced pass.
+        span: (usize, usize),
+    },
+    Nested {
+        anchor: String,
+        pipeline: Pipeline,
+    },
 }
 
 impl PartialEq for Element {
     fn eq(&self, o: &Element) -> bool {
         match (self, o) {
-            (Element::Pass { info: a, options: x }, Element::Pass { info: b, options: y }) => {
-                a.name == b.name && x == y
-            }
+            (
+                Element::Pass {
+                    info: a, options: x, ..
+                },
+                Element::Pass {
+                    info: b, options: y, ..
+                },
+            ) => a.name == b.name && x == y,
             (Element::Nested { anchor: a, pipeline: p }, Element::Nested { anchor: b, pipeline: q }) => {
                 a == b && p == q
             }
@@ -50,7 +64,7 @@ impl fmt::Display for Pipeline {
                 f.write_str(",")?;
             }
             match e {
-                Element::Pass { info, options } => {
+                Element::Pass { info, options, .. } => {
                     f.write_str(info.name)?;
                     if !options.values.is_empty() {
                         f.write_str("{")?;
@@ -118,6 +132,79 @@ impl Pipeline {
         Ok(pl)
     }
 
+    /// Checks that each pass gets IR of a level it reads, starting from
+    /// the levels the input may be at (`start`; Note [Pass levels]);
+    /// returns the levels the IR may be at after the pipeline. The
+    /// error's span is the misplaced pass's name.
+    pub fn check_levels(&self, start: &[Level]) -> Result<Vec<Level>, PipelineError> {
+        let mut levels = start.to_vec();
+        let mut last: Option<&'static str> = None;
+        for e in &self.elements {
+            match e {
+                Element::Pass { info, span, .. } => {
+                    let ok: Vec<Level> = levels.iter().copied().filter(|l| info.reads.contains(l)).collect();
+                    if ok.is_empty() {
+                        let names = |ls: &[Level]| ls.iter().map(|l| l.name()).collect::<Vec<_>>().join(" or ");
+                        let now = match last {
+                            Some(p) => format!("after '{p}'"),
+                            None => "at the start".to_string(),
+                        };
+                        return Err(PipelineError {
+                            message: format!(
+                                "pass '{}' works on {} IR, but the IR is at the {} level here ({now})",
+                                info.name,
+                                names(info.reads),
+                                names(&levels)
+                            ),
+                            start: span.0,
+                            len: span.1,
+                            help: Some(level_help(&levels, info.reads)),
+                        });
+                    }
+                    levels = match info.writes {
+                        Some(w) => vec![w],
+                        None => ok,
+                    };
+                    last = Some(info.name);
+                }
+                Element::Nested { pipeline, .. } => {
+                    levels = pipeline.check_levels(&levels)?;
+                }
+            }
+        }
+        Ok(levels)
+    }
+
+    /// The pipeline up to the IR of `level`: its elements up to the last
+    /// one after which the IR is at `level` (from `start`; Note [Pass
+    /// levels]), which is what `--emit=LEVEL` prints. `None` when the IR
+    /// is never at that level.
+    pub fn up_to_level(&self, start: &[Level], level: Level) -> Option<Pipeline> {
+        let mut levels = start.to_vec();
+        let mut keep = (levels == [level]).then_some(0);
+        for (i, e) in self.elements.iter().enumerate() {
+            let one = Pipeline {
+                elements: vec![e.clone()],
+            };
+            levels = one.check_levels(&levels).ok()?;
+            if levels == [level] {
+                keep = Some(i + 1);
+            }
+        }
+        keep.map(|k| Pipeline {
+            elements: self.elements[..k].to_vec(),
+        })
+    }
+
+    /// The rest of the pipeline after [`Pipeline::up_to_level`]: what
+    /// continues from IR that `--emit=LEVEL` printed.
+    pub fn after_level(&self, start: &[Level], level: Level) -> Option<Pipeline> {
+        let k = self.up_to_level(start, level)?.elements.len();
+        Some(Pipeline {
+            elements: self.elements[k..].to_vec(),
+        })
+    }
+
     /// Whether any pass is in the pipeline (nested ones included).
     pub fn is_empty(&self) -> bool {
         self.elements.iter().all(|e| match e {
@@ -125,6 +212,45 @@ impl Pipeline {
             Element::Nested { pipeline, .. } => pipeline.is_empty(),
         })
     }
+}
+
+// Note [Pass levels]
+// ~~~~~~~~~~~~~~~~~~~
+// The compile goes through levels (source, soac, segop, mem, imp), each
+// a set of dialects. A pass says which levels it reads and, if it is a
+// conversion, which it writes ([`PassInfo::reads`], `writes`). A pass run
+// on IR of a level it does not read used to do nothing, silently
+// (`imp-carried-memory` on soac IR finds no imp loops), or fail deep
+// inside (`segop-to-imp` before `soac-to-segop`). So a pipeline is
+// checked before it runs: from the input's level (a `.fut` program is at
+// the soac level once internalised; IR says by its ops which levels it
+// may be at, [`crate::manager::ir_levels`]), each pass must read one of
+// the levels the passes before it leave, and the error has a caret under
+// the first that does not. The ops do not always tell: segop IR without
+// allocations looks like mem IR, and IR with only `soac` ops (scalars,
+// or SOACs that `soac-to-segop` leaves on the host) may be soac, segop or
+// mem IR; a pass is refused only when no possible level fits.
+
+/// The help of a level mismatch: the conversions between the levels.
+fn level_help(now: &[Level], wants: &[Level]) -> String {
+    let conversions: Vec<String> = all_passes()
+        .into_iter()
+        .filter_map(|p| {
+            let w = p.writes?;
+            let from: Vec<&str> = p.reads.iter().map(|r| r.name()).collect();
+            Some(format!("{} ({} -> {})", p.name, from.join("|"), w.name()))
+        })
+        .collect();
+    let later = wants.iter().all(|w| now.iter().all(|n| w < n));
+    format!(
+        "{}; the conversions: {}",
+        if later {
+            "the pass belongs earlier in the pipeline"
+        } else {
+            "a conversion must come first"
+        },
+        conversions.join(", ")
+    )
 }
 
 struct PipelineParser<'a> {
@@ -291,7 +417,11 @@ impl PipelineParser<'_> {
                 }
             }
         }
-        Ok(Element::Pass { info, options })
+        Ok(Element::Pass {
+            info,
+            options,
+            span: (start, info.name.len()),
+        })
     }
 
     fn option_value(&mut self) -> Result<(usize, String), PipelineError> {
@@ -358,6 +488,29 @@ mod tests {
             assert_eq!(p, q, "{text} -> {printed}");
             assert_eq!(printed, q.to_string());
         }
+    }
+
+    #[test]
+    fn levels_follow_the_pipeline() {
+        use crate::pass::Level;
+        let p = Pipeline::parse("ir-dce,soac-fuse,builtin.module(soac-simplify)").unwrap();
+        assert_eq!(p.check_levels(&[Level::Soac]).unwrap(), vec![Level::Soac]);
+        // soac-simplify also reads segop IR; soac-fuse does not.
+        let e = p.check_levels(&[Level::Segop, Level::Mem]).unwrap_err();
+        assert_eq!((e.start, e.len), (7, 9));
+        assert!(
+            e.message.contains("at the segop or mem level here (after 'ir-dce')"),
+            "{}",
+            e.message
+        );
+        let e = p.check_levels(&[Level::Imp]).unwrap_err();
+        assert!(e.help.unwrap().starts_with("the pass belongs earlier"));
+        // Of the levels the IR may be at, those the passes read remain.
+        let q = Pipeline::parse("soac-simplify").unwrap();
+        assert_eq!(
+            q.check_levels(Level::ALL).unwrap(),
+            vec![Level::Soac, Level::Segop, Level::Mem]
+        );
     }
 
     #[test]

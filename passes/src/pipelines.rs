@@ -51,12 +51,7 @@ pub const TO_KERNELS: &str = "soac-unstream{nested=true},soac-partition,soac-sim
 /// the CPU]).
 pub const CPU_KERNELS: &str = "segop-cpu-locality";
 
-/// [`SOAC`] then [`TO_KERNELS`], in one string (what `structure gpu`
-/// blocks count after).
-pub const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,\
-                           soac-unstream{nested=true},soac-partition,soac-simplify,soac-to-segop,soac-simplify";
-
-/// The mem level, after [`KERNELS`] (both from `futmlir-lowering`):
+/// The mem level, after [`TO_KERNELS`] (both from `futmlir-lowering`):
 ///
 /// 1. `explicit-allocations`: every fresh array of the host code gets a
 ///    `mem.alloc` and a `mem.bind` (Note [The mem level]).
@@ -64,6 +59,28 @@ pub const KERNELS: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify,\
 ///    dead by then (Note [Block reuse]); it needs the blocks explicit.
 /// 3. `ir-dce`: the byte sizes of the allocations that went.
 pub const MEM: &str = "explicit-allocations,reuse-memory,ir-dce";
+
+/// Down to the imp level, after [`MEM`], for the CPU: `segop-to-imp`
+/// (kernels become loops), then the imp passes: `imp-carried-memory`
+/// (loops that carry arrays swap buffers instead of copying) and
+/// `imp-free-early` (blocks freed after their last use).
+pub const IMP_CPU: &str = "segop-to-imp{target=cpu},imp-carried-memory,imp-free-early";
+
+/// [`IMP_CPU`] for the CUDA target: kernels become GPU kernels.
+pub const IMP_CUDA: &str = "segop-to-imp{target=cuda},imp-carried-memory,imp-free-early";
+
+/// The whole compile from the soac level to the imp level for a target:
+/// what `futmlir build`, `test`, `bench` and `structure` blocks run, and
+/// what `futmlir build --dump-pass-pipeline` prints. (Below imp, the
+/// conversions to MLIR's dialects, LLVM, the object and the link are not
+/// passes yet.)
+pub fn compile(cuda: bool) -> String {
+    if cuda {
+        [SOAC_CUDA, TO_KERNELS, MEM, IMP_CUDA].join(",")
+    } else {
+        [SOAC, TO_KERNELS, CPU_KERNELS, MEM, IMP_CPU].join(",")
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -73,10 +90,5 @@ mod tests {
     fn the_default_pipelines_parse() {
         let p = Pipeline::parse(super::SOAC).expect("the soac pipeline parses");
         assert_eq!(p.to_string().matches("soac-").count(), 4);
-    }
-
-    #[test]
-    fn kernels_is_soac_then_to_kernels() {
-        assert_eq!(super::KERNELS, format!("{},{}", super::SOAC, super::TO_KERNELS));
     }
 }

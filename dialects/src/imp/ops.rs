@@ -11,7 +11,8 @@ pub fn ops() -> Vec<OpDef> {
             description: r#"Attributes `sym_name` and `function_type`; one region taking the inputs
 and ending in `imp.return`. `entry` marks an entry point (the runtime
 calls it); `device` a function whose body is kernel code, called from
-kernels (a function may have a host and a device version, of one name).
+kernels (a function called from both has a host version and a device
+version, `NAME$device`: a module's symbols are unique).
 
 ```mlir
 "imp.func"() ({

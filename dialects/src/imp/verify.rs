@@ -48,7 +48,7 @@ pub fn kernel(v: &OpView) -> Result<(), String> {
 }
 
 /// `call(args...) {callee, device?}`: the operand and result types are
-/// the callee's (the version of the same `device`-ness, when the module
+/// the callee's (an `imp.func` of the same `device`-ness, when the module
 /// has it).
 pub fn call(v: &OpView) -> Result<(), String> {
     v.expect_regions(0)?;

@@ -100,6 +100,14 @@ impl Context {
         &self.registry
     }
 
+    /// An empty context with the same dialects (and the same tolerance of
+    /// unregistered ops), to parse printed IR into.
+    pub fn fresh(&self) -> Context {
+        let mut c = Context::new(self.registry.clone());
+        c.allow_unregistered = self.allow_unregistered;
+        c
+    }
+
     // ----- interning -------------------------------------------------------
 
     pub fn sym(&mut self, s: &str) -> Symbol {

@@ -537,6 +537,9 @@ impl Verifier<'_> {
                 if let Err(m) = (d.verify)(&OpView { ctx, op }) {
                     self.error(op, m);
                 }
+                if d.traits.contains(Traits::SYMBOL_TABLE) {
+                    self.unique_symbols(op);
+                }
             }
         }
         let isolated = def.is_some_and(|d| d.traits.contains(Traits::ISOLATED_FROM_ABOVE));
@@ -570,6 +573,26 @@ impl Verifier<'_> {
         }
         for (i, r) in ctx.results(op).enumerate() {
             self.check_sizes(op, r, &format!("result #{i}"));
+        }
+    }
+
+    /// A symbol table's ops name distinct symbols (as MLIR's `SymbolTable`
+    /// requires: a reference finds one op). The error is on the second.
+    fn unique_symbols(&mut self, table: OpId) {
+        let ctx = self.ctx;
+        let mut seen = std::collections::HashSet::new();
+        for &r in ctx.regions(table) {
+            for &b in ctx.blocks(r) {
+                for o in ctx.block_ops(b) {
+                    let name = match ctx.attr(o, "sym_name").map(|a| ctx.attr_kind(a)) {
+                        Some(AttrKind::String(s)) => ctx.str(*s),
+                        _ => continue,
+                    };
+                    if !seen.insert(name) {
+                        self.error(o, format!("redefinition of symbol named '{name}'"));
+                    }
+                }
+            }
         }
     }
 

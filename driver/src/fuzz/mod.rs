@@ -65,9 +65,68 @@ pub struct FuzzArgs {
     /// Only program `I` of the seed (to reproduce one finding).
     #[arg(long, value_name = "I")]
     program: Option<usize>,
+    /// A program (its compile and all its cases on both sides, before
+    /// shrinking) that takes longer than this is a hang: it is saved
+    /// unshrunk and the run stops (Note [Hangs]).
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
+    timeout: u64,
     /// Print each program's outcome.
     #[arg(short, long)]
     verbose: bool,
+}
+
+// Note [Hangs]
+// ~~~~~~~~~~~~
+// A hang (the compiler looping, the interpreter or an executable never
+// finishing) would stop a fuzzing run without a word. The interpreter and
+// the compiler run in this process and cannot be interrupted, so a
+// watchdog thread watches the program being checked: once it has taken
+// longer than `--timeout`, the watchdog saves it (unshrunk: shrinking
+// would need the same watchdog for every try) as `hang-SEED-I.fut`,
+// kills this process's children (an executable that does not end), prints
+// the summary line and exits with failure. Generated programs are small
+// and their loops are bounded by a size or a constant below 4, so a
+// program that runs for minutes is a bug of its own.
+
+/// The program the watchdog of Note [Hangs] watches.
+struct Watched {
+    index: usize,
+    since: Instant,
+    /// Its reproducer's path and text.
+    path: PathBuf,
+    text: String,
+}
+
+/// Starts the watchdog of Note [Hangs]; the main loop sets the program
+/// being checked (or `None` while it shrinks or writes).
+fn watchdog(
+    timeout: Duration,
+    summary: std::sync::Arc<std::sync::Mutex<String>>,
+) -> std::sync::Arc<std::sync::Mutex<Option<Watched>>> {
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(None::<Watched>));
+    let watched = slot.clone();
+    std::thread::spawn(move || loop {
+        std::thread::sleep(Duration::from_millis(250));
+        let guard = watched.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(w) = guard.as_ref() else { continue };
+        if w.since.elapsed() < timeout {
+            continue;
+        }
+        let _ = std::fs::write(&w.path, &w.text);
+        // An executable that hangs would outlive us.
+        let _ = std::process::Command::new("pkill")
+            .args(["-KILL", "-P", &std::process::id().to_string()])
+            .status();
+        println!(
+            "program {}: HANG: still running after {} s ({})",
+            w.index,
+            timeout.as_secs(),
+            w.path.display()
+        );
+        println!("{}", summary.lock().unwrap_or_else(|e| e.into_inner()));
+        std::process::exit(1);
+    });
+    slot
 }
 
 /// What one side gave.
@@ -304,6 +363,12 @@ fn test_program(prog: &Program, header: &[String], cases: &[(Case, Outcome)]) ->
 }
 
 pub fn main(a: FuzzArgs) -> ExitCode {
+    // A pass that makes invalid IR is a finding (a compile error), not a
+    // program to skip as unsupported when a later pass trips over it:
+    // every pass's output is verified, in a release build too.
+    if std::env::var_os("FUTMLIR_VERIFY_EACH").is_none() {
+        std::env::set_var("FUTMLIR_VERIFY_EACH", "1");
+    }
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => {
@@ -323,6 +388,8 @@ pub fn main(a: FuzzArgs) -> ExitCode {
     }
     let start = Instant::now();
     let deadline = a.seconds.map(|s| start + Duration::from_secs(s));
+    let summary = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let watched = watchdog(Duration::from_secs(a.timeout.max(1)), summary.clone());
     let (mut programs, mut ran, mut unsupported_n, mut rejected, mut found) = (0, 0, 0, 0, 0);
     let mut stdout = std::io::stdout();
     let range = match a.program {
@@ -353,7 +420,27 @@ pub fn main(a: FuzzArgs) -> ExitCode {
             }
         };
         let header = vec![format!("futmlir fuzz --seed {} (program {i})", a.seed)];
-        match fuzzer.check(&prog, &cs) {
+        *summary.lock().unwrap_or_else(|e| e.into_inner()) = format!(
+            "{programs} programs (the last one hung), {ran} cases compared with the interpreter on {}, {unsupported_n} skipped as unsupported, {rejected} rejected by the interpreter, {} findings ({:.0} s)",
+            fuzzer.backend.name(),
+            found + 1,
+            start.elapsed().as_secs_f64()
+        );
+        let mut h = header.clone();
+        h.push(format!(
+            "finding: hang (over {} s on the interpreter or {})",
+            a.timeout,
+            fuzzer.backend.name()
+        ));
+        *watched.lock().unwrap_or_else(|e| e.into_inner()) = Some(Watched {
+            index: i,
+            since: Instant::now(),
+            path: a.out.join(format!("hang-{}-{i}.fut", a.seed)),
+            text: test_program(&prog, &h, &[]),
+        });
+        let checked = fuzzer.check(&prog, &cs);
+        *watched.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        match checked {
             Checked::Rejected(e) => {
                 rejected += 1;
                 let path = a.out.join(format!("rejected-{}-{i}.fut", a.seed));

@@ -30,7 +30,6 @@ pub(crate) const KERNEL_MATH: &[&str] = &[
     "math.roundeven",
     "math.fma",
     "math.copysign",
-    "math.absi",
 ];
 
 pub(super) fn kernel(e: &mut Emitter, k: OpId) -> R<()> {

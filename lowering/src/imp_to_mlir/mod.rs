@@ -14,8 +14,9 @@
 //!
 //! A function that `imp.call` calls (Note [Functions at the imp level] in
 //! `segop_to_imp/call.rs`) gives `@futfn_<name>`, taking the runtime
-//! context first; its device version is a `func.func` of the same name in
-//! the `gpu.module`, taking the kernels' error buffer first.
+//! context first; its device version (imp symbol `<name>$device`) is a
+//! `func.func` `@futfn_<name>$24device` in the `gpu.module`, taking the
+//! kernels' error buffer first.
 //!
 //! Memory holds a `bool` as one byte; in registers it is an `i1`.
 //! Scalar semantics follow the soac interpreter (`frontend/src/

@@ -257,7 +257,14 @@ fn unop(e: &mut Emitter, o: OpId, kind: &str, a: &str, s: Scalar, result: Value)
                 let m = e.tmp(&format!("arith.constant -1 : {t}"));
                 format!("arith.xori {a}, {m} : {t}")
             }
-            "abs" if s.is_signed_int() => format!("math.absi {a} : {t}"),
+            // `max(a, 0 - a)` (the minimum wraps to itself, as
+            // `math.absi` does): `math.absi` has no lowering in the
+            // kernels' pipeline when libdevice takes the `math` ops.
+            "abs" if s.is_signed_int() => {
+                let z = e.tmp(&format!("arith.constant 0 : {t}"));
+                let n = e.tmp(&format!("arith.subi {z}, {a} : {t}"));
+                format!("arith.maxsi {a}, {n} : {t}")
+            }
             "abs" => return copy(e, a, t, result),
             "signum" => {
                 let z = e.tmp(&format!("arith.constant 0 : {t}"));

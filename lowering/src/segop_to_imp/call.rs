@@ -16,7 +16,9 @@
 //! Calls in host code call the host version, translated like an entry
 //! point's body (on the GPU target its SOACs become kernels). Calls in
 //! kernel code (a segop's body, or a device function) call the device
-//! version, marked `device`, whose body is translated as kernel code:
+//! version, marked `device` and named by [`device_symbol`] (the two are
+//! in one symbol table, and MLIR wants its symbols unique), whose body
+//! is translated as kernel code:
 //! SOACs in it are sequential loops. A thread cannot allocate, so a
 //! function called from a kernel may not return an array (a
 //! diagnostic). The versions are made on demand: after the entry
@@ -29,6 +31,14 @@
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, OpId, OpView, Type, TypeKind, Value};
 
 use super::{array_elem, Arr, Rep, Tr, R};
+
+/// The symbol of the device version of function `name` (Note [Functions
+/// at the imp level]): the name and `$device`. No Futhark name or symbol
+/// holds a `$` (the language reference's `name` and `symbol`), nor do the
+/// names internalisation makes, so it is no other function's.
+pub(crate) fn device_symbol(name: &str) -> String {
+    format!("{name}$device")
+}
 
 /// The callee of a `soac.apply` or an `imp.call`.
 pub(crate) fn callee(ctx: &Context, o: OpId) -> Option<String> {
@@ -86,7 +96,7 @@ pub(crate) fn apply(tr: &mut Tr, o: OpId, operands: &[Value], results: &[Value])
         types.extend(result_types(tr.ctx, t));
     }
     let callee_attr = {
-        let s = tr.ctx.sym(&name);
+        let s = tr.ctx.sym(&if device { device_symbol(&name) } else { name });
         tr.ctx.intern_attr(AttrKind::SymbolRef(s))
     };
     let mut attrs = vec![("callee", callee_attr)];
@@ -145,11 +155,15 @@ pub(crate) fn translate_callees(ctx: &mut Context, module_body: BlockId, funcs: 
         if wanted.is_empty() {
             return Ok(());
         }
-        for (name, device) in wanted {
+        for (symbol, device) in wanted {
+            let name = match symbol.strip_suffix(&device_symbol("")) {
+                Some(n) if device => n,
+                _ => symbol.as_str(),
+            };
             let f = funcs
                 .iter()
                 .copied()
-                .find(|&f| OpView { ctx, op: f }.string_attr("sym_name").ok() == Some(name.as_str()));
+                .find(|&f| OpView { ctx, op: f }.string_attr("sym_name").ok() == Some(name));
             let Some(f) = f else {
                 return Err(futmlir_dialects::ir::Diagnostic::error(
                     futmlir_dialects::ir::Location::Unknown,
@@ -157,7 +171,7 @@ pub(crate) fn translate_callees(ctx: &mut Context, module_body: BlockId, funcs: 
                 ));
             };
             translate_function(ctx, f, module_body, gpu, device)?;
-            made.insert((name, device));
+            made.insert((symbol, device));
         }
     }
 }
@@ -214,8 +228,9 @@ fn translate_function(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: boo
         inputs: imp_types,
         results: out_types,
     });
+    let symbol = if device { device_symbol(&name) } else { name };
     let mut attrs = vec![
-        ("sym_name", ctx.string_attr(&name)),
+        ("sym_name", ctx.string_attr(&symbol)),
         ("function_type", ctx.intern_attr(AttrKind::Type(ft))),
     ];
     if device {

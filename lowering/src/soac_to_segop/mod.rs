@@ -52,6 +52,8 @@ pub const INFO: PassInfo = PassInfo {
     description:
         "Extract kernels: host-level SOACs become segop segmap/segred/segscan/seghist over flattened map nests",
     options: &[],
+    reads: &[futmlir_passes::Level::Soac],
+    writes: Some(futmlir_passes::Level::Segop),
     create: |_: &Options| Box::new(ToSegop),
 };
 

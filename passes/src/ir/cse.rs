@@ -16,12 +16,14 @@ use std::collections::{HashMap, HashSet};
 
 use futmlir_dialects::ir::{Attr, AttrKind, Context, Diagnostic, OpId, Symbol, Traits, Type, Value};
 
-use crate::pass::{Options, Pass, PassInfo};
+use crate::pass::{Level, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "ir-cse",
     description: "Common-subexpression elimination of pure ops without regions",
     options: &[],
+    reads: Level::ALL,
+    writes: None,
     create: |_: &Options| Box::new(Cse),
 };
 

@@ -2,7 +2,7 @@
 
 use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId};
 
-use crate::pass::{OptionKind, OptionSpec, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "ir-dce",
@@ -13,6 +13,8 @@ pub const INFO: PassInfo = PassInfo {
         default: "8",
         help: "most sweeps over the IR; a sweep that erases nothing ends the pass early",
     }],
+    reads: Level::ALL,
+    writes: None,
     create: |o| {
         Box::new(Dce {
             max_iters: o.uint("max-iters"),

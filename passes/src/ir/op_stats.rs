@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use futmlir_dialects::ir::{Context, Diagnostic, OpId};
 
-use crate::pass::{OptionKind, OptionSpec, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "ir-op-stats",
@@ -15,6 +15,8 @@ pub const INFO: PassInfo = PassInfo {
         default: "false",
         help: "print a JSON object",
     }],
+    reads: Level::ALL,
+    writes: None,
     create: |o| Box::new(OpStats { json: o.bool("json") }),
 };
 

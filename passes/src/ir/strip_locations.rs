@@ -2,12 +2,14 @@
 
 use futmlir_dialects::ir::{Context, Diagnostic, Location, OpId};
 
-use crate::pass::{Options, Pass, PassInfo};
+use crate::pass::{Level, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "ir-strip-locations",
     description: "Forget source locations (smaller dumps; diagnostics lose their spans)",
     options: &[],
+    reads: Level::ALL,
+    writes: None,
     create: |_: &Options| Box::new(StripLocations),
 };
 

@@ -76,7 +76,7 @@ use super::analysis::{alias_roots, ancestor_in, block_alive, blocks_inner_first,
 use crate::egraph::fusion::{FusionCost, QUESTION_COST};
 use crate::egraph::ruleset::{Limits, Rules};
 use crate::egraph::{self};
-use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-fuse",
@@ -121,6 +121,8 @@ pub const INFO: PassInfo = PassInfo {
                 "print SOACs before and after, the rules that fired, the largest e-graph and the stop reason to stderr",
         },
     ],
+    reads: &[Level::Soac],
+    writes: None,
     create: |o: &Options| {
         Box::new(Fuse {
             copies: o.bool("copy"),

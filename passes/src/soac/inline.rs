@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use futmlir_dialects::ir::{AttrKind, Context, Diagnostic, OpId, ValueMap};
 
-use crate::pass::{OptionKind, OptionSpec, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-inline",
@@ -45,6 +45,8 @@ pub const INFO: PassInfo = PassInfo {
                    (false for the GPU, where a thread cannot allocate: Note [Calls that allocate in kernels])",
         },
     ],
+    reads: &[Level::Soac],
+    writes: None,
     create: |o| {
         Box::new(Inline {
             kernel_allocs: o.bool("kernel-allocs"),

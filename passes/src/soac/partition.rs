@@ -27,13 +27,15 @@ use futmlir_dialects::ir::{
     AttrKind, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, RegionId, Scalar, Type, TypeKind, Value,
 };
 
-use crate::pass::{Options, Pass, PassInfo};
+use crate::pass::{Level, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-partition",
     description:
         "Rewrite `soac.partition` into a scanomap of one-hot class flags and a scatter of the rows to their places",
     options: &[],
+    reads: &[Level::Soac],
+    writes: None,
     create: |_: &Options| Box::new(Partition),
 };
 

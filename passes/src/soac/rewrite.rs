@@ -21,7 +21,7 @@ use crate::egraph::fold::ConstFold;
 use crate::egraph::ruleset::{Limits, StepReport};
 use crate::egraph::terms::{literal, value_leaf, Literal};
 use crate::egraph::{self};
-use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-rewrite",
@@ -52,6 +52,8 @@ pub const INFO: PassInfo = PassInfo {
             help: "print what each block's run did (rule sets, iterations, e-graph size, stop reason) to stderr",
         },
     ],
+    reads: &[Level::Soac, Level::Segop],
+    writes: None,
     create: |o: &Options| {
         Box::new(Rewrite {
             sets: o.string("rules").to_string(),

@@ -71,7 +71,7 @@ use super::analysis::{
     ancestor_in, block_alive, blocks_inner_first, cannot_fail, consumed, defined_inside, loop_offset, reads, walk_with,
 };
 use crate::ir::is_pure;
-use crate::pass::{OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-simplify",
@@ -97,6 +97,8 @@ pub const INFO: PassInfo = PassInfo {
             help: "print ops before and after, what each simplification did, the rounds and the stop reason",
         },
     ],
+    reads: &[Level::Soac, Level::Segop, Level::Mem],
+    writes: None,
     create: |o: &Options| {
         Box::new(Simplify {
             max_rounds: o.uint("max-rounds") as usize,

@@ -14,7 +14,7 @@
 use futmlir_dialects::ir::{Context, Diagnostic, InsertPoint, OpId};
 
 use super::analysis::{held_by, SOAC_OPS};
-use crate::pass::{OptionKind, OptionSpec, Options, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-unstream",
@@ -25,6 +25,8 @@ pub const INFO: PassInfo = PassInfo {
         default: "false",
         help: "also unstream streams inside the lambdas of other SOACs",
     }],
+    reads: &[Level::Soac],
+    writes: None,
     create: |o: &Options| {
         Box::new(Unstream {
             nested: o.bool("nested"),

@@ -19,3 +19,14 @@
 
 // expected-error @+1 {{expected SSA value, found ':'}}
 "builtin.module"( : () -> ()
+
+// -----
+
+// A module is a symbol table: one op a symbol (as in upstream MLIR).
+"imp.func"() ({
+  "imp.return"() : () -> ()
+}) {sym_name = "f", function_type = () -> ()} : () -> ()
+// expected-error @+1 {{'imp.func' op redefinition of symbol named 'f'}}
+"imp.func"() ({
+  "imp.return"() : () -> ()
+}) {sym_name = "f", function_type = () -> ()} : () -> ()

@@ -66,7 +66,11 @@
 
 // -----
 
-// A function that imp.call calls from the host.
+// A function that imp.call calls, and its device version (kernel code, of
+// its own symbol: Note [Functions at the imp level]), called from a
+// kernel.
+// CHECK-LABEL: sym_name = "k"
+// CHECK: {callee = @twice$device, device} : (i32) -> i32
 // CHECK-LABEL: sym_name = "main"
 // CHECK: {callee = @twice} : (i32) -> i32
 "imp.func"() ({
@@ -76,25 +80,16 @@
 }) {sym_name = "twice", function_type = (i32) -> i32} : () -> ()
 "imp.func"() ({
 ^bb0(%x: i32):
+  %y = "soac.binop"(%x, %x) {kind = "add"} : (i32, i32) -> i32
+  "imp.return"(%y) : (i32) -> ()
+}) {sym_name = "twice$device", function_type = (i32) -> i32, device} : () -> ()
+"imp.kernel"() ({
+^bb0(%x: i32):
+  %y = "imp.call"(%x) {callee = @twice$device, device} : (i32) -> i32
+  "imp.return"() : () -> ()
+}) {sym_name = "k", function_type = (i32) -> ()} : () -> ()
+"imp.func"() ({
+^bb0(%x: i32):
   %y = "imp.call"(%x) {callee = @twice} : (i32) -> i32
   "imp.return"(%y) : (i32) -> ()
 }) {sym_name = "main", function_type = (i32) -> i32, entry} : () -> ()
-
-// -----
-
-// The device version of a function, called from a kernel. (segop-to-imp
-// gives a function called from both places two `imp.func`s of one name,
-// told apart by `device`: upstream MLIR, which wants symbols unique, does
-// not take such a module yet.)
-// CHECK-LABEL: sym_name = "k"
-// CHECK: {callee = @twice, device} : (i32) -> i32
-"imp.func"() ({
-^bb0(%x: i32):
-  %y = "soac.binop"(%x, %x) {kind = "add"} : (i32, i32) -> i32
-  "imp.return"(%y) : (i32) -> ()
-}) {sym_name = "twice", function_type = (i32) -> i32, device} : () -> ()
-"imp.kernel"() ({
-^bb0(%x: i32):
-  %y = "imp.call"(%x) {callee = @twice, device} : (i32) -> i32
-  "imp.return"() : () -> ()
-}) {sym_name = "k", function_type = (i32) -> ()} : () -> ()

@@ -4,13 +4,18 @@
 //! `$loaddata` and `$loadbytes`. The script's value is the test's input:
 //! an n-tuple gives n arguments.
 //!
+//! The evaluator runs nothing itself: the caller says how to run an entry
+//! point and how to read a file the builtins name, so `futmlir test` can
+//! evaluate a script with any backend, and `futmlir-check` (crate
+//! `checker`) with the compiled executables of a bundle, on a machine
+//! that has neither the compiler nor the test's folder (see
+//! `driver/src/bundle.rs`).
+//!
 //! Values are the external values the test harness passes to programs
-//! (`values::Value`), so records and opaque values (which an entry point
-//! could return to another) are not supported and say so.
+//! (`futmlir_values::Value`), so records and opaque values (which an
+//! entry point could return to another) are not supported and say so.
 
-use std::path::Path;
-
-use futmlir_frontend::values::{self, Value};
+use futmlir_values::{self as values, Value};
 
 /// A script value: an external value or a tuple of script values.
 #[derive(Clone, Debug)]
@@ -87,27 +92,32 @@ fn tokenize(src: &str) -> Result<Vec<Tok>, String> {
     Ok(out)
 }
 
-/// Runs an entry point of the program on arguments: its results.
-pub type CallEntry<'a> = dyn FnMut(&str, Vec<Value>) -> Result<Vec<Value>, String> + 'a;
-
-/// Evaluates a script; `call` runs an entry point of the program.
-struct Eval<'a> {
+/// Evaluates a script: `call` runs an entry point of the program on
+/// arguments (its results), `load` reads a file that `$loaddata` or
+/// `$loadbytes` names (its bytes).
+struct Eval<C, L> {
     toks: Vec<Tok>,
     pos: usize,
-    dir: &'a Path,
-    call: &'a mut CallEntry<'a>,
+    call: C,
+    load: L,
     env: Vec<(String, ScriptValue)>,
 }
 
 /// The input values a `script input` expression gives: the elements of a
-/// tuple, or the one value. `dir` is the test file's folder (files named
-/// by `$loaddata` and `$loadbytes` are relative to it).
-pub fn script_input<'a>(src: &str, dir: &'a Path, call: &'a mut CallEntry<'a>) -> Result<Vec<Value>, String> {
+/// tuple, or the one value. `call(entry, args)` runs an entry point of
+/// the program; `load(name)` reads a file that `$loaddata` or
+/// `$loadbytes` names, as written in the script (for a test, relative to
+/// the test file's folder).
+pub fn script_input(
+    src: &str,
+    call: impl FnMut(&str, Vec<Value>) -> Result<Vec<Value>, String>,
+    load: impl FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<Vec<Value>, String> {
     let mut ev = Eval {
         toks: tokenize(src)?,
         pos: 0,
-        dir,
         call,
+        load,
         env: Vec::new(),
     };
     let v = ev.exp()?;
@@ -120,6 +130,22 @@ pub fn script_input<'a>(src: &str, dir: &'a Path, call: &'a mut CallEntry<'a>) -
     }
 }
 
+/// The files a script's builtins name, each once, in the order they first
+/// appear: what a script needs besides the program (a bundle carries
+/// them, `driver/src/bundle.rs`).
+pub fn files_named(src: &str) -> Result<Vec<String>, String> {
+    let toks = tokenize(src)?;
+    let mut files = Vec::new();
+    for w in toks.windows(2) {
+        if let [Tok::Builtin(_), Tok::Str(f)] = w {
+            if !files.contains(f) {
+                files.push(f.clone());
+            }
+        }
+    }
+    Ok(files)
+}
+
 fn external(v: ScriptValue) -> Result<Value, String> {
     match v {
         ScriptValue::Value(v) => Ok(v),
@@ -127,7 +153,11 @@ fn external(v: ScriptValue) -> Result<Value, String> {
     }
 }
 
-impl Eval<'_> {
+impl<C, L> Eval<C, L>
+where
+    C: FnMut(&str, Vec<Value>) -> Result<Vec<Value>, String>,
+    L: FnMut(&str) -> Result<Vec<u8>, String>,
+{
     fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos)
     }
@@ -181,15 +211,14 @@ impl Eval<'_> {
                     return Err(format!("`${b}` takes a file name in double quotes"));
                 };
                 self.pos += 1;
-                let path = self.dir.join(&file);
-                let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let bytes = (self.load)(&file)?;
                 match b.as_str() {
                     "loadbytes" => Ok(ScriptValue::Value(Value::Array(values::Array {
                         shape: vec![bytes.len()],
                         data: values::ArrayData::U8(bytes),
                     }))),
                     "loaddata" => {
-                        let vs = values::read_values(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                        let vs = values::read_values(&bytes).map_err(|e| format!("{file}: {e}"))?;
                         Ok(match vs.len() {
                             1 => ScriptValue::Value(vs.into_iter().next().expect("one value")),
                             _ => ScriptValue::Tuple(vs.into_iter().map(ScriptValue::Value).collect()),
@@ -356,7 +385,12 @@ mod tests {
                 _ => Err(format!("no entry point `{f}`")),
             }
         };
-        let vs = script_input(src, Path::new("."), &mut call)?;
+        let mut load = |f: &str| match f {
+            "bytes.bin" => Ok(b"ab".to_vec()),
+            "data.in" => Ok(b"1i32 [2i32, 3i32]".to_vec()),
+            _ => Err(format!("cannot read {f}")),
+        };
+        let vs = script_input(src, &mut call, &mut load)?;
         Ok(values::values_to_text(&vs)
             .split_whitespace()
             .collect::<Vec<_>>()
@@ -380,5 +414,20 @@ mod tests {
         assert!(run("nope 1").unwrap_err().contains("no entry point"));
         assert!(run("{a = 1}").unwrap_err().contains("records"));
         assert!(run("$loadimg \"x.png\"").is_err());
+    }
+
+    #[test]
+    fn loaded_files() {
+        assert_eq!(run("$loadbytes \"bytes.bin\"").unwrap(), "[97u8, 98u8]");
+        assert_eq!(run("$loaddata \"data.in\"").unwrap(), "1i32 [2i32, 3i32]");
+        assert_eq!(
+            run("let (x, ys) = $loaddata \"data.in\" in mkdata x x").unwrap(),
+            "2i32"
+        );
+        assert!(run("$loaddata \"nope\"").unwrap_err().contains("cannot read nope"));
+        assert_eq!(
+            files_named("let x = $loaddata \"a.in\" in f x ($loadbytes \"b\") ($loaddata \"a.in\")").unwrap(),
+            ["a.in", "b"]
+        );
     }
 }

@@ -1,0 +1,72 @@
+//! The pass-manager flags that `futmlir opt` and `futmlir build` share:
+//! the pipeline, rule files, IR dumps, checks and timing.
+
+use std::path::PathBuf;
+
+use futmlir_dialects::ir::PrintOptions;
+use futmlir_passes::Instrumentation;
+
+#[derive(clap::Args, Clone, Default)]
+pub struct PassFlags {
+    /// The passes to run, e.g. `ir-cse,ir-dce{max-iters=4}` (`futmlir
+    /// build`: the whole compile down to the imp level; default: the
+    /// target's pipeline, which `--dump-pass-pipeline` prints).
+    #[arg(long, value_name = "PIPELINE")]
+    pub pass_pipeline: Option<String>,
+    /// Print the pipeline (every option spelled out) to stderr
+    /// (`futmlir build`: only that, and stop).
+    #[arg(long)]
+    pub dump_pass_pipeline: bool,
+    /// Load a rule file (rule sets for `soac-rewrite`, see
+    /// rewrite-rules/README.md); may be given several times.
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Vec<String>,
+    /// Print the IR to stderr after every pass.
+    #[arg(long)]
+    pub print_ir_after_all: bool,
+    /// Print the IR to stderr after every pass that changed it.
+    #[arg(long)]
+    pub print_ir_after_change: bool,
+    /// Write the IR after every pass to DIR, one numbered file per pass.
+    #[arg(long, value_name = "DIR")]
+    pub print_ir_tree_dir: Option<PathBuf>,
+    /// Verify the IR after every pass (default: on in debug builds).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub verify_each: Option<bool>,
+    /// After every pass, print the IR, parse and verify it again, and
+    /// check it prints the same (default: on in debug builds).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub roundtrip_each: Option<bool>,
+    /// Print a table of wall time per pass to stderr.
+    #[arg(long)]
+    pub timing: bool,
+}
+
+impl PassFlags {
+    /// The instrumentation these flags ask for (the checks default to
+    /// [`Instrumentation::default`]'s: on in debug builds, or as the
+    /// environment says).
+    pub fn instrumentation(&self, print: PrintOptions) -> Instrumentation {
+        let d = Instrumentation::default();
+        Instrumentation {
+            print_after_all: self.print_ir_after_all,
+            print_after_change: self.print_ir_after_change,
+            tree_dir: self.print_ir_tree_dir.clone(),
+            verify_each: self.verify_each.unwrap_or(d.verify_each),
+            roundtrip_each: self.roundtrip_each.unwrap_or(d.roundtrip_each),
+            timing: self.timing,
+            print,
+        }
+    }
+
+    /// Loads the `--rules` files; `Err`: the rendered report.
+    pub fn load_rules(&self) -> Result<(), String> {
+        for path in &self.rules {
+            std::fs::read_to_string(path)
+                .map_err(|e| miette::miette!("cannot read rule file {path}: {e}"))
+                .and_then(|text| futmlir_passes::egraph::add_user_rule_file(path, &text))
+                .map_err(|report| format!("{report:?}"))?;
+        }
+        Ok(())
+    }
+}
