@@ -710,6 +710,34 @@ fn kernel_maths_uses_libdevice() {
     );
 }
 
+/// An array made by a GPU thread whose size a loop carries from one
+/// iteration to the next has no host bound (Note [Size bounds]): the
+/// CUDA build refuses it with a diagnostic naming what the size's slice
+/// met, at the array.
+#[test]
+fn loop_carried_thread_sizes_are_refused_for_cuda() {
+    let dir = program_dir(
+        "build_carried_size",
+        &[(
+            "p.fut",
+            "def main (ns: []i64) =\n  map (\\n -> (loop (m, acc) = (n, 0) for i < 3 do (m + 1, acc + i64.sum (scan (+) 0 (iota m)))).1) ns\n",
+        )],
+    );
+    let out = futmlir()
+        .args(["build", "--target=cuda", "--emit=imp"])
+        .arg(dir.join("p.fut"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("sizes that vary between threads and that the host cannot bound")
+            && err.contains("a value a loop carries from one iteration to the next")
+            && err.contains("p.fut:2:"),
+        "{err}"
+    );
+}
+
 /// Executables list their tuning parameters (`--print-params`) and take
 /// new values for them (`--param NAME=VALUE`); a bad name or value is an
 /// error with exit 1.

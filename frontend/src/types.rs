@@ -29,6 +29,114 @@ pub enum Size {
     /// ([`Size::binary`] makes the whole `Unknown` instead). See Note
     /// [Static size checking] in `check` for how it compares.
     Expr(Rc<SizeExpr>),
+    /// A size expression the checker does not model as arithmetic (a call
+    /// `plus a b`, `i64.i32 n`, `/`, a top-level constant `nbs`), kept as
+    /// written with its free local names as holes. See Note [Size terms].
+    Term(Rc<SizeTerm>),
+}
+
+// Note [Size terms]
+// Futhark allows any `i64` expression that consumes nothing as a size,
+// and compares sizes syntactically: `bitset [(n - 1) / nbs + 1]` matches
+// `bitset [(5 - 1) / nbs + 1]` with `n` = 5. The checker models `+ - *`
+// on names and constants as `Size::Expr` (with the polynomial
+// comparison of Note [Static size checking] in `check`); any other
+// expression whose free local names are integers is a `Size::Term`: the
+// checked expression, its text with the free names replaced by holes
+// (`(#0 - 1) / nbs + 1`: its `key`), and the size each hole stands for.
+// Holes are sizes like any other: instantiating `n` with a size variable
+// and unifying binds it, so two terms with the same key unify hole by
+// hole. A term agrees with every size of another form (as `Unknown`
+// does; Futhark would reject some of those): the checker must not
+// reject what Futhark accepts. A size parameter that appears only in a
+// hole is a context size (Note [Size parameters from the context] in
+// `check::context_sizes`): a call reads it off the use's type.
+//
+// Evaluating a term (the interpreters and the internaliser: coercions,
+// entry-point shapes, `unflatten`'s sizes, a constant's size) evaluates
+// its expression with each hole bound to the value of its size; a hole
+// whose size has no value (not tracked) leaves the term without one. The
+// expression outlives the checked program inside types that are copied
+// freely (`Size` is cloned everywhere), and the evaluators need it for
+// the program's lifetime, so it is allocated once per written size and
+// never freed (`SizeTerm::new`): a few nodes per size expression in the
+// source.
+
+/// A size expression kept as written. See Note [Size terms].
+#[derive(Clone, Debug)]
+pub struct SizeTerm {
+    /// The checked expression; its holes are the local names in `holes`.
+    pub exp: &'static crate::syntax::ast::Exp,
+    /// The expression's text with the holes numbered and top-level names
+    /// written as the definitions they resolve to (`#0 / {0.3}`): terms
+    /// with the same key are the same expression of their holes.
+    pub key: Rc<str>,
+    /// The expression as written, holes numbered (`#0 / nbs`).
+    pub shown: Rc<str>,
+    /// Each hole's name in `exp` and the size it stands for.
+    pub holes: Vec<(Name, Size)>,
+    /// The holes' names, for the program's lifetime as `exp` is.
+    pub names: &'static [Name],
+}
+
+impl SizeTerm {
+    /// A term of the checked expression `exp`, which lives as long as the
+    /// program (See Note [Size terms]).
+    pub fn new(exp: crate::syntax::ast::Exp, key: Rc<str>, shown: Rc<str>, holes: Vec<(Name, Size)>) -> SizeTerm {
+        let names: Vec<Name> = holes.iter().map(|(n, _)| n.clone()).collect();
+        SizeTerm {
+            exp: Box::leak(Box::new(exp)),
+            key,
+            shown,
+            holes,
+            names: Box::leak(names.into_boxed_slice()),
+        }
+    }
+
+    /// The term with its holes standing for `holes`.
+    pub fn with_holes(&self, holes: Vec<(Name, Size)>) -> Size {
+        if holes.iter().any(|(_, d)| *d == Size::Unknown) {
+            return Size::Unknown;
+        }
+        Size::Term(Rc::new(SizeTerm {
+            exp: self.exp,
+            key: self.key.clone(),
+            shown: self.shown.clone(),
+            holes,
+            names: self.names,
+        }))
+    }
+
+    /// The text with the holes written out (`(n - 1) / nbs + 1`).
+    pub fn text(&self) -> String {
+        let mut out = self.shown.to_string();
+        // Highest first, so `#1` is not replaced inside `#10`.
+        for (i, (_, d)) in self.holes.iter().enumerate().rev() {
+            let t = match d {
+                Size::Expr(_) => format!("({})", d.spaced_text()),
+                _ => d.spaced_text(),
+            };
+            out = out.replace(&format!("#{i}"), &t);
+        }
+        out
+    }
+}
+
+impl PartialEq for SizeTerm {
+    fn eq(&self, other: &SizeTerm) -> bool {
+        self.key == other.key && self.holes.iter().map(|(_, d)| d).eq(other.holes.iter().map(|(_, d)| d))
+    }
+}
+
+impl Eq for SizeTerm {}
+
+impl std::hash::Hash for SizeTerm {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+        for (_, d) in &self.holes {
+            d.hash(state);
+        }
+    }
 }
 
 /// `lhs op rhs`, a size computed from two others.
@@ -105,7 +213,18 @@ impl Size {
                 let r = e.rhs.map_leaves(f);
                 Size::binary(e.op, l, r)
             }
+            // A term's holes are its operands (Note [Size terms]).
+            Size::Term(t) => t.with_holes(t.holes.iter().map(|(n, d)| (n.clone(), d.map_leaves(f))).collect()),
             d => f(d),
+        }
+    }
+
+    /// Whether the size is or has a term (Note [Size terms]).
+    pub fn any_term(&self) -> bool {
+        match self {
+            Size::Term(_) => true,
+            Size::Expr(e) => e.lhs.any_term() || e.rhs.any_term(),
+            _ => false,
         }
     }
 
@@ -113,13 +232,15 @@ impl Size {
     pub fn any_leaf(&self, f: &mut dyn FnMut(&Size) -> bool) -> bool {
         match self {
             Size::Expr(e) => e.lhs.any_leaf(f) || e.rhs.any_leaf(f),
+            Size::Term(t) => t.holes.iter().any(|(_, d)| d.any_leaf(f)),
             d => f(d),
         }
     }
 
     /// The value of the size, given the values of the names in it; `None`
     /// when a name has none, the size is not tracked, or the arithmetic
-    /// overflows.
+    /// overflows, or the size is a term (which needs an evaluator: Note
+    /// [Size terms]).
     pub fn eval(&self, var: &mut dyn FnMut(&Name) -> Option<i64>) -> Option<i64> {
         match self {
             Size::Const(c) => Some(*c),
@@ -129,7 +250,7 @@ impl Size {
                 let b = e.rhs.eval(var)?;
                 e.op.apply(a, b)
             }
-            Size::Unknown | Size::Infer(_) => None,
+            Size::Unknown | Size::Infer(_) | Size::Term(_) => None,
         }
     }
 
@@ -137,7 +258,11 @@ impl Size {
     /// `n*1` are `n`, `n*0` is `0`. For comparing sizes, not for building
     /// them: `split` must see the `2+3` of `xs :> [2+3]t`.
     pub fn folded(&self) -> Size {
-        let Size::Expr(e) = self else { return self.clone() };
+        let e = match self {
+            Size::Expr(e) => e,
+            Size::Term(t) => return t.with_holes(t.holes.iter().map(|(n, d)| (n.clone(), d.folded())).collect()),
+            _ => return self.clone(),
+        };
         let (a, b) = (e.lhs.folded(), e.rhs.folded());
         match (e.op, &a, &b) {
             (op, Size::Const(x), Size::Const(y)) => match op.apply(*x, *y) {
@@ -177,6 +302,14 @@ impl Size {
             Size::Var(v) => out.push_str(v),
             Size::Unknown => {}
             Size::Infer(_) => out.push('?'),
+            // Terms are written as Futhark writes them, spaced and
+            // parenthesised where they are operands.
+            Size::Term(t) if outer > 0 => {
+                out.push('(');
+                out.push_str(&t.text());
+                out.push(')');
+            }
+            Size::Term(t) => out.push_str(&t.text()),
             Size::Expr(e) => {
                 let p = e.op.precedence();
                 if p < outer {

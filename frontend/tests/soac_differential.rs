@@ -453,7 +453,7 @@ fn random_args(params: &[Type], rng: &mut Rng, vrng: &mut values::Rng, bounds: &
                                 n
                             }
                         },
-                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => rng.index(6),
+                        Size::Unknown | Size::Infer(_) | Size::Expr(_) | Size::Term(_) => rng.index(6),
                     };
                     s.push_str(&format!("[{n}]"));
                 }

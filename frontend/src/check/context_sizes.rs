@@ -6,9 +6,10 @@
 //! parameter witnesses, used only in a function-typed parameter
 //! (`def f [n] (g: [n]i32 -> i64) = n`), in the result type
 //! (`def f [n] m : ([m]i32, [n]i32 -> i32)`), or in a size expression
-//! (`def plus_comm [a] [b] : [a+b][b+a]()`): "the value of the size
-//! parameter must be inferable" from the use. The checker has inferred
-//! it: the type of the function at the use (`Exp::ty` of the name, after
+//! (`def plus_comm [a] [b] : [a+b][b+a]()`, `def size [n] (s: [(n - 1) /
+//! k + 1]u8)`, whose size is a term: Note [Size terms] in `types`): "the
+//! value of the size parameter must be inferable" from the use. The
+//! checker has inferred it: the type of the function at the use (`Exp::ty` of the name, after
 //! zonking) has, where the definition's type has `n`, a size of the
 //! caller's scope (`[3]`, `[m]`, `[k+l]`). The interpreters match the two
 //! types ([`size_at_use`]), evaluate that size where the name is used, and
@@ -134,6 +135,12 @@ fn find_size(d: &Size, a: &Size, n: &Name) -> Option<Size> {
         (Size::Expr(x), Size::Expr(y)) if x.op == y.op => {
             find_size(&x.lhs, &y.lhs, n).or_else(|| find_size(&x.rhs, &y.rhs, n))
         }
+        // The same expression: hole by hole (Note [Size terms] in `types`).
+        (Size::Term(x), Size::Term(y)) if x.key == y.key => x
+            .holes
+            .iter()
+            .zip(&y.holes)
+            .find_map(|((_, p), (_, q))| find_size(p, q, n)),
         _ => None,
     }
 }

@@ -970,14 +970,15 @@ impl Checker {
 
     /// A type leaving the scope of the locals bound since `mark` (except
     /// `keep`): sizes named by those of type `i64` become unknown (an
-    /// existential size, in Futhark's terms).
+    /// existential size, in Futhark's terms); so do terms with a hole
+    /// named by one of another integer type (Note [Size terms] in `types`).
     pub(crate) fn leave_scope(&self, t: Type, mark: usize, keep: Option<&[Name]>) -> Type {
         let gone: Vec<&Name> = self.locals[mark..]
             .iter()
             .filter(|l| {
                 l.scheme.is_none()
                     && !keep.is_some_and(|k| k.contains(&l.name))
-                    && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(PrimType::I64))
+                    && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(p) if p.is_int())
             })
             .map(|l| &l.name)
             .collect();
@@ -999,7 +1000,7 @@ impl Checker {
     fn leave_let_scope(&mut self, t: Type, mark: usize) -> Type {
         let gone: Vec<Name> = self.locals[mark..]
             .iter()
-            .filter(|l| l.scheme.is_none() && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(PrimType::I64)))
+            .filter(|l| l.scheme.is_none() && matches!(self.subst.shallow_ref(&l.ty), Type::Prim(p) if p.is_int()))
             .map(|l| l.name.clone())
             .collect();
         if gone.is_empty() {
@@ -1051,10 +1052,11 @@ impl Checker {
         }
     }
 
-    /// The size of an `i64` expression, when it is arithmetic (`+`, `-`,
-    /// `*`) on integer literals and `i64` variables in scope; otherwise
-    /// `Unknown` (Note [Static size checking]).
-    pub(crate) fn size_of_exp(&self, e: &Exp) -> Size {
+    /// The size of an `i64` expression: arithmetic (`+`, `-`, `*`) on
+    /// integer literals and `i64` variables in scope as such, any other
+    /// part a size term (Note [Size terms] in `types`), or `Unknown`
+    /// where it cannot be one (Note [Static size checking]).
+    pub(crate) fn size_of_exp(&mut self, e: &Exp) -> Size {
         match &e.kind {
             ExpKind::Lit(Literal::Int {
                 value,
@@ -1068,7 +1070,8 @@ impl Checker {
                     // The local's own name: See Note [Shadowed size names].
                     Size::Var(l.name.clone())
                 }
-                _ => Size::Unknown,
+                Some(_) => Size::Unknown,
+                None => self.size_term(e),
             },
             ExpKind::BinOp { op, lhs, rhs, .. }
                 if op.name.quals.is_empty()
@@ -1076,12 +1079,15 @@ impl Checker {
                     && self.lookup_global(&op.name.name).is_none() =>
             {
                 match SizeOp::from_name(&op.name.name) {
-                    Some(o) => Size::binary(o, self.size_of_exp(lhs), self.size_of_exp(rhs)),
-                    None => Size::Unknown,
+                    Some(o) => {
+                        let (a, b) = (self.size_of_exp(lhs), self.size_of_exp(rhs));
+                        Size::binary(o, a, b)
+                    }
+                    None => self.size_term(e),
                 }
             }
             ExpKind::Tuple(es) if es.len() == 1 => self.size_of_exp(&es[0]),
-            _ => Size::Unknown,
+            _ => self.size_term(e),
         }
     }
 
@@ -1368,7 +1374,6 @@ impl Checker {
     /// `end-start` for `a[start:end]`, `d-start` for `a[start:]`, `d` for
     /// `a[::-1]`; else `Unknown` (Note [Existential sizes]).
     fn slice_size(&mut self, d: &Size, start: Option<&Exp>, end: Option<&Exp>, stride: Option<&Exp>) -> Size {
-        let size = |e: &Exp| self.size_of_exp(e);
         // A size still being inferred (`def f xs = xs[1:]`) would make an
         // expression that agrees with no other size: not tracked.
         if unify::Subst::is_open(&self.subst.resolve_size(d)) {
@@ -1376,9 +1381,15 @@ impl Checker {
         }
         match (start, end, stride) {
             (None, None, Some(s)) if is_negated_one(s) => d.clone(),
-            (None, Some(j), None) => size(j),
-            (Some(i), Some(j), None) => Size::binary(SizeOp::Sub, size(j), size(i)),
-            (Some(i), None, None) => Size::binary(SizeOp::Sub, d.clone(), size(i)),
+            (None, Some(j), None) => self.size_of_exp(j),
+            (Some(i), Some(j), None) => {
+                let (j, i) = (self.size_of_exp(j), self.size_of_exp(i));
+                Size::binary(SizeOp::Sub, j, i)
+            }
+            (Some(i), None, None) => {
+                let i = self.size_of_exp(i);
+                Size::binary(SizeOp::Sub, d.clone(), i)
+            }
             _ => Size::Unknown,
         }
     }

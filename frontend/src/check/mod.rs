@@ -16,9 +16,10 @@
 //! 5. `loop x for ...` (no initial value) has its `init` filled in with the
 //!    variable `x`.
 //!
-//! 6. types hold no `Size::Infer`, not even inside a `Size::Expr`: every
-//!    size is a constant, a name, arithmetic on those, or `Size::Unknown`
-//!    (trees and schemes alike);
+//! 6. types hold no `Size::Infer`, not even inside a `Size::Expr` or a
+//!    `Size::Term`'s holes: every size is a constant, a name, arithmetic
+//!    on those, a term (Note [Size terms] in `types`) whose holes are
+//!    such sizes, or `Size::Unknown` (trees and schemes alike);
 //! 7. a use of `unflatten` or `split` has a type whose implicit sizes
 //!    (`builtins::implicit_sizes`) are not `Unknown`;
 //! 8. every `match` is exhaustive and has no unreachable case; every other
@@ -38,6 +39,11 @@
 //! * `Infer`: a size variable, from instantiating a size parameter (`map`'s
 //!   `[n]`); unification binds it, so `map f (xs: [n]a)` is `[n]b`;
 //! * `Unknown`: not tracked; it agrees with every size and binds nothing;
+//! * `Term`: any other size expression of literals, names, operators and
+//!   calls (`[n/2]`, `[plus a b]`, a constant `[k]`), kept as written with
+//!   its local names as holes (Note [Size terms] in `types`). Two terms of
+//!   the same expression unify hole by hole; a term agrees with every size
+//!   of another form, as `Unknown` does, but is evaluated at run time;
 //! * `Expr`: `+`, `-` or `*` on sizes: `xs ++ ys` is `[n+m]`, `flatten` of
 //!   `[n][m]` is `[n*m]`, and a size written `[n*m]` in a type or passed
 //!   for a named parameter (`iota (n*m)`) is that expression. Futhark
@@ -77,9 +83,9 @@
 //! expression we do not model: `filter`, `partition`, slices other than
 //! those of Note [Existential sizes] (in `sizes`), `[]` (except in a
 //! `def`'s parameters: Note [Anonymous parameter sizes]) and size
-//! expressions other than `+ - *` on names and constants (`[n/2]`) in
-//! annotations, `?[k].` types, a computed argument for a named parameter
-//! that is not such arithmetic (`iota (length xs)`). Ranges and `if`s
+//! expressions that are neither arithmetic nor terms (`[length xs]`, an
+//! index) in annotations, `?[k].` types, a computed argument for a named
+//! parameter that is neither (`iota (length xs)`). Ranges and `if`s
 //! make rigid existential sizes where Futhark does (Note [Existential
 //! sizes]). And where Futhark gives an existential instead of an error:
 //! * the branches of an `if` are unified ignoring sizes; where their sizes
@@ -165,6 +171,7 @@ mod patterns;
 mod seal;
 mod shadow;
 pub(crate) mod sizes;
+mod terms;
 mod unify;
 pub(crate) mod zonk;
 
@@ -919,10 +926,12 @@ impl Checker {
     // A size may name a top-level constant (`def n = 19i64`, `[n]f32`, in
     // a module `[r]t` with `def r = i64.i32 P.r`), or be an expression
     // over constants. Futhark tracks such a size as the constant's name;
-    // here it is an unknown size, as `[n/2]` is (Note [Static size
-    // checking]): the program is accepted and shapes are checked at run
-    // time where they meet, so an ill-sized use is reported when it runs,
-    // not when it is compiled (docs/futhark-missing.md).
+    // here it is a size term (Note [Size terms] in `types`): it agrees
+    // with every size of another form statically, and its value is
+    // computed where a shape must have it, so a coercion `xs :> [n]t` and
+    // an entry point's parameter `[n]t` are checked at run time (an
+    // ill-sized use is reported when it runs, not when it is compiled:
+    // docs/futhark-missing.md).
 
     fn size_of(&mut self, s: &SizeExp) -> Result<Size, Diag> {
         Ok(match s {
@@ -936,7 +945,6 @@ impl Checker {
                 // else is `Unknown`.
                 let mut e = (**e).clone();
                 let mut unknown = None;
-                let mut constant = false;
                 let mut locals = Vec::new();
                 zonk::walk_exp(
                     &mut e,
@@ -949,11 +957,10 @@ impl Checker {
                             if local {
                                 locals.push((v.name.name.clone(), x.span));
                             }
-                            if !local && (self.is_size_constant(&v.name) || self.is_function_name(&v.name)) {
-                                // A constant or a call (`[opaque n]`,
-                                // `[length xs]`): not tracked.
-                                constant = true;
-                            } else if unknown.is_none() && !local {
+                            // A constant or a call (`[opaque n]`, `[length
+                            // xs]`) is a term (Note [Sizes from constants]).
+                            let term = !local && (self.is_size_constant(&v.name) || self.is_function_name(&v.name));
+                            if unknown.is_none() && !local && !term {
                                 unknown = Some((v.name.to_string(), x.span));
                             }
                         }
@@ -964,6 +971,9 @@ impl Checker {
                 if let Some((n, s)) = unknown {
                     return Err(Diag::new(s, format!("unknown size `{n}`")));
                 }
+                // Terms first: a parameter in one may have another type
+                // (`[i64.i32 n]`).
+                let size = self.size_of_exp(&e);
                 // A parameter used in a size (`def g n m (_: [n+m]t)`) is
                 // an `i64`, as where it is the whole size.
                 for (n, span) in locals {
@@ -974,20 +984,20 @@ impl Checker {
                         }
                     }
                 }
-                if constant {
-                    // See Note [Sizes from constants].
-                    return Ok(Size::Unknown);
-                }
-                self.size_of_exp(&e)
+                size
             }
-            SizeExp::Name(qn, _) if self.lookup_local(&qn.name).is_none() && self.is_size_constant(qn) => {
+            SizeExp::Name(qn, span) if self.lookup_local(&qn.name).is_none() && self.is_size_constant(qn) => {
                 if self.constant_sizes_named && qn.quals.is_empty() {
                     // See Note [Sizes from constants in type specifications]
                     // in `seal`.
                     return Ok(Size::Var(qn.name.clone()));
                 }
                 // See Note [Sizes from constants].
-                Size::Unknown
+                let var = Var {
+                    name: qn.clone(),
+                    res: None,
+                };
+                self.size_term(&Exp::new(ExpKind::Var(var), *span))
             }
             SizeExp::Name(qn, span) => {
                 if !qn.quals.is_empty() {

@@ -529,3 +529,29 @@ fn ambiguous_and_forbidden_definitions() {
     let d = rejected(&format!("type t = {}\ndef main (x: t) = 0", cs.join(" | ")));
     assert!(d.message.contains("at most 256 constructors"), "{}", d.message);
 }
+
+/// Note [Size terms] in `types`: size expressions that are not `+ - *`
+/// are kept as written, unify hole by hole, and agree with sizes of
+/// other forms.
+#[test]
+fn size_terms() {
+    assert_eq!(main_ret("def main (n: i64) = iota (n / 2)"), "*[n / 2]i64");
+    assert_eq!(
+        main_ret("def plus a b : i64 = a + b\ndef main (a: i64) (b: i64) = tabulate (plus a b) id"),
+        "*[plus a b]i64"
+    );
+    // A size parameter only inside a term is bound by the argument's
+    // term, and the result has the caller's names.
+    assert_eq!(
+        main_ret(
+            "def k = 8i64\ndef f [n] (xs: [(n - 1) / k + 1]u8) : [(n - 1) / k + 1]u8 = xs\n\
+             def main (c: i64) = f (replicate ((c - 1) / k + 1) 0u8)"
+        ),
+        "[((c - 1) / k)+1]u8"
+    );
+    // A term agrees with sizes of other forms (checked at run time).
+    assert_eq!(main_ret("def main (n: i64) = iota (n / 2) :> [3]i64"), "[3]i64");
+    // A size parameter used nowhere is still an error.
+    let d = rejected("def k = 8i64\ndef f [n] (xs: [k]u8) = xs");
+    assert!(d.message.starts_with("Size [n] unused in pattern"), "{}", d.message);
+}

@@ -357,10 +357,22 @@ impl Subst {
                 self.bind_size(*y, a);
                 Ok(())
             }
+            // See Note [Size terms] in `types`: the same expression binds
+            // hole by hole; holes that differ, and a term against a size of
+            // another form, agree (Futhark compares them syntactically and
+            // would reject some).
+            (Size::Term(x), Size::Term(y)) if x.key == y.key => {
+                for ((_, p), (_, q)) in x.holes.iter().zip(&y.holes) {
+                    let _ = self.unify_size(p, q);
+                }
+                Ok(())
+            }
+            (Size::Term(_), _) | (_, Size::Term(_)) => Ok(()),
             (Size::Expr(x), Size::Expr(y)) if x.op == y.op && (Subst::is_open(&a) || Subst::is_open(&b)) => {
                 self.unify_size(&x.lhs, &y.lhs)?;
                 self.unify_size(&x.rhs, &y.rhs)
             }
+            _ if a.any_term() || b.any_term() => Ok(()),
             _ if Subst::is_open(&a) || Subst::is_open(&b) => {
                 let (pat, other) = if Subst::is_open(&a) { (&a, &b) } else { (&b, &a) };
                 Err(Mismatch::Because(format!(
@@ -1434,6 +1446,10 @@ fn polynomial(d: &Size) -> Option<Polynomial> {
                     }
                 }
             }
+        }
+        // A term is a monomial of its own (its text names it).
+        Size::Term(_) => {
+            p.insert(vec![format!("({})", d.text()).into()], 1);
         }
         Size::Unknown | Size::Infer(_) => return None,
     }

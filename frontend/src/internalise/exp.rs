@@ -1218,6 +1218,16 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 };
                 Some(self.binop(kind, a, b))
             }
+            Size::Term(t) => {
+                // Its expression with the holes bound to their sizes'
+                // values (Note [Size terms] in `types`).
+                let mut hole_scope = Scope::default();
+                for (n, d) in &t.holes {
+                    let v = self.size_value(sc, d)?;
+                    hole_scope = hole_scope.bind(n.clone(), V::Leaf(v));
+                }
+                self.exp(&hole_scope, t.exp).ok()?.as_leaf()
+            }
             Size::Unknown | Size::Infer(_) => None,
         }
     }

@@ -628,8 +628,8 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// Note [Entry arguments]: an entry point's parameter whose declared
     /// dimensions are expressions (`[x + 1]`) takes any size; the size is
     /// checked here, when the parameters are bound, against the value of
-    /// the expression. (Constants' names, `[three]`, are not tracked: see
-    /// the checker's Note [Sizes from constants].)
+    /// the expression. A size term (`[three]`, `[n/2]`: Note [Sizes from
+    /// constants] in `check`) is checked the same way.
     fn check_entry_sizes(&mut self, scope: &Scope<'a>, p: &'a Pat, v: &values::V<'a>, k: usize) -> DResult<()> {
         let Some(crate::types::Type::Array { shape, .. }) = values::declared_type(p) else {
             return Ok(());
@@ -638,7 +638,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             return Ok(());
         };
         for (d, s) in shape.iter().enumerate() {
-            if !matches!(s, Size::Expr(_)) {
+            if !matches!(s, Size::Expr(_) | Size::Term(_)) {
                 continue;
             }
             let Some(want) = self.size_value(scope, s) else {
@@ -685,7 +685,7 @@ fn sig_leaves(
                             Slot::Size(sizes.len() - 1)
                         }
                     },
-                    Size::Unknown | Size::Infer(_) | Size::Expr(_) => {
+                    Size::Unknown | Size::Infer(_) | Size::Expr(_) | Size::Term(_) => {
                         sizes.push(None);
                         Slot::Size(sizes.len() - 1)
                     }

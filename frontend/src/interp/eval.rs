@@ -632,21 +632,23 @@ impl<'a> Interp<'a> {
     /// the context] in `check::context_sizes`); those whose value the use
     /// does not give are left out.
     fn context_sizes(
-        &self,
+        &mut self,
         type_params: &'a [TypeParam],
         params: &'a [Pat],
         body: &'a Exp,
         e: &Exp,
     ) -> Vec<(Sym<'a>, Option<Value<'a>>)> {
         let Some(actual) = &e.ty else { return Vec::new() };
-        context_sizes::context_size_params(type_params, params)
-            .into_iter()
-            .filter_map(|n| {
-                let d = context_sizes::size_at_use(n, params, body.ty.as_ref(), actual)?;
-                let v = self.size_value(&d)?;
-                Some((&**n, Some(Value::i64(v))))
-            })
-            .collect()
+        let mut out = Vec::new();
+        for n in context_sizes::context_size_params(type_params, params) {
+            let Some(d) = context_sizes::size_at_use(n, params, body.ty.as_ref(), actual) else {
+                continue;
+            };
+            if let Some(v) = self.size_value(&d) {
+                out.push((&**n, Some(Value::i64(v))));
+            }
+        }
+        out
     }
 
     /// A top-level definition with size parameters, at its use `e`: a
@@ -865,7 +867,7 @@ impl<'a> Interp<'a> {
     /// An empty array returned by a function, with the row sizes the
     /// application's type gives it. See Note [Empty results of
     /// polymorphic functions].
-    fn empty_with_type_shape(&self, v: Value<'a>, ty: Option<&Type>, span: Span) -> R<Value<'a>> {
+    fn empty_with_type_shape(&mut self, v: Value<'a>, ty: Option<&Type>, span: Span) -> R<Value<'a>> {
         // The components of a tuple result too.
         if let (Value::Tuple(vs), Some(Type::Tuple(ts))) = (&v, ty) {
             if vs.len() == ts.len() && vs.iter().any(|x| matches!(x, Value::Array(_))) {
@@ -1202,7 +1204,7 @@ impl<'a> Interp<'a> {
                         // A size expression binds nothing; the internaliser
                         // does not check it either. `Infer` never survives
                         // checking.
-                        Size::Unknown | Size::Infer(_) | Size::Expr(_) => {}
+                        Size::Unknown | Size::Infer(_) | Size::Expr(_) | Size::Term(_) => {}
                     }
                 }
                 Ok(())
@@ -1410,7 +1412,7 @@ impl<'a> Interp<'a> {
 
     /// An empty array of the given array type (sizes from the type where
     /// they are known, element type `Boxed` when it is not a scalar).
-    pub(crate) fn empty_array(&self, ty: Option<&Type>) -> Array<'a> {
+    pub(crate) fn empty_array(&mut self, ty: Option<&Type>) -> Array<'a> {
         match ty {
             Some(Type::Array { elem, shape, .. }) => {
                 let mut dims = Vec::with_capacity(shape.len());
@@ -1431,7 +1433,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub(crate) fn finish_array(&self, b: Builder<'a>, ty: Option<&Type>) -> Value<'a> {
+    pub(crate) fn finish_array(&mut self, b: Builder<'a>, ty: Option<&Type>) -> Value<'a> {
         match b.finish() {
             Some(a) => Value::array(a),
             None => Value::array(self.empty_array(ty)),
@@ -1439,7 +1441,10 @@ impl<'a> Interp<'a> {
     }
 
     /// The value of a size, when known.
-    fn size_value(&self, d: &Size) -> Option<i64> {
+    pub(crate) fn size_value(&mut self, d: &Size) -> Option<i64> {
+        if let Some(v) = self.term_size_value(d) {
+            return v;
+        }
         d.eval(&mut |n| {
             self.lookup_opt(n)
                 .and_then(|v| v.as_prim())
@@ -1448,9 +1453,57 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// The value of a size with a term in it (`None` for one without):
+    /// the terms evaluated with their holes bound, then the arithmetic
+    /// (Note [Size terms] in `types`).
+    fn term_size_value(&mut self, d: &Size) -> Option<Option<i64>> {
+        match d {
+            Size::Term(t) => {
+                let mut vars: Vec<(Sym<'a>, Option<Value<'a>>)> = Vec::new();
+                for (name, (_, h)) in t.names.iter().zip(&t.holes) {
+                    // A hole that is a name keeps its value's type (`n` of
+                    // `i64.i32 n` is an `i32`).
+                    let v = match h {
+                        Size::Var(m) => self.lookup_opt(m).cloned(),
+                        _ => None,
+                    };
+                    let v = match v {
+                        Some(v) => v,
+                        None => match self.size_value(h) {
+                            Some(x) => Value::i64(x),
+                            None => return Some(None),
+                        },
+                    };
+                    vars.push((&**name, Some(v)));
+                }
+                let saved = self.enter(Some(Rc::new(Captured { vars })));
+                let r = self.eval(t.exp);
+                self.leave(saved);
+                Some(
+                    r.ok()
+                        .and_then(|v| v.as_prim())
+                        .and_then(prim::as_i128)
+                        .map(|v| v as i64),
+                )
+            }
+            Size::Expr(e) if d.any_term() => {
+                let a = match self.size_value(&e.lhs) {
+                    Some(a) => a,
+                    None => return Some(None),
+                };
+                let b = match self.size_value(&e.rhs) {
+                    Some(b) => b,
+                    None => return Some(None),
+                };
+                Some(e.op.apply(a, b))
+            }
+            _ => None,
+        }
+    }
+
     /// `[d1]...[dk]elem` with the sizes whose values are known written as
     /// numbers, as Futhark's size-coercion message shows the type.
-    fn sized_type_text(&self, shape: &[Size], elem: &Type) -> String {
+    fn sized_type_text(&mut self, shape: &[Size], elem: &Type) -> String {
         let dims: String = shape
             .iter()
             .map(|d| match self.size_value(d) {
@@ -1462,7 +1515,7 @@ impl<'a> Interp<'a> {
     }
 
     /// `e :> t`: the value's shape must have the sizes of `t`.
-    pub(crate) fn check_shape(&self, v: &Value<'a>, ty: &Type, span: Span) -> R<()> {
+    pub(crate) fn check_shape(&mut self, v: &Value<'a>, ty: &Type, span: Span) -> R<()> {
         match (ty, v) {
             (Type::Array { shape, elem, .. }, Value::Array(a)) => {
                 for (k, d) in shape.iter().enumerate() {

@@ -74,6 +74,7 @@ impl<'a> Free<'a> {
                 self.size(&e.lhs);
                 self.size(&e.rhs);
             }
+            Size::Term(t) => t.holes.iter().for_each(|(_, d)| self.size(d)),
             Size::Const(_) | Size::Unknown | Size::Infer(_) => {}
         }
     }

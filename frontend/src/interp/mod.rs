@@ -162,7 +162,7 @@ pub fn run_entry(
     } else {
         named_i64_params(&vb.params, &args)
     };
-    check_size_expressions(&ent.params, &args, &param_sizes)?;
+    check_size_expressions(&mut interp, &ent.params, &args, &param_sizes)?;
     // The result type's sizes may also be the arguments' sizes (`def main
     // [n] (xs: [n]i32) : [0][n]i32`).
     let mut ret_sizes = param_sizes.clone();
@@ -278,6 +278,7 @@ fn named_i64_params(
 /// 1]i32)`) takes an argument of exactly that size; the compiled
 /// programs check it with the same message.
 fn check_size_expressions(
+    interp: &mut Interp<'_>,
     params: &[Type],
     args: &[values::Value],
     sizes: &[(crate::syntax::ast::Name, i64)],
@@ -286,10 +287,20 @@ fn check_size_expressions(
         let Type::Array { shape, .. } = t else { continue };
         let (_, have) = external_type(arg);
         for (d, (s, &h)) in shape.iter().zip(&have).enumerate() {
-            if !matches!(s, Size::Expr(_)) {
+            if !matches!(s, Size::Expr(_) | Size::Term(_)) {
                 continue;
             }
-            let Some(want) = s.eval(&mut |n| sizes.iter().find(|(m, _)| m == n).map(|(_, v)| *v)) else {
+            // The parameters' values as constants; a term (`[three]`,
+            // `[n/2]`) is evaluated by the interpreter (Note [Size terms]
+            // in `types`).
+            let s = s.map_leaves(&mut |l| match l {
+                Size::Var(n) => sizes
+                    .iter()
+                    .find(|(m, _)| m == n)
+                    .map_or_else(|| l.clone(), |(_, v)| Size::Const(*v)),
+                l => l.clone(),
+            });
+            let Some(want) = interp.size_value(&s) else {
                 continue;
             };
             if want != h as i64 {

@@ -166,6 +166,10 @@ pub(crate) struct Tr<'a> {
     /// The segops being made kernels, innermost last (Note [Size
     /// bounds]).
     segop_spaces: Vec<bounds::SegopSpace>,
+    /// The sizes (soac values) whose bounds are being computed, innermost
+    /// last: a size met again while its own bound is made is a cycle
+    /// (Note [Size bounds]).
+    bounding: Vec<Value>,
 }
 
 /// What [`Tr::enter_kernel`] saves, and what memory expansion needs to
@@ -211,6 +215,7 @@ impl<'a> Tr<'a> {
             scopes: vec![Vec::new()],
             dests: Vec::new(),
             segop_spaces: Vec::new(),
+            bounding: Vec::new(),
         }
     }
 
@@ -483,14 +488,16 @@ impl<'a> Tr<'a> {
     /// live: loops in kernels carry arrays in buffers of their own (Note
     /// [Loops in kernels]).
     fn expand(&mut self, elem: Scalar, sizes: &[Value]) -> R<Arr> {
-        // The sizes on the host: values of the host, or constants.
+        // The sizes on the host: values of the host, constants, or bounds.
         let mut host_sizes = Vec::new();
         for &v in sizes {
             match self.host_size(v)? {
-                Some(h) => host_sizes.push(h),
-                None => return Err(self.unsupported(
-                    "arrays made by GPU threads with sizes that vary between threads, computed from more than their indices and host values by scalar ops (no memory expansion for them)",
-                )),
+                Ok(h) => host_sizes.push(h),
+                Err(why) => {
+                    return Err(self.unsupported(&format!(
+                        "arrays made by GPU threads with sizes that vary between threads and that the host cannot bound (the size's slice meets {why}; no memory expansion for them)"
+                    )))
+                }
             }
         }
         let Some((grid, block_size)) = self.host.as_ref().map(|s| (s.grid, s.block_size)) else {
@@ -535,18 +542,18 @@ impl<'a> Tr<'a> {
 
     /// What size `v` (a value of the kernel being built) is on the host:
     /// the host value itself (`Ok`), a constant (`Err`), or a host bound
-    /// over the threads (`Ok`, Note [Size bounds]); `None` when it is
-    /// none of these.
-    fn host_size(&mut self, v: Value) -> R<Option<Result<Value, i64>>> {
+    /// over the threads (`Ok`, Note [Size bounds]); what keeps it from
+    /// being bounded otherwise.
+    fn host_size(&mut self, v: Value) -> R<Result<Result<Value, i64>, String>> {
         if !self.in_kernel_body(v) {
-            return Ok(Some(Ok(v)));
+            return Ok(Ok(Ok(v)));
         }
         let d = self
             .ctx
             .defining_op(v)
             .filter(|&d| self.ctx.op_name(d) == "soac.constant");
         if let Some(c) = d.and_then(|d| OpView { ctx: self.ctx, op: d }.int_attr("value").ok()) {
-            return Ok(Some(Err(c)));
+            return Ok(Ok(Err(c)));
         }
         Ok(self.size_bound(v)?.map(Ok))
     }
@@ -564,9 +571,9 @@ impl<'a> Tr<'a> {
     /// host (see [`Tr::host_size`]).
     pub(crate) fn host_bound(&mut self, v: Value) -> R<Option<Value>> {
         Ok(match self.host_size(v)? {
-            Some(Ok(b)) => Some(b),
-            Some(Err(c)) => Some(self.on_host(|tr| tr.i64c(c))),
-            None => None,
+            Ok(Ok(b)) => Some(b),
+            Ok(Err(c)) => Some(self.on_host(|tr| tr.i64c(c))),
+            Err(_) => None,
         })
     }
 
@@ -943,14 +950,16 @@ impl<'a> Tr<'a> {
         let op = self.emit("imp.if", &[c], &types, &[], vec![r1, r2]);
         let vals: Vec<Value> = self.ctx.results(op).collect();
         let mut it = vals.iter();
-        Ok(results
+        let mut out: Vec<Rep> = results
             .iter()
             .zip(row_major)
             .map(|(&r, rm)| {
                 let t = self.ctx.value_type(r);
                 self.unflatten(t, &mut it, rm)
             })
-            .collect())
+            .collect();
+        self.sizes_from_types(results, &mut out);
+        Ok(out)
     }
 
     fn loop_op(&mut self, o: OpId, operands: &[Value], results: &[Value]) -> R<Vec<Rep>> {
@@ -1016,8 +1025,51 @@ impl<'a> Tr<'a> {
             let op = self.emit("imp.while", &flat_inits, &types, &[], vec![cond_r, body_r]);
             self.ctx.results(op).collect()
         };
-        let _ = results;
-        Ok(unflatten_all(self, &flat))
+        let mut out = unflatten_all(self, &flat);
+        self.sizes_from_types(results, &mut out);
+        Ok(out)
+    }
+
+    /// **Note [Result sizes in kernels].**
+    /// The arrays an `if` or a loop gives travel as their whole LMAD
+    /// (Note [Arrays as LMADs]), so their sizes are results of the
+    /// `imp.if` or `imp.for`: values no slice can follow to their source
+    /// (Note [Size bounds]), even where the soac type says the size is a
+    /// value known outside (`[n]`, a host size) or one of the op's own
+    /// scalar results (an existential size). In a kernel, each such size
+    /// is replaced by that value, so memory expansion finds the size, or
+    /// the soac value computing it, whose slice it then follows.
+    fn sizes_from_types(&mut self, results: &[Value], reps: &mut [Rep]) {
+        if !self.in_kernel {
+            return;
+        }
+        let mine: Vec<Option<Value>> = reps
+            .iter()
+            .map(|r| match r {
+                Rep::Scalar(s) => Some(*s),
+                Rep::Array(_) => None,
+            })
+            .collect();
+        for (&r, rep) in results.iter().zip(reps.iter_mut()) {
+            let Rep::Array(a) = rep else { continue };
+            let dims = array_dims(self.ctx, self.ctx.value_type(r));
+            for (d, dim) in a.dims.iter_mut().zip(dims) {
+                let known = match dim {
+                    Dim::Const(c) => i64::try_from(c).ok().map(|c| self.i64c(c)),
+                    Dim::Value(x) => match results.iter().position(|&y| y == x) {
+                        Some(j) => mine[j],
+                        None => match self.map.get(&x) {
+                            Some(Rep::Scalar(s)) => Some(*s),
+                            _ => None,
+                        },
+                    },
+                    Dim::Unknown => None,
+                };
+                if let Some(k) = known {
+                    d.0 = k;
+                }
+            }
+        }
     }
 
     /// **Note [Loops in kernels].**

@@ -804,3 +804,33 @@ pub(crate) fn try_nest(tr: &mut Tr, sizes: &[Value], body: &mut dyn FnMut(&mut T
     }
     go(tr, sizes, &mut Vec::new(), body)
 }
+
+/// The lambda of a SOAC left in a kernel body that runs once per row of
+/// its inputs (a map's, a redomap's or scanomap's map part, a filter's
+/// predicate), and those inputs; `None` for other ops (Note [Size
+/// bounds]).
+pub(crate) fn row_lambda(ctx: &Context, o: OpId) -> Option<(BlockId, Vec<Value>)> {
+    let regions = ctx.regions(o);
+    let operands = ctx.operands(o);
+    let (lambda, first) = match ctx.op_name(o) {
+        "soac.map" | "soac.filter" => (ctx.blocks(*regions.first()?)[0], 1),
+        "soac.redomap" | "soac.scanomap" => {
+            let op = ctx.blocks(*regions.first()?)[0];
+            (ctx.blocks(*regions.get(1)?)[0], 1 + ctx.block_args(op).len() / 2)
+        }
+        _ => return None,
+    };
+    Some((lambda, operands.get(first..)?.to_vec()))
+}
+
+/// Row `i` of `v`, an input of a SOAC left in a kernel body (a virtual
+/// array's row computed, Note [Virtual arrays]).
+pub(crate) fn input_row(tr: &mut Tr, v: Value, i: Value) -> R<Rep> {
+    match tr.virtual_arrays.get(&v) {
+        Some(&d) => virtual_row(tr, d, i),
+        None => {
+            let a = tr.array(v)?;
+            Ok(row(tr, &a, i))
+        }
+    }
+}

@@ -129,7 +129,7 @@ pub(crate) fn alias_roots(ctx: &Context, v: Value, out: &mut HashSet<Value>) {
 /// The operands `op` (or an op inside it) may consume (Note [Fusion
 /// legality], 4): updated arrays, destinations, and everything passed to
 /// a loop or a call.
-pub(crate) fn consumed(ctx: &Context, op: OpId) -> HashSet<Value> {
+pub fn consumed(ctx: &Context, op: OpId) -> HashSet<Value> {
     let mut out = HashSet::new();
     walk_with(ctx, op, &mut |o| {
         let ops = ctx.operands(o);
