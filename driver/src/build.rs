@@ -183,18 +183,17 @@ pub fn build_with(
             t.clone(),
             Pipeline::parse(t).map_err(|e| format!("{:?}", e.to_report(t)))?,
         ),
-        None if !ir_input => {
-            let whole = pipelines::compile(gpu.is_some());
-            let p = Pipeline::parse(&whole).map_err(|e| format!("{:?}", e.to_report(&whole)))?;
-            (whole, p)
-        }
         None => {
-            let whole = pipelines::compile(gpu.is_some());
-            let whole = Pipeline::parse(&whole).map_err(|e| format!("{:?}", e.to_report(&whole)))?;
-            let rest = whole
-                .after_level(&[Level::Soac], start[0])
-                .ok_or_else(|| format!("error: the default pipeline never gives {} IR", start[0].name()))?;
-            (rest.to_string(), rest)
+            let text = pipelines::compile(gpu.is_some());
+            let whole = Pipeline::parse(&text).map_err(|e| format!("{:?}", e.to_report(&text)))?;
+            if !ir_input {
+                (text, whole)
+            } else {
+                let rest = whole
+                    .after_level(&[Level::Soac], start[0])
+                    .ok_or_else(|| format!("error: the default pipeline never gives {} IR", start[0].name()))?;
+                (rest.to_string(), rest)
+            }
         }
     };
     let end = pipeline
