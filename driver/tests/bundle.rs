@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use futmlir_checker::{check_bundle, Summary};
+use std::time::Duration;
+
+use futmlir_checker::{check_bundle, Options, Summary};
 
 fn cpu_bundle(name: &str, programs: &[&str]) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
@@ -29,8 +31,18 @@ fn cpu_bundle(name: &str, programs: &[&str]) -> PathBuf {
 }
 
 fn check(dir: &Path) -> (Summary, String) {
+    check_with(
+        dir,
+        &Options {
+            verbose: true,
+            ..Options::default()
+        },
+    )
+}
+
+fn check_with(dir: &Path, opts: &Options) -> (Summary, String) {
     let mut out = Vec::new();
-    let sum = check_bundle(dir, true, &mut out).expect("a readable bundle");
+    let sum = check_bundle(dir, opts, &mut out).expect("a readable bundle");
     (sum, String::from_utf8_lossy(&out).into_owned())
 }
 
@@ -76,4 +88,88 @@ fn script_input_cases_run_in_a_bundle() {
     assert_eq!((sum.passed, sum.failed), (4, 1), "{log}");
     assert!(log.contains("entry point `nope`"), "{log}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `-j`, `--shard` and `--timeout` (Note [Checking a bundle on the
+/// device]): the shards of a bundle split its cases between them, in
+/// parallel or not the totals are the same, and a case that does not end
+/// is killed and fails, while the others still run.
+#[test]
+fn shards_jobs_and_timeouts() {
+    let hang = std::env::temp_dir().join(format!("futmlir-bundle-hang-{}.fut", std::process::id()));
+    std::fs::write(
+        &hang,
+        "-- ==\n-- input { 1i64 }\n-- output { 1i64 }\n\
+         entry main (x: i64) = x\n\n\
+         -- ==\n-- entry: forever\n-- input { 1i64 }\n-- output { 1i64 }\n\
+         entry forever (x: i64) = loop y = x while y > 0 do y\n",
+    )
+    .unwrap();
+    let dir = cpu_bundle(
+        "shards",
+        &[
+            "data_files/script_input.fut",
+            "data_files/sum_from_file.fut",
+            hang.to_str().unwrap(),
+        ],
+    );
+    let timeout = Duration::from_secs(2);
+    let (all, log) = check_with(
+        &dir,
+        &Options {
+            jobs: 3,
+            timeout,
+            ..Options::default()
+        },
+    );
+    assert_eq!(
+        all,
+        Summary {
+            passed: 6,
+            failed: 1,
+            skipped: 0
+        },
+        "{log}"
+    );
+    assert!(log.contains("entry forever: timed out after 2 s"), "{log}");
+    let mut total = Summary::default();
+    for i in 0..3 {
+        let (sum, log) = check_with(
+            &dir,
+            &Options {
+                shard: Some((i, 3)),
+                timeout,
+                ..Options::default()
+            },
+        );
+        assert!(sum.passed + sum.failed + sum.skipped > 0, "shard {i} is empty: {log}");
+        total.passed += sum.passed;
+        total.failed += sum.failed;
+        total.skipped += sum.skipped;
+    }
+    assert_eq!(total, all);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&hang);
+}
+
+/// The binary's options: bad ones are refused with the usage, exit 2.
+#[test]
+fn checker_options_are_checked() {
+    let exe = Path::new(env!("CARGO_BIN_EXE_futmlir")).with_file_name("futmlir-check");
+    if !exe.exists() {
+        eprintln!("skipped: {} is not built", exe.display());
+        return;
+    }
+    for args in [
+        &["-j", "0", "d"][..],
+        &["--shard", "3/3", "d"],
+        &["--timeout=x", "d"],
+        &["--bogus", "d"],
+        &[],
+    ] {
+        let out = Command::new(&exe).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("usage: futmlir-check"), "{args:?}: {err}");
+    }
 }
