@@ -88,6 +88,28 @@ pub fn check_bundle(dir: &Path, opts: &Options, out: &mut (dyn Write + Send)) ->
             let _ = state.1.flush();
         }
     };
+    // A line on stderr every half minute, so that a long run shows how
+    // far it got even when no case fails.
+    let started = Instant::now();
+    let last_progress = Mutex::new(Instant::now());
+    let progress = || {
+        let mut last = last_progress.lock().unwrap_or_else(|e| e.into_inner());
+        if last.elapsed() >= Duration::from_secs(30) {
+            *last = Instant::now();
+            let state = state.lock().unwrap_or_else(|e| e.into_inner());
+            let Summary {
+                passed,
+                failed,
+                skipped,
+            } = state.0;
+            eprintln!(
+                "futmlir-check: {} of {} cases done ({passed} passed, {failed} failed, {skipped} skipped) in {} s",
+                passed + failed + skipped,
+                cases.len(),
+                started.elapsed().as_secs()
+            );
+        }
+    };
     let work = || {
         while let Some(&[prog, entry, case, kind, what]) = cases.get(next.fetch_add(1, Ordering::Relaxed)) {
             match kind {
@@ -104,6 +126,7 @@ pub fn check_bundle(dir: &Path, opts: &Options, out: &mut (dyn Write + Send)) ->
                     ),
                 },
             }
+            progress();
         }
     };
     std::thread::scope(|s| {
