@@ -4,10 +4,12 @@
 // segop → mem (explicit-allocations): the array a segmap makes gets a
 // device block allocated before it, of its byte size (4 bytes times the
 // size, saturating), and a mem.bind of that block to the array after it.
-// The function's input is not allocated: its memory is the caller's.
+// The function's input is not allocated (its memory is the caller's):
+// that block is the only one.
 // CHECK-LABEL: sym_name = "double"
-// CHECK-NEXT: ^bb0([[N:%[0-9]+]]: i64, [[XS:%[0-9]+]]: [
+// CHECK-NEXT: ^bb0([[N:%[0-9]+]]: i64, {{%[0-9]+}}: [
 // CHECK-SAME: [[N]]]f32):
+// CHECK-NOT: mem.alloc
 // CHECK: [[FOUR:%[0-9]+]] = soac.constant() {value = 4 : i64}
 // CHECK: [[MAX:%[0-9]+]] = soac.constant() {value = 9223372036854775807 : i64}
 // CHECK: [[BYTES:%[0-9]+]] = soac.binop([[FOUR]], [[N]]) {kind = "mul"}
