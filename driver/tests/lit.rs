@@ -10,7 +10,8 @@
 //!   its stderr). Any subcommand may run; `futmlir build %s --emit=LEVEL`
 //!   prints a level of a `.fut` program (a `build` stage must say
 //!   `--emit=` a text level or `--dump-pass-pipeline`: the harness checks
-//!   text, not executables). A line ending in `\` goes on on the next.
+//!   text, not executables). A RUN line ending in `\` goes on on the next
+//!   (which says `RUN:` again, as in LLVM lit).
 //! - `CHECK:`, `CHECK-NEXT:`, `CHECK-SAME:`, `CHECK-NOT:`, `CHECK-LABEL:` —
 //!   matched against the last stage's output of every RUN line, as in LLVM
 //!   FileCheck: literal text is a substring of a line with runs of blanks
@@ -204,15 +205,18 @@ fn parse_test(text: &str, comment: &str, shown: &str) -> Result<TestFile, String
         };
         let c = c.trim();
         if continuing {
+            // As in LLVM lit, the next line says `RUN:` again; a line
+            // without it goes on too.
+            let c = c.strip_prefix("RUN:").map_or(c, str::trim);
             let last = runs.last_mut().expect("continuation follows a RUN line");
             continuing = c.ends_with('\\');
             last.push(' ');
-            last.push_str(c.trim_end_matches('\\'));
+            last.push_str(c.trim_end_matches('\\').trim());
             continue;
         }
         if let Some(r) = c.strip_prefix("RUN:") {
             continuing = r.trim_end().ends_with('\\');
-            runs.push(r.trim().trim_end_matches('\\').to_string());
+            runs.push(r.trim().trim_end_matches('\\').trim().to_string());
         } else if let Some((kind, pattern)) = filecheck::parse_directive(c) {
             raw_checks.push((kind, pattern.to_string(), n + 1));
         } else if c == "EXACT-OUTPUT" {
@@ -310,7 +314,7 @@ fn lit_ir_tests() {
 }
 
 #[cfg(test)]
-mod checker {
+mod run_lines {
     use super::*;
 
     #[test]
@@ -320,5 +324,41 @@ mod checker {
             vec!["futmlir", "opt", "--pass-pipeline=a{x=1 y=2}", "%s"]
         );
         assert_eq!(stages("a '|' b | c").len(), 2);
+    }
+
+    #[test]
+    fn build_stages_must_print_text() {
+        let args = |s: &str| words(s);
+        assert!(build_prints_text(&args("%s --emit=mlir")));
+        assert!(build_prints_text(&args("%s --emit segop --target=cuda")));
+        assert!(build_prints_text(&args("%s --dump-pass-pipeline")));
+        assert!(!build_prints_text(&args("%s")));
+        assert!(!build_prints_text(&args("%s --emit=exe -o prog")));
+        let err = run_line("futmlir build %s", Path::new("x.fut")).expect_err("no --emit");
+        assert!(err.contains("--emit=LEVEL"), "{err}");
+    }
+
+    #[test]
+    fn directives_and_pattern_errors() {
+        let test = parse_test(
+            "// RUN: futmlir opt %s \\\n// RUN:   --verify-each\n// AUTOCHECK\n// CHECK: [[X:%[0-9]+]] = a\n// CHECK-NEXT: b([[X]])\n",
+            "//",
+            "t.mlir",
+        )
+        .expect("the directives parse");
+        assert_eq!(test.runs, vec!["futmlir opt %s --verify-each"]);
+        assert!(test.autocheck && !test.exact);
+        assert_eq!(test.checks.len(), 2);
+        let err = parse_test(
+            "-- RUN: futmlir opt %s\n-- CHECK: a\n-- CHECK: b([[X]])\n",
+            "--",
+            "t.fut",
+        )
+        .err()
+        .expect("X is undefined");
+        assert!(
+            err.starts_with("t.fut:3: pattern error: CHECK: undefined variable"),
+            "{err}"
+        );
     }
 }

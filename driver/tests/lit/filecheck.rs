@@ -67,8 +67,6 @@ impl Kind {
 /// Recognises a CHECK directive in the text of a comment (after `//` or
 /// `--`, trimmed): its kind and its pattern.
 pub fn parse_directive(comment: &str) -> Option<(Kind, &str)> {
-    // Longest names first: `CHECK:` is not a prefix of the others, but keep
-    // the order obvious.
     let kinds = [Kind::Next, Kind::Same, Kind::Not, Kind::Label, Kind::Plain];
     kinds.into_iter().find_map(|k| {
         let rest = comment.strip_prefix(k.directive())?.strip_prefix(':')?;
