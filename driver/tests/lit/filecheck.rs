@@ -29,6 +29,9 @@ use regex::Regex;
 //   resets only with `--enable-var-scope`, which we do not have; a `$` on a
 //   name is accepted and means nothing more).
 // - A CHECK-NOT may use variables but not define them (it never matches).
+//   It covers whole lines: those after the previous match's line and
+//   before the next CHECK or CHECK-LABEL's (none before a CHECK-NEXT; the
+//   rest of a line before a CHECK-SAME is not searched).
 // - In a run of three or more `[`, the last two open the variable, so a
 //   size in a type reads naturally: `[[[N]]]f32` is `[`, N's value, `]f32`.
 //   FileCheck rejects such runs; to match a literal `[[` or `{{`, write
@@ -392,6 +395,8 @@ pub fn check(output: &str, checks: &[Check]) -> Result<(), Failure> {
                     let shown = pos.saturating_sub(1)..(pos + 2).min(lines.len());
                     return Err(fail(c, &vars, what, shown));
                 };
+                // Nothing lies between the previous match and this one.
+                nots.clear();
                 m
             }
             Kind::Same => {
@@ -406,6 +411,9 @@ pub fn check(output: &str, checks: &[Check]) -> Result<(), Failure> {
                         line..line + 1,
                     ));
                 };
+                // Only part of a line lies between the two matches; the
+                // CHECK-NOTs before a CHECK-SAME are not checked there.
+                nots.clear();
                 m
             }
         };
@@ -450,6 +458,9 @@ mod tests {
         assert!(!ok(out, "CHECK: e\nCHECK: a"));
         assert!(ok(out, "CHECK-NOT: zzz"));
         assert!(!ok(out, "CHECK-LABEL: e\nCHECK-NOT: f"));
+        // A CHECK-NOT covers the lines between the matches around it
+        // only: before a CHECK-NEXT, none.
+        assert!(ok(out, "CHECK: a\nCHECK-NOT: e\nCHECK-NEXT: c d\nCHECK: f"));
     }
 
     #[test]
