@@ -263,9 +263,12 @@ fn to_regex(check: &Check, vars: &BTreeMap<String, String>) -> Result<(Regex, Ve
                 groups.push((group, name.clone()));
             }
             Piece::Use(name) => {
+                // `compile` saw a definition on an earlier positive CHECK,
+                // which matched before this one runs; kept as an error
+                // rather than a panic all the same.
                 let value = vars
                     .get(name)
-                    .ok_or_else(|| format!("variable `{name}` is not bound (is its defining line a CHECK-NOT?)"))?;
+                    .ok_or_else(|| format!("variable `{name}` is not bound"))?;
                 re.push_str(&regex::escape(value));
             }
         }
