@@ -1,16 +1,43 @@
 //! The lit-style IR test runner: every `tests/ir/**/*.mlir` file, and every
-//! Futhark program `tests/ir/**/*.fut` (internalisation tests).
+//! Futhark program `tests/ir/**/*.fut` (internalisation, source-emission and
+//! `futmlir build` tests). `FUTMLIR_LIT_FILTER=soac` runs the files whose
+//! path contains `soac`.
 //!
 //! Directives (in `//` comments; `--` comments in `.fut` files):
 //! - `RUN: futmlir opt %s ... | futmlir opt - ...` — a pipeline of futmlir
-//!   invocations (`%s` is the test file; `not` in front of the first command
-//!   expects failure; a trailing `2>&1` on a stage merges its stderr).
+//!   invocations (`%s` is the test file, `%S` its folder; `not` in front of
+//!   the first command expects failure; a trailing `2>&1` on a stage merges
+//!   its stderr). Any subcommand may run; `futmlir build %s --emit=LEVEL`
+//!   prints a level of a `.fut` program (a `build` stage must say
+//!   `--emit=` a text level or `--dump-pass-pipeline`: the harness checks
+//!   text, not executables). A RUN line ending in `\` goes on on the next
+//!   (which says `RUN:` again, as in LLVM lit).
 //! - `CHECK:`, `CHECK-NEXT:`, `CHECK-SAME:`, `CHECK-NOT:`, `CHECK-LABEL:` —
-//!   matched against the last stage's output of every RUN line, as
-//!   substrings of lines with runs of blanks treated as one space.
+//!   matched against the last stage's output of every RUN line, as in LLVM
+//!   FileCheck: literal text is a substring of a line with runs of blanks
+//!   treated as one space; `{{regex}}` matches a regex; `[[NAME:regex]]`
+//!   binds NAME to what the regex matched and `[[NAME]]` on a later CHECK
+//!   line matches that text again, so tests need not pin SSA numbers:
+//!   `CHECK: [[X:%[0-9]+]] = segop.segmap` ... `CHECK: soac.return([[X]])`.
+//!   CHECK-SAME matches after the previous match on its line. What differs
+//!   from FileCheck is in Note [FileCheck patterns] (`lit/filecheck.rs`).
+//!   A pattern error (an unclosed `[[` or `{{`, a bad regex, an undefined
+//!   variable) fails the file with its line.
+//! - `AUTOCHECK` — the CHECK lines right after it are generated from the
+//!   first RUN line's output by `FUTMLIR_BLESS=1 cargo test -p futmlir
+//!   --test lit`, with SSA numbers as captures (Note [AUTOCHECK] in
+//!   `lit/autocheck.rs`).
 //! - `EXACT-OUTPUT` — the output must equal the file `<test>.out`;
-//!   `FUTMLIR_BLESS=1 cargo test` rewrites those files.
+//!   `FUTMLIR_BLESS=1` rewrites those files.
 //! - `expected-error` comments are checked by `futmlir opt --verify-diagnostics`.
+//!
+//! A failure names the file and line of the CHECK, its pattern, the
+//! variables bound so far and the output lines it searched.
+
+#[path = "lit/autocheck.rs"]
+mod autocheck;
+#[path = "lit/filecheck.rs"]
+mod filecheck;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -77,6 +104,23 @@ fn stages(s: &str) -> Vec<String> {
     out
 }
 
+/// Whether `futmlir build` with these arguments prints text instead of
+/// writing an executable (into the test's working folder).
+fn build_prints_text(args: &[String]) -> bool {
+    let mut emit = None;
+    for (i, a) in args.iter().enumerate() {
+        if a == "--dump-pass-pipeline" {
+            return true;
+        }
+        if let Some(level) = a.strip_prefix("--emit=") {
+            emit = Some(level.to_string());
+        } else if a == "--emit" {
+            emit = args.get(i + 1).cloned();
+        }
+    }
+    emit.is_some_and(|l| l != "exe")
+}
+
 fn run_line(line: &str, file: &Path) -> Result<String, String> {
     let mut input: Option<Vec<u8>> = None;
     let mut expect_fail = false;
@@ -92,6 +136,11 @@ fn run_line(line: &str, file: &Path) -> Result<String, String> {
         }
         if w.first().map(String::as_str) != Some("futmlir") {
             return Err(format!("RUN stage must start with `futmlir`: {stage}"));
+        }
+        if w.get(1).is_some_and(|c| c == "build") && !build_prints_text(&w[2..]) {
+            return Err(format!(
+                "`futmlir build` in a RUN line needs `--emit=LEVEL` (a text level) or `--dump-pass-pipeline`: {stage}"
+            ));
         }
         let args: Vec<String> = w[1..]
             .iter()
@@ -136,117 +185,90 @@ fn run_line(line: &str, file: &Path) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&input.unwrap_or_default()).into_owned())
 }
 
-#[derive(Debug)]
-enum Check {
-    Plain(String),
-    Next(String),
-    Same(String),
-    Not(String),
-    Label(String),
+/// The directives of one test file.
+struct TestFile {
+    runs: Vec<String>,
+    checks: Vec<filecheck::Check>,
+    exact: bool,
+    autocheck: bool,
 }
 
-fn norm(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Applies the CHECK lines to `output`; the first mismatch is the error.
-fn check(output: &str, checks: &[Check]) -> Result<(), String> {
-    let lines: Vec<String> = output.lines().map(norm).collect();
-    let mut pos = 0usize; // first line not yet consumed
-    let mut last: Option<usize> = None;
-    let mut nots: Vec<&str> = Vec::new();
-    let find = |from: usize, pat: &str| (from..lines.len()).find(|&i| lines[i].contains(pat));
-    let check_nots = |nots: &mut Vec<&str>, from: usize, to: usize| -> Result<(), String> {
-        for n in nots.drain(..) {
-            if let Some(i) = (from..to).find(|&i| lines[i].contains(n)) {
-                return Err(format!("CHECK-NOT: '{n}' found on output line {}: {}", i + 1, lines[i]));
-            }
+fn parse_test(text: &str, comment: &str, shown: &str) -> Result<TestFile, String> {
+    let mut runs: Vec<String> = Vec::new();
+    let mut raw_checks = Vec::new();
+    let mut exact = false;
+    let mut autocheck = false;
+    let mut continuing = false;
+    for (n, l) in text.lines().enumerate() {
+        let Some(c) = l.trim_start().strip_prefix(comment) else {
+            continue;
+        };
+        let c = c.trim();
+        if continuing {
+            // As in LLVM lit, the next line says `RUN:` again; a line
+            // without it goes on too.
+            let c = c.strip_prefix("RUN:").map_or(c, str::trim);
+            let last = runs.last_mut().expect("continuation follows a RUN line");
+            continuing = c.ends_with('\\');
+            last.push(' ');
+            last.push_str(c.trim_end_matches('\\').trim());
+            continue;
         }
-        Ok(())
-    };
-    for c in checks {
-        match c {
-            Check::Plain(p) | Check::Label(p) => {
-                let p = norm(p);
-                let Some(i) = find(pos, &p) else {
-                    return Err(format!("CHECK: '{p}' not found after output line {pos}"));
-                };
-                check_nots(&mut nots, pos, i)?;
-                pos = i + 1;
-                last = Some(i);
-            }
-            Check::Next(p) => {
-                let p = norm(p);
-                if pos >= lines.len() || !lines[pos].contains(&p) {
-                    let got = lines.get(pos).map(String::as_str).unwrap_or("<end of output>");
-                    return Err(format!("CHECK-NEXT: '{p}' not on output line {}: {got}", pos + 1));
-                }
-                check_nots(&mut nots, pos, pos)?;
-                last = Some(pos);
-                pos += 1;
-            }
-            Check::Same(p) => {
-                let p = norm(p);
-                match last {
-                    Some(i) if lines[i].contains(&p) => {}
-                    _ => return Err(format!("CHECK-SAME: '{p}' not on the previously matched line")),
-                }
-            }
-            Check::Not(p) => nots.push(p.as_str()),
+        if let Some(r) = c.strip_prefix("RUN:") {
+            continuing = r.trim_end().ends_with('\\');
+            runs.push(r.trim().trim_end_matches('\\').trim().to_string());
+        } else if let Some((kind, pattern)) = filecheck::parse_directive(c) {
+            raw_checks.push((kind, pattern.to_string(), n + 1));
+        } else if c == "EXACT-OUTPUT" {
+            exact = true;
+        } else if c == "AUTOCHECK" {
+            autocheck = true;
         }
     }
-    check_nots(&mut nots, pos, lines.len())
+    let checks = filecheck::compile(&raw_checks).map_err(|(line, e)| format!("{shown}:{line}: pattern error: {e}"))?;
+    Ok(TestFile {
+        runs,
+        checks,
+        exact,
+        autocheck,
+    })
 }
 
-fn run_file(path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let mut runs: Vec<String> = Vec::new();
-    let mut checks = Vec::new();
-    let mut exact = false;
-    let mut continuing = false;
+/// Runs one test file; `shown` is its name in messages.
+fn run_file(path: &Path, shown: &str) -> Result<(), String> {
+    let mut text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     // Futhark programs carry the directives in `--` comments.
     let comment = if path.extension().is_some_and(|e| e == "fut") {
         "--"
     } else {
         "//"
     };
-    for l in text.lines() {
-        let Some(c) = l.trim_start().strip_prefix(comment) else {
-            continue;
-        };
-        let c = c.trim();
-        if continuing {
-            let last = runs.last_mut().expect("continuation follows a RUN line");
-            continuing = c.ends_with('\\');
-            last.push(' ');
-            last.push_str(c.trim_end_matches('\\'));
-            continue;
-        }
-        if let Some(r) = c.strip_prefix("RUN:") {
-            continuing = r.trim_end().ends_with('\\');
-            runs.push(r.trim().trim_end_matches('\\').to_string());
-        } else if let Some(p) = c.strip_prefix("CHECK-NEXT:") {
-            checks.push(Check::Next(p.trim().into()));
-        } else if let Some(p) = c.strip_prefix("CHECK-SAME:") {
-            checks.push(Check::Same(p.trim().into()));
-        } else if let Some(p) = c.strip_prefix("CHECK-NOT:") {
-            checks.push(Check::Not(p.trim().into()));
-        } else if let Some(p) = c.strip_prefix("CHECK-LABEL:") {
-            checks.push(Check::Label(p.trim().into()));
-        } else if let Some(p) = c.strip_prefix("CHECK:") {
-            checks.push(Check::Plain(p.trim().into()));
-        } else if c == "EXACT-OUTPUT" {
-            exact = true;
-        }
-    }
-    if runs.is_empty() {
+    let bless = std::env::var_os("FUTMLIR_BLESS").is_some();
+    let mut test = parse_test(&text, comment, shown)?;
+    if test.runs.is_empty() {
         return Err("no RUN line".into());
     }
-    let bless = std::env::var_os("FUTMLIR_BLESS").is_some();
-    for (i, r) in runs.iter().enumerate() {
+    if bless && test.autocheck {
+        // See Note [AUTOCHECK].
+        let out = run_line(&test.runs[0], path).map_err(|e| format!("RUN #1: {e}"))?;
+        let checks = autocheck::generate_checks(&out);
+        if let Some(new) = autocheck::splice(&text, comment, &checks) {
+            std::fs::write(path, &new).map_err(|e| e.to_string())?;
+            text = new;
+            test = parse_test(&text, comment, shown)?;
+        }
+    }
+    for (i, r) in test.runs.iter().enumerate() {
         let out = run_line(r, path).map_err(|e| format!("RUN #{}: {e}", i + 1))?;
-        check(&out, &checks).map_err(|e| format!("RUN #{}: {e}\n--- output ---\n{out}", i + 1))?;
-        if exact && i == 0 {
+        filecheck::check(&out, &test.checks).map_err(|f| {
+            let hint = if test.autocheck {
+                "\n(the CHECK lines after AUTOCHECK are generated: FUTMLIR_BLESS=1 regenerates them)"
+            } else {
+                ""
+            };
+            format!("RUN #{}: {}{hint}", i + 1, f.render(shown, &out))
+        })?;
+        if test.exact && i == 0 {
             let expected_path = PathBuf::from(format!("{}.out", path.display()));
             if bless {
                 std::fs::write(&expected_path, &out).map_err(|e| e.to_string())?;
@@ -279,7 +301,7 @@ fn lit_ir_tests() {
     let (mut passed, mut failed) = (0, 0);
     for f in files.iter().filter(|f| f.display().to_string().contains(&filter)) {
         let rel = f.strip_prefix(&root).unwrap_or(f).display().to_string();
-        match run_file(f) {
+        match run_file(f, &format!("tests/ir/{rel}")) {
             Ok(()) => passed += 1,
             Err(e) => {
                 failed += 1;
@@ -292,38 +314,8 @@ fn lit_ir_tests() {
 }
 
 #[cfg(test)]
-mod checker {
+mod run_lines {
     use super::*;
-
-    #[test]
-    fn check_directives() {
-        let out = "a b\nc   d\ne\nf\n";
-        assert!(check(out, &[Check::Plain("a".into()), Check::Next("c d".into())]).is_ok());
-        assert!(check(out, &[Check::Plain("a".into()), Check::Next("e".into())]).is_err());
-        assert!(check(out, &[Check::Plain("a".into()), Check::Same("b".into())]).is_ok());
-        assert!(check(out, &[Check::Plain("c".into()), Check::Same("b".into())]).is_err());
-        assert!(check(
-            out,
-            &[
-                Check::Plain("a".into()),
-                Check::Not("e".into()),
-                Check::Plain("f".into())
-            ]
-        )
-        .is_err());
-        assert!(check(
-            out,
-            &[
-                Check::Plain("e".into()),
-                Check::Not("c".into()),
-                Check::Plain("f".into())
-            ]
-        )
-        .is_ok());
-        assert!(check(out, &[Check::Plain("e".into()), Check::Plain("a".into())]).is_err());
-        assert!(check(out, &[Check::Not("zzz".into())]).is_ok());
-        assert!(check(out, &[Check::Label("e".into()), Check::Not("f".into())]).is_err());
-    }
 
     #[test]
     fn words_and_stages() {
@@ -332,5 +324,41 @@ mod checker {
             vec!["futmlir", "opt", "--pass-pipeline=a{x=1 y=2}", "%s"]
         );
         assert_eq!(stages("a '|' b | c").len(), 2);
+    }
+
+    #[test]
+    fn build_stages_must_print_text() {
+        let args = |s: &str| words(s);
+        assert!(build_prints_text(&args("%s --emit=mlir")));
+        assert!(build_prints_text(&args("%s --emit segop --target=cuda")));
+        assert!(build_prints_text(&args("%s --dump-pass-pipeline")));
+        assert!(!build_prints_text(&args("%s")));
+        assert!(!build_prints_text(&args("%s --emit=exe -o prog")));
+        let err = run_line("futmlir build %s", Path::new("x.fut")).expect_err("no --emit");
+        assert!(err.contains("--emit=LEVEL"), "{err}");
+    }
+
+    #[test]
+    fn directives_and_pattern_errors() {
+        let test = parse_test(
+            "// RUN: futmlir opt %s \\\n// RUN:   --verify-each\n// AUTOCHECK\n// CHECK: [[X:%[0-9]+]] = a\n// CHECK-NEXT: b([[X]])\n",
+            "//",
+            "t.mlir",
+        )
+        .expect("the directives parse");
+        assert_eq!(test.runs, vec!["futmlir opt %s --verify-each"]);
+        assert!(test.autocheck && !test.exact);
+        assert_eq!(test.checks.len(), 2);
+        let err = parse_test(
+            "-- RUN: futmlir opt %s\n-- CHECK: a\n-- CHECK: b([[X]])\n",
+            "--",
+            "t.fut",
+        )
+        .err()
+        .expect("X is undefined");
+        assert!(
+            err.starts_with("t.fut:3: pattern error: CHECK: undefined variable"),
+            "{err}"
+        );
     }
 }

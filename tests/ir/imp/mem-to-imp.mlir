@@ -6,17 +6,18 @@
 // two blocks for four arrays (reuse-memory gave %c %a's block and %d
 // %b's); %d's block is returned as it is, %a's freed.
 // CHECK-LABEL: sym_name = "chain"
-// CHECK: %15 = mem.alloc(%14) {space = "device"}
-// CHECK: imp.store(%15, %22, %20)
-// CHECK: %33 = mem.alloc(%32) {space = "device"}
+// CHECK-NEXT: ^bb0({{%[0-9]+}}: !mem.block<device>, [[N:%[0-9]+]]: i64):
+// CHECK: [[BLOCK_A:%[0-9]+]] = mem.alloc({{%[0-9]+}}) {space = "device"}
+// CHECK: imp.store([[BLOCK_A]], {{%[0-9]+}}, {{%[0-9]+}})
+// CHECK: [[BLOCK_B:%[0-9]+]] = mem.alloc({{%[0-9]+}}) {space = "device"}
 // CHECK-NOT: mem.alloc
-// CHECK: imp.store(%33, %40, %38)
-// CHECK: imp.store(%15, %47, %45)
-// CHECK: imp.store(%33, %54, %52)
+// CHECK: imp.store([[BLOCK_B]], {{%[0-9]+}}, {{%[0-9]+}})
+// CHECK: imp.store([[BLOCK_A]], {{%[0-9]+}}, {{%[0-9]+}})
+// CHECK: imp.store([[BLOCK_B]], {{%[0-9]+}}, {{%[0-9]+}})
 // CHECK-NEXT: imp.yield()
 // CHECK-NEXT: }) : (i64, i64, i64) -> ()
-// CHECK-NEXT: mem.free(%15)
-// CHECK-NEXT: imp.return(%33, %1)
+// CHECK-NEXT: mem.free([[BLOCK_A]])
+// CHECK-NEXT: imp.return([[BLOCK_B]], [[N]])
 "soac.func"() ({
 ^bb0(%n: i64, %xs: !fut.array<[%n]f32>):
   %two = "soac.constant"() {value = 2.0 : f32} : () -> f32

@@ -7,19 +7,19 @@
 // loop carrying the accumulator, storing the mapped values into a fresh
 // block; arrays are read through their LMADs (offset + i * stride).
 // CHECK-LABEL: imp.func() {sym_name = "dot", function_type = (!mem.block<device>, i64, !mem.block<device>, i64) -> (f32, !mem.block<device>, i64), entry, in_types = [9 : i64, 1 : i64, 9 : i64, 1 : i64], out_types = [9 : i64, 0 : i64, 9 : i64, 1 : i64]}
-// CHECK: ^bb0(%0: !mem.block<device>, %1: i64, %2: !mem.block<device>, %3: i64):
-// CHECK: %7 = soac.cmpop(%3, %1) {kind = "eq"}
-// CHECK-NEXT: imp.assert(%7, %3, %1) {message = "argument 2 of entry point dot: dimension 1 has size {0}, but another argument gives the size {1}"}
-// CHECK: %18 = mem.alloc(%17) {space = "device"}
-// CHECK-NEXT: %19 = imp.for(%6, %1, %5, %8) ({
-// CHECK-NEXT: ^bb0(%20: i64, %21: f32):
-// CHECK: imp.load(%0,
-// CHECK: imp.load(%2,
-// CHECK: %28 = soac.binop(%24, %27) {kind = "mul"}
-// CHECK: imp.store(%18, %30, %28)
-// CHECK-NEXT: %31 = soac.binop(%21, %28) {kind = "add"}
-// CHECK-NEXT: imp.yield(%31)
-// CHECK: imp.return(%19, %18, %1)
+// CHECK: ^bb0([[XS:%[0-9]+]]: !mem.block<device>, [[N:%[0-9]+]]: i64, [[YS:%[0-9]+]]: !mem.block<device>, [[M:%[0-9]+]]: i64):
+// CHECK: [[SAME:%[0-9]+]] = soac.cmpop([[M]], [[N]]) {kind = "eq"}
+// CHECK-NEXT: imp.assert([[SAME]], [[M]], [[N]]) {message = "argument 2 of entry point dot: dimension 1 has size {0}, but another argument gives the size {1}"}
+// CHECK: [[OUT:%[0-9]+]] = mem.alloc({{%[0-9]+}}) {space = "device"}
+// CHECK-NEXT: [[SUM:%[0-9]+]] = imp.for({{%[0-9]+}}, [[N]], {{%[0-9]+}}, {{%[0-9]+}}) ({
+// CHECK-NEXT: ^bb0({{%[0-9]+}}: i64, [[ACC:%[0-9]+]]: f32):
+// CHECK: [[X:%[0-9]+]] = imp.load([[XS]],
+// CHECK: [[Y:%[0-9]+]] = imp.load([[YS]],
+// CHECK: [[P:%[0-9]+]] = soac.binop([[X]], [[Y]]) {kind = "mul"}
+// CHECK: imp.store([[OUT]], {{%[0-9]+}}, [[P]])
+// CHECK-NEXT: [[NEXT:%[0-9]+]] = soac.binop([[ACC]], [[P]]) {kind = "add"}
+// CHECK-NEXT: imp.yield([[NEXT]])
+// CHECK: imp.return([[SUM]], [[OUT]], [[N]])
 // CHECK-NOT: soac.func
 // CHECK-NOT: segop.
 "soac.func"() ({

@@ -2,10 +2,11 @@
 
 // Equal pure ops merge; the later one's uses move to the first.
 // CHECK-LABEL: soac.func() {sym_name = "merge"
-// CHECK: %2 = soac.binop(%0, %1) {kind = "add"}
-// CHECK-NOT: soac.binop(%0, %1) {kind = "add"}
-// CHECK: %3 = soac.binop(%0, %1) {kind = "sub"}
-// CHECK: %4 = soac.binop(%2, %2) {kind = "mul"}
+// CHECK-NEXT: ^bb0([[X:%[0-9]+]]: i32, [[Y:%[0-9]+]]: i32):
+// CHECK-NEXT: [[ADD:%[0-9]+]] = soac.binop([[X]], [[Y]]) {kind = "add"}
+// CHECK-NOT: soac.binop([[X]], [[Y]]) {kind = "add"}
+// CHECK: {{%[0-9]+}} = soac.binop([[X]], [[Y]]) {kind = "sub"}
+// CHECK: {{%[0-9]+}} = soac.binop([[ADD]], [[ADD]]) {kind = "mul"}
 "soac.func"() ({
 ^bb0(%x: i32, %y: i32):
   %a = "soac.binop"(%x, %y) {kind = "add"} : (i32, i32) -> i32
@@ -21,11 +22,16 @@
 // An op inside a region is replaced by an equal op above it, but ops in
 // sibling regions do not see each other.
 // CHECK-LABEL: soac.func() {sym_name = "scopes"
-// CHECK: %2 = soac.binop(%1, %1) {kind = "mul"}
-// CHECK-NEXT: %3 = soac.if(%0) ({
-// CHECK-NEXT: soac.yield(%2)
-// CHECK: %5 = soac.binop(%1, %1) {kind = "add"}
-// CHECK: %6 = soac.binop(%1, %1) {kind = "add"}
+// CHECK-NEXT: ^bb0([[C:%[0-9]+]]: bool, [[X:%[0-9]+]]: f32):
+// CHECK-NEXT: [[MUL:%[0-9]+]] = soac.binop([[X]], [[X]]) {kind = "mul"}
+// CHECK-NEXT: {{%[0-9]+}} = soac.if([[C]]) ({
+// CHECK-NEXT: soac.yield([[MUL]])
+// CHECK-NEXT: }, {
+// CHECK-NEXT: soac.yield([[MUL]])
+// CHECK: {{%[0-9]+}} = soac.if([[C]]) ({
+// CHECK-NEXT: {{%[0-9]+}} = soac.binop([[X]], [[X]]) {kind = "add"}
+// CHECK: }, {
+// CHECK-NEXT: {{%[0-9]+}} = soac.binop([[X]], [[X]]) {kind = "add"}
 "soac.func"() ({
 ^bb0(%c: i1, %x: f32):
   %sq = "soac.binop"(%x, %x) {kind = "mul"} : (f32, f32) -> f32
@@ -51,14 +57,16 @@
 // The operands of a commutative operator count in either order (`x + y`
 // and `y + x` merge); those of `sub` and of float `min` do not.
 // CHECK-LABEL: soac.func() {sym_name = "commutative"
-// CHECK: %4 = soac.binop(%0, %1) {kind = "add"}
-// CHECK-NOT: soac.binop(%1, %0) {kind = "add"}
-// CHECK: soac.binop(%1, %0) {kind = "sub"}
-// CHECK: %7 = soac.cmpop(%0, %1) {kind = "eq"}
-// CHECK-NOT: soac.cmpop(%1, %0) {kind = "eq"}
-// CHECK: soac.binop(%2, %3) {kind = "min"}
-// CHECK: soac.binop(%3, %2) {kind = "min"}
-// CHECK: soac.return(%4, %4, %5, %6, %7, %7, %8, %9)
+// CHECK-NEXT: ^bb0([[A:%[0-9]+]]: i32, [[B:%[0-9]+]]: i32, [[X:%[0-9]+]]: f32, [[Y:%[0-9]+]]: f32):
+// CHECK-NEXT: [[ADD:%[0-9]+]] = soac.binop([[A]], [[B]]) {kind = "add"}
+// CHECK-NOT: soac.binop([[B]], [[A]]) {kind = "add"}
+// CHECK: [[SUB_AB:%[0-9]+]] = soac.binop([[A]], [[B]]) {kind = "sub"}
+// CHECK-NEXT: [[SUB_BA:%[0-9]+]] = soac.binop([[B]], [[A]]) {kind = "sub"}
+// CHECK-NEXT: [[EQ:%[0-9]+]] = soac.cmpop([[A]], [[B]]) {kind = "eq"}
+// CHECK-NOT: soac.cmpop([[B]], [[A]]) {kind = "eq"}
+// CHECK: [[MIN_XY:%[0-9]+]] = soac.binop([[X]], [[Y]]) {kind = "min"}
+// CHECK-NEXT: [[MIN_YX:%[0-9]+]] = soac.binop([[Y]], [[X]]) {kind = "min"}
+// CHECK-NEXT: soac.return([[ADD]], [[ADD]], [[SUB_AB]], [[SUB_BA]], [[EQ]], [[EQ]], [[MIN_XY]], [[MIN_YX]])
 "soac.func"() ({
 ^bb0(%x: i32, %y: i32, %f: f32, %g: f32):
   %a = "soac.binop"(%x, %y) {kind = "add"} : (i32, i32) -> i32

@@ -2,10 +2,10 @@
 
 // Unused pure ops go, chains included; ops with effects stay.
 // CHECK-LABEL: soac.func() {sym_name = "dead"
-// CHECK-NEXT: ^bb0(%0: i32):
-// CHECK-NEXT: %1 = soac.constant() {value = true}
-// CHECK-NEXT: soac.assert(%1)
-// CHECK-NEXT: soac.return(%0)
+// CHECK-NEXT: ^bb0([[X:%[0-9]+]]: i32):
+// CHECK-NEXT: [[TRUE:%[0-9]+]] = soac.constant() {value = true}
+// CHECK-NEXT: soac.assert([[TRUE]])
+// CHECK-NEXT: soac.return([[X]])
 "soac.func"() ({
 ^bb0(%x: i32):
   %a = "soac.binop"(%x, %x) {kind = "add"} : (i32, i32) -> i32

@@ -8,21 +8,22 @@
 // inside the segop's body stay as they are; a view (the slice) gets no
 // block of its own.
 // CHECK-LABEL: sym_name = "fresh"
-// CHECK: %2 = soac.constant() {value = 8 : i64}
-// CHECK: %10 = soac.binop(%2, %0) {kind = "mul"}
-// CHECK-NEXT: %11 = soac.select(%9, %5, %10)
-// CHECK-NEXT: %12 = mem.alloc(%11) {space = "device"}
-// CHECK-NEXT: %13 = soac.iota(%0)
-// CHECK-NEXT: mem.bind(%12, %13)
-// CHECK: %14 = soac.constant() {value = 12 : i64}
-// CHECK: %22 = soac.binop(%14, %0) {kind = "mul"}
-// CHECK-NEXT: %23 = soac.select(%21, %17, %22)
-// CHECK-NEXT: %24 = mem.alloc(%23) {space = "device"}
-// CHECK-NEXT: %25 = segop.segmap(%0)
-// CHECK: %27 = soac.replicate(
+// CHECK-NEXT: ^bb0([[N:%[0-9]+]]: i64, {{%[0-9]+}}: f32):
+// CHECK: [[EIGHT:%[0-9]+]] = soac.constant() {value = 8 : i64}
+// CHECK: [[BYTES:%[0-9]+]] = soac.binop([[EIGHT]], [[N]]) {kind = "mul"}
+// CHECK-NEXT: [[SIZE:%[0-9]+]] = soac.select({{%[0-9]+}}, {{%[0-9]+}}, [[BYTES]])
+// CHECK-NEXT: [[BLOCK:%[0-9]+]] = mem.alloc([[SIZE]]) {space = "device"}
+// CHECK-NEXT: [[XS:%[0-9]+]] = soac.iota([[N]])
+// CHECK-NEXT: mem.bind([[BLOCK]], [[XS]])
+// CHECK: [[TWELVE:%[0-9]+]] = soac.constant() {value = 12 : i64}
+// CHECK: [[BYTES2:%[0-9]+]] = soac.binop([[TWELVE]], [[N]]) {kind = "mul"}
+// CHECK-NEXT: [[SIZE2:%[0-9]+]] = soac.select({{%[0-9]+}}, {{%[0-9]+}}, [[BYTES2]])
+// CHECK-NEXT: [[BLOCK2:%[0-9]+]] = mem.alloc([[SIZE2]]) {space = "device"}
+// CHECK-NEXT: [[YS:%[0-9]+]] = segop.segmap([[N]])
+// CHECK: {{%[0-9]+}} = soac.replicate(
 // CHECK-NOT: mem.alloc
-// CHECK: mem.bind(%24, %25)
-// CHECK: %32 = soac.slice(
+// CHECK: mem.bind([[BLOCK2]], [[YS]])
+// CHECK: {{%[0-9]+}} = soac.slice(
 // CHECK-NEXT: soac.return(
 "soac.func"() ({
 ^bb0(%n: i64, %x: f32):
@@ -46,25 +47,27 @@
 // an op of several results gets one block for each array, the binds in
 // order; arrays made in a branch get their blocks in the branch.
 // CHECK-LABEL: sym_name = "filter"
-// CHECK: %4 = soac.constant() {value = 4 : i64}
-// CHECK: %12 = soac.binop(%4, %0) {kind = "mul"}
-// CHECK-NEXT: %13 = soac.select(%11, %7, %12)
-// CHECK-NEXT: %14 = mem.alloc(%13) {space = "device"}
-// CHECK: %32 = mem.alloc(%31) {space = "device"}
-// CHECK: %43 = mem.alloc(%42) {space = "device"}
-// CHECK-NEXT: %44:3 = segop.filter(%0)
-// CHECK: }) : (i64) -> (i64, [%0]i32, [%0]i32)
-// CHECK-NEXT: mem.bind(%32, %44#1)
-// CHECK-NEXT: mem.bind(%43, %44#2)
-// CHECK: %51 = soac.if(%1) ({
-// CHECK: %61 = soac.binop(%53, %44#0) {kind = "mul"}
-// CHECK-NEXT: %62 = soac.select(%60, %56, %61)
-// CHECK-NEXT: %63 = mem.alloc(%62)
-// CHECK-NEXT: %64 = segop.segmap(%44#0)
-// CHECK: mem.bind(%63, %64)
-// CHECK-NEXT: soac.yield(%64)
+// CHECK-NEXT: ^bb0([[N:%[0-9]+]]: i64, [[C:%[0-9]+]]: bool, {{%[0-9]+}}: [
+// CHECK-SAME: [[N]]]i32):
+// CHECK: [[FOUR:%[0-9]+]] = soac.constant() {value = 4 : i64}
+// CHECK: [[BYTES:%[0-9]+]] = soac.binop([[FOUR]], [[N]]) {kind = "mul"}
+// CHECK-NEXT: [[SIZE:%[0-9]+]] = soac.select({{%[0-9]+}}, {{%[0-9]+}}, [[BYTES]])
+// CHECK-NEXT: {{%[0-9]+}} = mem.alloc([[SIZE]]) {space = "device"}
+// CHECK: [[BLOCK1:%[0-9]+]] = mem.alloc({{%[0-9]+}}) {space = "device"}
+// CHECK: [[BLOCK2:%[0-9]+]] = mem.alloc({{%[0-9]+}}) {space = "device"}
+// CHECK-NEXT: [[KEPT:%[0-9]+]]:3 = segop.filter([[N]])
+// CHECK: }) : (i64) -> (i64, [[[N]]]i32, [[[N]]]i32)
+// CHECK-NEXT: mem.bind([[BLOCK1]], [[KEPT]]#1)
+// CHECK-NEXT: mem.bind([[BLOCK2]], [[KEPT]]#2)
+// CHECK: {{%[0-9]+}} = soac.if([[C]]) ({
+// CHECK: [[BYTES3:%[0-9]+]] = soac.binop({{%[0-9]+}}, [[KEPT]]#0) {kind = "mul"}
+// CHECK-NEXT: [[SIZE3:%[0-9]+]] = soac.select({{%[0-9]+}}, {{%[0-9]+}}, [[BYTES3]])
+// CHECK-NEXT: [[BLOCK3:%[0-9]+]] = mem.alloc([[SIZE3]])
+// CHECK-NEXT: [[YS:%[0-9]+]] = segop.segmap([[KEPT]]#0)
+// CHECK: mem.bind([[BLOCK3]], [[YS]])
+// CHECK-NEXT: soac.yield([[YS]])
 // CHECK-NEXT: }, {
-// CHECK-NEXT: soac.yield(%49)
+// CHECK-NEXT: soac.yield({{%[0-9]+}})
 soac.func() {sym_name = "filter", function_type = (i64, i1, !fut.array<[?]i32>) -> (!fut.array<[?]i32>, !fut.array<[?]i32>), entry, size_params = 1 : i64} ({
 ^bb0(%0: i64, %1: bool, %2: [%0]i32):
   %3 = soac.constant() {value = 2 : i32} : () -> i32

@@ -5,11 +5,15 @@
 // row-major copy of it, made once before the segop (Note [Transposed
 // views on the CPU]); the view itself stays for the host's other uses.
 // CHECK-LABEL: sym_name = "matmul"
-// CHECK: %5 = soac.rearrange(%4) {perm = [1 : i64, 0 : i64]}
-// CHECK: %7 = segop.manifest(%5) {perm = [0 : i64, 1 : i64]} : ([%2][%1]f32) -> [%2][%1]f32
-// CHECK-NEXT: %8 = segop.segred(
-// CHECK: soac.index(%7, %10, %11)
-// CHECK: soac.return(%8, %5)
+// CHECK-NEXT: ^bb0({{%[0-9]+}}: i64, [[Q:%[0-9]+]]: i64, [[N:%[0-9]+]]: i64, [[A:%[0-9]+]]: {{[^,]+}}, [[B:%[0-9]+]]: [
+// CHECK-NEXT: [[BT:%[0-9]+]] = soac.rearrange([[B]]) {perm = [1 : i64, 0 : i64]}
+// CHECK: [[COPY:%[0-9]+]] = segop.manifest([[BT]]) {perm = [0 : i64, 1 : i64]} : ([
+// CHECK-SAME: [[N]]][[[Q]]]f32) -> [[[N]]][[[Q]]]f32
+// CHECK-NEXT: [[C:%[0-9]+]] = segop.segred(
+// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: i64, [[J:%[0-9]+]]: i64, [[K:%[0-9]+]]: i64):
+// CHECK-NEXT: soac.index([[A]], [[I]], [[K]])
+// CHECK-NEXT: soac.index([[COPY]], [[J]], [[K]])
+// CHECK: soac.return([[C]], [[BT]])
 "soac.func"() ({
 ^bb0(%m: i64, %q: i64, %n: i64, %a: !fut.array<[%m][%q]f32>, %b: !fut.array<[%q][%n]f32>):
   %bt = "soac.rearrange"(%b) {perm = [1, 0]} : (!fut.array<[%q][%n]f32>) -> !fut.array<[%n][%q]f32>

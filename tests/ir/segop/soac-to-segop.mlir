@@ -9,24 +9,26 @@
 // computes a scalar then maps over an array from outside: distributed
 // (rule G4), a segmap of the scalars and a segmap over both dimensions.
 // CHECK-LABEL: sym_name = "kernels"
-// CHECK: %5 = segop.segmap(%0, %1) {level = "thread"}
-// CHECK-NEXT: ^bb0(%6: i64, %7: i64):
-// CHECK-NEXT: %8 = soac.index(%2, %6)
-// CHECK-NEXT: %9 = soac.index(%8, %7)
-// CHECK-NEXT: kind = "mul"
-// CHECK-NEXT: segop.yield(%10)
-// CHECK-NEXT: }) : (i64, i64) -> [%0][%1]f32
-// CHECK: %11 = segop.segred(%0, %1, %4) {level = "thread", commutative}
-// CHECK: }) : (i64, i64, f32) -> [%0]f32
-// CHECK: %19 = segop.segred(%0, %4) {level = "thread"}
-// CHECK: %25 = segop.segscan(%0, %4) {level = "thread"}
-// CHECK: %31 = segop.segmap(%0) {level = "thread"}
+// CHECK-NEXT: ^bb0([[N:%[0-9]+]]: i64, [[M:%[0-9]+]]: i64, [[XSS:%[0-9]+]]: [
+// CHECK-SAME: [[N]]][[[M]]]f32, {{%[0-9]+}}: f32):
+// CHECK: [[YS:%[0-9]+]] = segop.segmap([[N]], [[M]]) {level = "thread"}
+// CHECK-NEXT: ^bb0([[I:%[0-9]+]]: i64, [[J:%[0-9]+]]: i64):
+// CHECK-NEXT: [[ROW:%[0-9]+]] = soac.index([[XSS]], [[I]])
+// CHECK-NEXT: [[X:%[0-9]+]] = soac.index([[ROW]], [[J]])
+// CHECK-NEXT: [[Y:%[0-9]+]] = soac.binop([[X]], {{%[0-9]+}}) {kind = "mul"}
+// CHECK-NEXT: segop.yield([[Y]])
+// CHECK-NEXT: }) : (i64, i64) -> [[[N]]][[[M]]]f32
+// CHECK: {{%[0-9]+}} = segop.segred([[N]], [[M]], [[ZERO:%[0-9]+]]) {level = "thread", commutative}
+// CHECK: }) : (i64, i64, f32) -> [[[N]]]f32
+// CHECK: [[TOTAL:%[0-9]+]] = segop.segred([[N]], [[ZERO]]) {level = "thread"}
+// CHECK: [[PS:%[0-9]+]] = segop.segscan([[N]], [[ZERO]]) {level = "thread"}
+// CHECK: [[MX:%[0-9]+]] = segop.segmap([[N]]) {level = "thread"}
 // CHECK: kind = "mul"
-// CHECK: %36 = segop.segmap(%0, %0) {level = "thread"}
-// CHECK-NEXT: ^bb0(%37: i64, %38: i64):
-// CHECK-NEXT: %39 = soac.index(%31, %37)
-// CHECK-NEXT: %40 = soac.index(%25, %38)
-// CHECK: soac.return(%5, %19, %25, %36)
+// CHECK: [[OUTER:%[0-9]+]] = segop.segmap([[N]], [[N]]) {level = "thread"}
+// CHECK-NEXT: ^bb0([[I2:%[0-9]+]]: i64, [[J2:%[0-9]+]]: i64):
+// CHECK-NEXT: {{%[0-9]+}} = soac.index([[MX]], [[I2]])
+// CHECK-NEXT: {{%[0-9]+}} = soac.index([[PS]], [[J2]])
+// CHECK: soac.return([[YS]], [[TOTAL]], [[PS]], [[OUTER]])
 "soac.func"() ({
 ^bb0(%n: i64, %m: i64, %xss: !fut.array<[%n][%m]f32>, %k: f32):
   %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32
@@ -77,15 +79,16 @@
 // segred over (n, m) giving the sums, and a segmap over (n, m) reading
 // the row and its sum.
 // CHECK-LABEL: sym_name = "distribute"
-// CHECK: %46 = segop.segred(%42, %43, %45) {level = "thread"}
-// CHECK: }) : (i64, i64, f32) -> [%42]f32
-// CHECK-NEXT: %54 = segop.segmap(%42, %43) {level = "thread"}
-// CHECK-NEXT: ^bb0(%55: i64, %56: i64):
-// CHECK-NEXT: %57 = soac.index(%44, %55)
-// CHECK-NEXT: %58 = soac.index(%46, %55)
-// CHECK-NEXT: %59 = soac.index(%57, %56)
-// CHECK-NEXT: %60 = soac.binop(%59, %58) {kind = "div"}
-// CHECK: soac.return(%54, %46)
+// CHECK-NEXT: ^bb0([[DN:%[0-9]+]]: i64, [[DM:%[0-9]+]]: i64, [[DXSS:%[0-9]+]]: [
+// CHECK: [[DSUMS:%[0-9]+]] = segop.segred([[DN]], [[DM]], {{%[0-9]+}}) {level = "thread"}
+// CHECK: }) : (i64, i64, f32) -> [[[DN]]]f32
+// CHECK-NEXT: [[DYS:%[0-9]+]] = segop.segmap([[DN]], [[DM]]) {level = "thread"}
+// CHECK-NEXT: ^bb0([[DI:%[0-9]+]]: i64, [[DJ:%[0-9]+]]: i64):
+// CHECK-NEXT: [[DROW:%[0-9]+]] = soac.index([[DXSS]], [[DI]])
+// CHECK-NEXT: [[DSUM:%[0-9]+]] = soac.index([[DSUMS]], [[DI]])
+// CHECK-NEXT: [[DX:%[0-9]+]] = soac.index([[DROW]], [[DJ]])
+// CHECK-NEXT: {{%[0-9]+}} = soac.binop([[DX]], [[DSUM]]) {kind = "div"}
+// CHECK: soac.return([[DYS]], [[DSUMS]])
 "soac.func"() ({
 ^bb0(%n: i64, %m: i64, %xss: !fut.array<[%n][%m]f32>):
   %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32
@@ -146,14 +149,16 @@
 // start from the map's input and from a replicate of a value from
 // outside the map.
 // CHECK-LABEL: sym_name = "interchange"
-// CHECK: %84 = soac.replicate(%79, %83) : (i64, f32) -> [%79]f32
-// CHECK-NEXT: %85:2 = soac.loop(%81, %82, %84) {form = "for"}
-// CHECK-NEXT: ^bb0(%86: i64, %87: [%79][%80]f32, %88: [%79]f32):
-// CHECK-NEXT: %89 = segop.segmap(%79, %80) {level = "thread"}
-// CHECK: %95 = segop.segmap(%79) {level = "thread"}
-// CHECK: soac.reduce(%80, %97, %98)
-// CHECK: soac.yield(%89, %95)
-// CHECK: soac.return(%85#0, %85#1)
+// CHECK-NEXT: ^bb0([[LN:%[0-9]+]]: i64, [[LM:%[0-9]+]]: i64, [[LK:%[0-9]+]]: i64, [[LXSS:%[0-9]+]]: [
+// CHECK: [[ACC:%[0-9]+]] = soac.replicate([[LN]], {{%[0-9]+}}) : (i64, f32) -> [
+// CHECK-SAME: [[LN]]]f32
+// CHECK-NEXT: [[LOOP:%[0-9]+]]:2 = soac.loop([[LK]], [[LXSS]], [[ACC]]) {form = "for"}
+// CHECK-NEXT: ^bb0({{%[0-9]+}}: i64, {{%[0-9]+}}: [[[LN]]][[[LM]]]f32, {{%[0-9]+}}: [[[LN]]]f32):
+// CHECK-NEXT: [[BS:%[0-9]+]] = segop.segmap([[LN]], [[LM]]) {level = "thread"}
+// CHECK: [[US:%[0-9]+]] = segop.segmap([[LN]]) {level = "thread"}
+// CHECK: soac.reduce([[LM]], {{%[0-9]+}}, {{%[0-9]+}})
+// CHECK: soac.yield([[BS]], [[US]])
+// CHECK: soac.return([[LOOP]]#0, [[LOOP]]#1)
 "soac.func"() ({
 ^bb0(%n: i64, %m: i64, %k: i64, %xss: !fut.array<[%n][%m]f32>):
   %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32

@@ -1,0 +1,28 @@
+-- RUN: futmlir build %s --emit=mlir
+
+-- imp → upstream MLIR, through `futmlir build`: the entry point is a
+-- func.func taking the context, the array's pointer and its size; the
+-- output comes from the runtime's allocator; the imp.for is an scf.for
+-- from 0 to the size whose body loads through a getelementptr of the
+-- input at the loop index, multiplies, and stores through one of the
+-- output at the same index; the output is returned with the size.
+-- CHECK-LABEL: func.func @futhark_main(%ctx: !llvm.ptr, [[IN:%v[0-9]+]]: !llvm.ptr, [[N:%v[0-9]+]]: i64) -> (!llvm.ptr, i64) {
+-- CHECK-NEXT: [[ONE:%v[0-9]+]] = arith.constant 1 : i64
+-- CHECK-NEXT: [[ZERO:%v[0-9]+]] = arith.constant 0 : i64
+-- CHECK-NEXT: [[TWO:%v[0-9]+]] = arith.constant 0x40000000 : f32
+-- CHECK: [[OUT:%v[0-9]+]] = llvm.call @futrt_alloc(%ctx, {{%v[0-9]+}}) : (!llvm.ptr, i64) -> !llvm.ptr
+-- CHECK-NEXT: scf.for [[I:%v[0-9]+]] = [[ZERO]] to [[N]] step [[ONE]] : i64 {
+-- CHECK-NEXT: [[STRIDED:%v[0-9]+]] = arith.muli [[I]], [[ONE]] : i64
+-- CHECK-NEXT: [[AT:%v[0-9]+]] = arith.addi [[ZERO]], [[STRIDED]] : i64
+-- CHECK-NEXT: [[SRC:%t[0-9]+]] = llvm.getelementptr [[IN]][[[AT]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+-- CHECK-NEXT: [[X:%v[0-9]+]] = llvm.load [[SRC]]
+-- CHECK-NEXT: [[Y:%v[0-9]+]] = arith.mulf [[X]], [[TWO]] : f32
+-- CHECK-NEXT: [[STRIDED:%v[0-9]+]] = arith.muli [[I]], [[ONE]] : i64
+-- CHECK-NEXT: [[AT:%v[0-9]+]] = arith.addi [[ZERO]], [[STRIDED]] : i64
+-- CHECK-NEXT: [[DST:%t[0-9]+]] = llvm.getelementptr [[OUT]][[[AT]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+-- CHECK-NEXT: llvm.store [[Y]], [[DST]]
+-- CHECK-NEXT: scf.yield
+-- CHECK-NEXT: }
+-- CHECK-NEXT: func.return [[OUT]], [[N]] : !llvm.ptr, i64
+-- CHECK-NOT: imp.
+entry main (xs: []f32) : []f32 = map (\x -> x * 2) xs
