@@ -1,17 +1,19 @@
 //! `futmlir build`: compile a Futhark program to an executable, or print
 //! one of its stages (`--emit`).
 //!
-//! The stages: one pass pipeline from the soac level to the imp level
-//! (`pipelines::compile` for the target, or `--pass-pipeline`; checked
-//! against the passes' levels and cut where `--emit` stops), then
-//! `imp_to_mlir`, MLIR's conversions to LLVM (`codegen::HOST_PIPELINE`),
-//! LLVM's optimisation and object emission, and linking with the runtime.
+//! One pass pipeline from the soac level to the executable
+//! (`pipelines::compile` for the target, or `--pass-pipeline`), checked
+//! against the passes' levels and cut where `--emit` stops: the passes
+//! on futmlir's IR, then the conversions below imp (`imp-to-mlir`,
+//! `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `link`; Note [Passes
+//! below imp]), whose artifact says what to print or where the
+//! executable went.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use futmlir_dialects::ir::{Context, PrintOptions};
-use futmlir_lowering::{codegen, imp_to_mlir};
+use futmlir_lowering::below_imp::Lowered;
 use futmlir_passes::{pipelines, Level, PassManager, Pipeline};
 
 use crate::passflags::PassFlags;
@@ -48,7 +50,7 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value = "exe")]
     emit: Emit,
     /// The GPU to generate code for (cuda target).
-    #[arg(long = "gpu-arch", default_value = "sm_90")]
+    #[arg(long = "gpu-arch", default_value = pipelines::DEFAULT_CHIP)]
     gpu_arch: String,
     /// Link against the runtime's shared library
     /// (`libfutmlir_runtime_cuda.so`), to be found beside the executable
@@ -57,6 +59,11 @@ pub struct BuildArgs {
     shared_runtime: bool,
     #[command(flatten)]
     flags: PassFlags,
+}
+
+/// The chip to compile kernels for, on the CUDA target.
+fn gpu_chip(a: &BuildArgs) -> Option<&str> {
+    (a.target == Target::Cuda).then_some(a.gpu_arch.as_str())
 }
 
 pub fn main(a: BuildArgs) -> ExitCode {
@@ -71,7 +78,7 @@ pub fn main(a: BuildArgs) -> ExitCode {
             .flags
             .pass_pipeline
             .clone()
-            .unwrap_or_else(|| pipelines::compile(a.target == Target::Cuda));
+            .unwrap_or_else(|| pipelines::compile(gpu_chip(&a), a.shared_runtime));
         return match Pipeline::parse(&text) {
             Ok(p) => {
                 eprintln!("{p}");
@@ -88,7 +95,7 @@ pub fn main(a: BuildArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
-    let gpu = (a.target == Target::Cuda).then_some(a.gpu_arch.as_str());
+    let gpu = gpu_chip(&a);
     match build_with(&a.program, a.emit, gpu, &out, a.shared_runtime, None, &a.flags) {
         Ok(Some(text)) => {
             print!("{text}");
@@ -148,9 +155,9 @@ fn emit_level(emit: Emit) -> Option<Level> {
 
 /// [`build_linked`] with the pass manager's flags: `--pass-pipeline`
 /// (default [`pipelines::compile`] for the target), checked against the
-/// levels from soac (a `.fut` program internalised) to imp, and cut at
-/// the level `--emit` names (Note [Pass levels]); the dumps, checks and
-/// timing the flags ask for.
+/// levels from soac (a `.fut` program internalised) to the executable,
+/// and cut at the level `--emit` names (Note [Pass levels], Note [Passes
+/// below imp]); the dumps, checks and timing the flags ask for.
 pub fn build_with(
     program: &Path,
     emit: Emit,
@@ -184,7 +191,7 @@ pub fn build_with(
             Pipeline::parse(t).map_err(|e| format!("{:?}", e.to_report(t)))?,
         ),
         None => {
-            let text = pipelines::compile(gpu.is_some());
+            let text = pipelines::compile(gpu, dynamic);
             let whole = Pipeline::parse(&text).map_err(|e| format!("{:?}", e.to_report(&text)))?;
             if !ir_input {
                 (text, whole)
@@ -199,24 +206,38 @@ pub fn build_with(
     let end = pipeline
         .check_levels(&start)
         .map_err(|e| format!("{:?}", e.to_report(&text)))?;
-    let pipeline = match emit_level(emit) {
-        Some(level) => pipeline.up_to_level(&start, level).ok_or_else(|| {
-            format!(
-                "error: the IR is never at the {} level here (the input's level, then the pass pipeline's), so --emit={} has nothing to print",
-                level.name(),
-                level.name()
-            )
-        })?,
-        None if end != [Level::Imp] => {
+    let never = |level: &str| {
+        format!(
+            "error: the program is never at the {level} level here (the input's level, then the pass pipeline's), so --emit={level} has nothing to print"
+        )
+    };
+    let pipeline = match emit {
+        Emit::Exe if end != [Level::Exe] => {
             let names: Vec<&str> = end.iter().map(|l| l.name()).collect();
             return Err(format!(
-                "error: the pass pipeline ends at the {} level, but an executable is built from imp IR: end it with the conversions (`futmlir build --dump-pass-pipeline` prints the default)",
-                names.join(" or ")
+                "error: the pass pipeline ends at the {} level, but an executable is what `link` makes: end it with the conversions below imp (`{}`; `futmlir build --dump-pass-pipeline` prints the whole default)",
+                names.join(" or "),
+                match gpu {
+                    Some(chip) => pipelines::exe_cuda(chip),
+                    None => pipelines::EXE_CPU.to_string(),
+                }
             ));
         }
-        None => pipeline,
+        Emit::Exe => pipeline,
+        Emit::Ptx => pipeline.up_to_pass("mlir-to-ptx").ok_or_else(|| {
+            "error: the pass pipeline has no `mlir-to-ptx`, so --emit=ptx has nothing to print".to_string()
+        })?,
+        Emit::Mlir => pipeline.up_to_writer(Level::Mlir).ok_or_else(|| never("mlir"))?,
+        Emit::Llvm => pipeline.up_to_writer(Level::Llvm).ok_or_else(|| never("llvm"))?,
+        _ => {
+            let level = emit_level(emit).ok_or_else(|| never("?"))?;
+            pipeline.up_to_level(&start, level).ok_or_else(|| never(level.name()))?
+        }
     };
     let mut pm = PassManager::new(pipeline, flags.instrumentation(PrintOptions::default()));
+    if emit == Emit::Exe {
+        pm.artifact = Lowered::to(out.to_path_buf());
+    }
     let ran = pm.run(&mut ctx, module).map_err(|ds| render(&ctx, &ds));
     if flags.timing {
         eprint!("{}", pm.timing().report());
@@ -225,41 +246,34 @@ pub fn build_with(
     if emit_level(emit).is_some() {
         return Ok(Some(ctx.print_op(module, PrintOptions::default())));
     }
-    let libdevice = match gpu {
-        Some(_) => codegen::find_libdevice()?,
-        None => None,
-    };
-    let mut mlir =
-        imp_to_mlir::emit_module(&ctx, module, gpu.is_some(), libdevice.is_some()).map_err(|d| render(&ctx, &[d]))?;
-    if emit == Emit::Mlir {
-        let device = match &mlir.device {
-            Some(d) => format!("// The kernels:\n{d}"),
-            None => String::new(),
-        };
-        return Ok(Some(format!(
-            "{}// The program descriptor, added after the conversion to LLVM:\n{}{device}",
-            mlir.text, mlir.descriptor
-        )));
-    }
-    if let (Some(chip), Some(device)) = (gpu, &mlir.device) {
-        let ptx = codegen::device_ptx(device, chip, libdevice.as_deref())?;
-        if emit == Emit::Ptx {
-            return Ok(Some(ptx));
+    let lowered = Lowered::take(&mut pm.artifact).ok_or("error: the pass pipeline made nothing below imp")?;
+    match emit {
+        Emit::Mlir => {
+            let mlir = lowered.mlir.ok_or("error: the pass pipeline made no MLIR")?;
+            let device = match &mlir.device {
+                Some(d) => format!("// The kernels:\n{d}"),
+                None => String::new(),
+            };
+            Ok(Some(format!(
+                "{}// The program descriptor, added after the conversion to LLVM:\n{}{device}",
+                mlir.text, mlir.descriptor
+            )))
         }
-        if let Some(p) = ptx_out {
-            std::fs::write(p, &ptx).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        Emit::Ptx => match lowered.ptx {
+            Some(ptx) => Ok(Some(ptx)),
+            None => Err("error: the program has no kernels, so there is no PTX".to_string()),
+        },
+        Emit::Llvm => lowered
+            .llvm
+            .map(Some)
+            .ok_or("error: the pass pipeline made no LLVM IR".to_string()),
+        _ => {
+            if let (Some(p), Some(ptx)) = (ptx_out, &lowered.ptx) {
+                std::fs::write(p, ptx).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+            }
+            Ok(None)
         }
-        mlir.descriptor.push_str(&imp_to_mlir::ptx_global(&ptx));
     }
-    let ir = codegen::mlir_to_llvm_ir(&mlir.text, codegen::HOST_PIPELINE, &mlir.descriptor)?;
-    if emit == Emit::Llvm {
-        return Ok(Some(ir));
-    }
-    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-    let obj = dir.path().join("program.o");
-    codegen::host_object(&ir, &obj)?;
-    codegen::link(&obj, out, dynamic)?;
-    Ok(None)
 }
 
 fn render(ctx: &Context, ds: &[futmlir_dialects::ir::Diagnostic]) -> String {

@@ -178,12 +178,25 @@ fn run_passes(
     pipeline_text: &str,
 ) -> Result<String, Vec<Diagnostic>> {
     ctx.verify(module)?;
-    if let Err(e) = pm
+    match pm
         .pipeline
         .check_levels(&futmlir_passes::manager::ir_levels(ctx, module))
     {
-        eprintln!("{:?}", e.to_report(pipeline_text));
-        return Err(Vec::new());
+        Err(e) => {
+            eprintln!("{:?}", e.to_report(pipeline_text));
+            return Err(Vec::new());
+        }
+        // Below imp there is no IR to print (Note [Passes below imp]).
+        Ok(end) if end.iter().any(|l| !l.is_ir()) => {
+            return Err(vec![Diagnostic::error(
+                futmlir_dialects::ir::Location::Unknown,
+                format!(
+                    "the pass pipeline goes below the imp level (to {}), where there is no futmlir IR to print: `futmlir build --emit=mlir|llvm|ptx` prints those stages",
+                    end[0].name()
+                ),
+            )]);
+        }
+        Ok(_) => {}
     }
     pm.run(ctx, module)?;
     Ok(ctx.print_op(module, print))

@@ -47,7 +47,7 @@ pub fn check(path: &Path, s: &Structure) -> Result<Option<String>, String> {
     // structure blocks count]).
     let pipeline = match s.backend.as_deref() {
         None | Some("soac") => Pipeline::parse(pipelines::SOAC).map_err(|e| e.message)?,
-        Some("gpu" | "segop") => Pipeline::parse(&pipelines::compile(true))
+        Some("gpu" | "segop") => Pipeline::parse(&pipelines::compile(Some(pipelines::DEFAULT_CHIP), false))
             .map_err(|e| e.message)?
             .up_to_level(&[Level::Soac], Level::Segop)
             .ok_or("the CUDA pipeline never gives segop IR")?,

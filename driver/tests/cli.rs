@@ -1003,7 +1003,7 @@ fn build_takes_the_pass_pipeline() {
     assert!(dump.status.success());
     let pipeline = String::from_utf8_lossy(&dump.stderr).trim().to_string();
     assert!(
-        pipeline.starts_with("soac-inline") && pipeline.ends_with("imp-free-early"),
+        pipeline.starts_with("soac-inline") && pipeline.ends_with("llvm-to-object,link{shared-runtime=false}"),
         "{pipeline}"
     );
     let build = |out: &str, extra: &[&str]| {
@@ -1030,19 +1030,75 @@ fn build_takes_the_pass_pipeline() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("pass 'soac-fuse' works on soac IR"));
+    const BELOW_IMP: &str = "imp-to-mlir,mlir-to-llvm,llvm-to-object,link";
     build(
         "c",
-        &["--pass-pipeline=soac-inline,soac-to-segop,soac-simplify,explicit-allocations,segop-to-imp{target=cpu}"],
+        &[&format!(
+            "--pass-pipeline=soac-inline,soac-to-segop,soac-simplify,explicit-allocations,segop-to-imp{{target=cpu}},{BELOW_IMP}"
+        )],
     );
     assert_eq!(run_exe(&dir.join("c"), &[], "[1, 2, 3]").1.trim(), "12i32");
+    // Below imp, MLIR's own pipeline is an option: one that converts
+    // nothing to the LLVM dialect fails in MLIR, with its message.
+    let failing = |pipeline: &str, expected: &str| {
+        let o = futmlir()
+            .arg("build")
+            .arg(&p)
+            .arg("-o")
+            .arg(dir.join("d"))
+            .arg(format!("--pass-pipeline={pipeline}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains(expected), "{pipeline}: {err}");
+    };
+    let to_imp = "soac-inline,soac-to-segop,explicit-allocations,segop-to-imp{target=cpu}";
+    failing(
+        &format!("{to_imp},imp-to-mlir,mlir-to-llvm{{pipeline=\"builtin.module(canonicalize)\"}},llvm-to-object,link"),
+        "pass 'mlir-to-llvm' failed",
+    );
+    failing("soac-inline,soac-to-segop", "ends at the segop level");
+    failing(
+        &format!("{to_imp},imp-to-mlir,mlir-to-llvm,link"),
+        "pass 'link' works on object IR",
+    );
+    failing(&format!("{to_imp},imp-to-mlir"), "ends at the mlir level");
+    // CUDA kernels need their PTX before the host module is translated.
     let o = futmlir()
         .arg("build")
         .arg(&p)
-        .arg("--pass-pipeline=soac-inline,soac-to-segop")
+        .args(["--target=cuda", "-o"])
+        .arg(dir.join("e"))
+        .arg("--pass-pipeline=soac-inline,soac-to-segop,explicit-allocations,segop-to-imp{target=cuda},imp-to-mlir{target=cuda},mlir-to-llvm,llvm-to-object,link")
         .output()
         .unwrap();
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("ends at the segop level"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("kernels but no PTX: run `mlir-to-ptx`"),
+        "{err}"
+    );
+    // `--emit` below imp stops where its stage is made.
+    let emit = |what: &str| {
+        let o = futmlir()
+            .arg("build")
+            .arg(&p)
+            .arg(format!("--emit={what}"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert!(emit("mlir").contains("func.func"));
+    assert!(emit("llvm").contains("define "));
+    // `futmlir opt` prints IR: it refuses a pipeline that leaves it.
+    let o = futmlir()
+        .arg("opt")
+        .arg(&p)
+        .arg(format!("--pass-pipeline={to_imp},imp-to-mlir"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("goes below the imp level"), "{err}");
 }
 
 /// `futmlir build` continues from IR that `--emit` printed at each level

@@ -126,11 +126,14 @@ fn soac_passes_keep_results() {
 /// (where `--emit=segop` prints).
 fn to_segop(cuda: bool) -> String {
     futmlir_lowering::register_passes();
-    Pipeline::parse(&futmlir_passes::pipelines::compile(cuda))
-        .expect("the default pipeline parses")
-        .up_to_level(&[futmlir_passes::Level::Soac], futmlir_passes::Level::Segop)
-        .expect("it reaches the segop level")
-        .to_string()
+    Pipeline::parse(&futmlir_passes::pipelines::compile(
+        cuda.then_some(futmlir_passes::pipelines::DEFAULT_CHIP),
+        false,
+    ))
+    .expect("the default pipeline parses")
+    .up_to_level(&[futmlir_passes::Level::Soac], futmlir_passes::Level::Segop)
+    .expect("it reaches the segop level")
+    .to_string()
 }
 
 /// Kernel extraction, as `futmlir build --target=cpu` runs it: the

@@ -1,7 +1,7 @@
 //! Lowering from futmlir's dialects to upstream MLIR and LLVM.
 //!
 //! The conversions and the passes between them, registered with
-//! [`register_passes`] (all but the last two):
+//! [`register_passes`] (all but `codegen`, which the last ones call):
 //! - [`soac_to_segop`]: kernel extraction (`soac-to-segop`);
 //! - [`locality`]: on the CPU, segops read row-major copies of the
 //!   transposed views they traverse (`segop-cpu-locality`, Note
@@ -22,12 +22,17 @@
 //! - [`imp_to_mlir`]: imp as upstream MLIR text (host code, kernels in a
 //!   `gpu.module`, the runtime's program descriptor);
 //! - [`codegen`]: MLIR's conversions (melior), LLVM IR, PTX, the host
-//!   object (inkwell), linking with the runtime.
+//!   object (inkwell), linking with the runtime;
+//! - [`below_imp`]: the steps below imp as passes (`imp-to-mlir`,
+//!   `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `link`; Note
+//!   [Passes below imp]), so that the whole compile is one pipeline.
 //!
-//! The driver's `futmlir build` runs them in order.
+//! The driver's `futmlir build` runs `pipelines::compile`, which names
+//! them all in order.
 //! [`toolchain`] proves the toolchain is linked: it asks MLIR (through
 //! melior) and LLVM (through inkwell) who they are.
 
+pub mod below_imp;
 pub mod carried;
 pub mod codegen;
 pub mod free_early;
@@ -49,6 +54,11 @@ pub fn register_passes() {
         segop_to_imp::INFO,
         carried::INFO,
         free_early::INFO,
+        below_imp::IMP_TO_MLIR,
+        below_imp::MLIR_TO_PTX,
+        below_imp::MLIR_TO_LLVM,
+        below_imp::LLVM_TO_OBJECT,
+        below_imp::LINK,
     ];
     futmlir_passes::registry::register(PASSES);
 }
@@ -98,19 +108,35 @@ impl std::fmt::Display for Toolchain {
 mod tests {
     use futmlir_passes::{pipelines, Level, Pipeline};
 
-    /// Each target's whole compile goes from the soac level to the imp
-    /// level through passes that read what the ones before leave, and
-    /// every level's IR can be printed (Note [Pass levels]).
+    /// Each target's whole compile goes from the soac level to the
+    /// executable through passes that read what the ones before leave,
+    /// and every IR level can be printed (Note [Pass levels], Note
+    /// [Passes below imp]).
     #[test]
-    fn the_compile_pipelines_go_from_soac_to_imp() {
+    fn the_compile_pipelines_go_from_soac_to_the_executable() {
         super::register_passes();
-        for cuda in [false, true] {
-            let p = Pipeline::parse(&pipelines::compile(cuda)).expect("parses");
-            assert_eq!(p.check_levels(&[Level::Soac]), Ok(vec![Level::Imp]));
-            for level in [Level::Soac, Level::Segop, Level::Mem, Level::Imp] {
-                assert!(p.up_to_level(&[Level::Soac], level).is_some(), "{level:?}");
+        for gpu in [None, Some(pipelines::DEFAULT_CHIP)] {
+            for shared in [false, true] {
+                let p = Pipeline::parse(&pipelines::compile(gpu, shared)).expect("parses");
+                assert_eq!(p.check_levels(&[Level::Soac]), Ok(vec![Level::Exe]));
+                for level in [Level::Soac, Level::Segop, Level::Mem, Level::Imp] {
+                    assert!(p.up_to_level(&[Level::Soac], level).is_some(), "{level:?}");
+                }
+                let to_imp = Pipeline::parse(&pipelines::to_imp(gpu.is_some())).expect("parses");
+                assert_eq!(p.up_to_level(&[Level::Soac], Level::Imp), Some(to_imp));
+                // `--emit=mlir` stops after `imp-to-mlir`, `--emit=llvm`
+                // after `mlir-to-llvm`; the PTX only on the CUDA target.
+                let mlir = p.up_to_writer(Level::Mlir).expect("makes MLIR");
+                assert!(mlir.to_string().ends_with(&format!(
+                    "imp-to-mlir{{target={}}}",
+                    if gpu.is_some() { "cuda" } else { "cpu" }
+                )));
+                assert!(p.up_to_writer(Level::Llvm).is_some());
+                assert_eq!(p.up_to_pass("mlir-to-ptx").is_some(), gpu.is_some());
+                assert_eq!(p.to_string().contains("shared-runtime=true"), shared);
+                // The text parses back to the same pipeline.
+                assert_eq!(Pipeline::parse(&p.to_string()).expect("parses back"), p);
             }
-            assert_eq!(p.up_to_level(&[Level::Soac], Level::Imp), Some(p.clone()));
         }
     }
 }

@@ -23,5 +23,5 @@ pub mod soac;
 
 pub use instrument::Instrumentation;
 pub use manager::PassManager;
-pub use pass::{Level, OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
+pub use pass::{Artifact, Level, OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
 pub use pipeline::{Pipeline, PipelineError};

@@ -6,7 +6,7 @@ use std::time::Instant;
 use futmlir_dialects::ir::{Context, Diagnostic, Location, OpId};
 
 use crate::instrument::{Instrumentation, TimingNode};
-use crate::pass::Level;
+use crate::pass::{Artifact, Level};
 use crate::pipeline::{Element, Pipeline};
 
 /// The levels the IR under `root` may be at, by its ops (Note [Pass
@@ -36,6 +36,10 @@ pub fn ir_levels(ctx: &Context, root: OpId) -> Vec<Level> {
 pub struct PassManager {
     pub pipeline: Pipeline,
     pub instrumentation: Instrumentation,
+    /// What the passes below imp pass on; the caller may put the first
+    /// one's input here and takes the last one's output (Note [Passes
+    /// below imp]).
+    pub artifact: Artifact,
     timing: TimingNode,
     dumps: usize,
     dump_sink: Box<dyn Write>,
@@ -47,6 +51,7 @@ impl PassManager {
         PassManager {
             pipeline,
             instrumentation,
+            artifact: None,
             timing,
             dumps: 0,
             dump_sink: Box::new(std::io::stderr()),
@@ -98,11 +103,15 @@ impl PassManager {
                         .then(|| ctx.print_op(root, self.instrumentation.print));
                     let start = Instant::now();
                     let mut pass = (info.create)(options);
-                    let result = pass.run(ctx, op);
+                    let result = pass.run_with_artifact(ctx, op, &mut self.artifact);
                     t.time += start.elapsed();
                     if let Err(d) = result {
                         let msg = format!("pass '{}' failed: {}", info.name, d.message);
                         return Err(vec![Diagnostic { message: msg, ..d }]);
+                    }
+                    if info.below_imp() {
+                        // The IR did not change (Note [Passes below imp]).
+                        continue;
                     }
                     if self.instrumentation.verify_each {
                         if let Err(mut errs) = ctx.verify(root) {

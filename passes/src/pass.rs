@@ -151,9 +151,19 @@ pub enum Level {
     Segop,
     Mem,
     Imp,
+    /// Below imp the program is no longer futmlir IR but an artifact the
+    /// conversions pass on (Note [Passes below imp]): upstream MLIR text,
+    Mlir,
+    /// LLVM IR,
+    Llvm,
+    /// the host object,
+    Object,
+    /// and the linked executable.
+    Exe,
 }
 
 impl Level {
+    /// Every level of futmlir IR: what a pass that works on any IR reads.
     pub const ALL: &'static [Level] = &[Level::Source, Level::Soac, Level::Segop, Level::Mem, Level::Imp];
 
     pub fn name(self) -> &'static str {
@@ -163,7 +173,17 @@ impl Level {
             Level::Segop => "segop",
             Level::Mem => "mem",
             Level::Imp => "imp",
+            Level::Mlir => "mlir",
+            Level::Llvm => "llvm",
+            Level::Object => "object",
+            Level::Exe => "exe",
         }
+    }
+
+    /// Whether the program at this level is futmlir IR (in the
+    /// [`Context`]), rather than an artifact below imp.
+    pub fn is_ir(self) -> bool {
+        self <= Level::Imp
     }
 }
 
@@ -182,8 +202,49 @@ pub struct PassInfo {
     pub create: fn(&Options) -> Box<dyn Pass>,
 }
 
+impl PassInfo {
+    /// Whether the pass works on an artifact below imp (it reads one, or
+    /// makes one from imp IR) rather than on the IR: the IR checks and
+    /// dumps after a pass do not apply to it (Note [Passes below imp]).
+    pub fn below_imp(&self) -> bool {
+        self.reads.iter().all(|l| !l.is_ir()) || self.writes.is_some_and(|w| !w.is_ir())
+    }
+}
+
+/// What the passes below imp pass on (Note [Passes below imp]): each
+/// knows its own type (the lowering crate's) and downcasts.
+pub type Artifact = Option<Box<dyn std::any::Any>>;
+
 /// A transformation or analysis run on one operation (and what it holds).
 pub trait Pass {
     /// Runs on `op`. An error stops the pipeline.
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic>;
+
+    /// Runs with the artifact of the passes below imp. Only those use it
+    /// (they override this and leave [`Pass::run`] an error); the others
+    /// run on the IR.
+    fn run_with_artifact(&mut self, ctx: &mut Context, op: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
+        let _ = artifact;
+        self.run(ctx, op)
+    }
 }
+
+// Note [Passes below imp]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// The compile is one pipeline from the soac level to the executable
+// (`pipelines::compile`), so that `--pass-pipeline` can change any part
+// of it and `--timing` times all of it. Below imp the program leaves
+// futmlir's IR: it becomes upstream MLIR text (the host module, the
+// kernels' module and the runtime's descriptor), then LLVM IR, a host
+// object and an executable. These are the levels mlir, llvm, object and
+// exe, and the passes between them are conversions like the others,
+// registered by the lowering crate, with levels that the pipeline is
+// checked against: `imp-to-mlir` (imp -> mlir), `mlir-to-ptx` (the
+// kernels compiled, within mlir), `mlir-to-llvm` (mlir -> llvm),
+// `llvm-to-object` and `link` (object -> exe). What they pass on is an
+// [`Artifact`] that the pass manager holds for them (`PassManager::
+// artifact`): the IR stays in the context, untouched, and the driver
+// reads the artifact when the pipeline ends (the MLIR text for
+// `--emit=mlir`, the executable for `build`). The IR's verification,
+// round trip and dumps after each pass skip these passes, which do not
+// change the IR.

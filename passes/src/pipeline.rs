@@ -196,6 +196,28 @@ impl Pipeline {
         })
     }
 
+    /// The pipeline up to its last pass (at the top) that converts the
+    /// program to `level`: `--emit` of a level below imp stops there
+    /// (Note [Passes below imp]).
+    pub fn up_to_writer(&self, level: Level) -> Option<Pipeline> {
+        self.up_to_last(|info| info.writes == Some(level))
+    }
+
+    /// The pipeline up to its last pass named `name` (at the top).
+    pub fn up_to_pass(&self, name: &str) -> Option<Pipeline> {
+        self.up_to_last(|info| info.name == name)
+    }
+
+    fn up_to_last(&self, keep: impl Fn(&PassInfo) -> bool) -> Option<Pipeline> {
+        let k = self
+            .elements
+            .iter()
+            .rposition(|e| matches!(e, Element::Pass { info, .. } if keep(info)))?;
+        Some(Pipeline {
+            elements: self.elements[..=k].to_vec(),
+        })
+    }
+
     /// The rest of the pipeline after [`Pipeline::up_to_level`]: what
     /// continues from IR that `--emit=LEVEL` printed.
     pub fn after_level(&self, start: &[Level], level: Level) -> Option<Pipeline> {

@@ -69,17 +69,48 @@ pub const IMP_CPU: &str = "segop-to-imp{target=cpu},imp-carried-memory,imp-free-
 /// [`IMP_CPU`] for the CUDA target: kernels become GPU kernels.
 pub const IMP_CUDA: &str = "segop-to-imp{target=cuda},imp-carried-memory,imp-free-early";
 
-/// The whole compile from the soac level to the imp level for a target:
-/// what `futmlir build`, `test`, `bench` and `structure` blocks run, and
-/// what `futmlir build --dump-pass-pipeline` prints. (Below imp, the
-/// conversions to MLIR's dialects, LLVM, the object and the link are not
-/// passes yet.)
-pub fn compile(cuda: bool) -> String {
+/// Below imp, for the CPU (Note [Passes below imp]; the passes are
+/// the lowering crate's): the MLIR text of the imp module, MLIR's
+/// conversions and the translation to LLVM IR, the host object, the
+/// executable.
+pub const EXE_CPU: &str = "imp-to-mlir{target=cpu},mlir-to-llvm,llvm-to-object,link";
+
+/// The GPU that `futmlir build --target=cuda` compiles kernels for
+/// unless `--gpu-arch` says otherwise: the H100 that futmlir is tested
+/// on.
+pub const DEFAULT_CHIP: &str = "sm_90";
+
+/// Below imp, for CUDA: [`EXE_CPU`] with the kernels compiled to PTX
+/// for the chip, which the executable carries.
+pub fn exe_cuda(chip: &str) -> String {
+    format!("imp-to-mlir{{target=cuda}},mlir-to-ptx{{chip={chip}}},mlir-to-llvm,llvm-to-object,link")
+}
+
+/// The whole compile from the soac level to the imp level for a target.
+pub fn to_imp(cuda: bool) -> String {
     if cuda {
         [SOAC_CUDA, TO_KERNELS, MEM, IMP_CUDA].join(",")
     } else {
         [SOAC, TO_KERNELS, CPU_KERNELS, MEM, IMP_CPU].join(",")
     }
+}
+
+/// The whole compile, from the soac level to the executable: for the
+/// CPU, or for CUDA when `gpu` names the chip; `shared_runtime`: the
+/// executable finds the runtime's shared library beside it. What
+/// `futmlir build`, `test`, `bench` and `structure` blocks run, and what
+/// `futmlir build --dump-pass-pipeline` prints.
+pub fn compile(gpu: Option<&str>, shared_runtime: bool) -> String {
+    let below = match gpu {
+        Some(chip) => exe_cuda(chip),
+        None => EXE_CPU.to_string(),
+    };
+    let below = if shared_runtime {
+        below.replace(",link", ",link{shared-runtime=true}")
+    } else {
+        below
+    };
+    format!("{},{below}", to_imp(gpu.is_some()))
 }
 
 #[cfg(test)]

@@ -1,0 +1,301 @@
+//! The passes below imp (Note [Passes below imp] in the passes crate):
+//! the conversions from imp IR to an executable, as registered passes, so
+//! that the whole compile is one pipeline (`pipelines::compile`).
+//!
+//! - `imp-to-mlir{target=cpu|cuda}` (imp -> mlir): [`imp_to_mlir`]'s
+//!   upstream MLIR text: host module, kernels, program descriptor;
+//! - `mlir-to-ptx{chip=sm_90}` (within mlir): the kernels compiled to PTX
+//!   for the chip (with CUDA's libdevice when it is found);
+//! - `mlir-to-llvm{pipeline=...}` (mlir -> llvm): MLIR's conversions of
+//!   the host module (the option is MLIR pipeline text, default
+//!   [`codegen::HOST_PIPELINE`]) and the translation to LLVM IR;
+//! - `llvm-to-object` (llvm -> object): LLVM's optimisation and the host
+//!   object;
+//! - `link{shared-runtime=false}` (object -> exe): the executable, linked
+//!   with the runtime, statically or against its shared library.
+//!
+//! They pass on one [`Lowered`], which the driver may seed (with where
+//! the executable goes) and reads at the end: the MLIR text for
+//! `--emit=mlir`, the PTX for `--emit=ptx`, the LLVM IR for
+//! `--emit=llvm`.
+
+use std::path::PathBuf;
+
+use futmlir_dialects::ir::{Context, Diagnostic, Location, OpId};
+use futmlir_passes::{Artifact, Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
+
+use crate::{codegen, imp_to_mlir};
+
+/// What the passes below imp make, each adding its part.
+#[derive(Default)]
+pub struct Lowered {
+    /// Where `link` writes the executable; `None`: into [`Lowered::dir`]
+    /// (the caller takes it from [`Lowered::exe`] before the folder goes).
+    pub out: Option<PathBuf>,
+    /// `imp-to-mlir`'s output.
+    pub mlir: Option<imp_to_mlir::Emitted>,
+    /// CUDA's libdevice, if found when the MLIR was made: the kernels may
+    /// then call its functions, and `mlir-to-ptx` links it.
+    pub libdevice: Option<PathBuf>,
+    /// `mlir-to-ptx`'s output: the kernels' PTX.
+    pub ptx: Option<String>,
+    /// `mlir-to-llvm`'s output.
+    pub llvm: Option<String>,
+    /// `llvm-to-object`'s output.
+    pub object: Option<PathBuf>,
+    /// `link`'s output.
+    pub exe: Option<PathBuf>,
+    /// The temporary folder of the object (and of the executable when
+    /// there is no `out`).
+    pub dir: Option<tempfile::TempDir>,
+}
+
+impl Lowered {
+    /// A seed for a pipeline that ends in `link`: the executable goes to
+    /// `out`.
+    pub fn to(out: PathBuf) -> Artifact {
+        Some(Box::new(Lowered {
+            out: Some(out),
+            ..Lowered::default()
+        }))
+    }
+
+    /// The artifact the passes below imp left, if any.
+    pub fn take(artifact: &mut Artifact) -> Option<Box<Lowered>> {
+        artifact.take()?.downcast::<Lowered>().ok()
+    }
+
+    fn temp_dir(&mut self) -> Result<PathBuf, String> {
+        if self.dir.is_none() {
+            self.dir = Some(tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?);
+        }
+        Ok(self.dir.as_ref().map(|d| d.path().to_path_buf()).unwrap_or_default())
+    }
+}
+
+fn fail(message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(Location::Unknown, message.into())
+}
+
+/// The [`Lowered`] that the passes before left: an error naming what is
+/// missing when a pipeline skipped the pass that makes `what`.
+fn lowered<'a>(artifact: &'a mut Artifact, what: &str, maker: &str) -> Result<&'a mut Lowered, Diagnostic> {
+    artifact
+        .as_mut()
+        .and_then(|a| a.downcast_mut::<Lowered>())
+        .ok_or_else(|| fail(format!("there is no {what}: run `{maker}` before this pass")))
+}
+
+/// Passes below imp refuse to run as IR passes (`futmlir opt` gives them
+/// no artifact).
+fn not_on_ir(name: &str) -> Diagnostic {
+    fail(format!(
+        "'{name}' works below the imp level, on what the conversions to an executable pass on; `futmlir build` runs it (`futmlir opt` prints IR)"
+    ))
+}
+
+macro_rules! below_imp_pass {
+    ($ty:ident, $name:literal) => {
+        impl Pass for $ty {
+            fn run(&mut self, _: &mut Context, _: OpId) -> Result<(), Diagnostic> {
+                Err(not_on_ir($name))
+            }
+            fn run_with_artifact(
+                &mut self,
+                ctx: &mut Context,
+                op: OpId,
+                artifact: &mut Artifact,
+            ) -> Result<(), Diagnostic> {
+                self.lower(ctx, op, artifact)
+            }
+        }
+    };
+}
+
+pub const IMP_TO_MLIR: PassInfo = PassInfo {
+    name: "imp-to-mlir",
+    description: "Emit imp IR as upstream MLIR text: host functions, the kernels' gpu.module, the runtime's descriptor (Note [Passes below imp])",
+    options: &[OptionSpec {
+        name: "target",
+        kind: OptionKind::Enum(&["cpu", "cuda"]),
+        default: "cpu",
+        help: "cuda: kernels in a gpu.module, host access to device memory through the runtime",
+    }],
+    reads: &[Level::Imp],
+    writes: Some(Level::Mlir),
+    create: |o: &Options| {
+        Box::new(ImpToMlir {
+            cuda: o.string("target") == "cuda",
+        })
+    },
+};
+
+struct ImpToMlir {
+    cuda: bool,
+}
+
+impl ImpToMlir {
+    fn lower(&mut self, ctx: &mut Context, module: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
+        if artifact.as_ref().is_some_and(|a| !a.is::<Lowered>()) {
+            return Err(fail("the pipeline already made something else below imp"));
+        }
+        let l = artifact.get_or_insert_with(|| Box::new(Lowered::default()));
+        let l = l
+            .downcast_mut::<Lowered>()
+            .ok_or_else(|| fail("unreachable: not a Lowered"))?;
+        l.libdevice = if self.cuda {
+            codegen::find_libdevice().map_err(fail)?
+        } else {
+            None
+        };
+        l.mlir = Some(imp_to_mlir::emit_module(ctx, module, self.cuda, l.libdevice.is_some())?);
+        Ok(())
+    }
+}
+below_imp_pass!(ImpToMlir, "imp-to-mlir");
+
+pub const MLIR_TO_PTX: PassInfo = PassInfo {
+    name: "mlir-to-ptx",
+    description: "Compile the kernels' gpu.module to PTX with MLIR's NVPTX pipeline (codegen::device_pipeline)",
+    options: &[OptionSpec {
+        name: "chip",
+        kind: OptionKind::String,
+        default: "sm_90",
+        help: "the GPU to generate code for",
+    }],
+    reads: &[Level::Mlir],
+    writes: None,
+    create: |o: &Options| {
+        Box::new(MlirToPtx {
+            chip: o.string("chip").to_string(),
+        })
+    },
+};
+
+struct MlirToPtx {
+    chip: String,
+}
+
+impl MlirToPtx {
+    fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
+        let l = lowered(artifact, "MLIR", "imp-to-mlir")?;
+        let Some(device) = l.mlir.as_ref().and_then(|m| m.device.as_ref()) else {
+            // No kernels (the CPU target, or a program without any).
+            return Ok(());
+        };
+        l.ptx = Some(codegen::device_ptx(device, &self.chip, l.libdevice.as_deref()).map_err(fail)?);
+        Ok(())
+    }
+}
+below_imp_pass!(MlirToPtx, "mlir-to-ptx");
+
+pub const MLIR_TO_LLVM: PassInfo = PassInfo {
+    name: "mlir-to-llvm",
+    description:
+        "Convert the host module to the LLVM dialect with an upstream MLIR pipeline and translate it to LLVM IR",
+    options: &[OptionSpec {
+        name: "pipeline",
+        kind: OptionKind::String,
+        default: codegen::HOST_PIPELINE,
+        help: "upstream MLIR pass pipeline text that takes the host module to the LLVM dialect",
+    }],
+    reads: &[Level::Mlir],
+    writes: Some(Level::Llvm),
+    create: |o: &Options| {
+        Box::new(MlirToLlvm {
+            pipeline: o.string("pipeline").to_string(),
+        })
+    },
+};
+
+struct MlirToLlvm {
+    pipeline: String,
+}
+
+impl MlirToLlvm {
+    fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
+        let l = lowered(artifact, "MLIR", "imp-to-mlir")?;
+        let Some(mlir) = &l.mlir else {
+            return Err(fail("there is no MLIR: run `imp-to-mlir` before this pass"));
+        };
+        let mut descriptor = mlir.descriptor.clone();
+        if mlir.device.is_some() {
+            // The runtime loads the kernels from `@futrt_ptx`.
+            let ptx = l
+                .ptx
+                .as_ref()
+                .ok_or_else(|| fail("the program has kernels but no PTX: run `mlir-to-ptx` before this pass"))?;
+            descriptor.push_str(&imp_to_mlir::ptx_global(ptx));
+        }
+        l.llvm = Some(codegen::mlir_to_llvm_ir(&mlir.text, &self.pipeline, &descriptor).map_err(fail)?);
+        Ok(())
+    }
+}
+below_imp_pass!(MlirToLlvm, "mlir-to-llvm");
+
+pub const LLVM_TO_OBJECT: PassInfo = PassInfo {
+    name: "llvm-to-object",
+    description: "Optimise the LLVM IR for the host and write the host object",
+    options: &[],
+    reads: &[Level::Llvm],
+    writes: Some(Level::Object),
+    create: |_: &Options| Box::new(LlvmToObject),
+};
+
+struct LlvmToObject;
+
+impl LlvmToObject {
+    fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
+        let l = lowered(artifact, "LLVM IR", "mlir-to-llvm")?;
+        let obj = l.temp_dir().map_err(fail)?.join("program.o");
+        let ir = l
+            .llvm
+            .as_ref()
+            .ok_or_else(|| fail("there is no LLVM IR: run `mlir-to-llvm` before this pass"))?;
+        codegen::host_object(ir, &obj).map_err(fail)?;
+        l.object = Some(obj);
+        Ok(())
+    }
+}
+below_imp_pass!(LlvmToObject, "llvm-to-object");
+
+pub const LINK: PassInfo = PassInfo {
+    name: "link",
+    description: "Link the host object with futmlir's runtime into an executable",
+    options: &[OptionSpec {
+        name: "shared-runtime",
+        kind: OptionKind::Bool,
+        default: "false",
+        help:
+            "link against libfutmlir_runtime_cuda.so, found beside the executable when it runs, instead of statically",
+    }],
+    reads: &[Level::Object],
+    writes: Some(Level::Exe),
+    create: |o: &Options| {
+        Box::new(Link {
+            shared: o.bool("shared-runtime"),
+        })
+    },
+};
+
+struct Link {
+    shared: bool,
+}
+
+impl Link {
+    fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
+        let l = lowered(artifact, "host object", "llvm-to-object")?;
+        let obj = l
+            .object
+            .clone()
+            .ok_or_else(|| fail("there is no host object: run `llvm-to-object` before this pass"))?;
+        let out = match &l.out {
+            Some(out) => out.clone(),
+            None => l.temp_dir().map_err(fail)?.join("program"),
+        };
+        codegen::link(&obj, &out, self.shared).map_err(fail)?;
+        l.exe = Some(out);
+        Ok(())
+    }
+}
+below_imp_pass!(Link, "link");
