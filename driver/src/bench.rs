@@ -52,8 +52,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// The GPU to build for (`--backend=cuda`).
-    #[arg(long = "gpu-arch", default_value = "sm_90")]
+    #[arg(long = "gpu-arch", default_value = futmlir_passes::pipelines::DEFAULT_CHIP)]
     gpu_arch: String,
+    /// How the compiled backends compile (`futmlir build`'s flags).
+    #[command(flatten)]
+    flags: crate::passflags::PassFlags,
 }
 
 /// One dataset's runs of one entry point.
@@ -286,7 +289,10 @@ pub fn main(a: BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let backend = a.backend.backend(&a.gpu_arch);
+    if let Err(code) = a.backend.prepare(&a.gpu_arch, &a.flags) {
+        return code;
+    }
+    let backend = a.backend.backend(&a.gpu_arch, &a.flags);
     let bench = Bench {
         backend: &*backend,
         runs: a.runs as usize,

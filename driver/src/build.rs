@@ -61,6 +61,20 @@ pub struct BuildArgs {
     flags: PassFlags,
 }
 
+/// What `--dump-pass-pipeline` prints: the `--pass-pipeline` given,
+/// parsed and printed with every option (or its parse error), or the
+/// default for the target.
+pub fn pipeline_text(flags: &PassFlags, gpu: Option<&str>, shared_runtime: bool) -> String {
+    let text = flags
+        .pass_pipeline
+        .clone()
+        .unwrap_or_else(|| pipelines::compile(gpu, shared_runtime));
+    match Pipeline::parse(&text) {
+        Ok(p) => p.to_string(),
+        Err(e) => format!("{:?}", e.to_report(&text)),
+    }
+}
+
 /// The chip to compile kernels for, on the CUDA target.
 fn gpu_chip(a: &BuildArgs) -> Option<&str> {
     (a.target == Target::Cuda).then_some(a.gpu_arch.as_str())
@@ -74,21 +88,8 @@ pub fn main(a: BuildArgs) -> ExitCode {
     if a.flags.dump_pass_pipeline {
         // Only the pipeline, so that `--pass-pipeline="$(futmlir build
         // --dump-pass-pipeline P 2>&1)"` builds the same executable.
-        let text = a
-            .flags
-            .pass_pipeline
-            .clone()
-            .unwrap_or_else(|| pipelines::compile(gpu_chip(&a), a.shared_runtime));
-        return match Pipeline::parse(&text) {
-            Ok(p) => {
-                eprintln!("{p}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("{:?}", e.to_report(&text));
-                ExitCode::FAILURE
-            }
-        };
+        eprintln!("{}", pipeline_text(&a.flags, gpu_chip(&a), a.shared_runtime));
+        return ExitCode::SUCCESS;
     }
     if let Err(report) = a.flags.load_rules() {
         eprintln!("{report}");
@@ -107,28 +108,6 @@ pub fn main(a: BuildArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Compiles `program` for the CPU, or for the CUDA target when `gpu` names
-/// the chip; returns the text of a stage for `emit` other than `Exe`,
-/// otherwise writes the executable to `out`. Errors are rendered
-/// diagnostics.
-pub fn build(program: &Path, emit: Emit, gpu: Option<&str>, out: &Path) -> Result<Option<String>, String> {
-    build_linked(program, emit, gpu, out, false, None)
-}
-
-/// [`build`], with the runtime linked as a shared library found beside the
-/// executable (`dynamic`) instead of statically, and the kernels' PTX
-/// also written to `ptx_out`.
-pub fn build_linked(
-    program: &Path,
-    emit: Emit,
-    gpu: Option<&str>,
-    out: &Path,
-    dynamic: bool,
-    ptx_out: Option<&Path>,
-) -> Result<Option<String>, String> {
-    build_with(program, emit, gpu, out, dynamic, ptx_out, &PassFlags::default())
 }
 
 // Note [IR in at every level]
@@ -153,7 +132,12 @@ fn emit_level(emit: Emit) -> Option<Level> {
     }
 }
 
-/// [`build_linked`] with the pass manager's flags: `--pass-pipeline`
+/// Compiles `program` for the CPU, or for the CUDA target when `gpu` names
+/// the chip; returns the text of a stage for `emit` other than `Exe`,
+/// otherwise writes the executable to `out`, linked with the runtime's
+/// shared library found beside it when it runs (`dynamic`) or statically,
+/// and the kernels' PTX also to `ptx_out`. Errors are rendered
+/// diagnostics. With the pass manager's flags: `--pass-pipeline`
 /// (default [`pipelines::compile`] for the target), checked against the
 /// levels from soac (a `.fut` program internalised) to the executable,
 /// and cut at the level `--emit` names (Note [Pass levels], Note [Passes

@@ -32,13 +32,19 @@ use std::path::Path;
 use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, OutputSpec};
 use futmlir_frontend::values;
 
-use crate::build::{build_linked, Emit};
+use crate::build::{build_with, Emit};
+use crate::passflags::PassFlags;
 use crate::test::{block_skip, case_skip, Backend, FrontendValues, InterpBackend, Runner, ValueLib};
 
 /// Fills `dir` with the programs' executables and cases, built for the GPU
 /// `gpu` (the chip) or, with `None`, for the CPU; returns the number of
 /// cases written, skipped and failed (not compiled).
-pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, gpu: Option<&str>) -> Result<(usize, usize, usize), String> {
+pub fn bundle(
+    programs: &[std::path::PathBuf],
+    dir: &Path,
+    gpu: Option<&str>,
+    flags: &PassFlags,
+) -> Result<(usize, usize, usize), String> {
     let backend = if gpu.is_some() { "cuda" } else { "cpu" };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let runtime = futmlir_lowering::codegen::find_runtime_shared()?;
@@ -69,7 +75,7 @@ pub fn bundle(programs: &[std::path::PathBuf], dir: &Path, gpu: Option<&str>) ->
         let name = format!("p{pi}");
         let exe = dir.join(&name);
         let ptx = gpu.map(|_| dir.join(format!("{name}.ptx")));
-        let compiled = build_linked(path, Emit::Exe, gpu, &exe, true, ptx.as_deref());
+        let compiled = build_with(path, Emit::Exe, gpu, &exe, true, ptx.as_deref(), flags);
         let src_dir = path.parent().unwrap_or(Path::new("."));
         let reference = std::cell::OnceCell::new();
         for (ci, (block, case)) in cases.into_iter().enumerate() {

@@ -11,7 +11,7 @@ use std::process::{Command, Output, Stdio};
 
 use futmlir_frontend::values::{self, Value};
 
-use crate::build::{build, Emit};
+use crate::build::{build_with, Emit};
 use crate::test::{Backend, Compiled, Timed};
 
 /// The prefix of a compile error that means "this backend cannot compile
@@ -29,6 +29,8 @@ pub fn unsupported(msg: &str) -> Option<&str> {
 /// an NVIDIA GPU, for CUDA (`gpu`: the chip).
 pub struct ExeBackend {
     pub gpu: Option<String>,
+    /// How to compile (`--pass-pipeline` and the other compile flags).
+    pub flags: crate::passflags::PassFlags,
 }
 
 impl Backend for ExeBackend {
@@ -42,7 +44,7 @@ impl Backend for ExeBackend {
     fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
         let exe = dir.path().join("program");
-        build(path, Emit::Exe, self.gpu.as_deref(), &exe)?;
+        build_with(path, Emit::Exe, self.gpu.as_deref(), &exe, false, None, &self.flags)?;
         Ok(Box::new(Executable { dir, exe }))
     }
 }

@@ -1,5 +1,6 @@
-//! The pass-manager flags that `futmlir opt` and `futmlir build` share:
-//! the pipeline, rule files, IR dumps, checks and timing.
+//! The pass-manager flags that `futmlir opt`, `build`, `test` and `bench`
+//! share: the pipeline, rule files, IR dumps, checks and timing (Note
+//! [Compile flags on every command]).
 
 use std::path::PathBuf;
 
@@ -42,7 +43,38 @@ pub struct PassFlags {
     pub timing: bool,
 }
 
+// Note [Compile flags on every command]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A researcher who reorders passes wants to test and time the result, not
+// only build it: `futmlir test` and `futmlir bench` take the flags of
+// `futmlir build` (this struct, flattened into each command's arguments)
+// and compile every program with them, `--pass-pipeline` included, so
+// that `futmlir test tests/programs --backend=cpu --pass-pipeline=P`
+// checks an ordering against every expected output. The interpreter
+// backend compiles nothing, so it refuses these flags rather than ignore
+// them. `--dump-pass-pipeline` prints the pipeline the command would use
+// and stops, as `build`'s does.
+
 impl PassFlags {
+    /// The first compile flag given, if any (for a command that takes
+    /// them but has nothing to compile).
+    pub fn given(&self) -> Option<&'static str> {
+        let d = PassFlags::default();
+        [
+            (self.pass_pipeline.is_some(), "--pass-pipeline"),
+            (self.dump_pass_pipeline, "--dump-pass-pipeline"),
+            (self.rules != d.rules, "--rules"),
+            (self.print_ir_after_all, "--print-ir-after-all"),
+            (self.print_ir_after_change, "--print-ir-after-change"),
+            (self.print_ir_tree_dir.is_some(), "--print-ir-tree-dir"),
+            (self.verify_each.is_some(), "--verify-each"),
+            (self.roundtrip_each.is_some(), "--roundtrip-each"),
+            (self.timing, "--timing"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
+
     /// The instrumentation these flags ask for (the checks default to
     /// [`Instrumentation::default`]'s: on in debug builds, or as the
     /// environment says).

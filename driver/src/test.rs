@@ -21,6 +21,8 @@ use futmlir_frontend::testspec::{
 use futmlir_frontend::values::{self, Value};
 use regex::Regex;
 
+use crate::passflags::PassFlags;
+
 #[derive(clap::Args)]
 pub struct TestArgs {
     /// Programs (`.fut` files) and directories (searched recursively for
@@ -44,8 +46,11 @@ pub struct TestArgs {
     #[arg(long, value_name = "DIR")]
     bundle: Option<PathBuf>,
     /// The GPU to build for (`--backend=cuda`).
-    #[arg(long = "gpu-arch", default_value = "sm_90")]
+    #[arg(long = "gpu-arch", default_value = futmlir_passes::pipelines::DEFAULT_CHIP)]
     gpu_arch: String,
+    /// How the compiled backends compile (`futmlir build`'s flags).
+    #[command(flatten)]
+    flags: PassFlags,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
@@ -56,15 +61,43 @@ pub(crate) enum BackendKind {
 }
 
 impl BackendKind {
-    /// The backend of this kind (`gpu_arch`: the chip, for cuda).
-    pub(crate) fn backend(self, gpu_arch: &str) -> Box<dyn Backend> {
+    /// The backend of this kind (`gpu_arch`: the chip, for cuda), the
+    /// compiled ones compiling with `flags`.
+    pub(crate) fn backend(self, gpu_arch: &str, flags: &PassFlags) -> Box<dyn Backend> {
         match self {
             BackendKind::Interp => Box::new(InterpBackend),
-            BackendKind::Cpu => Box::new(crate::compiled::ExeBackend { gpu: None }),
+            BackendKind::Cpu => Box::new(crate::compiled::ExeBackend {
+                gpu: None,
+                flags: flags.clone(),
+            }),
             BackendKind::Cuda => Box::new(crate::compiled::ExeBackend {
                 gpu: Some(gpu_arch.to_string()),
+                flags: flags.clone(),
             }),
         }
+    }
+
+    /// Checks the compile flags for this backend and does what they ask
+    /// before anything compiles (Note [Compile flags on every command]):
+    /// `Err(code)` to exit with.
+    pub(crate) fn prepare(self, gpu_arch: &str, flags: &PassFlags) -> Result<(), ExitCode> {
+        if self == BackendKind::Interp {
+            if let Some(flag) = flags.given() {
+                eprintln!("error: {flag} applies to the compiled backends (--backend=cpu or cuda): the interpreter runs the checked program");
+                return Err(ExitCode::from(2));
+            }
+            return Ok(());
+        }
+        if flags.dump_pass_pipeline {
+            let gpu = (self == BackendKind::Cuda).then_some(gpu_arch);
+            eprintln!("{}", crate::build::pipeline_text(flags, gpu, false));
+            return Err(ExitCode::SUCCESS);
+        }
+        if let Err(report) = flags.load_rules() {
+            eprintln!("{report}");
+            return Err(ExitCode::from(2));
+        }
+        Ok(())
     }
 }
 
@@ -535,6 +568,9 @@ pub fn main(a: TestArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Err(code) = a.backend.prepare(&a.gpu_arch, &a.flags) {
+        return code;
+    }
     if let Some(dir) = &a.bundle {
         let gpu = match a.backend {
             BackendKind::Cuda => Some(a.gpu_arch.as_str()),
@@ -544,7 +580,7 @@ pub fn main(a: TestArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        return match crate::bundle::bundle(&programs, dir, gpu) {
+        return match crate::bundle::bundle(&programs, dir, gpu, &a.flags) {
             Ok((n, skipped, failed)) => {
                 println!(
                     "{n} cases written to {}, {skipped} skipped, {failed} failed to compile",
@@ -562,7 +598,7 @@ pub fn main(a: TestArgs) -> ExitCode {
             }
         };
     }
-    let backend = a.backend.backend(&a.gpu_arch);
+    let backend = a.backend.backend(&a.gpu_arch, &a.flags);
     let interp = InterpBackend;
     let reference = (a.backend != BackendKind::Interp).then_some(&interp as &dyn Backend);
     let runner = Runner {

@@ -1138,3 +1138,46 @@ fn build_continues_from_ir_at_every_level() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("never at the soac level"));
 }
+
+/// `futmlir test` and `futmlir bench` take `build`'s compile flags and
+/// compile every program with them (Note [Compile flags on every
+/// command]); the interpreter, which compiles nothing, refuses them.
+#[test]
+fn test_and_bench_take_the_compile_flags() {
+    let dir = program_dir(
+        "test_flags",
+        &[(
+            "t.fut",
+            "-- ==\n-- input { [1, 2, 3] } output { 12 }\ndef main (xs: []i32) = reduce (+) 0 (map (* 2) xs)\n",
+        )],
+    );
+    let t = dir.join("t.fut");
+    let run = |args: &[&str]| {
+        let o = futmlir().args(args).arg(&t).output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // A reordered pipeline (no fusion, no simplification) still passes.
+    let reordered = "--pass-pipeline=soac-inline,soac-to-segop,explicit-allocations,segop-to-imp{target=cpu},imp-to-mlir,mlir-to-llvm,llvm-to-object,link";
+    let (code, out, err) = run(&["test", "--backend=cpu", reordered]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("1 passed, 0 failed"), "{out}");
+    // A pipeline that makes no executable fails the case, saying why.
+    let (code, out, _) = run(&["test", "--backend=cpu", "--pass-pipeline=soac-inline"]);
+    assert_eq!(code, Some(1));
+    assert!(out.contains("ends at the soac level"), "{out}");
+    // --timing times each program's passes, the link included.
+    let (code, out, err) = run(&["bench", "--backend=cpu", "-r", "1", "--timing", reordered]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(err.contains("llvm-to-object") && err.contains("link"), "{err}");
+    // The pipeline a command would use, as `build` prints it.
+    let (code, _, err) = run(&["test", "--backend=cpu", "--dump-pass-pipeline"]);
+    assert_eq!(code, Some(0));
+    assert!(err.trim().ends_with("link{shared-runtime=false}"), "{err}");
+    let (code, _, err) = run(&["test", "--backend=interp", "--timing"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--timing applies to the compiled backends"), "{err}");
+}

@@ -377,7 +377,7 @@ pub fn main(a: FuzzArgs) -> ExitCode {
         }
     };
     let fuzzer = Fuzzer {
-        backend: a.backend.backend(&a.gpu_arch),
+        backend: a.backend.backend(&a.gpu_arch, &crate::passflags::PassFlags::default()),
         dir,
     };
     for d in std::iter::once(&a.out).chain(a.write_tests.as_ref()) {
