@@ -216,14 +216,18 @@ pub fn build_with(
         }
         None => pipeline,
     };
-    let mut pm = PassManager::new(pipeline, flags.instrumentation(PrintOptions::default()));
+    let print = PrintOptions {
+        generic: flags.print_op_generic,
+        locations: false,
+    };
+    let mut pm = PassManager::new(pipeline, flags.instrumentation(print));
     let ran = pm.run(&mut ctx, module).map_err(|ds| render(&ctx, &ds));
     if flags.timing {
         eprint!("{}", pm.timing().report());
     }
     ran?;
     if emit_level(emit).is_some() {
-        return Ok(Some(ctx.print_op(module, PrintOptions::default())));
+        return Ok(Some(ctx.print_op(module, print)));
     }
     let libdevice = match gpu {
         Some(_) => codegen::find_libdevice()?,

@@ -40,6 +40,12 @@ pub struct PassFlags {
     /// Print a table of wall time per pass to stderr.
     #[arg(long)]
     pub timing: bool,
+    /// Print MLIR's generic operation syntax instead of the pretty form
+    /// (`futmlir build`: for `--emit` at an IR level and the IR dumps),
+    /// which `mlir-opt --allow-unregistered-dialect` reads and whose
+    /// output reads back.
+    #[arg(long)]
+    pub print_op_generic: bool,
 }
 
 impl PassFlags {
