@@ -113,7 +113,10 @@ fn ir_through_mlir_opt_builds_the_same_program_at_every_level() {
     std::fs::write(&program, PROGRAM).expect("write the program");
 
     let reference = dir.join("reference");
-    ok_stdout(futmlir().arg("build").arg(&program).arg("-o").arg(&reference), "build p.fut");
+    ok_stdout(
+        futmlir().arg("build").arg(&program).arg("-o").arg(&reference),
+        "build p.fut",
+    );
     assert_eq!(run_executable(&reference), OUTPUT);
 
     for level in ["soac", "segop", "mem", "imp"] {
@@ -153,7 +156,11 @@ fn ir_through_mlir_opt_builds_the_same_program_at_every_level() {
         futmlir().arg("build").arg(&custom).arg("-o").arg(&exe),
         "build of mlir-opt's default output",
     );
-    assert_eq!(run_executable(&exe), OUTPUT, "soac IR through mlir-opt's default output");
+    assert_eq!(
+        run_executable(&exe),
+        OUTPUT,
+        "soac IR through mlir-opt's default output"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -171,17 +178,21 @@ fn cuda_ir_through_mlir_opt_gives_the_same_ptx() {
     let program = dir.join("p.fut");
     std::fs::write(&program, PROGRAM).expect("write the program");
     let ptx = ok_stdout(
-        futmlir().arg("build").arg(&program).args(["--target=cuda", "--emit=ptx"]),
+        futmlir()
+            .arg("build")
+            .arg(&program)
+            .args(["--target=cuda", "--emit=ptx"]),
         "build --emit=ptx",
     );
     assert!(ptx.contains(".entry"), "{ptx}");
     for level in ["segop", "mem", "imp"] {
         let emitted = dir.join(format!("p.{level}.mlir"));
         let generic = ok_stdout(
-            futmlir()
-                .arg("build")
-                .arg(&program)
-                .args(["--target=cuda", &format!("--emit={level}"), "--print-op-generic"]),
+            futmlir().arg("build").arg(&program).args([
+                "--target=cuda",
+                &format!("--emit={level}"),
+                "--print-op-generic",
+            ]),
             &format!("build --target=cuda --emit={level}"),
         );
         std::fs::write(&emitted, generic).expect("write the emitted IR");

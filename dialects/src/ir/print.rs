@@ -60,15 +60,17 @@ const UNNAMED: u32 = u32::MAX;
 //
 // The pretty form, which people read and write, keeps SSA names in types
 // (`[%n]f32`), and the parser reads `%name` sizes in either form, so IR
-// written by hand or printed before this change still parses. The other
-// designs: an attribute on every op with its results' names (`fut.names`)
-// doubles the text and has no place for block arguments, which hold most
-// sizes; an operand index of the op covers only sizes that are operands,
-// not the outer values a region's types name. A key by position survives
-// renaming, re-indenting, the `module {` wrapping and attribute sorting,
-// but not an upstream pass that adds, removes or reorders ops before the
-// size's definition; none does that to unregistered ops, which mlir-opt
-// must assume have side effects.
+// written by hand or printed before this change still parses. Rejected:
+// an attribute on every op naming its results (`fut.names`), which
+// clutters every op and needs another on each region-holding op for its
+// block arguments, where most sizes live; and an operand index of the op,
+// which covers only sizes that are operands, not the outer values a
+// region's types name. A number by position survives renaming,
+// re-indenting, mlir-opt's `module {` form and its sorting of attributes,
+// but not an upstream pass that adds, removes or reorders definitions
+// before the size's. Passes that do not know our ops leave them alone:
+// mlir-opt must assume an unregistered op has side effects, and
+// `--canonicalize --cse` print the same text as no pass at all.
 
 pub struct Printer<'a> {
     ctx: &'a Context,
