@@ -1,6 +1,7 @@
 //! The parser for IR text: MLIR's generic operation syntax and our pretty
-//! form (bare op names, Futhark-spelled types). Errors are diagnostics
-//! pointing at the offending token.
+//! form (bare op names, Futhark-spelled types), and the custom form of
+//! `builtin.module` that `mlir-opt` prints (`module { ... }`). Errors are
+//! diagnostics pointing at the offending token.
 //!
 //! Value names are scoped by region: a name defined in a region is gone
 //! after it. Forward references become placeholders, resolved when the
