@@ -67,3 +67,43 @@ fn undefined_value_is_an_error() {
         .unwrap_err();
     assert_eq!(d.to_plain(&ctx), "f.mlir:1:12: error: use of undefined value '%9'");
 }
+
+/// The generic form names sizes by definition number, so text whose SSA
+/// values were renamed (as `mlir-opt` renames them) means the same IR
+/// (Note [Sizes in types across mlir-opt]).
+#[test]
+fn sizes_by_definition_number_survive_renaming() {
+    const PRINTED: &str = r#""builtin.module"() ({
+  %0 = "t.n"() : () -> i64
+  %1:2 = "t.pair"(%0) : (i64) -> (i64, !fut.array<[$0]f32>)
+  "t.region"(%1#0) ({
+  ^bb0(%2: i64, %3: !fut.array<[$2][$1#0]f32>):
+    %4 = "t.use"(%3) : (!fut.array<[$2][$1#0]f32>) -> !fut.array<[$0][$2]i32>
+  }) : (i64) -> ()
+  %5 = "t.after"(%1#1) : (!fut.array<[$0]f32>) -> !fut.array<[$1#0]f32>
+}) : () -> ()
+"#;
+    // As mlir-opt prints it: values renumbered, block arguments `%argN`,
+    // `%0` now the pair and `%1` the op after the region. By name, `$0`
+    // would be read as the pair's results and `$2` would be undefined.
+    const RENAMED: &str = r#"module {
+  %5 = "t.n"() : () -> i64
+  %0:2 = "t.pair"(%5) : (i64) -> (i64, !fut.array<[$0]f32>)
+  "t.region"(%0#0) ({
+  ^bb0(%arg0: i64, %arg1: !fut.array<[$2][$1#0]f32>):
+    %1 = "t.use"(%arg1) : (!fut.array<[$2][$1#0]f32>) -> !fut.array<[$0][$2]i32>
+  }) : (i64) -> ()
+  %1 = "t.after"(%0#1) : (!fut.array<[$0]f32>) -> !fut.array<[$1#0]f32>
+}
+"#;
+    let mut ctx = Context::default();
+    ctx.allow_unregistered = true;
+    let m = ctx
+        .parse_str("renamed.mlir", RENAMED)
+        .unwrap_or_else(|d| panic!("{}", d.to_plain(&ctx)));
+    ctx.verify(m).unwrap_or_else(|e| panic!("{}", e[0].to_plain(&ctx)));
+    assert_eq!(ctx.print_op(m, PrintOptions::generic()), PRINTED);
+    // The pretty form keeps SSA names in types.
+    let pretty = ctx.print_op(m, PrintOptions::default());
+    assert!(pretty.contains("^bb0(%2: i64, %3: [%2][%1#0]f32):"), "{pretty}");
+}

@@ -218,7 +218,11 @@ pub fn build_with(
             pipeline.up_to_level(&start, level).ok_or_else(|| never(level.name()))?
         }
     };
-    let mut pm = PassManager::new(pipeline, flags.instrumentation(PrintOptions::default()));
+    let print = PrintOptions {
+        generic: flags.print_op_generic,
+        locations: false,
+    };
+    let mut pm = PassManager::new(pipeline, flags.instrumentation(print));
     if emit == Emit::Exe {
         pm.artifact = Lowered::to(out.to_path_buf());
     }
@@ -228,7 +232,7 @@ pub fn build_with(
     }
     ran?;
     if emit_level(emit).is_some() {
-        return Ok(Some(ctx.print_op(module, PrintOptions::default())));
+        return Ok(Some(ctx.print_op(module, print)));
     }
     let lowered = Lowered::take(&mut pm.artifact).ok_or("error: the pass pipeline made nothing below imp")?;
     match emit {

@@ -37,9 +37,6 @@ pub struct OptArgs {
     /// Write the output here instead of stdout.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Print MLIR's generic operation syntax instead of the pretty form.
-    #[arg(long)]
-    print_op_generic: bool,
     /// Print `loc(...)` after each op.
     #[arg(long)]
     print_debuginfo: bool,
@@ -95,7 +92,7 @@ pub fn main(a: OptArgs) -> ExitCode {
         vec![text.clone()]
     };
     let print = PrintOptions {
-        generic: a.print_op_generic,
+        generic: a.flags.print_op_generic,
         locations: a.print_debuginfo,
     };
     let instrumentation = a.flags.instrumentation(print);

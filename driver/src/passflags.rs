@@ -41,6 +41,12 @@ pub struct PassFlags {
     /// Print a table of wall time per pass to stderr.
     #[arg(long)]
     pub timing: bool,
+    /// Print MLIR's generic operation syntax instead of the pretty form
+    /// (`futmlir build`: for `--emit` at an IR level and the IR dumps),
+    /// which `mlir-opt --allow-unregistered-dialect` reads and whose
+    /// output reads back.
+    #[arg(long)]
+    pub print_op_generic: bool,
 }
 
 // Note [Compile flags on every command]
@@ -70,6 +76,7 @@ impl PassFlags {
             (self.verify_each.is_some(), "--verify-each"),
             (self.roundtrip_each.is_some(), "--roundtrip-each"),
             (self.timing, "--timing"),
+            (self.print_op_generic, "--print-op-generic"),
         ]
         .into_iter()
         .find_map(|(given, name)| given.then_some(name))

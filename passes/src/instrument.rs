@@ -64,7 +64,10 @@ fn env_flag(name: &str) -> Option<bool> {
 // form and in the pretty one, parsed into a fresh context with the same
 // dialects, verified, and printed again: the texts must be equal. Values
 // are numbered by their place in the text, so equal texts mean the
-// parsed IR has the same structure.
+// parsed IR has the same structure. The generic form names sizes in
+// types by that place, not by SSA name (Note [Sizes in types across
+// mlir-opt]), so its round trip also checks that the IR would come back
+// from upstream `mlir-opt`, which renames the values.
 
 /// Print `root` in both forms, parse and verify each text in a fresh
 /// context, print it again and compare (Note [Round trip after each

@@ -6,6 +6,9 @@ pub enum Tok {
     Ident,
     /// `%0`, `%arg1`, `%0#1`
     Percent,
+    /// `$36`, `$36#1`: a size by definition number (Note [Sizes in types
+    /// across mlir-opt]).
+    Dollar,
     /// `^bb0`
     Caret,
     /// `!fut.array`
@@ -42,6 +45,7 @@ impl Tok {
         match self {
             Tok::Ident => "identifier",
             Tok::Percent => "SSA value",
+            Tok::Dollar => "definition number",
             Tok::Caret => "block label",
             Tok::Bang => "dialect type",
             Tok::Hash => "dialect attribute",
@@ -150,6 +154,22 @@ impl<'s> Lexer<'s> {
                     Tok::Error
                 }
             },
+            b'$' => {
+                while p < b.len() && b[p].is_ascii_digit() {
+                    p += 1;
+                }
+                if p > start + 1 && b.get(p) == Some(&b'#') {
+                    p += 1;
+                    while p < b.len() && b[p].is_ascii_digit() {
+                        p += 1;
+                    }
+                }
+                if p == start + 1 {
+                    Tok::Error
+                } else {
+                    Tok::Dollar
+                }
+            }
             b'%' | b'^' | b'!' | b'#' | b'@' => {
                 if c == b'@' && b.get(p) == Some(&b'"') {
                     match self.string_end(p + 1) {

@@ -1,10 +1,13 @@
 //! The parser for IR text: MLIR's generic operation syntax and our pretty
-//! form (bare op names, Futhark-spelled types). Errors are diagnostics
-//! pointing at the offending token.
+//! form (bare op names, Futhark-spelled types), and the custom form of
+//! `builtin.module` that `mlir-opt` prints (`module { ... }`). Errors are
+//! diagnostics pointing at the offending token.
 //!
 //! Value names are scoped by region: a name defined in a region is gone
 //! after it. Forward references become placeholders, resolved when the
-//! name is defined; one never defined is an error.
+//! name is defined; one never defined is an error. A size in a type is a
+//! name (`[%n]f32`) or a definition number (`[$3]f32`, Note [Sizes in
+//! types across mlir-opt]); either must be defined before the type.
 
 use std::borrow::Cow;
 
@@ -29,6 +32,19 @@ struct Binding {
     count: u32,
 }
 
+/// One definition in text order, as `$N` counts them (Note [Sizes in
+/// types across mlir-opt]).
+#[derive(Copy, Clone)]
+enum Definition {
+    /// An op whose results are named but which is not built yet: its
+    /// regions and signature are being read.
+    Pending,
+    /// Defined and in scope.
+    Open(Binding),
+    /// Defined in a region that has ended.
+    Closed,
+}
+
 struct Parser<'c, 's> {
     ctx: &'c mut Context,
     source: SourceId,
@@ -39,6 +55,8 @@ struct Parser<'c, 's> {
     undo: Vec<(&'s str, Option<Binding>)>,
     /// Forward references: full reference text (`%x`, `%x#1`) → placeholder.
     forward: FastMap<&'s str, (Value, u32)>,
+    /// Every definition so far in text order, indexed by `$N`.
+    defs: Vec<Definition>,
     /// How many regions, types and attributes enclose the current token;
     /// see `MAX_NESTING`.
     nesting: u32,
@@ -67,6 +85,7 @@ impl Context {
             names: FastMap::default(),
             undo: Vec::new(),
             forward: FastMap::default(),
+            defs: Vec::new(),
             nesting: 0,
         };
         p.bump();
@@ -235,6 +254,27 @@ impl<'c, 's> Parser<'c, 's> {
         Ok(Some(Value(b.first.0 + i)))
     }
 
+    /// Looks up a definition number like `$3` or `$3#1`; `None` if not
+    /// (yet) defined or no longer in scope (Note [Sizes in types across
+    /// mlir-opt]).
+    fn definition(&self, t: Token) -> PResult<Option<Value>> {
+        let full = self.text(t);
+        let (n, idx) = full[1..].split_once('#').unwrap_or((&full[1..], "0"));
+        let (Ok(n), Ok(i)) = (n.parse::<usize>(), idx.parse::<u32>()) else {
+            return self.err_at(t, format!("invalid definition number '{full}'"));
+        };
+        let Some(Definition::Open(b)) = self.defs.get(n) else {
+            return Ok(None);
+        };
+        if i >= b.count {
+            return self.err_at(
+                t,
+                format!("definition ${n} has {} results, so '{full}' does not exist", b.count),
+            );
+        }
+        Ok(Some(Value(b.first.0 + i)))
+    }
+
     /// A use whose type is known: resolves to the value or a placeholder.
     fn resolve_use(&mut self, t: Token, ty: Type) -> PResult<Value> {
         let full = self.text(t);
@@ -266,6 +306,9 @@ impl<'c, 's> Parser<'c, 's> {
     /// `results = op-body`, appended to `block`.
     fn operation(&mut self, block: BlockId) -> PResult<OpId> {
         let first = self.tok;
+        if self.is_ident("module") {
+            return self.module_custom_form(block);
+        }
         let mut result_names: SmallVec<[(Token, u32); 2]> = SmallVec::new();
         if self.tok.kind == Tok::Percent {
             loop {
@@ -288,6 +331,12 @@ impl<'c, 's> Parser<'c, 's> {
             }
             self.expect(Tok::Equal)?;
         }
+        // The op's number comes before those of the values in its regions,
+        // as the printer gives them.
+        let def_slot = (!result_names.is_empty()).then(|| {
+            self.defs.push(Definition::Pending);
+            self.defs.len() - 1
+        });
         let name_tok = self.tok;
         let name: Cow<'s, str> = match self.tok.kind {
             Tok::String => {
@@ -406,6 +455,12 @@ impl<'c, 's> Parser<'c, 's> {
         let name = self.ctx.sym(&name);
         let op = self.ctx.create_op(name, &operands, &outputs, &attrs, regions, location);
         self.ctx.insert_op(block, None, op);
+        if let Some(slot) = def_slot {
+            self.defs[slot] = Definition::Open(Binding {
+                first: self.ctx.result(op, 0),
+                count: declared,
+            });
+        }
         let mut next = 0u32;
         for (t, count) in result_names {
             let b = Binding {
@@ -415,6 +470,49 @@ impl<'c, 's> Parser<'c, 's> {
             self.define(self.text(t), b, t)?;
             next += count;
         }
+        Ok(op)
+    }
+
+    /// MLIR's custom form of `builtin.module`, which `mlir-opt` prints
+    /// unless given `--mlir-print-op-generic`: `module @name attributes
+    /// {...} {...}`, name and attributes optional.
+    fn module_custom_form(&mut self, block: BlockId) -> PResult<OpId> {
+        let first = self.bump();
+        let mut attrs = Vec::new();
+        if self.tok.kind == Tok::At {
+            let t = self.tok;
+            let name = self.attr()?;
+            let AttrKind::SymbolRef(s) = *self.ctx.attr_kind(name) else {
+                return self.err_at(t, "expected the module's name ('@name')");
+            };
+            let key = self.ctx.sym("sym_name");
+            attrs.push((key, self.ctx.intern_attr(AttrKind::String(s))));
+        }
+        if self.is_ident("attributes") {
+            self.bump();
+            let at = self.tok;
+            for (k, a) in self.attr_dict()? {
+                if attrs.iter().any(|&(k2, _)| k2 == k) {
+                    return self.err_at(at, format!("attribute '{}' is given twice", self.ctx.str(k)));
+                }
+                attrs.push((k, a));
+            }
+        }
+        if self.tok.kind != Tok::LBrace {
+            return self.expected("'{' to open the module's body");
+        }
+        let region = self.region()?;
+        let mut location = Location::Span {
+            source: self.source,
+            start: first.start,
+            end: first.end,
+        };
+        if self.is_ident("loc") {
+            location = self.location()?;
+        }
+        let name = self.ctx.sym("builtin.module");
+        let op = self.ctx.create_op(name, &[], &[], &attrs, vec![region], location);
+        self.ctx.insert_op(block, None, op);
         Ok(op)
     }
 
@@ -508,6 +606,7 @@ impl<'c, 's> Parser<'c, 's> {
     fn region_body(&mut self) -> PResult<RegionId> {
         self.expect(Tok::LBrace)?;
         let scope = self.undo.len();
+        let def_scope = self.defs.len();
         let region = self.ctx.create_region();
         let mut block: Option<BlockId> = None;
         let mut labels: FastMap<&'s str, Token> = FastMap::default();
@@ -527,6 +626,7 @@ impl<'c, 's> Parser<'c, 's> {
                         self.expect(Tok::Colon)?;
                         let ty = self.ty()?;
                         let v = self.ctx.add_block_arg(b, ty);
+                        self.defs.push(Definition::Open(Binding { first: v, count: 1 }));
                         if self.is_ident("loc") {
                             self.location()?;
                         }
@@ -556,6 +656,9 @@ impl<'c, 's> Parser<'c, 's> {
         }
         self.bump();
         self.pop_scope(scope);
+        for d in &mut self.defs[def_scope..] {
+            *d = Definition::Closed;
+        }
         Ok(region)
     }
 
@@ -886,9 +989,14 @@ impl<'c, 's> Parser<'c, 's> {
                     self.bump();
                     Dim::Unknown
                 }
-                Tok::Percent => {
+                Tok::Percent | Tok::Dollar => {
                     self.bump();
-                    match self.lookup(t)? {
+                    let v = if t.kind == Tok::Percent {
+                        self.lookup(t)?
+                    } else {
+                        self.definition(t)?
+                    };
+                    match v {
                         Some(v) => {
                             if self.ctx.as_scalar(self.ctx.value_type(v)) != Some(Scalar::I64) {
                                 return self.err_at(t, format!("size '{}' must have type i64", self.text(t)));
@@ -900,7 +1008,7 @@ impl<'c, 's> Parser<'c, 's> {
                         }
                     }
                 }
-                _ => return self.expected("an array size (integer, %value or ?)"),
+                _ => return self.expected("an array size (integer, %value, $number or ?)"),
             };
             shape.push(d);
             self.expect(Tok::RBracket)?;

@@ -5,11 +5,14 @@
 //! %2 = "soac.map"(%0, %1) ({
 //! ^bb0(%3: f32):
 //!   ...
-//! }) : (i64, !fut.array<[%0]f32>) -> !fut.array<[%0]f32>
+//! }) : (i64, !fut.array<[$0]f32>) -> !fut.array<[$0]f32>
 //! ```
 //! The pretty form writes the op name bare and types in Futhark's spelling
 //! (`[%0]f32`, `u32`, `bool`); the parser reads both. Values are numbered
-//! in print order (`%N`, `%N#i` for results of multi-result ops).
+//! in print order (`%N`, `%N#i` for results of multi-result ops). A size
+//! in a type is written by that number in the generic form (`$0` is the
+//! value printed as `%0`) and by its SSA name in the pretty form; see
+//! Note [Sizes in types across mlir-opt].
 
 use std::fmt::Write;
 
@@ -34,6 +37,41 @@ impl PrintOptions {
 
 const UNNAMED: u32 = u32::MAX;
 
+// Note [Sizes in types across mlir-opt]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An array type names its sizes: `[%n]f32`, where `%n` is an i64 value in
+// scope. Upstream `mlir-opt --allow-unregistered-dialect` renames every
+// SSA value it prints (`%36` becomes `%0`, block arguments `%arg0`), but
+// the body of `!fut.array<...>` is opaque text to it and comes out as it
+// went in: a size that names `%36` would then name nothing, or another
+// value.
+//
+// What mlir-opt keeps is the structure: the ops, their order, their
+// results and regions, the blocks and their arguments. So the generic
+// form names a size by its place in that structure: `$N` is the N-th
+// definition in text order, counting each op that names its results once
+// (`$N#i` is its result i) and each block argument once, from 0 at the
+// printed root. That is exactly the order this printer numbers values in,
+// so in futmlir's own output `$36` is the value printed as `%36`, and the
+// text stays readable; after mlir-opt, `$36` still finds it, whatever the
+// SSA name has become. The parser counts definitions the same way
+// (`Parser::defs`) and resolves `$N` through them; like a name, `$N` must
+// be defined before the type and still in scope.
+//
+// The pretty form, which people read and write, keeps SSA names in types
+// (`[%n]f32`), and the parser reads `%name` sizes in either form, so IR
+// written by hand or printed before this change still parses. Rejected:
+// an attribute on every op naming its results (`fut.names`), which
+// clutters every op and needs another on each region-holding op for its
+// block arguments, where most sizes live; and an operand index of the op,
+// which covers only sizes that are operands, not the outer values a
+// region's types name. A number by position survives renaming,
+// re-indenting, mlir-opt's `module {` form and its sorting of attributes,
+// but not an upstream pass that adds, removes or reorders definitions
+// before the size's. Passes that do not know our ops leave them alone:
+// mlir-opt must assume an unregistered op has side effects, and
+// `--canonicalize --cse` print the same text as no pass at all.
+
 pub struct Printer<'a> {
     ctx: &'a Context,
     opts: PrintOptions,
@@ -42,11 +80,16 @@ pub struct Printer<'a> {
     /// results of multi-result ops (0 otherwise).
     names: Vec<(u32, u32)>,
     next_name: u32,
+    /// Sizes in types by definition number (`$N`) rather than SSA name;
+    /// the generic form's choice, kept while an attribute's type switches
+    /// to the generic spelling (Note [Sizes in types across mlir-opt]).
+    size_keys: bool,
 }
 
 impl Context {
     pub fn print_op(&self, op: OpId, opts: PrintOptions) -> String {
         let mut p = Printer::new(self, opts);
+        p.size_keys = opts.generic;
         p.names = vec![(UNNAMED, 0); self.values.len()];
         p.number(op);
         p.op(op, 0);
@@ -86,19 +129,31 @@ impl<'a> Printer<'a> {
             out: String::new(),
             names: Vec::new(),
             next_name: 0,
+            size_keys: false,
         }
     }
 
     fn name(&mut self, v: Value) {
+        self.reference(v, '%');
+    }
+
+    /// A size in a type: its SSA name, or in the generic form its
+    /// definition number (Note [Sizes in types across mlir-opt]).
+    fn size(&mut self, v: Value) {
+        self.reference(v, if self.size_keys { '$' } else { '%' });
+    }
+
+    fn reference(&mut self, v: Value, sigil: char) {
         let (n, idx) = self.names.get(v.0 as usize).copied().unwrap_or((UNNAMED, 0));
         if n == UNNAMED {
-            // A value not printed yet (a size in a type before its
-            // definition, or a value of another op): use its arena index.
+            // A value outside the printed op (or no op printed, as in
+            // `type_to_string`): use its arena index. It does not parse
+            // back, which the round trip after each pass catches.
             let _ = write!(self.out, "%v{}", v.0);
         } else if idx == 0 {
-            let _ = write!(self.out, "%{n}");
+            let _ = write!(self.out, "{sigil}{n}");
         } else {
-            let _ = write!(self.out, "%{n}#{}", idx - 1);
+            let _ = write!(self.out, "{sigil}{n}#{}", idx - 1);
         }
     }
 
@@ -298,7 +353,7 @@ impl<'a> Printer<'a> {
                         Dim::Const(n) => {
                             let _ = write!(self.out, "{n}");
                         }
-                        Dim::Value(v) => self.name(*v),
+                        Dim::Value(v) => self.size(*v),
                         Dim::Unknown => self.out.push('?'),
                     }
                     self.out.push(']');

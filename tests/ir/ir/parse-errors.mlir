@@ -39,3 +39,51 @@
 
 // expected-error @+1 {{expected an operation name ("dialect.op"), found '5'}}
 %0 = 5
+
+// -----
+
+// A size by definition number (Note [Sizes in types across mlir-opt]):
+// `$1` is the second definition, of type i32.
+%n = "t.a"() : () -> i64
+%x = "t.a"() : () -> i32
+// expected-error @+1 {{size '$1' must have type i64}}
+"t.b"() : () -> !fut.array<[$1]f32>
+
+// -----
+
+// `$1` is not defined yet: numbers count definitions before the type.
+%n = "t.a"() : () -> i64
+// expected-error @+1 {{size '$1' is not defined before this type}}
+%m = "t.b"() : () -> !fut.array<[$1]f32>
+
+// -----
+
+// `$0` is a block argument of a region that has ended.
+"t.r"() ({
+^bb0(%n: i64):
+  "t.end"() : () -> ()
+}) : () -> ()
+// expected-error @+1 {{size '$0' is not defined before this type}}
+"t.b"() : () -> !fut.array<[$0]f32>
+
+// -----
+
+%p:2 = "t.a"() : () -> (i64, i64)
+// expected-error @+1 {{definition $0 has 2 results, so '$0#2' does not exist}}
+"t.b"() : () -> !fut.array<[$0#2]f32>
+
+// -----
+
+// expected-error @+1 {{invalid input '$'}}
+"t.b"() : () -> !fut.array<[$]f32>
+
+// -----
+
+// An op's own results come after its signature: `$0` is the op itself.
+// expected-error @+1 {{size '$0' is not defined before this type}}
+%n = "t.a"() : () -> !fut.array<[$0]f32>
+
+// -----
+
+// expected-error @+1 {{expected '{' to open the module's body, found '('}}
+module ()
