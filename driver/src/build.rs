@@ -5,7 +5,7 @@
 //! (`pipelines::compile` for the target, or `--pass-pipeline`), checked
 //! against the passes' levels and cut where `--emit` stops: the passes
 //! on futmlir's IR, then the conversions below imp (`imp-to-mlir`,
-//! `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `link`; Note [Passes
+//! `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `object-to-exe`; Note [Passes
 //! below imp]), whose artifact says what to print or where the
 //! executable went.
 
@@ -199,7 +199,7 @@ pub fn build_with(
         Emit::Exe if end != [Level::Exe] => {
             let names: Vec<&str> = end.iter().map(|l| l.name()).collect();
             return Err(format!(
-                "error: the pass pipeline ends at the {} level, but an executable is what `link` makes: end it with the conversions below imp (`{}`; `futmlir build --dump-pass-pipeline` prints the whole default)",
+                "error: the pass pipeline ends at the {} level, but an executable is what `object-to-exe` makes: end it with the conversions below imp (`{}`; `futmlir build --dump-pass-pipeline` prints the whole default)",
                 names.join(" or "),
                 match gpu {
                     Some(chip) => pipelines::exe_cuda(chip),

@@ -11,7 +11,7 @@
 //!   [`codegen::HOST_PIPELINE`]) and the translation to LLVM IR;
 //! - `llvm-to-object` (llvm -> object): LLVM's optimisation and the host
 //!   object;
-//! - `link{shared-runtime=false}` (object -> exe): the executable, linked
+//! - `object-to-exe{shared-runtime=false}` (object -> exe): the executable, linked
 //!   with the runtime, statically or against its shared library.
 //!
 //! They pass on one [`Lowered`], which the driver may seed (with where
@@ -29,7 +29,7 @@ use crate::{codegen, imp_to_mlir};
 /// What the passes below imp make, each adding its part.
 #[derive(Default)]
 pub struct Lowered {
-    /// Where `link` writes the executable; `None`: into [`Lowered::dir`]
+    /// Where `object-to-exe` writes the executable; `None`: into [`Lowered::dir`]
     /// (the caller takes it from [`Lowered::exe`] before the folder goes).
     pub out: Option<PathBuf>,
     /// `imp-to-mlir`'s output.
@@ -43,7 +43,7 @@ pub struct Lowered {
     pub llvm: Option<String>,
     /// `llvm-to-object`'s output.
     pub object: Option<PathBuf>,
-    /// `link`'s output.
+    /// `object-to-exe`'s output.
     pub exe: Option<PathBuf>,
     /// The temporary folder of the object (and of the executable when
     /// there is no `out`).
@@ -51,7 +51,7 @@ pub struct Lowered {
 }
 
 impl Lowered {
-    /// A seed for a pipeline that ends in `link`: the executable goes to
+    /// A seed for a pipeline that ends in `object-to-exe`: the executable goes to
     /// `out`.
     pub fn to(out: PathBuf) -> Artifact {
         Some(Box::new(Lowered {
@@ -260,7 +260,7 @@ impl LlvmToObject {
 below_imp_pass!(LlvmToObject, "llvm-to-object");
 
 pub const LINK: PassInfo = PassInfo {
-    name: "link",
+    name: "object-to-exe",
     description: "Link the host object with futmlir's runtime into an executable",
     options: &[OptionSpec {
         name: "shared-runtime",
@@ -298,4 +298,4 @@ impl Link {
         Ok(())
     }
 }
-below_imp_pass!(Link, "link");
+below_imp_pass!(Link, "object-to-exe");

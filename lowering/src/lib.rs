@@ -7,9 +7,9 @@
 //!   transposed views they traverse (`segop-cpu-locality`, Note
 //!   [Transposed views on the CPU]);
 //! - [`segop_to_mem`]: the mem level, the host's allocations explicit
-//!   (`explicit-allocations`, Note [The mem level]);
+//!   (`segop-to-mem`, Note [The mem level]);
 //! - [`reuse`]: an allocation takes a dead block of its size
-//!   (`reuse-memory`, Note [Block reuse]);
+//!   (`mem-reuse`, Note [Block reuse]);
 //! - [`segop_to_imp`]: imperative code over memory (the views' LMADs,
 //!   the rest of the allocations), segops as loops or kernels
 //!   (`segop-to-imp{target=cpu|cuda}`); calls that stay calls become
@@ -24,7 +24,7 @@
 //! - [`codegen`]: MLIR's conversions (melior), LLVM IR, PTX, the host
 //!   object (inkwell), linking with the runtime;
 //! - [`below_imp`]: the steps below imp as passes (`imp-to-mlir`,
-//!   `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `link`; Note
+//!   `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `object-to-exe`; Note
 //!   [Passes below imp]), so that the whole compile is one pipeline.
 //!
 //! The driver's `futmlir build` runs `pipelines::compile`, which names

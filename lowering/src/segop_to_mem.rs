@@ -1,4 +1,4 @@
-//! `explicit-allocations`: from segop to mem, the allocations of the
+//! `segop-to-mem`: from segop to mem, the allocations of the
 //! host code made explicit.
 //!
 //! **Note [The mem level].** After this pass, every fresh array the host
@@ -10,7 +10,7 @@
 //! computed from the result's type: the product of its sizes and the
 //! element's bytes (a `segop.filter`'s results from its input's size,
 //! the most it may keep). Passes of the mem level see and change the
-//! blocks: `reuse-memory` (`reuse.rs`) gives an allocation a dead
+//! blocks: `mem-reuse` (`reuse.rs`) gives an allocation a dead
 //! block of the same size. `segop-to-imp` then writes each bound result
 //! into its block instead of allocating one.
 //!
@@ -29,7 +29,7 @@ use futmlir_passes::{Level, Options, Pass, PassInfo};
 use crate::segop_to_imp::{array_dims, array_elem, elem_bytes};
 
 pub const INFO: PassInfo = PassInfo {
-    name: "explicit-allocations",
+    name: "segop-to-mem",
     description: "segop to mem: a mem.alloc and mem.bind for every fresh array of the host code (Note [The mem level])",
     options: &[],
     reads: &[Level::Segop],

@@ -241,7 +241,7 @@ pub trait Pass {
 // registered by the lowering crate, with levels that the pipeline is
 // checked against: `imp-to-mlir` (imp -> mlir), `mlir-to-ptx` (the
 // kernels compiled, within mlir), `mlir-to-llvm` (mlir -> llvm),
-// `llvm-to-object` and `link` (object -> exe). What they pass on is an
+// `llvm-to-object` and `object-to-exe` (object -> exe). What they pass on is an
 // [`Artifact`] that the pass manager holds for them (`PassManager::
 // artifact`): the IR stays in the context, untouched, and the driver
 // reads the artifact when the pipeline ends (the MLIR text for
