@@ -64,6 +64,10 @@ pub fn main(a: BuildArgs) -> ExitCode {
         eprintln!("error: --emit=ptx needs --target=cuda");
         return ExitCode::FAILURE;
     }
+    if let Err(e) = a.flags.load_plugins() {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
     if a.flags.dump_pass_pipeline {
         // Only the pipeline, so that `--pass-pipeline="$(futmlir build
         // --dump-pass-pipeline P 2>&1)"` builds the same executable.

@@ -60,6 +60,10 @@ pub struct OptArgs {
 }
 
 pub fn main(a: OptArgs) -> ExitCode {
+    if let Err(e) = a.flags.load_plugins() {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
     if a.list_passes {
         print!("{}", list_passes());
         return ExitCode::SUCCESS;

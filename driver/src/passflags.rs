@@ -1,5 +1,5 @@
 //! The pass-manager flags that `futmlir opt` and `futmlir build` share:
-//! the pipeline, rule files, IR dumps, checks and timing.
+//! the pipeline, pass plugins, rule files, IR dumps, checks and timing.
 
 use std::path::PathBuf;
 
@@ -21,6 +21,11 @@ pub struct PassFlags {
     /// rewrite-rules/README.md); may be given several times.
     #[arg(long = "rules", value_name = "FILE")]
     pub rules: Vec<String>,
+    /// Load passes from a pass plugin, a shared library (see
+    /// examples/plugin-count-maps); they can then appear in the pipeline
+    /// and in `--list-passes`. May be given several times.
+    #[arg(long = "load-pass-plugin", value_name = "PATH")]
+    pub load_pass_plugin: Vec<PathBuf>,
     /// Print the IR to stderr after every pass.
     #[arg(long)]
     pub print_ir_after_all: bool,
@@ -57,6 +62,15 @@ impl PassFlags {
             timing: self.timing,
             print,
         }
+    }
+
+    /// Loads the `--load-pass-plugin` libraries and registers their
+    /// passes; this must come before the pipeline is parsed.
+    pub fn load_plugins(&self) -> Result<(), String> {
+        for path in &self.load_pass_plugin {
+            futmlir_passes::plugin::load_plugin(path).map_err(|e| format!("error: {e}"))?;
+        }
+        Ok(())
     }
 
     /// Loads the `--rules` files; `Err`: the rendered report.

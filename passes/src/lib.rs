@@ -8,6 +8,11 @@
 //!   with caret errors, printing that parses back.
 //! - [`pipelines`]: the default pipelines, with why each pass is where it is.
 //! - [`manager`]: runs a pipeline; [`instrument`]: dumps, verify-each, timing.
+//! - [`plugin`]: passes loaded from a shared library at run time
+//!   (`--load-pass-plugin lib.so`) through the C ABI of
+//!   `futmlir-plugin-abi`: the IR crosses as text, printed by the host and
+//!   parsed back, so no Rust type crosses (Note [Pass plugins]);
+//!   `examples/plugin-count-maps` is a plugin.
 //! - [`egraph`]: rule files (`rewrite-rules/*.rules`) compiled into egg
 //!   rewrites, and the term language they rewrite.
 
@@ -18,6 +23,7 @@ pub mod manager;
 pub mod pass;
 pub mod pipeline;
 pub mod pipelines;
+pub mod plugin;
 pub mod registry;
 pub mod soac;
 

@@ -179,7 +179,10 @@ pub struct PassInfo {
     /// The level of its result: `None` for the level it read (a pass
     /// within a level), `Some` for a conversion.
     pub writes: Option<Level>,
-    pub create: fn(&Options) -> Box<dyn Pass>,
+    /// Makes an instance with the given options. A closure rather than a
+    /// `fn`, so that a pass loaded from a plugin can carry its plugin's
+    /// entry points (Note [Pass plugins] in `plugin.rs`).
+    pub create: &'static (dyn Fn(&Options) -> Box<dyn Pass> + Sync),
 }
 
 /// A transformation or analysis run on one operation (and what it holds).

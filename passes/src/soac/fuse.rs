@@ -123,7 +123,7 @@ pub const INFO: PassInfo = PassInfo {
     ],
     reads: &[Level::Soac],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options| {
         Box::new(Fuse {
             copies: o.bool("copy"),
             sets: o.string("rules").to_string(),

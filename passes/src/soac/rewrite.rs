@@ -54,7 +54,7 @@ pub const INFO: PassInfo = PassInfo {
     ],
     reads: &[Level::Soac, Level::Segop],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options| {
         Box::new(Rewrite {
             sets: o.string("rules").to_string(),
             limits: Limits {

@@ -99,7 +99,7 @@ pub const INFO: PassInfo = PassInfo {
     ],
     reads: &[Level::Soac, Level::Segop, Level::Mem],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options| {
         Box::new(Simplify {
             max_rounds: o.uint("max-rounds") as usize,
             rules: o.string("rules").to_string(),

@@ -27,7 +27,7 @@ pub const INFO: PassInfo = PassInfo {
     }],
     reads: &[Level::Soac],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options| {
         Box::new(Unstream {
             nested: o.bool("nested"),
         })
