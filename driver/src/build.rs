@@ -87,10 +87,6 @@ pub fn main(a: BuildArgs) -> ExitCode {
             }
         };
     }
-    if let Err(report) = a.flags.load_rules() {
-        eprintln!("{report}");
-        return ExitCode::FAILURE;
-    }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
     let gpu = (a.target == Target::Cuda).then_some(a.gpu_arch.as_str());
     match build_with(&a.program, a.emit, gpu, &out, a.shared_runtime, None, &a.flags) {
@@ -220,7 +216,8 @@ pub fn build_with(
         }
         None => pipeline,
     };
-    let mut pm = PassManager::new(pipeline, flags.instrumentation(PrintOptions::default()));
+    let rules = flags.rule_book()?;
+    let mut pm = PassManager::new(pipeline, flags.instrumentation(PrintOptions::default()), rules);
     let ran = pm.run(&mut ctx, module).map_err(|ds| render(&ctx, &ds));
     if flags.timing {
         eprint!("{}", pm.timing().report());

@@ -2,8 +2,10 @@
 //! the pipeline, pass plugins, rule files, IR dumps, checks and timing.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use futmlir_dialects::ir::PrintOptions;
+use futmlir_passes::egraph::RuleBook;
 use futmlir_passes::Instrumentation;
 
 #[derive(clap::Args, Clone, Default)]
@@ -18,9 +20,15 @@ pub struct PassFlags {
     #[arg(long)]
     pub dump_pass_pipeline: bool,
     /// Load a rule file (rule sets for `soac-rewrite`, see
-    /// rewrite-rules/README.md); may be given several times.
+    /// rewrite-rules/README.md) after the built-in ones; may be given
+    /// several times.
     #[arg(long = "rules", value_name = "FILE")]
     pub rules: Vec<String>,
+    /// Read the built-in rule files (every `*.rules`) from DIR (default:
+    /// $FUTMLIR_RULES_DIR, else the rewrite-rules/ futmlir was built from,
+    /// else the copy compiled in).
+    #[arg(long, value_name = "DIR")]
+    pub rules_dir: Option<PathBuf>,
     /// Load passes from a pass plugin, a shared library (see
     /// examples/plugin-count-maps); they can then appear in the pipeline
     /// and in `--list-passes`. May be given several times.
@@ -73,14 +81,17 @@ impl PassFlags {
         Ok(())
     }
 
-    /// Loads the `--rules` files; `Err`: the rendered report.
-    pub fn load_rules(&self) -> Result<(), String> {
+    /// The rule book of this invocation: the built-in rule files (from
+    /// `--rules-dir`, Note [Rule files at run time]) and the `--rules`
+    /// files; `Err`: the rendered report.
+    pub fn rule_book(&self) -> Result<Arc<RuleBook>, String> {
+        let mut book = RuleBook::load(self.rules_dir.as_deref()).map_err(|report| format!("{report:?}"))?;
         for path in &self.rules {
             std::fs::read_to_string(path)
                 .map_err(|e| miette::miette!("cannot read rule file {path}: {e}"))
-                .and_then(|text| futmlir_passes::egraph::add_user_rule_file(path, &text))
+                .and_then(|text| book.add_file(path, &text))
                 .map_err(|report| format!("{report:?}"))?;
         }
-        Ok(())
+        Ok(Arc::new(book))
     }
 }

@@ -14,7 +14,10 @@
 //!   parsed back, so no Rust type crosses (Note [Pass plugins]);
 //!   `examples/plugin-count-maps` is a plugin.
 //! - [`egraph`]: rule files (`rewrite-rules/*.rules`) compiled into egg
-//!   rewrites, and the term language they rewrite.
+//!   rewrites, and the term language they rewrite; the files are read when
+//!   futmlir runs into one [`egraph::RuleBook`] per invocation, which the
+//!   [`manager`] hands to each pass it creates (Note [Rule files at run
+//!   time]).
 
 pub mod egraph;
 pub mod instrument;

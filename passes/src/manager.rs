@@ -1,10 +1,12 @@
 //! The pass manager: runs a [`Pipeline`] on an op with [`Instrumentation`].
 
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
 use futmlir_dialects::ir::{Context, Diagnostic, Location, OpId};
 
+use crate::egraph::RuleBook;
 use crate::instrument::{Instrumentation, TimingNode};
 use crate::pass::Level;
 use crate::pipeline::{Element, Pipeline};
@@ -36,17 +38,21 @@ pub fn ir_levels(ctx: &Context, root: OpId) -> Vec<Level> {
 pub struct PassManager {
     pub pipeline: Pipeline,
     pub instrumentation: Instrumentation,
+    /// The invocation's rule files, for the passes that rewrite with them
+    /// (Note [Rule files at run time]).
+    pub rules: Arc<RuleBook>,
     timing: TimingNode,
     dumps: usize,
     dump_sink: Box<dyn Write>,
 }
 
 impl PassManager {
-    pub fn new(pipeline: Pipeline, instrumentation: Instrumentation) -> PassManager {
+    pub fn new(pipeline: Pipeline, instrumentation: Instrumentation, rules: Arc<RuleBook>) -> PassManager {
         let timing = skeleton("root", &pipeline);
         PassManager {
             pipeline,
             instrumentation,
+            rules,
             timing,
             dumps: 0,
             dump_sink: Box::new(std::io::stderr()),
@@ -97,7 +103,7 @@ impl PassManager {
                         .wants_before_text()
                         .then(|| ctx.print_op(root, self.instrumentation.print));
                     let start = Instant::now();
-                    let mut pass = (info.create)(options);
+                    let mut pass = (info.create)(options, &self.rules);
                     let result = pass.run(ctx, op);
                     t.time += start.elapsed();
                     if let Err(d) = result {

@@ -5,11 +5,12 @@
 
 use std::ffi::{c_char, CStr, CString};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use futmlir_dialects::ir::{Context, Diagnostic, OpId, PrintOptions};
 use futmlir_plugin_abi as abi;
 
+use crate::egraph::RuleBook;
 use crate::pass::{Level, OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
 
 // Note [Pass plugins]
@@ -165,7 +166,7 @@ fn read_plugin(info: &'static abi::PluginInfo) -> Result<(LoadedPlugin, &'static
             options: Vec::leak(options),
             reads: Vec::leak(reads),
             writes,
-            create: Box::leak(Box::new(move |o: &Options| {
+            create: Box::leak(Box::new(move |o: &Options, _: &Arc<RuleBook>| {
                 Box::new(PluginPass {
                     entry,
                     options: o.clone(),

@@ -15,7 +15,7 @@ pub const INFO: PassInfo = PassInfo {
     }],
     reads: Level::ALL,
     writes: None,
-    create: &|o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(Dce {
             max_iters: o.uint("max-iters"),
         })

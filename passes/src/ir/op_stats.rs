@@ -17,7 +17,7 @@ pub const INFO: PassInfo = PassInfo {
     }],
     reads: Level::ALL,
     writes: None,
-    create: &|o: &Options| Box::new(OpStats { json: o.bool("json") }),
+    create: &|o: &Options, _| Box::new(OpStats { json: o.bool("json") }),
 };
 
 struct OpStats {

@@ -47,7 +47,7 @@ pub const INFO: PassInfo = PassInfo {
     ],
     reads: &[Level::Soac],
     writes: None,
-    create: &|o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(Inline {
             kernel_allocs: o.bool("kernel-allocs"),
             remove_dead: o.bool("remove-dead"),
