@@ -85,15 +85,15 @@ pub fn main(a: BuildArgs) -> ExitCode {
         eprintln!("error: --emit=ptx needs --target=cuda");
         return ExitCode::FAILURE;
     }
+    if let Err(e) = a.flags.load_plugins() {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
     if a.flags.dump_pass_pipeline {
         // Only the pipeline, so that `--pass-pipeline="$(futmlir build
         // --dump-pass-pipeline P 2>&1)"` builds the same executable.
         eprintln!("{}", pipeline_text(&a.flags, gpu_chip(&a), a.shared_runtime));
         return ExitCode::SUCCESS;
-    }
-    if let Err(report) = a.flags.load_rules() {
-        eprintln!("{report}");
-        return ExitCode::FAILURE;
     }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
     let gpu = gpu_chip(&a);
@@ -222,7 +222,8 @@ pub fn build_with(
         generic: flags.print_op_generic,
         locations: false,
     };
-    let mut pm = PassManager::new(pipeline, flags.instrumentation(print));
+    let rules = flags.rule_book()?;
+    let mut pm = PassManager::new(pipeline, flags.instrumentation(print), rules);
     if emit == Emit::Exe {
         pm.artifact = Lowered::to(out.to_path_buf());
     }

@@ -123,7 +123,7 @@ pub const IMP_TO_MLIR: PassInfo = PassInfo {
     }],
     reads: &[Level::Imp],
     writes: Some(Level::Mlir),
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(ImpToMlir {
             cuda: o.string("target") == "cuda",
         })
@@ -165,7 +165,7 @@ pub const MLIR_TO_PTX: PassInfo = PassInfo {
     }],
     reads: &[Level::Mlir],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(MlirToPtx {
             chip: o.string("chip").to_string(),
         })
@@ -201,7 +201,7 @@ pub const MLIR_TO_LLVM: PassInfo = PassInfo {
     }],
     reads: &[Level::Mlir],
     writes: Some(Level::Llvm),
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(MlirToLlvm {
             pipeline: o.string("pipeline").to_string(),
         })
@@ -239,7 +239,7 @@ pub const LLVM_TO_OBJECT: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Llvm],
     writes: Some(Level::Object),
-    create: |_: &Options| Box::new(LlvmToObject),
+    create: &|_: &Options, _| Box::new(LlvmToObject),
 };
 
 struct LlvmToObject;
@@ -271,7 +271,7 @@ pub const LINK: PassInfo = PassInfo {
     }],
     reads: &[Level::Object],
     writes: Some(Level::Exe),
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(Link {
             shared: o.bool("shared-runtime"),
         })

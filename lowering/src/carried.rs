@@ -58,7 +58,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Imp],
     writes: None,
-    create: |_: &Options| Box::new(CarriedMemory),
+    create: &|_: &Options, _| Box::new(CarriedMemory),
 };
 
 struct CarriedMemory;

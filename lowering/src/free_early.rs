@@ -24,7 +24,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Imp],
     writes: None,
-    create: |_: &Options| Box::new(FreeEarly),
+    create: &|_: &Options, _| Box::new(FreeEarly),
 };
 
 struct FreeEarly;

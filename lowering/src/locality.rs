@@ -12,7 +12,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Segop],
     writes: None,
-    create: |_: &Options| Box::new(CpuLocality),
+    create: &|_: &Options, _| Box::new(CpuLocality),
 };
 
 // Note [Transposed views on the CPU]

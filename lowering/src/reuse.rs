@@ -35,7 +35,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Mem],
     writes: None,
-    create: |_: &Options| Box::new(Reuse),
+    create: &|_: &Options, _| Box::new(Reuse),
 };
 
 struct Reuse;

@@ -34,7 +34,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Segop],
     writes: Some(Level::Mem),
-    create: |_: &Options| Box::new(ExplicitAllocations),
+    create: &|_: &Options, _| Box::new(ExplicitAllocations),
 };
 
 struct ExplicitAllocations;

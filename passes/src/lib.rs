@@ -8,8 +8,16 @@
 //!   with caret errors, printing that parses back.
 //! - [`pipelines`]: the default pipelines, with why each pass is where it is.
 //! - [`manager`]: runs a pipeline; [`instrument`]: dumps, verify-each, timing.
+//! - [`plugin`]: passes loaded from a shared library at run time
+//!   (`--load-pass-plugin lib.so`) through the C ABI of
+//!   `futmlir-plugin-abi`: the IR crosses as text, printed by the host and
+//!   parsed back, so no Rust type crosses (Note [Pass plugins]);
+//!   `examples/plugin-count-maps` is a plugin.
 //! - [`egraph`]: rule files (`rewrite-rules/*.rules`) compiled into egg
-//!   rewrites, and the term language they rewrite.
+//!   rewrites, and the term language they rewrite; the files are read when
+//!   futmlir runs into one [`egraph::RuleBook`] per invocation, which the
+//!   [`manager`] hands to each pass it creates (Note [Rule files at run
+//!   time]).
 
 pub mod egraph;
 pub mod instrument;
@@ -18,6 +26,7 @@ pub mod manager;
 pub mod pass;
 pub mod pipeline;
 pub mod pipelines;
+pub mod plugin;
 pub mod registry;
 pub mod soac;
 

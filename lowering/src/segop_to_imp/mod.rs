@@ -66,7 +66,7 @@ pub const INFO: PassInfo = PassInfo {
     }],
     reads: &[Level::Segop, Level::Mem],
     writes: Some(Level::Imp),
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(ToImp {
             gpu: o.string("target") == "cuda",
         })
