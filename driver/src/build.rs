@@ -12,8 +12,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use futmlir_codegen::below_imp::Lowered;
 use futmlir_dialects::ir::{Context, PrintOptions};
-use futmlir_lowering::below_imp::Lowered;
 use futmlir_passes::{pipelines, Level, PassManager, Pipeline};
 
 use crate::passflags::PassFlags;

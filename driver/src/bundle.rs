@@ -47,7 +47,7 @@ pub fn bundle(
 ) -> Result<(usize, usize, usize), String> {
     let backend = if gpu.is_some() { "cuda" } else { "cpu" };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let runtime = futmlir_lowering::codegen::find_runtime_shared()?;
+    let runtime = futmlir_codegen::codegen::find_runtime_shared()?;
     std::fs::copy(&runtime, dir.join("libfutmlir_runtime_cuda.so"))
         .map_err(|e| format!("cannot copy {}: {e}", runtime.display()))?;
     let interp = InterpBackend;

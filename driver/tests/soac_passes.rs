@@ -49,7 +49,7 @@ fn same(a: &Result<Vec<Value>, String>, b: &Result<Vec<Value>, String>) -> bool 
 }
 
 fn run(default_pipeline: &str) {
-    futmlir_lowering::register_passes();
+    futmlir_codegen::register_passes();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
     let pipeline_text = std::env::var("FUTMLIR_PASSES_PIPELINE").unwrap_or_else(|_| default_pipeline.to_string());
     let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
@@ -131,7 +131,7 @@ fn soac_passes_keep_results() {
 /// The pipeline `futmlir build` runs for a target, up to the segop level
 /// (where `--emit=segop` prints).
 fn to_segop(cuda: bool) -> String {
-    futmlir_lowering::register_passes();
+    futmlir_codegen::register_passes();
     Pipeline::parse(&futmlir_passes::pipelines::compile(
         cuda.then_some(futmlir_passes::pipelines::DEFAULT_CHIP),
         false,

@@ -26,7 +26,9 @@
 use futmlir_dialects::ir::{BlockId, Builder, Context, Diagnostic, Dim, OpId, Scalar, TypeKind, Value};
 use futmlir_passes::{Level, Options, Pass, PassInfo};
 
-use crate::segop_to_imp::{array_dims, array_elem, elem_bytes};
+use futmlir_passes::mem::{array_elem, host_functions, host_regions};
+
+use crate::segop_to_imp::{array_dims, elem_bytes};
 
 pub const INFO: PassInfo = PassInfo {
     name: "segop-to-mem",
@@ -46,23 +48,6 @@ impl Pass for ExplicitAllocations {
             host_block(ctx, body);
         }
         Ok(())
-    }
-}
-
-/// The module's `soac.func`s.
-pub(crate) fn host_functions(ctx: &Context, module: OpId) -> Vec<OpId> {
-    let body = ctx.blocks(ctx.regions(module)[0])[0];
-    ctx.block_ops(body).filter(|&o| ctx.op_name(o) == "soac.func").collect()
-}
-
-/// The host-level blocks nested in `op`: the regions of the control ops
-/// that run on the host (not segop bodies or SOAC lambdas).
-pub(crate) fn host_regions(ctx: &Context, op: OpId) -> Vec<BlockId> {
-    match ctx.op_name(op) {
-        "soac.if" | "soac.loop" | "segop.if_threshold" => {
-            ctx.regions(op).iter().flat_map(|&r| ctx.blocks(r).to_vec()).collect()
-        }
-        _ => Vec::new(),
     }
 }
 
@@ -92,14 +77,6 @@ fn host_block(ctx: &mut Context, b: BlockId) {
             bld.op("mem.bind", &[m, r], &[], &[], vec![]);
         }
     }
-}
-
-/// The `mem.bind` that says where the array `v` lives, if any.
-pub(crate) fn binding(ctx: &Context, v: Value) -> Option<OpId> {
-    ctx.uses(v)
-        .iter()
-        .find(|u| u.index == 1 && ctx.op_name(u.op) == "mem.bind")
-        .map(|u| u.op)
 }
 
 /// The results of `op` that are fresh arrays with sizes known before it

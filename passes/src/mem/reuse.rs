@@ -23,11 +23,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::{Level, Options, Pass, PassInfo};
 use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId, OpView, Value};
-use futmlir_passes::{Level, Options, Pass, PassInfo};
 
-use crate::segop_to_imp::array_elem;
-use crate::segop_to_mem::{binding, host_functions, host_regions};
+use crate::mem::{array_elem, binding, host_functions, host_regions};
 
 pub const INFO: PassInfo = PassInfo {
     name: "mem-reuse",

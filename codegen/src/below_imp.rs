@@ -24,7 +24,9 @@ use std::path::PathBuf;
 use futmlir_dialects::ir::{Context, Diagnostic, Location, OpId};
 use futmlir_passes::{Artifact, Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
-use crate::{codegen, imp_to_mlir};
+use futmlir_lowering::imp_to_mlir;
+
+use crate::codegen;
 
 /// What the passes below imp make, each adding its part.
 #[derive(Default)]
