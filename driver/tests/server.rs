@@ -125,6 +125,8 @@ report
 new r {a:i32} i
 fields {a:i32}
 call nope x
+call wrap o i
+inputs wrap
 frobnicate
 store \"no such dir/x\" p
 
@@ -140,6 +142,7 @@ total
 pick
 row_sums
 negate
+wrap
 %%% OK
 [][]i32
 %%% OK
@@ -228,6 +231,8 @@ threshold
         "new: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
         "fields: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
         "Unknown entry point: nope",
+        "entry point wrap: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
+        "entry point wrap: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
         "Unknown command: frobnicate",
     ];
     let mut expected_rest = vec!["%%% OK"];

@@ -26,7 +26,7 @@ def main(exe):
     # Futhark's server executables serve by themselves; futmlir's take
     # `--server`, which the client passes on as an option.
     with Server(exe, "--server") as s:
-        check("entry points", sorted(s.cmd_entry_points()), ["negate", "pick", "row_sums", "scale", "total"])
+        check("entry points", sorted(s.cmd_entry_points()), ["negate", "pick", "row_sums", "scale", "total", "wrap"])
         check("inputs", s.cmd_inputs("scale"), ["f32", "[]f32"])
         check("outputs", s.cmd_output("row_sums"), ["*[]i32", "i64"])
 
@@ -84,6 +84,12 @@ def main(exe):
             pass
         s.cmd_set_tuning_param("reduce_groups", "16")
         s.cmd_clear()
+        try:
+            s.cmd_call("wrap", "o", "i")
+            sys.exit("an entry point with an opaque result: no failure")
+        except Failure as e:
+            if "opaque types" not in str(e):
+                sys.exit(f"opaque result: wrong message {e}")
         check("types", sorted(s.cmd_types()), ["[][]i32", "[]f32", "[]i32", "[]i64", "[]u8"])
     print("futhark_server client test passed")
 

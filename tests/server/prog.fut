@@ -11,3 +11,8 @@ entry pick (xs: []i64) (i: i64): i64 = xs[i]
 entry row_sums (xss: [][]i32): ([]i32, i64) = (map i32.sum xss, length xss)
 
 entry negate (b: bool) (xs: []u8): (bool, []u8) = (!b, map (255 -) xs)
+
+-- An opaque result: listed, but not callable in the server yet.
+type opt = #some i32 | #none
+
+entry wrap (x: i32): opt = if x > 0 then #some x else #none
