@@ -1,5 +1,7 @@
 //! The C interface of `ABI.md`: the `#[repr(C)]` program descriptor and the
-//! `extern "C"` functions that generated code calls.
+//! functions that generated code calls (`extern "C-unwind"`: the C ABI,
+//! which may unwind in the server; See Note [Entry point failures in the
+//! server]).
 //!
 //! Every function here is a thin shell: it turns raw pointers into Rust
 //! values and hands over to the context (`context::Ctx`). The runtime's
@@ -7,8 +9,8 @@
 //! ends (memory) and `run` (calling the entry point). The functions that the ABI gives no way to fail
 //! (`futrt_alloc`, `futrt_free`, `futrt_copy`, `futrt_read`, `futrt_write`)
 //! print `Error: ...` and end the process with status 1 when they cannot do
-//! their work; `futrt_launch`, `futrt_sync` and `futrt_fail` record the error
-//! and return 1.
+//! their work, and so do `futrt_launch`, `futrt_sync` and `futrt_fail` on an
+//! error (`Ctx::fail`; in the server, the entry point's call ends instead).
 
 #![allow(non_camel_case_types)]
 
@@ -29,7 +31,7 @@ pub struct futrt_type {
 }
 
 /// An entry point's compiled function: `(ctx, outs, ins) -> 0 | 1`.
-pub type futrt_entry_fn = unsafe extern "C" fn(*mut futrt_ctx, *mut *mut c_void, *mut *mut c_void) -> i32;
+pub type futrt_entry_fn = unsafe extern "C-unwind" fn(*mut futrt_ctx, *mut *mut c_void, *mut *mut c_void) -> i32;
 
 /// One entry point.
 #[repr(C)]
@@ -97,8 +99,8 @@ unsafe fn ctx_mut<'a>(ctx: *mut futrt_ctx, func: &str) -> &'a mut Ctx {
 
 /// A byte count or offset of the ABI as a `usize`; negative ones end the
 /// process.
-fn size(n: i64, what: &str, func: &str) -> usize {
-    usize::try_from(n).unwrap_or_else(|_| fatal(&format!("{func}: negative {what} {n}")))
+fn size(ctx: &Ctx, n: i64, what: &str, func: &str) -> usize {
+    usize::try_from(n).unwrap_or_else(|_| ctx.fail(&format!("{func}: negative {what} {n}")))
 }
 
 /// Allocates `bytes` in the target's memory; never returns NULL.
@@ -107,18 +109,18 @@ fn size(n: i64, what: &str, func: &str) -> usize {
 ///
 /// `ctx` must be the context the runtime passed to the entry point.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_alloc(ctx: *mut futrt_ctx, bytes: i64) -> *mut c_void {
+pub unsafe extern "C-unwind" fn futrt_alloc(ctx: *mut futrt_ctx, bytes: i64) -> *mut c_void {
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, "futrt_alloc") };
     if bytes == i64::MAX {
         // Byte sizes saturate at i64::MAX where they overflow (Note [Byte
         // sizes saturate] in the compiler's `segop_to_mem`).
-        fatal("an array is too large: its size in bytes does not fit in 64 bits");
+        ctx.fail("an array is too large: its size in bytes does not fit in 64 bits");
     }
-    let bytes = size(bytes, "size", "futrt_alloc");
+    let bytes = size(ctx, bytes, "size", "futrt_alloc");
     match ctx.alloc(bytes) {
         Ok(addr) => addr as *mut c_void,
-        Err(e) => fatal(&e),
+        Err(e) => ctx.fail(&e),
     }
 }
 
@@ -129,11 +131,11 @@ pub unsafe extern "C" fn futrt_alloc(ctx: *mut futrt_ctx, bytes: i64) -> *mut c_
 /// `ctx` must be the context the runtime passed to the entry point; `mem`
 /// must not be used after this call.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_free(ctx: *mut futrt_ctx, mem: *mut c_void) {
+pub unsafe extern "C-unwind" fn futrt_free(ctx: *mut futrt_ctx, mem: *mut c_void) {
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, "futrt_free") };
     if let Err(e) = ctx.free(mem as usize) {
-        fatal(&e);
+        ctx.fail(&e);
     }
 }
 
@@ -145,7 +147,7 @@ pub unsafe extern "C" fn futrt_free(ctx: *mut futrt_ctx, mem: *mut c_void) {
 /// src_off` and `dst + dst_off` must be valid for `bytes` bytes of the
 /// target's memory.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_copy(
+pub unsafe extern "C-unwind" fn futrt_copy(
     ctx: *mut futrt_ctx,
     dst: *mut c_void,
     dst_off: i64,
@@ -157,15 +159,15 @@ pub unsafe extern "C" fn futrt_copy(
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, F) };
     let (dst_off, src_off, bytes) = (
-        size(dst_off, "offset", F),
-        size(src_off, "offset", F),
-        size(bytes, "size", F),
+        size(ctx, dst_off, "offset", F),
+        size(ctx, src_off, "offset", F),
+        size(ctx, bytes, "size", F),
     );
     let dst = (dst as usize).wrapping_add(dst_off);
     let src = (src as usize).wrapping_add(src_off);
     // SAFETY: the ranges are valid by this function's contract.
     if let Err(e) = unsafe { ctx.copy(dst, src, bytes) } {
-        fatal(&e);
+        ctx.fail(&e);
     }
 }
 
@@ -178,7 +180,7 @@ pub unsafe extern "C" fn futrt_copy(
 /// `host_dst` must be valid for writing `bytes` bytes and `mem + off` for
 /// reading them in the target's memory.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_read(
+pub unsafe extern "C-unwind" fn futrt_read(
     ctx: *mut futrt_ctx,
     host_dst: *mut c_void,
     mem: *const c_void,
@@ -188,10 +190,10 @@ pub unsafe extern "C" fn futrt_read(
     const F: &str = "futrt_read";
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, F) };
-    let (off, bytes) = (size(off, "offset", F), size(bytes, "size", F));
+    let (off, bytes) = (size(ctx, off, "offset", F), size(ctx, bytes, "size", F));
     // SAFETY: the ranges are valid by this function's contract.
     if let Err(e) = unsafe { ctx.read(host_dst.cast(), (mem as usize).wrapping_add(off), bytes) } {
-        fatal(&e);
+        ctx.fail(&e);
     }
 }
 
@@ -203,7 +205,7 @@ pub unsafe extern "C" fn futrt_read(
 /// `host_src` must be valid for reading `bytes` bytes and `mem + off` for
 /// writing them in the target's memory.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_write(
+pub unsafe extern "C-unwind" fn futrt_write(
     ctx: *mut futrt_ctx,
     mem: *mut c_void,
     off: i64,
@@ -213,10 +215,10 @@ pub unsafe extern "C" fn futrt_write(
     const F: &str = "futrt_write";
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, F) };
-    let (off, bytes) = (size(off, "offset", F), size(bytes, "size", F));
+    let (off, bytes) = (size(ctx, off, "offset", F), size(ctx, bytes, "size", F));
     // SAFETY: the ranges are valid by this function's contract.
     if let Err(e) = unsafe { ctx.write((mem as usize).wrapping_add(off), host_src.cast(), bytes) } {
-        fatal(&e);
+        ctx.fail(&e);
     }
 }
 
@@ -228,7 +230,7 @@ pub unsafe extern "C" fn futrt_write(
 /// must point to one pointer per kernel parameter, each to a value of the
 /// parameter's type (`cuLaunchKernel`'s `kernelParams`).
 #[no_mangle]
-pub unsafe extern "C" fn futrt_launch(
+pub unsafe extern "C-unwind" fn futrt_launch(
     ctx: *mut futrt_ctx,
     kernel: i32,
     gx: i64,
@@ -245,7 +247,7 @@ pub unsafe extern "C" fn futrt_launch(
     // SAFETY: `args` is valid by this function's contract.
     match unsafe { ctx.launch(kernel, [gx, gy, gz], [bx, by, bz], shared_bytes, args) } {
         Ok(()) => 0,
-        Err(e) => crate::context::fatal(&e),
+        Err(e) => ctx.fail(&e),
     }
 }
 
@@ -256,12 +258,12 @@ pub unsafe extern "C" fn futrt_launch(
 ///
 /// `ctx` must be the context the runtime passed to the entry point.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_sync(ctx: *mut futrt_ctx) -> i32 {
+pub unsafe extern "C-unwind" fn futrt_sync(ctx: *mut futrt_ctx) -> i32 {
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, "futrt_sync") };
     match ctx.sync() {
         Ok(()) => 0,
-        Err(e) => crate::context::fatal(&e),
+        Err(e) => ctx.fail(&e),
     }
 }
 
@@ -271,7 +273,7 @@ pub unsafe extern "C" fn futrt_sync(ctx: *mut futrt_ctx) -> i32 {
 ///
 /// `ctx` must be the context the runtime passed to the entry point.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_error_buffer(ctx: *mut futrt_ctx) -> *mut c_void {
+pub unsafe extern "C-unwind" fn futrt_error_buffer(ctx: *mut futrt_ctx) -> *mut c_void {
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, "futrt_error_buffer") };
     ctx.error_buffer() as *mut c_void
@@ -285,11 +287,11 @@ pub unsafe extern "C" fn futrt_error_buffer(ctx: *mut futrt_ctx) -> *mut c_void 
 ///
 /// `ctx` must be the context the runtime passed to the entry point.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_param(ctx: *mut futrt_ctx, k: i32) -> i64 {
+pub unsafe extern "C-unwind" fn futrt_param(ctx: *mut futrt_ctx, k: i32) -> i64 {
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, "futrt_param") };
     ctx.param(k)
-        .unwrap_or_else(|| crate::context::fatal(&format!("futrt_param: no tuning parameter number {k}")))
+        .unwrap_or_else(|| ctx.fail(&format!("futrt_param: no tuning parameter number {k}")))
 }
 
 /// Records message number `msg` with `{i}` replaced by `args[i]`; returns 1.
@@ -299,7 +301,7 @@ pub unsafe extern "C" fn futrt_param(ctx: *mut futrt_ctx, k: i32) -> i64 {
 /// `ctx` must be the context the runtime passed to the entry point; `args`
 /// must hold `nargs` values (it may be NULL when `nargs` is 0).
 #[no_mangle]
-pub unsafe extern "C" fn futrt_fail(ctx: *mut futrt_ctx, msg: i32, nargs: i64, args: *const i64) -> i32 {
+pub unsafe extern "C-unwind" fn futrt_fail(ctx: *mut futrt_ctx, msg: i32, nargs: i64, args: *const i64) -> i32 {
     // SAFETY: forwarded from this function's contract.
     let ctx = unsafe { ctx_mut(ctx, "futrt_fail") };
     let args: &[i64] = match usize::try_from(nargs) {
@@ -308,7 +310,8 @@ pub unsafe extern "C" fn futrt_fail(ctx: *mut futrt_ctx, msg: i32, nargs: i64, a
         _ => &[],
     };
     // Generated host code does not unwind after a failed check: the
-    // program ends here (ABI.md).
+    // program ends here (ABI.md), or in the server the entry point does
+    // (See Note [Entry point failures in the server]).
     let message = ctx.message(msg, args);
-    crate::context::fatal(&message)
+    ctx.fail(&message)
 }

@@ -3,6 +3,7 @@
 //! ```text
 //! prog [-e ENTRY] [-r RUNS] [-t FILE] [-b] [-n] [--param NAME=VALUE]...
 //!      [--memory-report] [--print-params] [--help]
+//! prog --server [--param NAME=VALUE]...
 //! ```
 //!
 //! Short options may be grouped and take their value attached or as the
@@ -34,6 +35,10 @@ pub struct Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Run(Options),
+    /// `--server`: the server protocol on stdin and stdout, with these
+    /// tuning parameters' values (the options of a run are accepted and
+    /// have no effect, as in Futhark's server executables).
+    Server(Vec<i64>),
     Help,
     PrintParams,
 }
@@ -50,6 +55,7 @@ Options:
       --param NAME=VALUE    set a tuning parameter (repeatable)
       --memory-report       print the most memory the program held at once (stderr)
       --print-params        list the tuning parameters and their defaults
+      --server              serve Futhark's server protocol on stdin and stdout
   -h, --help                print this help
 
 The arguments are read from stdin, in Futhark's text or binary value format.";
@@ -117,6 +123,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         memory_report: false,
     };
     let mut no_print = false;
+    let mut server = false;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         if let Some(long) = arg.strip_prefix("--") {
@@ -142,6 +149,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 "binary-output" => opts.output = Output::Binary,
                 "no-print-result" => no_print = true,
                 "memory-report" => opts.memory_report = true,
+                "server" => server = true,
                 "help" => return Ok(Command::Help),
                 "print-params" => return Ok(Command::PrintParams),
                 _ => return Err(format!("unknown option {arg} (see --help)")),
@@ -171,6 +179,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             ));
         }
     }
+    if server {
+        return Ok(Command::Server(opts.params));
+    }
     if no_print {
         opts.output = Output::Nothing;
     }
@@ -187,6 +198,7 @@ mod tests {
             Command::Run(o) => Ok(o),
             Command::Help => Err("help".into()),
             Command::PrintParams => Err("params".into()),
+            Command::Server(_) => Err("server".into()),
         }
     }
 
@@ -214,6 +226,9 @@ mod tests {
         let o = run(&["--param", "reduce_groups=8", "--param=segred_group_min=1"]).unwrap();
         assert_eq!(o.params, vec![8, 1]);
         assert!(run(&["--param", "x=1"]).unwrap_err().contains("unknown parameter"));
+        assert_eq!(run(&["--server"]).unwrap_err(), "server");
+        let args: Vec<String> = ["--server", "--param=reduce_groups=16"].map(String::from).to_vec();
+        assert_eq!(parse(&args).unwrap(), Command::Server(vec![16, 256]));
     }
 
     #[test]

@@ -23,7 +23,32 @@ pub struct Ctx {
     error: Option<String>,
     /// The tuning parameters' values (`crate::params`).
     params: Vec<i64>,
+    /// In the server, an error inside an entry point ends the call, not
+    /// the process. See Note [Entry point failures in the server].
+    recover: bool,
 }
+
+/// The payload that [`Ctx::fail`] unwinds with in the server: the error
+/// message of a failed entry point.
+pub struct EntryFailure(pub String);
+
+// Note [Entry point failures in the server]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Generated host code never looks at what `futrt_fail`, `futrt_sync` or
+// `futrt_alloc` return: after a failed bounds check or assertion it has
+// no way to unwind (ABI.md), so the plain executable ends the process
+// there. The server must answer `%%% FAILURE` and go on. It does so by
+// unwinding: `Ctx::fail` with `recover` set calls `resume_unwind` with an
+// `EntryFailure` (no panic hook runs, nothing is printed), the ABI's
+// functions are `extern "C-unwind"`, and the server's call of the entry
+// point catches it (`invoke::invoke`). The generated code's frames in
+// between have unwind tables (LLVM emits them for every function that
+// may throw, and nothing marks ours `nounwind`) and no cleanups, so
+// unwinding merely pops them. The blocks the entry point allocated
+// before it failed are found by comparing the pool's live blocks with
+// those of before the call, and freed. Outside the server (`recover`
+// unset) an error still ends the process with `Error: ...` and status 1,
+// as ABI.md says.
 
 /// Prints `Error: MESSAGE` on stderr and ends the process with status 1:
 /// for the ABI's functions that have no way to report an error.
@@ -48,7 +73,49 @@ impl Ctx {
             messages: program.messages.clone(),
             error: None,
             params,
+            recover: false,
         })
+    }
+
+    /// Makes errors inside entry points end the call instead of the
+    /// process. See Note [Entry point failures in the server].
+    pub fn set_recover(&mut self, recover: bool) {
+        self.recover = recover;
+    }
+
+    pub fn recovers(&self) -> bool {
+        self.recover
+    }
+
+    /// The end of an entry point that cannot go on: the process's end
+    /// (`fatal`), or in the server an unwind to the runtime's call of the
+    /// entry point. See Note [Entry point failures in the server].
+    pub fn fail(&self, message: &str) -> ! {
+        if self.recover {
+            std::panic::resume_unwind(Box::new(EntryFailure(message.to_string())))
+        }
+        fatal(message)
+    }
+
+    /// Sets tuning parameter `NAME=VALUE` for the calls that follow.
+    pub fn set_param(&mut self, setting: &str) -> Result<(), String> {
+        crate::params::set(&mut self.params, setting)
+    }
+
+    /// The blocks handed out and not freed.
+    pub fn live_blocks(&self) -> std::collections::HashSet<usize> {
+        self.pool.live_blocks()
+    }
+
+    /// Gives the free lists' blocks back to the back end and starts the
+    /// peak memory count again from what is held now (Futhark's
+    /// `futhark_context_clear_caches`).
+    pub fn clear_caches(&mut self) {
+        match &mut self.backend {
+            Backend::Cpu(b) => self.pool.trim(b),
+            Backend::Cuda(b) => self.pool.trim(b),
+        }
+        self.pool.reset_peak();
     }
 
     /// Tuning parameter number `k` (`crate::params::PARAMS`).

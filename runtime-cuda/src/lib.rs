@@ -12,6 +12,12 @@
 //!   read from stdin and checked against the entry point's types, copied to
 //!   the target (`marshal`), the timed runs, the results read back and
 //!   printed.
+//! - `invoke`: one call of an entry point, shared by `run` and `server`:
+//!   the arguments as the ABI lays them out, the timed call, the results
+//!   checked; in the server, a failing entry point ends only its call.
+//! - `server`: `prog --server`, Futhark's server protocol on stdin and
+//!   stdout, with a store of variables whose arrays stay in the target's
+//!   memory between calls.
 //! - `program`: the descriptor read once into owned, checked Rust values.
 //! - `context`: the context behind `struct futrt_ctx *`: the back end,
 //!   the memory pool, the error messages with their `{i}` placeholders, the
@@ -42,11 +48,13 @@ mod cli;
 mod context;
 mod cpu;
 mod cuda;
+mod invoke;
 mod marshal;
 mod params;
 mod pool;
 mod program;
 mod run;
+mod server;
 
 /// The native libraries that an executable linking the static library
 /// needs, as linker arguments (from rustc's `native-static-libs`).

@@ -10,6 +10,9 @@ pub struct Param {
     pub name: &'static str,
     pub default: i64,
     pub about: &'static str,
+    /// Its class in Futhark's terms (`futhark_get_tuning_param_class`),
+    /// which the server's `tuning_params` prints.
+    pub class: &'static str,
 }
 
 pub const PARAMS: &[Param] = &[
@@ -17,11 +20,13 @@ pub const PARAMS: &[Param] = &[
         name: "reduce_groups",
         default: 4096,
         about: "the most groups (of 256 threads) a one-dimensional reduction or scan uses",
+        class: "grid_size",
     },
     Param {
         name: "segred_group_min",
         default: 256,
         about: "the shortest segments a segmented reduction gives a group each (shorter: a thread each)",
+        class: "threshold",
     },
 ];
 

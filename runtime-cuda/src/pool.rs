@@ -99,6 +99,16 @@ impl Pool {
         self.peak
     }
 
+    /// Starts the peak count again from the bytes handed out now.
+    pub fn reset_peak(&mut self) {
+        self.peak = self.in_use;
+    }
+
+    /// The addresses of the blocks handed out and not freed.
+    pub fn live_blocks(&self) -> std::collections::HashSet<usize> {
+        self.live.keys().copied().collect()
+    }
+
     /// Puts a block handed out by [`Pool::alloc`] on its free list; 0 (NULL)
     /// is ignored. Anything else is an error.
     pub fn free(&mut self, addr: usize) -> Result<(), String> {

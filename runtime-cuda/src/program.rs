@@ -178,7 +178,11 @@ mod tests {
     use std::ffi::c_void;
     use std::ptr::null;
 
-    unsafe extern "C" fn nothing(_: *mut crate::abi::futrt_ctx, _: *mut *mut c_void, _: *mut *mut c_void) -> i32 {
+    unsafe extern "C-unwind" fn nothing(
+        _: *mut crate::abi::futrt_ctx,
+        _: *mut *mut c_void,
+        _: *mut *mut c_void,
+    ) -> i32 {
         0
     }
 

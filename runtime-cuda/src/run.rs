@@ -1,18 +1,18 @@
 //! `futrt_main`: the command line, the arguments from stdin, the runs of
 //! the entry point with their timing, and the results on stdout.
 
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_char, c_int, CStr};
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::panic::AssertUnwindSafe;
-use std::time::Instant;
 
 use futmlir_values::{read_values_partial, write_binary, Value};
 
 use crate::abi::futrt_program;
 use crate::cli::{self, Command, Output};
 use crate::context::Ctx;
-use crate::marshal::{elem_size, from_bytes, to_bytes};
+use crate::invoke::{invoke, read_array, Arg, CtxBox, Returned};
+use crate::marshal::{from_bytes, to_bytes};
 use crate::program::{Entry, Program};
 
 /// The whole executable; returns its exit status.
@@ -59,28 +59,6 @@ unsafe fn arguments(argc: c_int, argv: *const *const c_char) -> Vec<String> {
             (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
         })
         .collect()
-}
-
-/// Owns the context; the entry point receives it as a raw pointer, so the
-/// runtime only borrows it between calls (no reference lives across one).
-struct CtxBox(*mut Ctx);
-
-impl CtxBox {
-    fn new(ctx: Ctx) -> CtxBox {
-        CtxBox(Box::into_raw(Box::new(ctx)))
-    }
-    fn get(&mut self) -> &mut Ctx {
-        // SAFETY: the pointer is from `Box::into_raw` and live until drop;
-        // the `&mut self` borrow keeps this the only reference.
-        unsafe { &mut *self.0 }
-    }
-}
-
-impl Drop for CtxBox {
-    fn drop(&mut self) {
-        // SAFETY: from `Box::into_raw`, dropped once.
-        drop(unsafe { Box::from_raw(self.0) });
-    }
 }
 
 /// An argument, as its bytes in the target's layout.
@@ -178,107 +156,46 @@ fn run_once(
     uploaded: &[Option<usize>],
     read_back: bool,
 ) -> Result<(u128, Vec<Value>), String> {
-    let name = &entry.name;
-    // The cells behind `ins` and `outs`: an array's `struct futrt_array`
-    // (memory, then dimensions) or a scalar's 8 bytes.
-    let mut in_mems = Vec::new();
-    let mut in_cells: Vec<Vec<i64>> = Vec::with_capacity(inputs.len());
-    for (arg, (input, &pristine)) in inputs.iter().zip(uploaded).enumerate() {
+    let mut args = Vec::with_capacity(inputs.len());
+    for (input, &pristine) in inputs.iter().zip(uploaded) {
         match (&input.shape, pristine) {
-            (None, _) | (_, None) => {
-                let mut b = [0u8; 8];
-                b[..input.bytes.len()].copy_from_slice(&input.bytes);
-                in_cells.push(vec![i64::from_ne_bytes(b)]);
-            }
             (Some(shape), Some(pristine)) => {
                 let c = ctx.get();
                 let mem = c.alloc(input.bytes.len())?;
                 // SAFETY: both blocks hold at least `bytes.len()` bytes.
                 unsafe { c.copy(mem, pristine, input.bytes.len()) }?;
-                in_mems.push((arg, mem));
-                in_cells.push(std::iter::once(mem as i64).chain(shape.iter().copied()).collect());
+                args.push(Arg::Array {
+                    mem,
+                    shape: shape.clone(),
+                });
             }
+            _ => args.push(Arg::Scalar(input.bytes.clone())),
         }
     }
-    let mut out_cells: Vec<Vec<i64>> = entry.outs.iter().map(|t| vec![0; 1 + t.rank]).collect();
-    let mut ins: Vec<*mut c_void> = in_cells.iter_mut().map(|c| c.as_mut_ptr().cast()).collect();
-    let mut outs: Vec<*mut c_void> = out_cells.iter_mut().map(|c| c.as_mut_ptr().cast()).collect();
-
-    // The copies of the arguments finish before the clock starts.
-    ctx.get().sync()?;
-    let start = Instant::now();
-    // SAFETY: the descriptor promises `func` takes this many parameters
-    // and results of these types; every cell is as the ABI lays it out and
-    // outlives the call; no reference to the context is alive.
-    let status = unsafe { (entry.func)(ctx.0, outs.as_mut_ptr(), ins.as_mut_ptr()) };
-    if status != 0 {
-        let c = ctx.get();
-        return Err(c.take_error().unwrap_or_else(|| {
-            format!("entry point {name} failed (it returned {status}) without recording an error")
-        }));
-    }
-    ctx.get().sync()?;
-    let micros = start.elapsed().as_micros();
-
+    let (micros, results) = invoke(ctx, entry, &args)?;
     let c = ctx.get();
     let mut values = Vec::new();
-    let mut result_mems: Vec<usize> = Vec::new();
-    for (i, (t, cell)) in entry.outs.iter().zip(&out_cells).enumerate() {
-        let what = format!("entry point {name}: result {}", i + 1);
-        let size = elem_size(t.elem);
-        if t.rank == 0 {
-            if read_back {
-                values.push(from_bytes(t.elem, Vec::new(), &cell[0].to_ne_bytes()[..size])?);
+    for (i, (t, result)) in entry.outs.iter().zip(results).enumerate() {
+        match result {
+            Returned::Scalar(bytes) => {
+                if read_back {
+                    values.push(from_bytes(t.elem, Vec::new(), &bytes)?);
+                }
             }
-            continue;
-        }
-        let mem = cell[0] as usize;
-        let shape = cell[1..]
-            .iter()
-            .map(|&d| usize::try_from(d).map_err(|_| format!("{what} has the negative dimension {d}")))
-            .collect::<Result<Vec<usize>, String>>()?;
-        let bytes = shape
-            .iter()
-            .try_fold(size, |acc, &d| acc.checked_mul(d))
-            .ok_or_else(|| format!("{what} has the impossible shape {shape:?}"))?;
-        if mem == 0 {
-            if bytes > 0 {
-                return Err(format!("{what} is a NULL array of shape {shape:?}"));
+            Returned::Array { mem, shape, bytes } => {
+                if read_back {
+                    let what = format!("entry point {}: result {}", entry.name, i + 1);
+                    let buf = read_array(c, mem, bytes, &what)?;
+                    values.push(from_bytes(t.elem, shape, &buf).map_err(|e| format!("{what}: {e}"))?);
+                }
+                c.free(mem)?;
             }
-        } else {
-            if let Some((arg, _)) = in_mems.iter().find(|&&(_, m)| m == mem) {
-                return Err(format!(
-                    "{what} is the memory of argument {} (results must be fresh)",
-                    arg + 1
-                ));
-            }
-            if result_mems.contains(&mem) {
-                return Err(format!("{what} shares its memory with an earlier result"));
-            }
-            let block = c
-                .block_size(mem)
-                .ok_or_else(|| format!("{what} is not memory from futrt_alloc"))?;
-            if block < bytes {
-                return Err(format!(
-                    "{what} has shape {shape:?} ({bytes} bytes), but its memory holds {block} bytes"
-                ));
-            }
-            result_mems.push(mem);
-        }
-        if read_back {
-            let mut buf = Vec::new();
-            buf.try_reserve_exact(bytes)
-                .map_err(|_| format!("{what}: no host memory for its {bytes} bytes"))?;
-            buf.resize(bytes, 0);
-            if bytes > 0 {
-                // SAFETY: `buf` holds `bytes` bytes and so does the block.
-                unsafe { c.read(buf.as_mut_ptr(), mem, bytes) }?;
-            }
-            values.push(from_bytes(t.elem, shape, &buf).map_err(|e| format!("{what}: {e}"))?);
         }
     }
-    for mem in result_mems.into_iter().chain(in_mems.into_iter().map(|(_, m)| m)) {
-        c.free(mem)?;
+    for arg in args {
+        if let Arg::Array { mem, .. } = arg {
+            c.free(mem)?;
+        }
     }
     Ok((micros, values))
 }
@@ -301,6 +218,7 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
             print!("{}", crate::params::listing());
             return Ok(());
         }
+        Command::Server(params) => return crate::server::serve(&program, params),
         Command::Run(opts) => opts,
     };
     let entry = program.entry(&opts.entry).ok_or_else(|| {

@@ -1,0 +1,360 @@
+//! `prog --server` end to end: an executable built from
+//! `tests/server/prog.fut` driven through stdin and stdout with a scripted
+//! session, and by Futhark's own Python client (`tests/server/client_test.py`,
+//! in a virtual environment under `target/` with `futhark-server` installed
+//! by pip; skipped with a notice where Python, venv or pip are missing).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("driver/ is in the repository")
+}
+
+/// A fresh directory for one test.
+fn test_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("futmlir-server-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `tests/server/prog.fut` copied into `dir` (so that messages name it
+/// `prog.fut`) and built there for the CPU.
+fn build_prog(dir: &Path) -> PathBuf {
+    let exe = dir.join("prog");
+    std::fs::copy(repo().join("tests/server/prog.fut"), dir.join("prog.fut")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_futmlir"))
+        .args(["build", "--target=cpu", "-o", "prog", "prog.fut"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    exe
+}
+
+/// Runs `exe --server` on the commands `script` (all sent at once, then
+/// stdin closed): the exit status and stdout.
+fn serve(exe: &Path, dir: &Path, script: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(exe)
+        .arg("--server")
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `runtime: N` lines hold times, which vary: `runtime: T`.
+fn without_times(transcript: &str) -> String {
+    transcript
+        .lines()
+        .map(|l| match l.strip_prefix("runtime: ") {
+            Some(t) if t.parse::<u64>().is_ok() => "runtime: T".to_string(),
+            _ => l.to_string(),
+        })
+        .map(|l| l + "\n")
+        .collect()
+}
+
+/// Futhark's binary format of a 1-d `i64` array (`b`, version 2, rank 1,
+/// ` i64`, the dimension, the elements; little-endian).
+fn binary_i64s(xs: &[i64]) -> Vec<u8> {
+    let mut b = b"b\x02\x01 i64".to_vec();
+    b.extend_from_slice(&(xs.len() as u64).to_le_bytes());
+    for x in xs {
+        b.extend_from_slice(&x.to_le_bytes());
+    }
+    b
+}
+
+/// A whole session: every command the server has, answers checked
+/// line by line, including failures that leave the server running.
+#[test]
+fn scripted_session() {
+    let dir = test_dir("session");
+    let exe = build_prog(&dir);
+    std::fs::write(dir.join("is.bin"), binary_i64s(&[10, 20, 30])).unwrap();
+    std::fs::write(dir.join("k.txt"), "2i64 [[1, 2], [3, 4], [5, 6]]").unwrap();
+    std::fs::write(dir.join("bad.txt"), "[1, 2").unwrap();
+    let script = "\
+entry_points
+inputs row_sums
+outputs row_sums
+output negate
+restore is.bin is []i64
+restore k.txt i i64 xss [][]i32
+type xss
+shape xss
+call pick p is i
+call row_sums sums n xss
+store out.bin p sums n
+call pick p2 is p
+call pick p is i
+call pick q is xss
+free p
+rename is \"renamed is\"
+call pick p \"renamed is\" i
+free is
+restore bad.txt b []i32
+restore k.txt a i32 b [][]i32
+restore k.txt c i64
+types
+kind [][]i32
+kind f16
+kind \"{x: i32}\"
+rank [][]i32
+elemtype [][]i32
+set_tuning_param reduce_groups 8
+set_tuning_param reduce_groups -1
+set_tuning_param nope 1
+tuning_params pick
+tuning_param_class segred_group_min
+pause_profiling
+unpause_profiling
+clear
+report
+new r {a:i32} i
+fields {a:i32}
+call nope x
+call wrap o i
+inputs wrap
+frobnicate
+store \"no such dir/x\" p
+
+free p sums n i xss \"renamed is\"
+type p
+";
+    let (code, out) = serve(&exe, &dir, script);
+    assert_eq!(code, Some(0), "{out}");
+    let expected = "\
+%%% OK
+scale
+total
+pick
+row_sums
+negate
+wrap
+%%% OK
+[][]i32
+%%% OK
+*[]i32
+i64
+%%% OK
+bool
+*[]u8
+%%% OK
+%%% OK
+%%% OK
+[][]i32
+%%% OK
+3
+2
+%%% OK
+runtime: T
+%%% OK
+runtime: T
+%%% OK
+%%% OK
+%%% FAILURE
+Index [30] out of bounds for array of shape [3]. (prog.fut:9:40)
+%%% OK
+%%% FAILURE
+Variable already exists: p
+%%% OK
+%%% FAILURE
+entry point pick: input 2 has type i64, but variable xss has type [][]i32
+%%% OK
+%%% OK
+%%% OK
+runtime: T
+%%% OK
+%%% FAILURE
+Unknown variable: is
+%%% OK
+%%% FAILURE
+bad.txt: value 1 is malformed: line 1, column 6: expected `,` or `]`, found end of input
+%%% OK
+%%% FAILURE
+variable a has type i32, but the value in k.txt has type i64
+%%% OK
+%%% FAILURE
+k.txt holds 2 value(s), but 1 variable(s) were named
+%%% OK
+[]f32
+[]i64
+[][]i32
+[]i32
+[]u8
+%%% OK
+array
+%%% OK
+primitive
+%%% OK
+%%% FAILURE
+Unknown type: {x: i32}
+%%% OK
+2
+%%% OK
+i32
+%%% OK
+%%% OK
+%%% FAILURE
+parameter reduce_groups needs a positive integer, not `-1`
+%%% OK
+%%% FAILURE
+unknown parameter `nope` (the parameters are: reduce_groups, segred_group_min)
+%%% OK
+reduce_groups grid_size
+segred_group_min threshold
+%%% OK
+threshold
+%%% OK
+%%% OK
+%%% OK
+%%% OK
+";
+    let got = without_times(&out);
+    assert!(got.starts_with(expected), "transcript:\n{got}");
+    let rest: Vec<&str> = got[expected.len()..].lines().collect();
+    // `report`: a JSON object with the peak memory.
+    assert!(rest[0].starts_with("{\"memory\":{\"default\":"), "{}", rest[0]);
+    let failures = [
+        "new: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
+        "fields: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
+        "Unknown entry point: nope",
+        "entry point wrap: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
+        "entry point wrap: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
+        "Unknown command: frobnicate",
+    ];
+    let mut expected_rest = vec!["%%% OK"];
+    for f in failures {
+        expected_rest.extend(["%%% FAILURE", f, "%%% OK"]);
+    }
+    assert_eq!(
+        rest[1..1 + expected_rest.len()],
+        expected_rest[..],
+        "transcript:\n{got}"
+    );
+    let tail = &rest[1 + expected_rest.len()..];
+    // `store` into a missing directory fails; the empty line is a command
+    // that does nothing; `free` frees all six; `type p` finds none.
+    assert_eq!(tail[0], "%%% FAILURE");
+    assert!(tail[1].starts_with("Failed to write no such dir/x: "), "{}", tail[1]);
+    assert_eq!(
+        tail[2..],
+        [
+            "%%% OK",
+            "%%% OK",
+            "%%% OK",
+            "%%% FAILURE",
+            "Unknown variable: p",
+            "%%% OK"
+        ]
+    );
+
+    // `store out.bin p sums n`: 30i64, [3i32, 7i32, 11i32], 3i64 in the
+    // binary format.
+    let mut want = b"b\x02\x00 i64".to_vec();
+    want.extend_from_slice(&30i64.to_le_bytes());
+    want.extend_from_slice(b"b\x02\x01 i32");
+    want.extend_from_slice(&3u64.to_le_bytes());
+    for x in [3i32, 7, 11] {
+        want.extend_from_slice(&x.to_le_bytes());
+    }
+    want.extend_from_slice(b"b\x02\x00 i64");
+    want.extend_from_slice(&3i64.to_le_bytes());
+    assert_eq!(std::fs::read(dir.join("out.bin")).unwrap(), want);
+}
+
+/// The server starts with `%%% OK`, ends at the end of stdin with status
+/// 0, and takes `--param`.
+#[test]
+fn starts_and_ends() {
+    let dir = test_dir("start");
+    let exe = build_prog(&dir);
+    let (code, out) = serve(&exe, &dir, "");
+    assert_eq!((code, out.as_str()), (Some(0), "%%% OK\n"));
+    let out = Command::new(&exe)
+        .args(["--server", "--param", "bogus=1"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown parameter `bogus`"));
+    assert!(out.stdout.is_empty());
+}
+
+/// The virtual environment `target/pyenv` with `futhark-server` installed,
+/// made on first use; `None`, with the reason, where it cannot be had.
+fn python_with_client() -> Result<PathBuf, String> {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is target/tmp");
+    let venv = target.join("pyenv");
+    let python = venv.join("bin/python");
+    let has_client = |p: &Path| {
+        Command::new(p)
+            .args(["-c", "import futhark_server"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if has_client(&python) {
+        return Ok(python);
+    }
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output()
+        .map_err(|e| format!("no python3 ({e})"))?;
+    if !made.status.success() {
+        return Err(format!(
+            "python3 -m venv failed: {}",
+            String::from_utf8_lossy(&made.stderr).trim()
+        ));
+    }
+    let pip = Command::new(venv.join("bin/pip"))
+        .args(["install", "-q", "futhark-server"])
+        .output()
+        .map_err(|e| format!("no pip in the virtual environment ({e})"))?;
+    if !pip.status.success() || !has_client(&python) {
+        return Err(format!(
+            "pip install futhark-server failed: {}",
+            String::from_utf8_lossy(&pip.stderr).trim()
+        ));
+    }
+    Ok(python)
+}
+
+/// Futhark's Python client drives the server end to end.
+#[test]
+fn futhark_server_python_client() {
+    let python = match python_with_client() {
+        Ok(p) => p,
+        Err(why) => {
+            eprintln!("futhark_server_python_client: skipped: {why}");
+            return;
+        }
+    };
+    let dir = test_dir("python");
+    let exe = build_prog(&dir);
+    let out = Command::new(python)
+        .arg(repo().join("tests/server/client_test.py"))
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("futhark_server client test passed"), "{stdout}");
+}
