@@ -5,7 +5,9 @@
 //! against a regular expression). The binary `futmlir-check` is a thin
 //! wrapper; the driver's tests call [`check_bundle`] directly.
 //!
-//! A case's input is `pN.cK.ENTRY.in` (values), or, for a `script input`,
+//! A case's input is `pN.cK.ENTRY.in` (values), or `CASE.random` (the
+//! types of a `random input`, drawn here: [`random_input`]), or, for a
+//! `script input`,
 //! `pN.cK.ENTRY.script`: the FutharkScript expression, evaluated here
 //! (crate `futmlir-script`) with each entry point it applies run by the
 //! program's executable, and the files its `$loaddata`/`$loadbytes`
@@ -317,6 +319,11 @@ fn run_exe(
 /// The input of case `case`: its values, or its script's value with the
 /// entry points it applies run by `prog`.
 fn case_input(dir: &Path, prog: &str, case: &str, timeout: Duration) -> Result<Vec<u8>, String> {
+    let random = dir.join(format!("{case}.random"));
+    if random.exists() {
+        let text = std::fs::read_to_string(&random).map_err(|e| format!("cannot read {}: {e}", random.display()))?;
+        return random_input(&text).map(|args| write_binary_values(&args));
+    }
     let script = dir.join(format!("{case}.script"));
     if !script.exists() {
         return std::fs::read(dir.join(format!("{case}.in"))).map_err(|e| format!("no input: {e}"));
@@ -356,6 +363,28 @@ impl Drop for TimesFile {
 
 /// Runs a case and checks its results; `Ok`: the counted runtimes (µs)
 /// when `opts.runs` asks for them (Note [Timing in a bundle]).
+/// The values of a `random input` drawn here from a `.random` file: the
+/// seed on the first line, then one type a line (`[100]f32`), drawn as
+/// `futmlir test` and `bench` draw them (one generator seeded with the
+/// case's line, default bounds), so that a bundle of big random
+/// datasets stays small (`futmlir explore` writes them).
+pub fn random_input(text: &str) -> Result<Vec<Value>, String> {
+    let mut lines = text.lines();
+    let seed = lines
+        .next()
+        .and_then(|l| l.trim().parse::<u64>().ok())
+        .ok_or("malformed random input: no seed on its first line")?;
+    let mut rng = futmlir_values::Rng::new(seed);
+    let bounds = futmlir_values::Bounds::default();
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|spec| {
+            futmlir_values::generate(spec.trim(), &mut rng, &bounds)
+                .map_err(|e| format!("bad random input `{spec}`: {e}"))
+        })
+        .collect()
+}
+
 fn run_case(dir: &Path, prog: &str, entry: &str, case: &str, kind: &str, opts: &Options) -> Result<Vec<f64>, String> {
     let timeout = opts.timeout;
     let input = case_input(dir, prog, case, timeout)?;
@@ -412,5 +441,22 @@ fn check_results(dir: &Path, case: &str, kind: &str, out: &std::process::Output)
             let actual = read_values(&out.stdout).map_err(|e| format!("malformed results: {e}"))?;
             compare_values(&expected, &actual).map_err(|m| m.to_string())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_inputs_are_drawn_from_their_seed() {
+        let a = random_input("7\n[3]i32\ni64\n").unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a, random_input("7\n[3]i32\n\ni64").unwrap());
+        assert_ne!(a, random_input("8\n[3]i32\ni64\n").unwrap());
+        assert!(random_input("x\n[3]f32\n").unwrap_err().contains("no seed"));
+        assert!(random_input("1\n[3]q32\n")
+            .unwrap_err()
+            .contains("bad random input `[3]q32`"));
     }
 }

@@ -197,6 +197,13 @@ fn a_bundle_is_timed_by_the_checker_and_reported() {
     ] {
         assert!(bundle.join(f).exists(), "no {f}");
     }
+    // The random dataset travels as its seed and types; the checker
+    // draws the same values (or the interpreter's results would differ).
+    assert_eq!(
+        std::fs::read_to_string(bundle.join("cases.d1.random")).unwrap(),
+        "3\n[1000]f32\n[1000]f32\n"
+    );
+    assert!(!bundle.join("cases.d1.in").exists());
     let report = |times_name: &str| {
         let times = dir.join(times_name);
         let opts = Options {

@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use futmlir_frontend::testspec::parse_test_spec;
+use futmlir_frontend::testspec::{parse_test_spec, InputSpec};
 use futmlir_frontend::values::{self, Value};
 use futmlir_passes::pipeline::Element;
 use futmlir_passes::{pipelines, Instrumentation, Level, PassManager, Pipeline};
@@ -119,7 +119,10 @@ impl Reference {
 // test --bundle` is (driver/src/bundle.rs): every ordering that passes
 // the level check becomes the executable `DIR/pNNN` (`p000` the default
 // pipeline), linked with the runtime's shared library. The datasets are
-// written once, `DIR/cases.dK.in`, with the reference's results in
+// written once, `DIR/cases.dK.in` (or, for a `random input`,
+// `DIR/cases.dK.random`, its seed and types: futmlir-check draws the
+// same values there, so 800 MB of random floats cost 30 bytes), with the
+// reference's results in
 // `DIR/cases.dK.out` (computed here, as for a local run; without one the
 // case only has to run), and `DIR/manifest.tsv` has a line per ordering
 // and dataset, naming the shared case files, so that `futmlir-check DIR`
@@ -143,6 +146,9 @@ struct Dataset {
     /// Where its case is (`path:line`).
     here: String,
     args: Vec<Value>,
+    /// A `random input`'s seed and types, which a bundle carries instead
+    /// of the values (`futmlir_checker::random_input` draws them again).
+    random: Option<(u64, Vec<String>)>,
     /// The case's own `output`, if it has one.
     expected: Option<Vec<Value>>,
 }
@@ -297,7 +303,13 @@ impl Explorer<'_> {
         let mut cases = Vec::new();
         for (i, d) in self.datasets.iter().enumerate() {
             let case = format!("cases.d{i}");
-            write(&format!("{case}.in"), &values::write_binary_values(&d.args))?;
+            match &d.random {
+                Some((seed, specs)) => write(
+                    &format!("{case}.random"),
+                    format!("{seed}\n{}\n", specs.join("\n")).as_bytes(),
+                )?,
+                None => write(&format!("{case}.in"), &values::write_binary_values(&d.args))?,
+            }
             let (kind, what) = match self.reference_of(i) {
                 Ok(Some(vs)) => {
                     write(&format!("{case}.out"), &values::write_binary_values(vs))?;
@@ -467,7 +479,13 @@ fn datasets(path: &Path, backend: &str) -> Result<Vec<Dataset>, String> {
             let (name, args) =
                 crate::bench::dataset(&runner, dir, case, n).map_err(|(d, e)| format!("{here}: dataset {d}: {e}"))?;
             let expected = runner.expected_output(dir, case).map_err(|e| format!("{here}: {e}"))?;
+            // The seed `Runner::inputs` draws a random input with.
+            let random = match &case.input {
+                InputSpec::Random(specs) => Some((case.line as u64, specs.clone())),
+                _ => None,
+            };
             Ok(Dataset {
+                random,
                 entry: entry.to_string(),
                 name: format!("{entry} {name}"),
                 here,
