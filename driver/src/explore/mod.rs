@@ -239,8 +239,9 @@ impl Explorer<'_> {
         Some(crate::structure::kernels_and_soacs(&ctx, module))
     }
 
-    /// Builds and runs one ordering here.
-    fn run(&self, c: &Candidate) -> Row {
+    /// The row of an ordering before it is built: with its counts, or
+    /// (`Err`) `invalid (level)` when the level check refuses it.
+    fn checked_row(&self, c: &Candidate) -> Result<Row, Row> {
         let mut row = Row {
             label: c.label.clone(),
             ordering: c.ordering.clone(),
@@ -251,9 +252,18 @@ impl Explorer<'_> {
         };
         if let Err(why) = Self::check_levels(&c.pipeline) {
             row.build = Build::InvalidLevel(why);
-            return row;
+            return Err(row);
         }
         row.counts = self.counts(&c.pipeline);
+        Ok(row)
+    }
+
+    /// Builds and runs one ordering here.
+    fn run(&self, c: &Candidate) -> Row {
+        let mut row = match self.checked_row(c) {
+            Ok(row) => row,
+            Err(invalid) => return invalid,
+        };
         let backend = ExeBackend {
             gpu: self.gpu.map(str::to_string),
             flags: self.flags_for(&c.pipeline),
@@ -332,50 +342,43 @@ impl Explorer<'_> {
         println!("{}", table::header(&self.dataset_names()));
         for (k, c) in candidates.iter().enumerate() {
             let prog = format!("p{k:03}");
-            let mut row = Row {
-                label: c.label.clone(),
-                ordering: c.ordering.clone(),
-                pipeline: c.pipeline.to_string(),
-                build: Build::Built(0.0),
-                counts: None,
-                cells: Vec::new(),
-            };
-            if let Err(why) = Self::check_levels(&c.pipeline) {
-                row.build = Build::InvalidLevel(why);
-            } else {
-                row.counts = self.counts(&c.pipeline);
-                let exe = dir.join(&prog);
-                let ptx = self.gpu.map(|_| dir.join(format!("{prog}.ptx")));
-                let start = Instant::now();
-                let built = build_with(
-                    self.path,
-                    Emit::Exe,
-                    self.gpu,
-                    &exe,
-                    true,
-                    ptx.as_deref(),
-                    &self.flags_for(&c.pipeline),
-                );
-                match built {
-                    Ok(_) => {
-                        row.build = Build::Built(start.elapsed().as_secs_f64());
-                        row.cells = vec![
-                            Cell {
-                                runtimes: Vec::new(),
-                                outcome: Outcome::NotRun,
-                            };
-                            cases.len()
-                        ];
-                        cases.iter().for_each(|l| manifest.push_str(&l.manifest_line(&prog)));
+            let row = match self.checked_row(c) {
+                Err(invalid) => invalid,
+                Ok(mut row) => {
+                    let exe = dir.join(&prog);
+                    let ptx = self.gpu.map(|_| dir.join(format!("{prog}.ptx")));
+                    let start = Instant::now();
+                    let built = build_with(
+                        self.path,
+                        Emit::Exe,
+                        self.gpu,
+                        &exe,
+                        true,
+                        ptx.as_deref(),
+                        &self.flags_for(&c.pipeline),
+                    );
+                    match built {
+                        Ok(_) => {
+                            row.build = Build::Built(start.elapsed().as_secs_f64());
+                            row.cells = vec![
+                                Cell {
+                                    runtimes: Vec::new(),
+                                    outcome: Outcome::NotRun,
+                                };
+                                cases.len()
+                            ];
+                            cases.iter().for_each(|l| manifest.push_str(&l.manifest_line(&prog)));
+                        }
+                        Err(e) => {
+                            row.build = Build::Failed(first_line(&e));
+                            cases
+                                .iter()
+                                .for_each(|l| manifest.push_str(&l.not_compiled(&e).manifest_line(&prog)));
+                        }
                     }
-                    Err(e) => {
-                        row.build = Build::Failed(first_line(&e));
-                        cases
-                            .iter()
-                            .for_each(|l| manifest.push_str(&l.not_compiled(&e).manifest_line(&prog)));
-                    }
+                    row
                 }
-            }
+            };
             tsv.push_str(&row_tsv(&prog, &row));
             println!("{}", table::line(&row, self.datasets.len()));
             rows.push(row);
