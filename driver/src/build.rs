@@ -5,15 +5,15 @@
 //! (`pipelines::compile` for the target, or `--pass-pipeline`), checked
 //! against the passes' levels and cut where `--emit` stops: the passes
 //! on futmlir's IR, then the conversions below imp (`imp-to-mlir`,
-//! `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `link`; Note [Passes
+//! `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `object-to-exe`; Note [Passes
 //! below imp]), whose artifact says what to print or where the
 //! executable went.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use futmlir_codegen::below_imp::Lowered;
 use futmlir_dialects::ir::{Context, PrintOptions};
-use futmlir_lowering::below_imp::Lowered;
 use futmlir_passes::{pipelines, Level, PassManager, Pipeline};
 
 use crate::passflags::PassFlags;
@@ -85,15 +85,15 @@ pub fn main(a: BuildArgs) -> ExitCode {
         eprintln!("error: --emit=ptx needs --target=cuda");
         return ExitCode::FAILURE;
     }
+    if let Err(e) = a.flags.load_plugins() {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
     if a.flags.dump_pass_pipeline {
         // Only the pipeline, so that `--pass-pipeline="$(futmlir build
         // --dump-pass-pipeline P 2>&1)"` builds the same executable.
         eprintln!("{}", pipeline_text(&a.flags, gpu_chip(&a), a.shared_runtime));
         return ExitCode::SUCCESS;
-    }
-    if let Err(report) = a.flags.load_rules() {
-        eprintln!("{report}");
-        return ExitCode::FAILURE;
     }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
     let gpu = gpu_chip(&a);
@@ -199,7 +199,7 @@ pub fn build_with(
         Emit::Exe if end != [Level::Exe] => {
             let names: Vec<&str> = end.iter().map(|l| l.name()).collect();
             return Err(format!(
-                "error: the pass pipeline ends at the {} level, but an executable is what `link` makes: end it with the conversions below imp (`{}`; `futmlir build --dump-pass-pipeline` prints the whole default)",
+                "error: the pass pipeline ends at the {} level, but an executable is what `object-to-exe` makes: end it with the conversions below imp (`{}`; `futmlir build --dump-pass-pipeline` prints the whole default)",
                 names.join(" or "),
                 match gpu {
                     Some(chip) => pipelines::exe_cuda(chip),
@@ -222,7 +222,8 @@ pub fn build_with(
         generic: flags.print_op_generic,
         locations: false,
     };
-    let mut pm = PassManager::new(pipeline, flags.instrumentation(print));
+    let rules = flags.rule_book()?;
+    let mut pm = PassManager::new(pipeline, flags.instrumentation(print), rules);
     if emit == Emit::Exe {
         pm.artifact = Lowered::to(out.to_path_buf());
     }

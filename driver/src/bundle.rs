@@ -73,7 +73,7 @@ pub fn bundle(
 /// it.
 pub(crate) fn prepare(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let runtime = futmlir_lowering::codegen::find_runtime_shared()?;
+    let runtime = futmlir_codegen::codegen::find_runtime_shared()?;
     std::fs::copy(&runtime, dir.join("libfutmlir_runtime_cuda.so"))
         .map_err(|e| format!("cannot copy {}: {e}", runtime.display()))?;
     Ok(())

@@ -71,7 +71,7 @@ fn install_diagnostic_style() {
 }
 
 fn main() -> ExitCode {
-    futmlir_lowering::register_passes();
+    futmlir_codegen::register_passes();
     // The frontend, the interpreter and the passes recurse over program
     // trees; a big stack (reserved, not committed) keeps long `let` chains
     // and deep nesting from overflowing it.
@@ -86,7 +86,7 @@ fn real_main() -> ExitCode {
     let cli = Cli::parse();
     if cli.version {
         println!("futmlir {}", env!("CARGO_PKG_VERSION"));
-        println!("{}", futmlir_lowering::toolchain());
+        println!("{}", futmlir_codegen::toolchain());
         return ExitCode::SUCCESS;
     }
     match cli.command {

@@ -57,14 +57,21 @@ pub struct OptArgs {
 }
 
 pub fn main(a: OptArgs) -> ExitCode {
+    if let Err(e) = a.flags.load_plugins() {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
     if a.list_passes {
         print!("{}", list_passes());
         return ExitCode::SUCCESS;
     }
-    if let Err(report) = a.flags.load_rules() {
-        eprintln!("{report}");
-        return ExitCode::FAILURE;
-    }
+    let rules = match a.flags.rule_book() {
+        Ok(r) => r,
+        Err(report) => {
+            eprintln!("{report}");
+            return ExitCode::FAILURE;
+        }
+    };
     let pipeline_text = a.flags.pass_pipeline.clone().unwrap_or_default();
     let pipeline = match Pipeline::parse(&pipeline_text) {
         Ok(p) => p,
@@ -98,7 +105,7 @@ pub fn main(a: OptArgs) -> ExitCode {
     let instrumentation = a.flags.instrumentation(print);
     let mut outputs = Vec::new();
     let mut ok = true;
-    let mut pm = PassManager::new(pipeline, instrumentation);
+    let mut pm = PassManager::new(pipeline, instrumentation, rules);
     for chunk in &chunks {
         let mut ctx = futmlir_dialects::context();
         ctx.allow_unregistered = a.allow_unregistered_dialect;

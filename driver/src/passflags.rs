@@ -1,10 +1,12 @@
 //! The pass-manager flags that `futmlir opt`, `build`, `test` and `bench`
-//! share: the pipeline, rule files, IR dumps, checks and timing (Note
-//! [Compile flags on every command]).
+//! share: the pipeline, pass plugins, rule files, IR dumps, checks and
+//! timing (Note [Compile flags on every command]).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use futmlir_dialects::ir::PrintOptions;
+use futmlir_passes::egraph::RuleBook;
 use futmlir_passes::Instrumentation;
 
 #[derive(clap::Args, Clone, Default)]
@@ -19,9 +21,20 @@ pub struct PassFlags {
     #[arg(long)]
     pub dump_pass_pipeline: bool,
     /// Load a rule file (rule sets for `soac-rewrite`, see
-    /// rewrite-rules/README.md); may be given several times.
+    /// rewrite-rules/README.md) after the built-in ones; may be given
+    /// several times.
     #[arg(long = "rules", value_name = "FILE")]
     pub rules: Vec<String>,
+    /// Read the built-in rule files (every `*.rules`) from DIR (default:
+    /// $FUTMLIR_RULES_DIR, else the rewrite-rules/ futmlir was built from,
+    /// else the copy compiled in).
+    #[arg(long, value_name = "DIR")]
+    pub rules_dir: Option<PathBuf>,
+    /// Load passes from a pass plugin, a shared library (see
+    /// examples/plugin-count-maps); they can then appear in the pipeline
+    /// and in `--list-passes`. May be given several times.
+    #[arg(long = "load-pass-plugin", value_name = "PATH")]
+    pub load_pass_plugin: Vec<PathBuf>,
     /// Print the IR to stderr after every pass.
     #[arg(long)]
     pub print_ir_after_all: bool,
@@ -70,6 +83,8 @@ impl PassFlags {
             (self.pass_pipeline.is_some(), "--pass-pipeline"),
             (self.dump_pass_pipeline, "--dump-pass-pipeline"),
             (self.rules != d.rules, "--rules"),
+            (self.rules_dir.is_some(), "--rules-dir"),
+            (!self.load_pass_plugin.is_empty(), "--load-pass-plugin"),
             (self.print_ir_after_all, "--print-ir-after-all"),
             (self.print_ir_after_change, "--print-ir-after-change"),
             (self.print_ir_tree_dir.is_some(), "--print-ir-tree-dir"),
@@ -98,14 +113,26 @@ impl PassFlags {
         }
     }
 
-    /// Loads the `--rules` files; `Err`: the rendered report.
-    pub fn load_rules(&self) -> Result<(), String> {
+    /// Loads the `--load-pass-plugin` libraries and registers their
+    /// passes; this must come before the pipeline is parsed.
+    pub fn load_plugins(&self) -> Result<(), String> {
+        for path in &self.load_pass_plugin {
+            futmlir_passes::plugin::load_plugin(path).map_err(|e| format!("error: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// The rule book of this invocation: the built-in rule files (from
+    /// `--rules-dir`, Note [Rule files at run time]) and the `--rules`
+    /// files; `Err`: the rendered report.
+    pub fn rule_book(&self) -> Result<Arc<RuleBook>, String> {
+        let mut book = RuleBook::load(self.rules_dir.as_deref()).map_err(|report| format!("{report:?}"))?;
         for path in &self.rules {
             std::fs::read_to_string(path)
                 .map_err(|e| miette::miette!("cannot read rule file {path}: {e}"))
-                .and_then(|text| futmlir_passes::egraph::add_user_rule_file(path, &text))
+                .and_then(|text| book.add_file(path, &text))
                 .map_err(|report| format!("{report:?}"))?;
         }
-        Ok(())
+        Ok(Arc::new(book))
     }
 }

@@ -23,6 +23,7 @@
 //! (`SegMap`, `SegRed`, `SegScan`, `SegHist`) as well as soac ones.
 
 use std::path::Path;
+use std::sync::Arc;
 
 // Note [Where structure blocks count]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -38,6 +39,7 @@ use std::path::Path;
 
 use futmlir_dialects::ir::{Context, OpId};
 use futmlir_frontend::testspec::Structure;
+use futmlir_passes::egraph::RuleBook;
 use futmlir_passes::{pipelines, Instrumentation, Level, PassManager, Pipeline};
 
 /// The result of one block: `Ok(None)` when it holds, `Ok(Some(why))`
@@ -63,7 +65,8 @@ pub fn check(path: &Path, s: &Structure) -> Result<Option<String>, String> {
     let mut ctx = futmlir_dialects::context();
     let module = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx)
         .map_err(|d| format!("compilation failed:\n{}", d.to_plain(&sm)))?;
-    PassManager::new(pipeline, Instrumentation::default())
+    let rules = RuleBook::load(None).map_err(|e| format!("{e:?}"))?;
+    PassManager::new(pipeline, Instrumentation::default(), Arc::new(rules))
         .run(&mut ctx, module)
         .map_err(|ds| format!("the pipeline `{pipeline_text}` failed: {}", ds[0].message))?;
     let mut wrong = Vec::new();

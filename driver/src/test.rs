@@ -88,12 +88,19 @@ impl BackendKind {
             }
             return Ok(());
         }
+        // Plugins first: the pipeline may name their passes.
+        if let Err(e) = flags.load_plugins() {
+            eprintln!("{e}");
+            return Err(ExitCode::from(2));
+        }
         if flags.dump_pass_pipeline {
             let gpu = (self == BackendKind::Cuda).then_some(gpu_arch);
             eprintln!("{}", crate::build::pipeline_text(flags, gpu, false));
             return Err(ExitCode::SUCCESS);
         }
-        if let Err(report) = flags.load_rules() {
+        // The rule files are read again for each program (one book per
+        // compile); a bad one is reported once, here.
+        if let Err(report) = flags.rule_book() {
             eprintln!("{report}");
             return Err(ExitCode::from(2));
         }

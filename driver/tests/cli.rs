@@ -965,7 +965,7 @@ fn opt_refuses_a_pass_at_the_wrong_level() {
     let out = futmlir()
         .args([
             "opt",
-            "--pass-pipeline=soac-fuse,soac-to-segop,explicit-allocations,segop-to-imp{target=cpu},imp-free-early,ir-dce",
+            "--pass-pipeline=soac-fuse,soac-to-segop,segop-to-mem,segop-to-imp{target=cpu},imp-free-early,ir-dce",
         ])
         .arg(&p)
         .output()
@@ -1003,7 +1003,7 @@ fn build_takes_the_pass_pipeline() {
     assert!(dump.status.success());
     let pipeline = String::from_utf8_lossy(&dump.stderr).trim().to_string();
     assert!(
-        pipeline.starts_with("soac-inline") && pipeline.ends_with("llvm-to-object,link{shared-runtime=false}"),
+        pipeline.starts_with("soac-inline") && pipeline.ends_with("llvm-to-object,object-to-exe{shared-runtime=false}"),
         "{pipeline}"
     );
     let build = |out: &str, extra: &[&str]| {
@@ -1030,11 +1030,11 @@ fn build_takes_the_pass_pipeline() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("pass 'soac-fuse' works on soac IR"));
-    const BELOW_IMP: &str = "imp-to-mlir,mlir-to-llvm,llvm-to-object,link";
+    const BELOW_IMP: &str = "imp-to-mlir,mlir-to-llvm,llvm-to-object,object-to-exe";
     build(
         "c",
         &[&format!(
-            "--pass-pipeline=soac-inline,soac-to-segop,soac-simplify,explicit-allocations,segop-to-imp{{target=cpu}},{BELOW_IMP}"
+            "--pass-pipeline=soac-inline,soac-to-segop,soac-simplify,segop-to-mem,segop-to-imp{{target=cpu}},{BELOW_IMP}"
         )],
     );
     assert_eq!(run_exe(&dir.join("c"), &[], "[1, 2, 3]").1.trim(), "12i32");
@@ -1052,15 +1052,15 @@ fn build_takes_the_pass_pipeline() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success() && err.contains(expected), "{pipeline}: {err}");
     };
-    let to_imp = "soac-inline,soac-to-segop,explicit-allocations,segop-to-imp{target=cpu}";
+    let to_imp = "soac-inline,soac-to-segop,segop-to-mem,segop-to-imp{target=cpu}";
     failing(
-        &format!("{to_imp},imp-to-mlir,mlir-to-llvm{{pipeline=\"builtin.module(canonicalize)\"}},llvm-to-object,link"),
+        &format!("{to_imp},imp-to-mlir,mlir-to-llvm{{pipeline=\"builtin.module(canonicalize)\"}},llvm-to-object,object-to-exe"),
         "pass 'mlir-to-llvm' failed",
     );
     failing("soac-inline,soac-to-segop", "ends at the segop level");
     failing(
-        &format!("{to_imp},imp-to-mlir,mlir-to-llvm,link"),
-        "pass 'link' works on object IR",
+        &format!("{to_imp},imp-to-mlir,mlir-to-llvm,object-to-exe"),
+        "pass 'object-to-exe' works on object IR",
     );
     failing(&format!("{to_imp},imp-to-mlir"), "ends at the mlir level");
     // CUDA kernels need their PTX before the host module is translated.
@@ -1069,7 +1069,7 @@ fn build_takes_the_pass_pipeline() {
         .arg(&p)
         .args(["--target=cuda", "-o"])
         .arg(dir.join("e"))
-        .arg("--pass-pipeline=soac-inline,soac-to-segop,explicit-allocations,segop-to-imp{target=cuda},imp-to-mlir{target=cuda},mlir-to-llvm,llvm-to-object,link")
+        .arg("--pass-pipeline=soac-inline,soac-to-segop,segop-to-mem,segop-to-imp{target=cuda},imp-to-mlir{target=cuda},mlir-to-llvm,llvm-to-object,object-to-exe")
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
@@ -1161,7 +1161,7 @@ fn test_and_bench_take_the_compile_flags() {
         )
     };
     // A reordered pipeline (no fusion, no simplification) still passes.
-    let reordered = "--pass-pipeline=soac-inline,soac-to-segop,explicit-allocations,segop-to-imp{target=cpu},imp-to-mlir,mlir-to-llvm,llvm-to-object,link";
+    let reordered = "--pass-pipeline=soac-inline,soac-to-segop,segop-to-mem,segop-to-imp{target=cpu},imp-to-mlir,mlir-to-llvm,llvm-to-object,object-to-exe";
     let (code, out, err) = run(&["test", "--backend=cpu", reordered]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("1 passed, 0 failed"), "{out}");
@@ -1172,11 +1172,11 @@ fn test_and_bench_take_the_compile_flags() {
     // --timing times each program's passes, the link included.
     let (code, out, err) = run(&["bench", "--backend=cpu", "-r", "1", "--timing", reordered]);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(err.contains("llvm-to-object") && err.contains("link"), "{err}");
+    assert!(err.contains("llvm-to-object") && err.contains("object-to-exe"), "{err}");
     // The pipeline a command would use, as `build` prints it.
     let (code, _, err) = run(&["test", "--backend=cpu", "--dump-pass-pipeline"]);
     assert_eq!(code, Some(0));
-    assert!(err.trim().ends_with("link{shared-runtime=false}"), "{err}");
+    assert!(err.trim().ends_with("object-to-exe{shared-runtime=false}"), "{err}");
     let (code, _, err) = run(&["test", "--backend=interp", "--timing"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--timing applies to the compiled backends"), "{err}");

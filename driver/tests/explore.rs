@@ -110,7 +110,7 @@ fn an_ordering_against_the_levels_is_reported_not_run() {
     let out = futmlir(&[
         "explore",
         prog.to_str().unwrap(),
-        "--passes=segop-cpu-locality,explicit-allocations",
+        "--passes=segop-cpu-locality,segop-to-mem",
         "-r",
         "1",
         "--json",
@@ -120,12 +120,12 @@ fn an_ordering_against_the_levels_is_reported_not_run() {
     let rows = rows(&out);
     assert_eq!(rows.len(), 3, "{}", text(&out));
     assert!(
-        rows[1].contains(" ok ") && rows[1].ends_with("segop-cpu-locality,explicit-allocations"),
+        rows[1].contains(" ok ") && rows[1].ends_with("segop-cpu-locality,segop-to-mem"),
         "{}",
         text(&out)
     );
     assert!(
-        rows[2].contains("invalid (level)") && rows[2].ends_with("explicit-allocations,segop-cpu-locality"),
+        rows[2].contains("invalid (level)") && rows[2].ends_with("segop-to-mem,segop-cpu-locality"),
         "{}",
         text(&out)
     );

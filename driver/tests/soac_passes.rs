@@ -14,7 +14,13 @@ use futmlir_frontend::soac_interp::run_func;
 use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::testspec::{parse_test_spec, InputSpec};
 use futmlir_frontend::values::{self, compare_values, Value};
+use futmlir_passes::egraph::RuleBook;
 use futmlir_passes::{Instrumentation, PassManager, Pipeline};
+
+/// The rule files compiled into futmlir, for every pipeline here.
+fn rules() -> std::sync::Arc<RuleBook> {
+    std::sync::Arc::new(RuleBook::embedded())
+}
 
 const PIPELINE: &str = futmlir_passes::pipelines::SOAC;
 
@@ -43,7 +49,7 @@ fn same(a: &Result<Vec<Value>, String>, b: &Result<Vec<Value>, String>) -> bool 
 }
 
 fn run(default_pipeline: &str) {
-    futmlir_lowering::register_passes();
+    futmlir_codegen::register_passes();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
     let pipeline_text = std::env::var("FUTMLIR_PASSES_PIPELINE").unwrap_or_else(|_| default_pipeline.to_string());
     let filter = std::env::var("FUTMLIR_DIFF_FILTER").unwrap_or_default();
@@ -85,7 +91,7 @@ fn run(default_pipeline: &str) {
             ..Instrumentation::default()
         };
         let rel = path.strip_prefix(&root).unwrap_or(path).display().to_string();
-        if let Err(ds) = PassManager::new(pipeline, instrumentation).run(&mut ctx, module) {
+        if let Err(ds) = PassManager::new(pipeline, instrumentation, rules()).run(&mut ctx, module) {
             failures.push(format!("{rel}: the pipeline failed: {}", ds[0].message));
             continue;
         }
@@ -125,7 +131,7 @@ fn soac_passes_keep_results() {
 /// The pipeline `futmlir build` runs for a target, up to the segop level
 /// (where `--emit=segop` prints).
 fn to_segop(cuda: bool) -> String {
-    futmlir_lowering::register_passes();
+    futmlir_codegen::register_passes();
     Pipeline::parse(&futmlir_passes::pipelines::compile(
         cuda.then_some(futmlir_passes::pipelines::DEFAULT_CHIP),
         false,
@@ -207,7 +213,7 @@ fn parallel_streams_fuse_and_keep_results() {
         verify_each: true,
         ..Instrumentation::default()
     };
-    PassManager::new(pipeline, instrumentation)
+    PassManager::new(pipeline, instrumentation, rules())
         .run(&mut ctx, module)
         .unwrap_or_else(|ds| panic!("soac-fuse failed: {}", ds[0].message));
     // The map, the stream and the redomap are one stream at the top.
@@ -259,9 +265,13 @@ fn partition_into_three_classes_keeps_results() {
         verify_each: true,
         ..Instrumentation::default()
     };
-    PassManager::new(Pipeline::parse("soac-partition").expect("pipeline"), instrumentation)
-        .run(&mut ctx, module)
-        .unwrap_or_else(|ds| panic!("soac-partition failed: {}", ds[0].message));
+    PassManager::new(
+        Pipeline::parse("soac-partition").expect("pipeline"),
+        instrumentation,
+        rules(),
+    )
+    .run(&mut ctx, module)
+    .unwrap_or_else(|ds| panic!("soac-partition failed: {}", ds[0].message));
     let mut names = Vec::new();
     ctx.walk(module, &mut |o| names.push(ctx.op_name(o).to_string()));
     assert!(!names.iter().any(|n| n == "soac.partition"), "{names:?}");

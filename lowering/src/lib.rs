@@ -1,142 +1,32 @@
-//! Lowering from futmlir's dialects to upstream MLIR and LLVM.
-//!
-//! The conversions and the passes between them, registered with
-//! [`register_passes`] (all but `codegen`, which the last ones call):
+//! The conversions between futmlir's levels, from soac down to imp, and
+//! the emission of imp as upstream MLIR text. (The passes within a level
+//! are the passes crate's, in `passes/src/<dialect>/`; what links MLIR
+//! and LLVM is the codegen crate's, so that this crate builds without
+//! them.) Registered with [`register_passes`]:
 //! - [`soac_to_segop`]: kernel extraction (`soac-to-segop`);
-//! - [`locality`]: on the CPU, segops read row-major copies of the
-//!   transposed views they traverse (`segop-cpu-locality`, Note
-//!   [Transposed views on the CPU]);
 //! - [`segop_to_mem`]: the mem level, the host's allocations explicit
-//!   (`explicit-allocations`, Note [The mem level]);
-//! - [`reuse`]: an allocation takes a dead block of its size
-//!   (`reuse-memory`, Note [Block reuse]);
+//!   (`segop-to-mem`, Note [The mem level]);
 //! - [`segop_to_imp`]: imperative code over memory (the views' LMADs,
 //!   the rest of the allocations), segops as loops or kernels
 //!   (`segop-to-imp{target=cpu|cuda}`); calls that stay calls become
 //!   `imp.call`s of imp functions, with device versions for kernels
 //!   (Note [Functions at the imp level]);
-//! - [`carried`]: blocks that loops and branches pass on freed once
-//!   dead, with ownership flags (`imp-carried-memory`);
-//! - [`free_early`]: each block freed right after its last use
-//!   (`imp-free-early`);
 //! - [`imp_to_mlir`]: imp as upstream MLIR text (host code, kernels in a
-//!   `gpu.module`, the runtime's program descriptor);
-//! - [`codegen`]: MLIR's conversions (melior), LLVM IR, PTX, the host
-//!   object (inkwell), linking with the runtime;
-//! - [`below_imp`]: the steps below imp as passes (`imp-to-mlir`,
-//!   `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object`, `link`; Note
-//!   [Passes below imp]), so that the whole compile is one pipeline.
+//!   `gpu.module`, the runtime's program descriptor), which the codegen
+//!   crate's `imp-to-mlir` pass runs (Note [Passes below imp]).
 //!
 //! The driver's `futmlir build` runs `pipelines::compile`, which names
-//! them all in order.
-//! [`toolchain`] proves the toolchain is linked: it asks MLIR (through
-//! melior) and LLVM (through inkwell) who they are.
+//! every pass of the compile in order.
 
-pub mod below_imp;
-pub mod carried;
-pub mod codegen;
-pub mod free_early;
 pub mod imp_to_mlir;
-pub mod locality;
-pub mod reuse;
 pub mod segop_to_imp;
 pub mod segop_to_mem;
 pub mod soac_to_segop;
 
 /// Adds the conversion passes to the pass registry (the driver calls
-/// this before it parses a pipeline).
+/// this, through the codegen crate's `register_passes`, before it parses
+/// a pipeline).
 pub fn register_passes() {
-    static PASSES: &[futmlir_passes::PassInfo] = &[
-        soac_to_segop::INFO,
-        locality::INFO,
-        segop_to_mem::INFO,
-        reuse::INFO,
-        segop_to_imp::INFO,
-        carried::INFO,
-        free_early::INFO,
-        below_imp::IMP_TO_MLIR,
-        below_imp::MLIR_TO_PTX,
-        below_imp::MLIR_TO_LLVM,
-        below_imp::LLVM_TO_OBJECT,
-        below_imp::LINK,
-    ];
+    static PASSES: &[futmlir_passes::PassInfo] = &[soac_to_segop::INFO, segop_to_mem::INFO, segop_to_imp::INFO];
     futmlir_passes::registry::register(PASSES);
-}
-
-use melior::dialect::DialectRegistry;
-use melior::ir::operation::OperationLike;
-use melior::ir::Module;
-use melior::utility::register_all_dialects;
-use melior::Context;
-
-/// What the linked MLIR and LLVM report about themselves.
-pub struct Toolchain {
-    pub llvm_version: (u32, u32, u32),
-    pub mlir_dialects: usize,
-    /// Whether MLIR parsed and verified a small `func` module.
-    pub mlir_works: bool,
-}
-
-pub fn toolchain() -> Toolchain {
-    let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
-    context.load_all_available_dialects();
-    let module = Module::parse(&context, "func.func @f(%x: i32) -> i32 { return %x : i32 }");
-    Toolchain {
-        llvm_version: inkwell::support::get_llvm_version(),
-        mlir_dialects: context.registered_dialect_count(),
-        mlir_works: module.is_some_and(|m| m.as_operation().verify()),
-    }
-}
-
-impl std::fmt::Display for Toolchain {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (a, b, c) = self.llvm_version;
-        writeln!(f, "LLVM {a}.{b}.{c} (linked through inkwell 0.11)")?;
-        write!(
-            f,
-            "MLIR {a}.{b}.{c} (linked through melior 0.27; {} dialects registered; self-check {})",
-            self.mlir_dialects,
-            if self.mlir_works { "passed" } else { "FAILED" }
-        )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use futmlir_passes::{pipelines, Level, Pipeline};
-
-    /// Each target's whole compile goes from the soac level to the
-    /// executable through passes that read what the ones before leave,
-    /// and every IR level can be printed (Note [Pass levels], Note
-    /// [Passes below imp]).
-    #[test]
-    fn the_compile_pipelines_go_from_soac_to_the_executable() {
-        super::register_passes();
-        for gpu in [None, Some(pipelines::DEFAULT_CHIP)] {
-            for shared in [false, true] {
-                let p = Pipeline::parse(&pipelines::compile(gpu, shared)).expect("parses");
-                assert_eq!(p.check_levels(&[Level::Soac]), Ok(vec![Level::Exe]));
-                for level in [Level::Soac, Level::Segop, Level::Mem, Level::Imp] {
-                    assert!(p.up_to_level(&[Level::Soac], level).is_some(), "{level:?}");
-                }
-                let to_imp = Pipeline::parse(&pipelines::to_imp(gpu.is_some())).expect("parses");
-                assert_eq!(p.up_to_level(&[Level::Soac], Level::Imp), Some(to_imp));
-                // `--emit=mlir` stops after `imp-to-mlir`, `--emit=llvm`
-                // after `mlir-to-llvm`; the PTX only on the CUDA target.
-                let mlir = p.up_to_writer(Level::Mlir).expect("makes MLIR");
-                assert!(mlir.to_string().ends_with(&format!(
-                    "imp-to-mlir{{target={}}}",
-                    if gpu.is_some() { "cuda" } else { "cpu" }
-                )));
-                assert!(p.up_to_writer(Level::Llvm).is_some());
-                assert_eq!(p.up_to_pass("mlir-to-ptx").is_some(), gpu.is_some());
-                assert_eq!(p.to_string().contains("shared-runtime=true"), shared);
-                // The text parses back to the same pipeline.
-                assert_eq!(Pipeline::parse(&p.to_string()).expect("parses back"), p);
-            }
-        }
-    }
 }

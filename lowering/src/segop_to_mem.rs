@@ -1,4 +1,4 @@
-//! `explicit-allocations`: from segop to mem, the allocations of the
+//! `segop-to-mem`: from segop to mem, the allocations of the
 //! host code made explicit.
 //!
 //! **Note [The mem level].** After this pass, every fresh array the host
@@ -10,7 +10,7 @@
 //! computed from the result's type: the product of its sizes and the
 //! element's bytes (a `segop.filter`'s results from its input's size,
 //! the most it may keep). Passes of the mem level see and change the
-//! blocks: `reuse-memory` (`reuse.rs`) gives an allocation a dead
+//! blocks: `mem-reuse` (`reuse.rs`) gives an allocation a dead
 //! block of the same size. `segop-to-imp` then writes each bound result
 //! into its block instead of allocating one.
 //!
@@ -26,15 +26,17 @@
 use futmlir_dialects::ir::{BlockId, Builder, Context, Diagnostic, Dim, OpId, Scalar, TypeKind, Value};
 use futmlir_passes::{Level, Options, Pass, PassInfo};
 
-use crate::segop_to_imp::{array_dims, array_elem, elem_bytes};
+use futmlir_passes::mem::{array_elem, host_functions, host_regions};
+
+use crate::segop_to_imp::{array_dims, elem_bytes};
 
 pub const INFO: PassInfo = PassInfo {
-    name: "explicit-allocations",
+    name: "segop-to-mem",
     description: "segop to mem: a mem.alloc and mem.bind for every fresh array of the host code (Note [The mem level])",
     options: &[],
     reads: &[Level::Segop],
     writes: Some(Level::Mem),
-    create: |_: &Options| Box::new(ExplicitAllocations),
+    create: &|_: &Options, _| Box::new(ExplicitAllocations),
 };
 
 struct ExplicitAllocations;
@@ -46,23 +48,6 @@ impl Pass for ExplicitAllocations {
             host_block(ctx, body);
         }
         Ok(())
-    }
-}
-
-/// The module's `soac.func`s.
-pub(crate) fn host_functions(ctx: &Context, module: OpId) -> Vec<OpId> {
-    let body = ctx.blocks(ctx.regions(module)[0])[0];
-    ctx.block_ops(body).filter(|&o| ctx.op_name(o) == "soac.func").collect()
-}
-
-/// The host-level blocks nested in `op`: the regions of the control ops
-/// that run on the host (not segop bodies or SOAC lambdas).
-pub(crate) fn host_regions(ctx: &Context, op: OpId) -> Vec<BlockId> {
-    match ctx.op_name(op) {
-        "soac.if" | "soac.loop" | "segop.if_threshold" => {
-            ctx.regions(op).iter().flat_map(|&r| ctx.blocks(r).to_vec()).collect()
-        }
-        _ => Vec::new(),
     }
 }
 
@@ -92,14 +77,6 @@ fn host_block(ctx: &mut Context, b: BlockId) {
             bld.op("mem.bind", &[m, r], &[], &[], vec![]);
         }
     }
-}
-
-/// The `mem.bind` that says where the array `v` lives, if any.
-pub(crate) fn binding(ctx: &Context, v: Value) -> Option<OpId> {
-    ctx.uses(v)
-        .iter()
-        .find(|u| u.index == 1 && ctx.op_name(u.op) == "mem.bind")
-        .map(|u| u.op)
 }
 
 /// The results of `op` that are fresh arrays with sizes known before it

@@ -1,10 +1,12 @@
 //! The pass manager: runs a [`Pipeline`] on an op with [`Instrumentation`].
 
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
 use futmlir_dialects::ir::{Context, Diagnostic, Location, OpId};
 
+use crate::egraph::RuleBook;
 use crate::instrument::{Instrumentation, TimingNode};
 use crate::pass::{Artifact, Level};
 use crate::pipeline::{Element, Pipeline};
@@ -40,18 +42,22 @@ pub struct PassManager {
     /// one's input here and takes the last one's output (Note [Passes
     /// below imp]).
     pub artifact: Artifact,
+    /// The invocation's rule files, for the passes that rewrite with them
+    /// (Note [Rule files at run time]).
+    pub rules: Arc<RuleBook>,
     timing: TimingNode,
     dumps: usize,
     dump_sink: Box<dyn Write>,
 }
 
 impl PassManager {
-    pub fn new(pipeline: Pipeline, instrumentation: Instrumentation) -> PassManager {
+    pub fn new(pipeline: Pipeline, instrumentation: Instrumentation, rules: Arc<RuleBook>) -> PassManager {
         let timing = skeleton("root", &pipeline);
         PassManager {
             pipeline,
             instrumentation,
             artifact: None,
+            rules,
             timing,
             dumps: 0,
             dump_sink: Box::new(std::io::stderr()),
@@ -102,7 +108,7 @@ impl PassManager {
                         .wants_before_text()
                         .then(|| ctx.print_op(root, self.instrumentation.print));
                     let start = Instant::now();
-                    let mut pass = (info.create)(options);
+                    let mut pass = (info.create)(options, &self.rules);
                     let result = pass.run_with_artifact(ctx, op, &mut self.artifact);
                     t.time += start.elapsed();
                     if let Err(d) = result {

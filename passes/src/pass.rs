@@ -1,6 +1,10 @@
 //! The `Pass` trait and typed pass options.
 
+use std::sync::Arc;
+
 use futmlir_dialects::ir::{Context, Diagnostic, OpId};
+
+use crate::egraph::RuleBook;
 
 /// The type of a pass option, checked when a pipeline is parsed.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -199,7 +203,11 @@ pub struct PassInfo {
     /// The level of its result: `None` for the level it read (a pass
     /// within a level), `Some` for a conversion.
     pub writes: Option<Level>,
-    pub create: fn(&Options) -> Box<dyn Pass>,
+    /// Makes an instance with the given options and the invocation's rule
+    /// book (Note [Rule files at run time]). A closure rather than a `fn`,
+    /// so that a pass loaded from a plugin can carry its plugin's entry
+    /// points (Note [Pass plugins] in `plugin.rs`).
+    pub create: &'static CreatePass,
 }
 
 impl PassInfo {
@@ -214,6 +222,8 @@ impl PassInfo {
 /// What the passes below imp pass on (Note [Passes below imp]): each
 /// knows its own type (the lowering crate's) and downcasts.
 pub type Artifact = Option<Box<dyn std::any::Any>>;
+/// How [`PassInfo::create`] makes a pass.
+pub type CreatePass = dyn Fn(&Options, &Arc<RuleBook>) -> Box<dyn Pass> + Sync;
 
 /// A transformation or analysis run on one operation (and what it holds).
 pub trait Pass {
@@ -241,7 +251,7 @@ pub trait Pass {
 // registered by the lowering crate, with levels that the pipeline is
 // checked against: `imp-to-mlir` (imp -> mlir), `mlir-to-ptx` (the
 // kernels compiled, within mlir), `mlir-to-llvm` (mlir -> llvm),
-// `llvm-to-object` and `link` (object -> exe). What they pass on is an
+// `llvm-to-object` and `object-to-exe` (object -> exe). What they pass on is an
 // [`Artifact`] that the pass manager holds for them (`PassManager::
 // artifact`): the IR stays in the context, untouched, and the driver
 // reads the artifact when the pipeline ends (the MLIR text for

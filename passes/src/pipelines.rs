@@ -53,12 +53,12 @@ pub const CPU_KERNELS: &str = "segop-cpu-locality";
 
 /// The mem level, after [`TO_KERNELS`] (both from `futmlir-lowering`):
 ///
-/// 1. `explicit-allocations`: every fresh array of the host code gets a
+/// 1. `segop-to-mem`: every fresh array of the host code gets a
 ///    `mem.alloc` and a `mem.bind` (Note [The mem level]).
-/// 2. `reuse-memory`: an allocation takes a block of its size that is
+/// 2. `mem-reuse`: an allocation takes a block of its size that is
 ///    dead by then (Note [Block reuse]); it needs the blocks explicit.
 /// 3. `ir-dce`: the byte sizes of the allocations that went.
-pub const MEM: &str = "explicit-allocations,reuse-memory,ir-dce";
+pub const MEM: &str = "segop-to-mem,mem-reuse,ir-dce";
 
 /// Down to the imp level, after [`MEM`], for the CPU: `segop-to-imp`
 /// (kernels become loops), then the imp passes: `imp-carried-memory`
@@ -73,7 +73,7 @@ pub const IMP_CUDA: &str = "segop-to-imp{target=cuda},imp-carried-memory,imp-fre
 /// the lowering crate's): the MLIR text of the imp module, MLIR's
 /// conversions and the translation to LLVM IR, the host object, the
 /// executable.
-pub const EXE_CPU: &str = "imp-to-mlir{target=cpu},mlir-to-llvm,llvm-to-object,link";
+pub const EXE_CPU: &str = "imp-to-mlir{target=cpu},mlir-to-llvm,llvm-to-object,object-to-exe";
 
 /// The GPU that `futmlir build --target=cuda` compiles kernels for
 /// unless `--gpu-arch` says otherwise: the H100 that futmlir is tested
@@ -83,7 +83,7 @@ pub const DEFAULT_CHIP: &str = "sm_90";
 /// Below imp, for CUDA: [`EXE_CPU`] with the kernels compiled to PTX
 /// for the chip, which the executable carries.
 pub fn exe_cuda(chip: &str) -> String {
-    format!("imp-to-mlir{{target=cuda}},mlir-to-ptx{{chip={chip}}},mlir-to-llvm,llvm-to-object,link")
+    format!("imp-to-mlir{{target=cuda}},mlir-to-ptx{{chip={chip}}},mlir-to-llvm,llvm-to-object,object-to-exe")
 }
 
 /// The whole compile from the soac level to the imp level for a target.
@@ -106,7 +106,7 @@ pub fn compile(gpu: Option<&str>, shared_runtime: bool) -> String {
         None => EXE_CPU.to_string(),
     };
     let below = if shared_runtime {
-        below.replace(",link", ",link{shared-runtime=true}")
+        below.replace(",object-to-exe", ",object-to-exe{shared-runtime=true}")
     } else {
         below
     };

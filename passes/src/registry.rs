@@ -19,6 +19,10 @@ static BUILT_IN: &[PassInfo] = &[
     crate::soac::fuse::INFO,
     crate::soac::unstream::INFO,
     crate::soac::partition::INFO,
+    crate::segop::locality::INFO,
+    crate::mem::reuse::INFO,
+    crate::imp::carried::INFO,
+    crate::imp::free_early::INFO,
 ];
 
 /// Passes other crates registered.

@@ -501,6 +501,16 @@ impl Context {
         rs
     }
 
+    /// Gives `op`, which holds no regions (after [`Context::take_regions`]),
+    /// the detached `regions`.
+    pub fn set_regions(&mut self, op: OpId, regions: Vec<RegionId>) {
+        debug_assert!(self.ops[op.0 as usize].regions.is_empty(), "op still holds regions");
+        for &r in &regions {
+            self.regions[r.0 as usize].parent = Link::some(op);
+        }
+        self.ops[op.0 as usize].regions = regions.into_boxed_slice();
+    }
+
     pub fn add_block_arg(&mut self, b: BlockId, ty: Type) -> Value {
         let index = self.blocks[b.0 as usize].args.len() as u32;
         let v = self.new_value(ty, ValueDef::BlockArg { block: b, index });

@@ -43,7 +43,7 @@ LMAD's sizes.
             name: "mem.bind",
             summary: "Places an op's fresh array result in a memory block.",
             description: r#"Operands `(block, array)`: the array, a result of the op just before
-(`explicit-allocations` puts it there), is stored in the block,
+(`segop-to-mem` puts it there), is stored in the block,
 row-major from its start (the LMAD `offset: 0, dims: [(n1, n2*...*nr),
 ..., (nr, 1)]`); the op writes its result there instead of allocating.
 

@@ -172,6 +172,8 @@ struct Explorer<'a> {
     references: Vec<OnceCell<Result<Option<Vec<Value>>, String>>>,
     /// The program that computes the references.
     reference_program: OnceCell<Result<Box<dyn Compiled>, String>>,
+    /// The rule book of the counting runs (the builds read their own).
+    rules: std::sync::Arc<futmlir_passes::egraph::RuleBook>,
 }
 
 impl Explorer<'_> {
@@ -233,15 +235,15 @@ impl Explorer<'_> {
         let (sm, checked) = crate::run::load_plain(self.path).ok()?;
         let mut ctx = futmlir_dialects::context();
         let module = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).ok()?;
-        PassManager::new(prefix, Instrumentation::default())
+        PassManager::new(prefix, Instrumentation::default(), self.rules.clone())
             .run(&mut ctx, module)
             .ok()?;
         Some(crate::structure::kernels_and_soacs(&ctx, module))
     }
 
     /// The row of an ordering before it is built: with its counts, or
-    /// (`Err`) `invalid (level)` when the level check refuses it.
-    fn checked_row(&self, c: &Candidate) -> Result<Row, Row> {
+    /// `invalid (level)` when the level check refuses it.
+    fn checked_row(&self, c: &Candidate) -> Row {
         let mut row = Row {
             label: c.label.clone(),
             ordering: c.ordering.clone(),
@@ -252,18 +254,18 @@ impl Explorer<'_> {
         };
         if let Err(why) = Self::check_levels(&c.pipeline) {
             row.build = Build::InvalidLevel(why);
-            return Err(row);
+            return row;
         }
         row.counts = self.counts(&c.pipeline);
-        Ok(row)
+        row
     }
 
     /// Builds and runs one ordering here.
     fn run(&self, c: &Candidate) -> Row {
-        let mut row = match self.checked_row(c) {
-            Ok(row) => row,
-            Err(invalid) => return invalid,
-        };
+        let mut row = self.checked_row(c);
+        if matches!(row.build, Build::InvalidLevel(_)) {
+            return row;
+        }
         let backend = ExeBackend {
             gpu: self.gpu.map(str::to_string),
             flags: self.flags_for(&c.pipeline),
@@ -342,43 +344,40 @@ impl Explorer<'_> {
         println!("{}", table::header(&self.dataset_names()));
         for (k, c) in candidates.iter().enumerate() {
             let prog = format!("p{k:03}");
-            let row = match self.checked_row(c) {
-                Err(invalid) => invalid,
-                Ok(mut row) => {
-                    let exe = dir.join(&prog);
-                    let ptx = self.gpu.map(|_| dir.join(format!("{prog}.ptx")));
-                    let start = Instant::now();
-                    let built = build_with(
-                        self.path,
-                        Emit::Exe,
-                        self.gpu,
-                        &exe,
-                        true,
-                        ptx.as_deref(),
-                        &self.flags_for(&c.pipeline),
-                    );
-                    match built {
-                        Ok(_) => {
-                            row.build = Build::Built(start.elapsed().as_secs_f64());
-                            row.cells = vec![
-                                Cell {
-                                    runtimes: Vec::new(),
-                                    outcome: Outcome::NotRun,
-                                };
-                                cases.len()
-                            ];
-                            cases.iter().for_each(|l| manifest.push_str(&l.manifest_line(&prog)));
-                        }
-                        Err(e) => {
-                            row.build = Build::Failed(first_line(&e));
-                            cases
-                                .iter()
-                                .for_each(|l| manifest.push_str(&l.not_compiled(&e).manifest_line(&prog)));
-                        }
+            let mut row = self.checked_row(c);
+            if !matches!(row.build, Build::InvalidLevel(_)) {
+                let exe = dir.join(&prog);
+                let ptx = self.gpu.map(|_| dir.join(format!("{prog}.ptx")));
+                let start = Instant::now();
+                let built = build_with(
+                    self.path,
+                    Emit::Exe,
+                    self.gpu,
+                    &exe,
+                    true,
+                    ptx.as_deref(),
+                    &self.flags_for(&c.pipeline),
+                );
+                match built {
+                    Ok(_) => {
+                        row.build = Build::Built(start.elapsed().as_secs_f64());
+                        row.cells = vec![
+                            Cell {
+                                runtimes: Vec::new(),
+                                outcome: Outcome::NotRun,
+                            };
+                            cases.len()
+                        ];
+                        cases.iter().for_each(|l| manifest.push_str(&l.manifest_line(&prog)));
                     }
-                    row
+                    Err(e) => {
+                        row.build = Build::Failed(first_line(&e));
+                        cases
+                            .iter()
+                            .for_each(|l| manifest.push_str(&l.not_compiled(&e).manifest_line(&prog)));
+                    }
                 }
-            };
+            }
             tsv.push_str(&row_tsv(&prog, &row));
             println!("{}", table::line(&row, self.datasets.len()));
             rows.push(row);
@@ -522,6 +521,8 @@ fn explore(a: &ExploreArgs) -> Result<bool, String> {
     if a.times.is_some() {
         return Err("error: a second path (TIMES) goes with --report".to_string());
     }
+    // Plugins first: `--passes` may name their passes.
+    a.flags.load_plugins()?;
     let gpu = (a.target == Target::Cuda).then_some(a.gpu_arch.as_str());
     let base_text = a
         .flags
@@ -547,7 +548,7 @@ fn explore(a: &ExploreArgs) -> Result<bool, String> {
         }
         return Ok(true);
     }
-    a.flags.load_rules()?;
+    let rules = a.flags.rule_book()?;
     if a.bundle.is_none() && a.target == Target::Cuda && !Path::new("/dev/nvidiactl").exists() {
         eprintln!("warning: no NVIDIA GPU here; --target=cuda runs the orderings here unless --bundle DIR is given");
     }
@@ -568,6 +569,7 @@ fn explore(a: &ExploreArgs) -> Result<bool, String> {
         references: datasets.iter().map(|_| OnceCell::new()).collect(),
         datasets,
         reference_program: OnceCell::new(),
+        rules,
     };
     let flags: Vec<String> = std::env::args().skip(1).map(|f| json_string(&f)).collect();
     let meta = vec![

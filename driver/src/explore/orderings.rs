@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn splice_removes_every_occurrence_and_inserts_at_the_first() {
-        futmlir_lowering::register_passes();
+        futmlir_codegen::register_passes();
         let base =
             Pipeline::parse("soac-inline,soac-simplify,soac-fuse,soac-simplify,soac-unstream{nested=true},ir-dce")
                 .unwrap();

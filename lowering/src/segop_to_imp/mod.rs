@@ -39,6 +39,7 @@
 //! is in range. SOACs left inside segop bodies are sequential loops of
 //! the same kind.
 
+pub(crate) use futmlir_passes::mem::array_elem;
 use std::collections::HashMap;
 
 use futmlir_dialects::ir::{
@@ -66,7 +67,7 @@ pub const INFO: PassInfo = PassInfo {
     }],
     reads: &[Level::Segop, Level::Mem],
     writes: Some(Level::Imp),
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(ToImp {
             gpu: o.string("target") == "cuda",
         })
@@ -470,7 +471,7 @@ impl<'a> Tr<'a> {
 
     /// The imp block the mem level bound `result` to (`mem.bind`).
     fn bound_block(&self, result: Value) -> Option<Value> {
-        let bind = crate::segop_to_mem::binding(self.ctx, result)?;
+        let bind = futmlir_passes::mem::binding(self.ctx, result)?;
         match self.map.get(&self.ctx.operands(bind)[0]) {
             Some(Rep::Scalar(m)) => Some(*m),
             _ => None,
@@ -1142,14 +1143,6 @@ fn with_init_sizes(mut merge: Vec<Rep>, buffers: &[Option<(Arr, Arr)>]) -> Vec<R
         }
     }
     merge
-}
-
-/// The element type and rank of an array type; `None` for a scalar.
-pub(crate) fn array_elem(ctx: &Context, t: Type) -> Option<(Scalar, usize)> {
-    match ctx.type_kind(t) {
-        TypeKind::Array { elem, shape } => Some((ctx.as_scalar(*elem).unwrap_or(Scalar::I8), shape.len())),
-        _ => None,
-    }
 }
 
 /// The dimensions of an array type.

@@ -54,7 +54,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[futmlir_passes::Level::Soac],
     writes: Some(futmlir_passes::Level::Segop),
-    create: |_: &Options| Box::new(ToSegop),
+    create: &|_: &Options, _| Box::new(ToSegop),
 };
 
 struct ToSegop;

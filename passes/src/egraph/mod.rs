@@ -7,12 +7,16 @@
 //!   schedule within limits.
 //! - [`terms`]: the term language of `soac` scalar operations, literals and
 //!   the predicates rules may name.
+//! - [`book`]: the [`RuleBook`], the rule files of one invocation, read
+//!   from `rewrite-rules/` (or the folder `--rules-dir` names) when
+//!   futmlir runs, and compiled once.
 //! - [`fold`]: constant folding as an e-class analysis (every class with a
 //!   known value also holds it as a literal).
 //!
 //! **Note [Rule files].**
 //! Rewrites are data, in `rewrite-rules/*.rules`, so that a user can read,
-//! extend and reorder them without recompiling (`--rules FILE`). A file is
+//! extend and reorder them without recompiling (edit `rewrite-rules/`, or
+//! add `--rules FILE`; Note [Rule files at run time]). A file is
 //! a sequence of lines; `#` starts a comment:
 //!
 //! ```text
@@ -32,19 +36,21 @@
 //! operator or predicate, a wrong arity, a right side that uses a variable
 //! its left side does not bind) name the file, line and column.
 
+pub mod book;
 pub mod fold;
 pub mod fusion;
 pub mod rules;
 pub mod ruleset;
 pub mod terms;
 
-use std::sync::Mutex;
-
+pub use book::RuleBook;
 use fold::ConstFold;
 use rules::RuleError;
 use ruleset::Rules;
 
-/// The rule files that ship with futmlir, compiled into the binary.
+/// The rule files that ship with futmlir, compiled into the binary: the
+/// fallback when `rewrite-rules/` is not there to be read (Note [Rule
+/// files at run time] in `book.rs`).
 pub const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
     (
         "rewrite-rules/simplify.rules",
@@ -55,9 +61,6 @@ pub const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
         include_str!("../../../rewrite-rules/fusion.rules"),
     ),
 ];
-
-/// Rule files a user added with `--rules FILE` (path, text), in order.
-static USER_RULE_FILES: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
 
 /// A compiled rule file: rewrites of scalar code or fusion rules.
 pub enum Compiled {
@@ -73,70 +76,6 @@ pub fn compile_file(text: &str) -> Result<Compiled, RuleError> {
         "fusion" => Compiled::Fusion(ruleset::compile(&file, &fusion::language(), &fusion::predicates())?),
         _ => Compiled::Scalar(ruleset::compile(&file, &terms::language(), &terms::predicates())?),
     })
-}
-
-/// Add a user's rule file (`--rules FILE`): it must compile on its own,
-/// and its rule sets must not clash with the loaded ones of its language.
-/// Passes created afterwards see its sets, and its schedule runs after the
-/// built-in ones.
-pub fn add_user_rule_file(path: &str, text: &str) -> Result<(), miette::Report> {
-    let compiled = compile_file(text).map_err(|e| e.to_report(path, text))?;
-    let clash = |e: String| miette::miette!("{path}: {e}");
-    match compiled {
-        Compiled::Scalar(r) => loaded_rules()
-            .map_err(|e| miette::miette!("{e}"))?
-            .extend(r)
-            .map_err(clash)?,
-        Compiled::Fusion(r) => loaded_fusion_rules()
-            .map_err(|e| miette::miette!("{e}"))?
-            .extend(r)
-            .map_err(clash)?,
-    }
-    USER_RULE_FILES
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push((path.to_string(), text.to_string()));
-    Ok(())
-}
-
-/// Every loaded file (built-in, then the user's), compiled, in order.
-fn loaded() -> Result<Vec<Compiled>, String> {
-    let user = USER_RULE_FILES.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    BUILTIN_RULE_FILES
-        .iter()
-        .map(|(p, t)| (p.to_string(), t.to_string()))
-        .chain(user)
-        .map(|(path, text)| compile_file(&text).map_err(|e| e.to_plain(&path, &text)))
-        .collect()
-}
-
-fn merge<N: egg::Analysis<egg::SymbolLang> + Clone + Default + 'static>(
-    parts: impl Iterator<Item = Rules<N>>,
-) -> Result<Rules<N>, String> {
-    let mut all = Rules {
-        sets: Vec::new(),
-        schedule: Vec::new(),
-    };
-    for r in parts {
-        all.extend(r)?;
-    }
-    Ok(all)
-}
-
-/// The scalar rule files, built-in and the user's, compiled together.
-pub fn loaded_rules() -> Result<Rules<ConstFold>, String> {
-    merge(loaded()?.into_iter().filter_map(|c| match c {
-        Compiled::Scalar(r) => Some(r),
-        Compiled::Fusion(_) => None,
-    }))
-}
-
-/// The fusion rule files, built-in and the user's, compiled together.
-pub fn loaded_fusion_rules() -> Result<Rules<()>, String> {
-    merge(loaded()?.into_iter().filter_map(|c| match c {
-        Compiled::Fusion(r) => Some(r),
-        Compiled::Scalar(_) => None,
-    }))
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: Level::ALL,
     writes: None,
-    create: |_: &Options| Box::new(Cse),
+    create: &|_: &Options, _| Box::new(Cse),
 };
 
 struct Cse;

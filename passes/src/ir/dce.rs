@@ -2,7 +2,7 @@
 
 use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId};
 
-use crate::pass::{Level, OptionKind, OptionSpec, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "ir-dce",
@@ -15,7 +15,7 @@ pub const INFO: PassInfo = PassInfo {
     }],
     reads: Level::ALL,
     writes: None,
-    create: |o| {
+    create: &|o: &Options, _| {
         Box::new(Dce {
             max_iters: o.uint("max-iters"),
         })

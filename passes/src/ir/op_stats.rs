@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use futmlir_dialects::ir::{Context, Diagnostic, OpId};
 
-use crate::pass::{Level, OptionKind, OptionSpec, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "ir-op-stats",
@@ -17,7 +17,7 @@ pub const INFO: PassInfo = PassInfo {
     }],
     reads: Level::ALL,
     writes: None,
-    create: |o| Box::new(OpStats { json: o.bool("json") }),
+    create: &|o: &Options, _| Box::new(OpStats { json: o.bool("json") }),
 };
 
 struct OpStats {

@@ -10,7 +10,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: Level::ALL,
     writes: None,
-    create: |_: &Options| Box::new(StripLocations),
+    create: &|_: &Options, _| Box::new(StripLocations),
 };
 
 struct StripLocations;

@@ -64,6 +64,7 @@
 //! a screma back into a scan and a map (`soac-to-segop`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 use std::time::Duration;
 
 use egg::{EGraph, Extractor, Id, RecExpr, SymbolLang};
@@ -75,7 +76,7 @@ use futmlir_dialects::ir::{
 use super::analysis::{alias_roots, ancestor_in, block_alive, blocks_inner_first, consumed, reads, users_in, SOAC_OPS};
 use crate::egraph::fusion::{FusionCost, QUESTION_COST};
 use crate::egraph::ruleset::{Limits, Rules};
-use crate::egraph::{self};
+use crate::egraph::RuleBook;
 use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
@@ -123,8 +124,9 @@ pub const INFO: PassInfo = PassInfo {
     ],
     reads: &[Level::Soac],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options, rules| {
         Box::new(Fuse {
+            rules: rules.clone(),
             copies: o.bool("copy"),
             sets: o.string("rules").to_string(),
             horizontal: o.bool("horizontal"),
@@ -136,6 +138,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 struct Fuse {
+    rules: Arc<RuleBook>,
     copies: bool,
     sets: String,
     horizontal: bool,
@@ -160,13 +163,14 @@ struct Stats {
 impl Pass for Fuse {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let fail = |ctx: &Context, msg: String| Diagnostic::error(ctx.location(op), msg);
-        let rules = egraph::loaded_fusion_rules().map_err(|e| fail(ctx, e))?;
-        let steps = crate::soac::rewrite::select_steps(&rules, &self.sets, "soac-fuse: unknown fusion rule set")
+        let book = self.rules.clone();
+        let rules = book.fusion();
+        let steps = crate::soac::rewrite::select_steps(rules, &self.sets, "soac-fuse: unknown fusion rule set")
             .map_err(|e| fail(ctx, e))?;
         let before = count_soacs(ctx, op);
         let mut f = Fuser {
             copies: self.copies,
-            rules: &rules,
+            rules,
             steps: &steps,
             node_limit: self.node_limit,
             stats: Stats::default(),

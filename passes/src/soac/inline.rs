@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use futmlir_dialects::ir::{AttrKind, Context, Diagnostic, OpId, ValueMap};
 
-use crate::pass::{Level, OptionKind, OptionSpec, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-inline",
@@ -47,7 +47,7 @@ pub const INFO: PassInfo = PassInfo {
     ],
     reads: &[Level::Soac],
     writes: None,
-    create: |o| {
+    create: &|o: &Options, _| {
         Box::new(Inline {
             kernel_allocs: o.bool("kernel-allocs"),
             remove_dead: o.bool("remove-dead"),

@@ -36,7 +36,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Soac],
     writes: None,
-    create: |_: &Options| Box::new(Partition),
+    create: &|_: &Options, _| Box::new(Partition),
 };
 
 struct Partition;

@@ -12,6 +12,7 @@
 //! built once per block, so no computation is duplicated.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::Duration;
 
 use egg::{CostFunction, EGraph, Extractor, Id, Language, RecExpr, SymbolLang};
@@ -20,7 +21,7 @@ use futmlir_dialects::ir::{AttrKind, Builder, Context, Diagnostic, OpId, Scalar,
 use crate::egraph::fold::ConstFold;
 use crate::egraph::ruleset::{Limits, StepReport};
 use crate::egraph::terms::{literal, value_leaf, Literal};
-use crate::egraph::{self};
+use crate::egraph::RuleBook;
 use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
@@ -54,8 +55,9 @@ pub const INFO: PassInfo = PassInfo {
     ],
     reads: &[Level::Soac, Level::Segop],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options, rules| {
         Box::new(Rewrite {
+            rules: rules.clone(),
             sets: o.string("rules").to_string(),
             limits: Limits {
                 nodes: o.uint("node-limit") as usize,
@@ -67,6 +69,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 struct Rewrite {
+    rules: Arc<RuleBook>,
     sets: String,
     limits: Limits,
     stats: bool,
@@ -75,8 +78,8 @@ struct Rewrite {
 impl Pass for Rewrite {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let fail = |ctx: &Context, msg: String| Diagnostic::error(ctx.location(op), msg);
-        let rules = egraph::loaded_rules().map_err(|e| fail(ctx, e))?;
-        let steps = select_steps(&rules, &self.sets, "soac-rewrite: unknown rule set").map_err(|e| fail(ctx, e))?;
+        let rules = self.rules.scalar();
+        let steps = select_steps(rules, &self.sets, "soac-rewrite: unknown rule set").map_err(|e| fail(ctx, e))?;
         let mut blocks = Vec::new();
         ctx.walk(op, &mut |o| {
             for &r in ctx.regions(o) {

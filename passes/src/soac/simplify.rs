@@ -62,6 +62,7 @@
 //! results (or none) move so.
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, Type, TypeKind, Value,
@@ -70,6 +71,7 @@ use futmlir_dialects::ir::{
 use super::analysis::{
     ancestor_in, block_alive, blocks_inner_first, cannot_fail, consumed, defined_inside, loop_offset, reads, walk_with,
 };
+use crate::egraph::RuleBook;
 use crate::ir::is_pure;
 use crate::pass::{Level, OptionKind, OptionSpec, OptionValue, Options, Pass, PassInfo};
 
@@ -99,8 +101,9 @@ pub const INFO: PassInfo = PassInfo {
     ],
     reads: &[Level::Soac, Level::Segop, Level::Mem],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options, rules| {
         Box::new(Simplify {
+            book: rules.clone(),
             max_rounds: o.uint("max-rounds") as usize,
             rules: o.string("rules").to_string(),
             stats: o.bool("stats"),
@@ -109,6 +112,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 struct Simplify {
+    book: Arc<RuleBook>,
     max_rounds: usize,
     rules: String,
     stats: bool,
@@ -121,9 +125,9 @@ impl Pass for Simplify {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
         let mut rewrite_options = Options::defaults(super::rewrite::INFO.options);
         rewrite_options.set("rules", OptionValue::String(self.rules.clone()));
-        let mut rewrite = (super::rewrite::INFO.create)(&rewrite_options);
-        let mut cse = (crate::ir::cse::INFO.create)(&Options::defaults(crate::ir::cse::INFO.options));
-        let mut dce = (crate::ir::dce::INFO.create)(&Options::defaults(crate::ir::dce::INFO.options));
+        let mut rewrite = (super::rewrite::INFO.create)(&rewrite_options, &self.book);
+        let mut cse = (crate::ir::cse::INFO.create)(&Options::defaults(crate::ir::cse::INFO.options), &self.book);
+        let mut dce = (crate::ir::dce::INFO.create)(&Options::defaults(crate::ir::dce::INFO.options), &self.book);
         let before = ctx.count_ops(op);
         let mut counts = Counts::new();
         let mut stop = format!("round limit ({})", self.max_rounds);

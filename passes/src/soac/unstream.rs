@@ -27,7 +27,7 @@ pub const INFO: PassInfo = PassInfo {
     }],
     reads: &[Level::Soac],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(Unstream {
             nested: o.bool("nested"),
         })

@@ -1,5 +1,5 @@
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations | futmlir opt - '--pass-pipeline=segop-to-imp{target=cuda}'
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations | futmlir opt - '--pass-pipeline=segop-to-imp{target=cuda}' | futmlir opt -
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt - '--pass-pipeline=segop-to-imp{target=cuda}'
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt - '--pass-pipeline=segop-to-imp{target=cuda}' | futmlir opt -
 
 // mem → imp for CUDA: the segmap becomes an imp.kernel that loads from its
 // first block parameter and stores into its second, guarded by the thread's

@@ -1,5 +1,5 @@
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations | futmlir opt - --pass-pipeline=segop-to-imp
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations | futmlir opt - --pass-pipeline=segop-to-imp | futmlir opt -
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt - --pass-pipeline=segop-to-imp
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt - --pass-pipeline=segop-to-imp | futmlir opt -
 
 // mem → imp on the CPU (segop-to-imp, after the first stage gave the IR
 // its mem.alloc and mem.bind): the entry point takes its array as a block

@@ -1,7 +1,7 @@
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations | futmlir opt -
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt -
 
-// segop → mem (explicit-allocations): the array a segmap makes gets a
+// segop → mem (segop-to-mem): the array a segmap makes gets a
 // device block allocated before it, of its byte size (4 bytes times the
 // size, saturating), and a mem.bind of that block to the array after it.
 // The function's input is not allocated (its memory is the caller's):

@@ -1,9 +1,9 @@
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations,reuse-memory,ir-dce,segop-to-imp
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations,reuse-memory,ir-dce,segop-to-imp | futmlir opt -
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem,mem-reuse,ir-dce,segop-to-imp
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem,mem-reuse,ir-dce,segop-to-imp | futmlir opt -
 
 // segop-to-imp writes each result the mem level bound into its block:
 // the only allocations are the mem level's (the byte sizes it computed),
-// two blocks for four arrays (reuse-memory gave %c %a's block and %d
+// two blocks for four arrays (mem-reuse gave %c %a's block and %d
 // %b's); %d's block is returned as it is, %a's freed.
 // CHECK-LABEL: sym_name = "chain"
 // CHECK-NEXT: ^bb0({{%[0-9]+}}: !mem.block<device>, [[N:%[0-9]+]]: i64):

@@ -1,6 +1,6 @@
 -- Arrays a loop makes anew each iteration, kept from one branch and
 -- remade in the other; the block of the kept one lives on as the
--- loop's next array (Note [Carried blocks] in lowering/src/carried.rs).
+-- loop's next array (Note [Carried blocks] in passes/src/imp/carried.rs).
 -- ==
 -- input { 5i64 [1f32, 2f32, 3f32, 4f32] }
 -- output { [29f32, 25f32, 21f32, 17f32] [10f32, 20f32, 30f32, 40f32] [4f32, 3f32, 2f32, 1f32] }

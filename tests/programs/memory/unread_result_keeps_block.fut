@@ -1,6 +1,6 @@
 -- A scan fused with maps makes one segscan with three results: the
 -- scanned bytes (never read), a column of 18s and the rows of a
--- transposed matrix. reuse-memory gives each result a block that is
+-- transposed matrix. mem-reuse gives each result a block that is
 -- dead before the segscan; the unread scan result is made by the
 -- segscan, so the block it takes is live there too and the column of
 -- 18s must not take the same one (it did, and the scan's bytes

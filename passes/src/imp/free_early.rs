@@ -15,8 +15,8 @@
 
 use std::collections::HashMap;
 
+use crate::{Level, Options, Pass, PassInfo};
 use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId, TypeKind};
-use futmlir_passes::{Level, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "imp-free-early",
@@ -24,7 +24,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Imp],
     writes: None,
-    create: |_: &Options| Box::new(FreeEarly),
+    create: &|_: &Options, _| Box::new(FreeEarly),
 };
 
 struct FreeEarly;

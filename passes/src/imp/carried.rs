@@ -46,10 +46,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::{Level, Options, Pass, PassInfo};
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Diagnostic, OpId, Scalar, TypeKind, Value};
-use futmlir_passes::{Level, Options, Pass, PassInfo};
 
-use crate::free_early::{ancestor_in, passes_on};
+use crate::imp::free_early::{ancestor_in, passes_on};
 
 pub const INFO: PassInfo = PassInfo {
     name: "imp-carried-memory",
@@ -58,7 +58,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Imp],
     writes: None,
-    create: |_: &Options| Box::new(CarriedMemory),
+    create: &|_: &Options, _| Box::new(CarriedMemory),
 };
 
 struct CarriedMemory;

@@ -1,5 +1,5 @@
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations --split-input-file
-// RUN: futmlir opt %s --pass-pipeline=explicit-allocations --split-input-file | futmlir opt - --split-input-file
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem --split-input-file
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem --split-input-file | futmlir opt - --split-input-file
 
 // Each fresh array of the host code gets a block allocated just before
 // the op that makes it, of its type's bytes (sizes times the element's

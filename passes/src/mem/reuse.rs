@@ -1,4 +1,4 @@
-//! `reuse-memory`: an allocation of the mem level takes a block that is
+//! `mem-reuse`: an allocation of the mem level takes a block that is
 //! dead by then, of the same size.
 //!
 //! **Note [Block reuse].** At the mem level (Note [The mem level] in
@@ -23,19 +23,18 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::{Level, Options, Pass, PassInfo};
 use futmlir_dialects::ir::{BlockId, Context, Diagnostic, OpId, OpView, Value};
-use futmlir_passes::{Level, Options, Pass, PassInfo};
 
-use crate::segop_to_imp::array_elem;
-use crate::segop_to_mem::{binding, host_functions, host_regions};
+use crate::mem::{array_elem, binding, host_functions, host_regions};
 
 pub const INFO: PassInfo = PassInfo {
-    name: "reuse-memory",
+    name: "mem-reuse",
     description: "mem level: an allocation takes a dead block of the same size (Note [Block reuse])",
     options: &[],
     reads: &[Level::Mem],
     writes: None,
-    create: |_: &Options| Box::new(Reuse),
+    create: &|_: &Options, _| Box::new(Reuse),
 };
 
 struct Reuse;

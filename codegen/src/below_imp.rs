@@ -11,7 +11,7 @@
 //!   [`codegen::HOST_PIPELINE`]) and the translation to LLVM IR;
 //! - `llvm-to-object` (llvm -> object): LLVM's optimisation and the host
 //!   object;
-//! - `link{shared-runtime=false}` (object -> exe): the executable, linked
+//! - `object-to-exe{shared-runtime=false}` (object -> exe): the executable, linked
 //!   with the runtime, statically or against its shared library.
 //!
 //! They pass on one [`Lowered`], which the driver may seed (with where
@@ -24,12 +24,14 @@ use std::path::PathBuf;
 use futmlir_dialects::ir::{Context, Diagnostic, Location, OpId};
 use futmlir_passes::{Artifact, Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
-use crate::{codegen, imp_to_mlir};
+use futmlir_lowering::imp_to_mlir;
+
+use crate::codegen;
 
 /// What the passes below imp make, each adding its part.
 #[derive(Default)]
 pub struct Lowered {
-    /// Where `link` writes the executable; `None`: into [`Lowered::dir`]
+    /// Where `object-to-exe` writes the executable; `None`: into [`Lowered::dir`]
     /// (the caller takes it from [`Lowered::exe`] before the folder goes).
     pub out: Option<PathBuf>,
     /// `imp-to-mlir`'s output.
@@ -43,7 +45,7 @@ pub struct Lowered {
     pub llvm: Option<String>,
     /// `llvm-to-object`'s output.
     pub object: Option<PathBuf>,
-    /// `link`'s output.
+    /// `object-to-exe`'s output.
     pub exe: Option<PathBuf>,
     /// The temporary folder of the object (and of the executable when
     /// there is no `out`).
@@ -51,7 +53,7 @@ pub struct Lowered {
 }
 
 impl Lowered {
-    /// A seed for a pipeline that ends in `link`: the executable goes to
+    /// A seed for a pipeline that ends in `object-to-exe`: the executable goes to
     /// `out`.
     pub fn to(out: PathBuf) -> Artifact {
         Some(Box::new(Lowered {
@@ -123,7 +125,7 @@ pub const IMP_TO_MLIR: PassInfo = PassInfo {
     }],
     reads: &[Level::Imp],
     writes: Some(Level::Mlir),
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(ImpToMlir {
             cuda: o.string("target") == "cuda",
         })
@@ -165,7 +167,7 @@ pub const MLIR_TO_PTX: PassInfo = PassInfo {
     }],
     reads: &[Level::Mlir],
     writes: None,
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(MlirToPtx {
             chip: o.string("chip").to_string(),
         })
@@ -201,7 +203,7 @@ pub const MLIR_TO_LLVM: PassInfo = PassInfo {
     }],
     reads: &[Level::Mlir],
     writes: Some(Level::Llvm),
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(MlirToLlvm {
             pipeline: o.string("pipeline").to_string(),
         })
@@ -239,7 +241,7 @@ pub const LLVM_TO_OBJECT: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Llvm],
     writes: Some(Level::Object),
-    create: |_: &Options| Box::new(LlvmToObject),
+    create: &|_: &Options, _| Box::new(LlvmToObject),
 };
 
 struct LlvmToObject;
@@ -260,7 +262,7 @@ impl LlvmToObject {
 below_imp_pass!(LlvmToObject, "llvm-to-object");
 
 pub const LINK: PassInfo = PassInfo {
-    name: "link",
+    name: "object-to-exe",
     description: "Link the host object with futmlir's runtime into an executable",
     options: &[OptionSpec {
         name: "shared-runtime",
@@ -271,7 +273,7 @@ pub const LINK: PassInfo = PassInfo {
     }],
     reads: &[Level::Object],
     writes: Some(Level::Exe),
-    create: |o: &Options| {
+    create: &|o: &Options, _| {
         Box::new(Link {
             shared: o.bool("shared-runtime"),
         })
@@ -298,4 +300,4 @@ impl Link {
         Ok(())
     }
 }
-below_imp_pass!(Link, "link");
+below_imp_pass!(Link, "object-to-exe");

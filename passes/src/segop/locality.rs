@@ -2,8 +2,8 @@
 //! transposed view of an array from outside reads a row-major copy of
 //! it instead (Note [Transposed views on the CPU]).
 
+use crate::{Level, Options, Pass, PassInfo};
 use futmlir_dialects::ir::{AttrKind, Builder, Context, Diagnostic, OpId, Scalar, Value};
-use futmlir_passes::{Level, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "segop-cpu-locality",
@@ -12,7 +12,7 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     reads: &[Level::Segop],
     writes: None,
-    create: |_: &Options| Box::new(CpuLocality),
+    create: &|_: &Options, _| Box::new(CpuLocality),
 };
 
 // Note [Transposed views on the CPU]

@@ -1,5 +1,5 @@
-// RUN: futmlir opt %s --pass-pipeline=reuse-memory,ir-dce --split-input-file
-// RUN: futmlir opt %s --pass-pipeline=reuse-memory,ir-dce --split-input-file | futmlir opt - --split-input-file
+// RUN: futmlir opt %s --pass-pipeline=mem-reuse,ir-dce --split-input-file
+// RUN: futmlir opt %s --pass-pipeline=mem-reuse,ir-dce --split-input-file | futmlir opt - --split-input-file
 
 // A chain of scans: %c takes %a's block (a is dead once b is made), the
 // reversal takes %b's, %d takes %a's block again. The allocations that

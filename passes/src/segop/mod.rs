@@ -1,0 +1,3 @@
+//! Passes on the `segop` dialect (kernels, after `soac-to-segop`).
+
+pub mod locality;
