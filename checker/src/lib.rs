@@ -5,7 +5,9 @@
 //! against a regular expression). The binary `futmlir-check` is a thin
 //! wrapper; the driver's tests call [`check_bundle`] directly.
 //!
-//! A case's input is `pN.cK.ENTRY.in` (values), or, for a `script input`,
+//! A case's input is `pN.cK.ENTRY.in` (values), or `CASE.random` (the
+//! types of a `random input`, drawn here: [`random_input`]), or, for a
+//! `script input`,
 //! `pN.cK.ENTRY.script`: the FutharkScript expression, evaluated here
 //! (crate `futmlir-script`) with each entry point it applies run by the
 //! program's executable, and the files its `$loaddata`/`$loadbytes`
@@ -41,6 +43,10 @@ pub struct Options {
     pub shard: Option<(usize, usize)>,
     /// A case still running after this long is killed and fails.
     pub timeout: Duration,
+    /// Time each case: `Some(n)` runs its entry point `n` times in one
+    /// process, after a warm-up run that is not counted, with the
+    /// runtime's own timing (`-r`, `-t`; see [`check_bundle_timed`]).
+    pub runs: Option<usize>,
 }
 
 impl Default for Options {
@@ -50,6 +56,7 @@ impl Default for Options {
             jobs: 1,
             shard: None,
             timeout: Duration::from_secs(120),
+            runs: None,
         }
     }
 }
@@ -60,19 +67,74 @@ impl Default for Options {
 /// manifest, a malformed line). With `jobs > 1` the lines come in the
 /// order the cases finish. See Note [Checking a bundle on the device].
 pub fn check_bundle(dir: &Path, opts: &Options, out: &mut (dyn Write + Send)) -> Result<Summary, String> {
+    check_bundle_timed(dir, opts, out).map(|(sum, _)| sum)
+}
+
+/// What became of one case of the manifest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseRecord {
+    /// Its manifest line (from 0).
+    pub line: usize,
+    pub prog: String,
+    pub entry: String,
+    pub case: String,
+    /// `ok`, `skipped`, or `failed: ` and the first line of why.
+    pub status: String,
+    /// With [`Options::runs`], each counted run's time in microseconds
+    /// (empty for a case that did not run, or when not timed).
+    pub runtimes: Vec<f64>,
+}
+
+impl CaseRecord {
+    /// The record as a line of `--times FILE`: prog, entry, case,
+    /// status and the runtimes (space-separated), tab-separated.
+    pub fn tsv_line(&self) -> String {
+        let times: Vec<String> = self.runtimes.iter().map(|t| t.to_string()).collect();
+        format!(
+            "{}\t{}\t{}\t{}\t{}",
+            self.prog,
+            self.entry,
+            self.case,
+            self.status.replace(['\t', '\n'], " "),
+            times.join(" ")
+        )
+    }
+}
+
+/// [`check_bundle`], also returning a record of every case run (in
+/// manifest order), with its runtimes when [`Options::runs`] asks for
+/// them (`futmlir explore`'s bundles; Note [Timing in a bundle]).
+pub fn check_bundle_timed(
+    dir: &Path,
+    opts: &Options,
+    out: &mut (dyn Write + Send),
+) -> Result<(Summary, Vec<CaseRecord>), String> {
     let manifest = std::fs::read_to_string(dir.join("manifest.tsv"))
         .map_err(|e| format!("cannot read {}/manifest.tsv: {e}", dir.display()))?;
-    let mut cases = Vec::new();
+    let mut lines = Vec::new();
     for (l, line) in manifest.lines().enumerate() {
         let f: Vec<&str> = line.split('\t').collect();
         let [prog, entry, case, kind, what] = f[..] else {
             return Err(format!("malformed manifest line: {line}"));
         };
         if opts.shard.is_none_or(|(i, n)| l % n == i) {
-            cases.push([prog, entry, case, kind, what]);
+            lines.push((l, [prog, entry, case, kind, what]));
         }
     }
     let next = AtomicUsize::new(0);
+    let records = Mutex::new(Vec::new());
+    let record = |i: usize, status: String, runtimes: Vec<f64>| {
+        let (line, [prog, entry, case, ..]) = lines[i];
+        let r = CaseRecord {
+            line,
+            prog: prog.to_string(),
+            entry: entry.to_string(),
+            case: case.to_string(),
+            status,
+            runtimes,
+        };
+        records.lock().unwrap_or_else(|e| e.into_inner()).push(r);
+    };
     let state = Mutex::new((Summary::default(), out));
     // One line per case, written and flushed as the case ends, so that a
     // call cut short by the device's time limit still shows what ran.
@@ -105,29 +167,43 @@ pub fn check_bundle(dir: &Path, opts: &Options, out: &mut (dyn Write + Send)) ->
             eprintln!(
                 "futmlir-check: {} of {} cases done ({passed} passed, {failed} failed, {skipped} skipped) in {} s",
                 passed + failed + skipped,
-                cases.len(),
+                lines.len(),
                 started.elapsed().as_secs()
             );
         }
     };
-    let work = || {
-        while let Some(&[prog, entry, case, kind, what]) = cases.get(next.fetch_add(1, Ordering::Relaxed)) {
-            match kind {
-                "fail" => report(Outcome::Failed, Some(what.to_string())),
-                "skip" => report(Outcome::Skipped, opts.verbose.then(|| format!("{what} (skipped)"))),
-                _ => match run_case(dir, prog, entry, case, kind, opts.timeout) {
-                    Ok(()) => report(
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&(_, [prog, entry, case, kind, what])) = lines.get(i) else {
+            break;
+        };
+        match kind {
+            "fail" => {
+                record(i, format!("failed: {what}"), Vec::new());
+                report(Outcome::Failed, Some(what.to_string()))
+            }
+            "skip" => {
+                record(i, "skipped".to_string(), Vec::new());
+                report(Outcome::Skipped, opts.verbose.then(|| format!("{what} (skipped)")))
+            }
+            _ => match run_case(dir, prog, entry, case, kind, opts) {
+                Ok(runtimes) => {
+                    record(i, "ok".to_string(), runtimes);
+                    report(
                         Outcome::Passed,
                         opts.verbose.then(|| format!("{what}: entry {entry}: ok")),
-                    ),
-                    Err(e) => report(
+                    )
+                }
+                Err(e) => {
+                    record(i, format!("failed: {}", e.lines().next().unwrap_or("")), Vec::new());
+                    report(
                         Outcome::Failed,
                         Some(format!("{what}: entry {entry}: {}", e.replace('\n', "\n  "))),
-                    ),
-                },
-            }
-            progress();
+                    )
+                }
+            },
         }
+        progress();
     };
     std::thread::scope(|s| {
         for _ in 1..opts.jobs.max(1) {
@@ -141,8 +217,22 @@ pub fn check_bundle(dir: &Path, opts: &Options, out: &mut (dyn Write + Send)) ->
         "{} passed, {} failed, {} skipped",
         sum.passed, sum.failed, sum.skipped
     );
-    Ok(sum)
+    let mut records = records.into_inner().unwrap_or_else(|e| e.into_inner());
+    records.sort_by_key(|r| r.line);
+    Ok((sum, records))
 }
+
+// Note [Timing in a bundle]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `futmlir explore --target=cuda --bundle DIR` builds every ordering for
+// a GPU machine, which has no Rust and no futmlir: the orderings must be
+// timed there, and the times brought back. `--runs N` makes each case's
+// run the timed one, as `futmlir bench` runs an executable: `-r N+1 -t
+// FILE` (the runtime times the entry point's call and the wait for the
+// device, not reading the input), the first run a warm-up that is not
+// counted, the results of the last run checked as usual. `--times FILE`
+// writes one line per case (`CaseRecord::tsv_line`), which `futmlir
+// explore --report DIR FILE` reads back into the table.
 
 // Note [Checking a bundle on the device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -170,10 +260,15 @@ fn run_exe(
     entry: &str,
     input: &[u8],
     timeout: Duration,
+    timing: Option<(usize, &Path)>,
 ) -> Result<std::process::Output, String> {
     let exe = dir.join(prog);
-    let mut child = Command::new(&exe)
-        .args(["-e", entry, "-b"])
+    let mut command = Command::new(&exe);
+    command.args(["-e", entry, "-b"]);
+    if let Some((runs, file)) = timing {
+        command.arg("-r").arg(runs.to_string()).arg("-t").arg(file);
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -224,6 +319,11 @@ fn run_exe(
 /// The input of case `case`: its values, or its script's value with the
 /// entry points it applies run by `prog`.
 fn case_input(dir: &Path, prog: &str, case: &str, timeout: Duration) -> Result<Vec<u8>, String> {
+    let random = dir.join(format!("{case}.random"));
+    if random.exists() {
+        let text = std::fs::read_to_string(&random).map_err(|e| format!("cannot read {}: {e}", random.display()))?;
+        return random_input(&text).map(|args| write_binary_values(&args));
+    }
     let script = dir.join(format!("{case}.script"));
     if !script.exists() {
         return std::fs::read(dir.join(format!("{case}.in"))).map_err(|e| format!("no input: {e}"));
@@ -239,7 +339,7 @@ fn case_input(dir: &Path, prog: &str, case: &str, timeout: Duration) -> Result<V
         std::fs::read(&path).map_err(|e| format!("cannot read {} (`{name}`): {e}", path.display()))
     };
     let call = |f: &str, args: Vec<Value>| -> Result<Vec<Value>, String> {
-        let out = run_exe(dir, prog, f, &write_binary_values(&args), timeout)?;
+        let out = run_exe(dir, prog, f, &write_binary_values(&args), timeout, None)?;
         if !out.status.success() {
             return Err(format!(
                 "script input: entry point `{f}`: {}",
@@ -252,9 +352,72 @@ fn case_input(dir: &Path, prog: &str, case: &str, timeout: Duration) -> Result<V
     Ok(write_binary_values(&args))
 }
 
-fn run_case(dir: &Path, prog: &str, entry: &str, case: &str, kind: &str, timeout: Duration) -> Result<(), String> {
+/// A temporary file for a case's runtimes (removed when dropped).
+struct TimesFile(std::path::PathBuf);
+
+impl Drop for TimesFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs a case and checks its results; `Ok`: the counted runtimes (µs)
+/// when `opts.runs` asks for them (Note [Timing in a bundle]).
+/// The values of a `random input` drawn here from a `.random` file: the
+/// seed on the first line, then one type a line (`[100]f32`), drawn as
+/// `futmlir test` and `bench` draw them (one generator seeded with the
+/// case's line, default bounds), so that a bundle of big random
+/// datasets stays small (`futmlir explore` writes them).
+pub fn random_input(text: &str) -> Result<Vec<Value>, String> {
+    let mut lines = text.lines();
+    let seed = lines
+        .next()
+        .and_then(|l| l.trim().parse::<u64>().ok())
+        .ok_or("malformed random input: no seed on its first line")?;
+    let mut rng = futmlir_values::Rng::new(seed);
+    let bounds = futmlir_values::Bounds::default();
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|spec| {
+            futmlir_values::generate(spec.trim(), &mut rng, &bounds)
+                .map_err(|e| format!("bad random input `{spec}`: {e}"))
+        })
+        .collect()
+}
+
+fn run_case(dir: &Path, prog: &str, entry: &str, case: &str, kind: &str, opts: &Options) -> Result<Vec<f64>, String> {
+    let timeout = opts.timeout;
     let input = case_input(dir, prog, case, timeout)?;
-    let out = run_exe(dir, prog, entry, &input, timeout)?;
+    let times = opts.runs.filter(|_| kind != "error").map(|runs| {
+        let file = std::env::temp_dir().join(format!("futmlir-check-{}-{prog}.{case}.times", std::process::id()));
+        (runs, TimesFile(file))
+    });
+    let out = run_exe(
+        dir,
+        prog,
+        entry,
+        &input,
+        timeout,
+        times.as_ref().map(|(runs, f)| (runs + 1, f.0.as_path())),
+    )?;
+    check_results(dir, case, kind, &out)?;
+    let Some((runs, file)) = times else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(&file.0).map_err(|e| format!("cannot read the runtimes: {e}"))?;
+    let mut runtimes: Vec<f64> = text
+        .split_whitespace()
+        .map(|t| t.parse().map_err(|_| format!("malformed runtime `{t}`")))
+        .collect::<Result<_, _>>()?;
+    if runtimes.len() != runs + 1 {
+        return Err(format!("{} runtimes for {} runs", runtimes.len(), runs + 1));
+    }
+    runtimes.remove(0);
+    Ok(runtimes)
+}
+
+/// Whether a run of a case did what the case expects.
+fn check_results(dir: &Path, case: &str, kind: &str, out: &std::process::Output) -> Result<(), String> {
     let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
     match kind {
         "error" => {
@@ -278,5 +441,22 @@ fn run_case(dir: &Path, prog: &str, entry: &str, case: &str, kind: &str, timeout
             let actual = read_values(&out.stdout).map_err(|e| format!("malformed results: {e}"))?;
             compare_values(&expected, &actual).map_err(|m| m.to_string())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_inputs_are_drawn_from_their_seed() {
+        let a = random_input("7\n[3]i32\ni64\n").unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a, random_input("7\n[3]i32\n\ni64").unwrap());
+        assert_ne!(a, random_input("8\n[3]i32\ni64\n").unwrap());
+        assert!(random_input("x\n[3]f32\n").unwrap_err().contains("no seed"));
+        assert!(random_input("1\n[3]q32\n")
+            .unwrap_err()
+            .contains("bad random input `[3]q32`"));
     }
 }

@@ -1,4 +1,5 @@
-//! `futmlir-check DIR [-v] [-j N] [--shard I/N] [--timeout SECS]`: runs
+//! `futmlir-check DIR [-v] [-j N] [--shard I/N] [--timeout SECS] [--runs N
+//! --times FILE]`: runs
 //! the cases of a bundle that `futmlir test --backend=cuda --bundle DIR`
 //! wrote (see `driver/src/bundle.rs` and this crate's library, which does
 //! the work). Prints one line per failing case as it fails (every case
@@ -7,6 +8,9 @@
 //! `-j N` runs N cases at once; `--shard I/N` runs every N-th case from
 //! the I-th (0 ≤ I < N); a case is killed after `--timeout` seconds
 //! (default 120). See Note [Checking a bundle on the device].
+//! `--runs N` times each case (N counted runs), and `--times FILE` writes
+//! every case's status and runtimes there, one a line, for `futmlir
+//! explore --report` (Note [Timing in a bundle]).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -14,11 +18,13 @@ use std::time::Duration;
 
 use futmlir_checker::Options;
 
-const USAGE: &str = "usage: futmlir-check DIR [-v] [-j N] [--shard I/N] [--timeout SECS]";
+const USAGE: &str = "usage: futmlir-check DIR [-v] [-j N] [--shard I/N] [--timeout SECS] [--runs N] [--times FILE]";
 
-fn parse(args: &[String]) -> Result<(String, Options), String> {
+/// The bundle, how to run it, and where to write the case records.
+fn parse(args: &[String]) -> Result<(String, Options, Option<String>), String> {
     let mut opts = Options::default();
     let mut dir = None;
+    let mut times = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let (flag, inline) = match a.split_once('=') {
@@ -58,24 +64,42 @@ fn parse(args: &[String]) -> Result<(String, Options), String> {
                     .ok_or_else(|| format!("option --timeout: `{v}` is not a positive number of seconds"))?;
                 opts.timeout = Duration::from_secs(secs);
             }
+            "--runs" => {
+                let v = value("a number")?;
+                let runs = v
+                    .parse()
+                    .ok()
+                    .filter(|&r| r > 0)
+                    .ok_or_else(|| format!("option --runs: `{v}` is not a positive number"))?;
+                opts.runs = Some(runs);
+            }
+            "--times" => times = Some(value("a file")?),
             f if f.starts_with('-') => return Err(format!("unknown option {f}")),
             _ if dir.is_some() => return Err(format!("unexpected argument `{a}`")),
             _ => dir = Some(a.clone()),
         }
     }
-    Ok((dir.ok_or("no bundle directory given")?, opts))
+    Ok((dir.ok_or("no bundle directory given")?, opts, times))
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (dir, opts) = match parse(&args) {
+    let (dir, opts, times) = match parse(&args) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
-    match futmlir_checker::check_bundle(Path::new(&dir), &opts, &mut std::io::stdout()) {
+    let checked = futmlir_checker::check_bundle_timed(Path::new(&dir), &opts, &mut std::io::stdout());
+    if let (Ok((_, records)), Some(file)) = (&checked, &times) {
+        let text: String = records.iter().map(|r| r.tsv_line() + "\n").collect();
+        if let Err(e) = std::fs::write(file, text) {
+            eprintln!("error: cannot write {file}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    match checked.map(|(sum, _)| sum) {
         Ok(sum) if sum.failed > 0 => ExitCode::FAILURE,
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {

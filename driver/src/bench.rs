@@ -29,9 +29,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, TestCase};
+use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, TestBlock, TestCase};
+use futmlir_frontend::values::Value;
 
-use crate::test::{block_skip_tagged, collect_programs, Backend, BackendKind, FrontendValues, Runner, Timed, ValueLib};
+use crate::test::{
+    block_skip_tagged, collect_programs, Backend, BackendKind, Compiled, FrontendValues, Runner, Timed, ValueLib,
+};
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -69,7 +72,7 @@ struct Measured {
 
 /// The mean, the relative standard deviation (sample) and the minimum and
 /// maximum relative to the mean, of runtimes.
-fn statistics(runtimes: &[f64]) -> (f64, f64, f64, f64) {
+pub(crate) fn statistics(runtimes: &[f64]) -> (f64, f64, f64, f64) {
     let n = runtimes.len().max(1) as f64;
     let mean = runtimes.iter().sum::<f64>() / n;
     let var = runtimes.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
@@ -98,6 +101,76 @@ fn case_skipped(case: &TestCase, backend: &str) -> bool {
         || (case.compiled && backend == "interp")
 }
 
+/// The datasets `futmlir bench` runs of a program's blocks for `backend`
+/// (see the module doc), in order: (entry, case, the dataset's number
+/// among the entry's).
+pub(crate) fn plan<'b>(
+    blocks: &'b [TestBlock],
+    backend: &str,
+    entry_point: Option<&str>,
+) -> Vec<(&'b str, &'b TestCase, usize)> {
+    let mut plan: Vec<(&str, &TestCase, usize)> = Vec::new();
+    for block in blocks {
+        if block.compile_error.is_some() || block_skip_tagged(block, backend, "nobench").is_some() {
+            continue;
+        }
+        for case in block.cases.iter().filter(|c| !case_skipped(c, backend)) {
+            for entry in &block.entries {
+                if entry_point.is_none_or(|e| e == entry) {
+                    let n = plan.iter().filter(|(e, ..)| e == entry).count();
+                    plan.push((entry, case, n));
+                }
+            }
+        }
+    }
+    plan
+}
+
+/// The name and arguments of dataset number `n` of an entry point
+/// (`#N (TYPES)`, or the file of an `input @ file`); `Err`: (the name so
+/// far, why). The plan has no script inputs, so nothing runs.
+pub(crate) fn dataset(
+    runner: &Runner,
+    dir: &Path,
+    case: &TestCase,
+    n: usize,
+) -> Result<(String, Vec<Value>), (String, String)> {
+    let args = runner.inputs(dir, case, None).map_err(|e| (format!("#{n}"), e))?;
+    let name = match &case.input {
+        InputSpec::File(f) => f.display().to_string(),
+        _ => {
+            let types: Vec<String> = args.iter().map(|v| v.type_name()).collect();
+            format!("#{n} ({})", types.join(" "))
+        }
+    };
+    Ok((name, args))
+}
+
+/// Times `runs` runs of `entry` on `args`, after a warm-up run (page
+/// faults, caches, the device's first launches) that is not counted;
+/// checks the last run's results against `expected`, if given.
+pub(crate) fn time(
+    program: &dyn Compiled,
+    entry: &str,
+    args: &[Value],
+    runs: usize,
+    expected: Option<&[Value]>,
+) -> Result<Timed, String> {
+    let mut timed = program
+        .bench(entry, args, runs + 1, expected.is_some())
+        .map_err(|e| format!("run-time error: {e}"))?;
+    if timed.runtimes.len() != runs + 1 {
+        return Err(format!("{} runtimes for {} runs", timed.runtimes.len(), runs + 1));
+    }
+    timed.runtimes.remove(0);
+    if let (Some(want), Some(got)) = (expected, &timed.results) {
+        FrontendValues
+            .compare(want, got)
+            .map_err(|e| format!("wrong result: {e}"))?;
+    }
+    Ok(timed)
+}
+
 struct Bench<'a> {
     backend: &'a dyn Backend,
     runs: usize,
@@ -124,22 +197,7 @@ impl Bench<'_> {
                 return false;
             }
         };
-        let backend = self.backend.name();
-        // (entry, case, the dataset's number among the entry's).
-        let mut plan: Vec<(&str, &TestCase, usize)> = Vec::new();
-        for block in &blocks {
-            if block.compile_error.is_some() || block_skip_tagged(block, backend, "nobench").is_some() {
-                continue;
-            }
-            for case in block.cases.iter().filter(|c| !case_skipped(c, backend)) {
-                for entry in &block.entries {
-                    if self.entry_point.is_none_or(|e| e == entry) {
-                        let n = plan.iter().filter(|(e, ..)| e == entry).count();
-                        plan.push((entry, case, n));
-                    }
-                }
-            }
-        }
+        let plan = plan(&blocks, self.backend.name(), self.entry_point);
         if plan.is_empty() {
             return true;
         }
@@ -165,36 +223,10 @@ impl Bench<'_> {
         for (entry, case, n) in plan {
             let key = format!("{shown}:{entry}");
             let run = || -> Result<Measured, (String, String)> {
-                let args = runner
-                    .inputs(dir, case, Some(&*program))
-                    .map_err(|e| (format!("#{n}"), e))?;
-                let dataset = match &case.input {
-                    InputSpec::File(f) => f.display().to_string(),
-                    _ => {
-                        let types: Vec<String> = args.iter().map(|v| v.type_name()).collect();
-                        format!("#{n} ({})", types.join(" "))
-                    }
-                };
+                let (dataset, args) = dataset(&runner, dir, case, n)?;
                 let fail = |e: String| (dataset.clone(), e);
                 let expected = runner.expected_output(dir, case).map_err(fail)?;
-                // One more run than asked, the first a warm-up (page
-                // faults, caches, the device's first launches) not counted.
-                let mut timed = program
-                    .bench(entry, &args, self.runs + 1, expected.is_some())
-                    .map_err(|e| fail(format!("run-time error: {e}")))?;
-                if timed.runtimes.len() != self.runs + 1 {
-                    return Err(fail(format!(
-                        "{} runtimes for {} runs",
-                        timed.runtimes.len(),
-                        self.runs + 1
-                    )));
-                }
-                timed.runtimes.remove(0);
-                if let (Some(want), Some(got)) = (&expected, &timed.results) {
-                    FrontendValues
-                        .compare(want, got)
-                        .map_err(|e| fail(format!("wrong result: {e}")))?;
-                }
+                let timed = time(&*program, entry, &args, self.runs, expected.as_deref()).map_err(fail)?;
                 Ok(Measured {
                     key: key.clone(),
                     dataset,
@@ -217,7 +249,7 @@ impl Bench<'_> {
 }
 
 /// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
+pub(crate) fn json_string(s: &str) -> String {
     let mut j = String::with_capacity(s.len() + 2);
     j.push('"');
     for c in s.chars() {
@@ -236,7 +268,7 @@ fn json_string(s: &str) -> String {
 }
 
 /// This machine's name (Linux's, else `$HOSTNAME`, else `unknown`).
-fn host_name() -> String {
+pub(crate) fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .map(|h| h.trim().to_string())

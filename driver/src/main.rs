@@ -5,6 +5,7 @@ mod build;
 mod bundle;
 mod compiled;
 mod dataset;
+mod explore;
 mod fuzz;
 mod opt;
 mod passflags;
@@ -42,6 +43,9 @@ enum Command {
     Test(test::TestArgs),
     /// Time entry points on the datasets of their `-- ==` test blocks.
     Bench(bench::BenchArgs),
+    /// Try orderings of passes inside the default pipeline: build, check
+    /// and time each one.
+    Explore(explore::ExploreArgs),
     /// Generate random input values, or convert values between the text and
     /// binary formats.
     Dataset(dataset::DatasetArgs),
@@ -95,6 +99,7 @@ fn real_main() -> ExitCode {
         Some(Command::Build(a)) => build::main(a),
         Some(Command::Test(a)) => test::main(a),
         Some(Command::Bench(a)) => bench::main(a),
+        Some(Command::Explore(a)) => explore::main(a),
         Some(Command::Dataset(a)) => dataset::main(a),
         Some(Command::Fuzz(a)) => fuzz::main(a),
     }

@@ -1,6 +1,6 @@
-//! The pass-manager flags that `futmlir opt`, `build`, `test` and `bench`
-//! share: the pipeline, pass plugins, rule files, IR dumps, checks and
-//! timing (Note [Compile flags on every command]).
+//! The pass-manager flags that `futmlir opt`, `build`, `test`, `bench` and
+//! `explore` share: the pipeline, pass plugins, rule files, IR dumps, checks
+//! and timing (Note [Compile flags on every command]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -72,7 +72,9 @@ pub struct PassFlags {
 // checks an ordering against every expected output. The interpreter
 // backend compiles nothing, so it refuses these flags rather than ignore
 // them. `--dump-pass-pipeline` prints the pipeline the command would use
-// and stops, as `build`'s does.
+// and stops, as `build`'s does. `futmlir explore` takes them too: its
+// `--pass-pipeline` is the base pipeline the orderings go into, and
+// `--dump-pass-pipeline` prints every ordering's pipeline.
 
 impl PassFlags {
     /// The first compile flag given, if any (for a command that takes

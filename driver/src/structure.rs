@@ -173,6 +173,23 @@ fn is_parallel(ctx: &Context, o: OpId) -> bool {
             .any(|n| matches(n, op))
 }
 
+/// The kernels (segops: `segmap`, `segred`, `segscan`, `seghist`) and the
+/// SOACs (`Screma`s, streams, `hist`, `filter`, `partition`) in a
+/// module, at any depth: what `futmlir explore` reports after kernel
+/// extraction, where a SOAC left is one that runs sequentially (inside a
+/// kernel, or on the host).
+pub fn kernels_and_soacs(ctx: &Context, module: OpId) -> (usize, usize) {
+    let (mut kernels, mut soacs) = (0, 0);
+    ctx.walk(module, &mut |o| {
+        if ctx.op_name(o).starts_with("segop.seg") {
+            kernels += 1;
+        } else if is_parallel(ctx, o) {
+            soacs += 1;
+        }
+    });
+    (kernels, soacs)
+}
+
 /// The ops matching the last name of the path; for an anchored path, only
 /// those whose enclosing ops that match a name of the path are the rest of
 /// it, outermost first; for an unanchored one, those whose innermost such

@@ -165,6 +165,8 @@ fn checker_options_are_checked() {
         &["--shard", "3/3", "d"],
         &["--timeout=x", "d"],
         &["--bogus", "d"],
+        &["--runs", "0", "d"],
+        &["d", "--times"],
         &[],
     ] {
         let out = Command::new(&exe).args(args).output().unwrap();
