@@ -155,14 +155,9 @@ impl<'s> Lexer<'s> {
                 }
             },
             b'$' => {
-                while p < b.len() && b[p].is_ascii_digit() {
-                    p += 1;
-                }
+                p = skip_digits(b, p);
                 if p > start + 1 && b.get(p) == Some(&b'#') {
-                    p += 1;
-                    while p < b.len() && b[p].is_ascii_digit() {
-                        p += 1;
-                    }
+                    p = skip_digits(b, p + 1);
                 }
                 if p == start + 1 {
                     Tok::Error
@@ -181,10 +176,7 @@ impl<'s> Lexer<'s> {
                         p += 1;
                     }
                     if c == b'%' && b.get(p) == Some(&b'#') {
-                        p += 1;
-                        while p < b.len() && b[p].is_ascii_digit() {
-                            p += 1;
-                        }
+                        p = skip_digits(b, p + 1);
                     }
                 }
                 if p == start + 1 {
@@ -331,4 +323,12 @@ pub fn unescape(body: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
+}
+
+/// The position after the ASCII digits of `b` from `p`.
+fn skip_digits(b: &[u8], mut p: usize) -> usize {
+    while p < b.len() && b[p].is_ascii_digit() {
+        p += 1;
+    }
+    p
 }
