@@ -122,32 +122,29 @@ pub fn check_bundle_timed(
         }
     }
     let next = AtomicUsize::new(0);
-    let records = Mutex::new(Vec::new());
-    let record = |i: usize, status: String, runtimes: Vec<f64>| {
-        let (line, [prog, entry, case, ..]) = lines[i];
-        let r = CaseRecord {
-            line,
-            prog: prog.to_string(),
-            entry: entry.to_string(),
-            case: case.to_string(),
-            status,
-            runtimes,
-        };
-        records.lock().unwrap_or_else(|e| e.into_inner()).push(r);
-    };
-    let state = Mutex::new((Summary::default(), out));
-    // One line per case, written and flushed as the case ends, so that a
-    // call cut short by the device's time limit still shows what ran.
-    let report = |outcome: Outcome, line: Option<String>| {
+    let state = Mutex::new((Summary::default(), Vec::new(), out));
+    // Each case ends here: counted, recorded, and its line (if any)
+    // written and flushed at once, so that a call cut short by the
+    // device's time limit still shows what ran.
+    let finish = |i: usize, outcome: Outcome, status: String, runtimes: Vec<f64>, line: Option<String>| {
+        let (l, [prog, entry, case, ..]) = lines[i];
         let mut state = state.lock().unwrap_or_else(|e| e.into_inner());
         match outcome {
             Outcome::Passed => state.0.passed += 1,
             Outcome::Failed => state.0.failed += 1,
             Outcome::Skipped => state.0.skipped += 1,
         }
+        state.1.push(CaseRecord {
+            line: l,
+            prog: prog.to_string(),
+            entry: entry.to_string(),
+            case: case.to_string(),
+            status,
+            runtimes,
+        });
         if let Some(line) = line {
-            let _ = writeln!(state.1, "{line}");
-            let _ = state.1.flush();
+            let _ = writeln!(state.2, "{line}");
+            let _ = state.2.flush();
         }
     };
     // A line on stderr every half minute, so that a long run shows how
@@ -178,29 +175,35 @@ pub fn check_bundle_timed(
             break;
         };
         match kind {
-            "fail" => {
-                record(i, format!("failed: {what}"), Vec::new());
-                report(Outcome::Failed, Some(what.to_string()))
-            }
-            "skip" => {
-                record(i, "skipped".to_string(), Vec::new());
-                report(Outcome::Skipped, opts.verbose.then(|| format!("{what} (skipped)")))
-            }
+            "fail" => finish(
+                i,
+                Outcome::Failed,
+                format!("failed: {what}"),
+                Vec::new(),
+                Some(what.to_string()),
+            ),
+            "skip" => finish(
+                i,
+                Outcome::Skipped,
+                "skipped".to_string(),
+                Vec::new(),
+                opts.verbose.then(|| format!("{what} (skipped)")),
+            ),
             _ => match run_case(dir, prog, entry, case, kind, opts) {
-                Ok(runtimes) => {
-                    record(i, "ok".to_string(), runtimes);
-                    report(
-                        Outcome::Passed,
-                        opts.verbose.then(|| format!("{what}: entry {entry}: ok")),
-                    )
-                }
-                Err(e) => {
-                    record(i, format!("failed: {}", e.lines().next().unwrap_or("")), Vec::new());
-                    report(
-                        Outcome::Failed,
-                        Some(format!("{what}: entry {entry}: {}", e.replace('\n', "\n  "))),
-                    )
-                }
+                Ok(runtimes) => finish(
+                    i,
+                    Outcome::Passed,
+                    "ok".to_string(),
+                    runtimes,
+                    opts.verbose.then(|| format!("{what}: entry {entry}: ok")),
+                ),
+                Err(e) => finish(
+                    i,
+                    Outcome::Failed,
+                    format!("failed: {}", e.lines().next().unwrap_or("")),
+                    Vec::new(),
+                    Some(format!("{what}: entry {entry}: {}", e.replace('\n', "\n  "))),
+                ),
             },
         }
         progress();
@@ -211,13 +214,12 @@ pub fn check_bundle_timed(
         }
         work();
     });
-    let (sum, out) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (sum, mut records, out) = state.into_inner().unwrap_or_else(|e| e.into_inner());
     let _ = writeln!(
         out,
         "{} passed, {} failed, {} skipped",
         sum.passed, sum.failed, sum.skipped
     );
-    let mut records = records.into_inner().unwrap_or_else(|e| e.into_inner());
     records.sort_by_key(|r| r.line);
     Ok((sum, records))
 }

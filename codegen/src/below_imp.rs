@@ -67,6 +67,13 @@ impl Lowered {
         artifact.take()?.downcast::<Lowered>().ok()
     }
 
+    /// `imp-to-mlir`'s output, for the passes that read it.
+    fn mlir(&self) -> Result<&imp_to_mlir::Emitted, Diagnostic> {
+        self.mlir
+            .as_ref()
+            .ok_or_else(|| fail("there is no MLIR: run `imp-to-mlir` before this pass"))
+    }
+
     fn temp_dir(&mut self) -> Result<PathBuf, String> {
         if self.dir.is_none() {
             self.dir = Some(tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?);
@@ -79,13 +86,13 @@ fn fail(message: impl Into<String>) -> Diagnostic {
     Diagnostic::error(Location::Unknown, message.into())
 }
 
-/// The [`Lowered`] that the passes before left: an error naming what is
-/// missing when a pipeline skipped the pass that makes `what`.
-fn lowered<'a>(artifact: &'a mut Artifact, what: &str, maker: &str) -> Result<&'a mut Lowered, Diagnostic> {
+/// The [`Lowered`] that the passes before left (each pass then checks
+/// for the part it reads, naming the pass that makes it).
+fn lowered(artifact: &mut Artifact) -> Result<&mut Lowered, Diagnostic> {
     artifact
         .as_mut()
         .and_then(|a| a.downcast_mut::<Lowered>())
-        .ok_or_else(|| fail(format!("there is no {what}: run `{maker}` before this pass")))
+        .ok_or_else(|| fail("there is nothing below imp yet: run `imp-to-mlir` before this pass"))
 }
 
 /// Passes below imp refuse to run as IR passes (`futmlir opt` gives them
@@ -138,13 +145,10 @@ struct ImpToMlir {
 
 impl ImpToMlir {
     fn lower(&mut self, ctx: &mut Context, module: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
-        if artifact.as_ref().is_some_and(|a| !a.is::<Lowered>()) {
-            return Err(fail("the pipeline already made something else below imp"));
-        }
-        let l = artifact.get_or_insert_with(|| Box::new(Lowered::default()));
-        let l = l
+        let l = artifact
+            .get_or_insert_with(|| Box::new(Lowered::default()))
             .downcast_mut::<Lowered>()
-            .ok_or_else(|| fail("unreachable: not a Lowered"))?;
+            .ok_or_else(|| fail("the pipeline already made something else below imp"))?;
         l.libdevice = if self.cuda {
             codegen::find_libdevice().map_err(fail)?
         } else {
@@ -180,8 +184,8 @@ struct MlirToPtx {
 
 impl MlirToPtx {
     fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
-        let l = lowered(artifact, "MLIR", "imp-to-mlir")?;
-        let Some(device) = l.mlir.as_ref().and_then(|m| m.device.as_ref()) else {
+        let l = lowered(artifact)?;
+        let Some(device) = &l.mlir()?.device else {
             // No kernels (the CPU target, or a program without any).
             return Ok(());
         };
@@ -216,10 +220,8 @@ struct MlirToLlvm {
 
 impl MlirToLlvm {
     fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
-        let l = lowered(artifact, "MLIR", "imp-to-mlir")?;
-        let Some(mlir) = &l.mlir else {
-            return Err(fail("there is no MLIR: run `imp-to-mlir` before this pass"));
-        };
+        let l = lowered(artifact)?;
+        let mlir = l.mlir()?;
         let mut descriptor = mlir.descriptor.clone();
         if mlir.device.is_some() {
             // The runtime loads the kernels from `@futrt_ptx`.
@@ -248,7 +250,7 @@ struct LlvmToObject;
 
 impl LlvmToObject {
     fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
-        let l = lowered(artifact, "LLVM IR", "mlir-to-llvm")?;
+        let l = lowered(artifact)?;
         let obj = l.temp_dir().map_err(fail)?.join("program.o");
         let ir = l
             .llvm
@@ -261,7 +263,7 @@ impl LlvmToObject {
 }
 below_imp_pass!(LlvmToObject, "llvm-to-object");
 
-pub const LINK: PassInfo = PassInfo {
+pub const OBJECT_TO_EXE: PassInfo = PassInfo {
     name: "object-to-exe",
     description: "Link the host object with futmlir's runtime into an executable",
     options: &[OptionSpec {
@@ -274,19 +276,19 @@ pub const LINK: PassInfo = PassInfo {
     reads: &[Level::Object],
     writes: Some(Level::Exe),
     create: &|o: &Options, _| {
-        Box::new(Link {
+        Box::new(ObjectToExe {
             shared: o.bool("shared-runtime"),
         })
     },
 };
 
-struct Link {
+struct ObjectToExe {
     shared: bool,
 }
 
-impl Link {
+impl ObjectToExe {
     fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
-        let l = lowered(artifact, "host object", "llvm-to-object")?;
+        let l = lowered(artifact)?;
         let obj = l
             .object
             .clone()
@@ -300,4 +302,4 @@ impl Link {
         Ok(())
     }
 }
-below_imp_pass!(Link, "object-to-exe");
+below_imp_pass!(ObjectToExe, "object-to-exe");

@@ -22,7 +22,7 @@ pub fn register_passes() {
         below_imp::MLIR_TO_PTX,
         below_imp::MLIR_TO_LLVM,
         below_imp::LLVM_TO_OBJECT,
-        below_imp::LINK,
+        below_imp::OBJECT_TO_EXE,
     ];
     futmlir_passes::registry::register(PASSES);
 }

@@ -195,8 +195,14 @@ pub fn build_with(
             "error: the program is never at the {level} level here (the input's level, then the pass pipeline's), so --emit={level} has nothing to print"
         )
     };
-    let pipeline = match emit {
-        Emit::Exe if end != [Level::Exe] => {
+    let pipeline = match (emit, emit_level(emit)) {
+        (_, Some(level)) => pipeline.up_to_level(&start, level).ok_or_else(|| never(level.name()))?,
+        (Emit::Ptx, _) => pipeline.up_to_pass("mlir-to-ptx").ok_or_else(|| {
+            "error: the pass pipeline has no `mlir-to-ptx`, so --emit=ptx has nothing to print".to_string()
+        })?,
+        (Emit::Mlir, _) => pipeline.up_to_writer(Level::Mlir).ok_or_else(|| never("mlir"))?,
+        (Emit::Llvm, _) => pipeline.up_to_writer(Level::Llvm).ok_or_else(|| never("llvm"))?,
+        _ if end != [Level::Exe] => {
             let names: Vec<&str> = end.iter().map(|l| l.name()).collect();
             return Err(format!(
                 "error: the pass pipeline ends at the {} level, but an executable is what `object-to-exe` makes: end it with the conversions below imp (`{}`; `futmlir build --dump-pass-pipeline` prints the whole default)",
@@ -207,16 +213,7 @@ pub fn build_with(
                 }
             ));
         }
-        Emit::Exe => pipeline,
-        Emit::Ptx => pipeline.up_to_pass("mlir-to-ptx").ok_or_else(|| {
-            "error: the pass pipeline has no `mlir-to-ptx`, so --emit=ptx has nothing to print".to_string()
-        })?,
-        Emit::Mlir => pipeline.up_to_writer(Level::Mlir).ok_or_else(|| never("mlir"))?,
-        Emit::Llvm => pipeline.up_to_writer(Level::Llvm).ok_or_else(|| never("llvm"))?,
-        _ => {
-            let level = emit_level(emit).ok_or_else(|| never("?"))?;
-            pipeline.up_to_level(&start, level).ok_or_else(|| never(level.name()))?
-        }
+        _ => pipeline,
     };
     let print = PrintOptions {
         generic: flags.print_op_generic,
