@@ -13,12 +13,20 @@
 //! program's executable, and the files its `$loaddata`/`$loadbytes`
 //! name read from `pN.cK.ENTRY.fileJ` (J: the name's place among the
 //! distinct names, `futmlir_script::files_named`).
+//!
+//! A case's kind (the manifest's fourth column) says what it must give:
+//! `output` the values of `CASE.out`, `error` a failure matching the
+//! regular expression in `pN.cK.ENTRY.err`, `none` just a successful run,
+//! and `like:PROG` the results of the bundle's program `PROG` on the same
+//! input, run here once per input (`futmlir explore`'s reference on the
+//! device: Note [Explore bundles] in driver/src/explore/mod.rs).
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use futmlir_values::{compare_values, read_values, write_binary_values, Value};
@@ -121,6 +129,7 @@ pub fn check_bundle_timed(
             lines.push((l, [prog, entry, case, kind, what]));
         }
     }
+    let references = References::default();
     let next = AtomicUsize::new(0);
     let state = Mutex::new((Summary::default(), Vec::new(), out));
     // Each case ends here: counted, recorded, and its line (if any)
@@ -189,7 +198,7 @@ pub fn check_bundle_timed(
                 Vec::new(),
                 opts.verbose.then(|| format!("{what} (skipped)")),
             ),
-            _ => match run_case(dir, prog, entry, case, kind, opts) {
+            _ => match run_case(dir, prog, entry, case, kind, opts, &references) {
                 Ok(runtimes) => finish(
                     i,
                     Outcome::Passed,
@@ -387,9 +396,60 @@ pub fn random_input(text: &str) -> Result<Vec<Value>, String> {
         .collect()
 }
 
-fn run_case(dir: &Path, prog: &str, entry: &str, case: &str, kind: &str, opts: &Options) -> Result<Vec<f64>, String> {
+/// The results of the `like:PROG` references, by program and case: each
+/// computed by the first case that needs it (its stdout, or why it
+/// failed), while the other threads wait for it.
+type Reference = Arc<OnceLock<Result<Vec<u8>, String>>>;
+
+#[derive(Default)]
+struct References(Mutex<HashMap<(String, String), Reference>>);
+
+impl References {
+    /// The binary values program `reference` gives for `case`.
+    fn results(
+        &self,
+        dir: &Path,
+        reference: &str,
+        entry: &str,
+        case: &str,
+        input: &[u8],
+        timeout: Duration,
+    ) -> Result<Vec<u8>, String> {
+        let cell = {
+            let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            map.entry((reference.to_string(), case.to_string()))
+                .or_default()
+                .clone()
+        };
+        cell.get_or_init(|| {
+            let out = run_exe(dir, reference, entry, input, timeout, None)
+                .map_err(|e| format!("the reference {reference}: {e}"))?;
+            if out.status.success() {
+                Ok(out.stdout)
+            } else {
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                Err(format!("the reference {reference} fails: {}", stderr.trim()))
+            }
+        })
+        .clone()
+    }
+}
+
+fn run_case(
+    dir: &Path,
+    prog: &str,
+    entry: &str,
+    case: &str,
+    kind: &str,
+    opts: &Options,
+    references: &References,
+) -> Result<Vec<f64>, String> {
     let timeout = opts.timeout;
     let input = case_input(dir, prog, case, timeout)?;
+    let expected = match kind.strip_prefix("like:") {
+        Some(reference) => Some(references.results(dir, reference, entry, case, &input, timeout)?),
+        None => None,
+    };
     let times = opts.runs.filter(|_| kind != "error").map(|runs| {
         let file = std::env::temp_dir().join(format!("futmlir-check-{}-{prog}.{case}.times", std::process::id()));
         (runs, TimesFile(file))
@@ -402,7 +462,7 @@ fn run_case(dir: &Path, prog: &str, entry: &str, case: &str, kind: &str, opts: &
         timeout,
         times.as_ref().map(|(runs, f)| (runs + 1, f.0.as_path())),
     )?;
-    check_results(dir, case, kind, &out)?;
+    check_results(dir, case, kind, expected.as_deref(), &out)?;
     let Some((runs, file)) = times else {
         return Ok(Vec::new());
     };
@@ -418,8 +478,15 @@ fn run_case(dir: &Path, prog: &str, entry: &str, case: &str, kind: &str, opts: &
     Ok(runtimes)
 }
 
-/// Whether a run of a case did what the case expects.
-fn check_results(dir: &Path, case: &str, kind: &str, out: &std::process::Output) -> Result<(), String> {
+/// Whether a run of a case did what the case expects (`reference`: the
+/// results of a `like:PROG` case's program).
+fn check_results(
+    dir: &Path,
+    case: &str,
+    kind: &str,
+    reference: Option<&[u8]>,
+    out: &std::process::Output,
+) -> Result<(), String> {
     let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
     match kind {
         "error" => {
@@ -438,7 +505,10 @@ fn check_results(dir: &Path, case: &str, kind: &str, out: &std::process::Output)
         _ if !out.status.success() => Err(format!("run-time error: {stderr}")),
         "none" => Ok(()),
         _ => {
-            let expected = std::fs::read(dir.join(format!("{case}.out"))).map_err(|e| e.to_string())?;
+            let expected = match reference {
+                Some(r) => r.to_vec(),
+                None => std::fs::read(dir.join(format!("{case}.out"))).map_err(|e| e.to_string())?,
+            };
             let expected = read_values(&expected).map_err(|e| format!("bad expected values: {e}"))?;
             let actual = read_values(&out.stdout).map_err(|e| format!("malformed results: {e}"))?;
             compare_values(&expected, &actual).map_err(|m| m.to_string())

@@ -244,3 +244,60 @@ fn a_bundle_is_timed_by_the_checker_and_reported() {
     assert_eq!(doc["orderings"][1]["datasets"][1]["result"], "wrong");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--reference=default` in a bundle: a case without an `output` is
+/// compared on the machine that runs the bundle with the default
+/// pipeline's executable (`like:p000`), not with results computed here.
+#[test]
+fn a_bundle_compares_with_the_default_build_where_it_runs() {
+    let (dir, prog) = scratch("like");
+    let bundle = dir.join("bundle");
+    let out = futmlir(&[
+        "explore",
+        prog.to_str().unwrap(),
+        "--passes=soac-fuse,soac-simplify",
+        "--reference=default",
+        "--bundle",
+        bundle.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!bundle.join("cases.d1.out").exists(), "the reference ran here");
+    let manifest = std::fs::read_to_string(bundle.join("manifest.tsv")).unwrap();
+    let kinds: Vec<(&str, &str, &str)> = manifest
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0], f[2], f[3])
+        })
+        .collect();
+    assert!(kinds.contains(&("p000", "cases.d0", "output")), "{manifest}");
+    assert!(kinds.contains(&("p000", "cases.d1", "none")), "{manifest}");
+    assert!(kinds.contains(&("p001", "cases.d1", "like:p000")), "{manifest}");
+    assert!(kinds.contains(&("p002", "cases.d1", "like:p000")), "{manifest}");
+    let check = || {
+        let mut log = Vec::new();
+        let (sum, records) = check_bundle_timed(&bundle, &Options::default(), &mut log).unwrap();
+        (sum, records, String::from_utf8_lossy(&log).to_string())
+    };
+    let (sum, _, log) = check();
+    assert_eq!((sum.passed, sum.failed), (6, 0), "{log}");
+
+    // A reference that gives other results: the orderings compared with
+    // it fail, those with an `output` of their own do not.
+    let p000 = bundle.join("p000");
+    std::fs::write(&p000, "#!/bin/sh\ncat >/dev/null\necho 7f32\n").unwrap();
+    let (sum, records, log) = check();
+    let failed: Vec<(&str, &str)> = records
+        .iter()
+        .filter(|r| r.status.starts_with("failed"))
+        .map(|r| (r.prog.as_str(), r.case.as_str()))
+        .collect();
+    assert_eq!(
+        failed,
+        [("p000", "cases.d0"), ("p001", "cases.d1"), ("p002", "cases.d1")],
+        "{log}"
+    );
+    assert_eq!(sum.passed, 3, "{log}");
+    assert!(log.contains("expected 7"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
