@@ -16,8 +16,9 @@ fn version_names_the_linked_mlir_and_llvm() {
     assert!(s.contains("self-check passed"), "{s}");
 }
 
-/// A fresh directory of Futhark programs for one test.
-fn program_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+/// A fresh directory of Futhark programs for one test, removed when the
+/// test ends (also when it fails).
+fn program_dir(name: &str, files: &[(&str, &str)]) -> ProgramDir {
     let dir = std::env::temp_dir().join(format!("futmlir-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     for (f, text) in files {
@@ -25,7 +26,34 @@ fn program_dir(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
-    dir
+    ProgramDir(dir)
+}
+
+struct ProgramDir(std::path::PathBuf);
+
+impl std::ops::Deref for ProgramDir {
+    type Target = std::path::PathBuf;
+    fn deref(&self) -> &std::path::PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for ProgramDir {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for ProgramDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for ProgramDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 #[test]
