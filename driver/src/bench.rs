@@ -217,6 +217,7 @@ impl Bench<'_> {
             reference: None,
             values: &FrontendValues,
             verbose: false,
+            cases_only: false,
         };
         let dir = path.parent().unwrap_or(Path::new("."));
         let mut ok = true;

@@ -148,6 +148,7 @@ pub(crate) fn program_cases(
         reference: None,
         values: &FrontendValues,
         verbose: false,
+        cases_only: false,
     };
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(None);

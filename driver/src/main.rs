@@ -5,6 +5,7 @@ mod build;
 mod bundle;
 mod compiled;
 mod dataset;
+mod each_pass;
 mod explore;
 mod fuzz;
 mod opt;

@@ -45,6 +45,13 @@ pub struct TestArgs {
     /// bundle for this machine's CPU (to test the bundle itself).
     #[arg(long, value_name = "DIR")]
     bundle: Option<PathBuf>,
+    /// Run the cases once per pass of the compile pipeline: on the IR
+    /// after each pass, finished into an executable by the conversions
+    /// alone, so that a wrong result names the pass that made it (Note
+    /// [Checking each pass] in driver/src/each_pass.rs). With
+    /// `--backend=cuda --bundle DIR`: a bundle per pass, `DIR/kNN-PASS`.
+    #[arg(long)]
+    each_pass: bool,
     /// The GPU to build for (`--backend=cuda`).
     #[arg(long = "gpu-arch", default_value = futmlir_passes::pipelines::DEFAULT_CHIP)]
     gpu_arch: String,
@@ -247,6 +254,9 @@ pub struct Runner<'a> {
     pub reference: Option<&'a dyn Backend>,
     pub values: &'a dyn ValueLib,
     pub verbose: bool,
+    /// Run only the cases: no `structure` blocks, whose counts do not
+    /// depend on the backend (`--each-pass` runs a program many times).
+    pub cases_only: bool,
 }
 
 /// One program's results, written as they come.
@@ -368,7 +378,7 @@ impl Runner<'_> {
                     None => Item::CompileError(block.line, re),
                 });
             }
-            for st in &block.structure {
+            for st in block.structure.iter().filter(|_| !self.cases_only) {
                 plan.push(match &block_why {
                     Some(why) => Item::Skip(st.line, None, why.clone()),
                     None => Item::Structure(st.line, st),
@@ -578,6 +588,9 @@ pub fn main(a: TestArgs) -> ExitCode {
     if let Err(code) = a.backend.prepare(&a.gpu_arch, &a.flags) {
         return code;
     }
+    if a.each_pass {
+        return each_pass(&a, &programs);
+    }
     if let Some(dir) = &a.bundle {
         let gpu = match a.backend {
             BackendKind::Cuda => Some(a.gpu_arch.as_str()),
@@ -587,23 +600,7 @@ pub fn main(a: TestArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        return match crate::bundle::bundle(&programs, dir, gpu, &a.flags) {
-            Ok((n, skipped, failed)) => {
-                println!(
-                    "{n} cases written to {}, {skipped} skipped, {failed} failed to compile",
-                    dir.display()
-                );
-                if failed > 0 {
-                    ExitCode::FAILURE
-                } else {
-                    ExitCode::SUCCESS
-                }
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::FAILURE
-            }
-        };
+        return write_bundle(&programs, dir, gpu, &a.flags);
     }
     let backend = a.backend.backend(&a.gpu_arch, &a.flags);
     let interp = InterpBackend;
@@ -613,6 +610,7 @@ pub fn main(a: TestArgs) -> ExitCode {
         reference,
         values: &FrontendValues,
         verbose: a.verbose,
+        cases_only: false,
     };
     let mut out = std::io::stdout().lock();
     let mut total = Summary::default();
@@ -621,6 +619,115 @@ pub fn main(a: TestArgs) -> ExitCode {
     }
     let _ = writeln!(out, "{total}");
     if total.failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Writes the bundle of `programs` to `dir` (`--bundle`).
+fn write_bundle(programs: &[PathBuf], dir: &Path, gpu: Option<&str>, flags: &PassFlags) -> ExitCode {
+    match crate::bundle::bundle(programs, dir, gpu, flags) {
+        Ok((n, skipped, failed)) => {
+            println!(
+                "{n} cases written to {}, {skipped} skipped, {failed} failed to compile",
+                dir.display()
+            );
+            if failed > 0 {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `--each-pass` (Note [Checking each pass]): every program's cases at
+/// every position of the pipeline, a program's failures printed under
+/// the position they come from, and a table of the positions' totals.
+fn each_pass(a: &TestArgs, programs: &[PathBuf]) -> ExitCode {
+    let gpu = match a.backend {
+        BackendKind::Cuda => Some(a.gpu_arch.as_str()),
+        BackendKind::Cpu => None,
+        BackendKind::Interp => {
+            eprintln!("error: --each-pass needs a compiled backend (--backend=cpu, or cuda with --bundle)");
+            return ExitCode::from(2);
+        }
+    };
+    let positions = match crate::each_pass::positions(&a.flags, gpu) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let flags_at = |p: &crate::each_pass::Position| PassFlags {
+        pass_pipeline: Some(p.pipeline.clone()),
+        ..a.flags.clone()
+    };
+    if let Some(dir) = &a.bundle {
+        let mut code = ExitCode::SUCCESS;
+        for p in &positions {
+            println!("{}:", p.label());
+            if write_bundle(programs, &dir.join(p.folder()), gpu, &flags_at(p)) != ExitCode::SUCCESS {
+                code = ExitCode::FAILURE;
+            }
+        }
+        println!(
+            "run `for d in {}/k*/; do futmlir-check $d; done` on the GPU machine",
+            dir.display()
+        );
+        return code;
+    }
+    if gpu.is_some() {
+        eprintln!("error: --each-pass with --backend=cuda needs --bundle DIR (a bundle per pass, for a GPU machine)");
+        return ExitCode::from(2);
+    }
+    let interp = InterpBackend;
+    let backends: Vec<Box<dyn Backend>> = positions
+        .iter()
+        .map(|p| a.backend.backend(&a.gpu_arch, &flags_at(p)))
+        .collect();
+    let mut totals = vec![Summary::default(); positions.len()];
+    let mut out = std::io::stdout().lock();
+    for path in programs {
+        for ((p, backend), total) in positions.iter().zip(&backends).zip(&mut totals) {
+            let runner = Runner {
+                backend: &**backend,
+                reference: Some(&interp),
+                values: &FrontendValues,
+                verbose: a.verbose,
+                cases_only: true,
+            };
+            let mut lines = Vec::new();
+            let s = runner.run_program(path, &mut lines);
+            if !lines.is_empty() {
+                let _ = writeln!(out, "after {}:", p.label());
+                let _ = out.write_all(&lines);
+            }
+            *total += s;
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n{:<40} {:>8} {:>8} {:>8}",
+        "position", "passed", "failed", "skipped"
+    );
+    for (p, t) in positions.iter().zip(&totals) {
+        let _ = writeln!(
+            out,
+            "{:<40} {:>8} {:>8} {:>8}",
+            p.label(),
+            t.passed,
+            t.failed,
+            t.skipped
+        );
+    }
+    if totals.iter().any(|t| t.failed > 0) {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -735,6 +842,7 @@ mod tests {
             reference: reference.map(|r| r as &dyn Backend),
             values: &FrontendValues,
             verbose,
+            cases_only: false,
         };
         let mut out = Vec::new();
         let s = runner.run_program(path, &mut out);

@@ -296,3 +296,56 @@ fn plugin_passes_that_fail_are_reported() {
         "{e}"
     );
 }
+
+/// `futmlir test --each-pass` convicts the pass that miscompiles: with
+/// `ir-miscompile` (additions become subtractions) placed after
+/// `mem-reuse`, the positions before it pass and it and every later
+/// one fail (Note [Checking each pass]).
+#[test]
+fn each_pass_names_the_pass_that_miscompiles() {
+    let dir = program_dir("each-pass");
+    let spec = format!("-- ==\n-- input {{ [1, 2] [1f32] }} output {{ [3, 5] [2f32] }}\n{PROGRAM}");
+    std::fs::write(dir.join("prog.fut"), spec).unwrap();
+    let out = futmlir()
+        .args(["build", "--dump-pass-pipeline"])
+        .arg(dir.join("prog.fut"))
+        .output()
+        .unwrap();
+    let default = text(&out).1.trim().to_string();
+    assert!(default.contains(",mem-reuse,"), "{default}");
+    let broken = default.replacen(",mem-reuse,", ",mem-reuse,ir-miscompile,", 1);
+    let out = futmlir()
+        .args(["test", "--backend=cpu", "--each-pass", "--load-pass-plugin"])
+        .arg(faults())
+        .arg(format!("--pass-pipeline={broken}"))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    // The table: `kN PASS (LEVEL)  passed failed skipped`.
+    let rows: Vec<(String, usize, usize)> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("position"))
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[1].to_string(), f[3].parse().unwrap(), f[4].parse().unwrap())
+        })
+        .collect();
+    let at = rows
+        .iter()
+        .position(|r| r.0 == "ir-miscompile")
+        .expect("a row for the plugin pass");
+    assert_eq!(rows[at - 1].0, "mem-reuse", "{stdout}");
+    assert!(rows.len() > at + 3, "the imp-level positions follow:\n{stdout}");
+    for (k, (pass, passed, failed)) in rows.iter().enumerate() {
+        let expected = if k < at { (1, 0) } else { (0, 1) };
+        assert_eq!((*passed, *failed), expected, "position {k} ({pass}):\n{stdout}");
+    }
+    assert!(
+        stdout.contains(&format!("after k{at} ir-miscompile (mem):")),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

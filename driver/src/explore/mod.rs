@@ -497,6 +497,7 @@ fn datasets(path: &Path, backend: &str) -> Result<Vec<Dataset>, String> {
         reference: None,
         values: &FrontendValues,
         verbose: false,
+        cases_only: false,
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     crate::bench::plan(&blocks, backend, None)

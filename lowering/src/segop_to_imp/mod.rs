@@ -221,10 +221,37 @@ impl<'a> Tr<'a> {
     }
 
     /// Ends the innermost scope: frees the blocks allocated in it that
-    /// `kept` (the values leaving the scope) does not hold.
+    /// `kept` (the values leaving the scope) may not hold. A kept value
+    /// may be the block itself or an alias of it: a `soac.select` of
+    /// blocks, or a result of a branch or loop that yields it. Such a
+    /// block is not freed here (it leaks until `imp-carried-memory` gives
+    /// it an owner), so that the code is right without that pass.
     pub fn free_scope(&mut self, kept: &[Value]) {
+        let mut held = std::collections::HashSet::new();
+        let mut work = kept.to_vec();
+        while let Some(v) = work.pop() {
+            if !held.insert(v) {
+                continue;
+            }
+            let Some(op) = self.ctx.defining_op(v) else { continue };
+            match self.ctx.op_name(op) {
+                "soac.select" => work.extend(self.ctx.operands(op).iter().skip(1).copied()),
+                "imp.if" | "imp.for" | "imp.while" => {
+                    // Any block the op takes or one of its regions yields.
+                    work.extend(self.ctx.operands(op).iter().copied());
+                    for &r in self.ctx.regions(op) {
+                        for &b in self.ctx.blocks(r) {
+                            if let Some(t) = self.ctx.block_ops(b).last() {
+                                work.extend(self.ctx.operands(t).iter().copied());
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
         for mem in self.scopes.pop().unwrap_or_default() {
-            if !kept.contains(&mem) {
+            if !held.contains(&mem) {
                 self.emit("mem.free", &[mem], &[], &[], vec![]);
             }
         }

@@ -4,6 +4,9 @@
 //! - `ir-fail` returns an error;
 //! - `ir-garbage` returns text that does not parse;
 //! - `ir-panic` panics (which `run_text_pass` turns into an error);
+//! - `ir-miscompile` gives valid IR that computes something else: every
+//!   integer or float addition becomes a subtraction (so that
+//!   `futmlir test --each-pass` has a wrong pass to convict);
 //! - with `FUTMLIR_FAULTS_PLUGIN_ABI=N` in the environment, the plugin
 //!   says it speaks ABI version N.
 
@@ -25,10 +28,11 @@ const fn pass(name: &'static std::ffi::CStr, run: RunFn) -> PassDef {
 
 type RunFn = unsafe extern "C" fn(*const c_char, *const OptionArg, usize, *mut *mut c_char) -> u32;
 
-static PASSES: [PassDef; 3] = [
+static PASSES: [PassDef; 4] = [
     pass(c"ir-fail", run_fail),
     pass(c"ir-garbage", run_garbage),
     pass(c"ir-panic", run_panic),
+    pass(c"ir-miscompile", run_miscompile),
 ];
 
 static INFO: PluginInfo = PluginInfo {
@@ -72,4 +76,13 @@ unsafe extern "C" fn run_garbage(ir: *const c_char, o: *const OptionArg, n: usiz
 unsafe extern "C" fn run_panic(ir: *const c_char, o: *const OptionArg, n: usize, out: *mut *mut c_char) -> u32 {
     // SAFETY: futmlir's arguments, as `run_text_pass` requires.
     unsafe { abi::run_text_pass(ir, o, n, out, |_, _| panic!("ir-panic panics on purpose")) }
+}
+
+unsafe extern "C" fn run_miscompile(ir: *const c_char, o: *const OptionArg, n: usize, out: *mut *mut c_char) -> u32 {
+    // SAFETY: futmlir's arguments, as `run_text_pass` requires.
+    unsafe {
+        abi::run_text_pass(ir, o, n, out, |ir, _| {
+            Ok(ir.replace("{kind = \"add\"}", "{kind = \"sub\"}"))
+        })
+    }
 }
