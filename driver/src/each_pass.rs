@@ -62,12 +62,13 @@ impl Position {
 
 /// The positions of the compile pipeline that `flags` and `gpu` give
 /// (Note [Checking each pass]): one before every pass at an IR level and
-/// one after the last of them.
-pub(crate) fn positions(flags: &PassFlags, gpu: Option<&str>) -> Result<Vec<Position>, String> {
+/// one after the last of them. `shared_runtime`: the default pipeline
+/// links the runtime's shared library (a bundle's executables).
+pub(crate) fn positions(flags: &PassFlags, gpu: Option<&str>, shared_runtime: bool) -> Result<Vec<Position>, String> {
     let text = flags
         .pass_pipeline
         .clone()
-        .unwrap_or_else(|| pipelines::compile(gpu, false));
+        .unwrap_or_else(|| pipelines::compile(gpu, shared_runtime));
     let pipeline = Pipeline::parse(&text).map_err(|e| format!("{:?}", e.to_report(&text)))?;
     let target = if gpu.is_some() { "cuda" } else { "cpu" };
     let name = |e: &Element| match e {
@@ -162,7 +163,7 @@ mod tests {
 
     #[test]
     fn every_pass_above_imp_is_a_position_finished_by_conversions() {
-        let ps = positions(&flags(None), None).unwrap();
+        let ps = positions(&flags(None), None, false).unwrap();
         let full = Pipeline::parse(&pipelines::compile(None, false)).unwrap();
         let above = full
             .elements
@@ -195,10 +196,12 @@ mod tests {
 
     #[test]
     fn a_cuda_pipeline_finishes_for_cuda() {
-        let ps = positions(&flags(None), Some("sm_90")).unwrap();
+        let ps = positions(&flags(None), Some("sm_90"), true).unwrap();
         let seg = ps.iter().find(|p| p.level == Level::Segop).unwrap();
         assert!(seg.pipeline.contains("segop-to-imp{target=cuda}"), "{}", seg.pipeline);
         assert!(seg.pipeline.contains("mlir-to-ptx{chip=sm_90}"), "{}", seg.pipeline);
+        // A bundle's executables link the runtime's shared library.
+        assert!(seg.pipeline.ends_with("object-to-exe{shared-runtime=true}"), "{}", seg.pipeline);
         // The GPU pipeline's own inlining options finish the soac level.
         assert!(
             ps[0]
@@ -211,7 +214,7 @@ mod tests {
 
     #[test]
     fn a_pipeline_that_stops_above_the_executable_is_refused() {
-        let e = positions(&flags(Some("soac-inline,soac-to-segop")), None)
+        let e = positions(&flags(Some("soac-inline,soac-to-segop")), None, false)
             .err()
             .unwrap();
         assert!(e.contains("down to an executable"), "{e}");

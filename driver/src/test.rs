@@ -658,7 +658,7 @@ fn each_pass(a: &TestArgs, programs: &[PathBuf]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let positions = match crate::each_pass::positions(&a.flags, gpu) {
+    let positions = match crate::each_pass::positions(&a.flags, gpu, a.bundle.is_some()) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
