@@ -201,7 +201,11 @@ mod tests {
         assert!(seg.pipeline.contains("segop-to-imp{target=cuda}"), "{}", seg.pipeline);
         assert!(seg.pipeline.contains("mlir-to-ptx{chip=sm_90}"), "{}", seg.pipeline);
         // A bundle's executables link the runtime's shared library.
-        assert!(seg.pipeline.ends_with("object-to-exe{shared-runtime=true}"), "{}", seg.pipeline);
+        assert!(
+            seg.pipeline.ends_with("object-to-exe{shared-runtime=true}"),
+            "{}",
+            seg.pipeline
+        );
         // The GPU pipeline's own inlining options finish the soac level.
         assert!(
             ps[0]

@@ -55,10 +55,13 @@ pub const CPU_KERNELS: &str = "segop-cpu-locality";
 ///
 /// 1. `segop-to-mem`: every fresh array of the host code gets a
 ///    `mem.alloc` and a `mem.bind` (Note [The mem level]).
-/// 2. `mem-reuse`: an allocation takes a block of its size that is
+/// 2. `mem-short-circuit`: the parts of a `concat` that nothing else
+///    reads are made in the concat's block at their places, and not
+///    copied (Note [Short-circuiting]).
+/// 3. `mem-reuse`: an allocation takes a block of its size that is
 ///    dead by then (Note [Block reuse]); it needs the blocks explicit.
-/// 3. `ir-dce`: the byte sizes of the allocations that went.
-pub const MEM: &str = "segop-to-mem,mem-reuse,ir-dce";
+/// 4. `ir-dce`: the byte sizes of the allocations that went.
+pub const MEM: &str = "segop-to-mem,mem-short-circuit,mem-reuse,ir-dce";
 
 /// Down to the imp level, after [`MEM`], for the CPU: `segop-to-imp`
 /// (kernels become loops), then the imp passes: `imp-carried-memory`

@@ -21,6 +21,7 @@ static BUILT_IN: &[PassInfo] = &[
     crate::soac::partition::INFO,
     crate::segop::locality::INFO,
     crate::mem::reuse::INFO,
+    crate::mem::short_circuit::INFO,
     crate::imp::carried::INFO,
     crate::imp::free_early::INFO,
 ];

@@ -42,15 +42,20 @@ LMAD's sizes.
         OpDef {
             name: "mem.bind",
             summary: "Places an op's fresh array result in a memory block.",
-            description: r#"Operands `(block, array)`: the array, a result of the op just before
-(`segop-to-mem` puts it there), is stored in the block,
-row-major from its start (the LMAD `offset: 0, dims: [(n1, n2*...*nr),
-..., (nr, 1)]`); the op writes its result there instead of allocating.
+            description: r#"Operands `(block, array)` or `(block, array, offset)`: the array, a
+result of the op just before (`segop-to-mem` puts it there), is stored
+in the block, row-major from element `offset` (an i64; 0 when absent:
+the LMAD `offset: offset, dims: [(n1, n2*...*nr), ..., (nr, 1)]`); the
+op writes its result there instead of allocating. A block may hold
+several arrays at different offsets: `mem-short-circuit` places the
+parts of a `concat` in the concat's own block, at their places.
 
 ```mlir
 %m = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
 %ys = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
 "mem.bind"(%m, %ys) : (!mem.block<device>, !fut.array<[%n]i64>) -> ()
+%zs = "soac.iota"(%k) : (i64) -> !fut.array<[%k]i64>
+"mem.bind"(%m, %zs, %n) : (!mem.block<device>, !fut.array<[%k]i64>, i64) -> ()
 ```"#,
             traits: Traits::NONE,
             verify: v::bind,

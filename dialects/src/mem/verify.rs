@@ -94,10 +94,17 @@ pub fn view(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
-/// `bind(block, array)`: the array, an op's result, lives in the block.
+/// `bind(block, array[, offset])`: the array, an op's result, lives in
+/// the block, row-major from element `offset` (i64; default 0).
 pub fn bind(v: &OpView) -> Result<(), String> {
-    v.expect_operands(2)?;
+    if !(2..=3).contains(&v.num_operands()) {
+        return Err(format!(
+            "expects 2 operands (block, array) or 3 (block, array, offset), found {}",
+            v.num_operands()
+        ));
+    }
     v.expect_results(0)?;
+    v.expect_i64_operands(2..v.num_operands(), "the element offset")?;
     expect_block(v, "operand #0", v.operand_type(0))?;
     let t = v.operand_type(1);
     if !v.is_array(t) {

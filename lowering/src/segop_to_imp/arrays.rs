@@ -137,8 +137,15 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             let mut sizes = first.sizes();
             sizes[d] = w;
             let out = tr.alloc_result(0, first.elem, &sizes)?;
+            // A part `mem-short-circuit` placed in the result's block was
+            // written at its place by the op that made it.
+            let in_place = tr.ctx.attr(o, "short_circuit").is_some();
             let mut at = tr.i64c(0);
             for p in &parts {
+                if in_place && p.mem == out.mem {
+                    at = tr.add(at, p.dims[d].0);
+                    continue;
+                }
                 // The destination: `out` shifted by `at` in dimension `d`.
                 let shift = tr.mul(at, out.dims[d].1);
                 let offset = tr.add(out.offset, shift);

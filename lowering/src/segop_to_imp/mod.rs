@@ -163,7 +163,7 @@ pub(crate) struct Tr<'a> {
     /// The blocks the mem level gave the results of the op being
     /// translated (`mem.bind`, Note [The mem level] in `segop_to_mem.rs`),
     /// by result position.
-    dests: Vec<Option<Value>>,
+    dests: Vec<Option<(Value, Option<Value>)>>,
     /// The segops being made kernels, innermost last (Note [Size
     /// bounds]).
     segop_spaces: Vec<bounds::SegopSpace>,
@@ -491,16 +491,31 @@ impl<'a> Tr<'a> {
             self.dests.get_mut(k).and_then(Option::take)
         };
         match bound {
-            Some(mem) => Ok(self.whole_block(mem, elem, sizes)),
+            Some((mem, None)) => Ok(self.whole_block(mem, elem, sizes)),
+            // Part of a block that holds other arrays too (Note
+            // [Short-circuiting] in passes/src/mem/short_circuit.rs): not
+            // an allocation of its own.
+            Some((mem, Some(offset))) => Ok(Arr {
+                offset,
+                fresh: false,
+                ..self.whole_block(mem, elem, sizes)
+            }),
             None => self.alloc_array(elem, sizes),
         }
     }
 
-    /// The imp block the mem level bound `result` to (`mem.bind`).
-    fn bound_block(&self, result: Value) -> Option<Value> {
+    /// The imp block the mem level bound `result` to (`mem.bind`), and
+    /// the element offset there when the bind has one.
+    fn bound_block(&self, result: Value) -> Option<(Value, Option<Value>)> {
         let bind = futmlir_passes::mem::binding(self.ctx, result)?;
-        match self.map.get(&self.ctx.operands(bind)[0]) {
-            Some(Rep::Scalar(m)) => Some(*m),
+        let operands = self.ctx.operands(bind);
+        let offset = match operands.get(2).map(|v| self.map.get(v)) {
+            None => None,
+            Some(Some(Rep::Scalar(o))) => Some(*o),
+            Some(_) => return None,
+        };
+        match self.map.get(&operands[0]) {
+            Some(Rep::Scalar(m)) => Some((*m, offset)),
             _ => None,
         }
     }

@@ -4,6 +4,7 @@
 //! lowering crate).
 
 pub mod reuse;
+pub mod short_circuit;
 
 use futmlir_dialects::ir::{BlockId, Context, OpId, Scalar, Type, TypeKind, Value};
 

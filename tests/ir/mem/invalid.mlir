@@ -146,3 +146,27 @@
   "mem.bind"(%b, %x) : (!mem.block<device>, f32) -> ()
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %x: f32):
+  %bytes = "soac.constant"() {value = 64 : i64} : () -> i64
+  %b = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
+  %ys = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
+  // expected-error @+1 {{'mem.bind' op the element offset (operand #2) must have type i64, found f32}}
+  "mem.bind"(%b, %ys, %x) : (!mem.block<device>, !fut.array<[%n]i64>, f32) -> ()
+  "soac.return"() : () -> ()
+}) {sym_name = "bad_offset", function_type = (i64, f32) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64):
+  %bytes = "soac.constant"() {value = 64 : i64} : () -> i64
+  %b = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
+  %ys = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
+  // expected-error @+1 {{'mem.bind' op expects 2 operands (block, array) or 3 (block, array, offset), found 4}}
+  "mem.bind"(%b, %ys, %n, %n) : (!mem.block<device>, !fut.array<[%n]i64>, i64, i64) -> ()
+  "soac.return"() : () -> ()
+}) {sym_name = "too_many", function_type = (i64) -> ()} : () -> ()

@@ -1,0 +1,267 @@
+//! `mem-short-circuit`: arrays made directly in the memory of the array
+//! they are copied into.
+//!
+//! **Note [Short-circuiting].** A `concat` copies its parts into a block
+//! of its own; when a part is a fresh array that nothing else reads, the
+//! op that makes it can write it at its place in the concat's block, and
+//! the copy goes (Futhark's array short-circuiting; seed 003). At the mem level (Note [The mem level] in `segop_to_mem.rs`) a
+//! part `p`, result of an op `P`, is placed when:
+//!
+//! 1. the concat is along the outer dimension (the parts then fill
+//!    consecutive row-major ranges of its block) and `P` is an op of the
+//!    concat's own block, before it;
+//! 2. `p` has its own block (`mem.alloc` + `mem.bind`) that holds nothing
+//!    else, and `p` has no use but the concat (once) and that bind: no
+//!    one reads `p` after the concat has been made, so `p` living inside
+//!    the concat's result is never observed;
+//! 3. the concat's block and the part's offset can be computed before the
+//!    first placed part's op: the allocation's byte size and its scalar
+//!    computation (pure ops) move up there, and every size the offsets
+//!    need is defined before it.
+//!
+//! Then `p`'s bind becomes `mem.bind(%concat_block, %p, %offset)` (the
+//! element offset of `p`'s first row), `p`'s own allocation goes, and the
+//! concat gets the unit attribute `short_circuit`: `segop-to-imp` writes
+//! `P`'s result at that offset and does not copy a part that is in the
+//! concat's block already (a part whose op did not write into its bound
+//! block, if any, is still copied). The concat's block is fresh, so no
+//! op between the parts and the concat reads or writes it, and the parts
+//! occupy disjoint ranges of it: no live ranges or index functions
+//! overlap. `stats=true` prints each concat and how many parts it placed.
+
+use crate::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
+use futmlir_dialects::ir::{
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, OpId, OpView, Scalar, TypeKind, Value,
+};
+
+use crate::mem::{binding, host_functions, host_regions};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "mem-short-circuit",
+    description: "mem level: the parts of a concat are made in the concat's block, at their places, and not copied (Note [Short-circuiting])",
+    options: &[OptionSpec {
+        name: "stats",
+        kind: OptionKind::Bool,
+        default: "false",
+        help: "print each concat short-circuited and how many of its parts were placed (to stderr)",
+    }],
+    reads: &[Level::Mem],
+    writes: None,
+    create: &|o: &Options, _| Box::new(ShortCircuit { stats: o.bool("stats") }),
+};
+
+struct ShortCircuit {
+    stats: bool,
+}
+
+impl Pass for ShortCircuit {
+    fn run(&mut self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
+        let (mut concats, mut parts) = (0, 0);
+        for f in host_functions(ctx, module) {
+            let body = ctx.blocks(ctx.regions(f)[0])[0];
+            let name = OpView { ctx, op: f }.string_attr("sym_name").unwrap_or("?").to_string();
+            for (n, of) in in_block(ctx, body) {
+                concats += 1;
+                parts += n;
+                if self.stats {
+                    eprintln!("mem-short-circuit: @{name}: a concat of {of} parts makes {n} of them in its own block");
+                }
+            }
+        }
+        if self.stats {
+            eprintln!("mem-short-circuit: {concats} concats, {parts} parts made in place (their copies removed)");
+        }
+        Ok(())
+    }
+}
+
+/// Short-circuits the concats of host block `b` and the blocks nested in
+/// it: for each one changed, its parts placed and all its parts.
+fn in_block(ctx: &mut Context, b: BlockId) -> Vec<(usize, usize)> {
+    let mut done = Vec::new();
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    for o in ops {
+        for inner in host_regions(ctx, o) {
+            done.extend(in_block(ctx, inner));
+        }
+        if ctx.op_name(o) == "soac.concat" {
+            if let Some(n) = concat(ctx, b, o) {
+                done.push((n, ctx.operands(o).len() - 1));
+            }
+        }
+    }
+    done
+}
+
+/// A part of a concat that can be made in place: its index among the
+/// parts, the array, the op that makes it, its bind and its allocation.
+struct Part {
+    index: usize,
+    array: Value,
+    maker: OpId,
+    bind: OpId,
+    alloc: OpId,
+}
+
+/// Short-circuits concat `c` of block `b` (Note [Short-circuiting]): the
+/// number of parts placed, `None` when none is.
+fn concat(ctx: &mut Context, b: BlockId, c: OpId) -> Option<usize> {
+    if (OpView { ctx, op: c }).int_attr("dim").ok()? != 0 {
+        return None;
+    }
+    let result = ctx.result(c, 0);
+    let bind_c = binding(ctx, result)?;
+    if ctx.operands(bind_c).len() != 2 {
+        return None;
+    }
+    let block = ctx.operands(bind_c)[0];
+    let alloc_c = ctx.defining_op(block).filter(|&a| ctx.op_name(a) == "mem.alloc")?;
+    if ctx.parent_block(alloc_c) != Some(b) {
+        return None;
+    }
+    let pos: std::collections::HashMap<OpId, usize> = ctx.block_ops(b).enumerate().map(|(i, o)| (o, i)).collect();
+    let all: Vec<Value> = ctx.operands(c)[1..].to_vec();
+    let parts: Vec<Part> = all
+        .iter()
+        .enumerate()
+        .filter_map(|(index, &array)| placeable(ctx, b, c, &all, index, array))
+        .collect();
+    let first = parts.iter().map(|p| p.maker).min_by_key(|m| pos[m])?;
+    let before_first = |ctx: &Context, v: Value| match ctx.defining_op(v) {
+        None => true,
+        Some(d) => ctx.parent_block(d) != Some(b) || pos.get(&d).is_some_and(|&p| p < pos[&first]),
+    };
+    // The sizes the offsets need: the parts' outer sizes and the rows'.
+    let dims = |ctx: &Context, v: Value| match ctx.type_kind(ctx.value_type(v)) {
+        TypeKind::Array { shape, .. } => Some(shape.clone()),
+        _ => None,
+    };
+    let rows = dims(ctx, result)?;
+    let mut needed: Vec<Dim> = rows[1..].to_vec();
+    for &p in &all[..parts.iter().map(|p| p.index).max()?] {
+        needed.push(*dims(ctx, p)?.first()?);
+    }
+    for d in &needed {
+        match d {
+            Dim::Value(v) if !before_first(ctx, *v) => return None,
+            Dim::Unknown => return None,
+            _ => {}
+        }
+    }
+    let slice = hoistable(ctx, b, &pos, alloc_c, &before_first)?;
+    for op in slice {
+        ctx.move_op_before(op, first);
+    }
+    // The offsets, in elements: each part's first row times a row's size.
+    let loc = ctx.location(c);
+    let mut bld = Builder::before(ctx, first);
+    bld.location = loc;
+    let i64t = bld.ctx.scalar(Scalar::I64);
+    let mut konst = |bld: &mut Builder, k: u64| {
+        let a = bld.ctx.int_attr(k as i64, Scalar::I64);
+        let op = bld.op("soac.constant", &[], &[i64t], &[("value", a)], vec![]);
+        bld.ctx.result(op, 0)
+    };
+    let size = |bld: &mut Builder, konst: &mut dyn FnMut(&mut Builder, u64) -> Value, d: Dim| match d {
+        Dim::Value(v) => v,
+        Dim::Const(k) => konst(bld, k),
+        Dim::Unknown => unreachable!("refused above"),
+    };
+    let binop = |bld: &mut Builder, kind: &str, x: Value, y: Value| {
+        let k = bld.ctx.string_attr(kind);
+        let op = bld.op("soac.binop", &[x, y], &[i64t], &[("kind", k)], vec![]);
+        bld.ctx.result(op, 0)
+    };
+    let mut row = konst(&mut bld, 1);
+    for &d in &rows[1..] {
+        let s = size(&mut bld, &mut konst, d);
+        row = binop(&mut bld, "mul", row, s);
+    }
+    let mut at = konst(&mut bld, 0);
+    let mut offsets = Vec::new();
+    for (k, &p) in all.iter().enumerate().take(parts.iter().map(|p| p.index).max()? + 1) {
+        offsets.push(binop(&mut bld, "mul", at, row));
+        if k + 1 < all.len() {
+            let outer = dims(&*bld.ctx, p)?[0];
+            let s = size(&mut bld, &mut konst, outer);
+            at = binop(&mut bld, "add", at, s);
+        }
+    }
+    for p in &parts {
+        let loc = ctx.location(p.bind);
+        let mut bld = Builder::before(ctx, p.bind);
+        bld.location = loc;
+        bld.op("mem.bind", &[block, p.array, offsets[p.index]], &[], &[], vec![]);
+        ctx.erase_op(p.bind);
+        ctx.erase_op(p.alloc);
+    }
+    let unit = ctx.intern_attr(AttrKind::Unit);
+    let name = ctx.sym("short_circuit");
+    ctx.set_attr(c, name, unit);
+    Some(parts.len())
+}
+
+/// Part `index` of concat `c` (whose parts are `all`), if it can be made
+/// in place (conditions 1 and 2 of Note [Short-circuiting]).
+fn placeable(ctx: &Context, b: BlockId, c: OpId, all: &[Value], index: usize, array: Value) -> Option<Part> {
+    if all.iter().filter(|&&x| x == array).count() != 1 {
+        return None;
+    }
+    let maker = ctx.defining_op(array)?;
+    if ctx.parent_block(maker) != Some(b) || maker == c {
+        return None;
+    }
+    let bind = binding(ctx, array)?;
+    if ctx.operands(bind).len() != 2 {
+        return None;
+    }
+    let own = ctx.operands(bind)[0];
+    let alloc = ctx.defining_op(own).filter(|&a| ctx.op_name(a) == "mem.alloc")?;
+    if ctx.uses(own).len() != 1 {
+        return None;
+    }
+    let uses = ctx.uses(array);
+    let only_concat_and_bind = uses.len() == 2 && uses.iter().all(|u| u.op == c || u.op == bind);
+    only_concat_and_bind.then_some(Part {
+        index,
+        array,
+        maker,
+        bind,
+        alloc,
+    })
+}
+
+/// The ops of block `b` to move up with allocation `alloc` (and `alloc`),
+/// in their order: those its byte size is computed by that are not
+/// already before the first placed part (`before_first`). `None` when
+/// one of them is not a pure scalar op, or lies in another block.
+fn hoistable(
+    ctx: &Context,
+    b: BlockId,
+    pos: &std::collections::HashMap<OpId, usize>,
+    alloc: OpId,
+    before_first: &dyn Fn(&Context, Value) -> bool,
+) -> Option<Vec<OpId>> {
+    let mut slice = vec![alloc];
+    let mut work: Vec<Value> = ctx.operands(alloc).to_vec();
+    while let Some(v) = work.pop() {
+        if before_first(ctx, v) {
+            continue;
+        }
+        let d = ctx.defining_op(v)?;
+        if slice.contains(&d) {
+            continue;
+        }
+        let pure = matches!(
+            ctx.op_name(d),
+            "soac.constant" | "soac.binop" | "soac.cmpop" | "soac.unop" | "soac.convop" | "soac.select"
+        );
+        if !pure || ctx.parent_block(d) != Some(b) || !ctx.regions(d).is_empty() {
+            return None;
+        }
+        slice.push(d);
+        work.extend(ctx.operands(d).iter().copied());
+    }
+    slice.sort_by_key(|o| pos[o]);
+    Some(slice)
+}
