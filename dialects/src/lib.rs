@@ -4,10 +4,14 @@
 //!   text, verifier).
 //! - [`source`], [`soac`], [`segop`], [`mem`], [`imp`]: the five levels of the
 //!   pipeline (see `DESIGN.md`), each with its ops and verifiers.
+//! - [`interp`]: an interpreter for the `soac` and `segop` dialects, the
+//!   executable meaning of their ops; its scalar ops are the shared scalar
+//!   semantics of `futmlir_values::scalar`.
 //!
 //! [`registry`] returns a registry holding all of them.
 
 pub mod imp;
+pub mod interp;
 pub mod ir;
 pub mod mem;
 pub mod segop;

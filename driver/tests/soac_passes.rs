@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
+use futmlir_dialects::interp::run_func;
 use futmlir_frontend::check;
 use futmlir_frontend::internalise::internalise;
-use futmlir_frontend::soac_interp::run_func;
 use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::testspec::{parse_test_spec, InputSpec};
 use futmlir_frontend::values::{self, compare_values, Value};

@@ -1,6 +1,9 @@
-//! Run an entry point of a program on the soac interpreter (over the
-//! internalised IR), reading the arguments from stdin:
+//! Run an entry point of a program on the soac interpreter
+//! (`futmlir_dialects::interp`, over the internalised IR), reading the
+//! arguments from stdin:
 //! `cargo run -p futmlir-frontend --example soac_run FILE [ENTRY] < INPUT`.
+//! It lives here rather than beside the interpreter because it needs the
+//! frontend to check and internalise the program.
 use std::io::Read;
 
 fn main() {
@@ -33,7 +36,7 @@ fn main() {
         eprintln!("bad input: {e}");
         std::process::exit(1);
     });
-    match futmlir_frontend::soac_interp::run_func(&ctx, module, &entry, values) {
+    match futmlir_dialects::interp::run_func(&ctx, module, &entry, values) {
         Ok(vs) => print!("{}", futmlir_frontend::values::values_to_text(&vs)),
         Err(e) => {
             eprintln!("{}", e.render());

@@ -11,9 +11,8 @@
 //! - [`source_ir`]: the checked program as `source`-dialect IR.
 //! - [`internalise`]: the checked program to the `soac` dialect.
 //! - [`interp`]: the reference interpreter over the checked AST.
-//! - [`soac_interp`]: an interpreter for the internalised `soac` IR.
 //! - [`values`]: Futhark's value formats (text, binary), comparison,
-//!   generation.
+//!   generation, and the one scalar semantics ([`values::scalar`]).
 //! - [`testspec`]: the `-- ==` test blocks of a program.
 //!
 //! The pipeline: [`check::check_file`] parses the prelude and the program
@@ -23,13 +22,14 @@
 //! program as written: tuples, records, lambdas, polymorphic functions);
 //! [`internalise::internalise`] turns it into a `soac`-dialect module.
 //! Internalisation works from the typed AST, not from the `source` IR.
+//! The internalised module runs on the soac/segop interpreter beside its
+//! dialects, `futmlir_dialects::interp`.
 
 pub mod check;
 pub mod diag;
 pub mod internalise;
 pub mod interp;
 pub mod modules;
-pub mod soac_interp;
 pub mod source_ir;
 pub mod span;
 pub mod syntax;

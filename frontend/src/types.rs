@@ -554,23 +554,3 @@ impl fmt::Display for Type {
         }
     }
 }
-
-/// The primitive type of an IR scalar type (the two enums name the same
-/// twelve types).
-pub fn prim_of_scalar(s: futmlir_dialects::ir::Scalar) -> PrimType {
-    use futmlir_dialects::ir::Scalar;
-    match s {
-        Scalar::I8 => PrimType::I8,
-        Scalar::I16 => PrimType::I16,
-        Scalar::I32 => PrimType::I32,
-        Scalar::I64 => PrimType::I64,
-        Scalar::U8 => PrimType::U8,
-        Scalar::U16 => PrimType::U16,
-        Scalar::U32 => PrimType::U32,
-        Scalar::U64 => PrimType::U64,
-        Scalar::F16 => PrimType::F16,
-        Scalar::F32 => PrimType::F32,
-        Scalar::F64 => PrimType::F64,
-        Scalar::Bool => PrimType::Bool,
-    }
-}

@@ -31,11 +31,11 @@ use futmlir_frontend::values::generate::Rng;
 mod common;
 use std::path::{Path, PathBuf};
 
+use futmlir_dialects::interp::run_func;
 use futmlir_frontend::check;
 use futmlir_frontend::check::Checked;
 use futmlir_frontend::internalise::internalise;
 use futmlir_frontend::interp::{run_entry, EntryResult, RunOptions};
-use futmlir_frontend::soac_interp::run_func;
 use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, TestCase};
 use futmlir_frontend::types::{PrimType, Size, Type};

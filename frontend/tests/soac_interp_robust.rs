@@ -8,10 +8,10 @@ use futmlir_frontend::values::generate::Rng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
+use futmlir_dialects::interp::run_func;
 use futmlir_dialects::ir::PrintOptions;
 use futmlir_frontend::check;
 use futmlir_frontend::internalise::internalise;
-use futmlir_frontend::soac_interp::run_func;
 use futmlir_frontend::span::SourceMap;
 use futmlir_frontend::testspec::{parse_test_spec, InputSpec};
 use futmlir_frontend::values::{self, Value};

@@ -1,7 +1,8 @@
 //! External values: what `futmlir run` reads from stdin and prints, what
 //! test blocks compare, what `futmlir dataset` generates. Scalars and
 //! regular arrays of scalars (any rank), in Futhark's text and binary value
-//! formats.
+//! formats. And the one scalar semantics ([`scalar`]): what an operator,
+//! a numeric function or a conversion computes on primitive values.
 //!
 //! - [`text`]: reading and printing the text format (`[1i32, 2i32]`,
 //!   `empty([0][3]f32)`, `f32.nan`, `-f64.inf`, `true`).
@@ -11,6 +12,8 @@
 //! - [`compare`]: equality with Futhark's float tolerance.
 //! - [`f16`]: IEEE half-precision conversions.
 //! - [`generate`]: random values for `futmlir dataset` and `random input`.
+//! - [`scalar`]: the one scalar semantics (arithmetic, float functions,
+//!   comparisons, conversions) of the interpreters and constant folding.
 
 use std::fmt;
 
@@ -18,6 +21,7 @@ pub mod binary;
 pub mod compare;
 pub mod f16;
 pub mod generate;
+pub mod scalar;
 pub mod text;
 
 pub use binary::{read_binary_value, write_binary, write_binary_values};

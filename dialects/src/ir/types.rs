@@ -5,6 +5,8 @@
 //! 4-byte handle and two types are equal exactly when their handles are.
 //! MLIR counterpart: `mlir::Type` / `TypeStorage`.
 
+use futmlir_values::PrimType;
+
 use super::{Symbol, Value};
 
 /// An interned type handle.
@@ -113,6 +115,44 @@ impl Scalar {
             Scalar::I16 | Scalar::U16 | Scalar::F16 => 16,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
             Scalar::I64 | Scalar::U64 | Scalar::F64 => 64,
+        }
+    }
+
+    /// The same type in the value formats' enum, which the scalar
+    /// semantics (`futmlir_values::scalar`) computes with.
+    pub fn prim_type(self) -> PrimType {
+        match self {
+            Scalar::I8 => PrimType::I8,
+            Scalar::I16 => PrimType::I16,
+            Scalar::I32 => PrimType::I32,
+            Scalar::I64 => PrimType::I64,
+            Scalar::U8 => PrimType::U8,
+            Scalar::U16 => PrimType::U16,
+            Scalar::U32 => PrimType::U32,
+            Scalar::U64 => PrimType::U64,
+            Scalar::F16 => PrimType::F16,
+            Scalar::F32 => PrimType::F32,
+            Scalar::F64 => PrimType::F64,
+            Scalar::Bool => PrimType::Bool,
+        }
+    }
+
+    /// The IR scalar type of a primitive type (the inverse of
+    /// [`Scalar::prim_type`]).
+    pub fn of_prim(p: PrimType) -> Scalar {
+        match p {
+            PrimType::I8 => Scalar::I8,
+            PrimType::I16 => Scalar::I16,
+            PrimType::I32 => Scalar::I32,
+            PrimType::I64 => Scalar::I64,
+            PrimType::U8 => Scalar::U8,
+            PrimType::U16 => Scalar::U16,
+            PrimType::U32 => Scalar::U32,
+            PrimType::U64 => Scalar::U64,
+            PrimType::F16 => Scalar::F16,
+            PrimType::F32 => Scalar::F32,
+            PrimType::F64 => Scalar::F64,
+            PrimType::Bool => Scalar::Bool,
         }
     }
 }

@@ -181,23 +181,13 @@ impl<'a> Scope<'a> {
 
 /// The IR scalar type of a primitive type.
 pub fn scalar(p: PrimType) -> Scalar {
-    match p {
-        PrimType::I8 => Scalar::I8,
-        PrimType::I16 => Scalar::I16,
-        PrimType::I32 => Scalar::I32,
-        PrimType::I64 => Scalar::I64,
-        PrimType::U8 => Scalar::U8,
-        PrimType::U16 => Scalar::U16,
-        PrimType::U32 => Scalar::U32,
-        PrimType::U64 => Scalar::U64,
-        PrimType::F16 => Scalar::F16,
-        PrimType::F32 => Scalar::F32,
-        PrimType::F64 => Scalar::F64,
-        PrimType::Bool => Scalar::Bool,
-    }
+    Scalar::of_prim(p)
 }
 
-pub use crate::types::prim_of_scalar as prim;
+/// The primitive type of an IR scalar type.
+pub fn prim(s: Scalar) -> PrimType {
+    s.prim_type()
+}
 
 /// Replace the type parameters `ts` instantiates (`[n]a` with `a = [m]i32`
 /// becomes `[n][m]i32`).

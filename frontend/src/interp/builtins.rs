@@ -9,8 +9,8 @@ use crate::values::PrimValue;
 
 use super::cost::log_steps;
 use super::eval::{as_i64, check_alloc, err, error, internal, Interp, R};
-use super::prim::{self, BinOp, FloatBin, FloatUn};
 use super::value::{shape_str, trace_text, Array, Builder, Data, Fun, Value};
+use crate::values::scalar::{self, BinOp, BitCount, FloatBin, FloatUn};
 
 /// A resolved built-in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -262,7 +262,7 @@ fn owned<'a>(a: Rc<Array<'a>>) -> Array<'a> {
     Rc::try_unwrap(a).unwrap_or_else(|rc| (*rc).clone())
 }
 
-fn prim_result(r: Result<PrimValue, prim::PrimError>, what: &str, span: Span) -> R<Value<'static>> {
+fn prim_result(r: Result<PrimValue, scalar::PrimError>, what: &str, span: Span) -> R<Value<'static>> {
     match r {
         Ok(p) => Ok(Value::prim(p)),
         Err(e) => err(span, e.message(what)),
@@ -294,8 +294,8 @@ impl<'a> Interp<'a> {
             return internal(span, format!("{b:?} is not a constant"));
         };
         Ok(Value::prim(match f {
-            NumFn::Inf => prim::float_const(t, "inf"),
-            NumFn::Nan => prim::float_const(t, "nan"),
+            NumFn::Inf => scalar::float_const(t, "inf"),
+            NumFn::Nan => scalar::float_const(t, "nan"),
             _ => return internal(span, format!("{b:?} is not a constant")),
         }))
     }
@@ -318,7 +318,7 @@ impl<'a> Interp<'a> {
             Builtin::Conv { to, .. } => {
                 let [x] = args_n(args, span)?;
                 self.tick();
-                Ok(Value::prim(prim::convert(prim_arg(&x, span)?, to)))
+                Ok(Value::prim(scalar::convert(prim_arg(&x, span)?, to)))
             }
             Builtin::Num(t, f) => self.call_num(t, f, args, span),
             Builtin::Gen(g) => self.call_gen(g, args, span, ty),
@@ -338,22 +338,22 @@ impl<'a> Interp<'a> {
                 .ok_or_else(|| error(span, "internal error: missing argument"))
         };
         let r = match f {
-            Max | Min => prim::max_min(f == Max, p(0)?, p(1)?),
-            Abs => prim::abs(p(0)?),
-            Sgn => prim::sgn(p(0)?),
-            Neg => prim::neg(p(0)?),
-            ToI64 => Ok(prim::convert(p(0)?, PrimType::I64)),
-            ToF64 => Ok(prim::convert(p(0)?, PrimType::F64)),
-            Not => prim::not(p(0)?),
-            Popc => prim::bit_count(0, p(0)?),
-            Clz => prim::bit_count(1, p(0)?),
-            MulHi => prim::mul_hi(p(0)?, p(1)?, None),
-            Un(u) => prim::float_un(u, p(0)?),
-            Bin(b) => prim::float_bin(b, p(0)?, p(1)?),
-            Fma => prim::fma(true, p(0)?, p(1)?, p(2)?),
-            Mad => prim::fma(false, p(0)?, p(1)?, p(2)?),
-            ToBits => prim::to_bits(p(0)?),
-            FromBits => prim::from_bits(t, p(0)?),
+            Max | Min => scalar::max_min(f == Max, p(0)?, p(1)?),
+            Abs => scalar::abs(p(0)?),
+            Sgn => scalar::sgn(p(0)?),
+            Neg => scalar::neg(p(0)?),
+            ToI64 => Ok(scalar::convert(p(0)?, PrimType::I64)),
+            ToF64 => Ok(scalar::convert(p(0)?, PrimType::F64)),
+            Not => scalar::not(p(0)?),
+            Popc => scalar::bit_count(BitCount::Popc, p(0)?),
+            Clz => scalar::bit_count(BitCount::Clz, p(0)?),
+            MulHi => scalar::mul_hi(p(0)?, p(1)?, None),
+            Un(u) => scalar::float_un(u, p(0)?),
+            Bin(b) => scalar::float_bin(b, p(0)?, p(1)?),
+            Fma => scalar::fma(true, p(0)?, p(1)?, p(2)?),
+            Mad => scalar::fma(false, p(0)?, p(1)?, p(2)?),
+            ToBits => scalar::to_bits(p(0)?),
+            FromBits => scalar::from_bits(t, p(0)?),
             Inf | Nan => return internal(span, "constant applied to arguments"),
         };
         prim_result(r, &format!("{t}.{f:?}"), span)
@@ -801,31 +801,32 @@ impl<'a> Interp<'a> {
 }
 
 /// `reduce op ne xs` over a flat scalar array, `None` if not applicable.
-fn fold_prim(op: BinOp, ne: PrimValue, data: &Data<'_>) -> Option<Result<PrimValue, prim::PrimError>> {
+/// The common element types are read straight from their vectors; every
+/// step is the shared semantics' `binop`.
+fn fold_prim(op: BinOp, ne: PrimValue, data: &Data<'_>) -> Option<Result<PrimValue, scalar::PrimError>> {
     macro_rules! fold {
-        ($v:expr, $ne:expr, $C:ident, $f:expr) => {{
-            let mut acc = $ne;
+        ($v:expr, $C:ident) => {{
+            let mut acc = ne;
             for &x in $v.iter() {
-                acc = $f(acc, x);
+                match scalar::binop(op, acc, PrimValue::$C(x)) {
+                    Ok(r) => acc = r,
+                    Err(e) => return Some(Err(e)),
+                }
             }
-            Some(Ok(PrimValue::$C(acc)))
+            Some(Ok(acc))
         }};
     }
-    match (op, ne, data) {
-        (BinOp::Add, PrimValue::I32(z), Data::I32(v)) => fold!(v, z, I32, |a: i32, x| a.wrapping_add(x)),
-        (BinOp::Add, PrimValue::I64(z), Data::I64(v)) => fold!(v, z, I64, |a: i64, x| a.wrapping_add(x)),
-        (BinOp::Add, PrimValue::F32(z), Data::F32(v)) => fold!(v, z, F32, |a: f32, x| a + x),
-        (BinOp::Add, PrimValue::F64(z), Data::F64(v)) => fold!(v, z, F64, |a: f64, x| a + x),
-        (BinOp::Mul, PrimValue::I32(z), Data::I32(v)) => fold!(v, z, I32, |a: i32, x| a.wrapping_mul(x)),
-        (BinOp::Mul, PrimValue::I64(z), Data::I64(v)) => fold!(v, z, I64, |a: i64, x| a.wrapping_mul(x)),
-        (BinOp::Mul, PrimValue::F32(z), Data::F32(v)) => fold!(v, z, F32, |a: f32, x| a * x),
-        (BinOp::Mul, PrimValue::F64(z), Data::F64(v)) => fold!(v, z, F64, |a: f64, x| a * x),
-        (_, _, Data::Boxed(v)) if !v.is_empty() => None,
+    match data {
+        Data::I32(v) => fold!(v, I32),
+        Data::I64(v) => fold!(v, I64),
+        Data::F32(v) => fold!(v, F32),
+        Data::F64(v) => fold!(v, F64),
+        Data::Boxed(v) if !v.is_empty() => None,
         _ => {
             let mut acc = ne;
             for i in 0..data.len() {
                 let x = data.get_prim(i)?;
-                match prim::binop(op, acc, x) {
+                match scalar::binop(op, acc, x) {
                     Ok(r) => acc = r,
                     Err(e) => return Some(Err(e)),
                 }

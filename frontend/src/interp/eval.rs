@@ -20,9 +20,9 @@ use crate::types::{PrimType, Size, Type};
 
 use super::builtins::Builtin;
 use super::free;
-use super::prim::{self, BinOp};
 use super::value::{shape_str, value_eq, Array, Builder, Captured, Closure, Data, Fun, SumValue, Sym, Value};
 use super::{RuntimeError, TraceSink};
+use crate::values::scalar::{self, BinOp};
 
 // Note [Consumption]
 // ~~~~~~~~~~~~~~~~~~
@@ -439,8 +439,8 @@ impl<'a> Interp<'a> {
         let v = self.eval(x)?;
         self.tick();
         let (r, what) = match (&e.kind, v.as_prim()) {
-            (ExpKind::Neg(_), Some(p)) => (prim::neg(p), "neg"),
-            (ExpKind::Not(_), Some(p)) => (prim::not(p), "!"),
+            (ExpKind::Neg(_), Some(p)) => (scalar::neg(p), "neg"),
+            (ExpKind::Not(_), Some(p)) => (scalar::not(p), "!"),
             _ => return internal(e.span, format!("unary operator on {}", v.kind())),
         };
         r.map(Value::prim).map_err(|k| error(e.span, k.message(what)))
@@ -576,13 +576,13 @@ impl<'a> Interp<'a> {
             Literal::Int { value, suffix } => {
                 let t = ty.or(*suffix).unwrap_or(PrimType::I32);
                 Value::prim(if t.is_float() {
-                    prim::from_f64(t, *value as f64)
+                    scalar::from_f64(t, *value as f64)
                 } else {
-                    prim::from_i128(t, *value as i128)
+                    scalar::from_i128(t, *value as i128)
                 })
             }
             Literal::Float { value, suffix } => {
-                Value::prim(prim::from_f64(ty.or(*suffix).unwrap_or(PrimType::F64), *value))
+                Value::prim(scalar::from_f64(ty.or(*suffix).unwrap_or(PrimType::F64), *value))
             }
             Literal::Bool(b) => Value::bool(*b),
             Literal::String(bytes) => Value::array(Array::new(vec![bytes.len()], Data::U8(bytes.clone()))),
@@ -767,7 +767,7 @@ impl<'a> Interp<'a> {
                 let b = self.eval_operand(rhs)?;
                 self.tick();
                 if let (Some(x), Some(y)) = (a.as_prim(), b.as_prim()) {
-                    return match prim::binop(o, x, y) {
+                    return match scalar::binop(o, x, y) {
                         Ok(v) => Ok(Value::prim(v)),
                         Err(k) => err(e.span, k.message(o.name())),
                     };
@@ -790,7 +790,7 @@ impl<'a> Interp<'a> {
     #[inline]
     pub(crate) fn apply_binop(&self, op: BinOp, a: Value<'a>, b: Value<'a>, span: Span) -> R<Value<'a>> {
         if let (Some(x), Some(y)) = (a.as_prim(), b.as_prim()) {
-            return match prim::binop(op, x, y) {
+            return match scalar::binop(op, x, y) {
                 Ok(v) => Ok(Value::prim(v)),
                 Err(k) => err(span, k.message(op.name())),
             };
@@ -1061,7 +1061,7 @@ impl<'a> Interp<'a> {
             PatKind::Lit { lit, negated } => {
                 let want = literal_value(lit, *negated, p.ty.as_ref());
                 match (want, v.as_prim()) {
-                    (Some(w), Some(x)) => Ok(prim::prim_eq(w, x)),
+                    (Some(w), Some(x)) => Ok(scalar::prim_eq(w, x)),
                     _ => internal(p.span, format!("literal pattern against {v:?}")),
                 }
             }
@@ -1178,7 +1178,7 @@ impl<'a> Interp<'a> {
                             let bound = self.stack[self.base..].iter().rev().find(|(m, _)| same_name(m, n));
                             match bound {
                                 Some((_, Some(v))) => {
-                                    let bound = v.as_prim().and_then(prim::as_i128);
+                                    let bound = v.as_prim().and_then(scalar::as_i128);
                                     if bound.is_some() && bound != Some(have as i128) {
                                         return err(
                                             span,
@@ -1448,7 +1448,7 @@ impl<'a> Interp<'a> {
         d.eval(&mut |n| {
             self.lookup_opt(n)
                 .and_then(|v| v.as_prim())
-                .and_then(prim::as_i128)
+                .and_then(scalar::as_i128)
                 .map(|v| v as i64)
         })
     }
@@ -1482,7 +1482,7 @@ impl<'a> Interp<'a> {
                 Some(
                     r.ok()
                         .and_then(|v| v.as_prim())
-                        .and_then(prim::as_i128)
+                        .and_then(scalar::as_i128)
                         .map(|v| v as i64),
                 )
             }
@@ -1582,9 +1582,9 @@ impl<'a> Interp<'a> {
         let Some(sp) = s.as_prim() else {
             return internal(start.span, "range bound is not a scalar");
         };
-        let t = prim::prim_type(sp);
+        let t = sp.prim_type();
         let int = |v: &Value<'a>, span: Span| match v.as_prim() {
-            Some(p) => prim::as_i128(p).ok_or_else(|| error(span, "internal error: range bound is not an integer")),
+            Some(p) => scalar::as_i128(p).ok_or_else(|| error(span, "internal error: range bound is not an integer")),
             None => Err(error(span, "internal error: range bound is not a scalar")),
         };
         let sv = int(&s, start.span)?;
@@ -1624,7 +1624,7 @@ impl<'a> Interp<'a> {
         let mut data = Data::of_prim(t, n);
         let mut x = sv;
         for _ in 0..n {
-            data.push_prim(prim::from_i128(t, x));
+            data.push_prim(scalar::from_i128(t, x));
             x += stride;
         }
         self.charge(n as u64, 1);
@@ -1717,12 +1717,12 @@ impl<'a> Interp<'a> {
                 let Some(np) = n.as_prim() else {
                     return internal(bound.span, "loop bound is not a scalar");
                 };
-                let t = prim::prim_type(np);
-                let count = prim::as_i128(np).ok_or_else(|| error(bound.span, "internal error: loop bound"))?;
+                let t = np.prim_type();
+                let count = scalar::as_i128(np).ok_or_else(|| error(bound.span, "internal error: loop bound"))?;
                 let mut k: i128 = 0;
                 while k < count {
                     self.bind_pat(pat, acc, false)?;
-                    self.push_var(i, Value::prim(prim::from_i128(t, k)));
+                    self.push_var(i, Value::prim(scalar::from_i128(t, k)));
                     acc = self.eval(body)?;
                     self.stack.truncate(mark);
                     k += 1;
@@ -1759,7 +1759,7 @@ impl<'a> Interp<'a> {
 
 /// A scalar integer as i64 (saturating).
 pub(crate) fn as_i64(v: &Value<'_>, span: Span) -> R<i64> {
-    match v.as_prim().and_then(prim::as_i128) {
+    match v.as_prim().and_then(scalar::as_i128) {
         Some(x) => Ok(x.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
         None => internal(span, format!("expected an integer, got {}", v.kind())),
     }
@@ -1999,12 +1999,12 @@ fn literal_value(lit: &Literal, negated: bool, ty: Option<&Type>) -> Option<crat
             let t = t.or(*suffix).unwrap_or(PrimType::I32);
             let v = i128::try_from(*value).ok()?;
             if t.is_float() {
-                prim::from_f64(t, if negated { -(v as f64) } else { v as f64 })
+                scalar::from_f64(t, if negated { -(v as f64) } else { v as f64 })
             } else {
-                prim::from_i128(t, if negated { -v } else { v })
+                scalar::from_i128(t, if negated { -v } else { v })
             }
         }
-        Literal::Float { value, suffix } => prim::from_f64(
+        Literal::Float { value, suffix } => scalar::from_f64(
             t.or(*suffix).unwrap_or(PrimType::F64),
             if negated { -value } else { *value },
         ),

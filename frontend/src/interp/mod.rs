@@ -5,9 +5,10 @@
 //! - [`value`]: runtime values (Note [Value representation]);
 //! - [`eval`]: expressions, patterns, application, indexing, loops;
 //! - [`free`]: the free variables a closure captures;
-//! - [`builtins`]: the built-in functions of `check::builtins`;
-//! - [`prim`]: scalar arithmetic and conversions (Note [Integer semantics],
-//!   Note [Conversions]);
+//! - [`builtins`]: the built-in functions of `check::builtins`, mapped to
+//!   the one scalar semantics, [`crate::values::scalar`] (which also holds
+//!   Note [Integer semantics] and Note [Conversions]); `eval` maps the
+//!   operators (`+`, `//`, `>>>`) to it with [`BinOp::from_name`](crate::values::scalar::BinOp::from_name);
 //! - [`cost`]: work and span under the parallel cost model.
 //!
 //! The entry point is [`run_entry`]. Evaluation never panics: a failure of
@@ -23,7 +24,6 @@ mod cost;
 mod eval;
 mod free;
 pub(crate) use free::free_vars;
-pub(crate) mod prim;
 #[cfg(test)]
 mod tests;
 

@@ -4,13 +4,13 @@
 use std::rc::Rc;
 
 use super::eval::Interp;
-use super::prim::f16_to_f32;
 use super::value::{Array, Data, Value};
 use super::*;
 use crate::check::{Checked, Entry};
 use crate::span::Span;
 use crate::syntax::ast::*;
 use crate::types::{PrimType, Size, Type};
+use crate::values::f16::f16_to_f32;
 use crate::values::{self as ext, PrimValue};
 
 use PrimType::{Bool as BOOL, F16, F32, F64, I16, I32, I64, I8, U16, U32, U64, U8};

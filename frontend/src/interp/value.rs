@@ -10,7 +10,7 @@ use crate::types::{PrimType, Size, Type};
 use crate::values::{self, ArrayData, PrimValue};
 
 use super::builtins::Builtin;
-use super::prim;
+use crate::values::scalar;
 
 // Note [Value representation]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -599,7 +599,7 @@ impl<'a> Builder<'a> {
                 }
             }
             None => {
-                let mut d = Data::of_prim(prim::prim_type(p), self.cap);
+                let mut d = Data::of_prim(p.prim_type(), self.cap);
                 d.push_prim(p);
                 self.data = Some(d);
             }
@@ -673,7 +673,7 @@ impl PartialEq for Value<'_> {
 /// Structural equality (IEEE on floats); `None` when functions are compared.
 pub fn value_eq(a: &Value<'_>, b: &Value<'_>) -> Option<bool> {
     if let (Some(x), Some(y)) = (a.as_prim(), b.as_prim()) {
-        return Some(prim::prim_eq(x, y));
+        return Some(scalar::prim_eq(x, y));
     }
     Some(match (a, b) {
         (Value::Array(x), Value::Array(y)) => {
@@ -687,7 +687,7 @@ pub fn value_eq(a: &Value<'_>, b: &Value<'_>) -> Option<bool> {
                 (Data::F16(p), Data::F16(q)) => p
                     .iter()
                     .zip(q)
-                    .all(|(u, v)| prim::prim_eq(PrimValue::F16(*u), PrimValue::F16(*v))),
+                    .all(|(u, v)| scalar::prim_eq(PrimValue::F16(*u), PrimValue::F16(*v))),
                 (Data::Boxed(p), Data::Boxed(q)) => {
                     for (u, v) in p.iter().zip(q) {
                         if !value_eq(u, v)? {
@@ -767,7 +767,7 @@ pub fn from_external<'a>(v: values::Value) -> Value<'a> {
 /// The scalar type and rank of an external value.
 pub fn external_type(v: &values::Value) -> (PrimType, Vec<usize>) {
     match v {
-        values::Value::Prim(p) => (prim::prim_type(*p), Vec::new()),
+        values::Value::Prim(p) => (p.prim_type(), Vec::new()),
         values::Value::Array(a) => {
             let t = match &a.data {
                 ArrayData::I8(_) => PrimType::I8,

@@ -19,8 +19,9 @@
 //! kernels' error buffer first.
 //!
 //! Memory holds a `bool` as one byte; in registers it is an `i1`.
-//! Scalar semantics follow the soac interpreter (`frontend/src/
-//! soac_interp/scalar.rs`): integer `div`/`mod` round towards negative
+//! Scalar semantics follow the one scalar semantics of the interpreters
+//! (`values/src/scalar/`, reached from the soac op kinds through
+//! `dialects/src/interp/scalar.rs`): integer `div`/`mod` round towards negative
 //! infinity for signed types, shifts by at least the width give 0 (or
 //! -1 for a negative value shifted right), float `min`/`max` ignore a
 //! NaN operand.

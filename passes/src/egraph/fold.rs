@@ -1,13 +1,15 @@
 //! Constant folding as an e-class analysis: a class whose value is known
 //! (a literal, or an operator applied to known values) gets that value as
-//! a literal node too, so rules and extraction see it. The semantics are
-//! the soac interpreter's (`futmlir_frontend::soac_interp::scalar`), so a
-//! folded program computes what the unfolded one does.
+//! a literal node too, so rules and extraction see it. An operator is the
+//! soac op kind of the same name, computed as the soac interpreter computes
+//! it (`futmlir_dialects::interp::scalar`, on the one scalar semantics of
+//! `futmlir_values::scalar`), so a folded program computes what the
+//! unfolded one does.
 
 use egg::{Analysis, DidMerge, EGraph, Id, Language, SymbolLang};
+use futmlir_dialects::interp::scalar;
 use futmlir_dialects::ir::Scalar;
-use futmlir_frontend::soac_interp::scalar;
-use futmlir_frontend::values::f16::f16_to_f32;
+use futmlir_frontend::values::scalar::{as_f64, as_i128, from_f64, from_i128};
 use futmlir_frontend::values::PrimValue;
 
 use super::terms::{literal, Literal};
@@ -27,32 +29,24 @@ pub fn value_of(l: Literal) -> Option<PrimValue> {
         Literal::Bool(b) => PrimValue::Bool(b),
         Literal::Int(v, s) => {
             let t = scalar_named(s)?;
-            let p = scalar::make_int(v, t);
+            let p = from_i128(t.prim_type(), v);
             // Out-of-range literals in a rule file do not fold.
-            (scalar::int_value(p) == Some(v)).then_some(p)?
+            (as_i128(p) == Some(v)).then_some(p)?
         }
-        Literal::Float(v, s) => scalar::make_float(v, scalar_named(s)?),
+        Literal::Float(v, s) => from_f64(scalar_named(s)?.prim_type(), v),
     })
 }
 
 /// The literal leaf of a value; `None` for floats that do not print and
 /// parse back exactly (NaN, infinities).
 pub fn literal_of(p: PrimValue) -> Option<String> {
-    let s = scalar::scalar_of(p);
-    if let Some(v) = scalar::int_value(p) {
-        return Some(format!("{v}{}", s.futhark_name()));
+    let s = p.prim_type().name();
+    if let Some(v) = as_i128(p) {
+        return Some(format!("{v}{s}"));
     }
     match p {
         PrimValue::Bool(b) => Some(b.to_string()),
-        _ => {
-            let x = match p {
-                PrimValue::F64(x) => x,
-                PrimValue::F32(x) => f64::from(x),
-                PrimValue::F16(h) => f64::from(f16_to_f32(h)),
-                _ => return None,
-            };
-            x.is_finite().then(|| format!("{x:?}{}", s.futhark_name()))
-        }
+        _ => as_f64(p).filter(|x| x.is_finite()).map(|x| format!("{x:?}{s}")),
     }
 }
 
@@ -68,7 +62,7 @@ impl Analysis<SymbolLang> for ConstFold {
         let args = args?;
         match args.as_slice() {
             [a] => scalar::unop(op, *a).ok(),
-            [a, b] if scalar::scalar_of(*a) == scalar::scalar_of(*b) => scalar::binop(op, *a, *b)
+            [a, b] if a.prim_type() == b.prim_type() => scalar::binop(op, *a, *b)
                 .ok()
                 .or_else(|| scalar::cmpop(op, *a, *b).ok().map(PrimValue::Bool)),
             [PrimValue::Bool(c), x, y] if op == "select" => Some(if *c { *x } else { *y }),

@@ -2,12 +2,12 @@
 //! not emit (`redomap`, `scanomap`, streams), and the entry convention.
 
 use super::run_func;
-use crate::values::{parse_values, Value};
+use futmlir_values::{parse_values, Value};
 
 /// Runs function `f` of the IR `text` on the values written in `args`;
 /// the results as text, one a line, or the rendered error.
 fn run(text: &str, f: &str, args: &str) -> Result<String, String> {
-    let mut ctx = futmlir_dialects::context();
+    let mut ctx = crate::context();
     let m = ctx.parse_str("test.mlir", text).expect("the IR parses");
     let args = parse_values(args).expect("the arguments parse");
     run_func(&ctx, m, f, args)

@@ -21,15 +21,17 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use futmlir_dialects::ir::{Attr, AttrKind, BlockId, Context, Dim, OpId, Scalar, Symbol, Type, TypeKind, Value};
+use crate::ir::{Attr, AttrKind, BlockId, Context, Dim, OpId, Scalar, Symbol, Type, TypeKind, Value};
 
-use super::scalar::{binop, cmpop, convop, int_value, make_float, make_int, prim_type, scalar_of, ternop, unop};
+use futmlir_values::scalar::{as_i128, from_f64, from_i128};
+
+use super::scalar::{binop, cmpop, convop, ternop, unop};
 use super::value::{
     array, data_with_capacity, elements, extend_range, gather, repeat, row, row_len, set_elem, shape_text, single,
     write_range, Stack, Val,
 };
 use super::SoacError;
-use crate::values::{Array, ArrayData, PrimValue};
+use futmlir_values::{Array, ArrayData, PrimType, PrimValue};
 
 /// A hasher for value handles (small integers).
 #[derive(Default)]
@@ -404,7 +406,7 @@ impl<'c> Machine<'c> {
         tys.get(range)
             .ok_or_else(|| self.fail(op, "fewer results than the lambda yields"))?
             .iter()
-            .map(|&t| Ok(Stack::new(prim_type(self.elem_scalar(op, t)?), n)))
+            .map(|&t| Ok(Stack::new(self.elem_scalar(op, t)?.prim_type(), n)))
             .collect()
     }
 
@@ -530,7 +532,7 @@ impl<'c> Machine<'c> {
                     let msg = if values.is_empty() {
                         msg.to_string()
                     } else {
-                        crate::values::format_template(msg, &values)
+                        futmlir_values::format_template(msg, &values)
                     };
                     Err(self.fail(op, msg))
                 }
@@ -676,21 +678,21 @@ impl<'c> Machine<'c> {
             .result_types(op)
             .first()
             .ok_or_else(|| self.fail(op, "a constant without a result"))?;
-        let s = self.elem_scalar(op, rt)?;
+        let s = self.elem_scalar(op, rt)?.prim_type();
         let a = self
             .attr(op, self.keys.value)
             .ok_or_else(|| self.fail(op, "a constant without a `value`"))?;
         let prim = |k: &AttrKind| -> R<PrimValue> {
             match k {
-                AttrKind::Int { bits, .. } => Ok(make_int(*bits as i128, s)),
-                AttrKind::Float { bits, .. } => Ok(make_float(f64::from_bits(*bits), s)),
-                AttrKind::Bool(b) => Ok(make_int(*b as i128, s)),
+                AttrKind::Int { bits, .. } => Ok(from_i128(s, *bits as i128)),
+                AttrKind::Float { bits, .. } => Ok(from_f64(s, f64::from_bits(*bits))),
+                AttrKind::Bool(b) => Ok(from_i128(s, *b as i128)),
                 _ => Err(self.fail(op, "a constant attribute that is not a scalar")),
             }
         };
         let data = match ctx.attr_kind(a) {
             AttrKind::Array(es) => {
-                let mut d = ArrayData::with_capacity(prim_type(s), es.len());
+                let mut d = ArrayData::with_capacity(s, es.len());
                 for &e in es {
                     let p = prim(ctx.attr_kind(e))?;
                     if !d.push(p) {
@@ -700,9 +702,9 @@ impl<'c> Machine<'c> {
                 d
             }
             AttrKind::String(sym) => {
-                let mut d = ArrayData::new(prim_type(s));
+                let mut d = ArrayData::new(s);
                 for &b in ctx.str(*sym).as_bytes() {
-                    d.push(make_int(b as i128, s));
+                    d.push(from_i128(s, b as i128));
                 }
                 d
             }
@@ -745,16 +747,16 @@ impl<'c> Machine<'c> {
             _ => return Err("iota expects a non-negative i64 size".into()),
         };
         let (start, stride, s) = match args {
-            [_] => (0i128, 1i128, Scalar::I64),
-            [_, Val::Prim(a), Val::Prim(b)] => match (int_value(*a), int_value(*b)) {
-                (Some(x), Some(y)) if scalar_of(*a) == scalar_of(*b) => (x, y, scalar_of(*a)),
+            [_] => (0i128, 1i128, PrimType::I64),
+            [_, Val::Prim(a), Val::Prim(b)] => match (as_i128(*a), as_i128(*b)) {
+                (Some(x), Some(y)) if a.prim_type() == b.prim_type() => (x, y, a.prim_type()),
                 _ => return Err("iota expects an integer start and stride of one type".into()),
             },
             _ => return Err("iota expects (n) or (n, start, stride)".into()),
         };
-        let mut d = data_with_capacity(prim_type(s), n)?;
+        let mut d = data_with_capacity(s, n)?;
         for i in 0..n {
-            d.push(make_int(start.wrapping_add((i as i128).wrapping_mul(stride)), s));
+            d.push(from_i128(s, start.wrapping_add((i as i128).wrapping_mul(stride))));
         }
         array(vec![n], d)
     }
@@ -767,13 +769,13 @@ impl<'c> Machine<'c> {
                 let mut it = args.into_iter();
                 let n = it.next().ok_or_else(|| self.fail(op, "a for loop without a bound"))?;
                 let n = self.prim(op, &n)?;
-                let bound = int_value(n).ok_or_else(|| self.fail(op, "a for loop bound that is not an integer"))?;
-                let s = scalar_of(n);
+                let bound = as_i128(n).ok_or_else(|| self.fail(op, "a for loop bound that is not an integer"))?;
+                let s = n.prim_type();
                 let mut merge: Vec<Val> = it.collect();
                 let mut i = 0i128;
                 while i < bound {
                     let mut a = Vec::with_capacity(merge.len() + 1);
-                    a.push(Val::Prim(make_int(i, s)));
+                    a.push(Val::Prim(from_i128(s, i)));
                     a.extend(merge);
                     merge = self.lambda(env, b, a)?;
                     i += 1;
@@ -941,7 +943,7 @@ impl<'c> Machine<'c> {
         }
         let b = self.body(op, 0)?;
         // Each destination's indices in turn, then the values likewise.
-        let ws = futmlir_dialects::soac::scatter_writes(self.ctx, op);
+        let ws = crate::soac::scatter_writes(self.ctx, op);
         let total: usize = ws.iter().sum();
         for i in 0..n {
             let ys = self.lambda(env, b, self.rows(op, &arrs, i)?)?;
@@ -1626,7 +1628,7 @@ mod tests {
 
     #[test]
     fn last_uses_allow_updates_in_place() {
-        let mut ctx = futmlir_dialects::context();
+        let mut ctx = crate::context();
         let m = ctx.parse_str("loop", LOOP).expect("parses");
         // The index reads the merge parameter the update then consumes.
         let index = find(&ctx, m, "soac.index")[0];
@@ -1645,9 +1647,9 @@ mod tests {
 
     #[test]
     fn runs_a_loop_of_updates() {
-        let mut ctx = futmlir_dialects::context();
+        let mut ctx = crate::context();
         let m = ctx.parse_str("loop", LOOP).expect("parses");
-        let xs = crate::values::Value::Array(Array {
+        let xs = futmlir_values::Value::Array(Array {
             shape: vec![3],
             data: ArrayData::I64(vec![1, 2, 3]),
         });

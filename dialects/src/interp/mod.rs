@@ -1,12 +1,15 @@
-//! An interpreter for the `soac` dialect: runs a function of an
-//! internalised module (see [`crate::internalise`]) on external values.
-//! It is the executable meaning of the dialect's op descriptions
-//! (`dialects/src/soac/ops.rs`), and lets the internaliser be tested
-//! against the reference interpreter ([`crate::interp`]) on the same
-//! programs and inputs (`tests/soac_differential.rs`).
+//! An interpreter for the `soac` and `segop` dialects: runs a function of
+//! a module (as the frontend's internaliser, `futmlir_frontend::internalise`,
+//! emits it, or after any soac or segop pass) on external values. It is the
+//! executable meaning of the dialects' op descriptions
+//! (`dialects/src/soac/ops.rs`, `dialects/src/segop/ops.rs`), and lets the
+//! internaliser and the passes be tested against the reference interpreter
+//! (`futmlir_frontend::interp`) on the same programs and inputs
+//! (`frontend/tests/soac_differential.rs`, `driver/tests/soac_passes.rs`).
 //!
-//! - [`scalar`]: `binop`, `cmpop`, `unop`, `convop` (also the semantics of
-//!   constant folding in `futmlir_passes::egraph::fold`).
+//! - [`scalar`]: `binop`, `cmpop`, `unop`, `ternop`, `convop`: the op kinds
+//!   mapped to the one scalar semantics, [`futmlir_values::scalar`] (also
+//!   the semantics of constant folding in `futmlir_passes::egraph::fold`).
 //! - `value`: run-time values (flat arrays with shapes).
 //! - `eval`: blocks, ops and SOACs (Note [In-place updates]).
 //!
@@ -22,8 +25,9 @@
 //! Internalisation gives a function its size parameters first — one `i64`
 //! per distinct size name in its parameter types and one per anonymous
 //! `[]`, in order of first appearance — then the flattened parameters,
-//! whose array types name those sizes (`internalise::signature`). An entry
-//! point's parameters are scalars and arrays of scalars, so
+//! whose array types name those sizes
+//! (`futmlir_frontend::internalise::signature`). An entry point's
+//! parameters are scalars and arrays of scalars, so
 //! [`run_func`] takes just those, one value each, as the reference
 //! interpreter does; the size parameters are the leading entry block
 //! arguments beyond them, and each gets its value from the shape of the
@@ -42,10 +46,10 @@ mod tests;
 
 use std::fmt;
 
-use futmlir_dialects::ir::{Context, Dim, Location, OpId, TypeKind};
+use crate::ir::{Context, Dim, Location, OpId, Scalar, TypeKind};
 
-use crate::values::{PrimValue, Value};
 use eval::Machine;
+use futmlir_values::{PrimValue, Value};
 use value::Val;
 
 /// A run that failed: the program failed (an assertion, an index out of
@@ -154,7 +158,7 @@ fn entry_args(m: &Machine, f: OpId, args: Vec<Value>) -> Result<Vec<Val>, SoacEr
                 ))
             }
         };
-        let want = ctx.as_scalar(elem).map(scalar::prim_type);
+        let want = ctx.as_scalar(elem).map(Scalar::prim_type);
         if want != Some(v.elem_type()) || shape.len() != v.shape().len() {
             let expected = match want {
                 Some(p) => value::shape_text(&vec![0; shape.len()], p).replace("[0]", "[]"),

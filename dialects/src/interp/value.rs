@@ -5,8 +5,7 @@
 
 use std::rc::Rc;
 
-use crate::types::PrimType;
-use crate::values::{Array, ArrayData, PrimValue, Value};
+use futmlir_values::{Array, ArrayData, PrimType, PrimValue, Value};
 
 #[derive(Clone, Debug)]
 pub enum Val {
