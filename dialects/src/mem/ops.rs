@@ -61,6 +61,25 @@ parts of a `concat` in the concat's own block, at their places.
             verify: v::bind,
         },
         OpDef {
+            name: "mem.place",
+            summary: "Makes an op's fresh array result in place, as a row of another array.",
+            description: r#"Operands `(dst, i1, ..., ik, array)`: the array, a result of the op just
+before, is stored where `dst[i1, ..., ik]` is (it has that row's shape),
+in `dst`'s memory with `dst`'s index function: the op writes its result
+there instead of allocating. `mem-short-circuit` places the new row of
+an in-place update (`soac.update(dst, i..., array)`, which then copies
+nothing) when the op making it reads no element of `dst` that another
+thread writes (Note [Short-circuiting]).
+
+```mlir
+%row = "segop.segmap"(%m) ({ ... }) : (i64) -> !fut.array<[%m]f32>
+"mem.place"(%xss, %i, %row) : (!fut.array<[%n][%m]f32>, i64, !fut.array<[%m]f32>) -> ()
+%yss = "soac.update"(%xss, %i, %row) {short_circuit} : (!fut.array<[%n][%m]f32>, i64, !fut.array<[%m]f32>) -> !fut.array<[%n][%m]f32>
+```"#,
+            traits: Traits::NONE,
+            verify: v::place,
+        },
+        OpDef {
             name: "mem.copy",
             summary: "Copies the elements of one array into another of the same shape.",
             description: r#"Operands `(dst, src)`; their index functions may differ (e.g. a

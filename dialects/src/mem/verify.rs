@@ -116,6 +116,40 @@ pub fn bind(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
+/// `place(dst, i..., array)`: the array, an op's result, is made as
+/// `dst[i...]`.
+pub fn place(v: &OpView) -> Result<(), String> {
+    v.expect_operands_at_least(3)?;
+    v.expect_results(0)?;
+    let n = v.num_operands();
+    let (dst, arr) = (v.operand_type(0), v.operand_type(n - 1));
+    if !v.is_array(dst) || !v.is_array(arr) {
+        return Err(format!(
+            "operands #0 and #{} must be arrays, found {} and {}",
+            n - 1,
+            v.show(dst),
+            v.show(arr)
+        ));
+    }
+    v.expect_i64_operands(1..n - 1, "an index")?;
+    if v.rank(dst) != v.rank(arr) + (n - 2) {
+        return Err(format!(
+            "a row of a rank-{} array indexed {} times has rank {}, but the placed array has rank {}",
+            v.rank(dst),
+            n - 2,
+            v.rank(dst) - (n - 2).min(v.rank(dst)),
+            v.rank(arr)
+        ));
+    }
+    if v.ctx.defining_op(v.operand(n - 1)).is_none() {
+        return Err(format!(
+            "operand #{} must be the result of an op (a fresh array), not a block argument",
+            n - 1
+        ));
+    }
+    Ok(())
+}
+
 /// `copy(dst, src)`: element-wise copy between arrays of one shape that
 /// may have different index functions.
 pub fn copy(v: &OpView) -> Result<(), String> {

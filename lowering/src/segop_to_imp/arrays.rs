@@ -126,7 +126,11 @@ pub(crate) fn array_op(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], res
             let (idx, x) = operands[1..].split_at(operands.len() - 2);
             let idx = scalars(tr, idx)?;
             let x = tr.rep(x[0])?;
-            tr.write(&a, &idx, &x);
+            // A row `mem-short-circuit` placed was made in `a` already.
+            let placed = tr.ctx.attr(o, "short_circuit").is_some() && matches!(&x, Rep::Array(r) if r.mem == a.mem);
+            if !placed {
+                tr.write(&a, &idx, &x);
+            }
             Rep::Array(a)
         }
         "soac.concat" => {

@@ -95,6 +95,15 @@ impl Pass for ToImp {
     }
 }
 
+/// Where the mem level put a result of the op being translated.
+#[derive(Clone, Debug)]
+pub(crate) enum Dest {
+    /// `mem.bind`: a block, and the element offset there (none: 0).
+    Block(Value, Option<Value>),
+    /// `mem.place`: a row of another array (a view of its memory).
+    Row(Arr),
+}
+
 /// What a soac-level value is at the imp level.
 #[derive(Clone, Debug)]
 pub(crate) enum Rep {
@@ -163,7 +172,7 @@ pub(crate) struct Tr<'a> {
     /// The blocks the mem level gave the results of the op being
     /// translated (`mem.bind`, Note [The mem level] in `segop_to_mem.rs`),
     /// by result position.
-    dests: Vec<Option<(Value, Option<Value>)>>,
+    dests: Vec<Option<Dest>>,
     /// The segops being made kernels, innermost last (Note [Size
     /// bounds]).
     segop_spaces: Vec<bounds::SegopSpace>,
@@ -491,33 +500,60 @@ impl<'a> Tr<'a> {
             self.dests.get_mut(k).and_then(Option::take)
         };
         match bound {
-            Some((mem, None)) => Ok(self.whole_block(mem, elem, sizes)),
-            // Part of a block that holds other arrays too (Note
-            // [Short-circuiting] in passes/src/mem/short_circuit.rs): not
-            // an allocation of its own.
-            Some((mem, Some(offset))) => Ok(Arr {
+            Some(Dest::Block(mem, None)) => Ok(self.whole_block(mem, elem, sizes)),
+            // Part of a block that holds other arrays too, or a row of
+            // another array (Note [Short-circuiting] in
+            // passes/src/mem/short_circuit.rs): not an allocation of its
+            // own.
+            Some(Dest::Block(mem, Some(offset))) => Ok(Arr {
                 offset,
                 fresh: false,
                 ..self.whole_block(mem, elem, sizes)
             }),
+            Some(Dest::Row(a)) => Ok(a),
             None => self.alloc_array(elem, sizes),
         }
     }
 
-    /// The imp block the mem level bound `result` to (`mem.bind`), and
-    /// the element offset there when the bind has one.
-    fn bound_block(&self, result: Value) -> Option<(Value, Option<Value>)> {
-        let bind = futmlir_passes::mem::binding(self.ctx, result)?;
-        let operands = self.ctx.operands(bind);
-        let offset = match operands.get(2).map(|v| self.map.get(v)) {
-            None => None,
-            Some(Some(Rep::Scalar(o))) => Some(*o),
-            Some(_) => return None,
-        };
-        match self.map.get(&operands[0]) {
-            Some(Rep::Scalar(m)) => Some((*m, offset)),
-            _ => None,
+    /// Where the mem level put `result`: the imp block it bound it to
+    /// (`mem.bind`), with the element offset there when the bind has
+    /// one, or the row of another array it placed it in (`mem.place`; a
+    /// row of a strided array only for a segmap, which writes each
+    /// element through the LMAD: other ops may expect row-major rows).
+    fn destination(&mut self, result: Value) -> R<Option<Dest>> {
+        if let Some(bind) = futmlir_passes::mem::binding(self.ctx, result) {
+            let operands = self.ctx.operands(bind).to_vec();
+            let offset = match operands.get(2).map(|v| self.map.get(v)) {
+                None => None,
+                Some(Some(Rep::Scalar(o))) => Some(*o),
+                Some(_) => return Ok(None),
+            };
+            return Ok(match self.map.get(&operands[0]) {
+                Some(Rep::Scalar(m)) => Some(Dest::Block(*m, offset)),
+                _ => None,
+            });
         }
+        let Some(place) = futmlir_passes::mem::placement(self.ctx, result) else {
+            return Ok(None);
+        };
+        let operands = self.ctx.operands(place).to_vec();
+        let Some(Rep::Array(dst)) = self.map.get(&operands[0]).cloned() else {
+            return Ok(None);
+        };
+        // A segmap writes each element through the LMAD; other ops may
+        // expect a row-major destination.
+        let maker = self.ctx.defining_op(result);
+        let by_element =
+            maker.is_some_and(|m| self.ctx.op_name(m) == "segop.segmap" && self.ctx.attr(m, "writes").is_none());
+        if !dst.row_major && !by_element {
+            return Ok(None);
+        }
+        let idx = operands[1..operands.len() - 1]
+            .iter()
+            .map(|&v| self.scalar(v))
+            .collect::<R<Vec<_>>>()?;
+        let row = self.subarray(&dst, &idx);
+        Ok(Some(Dest::Row(Arr { fresh: false, ..row })))
     }
 
     /// **Memory expansion** (thesis 11.2): a thread cannot allocate, so
@@ -878,7 +914,11 @@ impl<'a> Tr<'a> {
     pub fn op(&mut self, o: OpId) -> R<()> {
         self.loc = self.ctx.location(o);
         let results: Vec<Value> = self.ctx.results(o).collect();
-        let dests = results.iter().map(|&r| self.bound_block(r)).collect();
+        let dests = if self.in_kernel {
+            Vec::new()
+        } else {
+            results.iter().map(|&r| self.destination(r)).collect::<R<Vec<_>>>()?
+        };
         let saved = std::mem::replace(&mut self.dests, dests);
         let out = self.translate(o, &results);
         self.dests = saved;
@@ -898,7 +938,7 @@ impl<'a> Tr<'a> {
                 let bytes = self.scalar(operands[0])?;
                 vec![Rep::Scalar(self.alloc_block(bytes))]
             }
-            "mem.bind" => vec![],
+            "mem.bind" | "mem.place" => vec![],
             "soac.constant" if array_elem(self.ctx, self.ctx.value_type(results[0])).is_some() => {
                 vec![Rep::Array(arrays::array_constant(self, o, results[0])?)]
             }

@@ -33,6 +33,14 @@ pub fn binding(ctx: &Context, v: Value) -> Option<OpId> {
         .map(|u| u.op)
 }
 
+/// The `mem.place` that makes the array `v` as a row of another, if any.
+pub fn placement(ctx: &Context, v: Value) -> Option<OpId> {
+    ctx.uses(v)
+        .iter()
+        .find(|u| ctx.op_name(u.op) == "mem.place" && u.index as usize + 1 == ctx.operands(u.op).len())
+        .map(|u| u.op)
+}
+
 /// The element type and rank of an array type; `None` for a scalar.
 pub fn array_elem(ctx: &Context, t: Type) -> Option<(Scalar, usize)> {
     match ctx.type_kind(t) {

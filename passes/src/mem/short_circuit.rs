@@ -1,5 +1,6 @@
 //! `mem-short-circuit`: arrays made directly in the memory of the array
-//! they are copied into.
+//! they are copied into (the parts of a `concat`, the new row of an
+//! in-place update).
 //!
 //! **Note [Short-circuiting].** A `concat` copies its parts into a block
 //! of its own; when a part is a fresh array that nothing else reads, the
@@ -27,7 +28,24 @@
 //! block, if any, is still copied). The concat's block is fresh, so no
 //! op between the parts and the concat reads or writes it, and the parts
 //! occupy disjoint ranges of it: no live ranges or index functions
-//! overlap. `stats=true` prints each concat and how many parts it placed.
+//! overlap.
+//!
+//! An in-place update `dst with [i...] = v` copies `v` into a row of
+//! `dst`. When `v` is a fresh array of an op `P` of the update's block
+//! with no other use, `P` can make it in that row: `mem.place(dst, i...,
+//! v)` replaces `v`'s block, and the update (marked `short_circuit`)
+//! copies nothing. `dst` is consumed by the update, so nothing reads it
+//! after; the conditions are on what runs before: the indices and `dst`
+//! are defined before `P`, no op between `P` and the update touches
+//! `dst`, and `P` reads `dst` (or a row of it taken before `P`) only
+//! where that is safe while it writes row `i`: elements of other rows
+//! (a leading index provably different: `i - 1` beside `i`), or, in a
+//! `segmap` over the row, the element its own thread writes (read before
+//! the thread's write). So the Needleman-Wunsch step `xss with [i] =
+//! map2 f xss[i-1] xss[i]` in a loop writes its new row in place, where
+//! it made a row and copied it. `segop-to-imp` honours a placement in a
+//! row-major `dst` (else it allocates and copies as before). `stats=true`
+//! prints what was placed.
 
 use crate::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 use futmlir_dialects::ir::{
@@ -38,7 +56,7 @@ use crate::mem::{binding, host_functions, host_regions};
 
 pub const INFO: PassInfo = PassInfo {
     name: "mem-short-circuit",
-    description: "mem level: the parts of a concat are made in the concat's block, at their places, and not copied (Note [Short-circuiting])",
+    description: "mem level: the parts of a concat, and the new row of an in-place update, are made where they are copied to, and not copied (Note [Short-circuiting])",
     options: &[OptionSpec {
         name: "stats",
         kind: OptionKind::Bool,
@@ -56,28 +74,47 @@ struct ShortCircuit {
 
 impl Pass for ShortCircuit {
     fn run(&mut self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
-        let (mut concats, mut parts) = (0, 0);
+        let (mut concats, mut parts, mut updates) = (0, 0, 0);
         for f in host_functions(ctx, module) {
             let body = ctx.blocks(ctx.regions(f)[0])[0];
             let name = OpView { ctx, op: f }.string_attr("sym_name").unwrap_or("?").to_string();
-            for (n, of) in in_block(ctx, body) {
-                concats += 1;
-                parts += n;
+            for done in in_block(ctx, body) {
+                let line = match done {
+                    Done::Concat(n, of) => {
+                        concats += 1;
+                        parts += n;
+                        format!("a concat of {of} parts makes {n} of them in its own block")
+                    }
+                    Done::Update => {
+                        updates += 1;
+                        "an in-place update's new row is made in place".to_string()
+                    }
+                };
                 if self.stats {
-                    eprintln!("mem-short-circuit: @{name}: a concat of {of} parts makes {n} of them in its own block");
+                    eprintln!("mem-short-circuit: @{name}: {line}");
                 }
             }
         }
         if self.stats {
-            eprintln!("mem-short-circuit: {concats} concats, {parts} parts made in place (their copies removed)");
+            eprintln!(
+                "mem-short-circuit: {concats} concats, {parts} parts and {updates} updated rows made in place (their copies removed)"
+            );
         }
         Ok(())
     }
 }
 
-/// Short-circuits the concats of host block `b` and the blocks nested in
-/// it: for each one changed, its parts placed and all its parts.
-fn in_block(ctx: &mut Context, b: BlockId) -> Vec<(usize, usize)> {
+/// What was short-circuited.
+enum Done {
+    /// A concat: its parts placed, and all its parts.
+    Concat(usize, usize),
+    /// An in-place update's new row.
+    Update,
+}
+
+/// Short-circuits the concats and updates of host block `b` and the
+/// blocks nested in it.
+fn in_block(ctx: &mut Context, b: BlockId) -> Vec<Done> {
     let mut done = Vec::new();
     let ops: Vec<OpId> = ctx.block_ops(b).collect();
     for o in ops {
@@ -86,8 +123,11 @@ fn in_block(ctx: &mut Context, b: BlockId) -> Vec<(usize, usize)> {
         }
         if ctx.op_name(o) == "soac.concat" {
             if let Some(n) = concat(ctx, b, o) {
-                done.push((n, ctx.operands(o).len() - 1));
+                done.push(Done::Concat(n, ctx.operands(o).len() - 1));
             }
+        }
+        if ctx.op_name(o) == "soac.update" && update(ctx, b, o).is_some() {
+            done.push(Done::Update);
         }
     }
     done
@@ -264,4 +304,149 @@ fn hoistable(
     }
     slice.sort_by_key(|o| pos[o]);
     Some(slice)
+}
+
+/// Short-circuits in-place update `u` of block `b`, `dst[i...] = v` with
+/// `v` made by an op `P` of `b` (Note [Short-circuiting]): `P` makes `v`
+/// in `dst`'s row, and the update copies nothing. `None` when it may
+/// not: `v` has another use, an index is computed after `P`, or `P` or
+/// an op between it and `u` may read what `P` writes (see [`safe_read`]).
+fn update(ctx: &mut Context, b: BlockId, u: OpId) -> Option<()> {
+    let ops = ctx.operands(u).to_vec();
+    let (dst, v) = (ops[0], *ops.last()?);
+    let idx = &ops[1..ops.len() - 1];
+    crate::mem::array_elem(ctx, ctx.value_type(v))?;
+    let maker = ctx.defining_op(v)?;
+    if ctx.parent_block(maker) != Some(b) {
+        return None;
+    }
+    let pos: std::collections::HashMap<OpId, usize> = ctx.block_ops(b).enumerate().map(|(i, o)| (o, i)).collect();
+    let (at, end) = (pos[&maker], *pos.get(&u)?);
+    let before = |v: Value| match ctx.defining_op(v) {
+        None => true,
+        Some(d) => ctx.parent_block(d) != Some(b) || pos.get(&d).is_some_and(|&p| p < at),
+    };
+    if !before(dst) || !idx.iter().all(|&i| before(i)) {
+        return None;
+    }
+    // `v`'s own block, if the mem level gave it one, holds nothing else.
+    let bind = binding(ctx, v);
+    let alloc = match bind {
+        Some(bind) => {
+            let own = ctx.operands(bind)[0];
+            let alloc = ctx.defining_op(own).filter(|&a| ctx.op_name(a) == "mem.alloc")?;
+            (ctx.operands(bind).len() == 2 && ctx.uses(own).len() == 1).then_some(alloc)?;
+            Some(alloc)
+        }
+        None => None,
+    };
+    let uses = ctx.uses(v);
+    if !uses.iter().all(|x| x.op == u || Some(x.op) == bind) || uses.iter().filter(|x| x.op == u).count() != 1 {
+        return None;
+    }
+    // The views of `dst` made in `b` before `P` (a row of it taken once,
+    // read inside `P`): their reads are checked as reads of `dst`.
+    let mut views = vec![(dst, Vec::new())];
+    for &o in ctx.block_ops(b).collect::<Vec<_>>()[..at].iter() {
+        let os = ctx.operands(o);
+        if ctx.op_name(o) == "soac.index" && os.first() == Some(&dst) && ctx.num_results(o) == 1 {
+            let r = ctx.result(o, 0);
+            if crate::mem::array_elem(ctx, ctx.value_type(r)).is_some() {
+                views.push((r, os[1..].to_vec()));
+            }
+        }
+    }
+    let alias = |v: Value| views.iter().find(|(a, _)| *a == v).map(|(_, pre)| pre.clone());
+    // `P` reads only elements no other thread writes; the ops after it
+    // (up to `u`) do not touch `dst`.
+    let threads: Vec<Value> = match ctx.op_name(maker) {
+        "segop.segmap" => ctx
+            .regions(maker)
+            .first()
+            .and_then(|&r| ctx.blocks(r).first())
+            .map(|&bb| ctx.block_args(bb).to_vec())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let mut ok = true;
+    let mut check = |o: OpId| {
+        for (k, &x) in ctx.operands(o).iter().enumerate() {
+            if let Some(pre) = alias(x) {
+                ok &= k == 0
+                    && ctx.op_name(o) == "soac.index"
+                    && safe_read(ctx, &pre, &ctx.operands(o)[1..], idx, &threads);
+            }
+        }
+    };
+    check(maker);
+    ctx.walk(maker, &mut |o| check(o));
+    for &o in ctx.block_ops(b).collect::<Vec<_>>()[at + 1..end].iter() {
+        let mut touches = false;
+        let mut see = |o: OpId| touches |= ctx.operands(o).iter().any(|&x| alias(x).is_some());
+        see(o);
+        ctx.walk(o, &mut |o| see(o));
+        ok &= !touches;
+    }
+    if !ok {
+        return None;
+    }
+    let next = ctx.next_op(maker)?;
+    let loc = ctx.location(u);
+    let mut bld = Builder::before(ctx, next);
+    bld.location = loc;
+    let mut operands = vec![dst];
+    operands.extend_from_slice(idx);
+    operands.push(v);
+    bld.op("mem.place", &operands, &[], &[], vec![]);
+    if let Some(bind) = bind {
+        ctx.erase_op(bind);
+    }
+    if let Some(alloc) = alloc {
+        ctx.erase_op(alloc);
+    }
+    let unit = ctx.intern_attr(AttrKind::Unit);
+    let name = ctx.sym("short_circuit");
+    ctx.set_attr(u, name, unit);
+    Some(())
+}
+
+/// Whether `P` may read `dst[pre..., rest...]` while it writes its
+/// result `r` into `dst[idx...]` (thread `t...` writing `r[t...]`): the
+/// element is in another row (a leading index provably differs: another
+/// constant, or the same value plus or minus a nonzero constant), or it
+/// is the one element the reading thread itself writes (the same row,
+/// and the thread's own indices: read before its write).
+fn safe_read(ctx: &Context, pre: &[Value], rest: &[Value], idx: &[Value], threads: &[Value]) -> bool {
+    let full: Vec<Value> = pre.iter().chain(rest).copied().collect();
+    if full.iter().zip(idx).any(|(&a, &b)| differ(ctx, a, b)) {
+        return true;
+    }
+    full.len() == idx.len() + threads.len() && full[..idx.len()] == *idx && full[idx.len()..] == *threads
+}
+
+/// Whether i64 values `a` and `b` are provably different: two different
+/// constants, or one the other plus or minus a nonzero constant.
+fn differ(ctx: &Context, a: Value, b: Value) -> bool {
+    let konst = |v: Value| {
+        let d = ctx.defining_op(v).filter(|&d| ctx.op_name(d) == "soac.constant")?;
+        (OpView { ctx, op: d }).int_attr("value").ok()
+    };
+    // `v` as `base + k` with a constant `k`.
+    let offset = |v: Value| -> (Value, i64) {
+        let Some(d) = ctx.defining_op(v).filter(|&d| ctx.op_name(d) == "soac.binop") else {
+            return (v, 0);
+        };
+        let os = ctx.operands(d);
+        match ((OpView { ctx, op: d }).string_attr("kind"), konst(os[0]), konst(os[1])) {
+            (Ok("add"), Some(k), None) => (os[1], k),
+            (Ok("add"), None, Some(k)) => (os[0], k),
+            (Ok("sub"), None, Some(k)) => (os[0], k.wrapping_neg()),
+            _ => (v, 0),
+        }
+    };
+    if let (Some(x), Some(y)) = (konst(a), konst(b)) {
+        return x != y;
+    }
+    let ((ba, ka), (bb, kb)) = (offset(a), offset(b));
+    ba == bb && ka != kb
 }

@@ -170,3 +170,13 @@
   "mem.bind"(%b, %ys, %n, %n) : (!mem.block<device>, !fut.array<[%n]i64>, i64, i64) -> ()
   "soac.return"() : () -> ()
 }) {sym_name = "too_many", function_type = (i64) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %i: i64, %xss: !fut.array<[%n][%n]f32>):
+  %ys = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
+  // expected-error @+1 {{'mem.place' op a row of a rank-2 array indexed 2 times has rank 0, but the placed array has rank 1}}
+  "mem.place"(%xss, %i, %i, %ys) : (!fut.array<[%n][%n]f32>, i64, i64, !fut.array<[%n]i64>) -> ()
+  "soac.return"() : () -> ()
+}) {sym_name = "bad_place", function_type = (i64, i64, !fut.array<[?][?]f32>) -> ()} : () -> ()
