@@ -28,7 +28,14 @@ pub fn alloc(v: &OpView) -> Result<(), String> {
             rs.name()
         ));
     }
-    Ok(())
+    match v.attr("thread").map(|a| v.ctx.attr_kind(a)) {
+        None => Ok(()),
+        Some(AttrKind::Unit) if space == "device" => Ok(()),
+        Some(AttrKind::Unit) => Err(format!(
+            "a thread's block is device memory, but attribute 'space' is \"{space}\""
+        )),
+        Some(_) => Err("attribute 'thread' must be a unit attribute".into()),
+    }
 }
 
 /// `free(block)`.

@@ -41,8 +41,13 @@
 //!
 //! A loop that maps its array then holds two arrays' memory, not one per
 //! iteration; the runtime's pool gives the freed block to the next
-//! iteration's allocation. Kernels are not touched: memory inside them
-//! is expanded (Note [Memory expansion]).
+//! iteration's allocation. Kernels are done like functions: most of
+//! their memory is expanded (one host allocation for all threads, a
+//! kernel parameter, which no flag ever owns), but the blocks a thread
+//! allocates itself (`mem.alloc {thread}`, Note [Thread allocations] in
+//! `segop_to_imp`) are a loop's or branch's like a host's, and a block
+//! kept to the end there is kept until the program ends, on the device
+//! heap.
 
 use std::collections::{HashMap, HashSet};
 
@@ -67,7 +72,7 @@ impl Pass for CarriedMemory {
     fn run(&mut self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
         let mut funcs = Vec::new();
         ctx.walk(module, &mut |o| {
-            if ctx.op_name(o) == "imp.func" {
+            if matches!(ctx.op_name(o), "imp.func" | "imp.kernel") {
                 funcs.push(o);
             }
         });

@@ -10,6 +10,15 @@
 // -----
 
 "soac.func"() ({
+^bb0(%n: i64):
+  // expected-error @+1 {{'mem.alloc' op a thread's block is device memory, but attribute 'space' is "host"}}
+  %m = "mem.alloc"(%n) {space = "host", thread} : (i64) -> !mem.block<host>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
 ^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
   // expected-error @+1 {{'mem.alloc' op the byte size (operand #0) must have type i64, found i32}}
   %m = "mem.alloc"(%i) {space = "device"} : (i32) -> !mem.block<device>
