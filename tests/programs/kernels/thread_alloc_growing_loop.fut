@@ -3,7 +3,7 @@
 -- thread allocates each iteration's array itself and frees the previous
 -- one (Note [Thread allocations] in lowering/src/segop_to_imp/mod.rs).
 -- After k iterations from [x]: 2^k elements summing to 2^k x plus
--- sum_{i<k} i 2^i.
+-- 2^(k-1) k(k-1)/2 (iteration i adds i to each of 2^i elements).
 -- ==
 -- input { [1i64, 0i64, 5i64] 3i64 }
 -- output { [28i64, 20i64, 60i64] }
