@@ -2,15 +2,12 @@
 
 // CHECK-LABEL: "memory"
 // CHECK: mem.alloc(
-// CHECK: mem.alloc({{.*}}thread
 // CHECK: mem.view(
 // CHECK: mem.loop(
 "soac.func"() ({
 ^bb0(%n: i64, %m: i64, %bytes: i64):
   %b = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
   %h = "mem.alloc"(%bytes) {space = "host"} : (i64) -> !mem.block<host>
-  %tb = "mem.alloc"(%bytes) {space = "device", thread} : (i64) -> !mem.block<device>
-  "mem.free"(%tb) : (!mem.block<device>) -> ()
   %xs = "mem.view"(%b, %n) {lmad = #mem.lmad<offset: 0, dims: [($0, 1)]>} : (!mem.block<device>, i64) -> !fut.array<[%n]f32>
   %ys = "mem.view"(%h, %n) {lmad = #mem.lmad<offset: 0, dims: [($0, 1)]>} : (!mem.block<host>, i64) -> !fut.array<[%n]f32>
   %t = "mem.view"(%b, %n, %m) {lmad = #mem.lmad<offset: 0, dims: [($1, 1), ($0, $1)]>} : (!mem.block<device>, i64, i64) -> !fut.array<[%m][%n]f32>
