@@ -490,7 +490,11 @@ impl<'a> Tr<'a> {
     /// a thread's block (`thread_loops`): an expanded one would be the
     /// same memory in every iteration, overwritten while the next
     /// iteration still reads it. An allocation that fails (the heap is
-    /// full) ends the thread with a run-time error saying so.
+    /// full) ends the thread with a run-time error saying so. A thread's
+    /// block that lives on under another name where `imp-carried-memory`
+    /// cannot follow it (a `soac.select` of two arrays that a region
+    /// yields) is never freed, as on the host; on the device heap it
+    /// stays taken until the program ends.
     fn thread_array(&mut self, elem: Scalar, sizes: &[Value]) -> Arr {
         let bytes = self.byte_size(sizes, elem);
         let bt = self.block_type();
@@ -635,6 +639,10 @@ impl<'a> Tr<'a> {
     /// The host bound of size `v` of the kernel being built, made on the
     /// host (see [`Tr::host_size`]).
     pub(crate) fn host_bound(&mut self, v: Value) -> R<Option<Value>> {
+        // No expansion to bound (Note [Thread allocations]).
+        if self.host.is_none() || self.thread_loops > 0 {
+            return Ok(None);
+        }
         Ok(match self.host_size(v)? {
             Ok(Ok(b)) => Some(b),
             Ok(Err(c)) => Some(self.on_host(|tr| tr.i64c(c))),
