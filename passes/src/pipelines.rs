@@ -21,8 +21,9 @@
 pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
 
 /// [`SOAC`] for the CUDA target: a `noinline` call in a SOAC's lambda
-/// whose callee makes arrays is inlined, as a GPU thread cannot allocate
-/// (Note [Calls that allocate in kernels] in `soac/inline.rs`).
+/// whose callee makes arrays is inlined, so that its arrays get memory
+/// expansion instead of the thread's own, slower allocations (Note [Calls
+/// that allocate in kernels] in `soac/inline.rs`).
 pub const SOAC_CUDA: &str = "soac-inline{kernel-allocs=false},soac-simplify,soac-fuse,soac-simplify";
 
 /// Down to kernels (the segop level), after [`SOAC`]:

@@ -9,6 +9,27 @@
 //! work goes to the legacy default stream, so copies are ordered after the
 //! kernels before them. Every driver call is checked, and its error names
 //! the call: `cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (...)`.
+//! A program whose threads allocate gets a device heap of its own size
+//! before any launch (Note [The device heap]).
+//!
+//! **Note [The device heap].** Where memory expansion is impossible, GPU
+//! threads allocate with CUDA's device `malloc` (Note [Thread
+//! allocations] in the lowering crate's `segop_to_imp`), from a heap of
+//! fixed size (`CU_LIMIT_MALLOC_HEAP_SIZE`, 8 MiB by default in CUDA,
+//! too small for arrays in many threads) that must be set before the
+//! first launch of a kernel that allocates. Such a program's PTX defines
+//! the global `futrt_heap_bytes` (ABI.md); when the module has it, the
+//! runtime sets the heap to `FUTMLIR_DEVICE_HEAP` bytes if set, else to a
+//! quarter of the device's free memory, at most 4 GiB and at least
+//! CUDA's 8 MiB, and stores the size the driver took in the global, for
+//! the message of a thread whose allocation fails. The heap is device
+//! memory the pool cannot use. Likewise a program with recursive device
+//! functions defines `futrt_recursive`: each call takes a frame of the
+//! thread's stack (1 KiB by default in CUDA, which a few levels exhaust),
+//! so the runtime sets the stack (`CU_LIMIT_STACK_SIZE`) to
+//! `FUTMLIR_DEVICE_STACK` bytes if set, else to [`RECURSIVE_STACK`]. The
+//! driver reserves the stack for every thread that can be resident at
+//! once, so it is not made larger for every program.
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::fmt::Display;
@@ -20,6 +41,43 @@ use crate::pool::{RawError, RawMemory};
 
 /// The size of the error buffer: `int64_t[8]`.
 const ERROR_BUF_BYTES: usize = 64;
+
+/// The global a program whose threads allocate defines (Note [The
+/// device heap]).
+const HEAP_GLOBAL: &CStr = c"futrt_heap_bytes";
+/// The global a program with recursive device functions defines.
+const RECURSIVE_GLOBAL: &CStr = c"futrt_recursive";
+/// The device heap's default bounds, in bytes.
+const MIN_HEAP: usize = 8 << 20;
+const MAX_HEAP: usize = 4 << 30;
+/// The per-thread stack of a program with recursive device functions,
+/// in bytes, unless `FUTMLIR_DEVICE_STACK` says otherwise.
+pub const RECURSIVE_STACK: usize = 8 << 10;
+
+/// A byte size from the environment variable `name`: digits with an
+/// optional binary suffix `K`, `M` or `G`; `None` when unset.
+pub fn bytes_from_env(name: &str) -> Result<Option<usize>, String> {
+    match std::env::var(name) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(_) => Err(format!("{name} is not valid text")),
+        Ok(v) => parse_bytes(&v)
+            .map(Some)
+            .ok_or_else(|| format!("{name}={v:?} is not a byte size (digits, optionally followed by K, M or G)")),
+    }
+}
+
+/// `1048576`, `64K`, `512M`, `2G` (binary units) as bytes.
+fn parse_bytes(v: &str) -> Option<usize> {
+    let v = v.trim();
+    let (digits, shift) = match v.char_indices().last()? {
+        (k, 'k' | 'K') => (&v[..k], 10),
+        (k, 'm' | 'M') => (&v[..k], 20),
+        (k, 'g' | 'G') => (&v[..k], 30),
+        _ => (v, 0),
+    };
+    let n: usize = digits.parse().ok()?;
+    n.checked_mul(1usize << shift)
+}
 
 pub struct Cuda {
     device: CUdevice,
@@ -141,7 +199,64 @@ impl Cuda {
         check("cuMemsetD8 (error buffer)", unsafe {
             sys::cuMemsetD8_v2(cuda.error_buf, 0, ERROR_BUF_BYTES)
         })?;
+        cuda.set_limits()?;
         Ok(cuda)
+    }
+
+    /// The device address of global `name` of the module, if it has one.
+    fn global(&self, name: &CStr) -> Result<Option<CUdeviceptr>, String> {
+        let mut p: CUdeviceptr = 0;
+        let mut bytes = 0;
+        // SAFETY: the module is loaded; `name` is NUL-terminated.
+        match unsafe { sys::cuModuleGetGlobal_v2(&mut p, &mut bytes, self.module, name.as_ptr()) } {
+            CUresult::CUDA_SUCCESS => Ok(Some(p)),
+            CUresult::CUDA_ERROR_NOT_FOUND => Ok(None),
+            r => Err(describe(format_args!("cuModuleGetGlobal of {name:?}"), r)),
+        }
+    }
+
+    /// The device heap and stack that the program needs (Note [The
+    /// device heap]), set before the first launch.
+    fn set_limits(&mut self) -> Result<(), String> {
+        use sys::CUlimit::{CU_LIMIT_MALLOC_HEAP_SIZE, CU_LIMIT_STACK_SIZE};
+        if let Some(global) = self.global(HEAP_GLOBAL)? {
+            let heap = match bytes_from_env("FUTMLIR_DEVICE_HEAP")? {
+                Some(h) => h,
+                None => {
+                    let (mut free, mut total) = (0, 0);
+                    // SAFETY: the context is current; both are valid to write.
+                    check("cuMemGetInfo", unsafe { sys::cuMemGetInfo_v2(&mut free, &mut total) })?;
+                    (free / 4).clamp(MIN_HEAP, MAX_HEAP)
+                }
+            };
+            // SAFETY: the context is current, and nothing was launched yet.
+            check(
+                format_args!("cuCtxSetLimit of the device heap to {heap} bytes"),
+                unsafe { sys::cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, heap) },
+            )?;
+            let mut taken = heap;
+            // SAFETY: as above; `taken` is valid to write.
+            check("cuCtxGetLimit of the device heap", unsafe {
+                sys::cuCtxGetLimit(&mut taken, CU_LIMIT_MALLOC_HEAP_SIZE)
+            })?;
+            let value = taken as i64;
+            // SAFETY: the global is an i64 of the module (ABI.md).
+            check("cuMemcpyHtoD (futrt_heap_bytes)", unsafe {
+                sys::cuMemcpyHtoD_v2(global, (&value as *const i64).cast(), 8)
+            })?;
+        }
+        let stack = match bytes_from_env("FUTMLIR_DEVICE_STACK")? {
+            Some(s) => Some(s),
+            None => self.global(RECURSIVE_GLOBAL)?.map(|_| RECURSIVE_STACK),
+        };
+        if let Some(stack) = stack {
+            // SAFETY: the context is current.
+            check(
+                format_args!("cuCtxSetLimit of the stack to {stack} bytes a thread"),
+                unsafe { sys::cuCtxSetLimit(CU_LIMIT_STACK_SIZE, stack) },
+            )?;
+        }
+        Ok(())
     }
 
     /// Copies `bytes` within device memory.
@@ -336,5 +451,24 @@ impl Drop for Cuda {
             }
             sys::cuDevicePrimaryCtxRelease_v2(self.device);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn parses_byte_sizes() {
+        assert_eq!(parse_bytes("1048576"), Some(1 << 20));
+        assert_eq!(parse_bytes("64K"), Some(64 << 10));
+        assert_eq!(parse_bytes(" 512m "), Some(512 << 20));
+        assert_eq!(parse_bytes("2G"), Some(2 << 30));
+        assert_eq!(parse_bytes("0"), Some(0));
+        assert_eq!(parse_bytes(""), None);
+        assert_eq!(parse_bytes("G"), None);
+        assert_eq!(parse_bytes("12T"), None);
+        assert_eq!(parse_bytes("-1"), None);
+        assert_eq!(parse_bytes("99999999999999999999G"), None);
     }
 }

@@ -24,7 +24,9 @@
 //!   recorded error.
 //! - The back ends, chosen by whether the program has PTX: `cpu` (host
 //!   memory, no kernels) and `cuda` (the CUDA driver through `cudarc`,
-//!   loaded at run time, so no CUDA is needed to build or link).
+//!   loaded at run time, so no CUDA is needed to build or link; it sets
+//!   the device heap and stack of programs whose GPU threads allocate or
+//!   recurse, Note [The device heap]).
 //! - `pool`: the free-list memory pool over either back end's allocator.
 //!
 //! Beyond the letter of `ABI.md`: on the CPU target `futrt_error_buffer`

@@ -3,7 +3,10 @@
 //! Host functions (`imp.func`) allocate (`mem.alloc`), copy between host
 //! and device (`imp.copy`) and launch kernels (`imp.launch`); kernels
 //! (`imp.kernel`) index by thread and block, synchronise with barriers and
-//! use shared memory and atomics. Loops and conditionals are structured.
+//! use shared memory and atomics; kernel code (a kernel's body, a device
+//! function) allocates only a thread's own blocks (`mem.alloc` with the
+//! `thread` attribute), where memory expansion cannot serve. Loops and
+//! conditionals are structured.
 //! Scalar arithmetic is `soac`'s. This level lowers to upstream MLIR.
 //!
 //! - [`ops`]: the op definitions, each with an example.

@@ -9,10 +9,17 @@ pub fn ops() -> Vec<OpDef> {
             name: "mem.alloc",
             summary: "Allocates a memory block of a byte size in a space.",
             description: r#"Attribute `space`: "host", "device" or "shared", the space of the
-result type.
+result type. Optional unit attribute `thread` (space "device" only): in
+kernel code (a kernel's body or a device function), the block is the
+running GPU thread's own, taken from the device heap (CUDA's `malloc`
+in the thread) and given back by `mem.free` in the same thread. Kernel
+code allocates this way only where memory expansion cannot (Note
+[Thread allocations] in `segop_to_imp`); a thread whose allocation
+fails reports the error through the kernels' error buffer and ends.
 
 ```mlir
 %m = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
+%t = "mem.alloc"(%bytes) {space = "device", thread} : (i64) -> !mem.block<device>
 ```"#,
             traits: Traits::NONE,
             verify: v::alloc,

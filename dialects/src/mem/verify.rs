@@ -28,7 +28,37 @@ pub fn alloc(v: &OpView) -> Result<(), String> {
             rs.name()
         ));
     }
-    Ok(())
+    let thread = match v.attr("thread").map(|a| v.ctx.attr_kind(a)) {
+        None => false,
+        Some(AttrKind::Unit) => true,
+        Some(_) => return Err("attribute 'thread' must be a unit attribute".into()),
+    };
+    if thread && space != "device" {
+        return Err(format!(
+            "a thread's block is device memory, but attribute 'space' is \"{space}\""
+        ));
+    }
+    match (thread, in_kernel_code(v)) {
+        (true, false) => {
+            Err("a thread's block (attribute 'thread') outside kernel code (an imp.kernel or a device imp.func)".into())
+        }
+        (false, true) => Err("kernel code allocates only a thread's own blocks (attribute 'thread')".into()),
+        _ => Ok(()),
+    }
+}
+
+/// Whether the op is kernel code: inside an `imp.kernel`, or a device
+/// `imp.func` (one with the `device` attribute).
+fn in_kernel_code(v: &OpView) -> bool {
+    let mut cur = v.op;
+    while let Some(p) = v.ctx.parent_op(cur) {
+        match v.ctx.op_name(p) {
+            "imp.kernel" => return true,
+            "imp.func" => return v.ctx.attr(p, "device").is_some(),
+            _ => cur = p,
+        }
+    }
+    false
 }
 
 /// `free(block)`.

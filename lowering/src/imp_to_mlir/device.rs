@@ -293,6 +293,18 @@ pub(super) fn kernel_assert(e: &mut Emitter, o: OpId) -> R<()> {
     e.line(&format!("scf.if {c} {{"));
     e.line("} else {");
     e.indent += 2;
+    let args: Vec<String> = ops[1..].iter().map(|&a| e.name(a)).collect();
+    report_and_exit(e, k, &args);
+    e.indent -= 2;
+    e.line("}");
+    Ok(())
+}
+
+/// The failing thread's side of a run-time error in a kernel: the first
+/// thread to fail records message number `k` (plus one) and `args`
+/// (i64s) in the error buffer, which the host reads at its next wait
+/// (`Cuda::sync` in the runtime); the thread ends.
+fn report_and_exit(e: &mut Emitter, k: usize, args: &[String]) {
     let z = e.tmp("llvm.mlir.constant(0 : i64) : i64");
     let code = e.tmp(&format!("llvm.mlir.constant({} : i64) : i64", k + 1));
     let r = e.tmp(&format!(
@@ -301,20 +313,108 @@ pub(super) fn kernel_assert(e: &mut Emitter, o: OpId) -> R<()> {
     let won = e.tmp(&format!("llvm.extractvalue {r}[1] : !llvm.struct<(i64, i1)>"));
     e.line(&format!("scf.if {won} {{"));
     e.indent += 2;
-    for (j, &a) in ops[1..].iter().enumerate() {
+    for (j, x) in args.iter().enumerate() {
         let p = e.tmp(&format!(
             "llvm.getelementptr %err[{}] : (!llvm.ptr) -> !llvm.ptr, i64",
             j + 1
         ));
-        let x = e.name(a);
         e.line(&format!("llvm.store {x}, {p} : i64, !llvm.ptr"));
     }
     e.indent -= 2;
     e.line("}");
     e.line("nvvm.exit");
+}
+
+/// The device global in which the runtime stores the device heap's size
+/// (`runtime-cuda/ABI.md`), for the message of a failed thread
+/// allocation. Its presence also tells the runtime that the program
+/// allocates in threads, so that it sets the heap's size.
+pub(crate) const HEAP_BYTES_GLOBAL: &str = "futrt_heap_bytes";
+
+/// The device global whose presence tells the runtime that device
+/// functions call themselves (through others or not), so that it gives
+/// each thread a larger stack (Note [The device heap] in the runtime's
+/// `cuda.rs`).
+pub(crate) const RECURSIVE_GLOBAL: &str = "futrt_recursive";
+
+/// Whether some device function of the module (of body `body`) can call
+/// itself: a cycle in the calls between device functions.
+pub(super) fn recursive_device_functions(
+    ctx: &futmlir_dialects::ir::Context,
+    body: futmlir_dialects::ir::BlockId,
+) -> bool {
+    use std::collections::HashMap;
+    let mut calls: HashMap<String, Vec<String>> = HashMap::new();
+    for f in ctx.block_ops(body) {
+        if ctx.op_name(f) != "imp.func" || ctx.attr(f, "device").is_none() {
+            continue;
+        }
+        let name = OpView { ctx, op: f }.string_attr("sym_name").unwrap_or("").to_string();
+        let mut callees = Vec::new();
+        ctx.walk(f, &mut |o| {
+            if ctx.op_name(o) == "imp.call" {
+                if let Some(c) = crate::segop_to_imp::callee(ctx, o) {
+                    callees.push(c);
+                }
+            }
+        });
+        calls.insert(name, callees);
+    }
+    // A function reaches itself: a search from each one.
+    calls.keys().any(|start| {
+        let mut seen = std::collections::HashSet::new();
+        let mut work: Vec<&String> = calls[start].iter().collect();
+        while let Some(f) = work.pop() {
+            if f == start {
+                return true;
+            }
+            if seen.insert(f) {
+                work.extend(calls.get(f).into_iter().flatten());
+            }
+        }
+        false
+    })
+}
+
+/// The message of a thread allocation that failed: the bytes asked for
+/// and the heap's size.
+pub(crate) const HEAP_EXHAUSTED: &str = "a GPU thread could not allocate {0} bytes: the device heap ({1} bytes) is exhausted (set FUTMLIR_DEVICE_HEAP to a larger size in bytes)";
+
+/// `mem.alloc {thread}` in kernel code (Note [Thread allocations] in
+/// `segop_to_imp`): CUDA's device `malloc`, which PTX calls as a system
+/// call that the driver's JIT resolves. A NULL block of a non-zero size
+/// (the heap is full) is a run-time error through the error buffer.
+pub(super) fn thread_alloc(e: &mut Emitter, o: OpId) -> R<()> {
+    let ctx = e.ctx;
+    let bytes = e.name(ctx.operands(o)[0]);
+    e.device_decls.insert("llvm.func @malloc(i64) -> !llvm.ptr".into());
+    e.device_decls.insert(format!(
+        "llvm.mlir.global external @{HEAP_BYTES_GLOBAL}(0 : i64) {{addr_space = 1 : i32, alignment = 8 : i64}} : i64"
+    ));
+    let p = e.tmp(&format!("llvm.call @malloc({bytes}) : (i64) -> !llvm.ptr"));
+    e.alias(ctx.result(o, 0), &p);
+    let null = e.tmp("llvm.mlir.zero : !llvm.ptr");
+    let is_null = e.tmp(&format!("llvm.icmp \"eq\" {p}, {null} : !llvm.ptr"));
+    let zero = e.tmp("arith.constant 0 : i64");
+    let some = e.tmp(&format!("arith.cmpi ne, {bytes}, {zero} : i64"));
+    let failed = e.tmp(&format!("arith.andi {is_null}, {some} : i1"));
+    e.line(&format!("scf.if {failed} {{"));
+    e.indent += 2;
+    let g = e.tmp(&format!("llvm.mlir.addressof @{HEAP_BYTES_GLOBAL} : !llvm.ptr<1>"));
+    let heap = e.tmp(&format!("llvm.load {g} : !llvm.ptr<1> -> i64"));
+    let k = e.message_text(HEAP_EXHAUSTED);
+    report_and_exit(e, k, &[bytes, heap]);
     e.indent -= 2;
     e.line("}");
     Ok(())
+}
+
+/// `mem.free` in kernel code: of a block the thread allocated, by CUDA's
+/// device `free`.
+pub(super) fn thread_free(e: &mut Emitter, o: OpId) {
+    let m = e.name(e.ctx.operands(o)[0]);
+    e.device_decls.insert("llvm.func @free(!llvm.ptr)".into());
+    e.line(&format!("llvm.call @free({m}) : (!llvm.ptr) -> ()"));
 }
 
 /// Host code reading or writing one element of device memory: through

@@ -105,6 +105,12 @@ pub fn emit_module(ctx: &Context, module: OpId, gpu: bool, libdevice: bool) -> R
             }
         }
     }
+    if gpu && device::recursive_device_functions(ctx, body) {
+        e.device_decls.insert(format!(
+            "llvm.mlir.global external @{}(0 : i64) {{addr_space = 1 : i32, alignment = 8 : i64}} : i64",
+            device::RECURSIVE_GLOBAL
+        ));
+    }
     for d in std::mem::take(&mut e.host_decls) {
         let _ = writeln!(e.out, "  {d}");
     }
@@ -448,12 +454,11 @@ impl<'c> Emitter<'c> {
         match name {
             "soac.constant" | "soac.binop" | "soac.cmpop" | "soac.unop" | "soac.convop" | "soac.select"
             | "soac.ternop" => scalar::op(self, o, name, &ops, results[0])?,
+            "mem.alloc" if self.in_kernel && ctx.attr(o, "thread").is_some() => device::thread_alloc(self, o)?,
             "mem.alloc" if self.in_kernel => {
-                return Err(self.fail(
-                    o,
-                    "the compiled backends do not support allocations inside GPU kernels yet",
-                ))
+                return Err(self.fail(o, "an allocation in a GPU kernel that is not a thread's own"))
             }
+            "mem.free" if self.in_kernel => device::thread_free(self, o),
             "mem.free" => {
                 let m = self.name(ops[0]);
                 self.line(&format!(
@@ -644,10 +649,16 @@ impl<'c> Emitter<'c> {
             .string_attr("message")
             .unwrap_or("assertion failed")
             .to_string();
-        match self.messages.iter().position(|m| *m == msg) {
+        self.message_text(&msg)
+    }
+
+    /// The number of message `msg` (a template whose `{k}` are the
+    /// arguments), added to the program's messages if new.
+    pub fn message_text(&mut self, msg: &str) -> usize {
+        match self.messages.iter().position(|m| m == msg) {
             Some(k) => k,
             None => {
-                self.messages.push(msg);
+                self.messages.push(msg.to_string());
                 self.messages.len() - 1
             }
         }

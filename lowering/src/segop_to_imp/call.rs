@@ -19,9 +19,11 @@
 //! version, marked `device` and named by [`device_symbol`] (the two are
 //! in one symbol table, and MLIR wants its symbols unique), whose body
 //! is translated as kernel code:
-//! SOACs in it are sequential loops. A thread cannot allocate, so a
-//! function called from a kernel may not return an array (a
-//! diagnostic). The versions are made on demand: after the entry
+//! SOACs in it are sequential loops. A device function has no host to
+//! expand its arrays' memory on, so it allocates them in the thread
+//! (Note [Thread allocations] in `mod.rs`); an array it returns is such
+//! a block (or a copy into one), which the calling thread owns and
+//! frees like its own. The versions are made on demand: after the entry
 //! points, each `imp.call` without its callee gets it, until none is
 //! missing (a recursive function's call of itself finds the function
 //! made, so this ends). Run-time errors in a callee are `imp.assert`s
@@ -88,11 +90,6 @@ pub(crate) fn apply(tr: &mut Tr, o: OpId, operands: &[Value], results: &[Value])
     let mut types = Vec::new();
     for &r in results {
         let t = tr.ctx.value_type(r);
-        if device && array_elem(tr.ctx, t).is_some() {
-            return Err(tr.unsupported(&format!(
-                "calls inside GPU kernels of functions returning arrays (`{name}`)"
-            )));
-        }
         types.extend(result_types(tr.ctx, t));
     }
     let callee_attr = {
@@ -209,13 +206,9 @@ fn translate_function(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: boo
         match y {
             Rep::Scalar(v) => returned.push(v),
             Rep::Array(a) => {
-                if device {
-                    return Err(tr.unsupported(&format!(
-                        "calls inside GPU kernels of functions returning arrays (`{name}`)"
-                    )));
-                }
                 // A result the caller owns: a whole block of this call's,
-                // returned once; anything else is copied.
+                // returned once; anything else is copied (in a device
+                // function, into a block of the thread's).
                 super::entry::return_owned(&mut tr, a, &mut used_blocks, &mut returned)?;
             }
         }

@@ -72,6 +72,7 @@ fn launch_with(
     let kb = tr.ctx.append_block(r, &[]);
     tr.enter_kernel(kb, grid, block);
     let built = body(tr);
+    tr.end_kernel_body(built.is_ok());
     if built.is_ok() {
         tr.emit("imp.return", &[], &[], &[], vec![]);
     }

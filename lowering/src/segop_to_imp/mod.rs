@@ -51,6 +51,7 @@ use futmlir_passes::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 mod arrays;
 mod bounds;
 mod call;
+pub(crate) use call::callee;
 pub(crate) mod entry;
 mod gpu;
 pub(crate) mod segops;
@@ -138,6 +139,9 @@ pub(crate) type R<T> = Result<T, Diagnostic>;
 
 /// A loop body: gets the index and the carried values, returns the next.
 pub(crate) type LoopBody<'b> = dyn FnMut(&mut Tr, Value, &[Value]) -> R<Vec<Value>> + 'b;
+/// The two buffers of a carried array of a loop in a kernel, if it has
+/// them (Note [Loops in kernels]).
+pub(crate) type LoopBuffers = Option<(Arr, Arr)>;
 /// A region body: gets the block arguments, returns the values to yield.
 pub(crate) type RegionBody<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Value>> + 'b;
 
@@ -180,6 +184,10 @@ pub(crate) struct Tr<'a> {
     /// last: a size met again while its own bound is made is a cycle
     /// (Note [Size bounds]).
     bounding: Vec<Value>,
+    /// The loops of kernel code being translated whose arrays a thread
+    /// allocates itself: inside them every array is a thread's block
+    /// (Note [Thread allocations]).
+    thread_loops: usize,
 }
 
 /// What [`Tr::enter_kernel`] saves, and what memory expansion needs to
@@ -226,6 +234,7 @@ impl<'a> Tr<'a> {
             dests: Vec::new(),
             segop_spaces: Vec::new(),
             bounding: Vec::new(),
+            thread_loops: 0,
         }
     }
 
@@ -286,6 +295,21 @@ impl<'a> Tr<'a> {
             bounds: HashMap::new(),
         };
         self.host = Some(s);
+        // The thread's own blocks, freed at the end of the kernel's body
+        // ([`Tr::end_kernel_body`]).
+        self.scopes.push(Vec::new());
+    }
+
+    /// The end of the body of the kernel being built: frees the blocks
+    /// its threads allocated at its top level (Note [Thread
+    /// allocations]); `ok`: the body was built (else only the scope
+    /// goes).
+    pub fn end_kernel_body(&mut self, ok: bool) {
+        if ok {
+            self.free_scope(&[]);
+        } else {
+            self.scopes.pop();
+        }
     }
 
     /// Back to host code; returns the kernel's expanded allocations.
@@ -452,12 +476,16 @@ impl<'a> Tr<'a> {
         bytes
     }
 
-    /// A fresh row-major array of the given element type and sizes; in a
-    /// kernel, a thread's part of an expanded allocation
-    /// ([`Tr::expand`]).
+    /// A fresh row-major array of the given element type and sizes; in
+    /// kernel code, a thread's part of an expanded allocation
+    /// ([`Tr::expand`]), or where there can be none, a block of the
+    /// thread's own (Note [Thread allocations]).
     pub fn alloc_array(&mut self, elem: Scalar, sizes: &[Value]) -> R<Arr> {
         if self.in_kernel {
-            return self.expand(elem, sizes);
+            if let Some(a) = self.expand(elem, sizes)? {
+                return Ok(a);
+            }
+            return Ok(self.thread_array(elem, sizes));
         }
         let bytes = self.byte_size(sizes, elem);
         let mem = self.alloc_block(bytes);
@@ -474,6 +502,45 @@ impl<'a> Tr<'a> {
             scope.push(mem);
         }
         mem
+    }
+
+    /// **Note [Thread allocations].**
+    /// Memory expansion ([`Tr::expand`]) is impossible where the host
+    /// cannot know how much memory the threads need: in a device
+    /// function (it has no host: a recursive one may run to any depth),
+    /// for sizes that vary between threads in a way the host cannot bound
+    /// (Note [Size bounds]), and in a loop whose arrays change size from
+    /// one iteration to the next (Note [Loops in kernels]). There, and
+    /// only there (expansion, where it works, costs no allocation in the
+    /// thread and is coalesced), the thread allocates its array itself:
+    /// `mem.alloc {space = "device", thread}`, a block of the device heap
+    /// (CUDA's `malloc` in the thread, `imp_to_mlir/device.rs`), the
+    /// array row-major from its start. Such a block is freed like a
+    /// host's: at the end of the region that allocated it unless the
+    /// region yields or returns it, the kernel's body being a region of
+    /// its own ([`Tr::end_kernel_body`]); a loop's or branch's blocks are
+    /// `imp-carried-memory`'s, which runs on kernels too; a device
+    /// function returns a block the calling thread then owns (Note
+    /// [Functions at the imp level] in `call.rs`). A loop of kernel code
+    /// whose arrays the thread allocates makes every array in its body
+    /// a thread's block (`thread_loops`): an expanded one would be the
+    /// same memory in every iteration, overwritten while the next
+    /// iteration still reads it. An allocation that fails (the heap is
+    /// full) ends the thread with a run-time error saying so. A thread's
+    /// block that lives on under another name where `imp-carried-memory`
+    /// cannot follow it (a `soac.select` of two arrays that a region
+    /// yields) is never freed, as on the host; on the device heap it
+    /// stays taken until the program ends.
+    fn thread_array(&mut self, elem: Scalar, sizes: &[Value]) -> Arr {
+        let bytes = self.byte_size(sizes, elem);
+        let bt = self.block_type();
+        let space = self.ctx.string_attr("device");
+        let unit = self.ctx.intern_attr(futmlir_dialects::ir::AttrKind::Unit);
+        let mem = self.emit1("mem.alloc", &[bytes], bt, &[("space", space), ("thread", unit)]);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(mem);
+        }
+        self.whole_block(mem, elem, sizes)
     }
 
     /// A row-major array of `sizes` filling `mem` from its start.
@@ -556,8 +623,9 @@ impl<'a> Tr<'a> {
         Ok(Some(Dest::Row(Arr { fresh: false, ..row })))
     }
 
-    /// **Memory expansion** (thesis 11.2): a thread cannot allocate, so
-    /// an array a kernel's thread makes of sizes the host knows gets one
+    /// **Memory expansion** (thesis 11.2): rather than allocate in each
+    /// thread (Note [Thread allocations]), an array a kernel's thread
+    /// makes of sizes the host knows gets one
     /// allocation on the host, before the launch, for all the kernel's
     /// threads, freed after it. Interleaved: element `j` (row-major) of
     /// thread `t` is at `j * threads + t`, so that threads reading the
@@ -565,23 +633,23 @@ impl<'a> Tr<'a> {
     /// allocation inside a loop of the kernel gets the same memory in
     /// every iteration, while an array of the previous one may still be
     /// live: loops in kernels carry arrays in buffers of their own (Note
-    /// [Loops in kernels]).
-    fn expand(&mut self, elem: Scalar, sizes: &[Value]) -> R<Arr> {
+    /// [Loops in kernels]). `None` where there can be no expansion: the
+    /// thread then allocates (Note [Thread allocations]).
+    fn expand(&mut self, elem: Scalar, sizes: &[Value]) -> R<Option<Arr>> {
+        let Some((grid, block_size)) = self.host.as_ref().map(|s| (s.grid, s.block_size)) else {
+            return Ok(None);
+        };
+        if self.thread_loops > 0 {
+            return Ok(None);
+        }
         // The sizes on the host: values of the host, constants, or bounds.
         let mut host_sizes = Vec::new();
         for &v in sizes {
             match self.host_size(v)? {
                 Ok(h) => host_sizes.push(h),
-                Err(why) => {
-                    return Err(self.unsupported(&format!(
-                        "arrays made by GPU threads with sizes that vary between threads and that the host cannot bound (the size's slice meets {why}; no memory expansion for them)"
-                    )))
-                }
+                Err(_) => return Ok(None),
             }
         }
-        let Some((grid, block_size)) = self.host.as_ref().map(|s| (s.grid, s.block_size)) else {
-            return Err(self.fail("memory expansion outside a kernel"));
-        };
         let mem = self.on_host(|tr| {
             let sizes: Vec<Value> = host_sizes
                 .iter()
@@ -609,14 +677,14 @@ impl<'a> Tr<'a> {
         for d in &mut dims {
             d.1 = self.mul(d.1, threads);
         }
-        Ok(Arr {
+        Ok(Some(Arr {
             mem,
             elem,
             offset: gid,
             dims,
             row_major: false,
             fresh: false,
-        })
+        }))
     }
 
     /// What size `v` (a value of the kernel being built) is on the host:
@@ -649,6 +717,10 @@ impl<'a> Tr<'a> {
     /// The host bound of size `v` of the kernel being built, made on the
     /// host (see [`Tr::host_size`]).
     pub(crate) fn host_bound(&mut self, v: Value) -> R<Option<Value>> {
+        // No expansion to bound (Note [Thread allocations]).
+        if self.host.is_none() || self.thread_loops > 0 {
+            return Ok(None);
+        }
         Ok(match self.host_size(v)? {
             Ok(Ok(b)) => Some(b),
             Ok(Err(c)) => Some(self.on_host(|tr| tr.i64c(c))),
@@ -934,6 +1006,9 @@ impl<'a> Tr<'a> {
         let results = results.to_vec();
         Ok(match name.as_str() {
             // The mem level (Note [The mem level] in `segop_to_mem.rs`).
+            // Kernel code (a device function's body) makes its arrays
+            // where `alloc_result` says, never in the mem level's blocks.
+            "mem.alloc" if self.in_kernel => vec![],
             "mem.alloc" => {
                 let bytes = self.scalar(operands[0])?;
                 vec![Rep::Scalar(self.alloc_block(bytes))]
@@ -1050,8 +1125,7 @@ impl<'a> Tr<'a> {
             .string_attr("form")
             .unwrap_or("for")
             .to_string();
-        let body = self.ctx.blocks(self.ctx.regions(o)[0])[0];
-        let params = self.ctx.block_args(body).to_vec();
+        let params = self.ctx.block_args(self.ctx.blocks(self.ctx.regions(o)[0])[0]).to_vec();
         let (inits, merge_params) = if form == "for" {
             (&operands[1..], &params[1..])
         } else {
@@ -1070,16 +1144,39 @@ impl<'a> Tr<'a> {
         let buffers = if self.in_kernel {
             self.loop_buffers(inits, merge_params)?
         } else {
-            vec![None; inits.len()]
+            Some(vec![None; inits.len()])
         };
-        let flat = if form == "for" {
+        // See Note [Thread allocations].
+        let thread_loop = buffers.is_none();
+        let buffers = buffers.unwrap_or_else(|| vec![None; inits.len()]);
+        self.thread_loops += usize::from(thread_loop);
+        let flat = self.loop_ops(o, &form, operands, &mut flat_inits, &buffers, &unflatten_all);
+        self.thread_loops -= usize::from(thread_loop);
+        let mut out = unflatten_all(self, &flat?);
+        self.sizes_from_types(results, &mut out);
+        Ok(out)
+    }
+
+    /// The `imp.for` or `imp.while` of loop `o` (of `form`), its arrays
+    /// carried in `buffers` where it has them (Note [Loops in kernels]).
+    fn loop_ops(
+        &mut self,
+        o: OpId,
+        form: &str,
+        operands: &[Value],
+        flat_inits: &mut Vec<Value>,
+        buffers: &[LoopBuffers],
+        unflatten_all: &dyn Fn(&Tr, &[Value]) -> Vec<Rep>,
+    ) -> R<Vec<Value>> {
+        let body = self.ctx.blocks(self.ctx.regions(o)[0])[0];
+        Ok(if form == "for" {
             let n = self.scalar(operands[0])?;
-            self.for_loop(n, &flat_inits, &mut |tr, i, carried| {
+            self.for_loop(n, flat_inits, &mut |tr, i, carried| {
                 let mut args = vec![Rep::Scalar(i)];
-                let merge = with_init_sizes(unflatten_all(tr, carried), &buffers);
+                let merge = with_init_sizes(unflatten_all(tr, carried), buffers);
                 args.extend(merge.iter().cloned());
                 let mut ys = tr.block(body, &args)?;
-                tr.move_to_loop_buffers(i, &buffers, &merge, &mut ys);
+                tr.move_to_loop_buffers(i, buffers, &merge, &mut ys);
                 Ok(ys.iter().flat_map(|y| tr.flatten(y)).collect())
             })?
         } else {
@@ -1093,11 +1190,11 @@ impl<'a> Tr<'a> {
             // Region 0: the condition is the first merge value.
             let (cond_r, _) = self.region(&types, &mut |_, args| Ok(vec![args[0]]))?;
             let (body_r, _) = self.region(&types, &mut |tr, args| {
-                let merge = with_init_sizes(unflatten_all(tr, args), &buffers);
+                let merge = with_init_sizes(unflatten_all(tr, args), buffers);
                 let mut ys = tr.block(body, &merge)?;
                 let mut next: Vec<Value> = Vec::new();
                 if let Some(&count) = args.last().filter(|_| counted) {
-                    tr.move_to_loop_buffers(count, &buffers, &merge, &mut ys);
+                    tr.move_to_loop_buffers(count, buffers, &merge, &mut ys);
                     let one = tr.i64c(1);
                     next.push(tr.add(count, one));
                 }
@@ -1105,12 +1202,9 @@ impl<'a> Tr<'a> {
                 flat.extend(next);
                 Ok(flat)
             })?;
-            let op = self.emit("imp.while", &flat_inits, &types, &[], vec![cond_r, body_r]);
+            let op = self.emit("imp.while", flat_inits, &types, &[], vec![cond_r, body_r]);
             self.ctx.results(op).collect()
-        };
-        let mut out = unflatten_all(self, &flat);
-        self.sizes_from_types(results, &mut out);
-        Ok(out)
+        })
     }
 
     /// **Note [Result sizes in kernels].**
@@ -1163,13 +1257,20 @@ impl<'a> Tr<'a> {
     /// buffers of its own: iteration `i` copies the array it yields into
     /// buffer `i mod 2` (the one its merge parameter is not in), unless
     /// it yields the merge parameter's own memory (an in-place update).
-    /// Everything else an iteration makes is then dead at its end. An
-    /// array whose size changes between iterations is refused.
-    fn loop_buffers(&mut self, inits: &[Value], merge_params: &[Value]) -> R<Vec<Option<(Arr, Arr)>>> {
-        let mut out = Vec::new();
+    /// Everything else an iteration makes is then dead at its end.
+    /// Buffers need sizes that do not change and that the host knows: a
+    /// loop with an array whose size changes between iterations (or
+    /// that has no buffers for another reason: in a device function, in
+    /// a loop like it) gets none (`None`), and its thread allocates the
+    /// arrays of its body itself (Note [Thread allocations]).
+    fn loop_buffers(&mut self, inits: &[Value], merge_params: &[Value]) -> R<Option<Vec<LoopBuffers>>> {
+        if self.host.is_none() || self.thread_loops > 0 {
+            return Ok(None);
+        }
+        let mut arrays = Vec::new();
         for (&v, &p) in inits.iter().zip(merge_params) {
             let Rep::Array(init) = self.rep(v)? else {
-                out.push(None);
+                arrays.push(None);
                 continue;
             };
             let t = self.ctx.value_type(p);
@@ -1179,14 +1280,23 @@ impl<'a> Tr<'a> {
                 Dim::Unknown => true,
             });
             if changing {
-                return Err(self.unsupported("arrays whose size changes in a loop of a GPU kernel"));
+                return Ok(None);
             }
-            let sizes = init.sizes();
-            let a = self.expand(init.elem, &sizes)?;
-            let b = self.expand(init.elem, &sizes)?;
-            out.push(Some((a, b)));
+            arrays.push(Some(init));
         }
-        Ok(out)
+        let mut out = Vec::new();
+        for init in arrays {
+            let Some(init) = init else {
+                out.push(None);
+                continue;
+            };
+            let sizes = init.sizes();
+            match (self.expand(init.elem, &sizes)?, self.expand(init.elem, &sizes)?) {
+                (Some(a), Some(b)) => out.push(Some((a, b))),
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(out))
     }
 
     /// The end of iteration `i` of a loop in a kernel: the yielded arrays

@@ -41,8 +41,14 @@
 //!
 //! A loop that maps its array then holds two arrays' memory, not one per
 //! iteration; the runtime's pool gives the freed block to the next
-//! iteration's allocation. Kernels are not touched: memory inside them
-//! is expanded (Note [Memory expansion]).
+//! iteration's allocation. Kernels whose threads own blocks are done like
+//! functions: the blocks a thread allocates itself (`mem.alloc {thread}`,
+//! Note [Thread allocations] in `segop_to_imp`) or gets from a device
+//! function are a loop's or branch's like a host's (a block kept to the
+//! end there is kept until the program ends, on the device heap). The
+//! rest of a kernel's memory is expanded (one host allocation for all
+//! threads, a kernel parameter, which no flag ever owns), so kernels with
+//! no block of their threads' are left alone.
 
 use std::collections::{HashMap, HashSet};
 
@@ -67,7 +73,7 @@ impl Pass for CarriedMemory {
     fn run(&mut self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic> {
         let mut funcs = Vec::new();
         ctx.walk(module, &mut |o| {
-            if ctx.op_name(o) == "imp.func" {
+            if ctx.op_name(o) == "imp.func" || (ctx.op_name(o) == "imp.kernel" && allocates_in_threads(ctx, o)) {
                 funcs.push(o);
             }
         });
@@ -85,6 +91,19 @@ impl Pass for CarriedMemory {
         }
         Ok(())
     }
+}
+
+/// Whether kernel `k` gets blocks its threads own: ones they allocate
+/// (`mem.alloc {thread}`) or that device functions return. Other
+/// kernels carry only expanded blocks, which no flag ever owns, so they
+/// are left as they are.
+fn allocates_in_threads(ctx: &Context, k: OpId) -> bool {
+    let mut found = false;
+    ctx.walk(k, &mut |o| {
+        found |= (ctx.op_name(o) == "mem.alloc" && ctx.attr(o, "thread").is_some())
+            || (ctx.op_name(o) == "imp.call" && ctx.results(o).any(|r| is_mem(ctx, r)));
+    });
+    found
 }
 
 /// What a block's terminator passes on.

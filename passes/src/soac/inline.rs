@@ -42,7 +42,7 @@ pub const INFO: PassInfo = PassInfo {
             kind: OptionKind::Bool,
             default: "true",
             help: "keep a `noinline` call inside a SOAC's lambda whose callee makes arrays \
-                   (false for the GPU, where a thread cannot allocate: Note [Calls that allocate in kernels])",
+                   (false for the GPU, where a thread's own allocations are slower than memory expansion: Note [Calls that allocate in kernels])",
         },
     ],
     reads: &[Level::Soac],
@@ -64,12 +64,14 @@ struct Inline {
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // `#[noinline]` is a request, not a meaning: inlining never changes what a
 // program computes. A call kept inside a SOAC's lambda becomes a call in
-// a kernel, and on the GPU a device function cannot allocate (memory
-// expansion is planned per kernel, on the host), so a callee that makes
-// arrays (`iota x`, a copy, a map) could not be compiled there. With
-// `kernel-allocs=false` (the CUDA target's pipeline) such a call is
-// inlined after all; a call in a cycle of calls cannot be, and stays
-// (segop-to-imp then refuses it with a diagnostic).
+// a kernel, and on the GPU a device function has no host to plan memory
+// expansion on, so a callee that makes arrays (`iota x`, a copy, a map)
+// allocates them in the thread, on the device heap (Note [Thread
+// allocations] in segop_to_imp): slower than expansion (an allocation per
+// thread and array, and uncoalesced). With `kernel-allocs=false` (the
+// CUDA target's pipeline) such a call is inlined after all, so that its
+// arrays are expanded; a call in a cycle of calls cannot be, and stays,
+// its device function allocating in the thread.
 
 /// The functions of a module by name.
 fn functions(ctx: &Context, module: OpId) -> HashMap<String, OpId> {

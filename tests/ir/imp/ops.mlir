@@ -6,6 +6,8 @@
 // CHECK: {volatile} : (!mem.block<device>, i64) -> f32
 // CHECK: imp.fence(
 // CHECK: {volatile} : (!mem.block<device>, i64, f32) -> ()
+// CHECK: mem.alloc({{.*}}) {space = "device", thread}
+// CHECK-NEXT: mem.free(
 // CHECK-LABEL: "main"
 // CHECK: imp.launch(
 "imp.kernel"() ({
@@ -35,6 +37,8 @@
   %flag = "imp.load"(%m, %zero) {volatile} : (!mem.block<device>, i64) -> f32
   "imp.fence"() : () -> ()
   "imp.store"(%m, %zero, %flag) {volatile} : (!mem.block<device>, i64, f32) -> ()
+  %own = "mem.alloc"(%bytes) {space = "device", thread} : (i64) -> !mem.block<device>
+  "mem.free"(%own) : (!mem.block<device>) -> ()
   "imp.return"() : () -> ()
 }) {sym_name = "k0", function_type = (!mem.block<device>, i64) -> (), block_size = [256]} : () -> ()
 "imp.func"() ({

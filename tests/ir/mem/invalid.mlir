@@ -10,6 +10,39 @@
 // -----
 
 "soac.func"() ({
+^bb0(%n: i64):
+  // expected-error @+1 {{'mem.alloc' op a thread's block is device memory, but attribute 'space' is "host"}}
+  %m = "mem.alloc"(%n) {space = "host", thread} : (i64) -> !mem.block<host>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64) -> ()} : () -> ()
+
+// -----
+
+"imp.func"() ({
+^bb0(%n: i64):
+  // expected-error @+1 {{'mem.alloc' op a thread's block (attribute 'thread') outside kernel code (an imp.kernel or a device imp.func)}}
+  %m = "mem.alloc"(%n) {space = "device", thread} : (i64) -> !mem.block<device>
+  "mem.free"(%m) : (!mem.block<device>) -> ()
+  "imp.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64) -> ()} : () -> ()
+
+// -----
+
+"imp.kernel"() ({
+^bb0(%n: i64, %c: i1):
+  "imp.if"(%c) ({
+    // expected-error @+1 {{'mem.alloc' op kernel code allocates only a thread's own blocks (attribute 'thread')}}
+    %m = "mem.alloc"(%n) {space = "device"} : (i64) -> !mem.block<device>
+    "imp.yield"() : () -> ()
+  }, {
+    "imp.yield"() : () -> ()
+  }) : (i1) -> ()
+  "imp.return"() : () -> ()
+}) {sym_name = "k", function_type = (i64, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
 ^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
   // expected-error @+1 {{'mem.alloc' op the byte size (operand #0) must have type i64, found i32}}
   %m = "mem.alloc"(%i) {space = "device"} : (i32) -> !mem.block<device>
