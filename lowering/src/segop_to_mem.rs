@@ -10,8 +10,10 @@
 //! computed from the result's type: the product of its sizes and the
 //! element's bytes (a `segop.filter`'s results from its input's size,
 //! the most it may keep). Passes of the mem level see and change the
-//! blocks: `mem-reuse` (`reuse.rs`) gives an allocation a dead
-//! block of the same size. `segop-to-imp` then writes each bound result
+//! blocks: `mem-short-circuit` (`short_circuit.rs`) binds the parts of a
+//! concat into the concat's block at offsets and places an update's new
+//! row in the row (`mem.place`), and `mem-reuse` (`reuse.rs`) gives an
+//! allocation a dead block of the same size. `segop-to-imp` then writes each bound result
 //! into its block instead of allocating one.
 //!
 //! What stays implicit, made by `segop-to-imp` while it translates: the
