@@ -344,15 +344,25 @@ fn update(ctx: &mut Context, b: BlockId, u: OpId) -> Option<()> {
     if !uses.iter().all(|x| x.op == u || Some(x.op) == bind) || uses.iter().filter(|x| x.op == u).count() != 1 {
         return None;
     }
-    // The views of `dst` made in `b` before `P` (a row of it taken once,
-    // read inside `P`): their reads are checked as reads of `dst`.
-    let mut views = vec![(dst, Vec::new())];
+    // The arrays made in `b` before `P` that may share `dst`'s memory: a
+    // row of it (`soac.index` with fewer indices than its rank), whose
+    // reads are checked as reads of `dst` at that row, and any other
+    // array an op makes from `dst` or such an array (a slice, a
+    // rearrangement, ...: `None`, which `P` must not read at all).
+    let mut views: Vec<(Value, Option<Vec<Value>>)> = vec![(dst, Some(Vec::new()))];
     for &o in ctx.block_ops(b).collect::<Vec<_>>()[..at].iter() {
-        let os = ctx.operands(o);
-        if ctx.op_name(o) == "soac.index" && os.first() == Some(&dst) && ctx.num_results(o) == 1 {
-            let r = ctx.result(o, 0);
+        let os = ctx.operands(o).to_vec();
+        let mut uses_view = os.iter().any(|v| views.iter().any(|(a, _)| a == v));
+        ctx.walk(o, &mut |x| {
+            uses_view |= ctx.operands(x).iter().any(|v| views.iter().any(|(a, _)| a == v))
+        });
+        if !uses_view {
+            continue;
+        }
+        let row = (ctx.op_name(o) == "soac.index" && os.first() == Some(&dst)).then(|| os[1..].to_vec());
+        for r in ctx.results(o).collect::<Vec<_>>() {
             if crate::mem::array_elem(ctx, ctx.value_type(r)).is_some() {
-                views.push((r, os[1..].to_vec()));
+                views.push((r, row.clone()));
             }
         }
     }
@@ -371,10 +381,10 @@ fn update(ctx: &mut Context, b: BlockId, u: OpId) -> Option<()> {
     let mut ok = true;
     let mut check = |o: OpId| {
         for (k, &x) in ctx.operands(o).iter().enumerate() {
-            if let Some(pre) = alias(x) {
+            if let Some(view) = alias(x) {
                 ok &= k == 0
                     && ctx.op_name(o) == "soac.index"
-                    && safe_read(ctx, &pre, &ctx.operands(o)[1..], idx, &threads);
+                    && view.is_some_and(|pre| safe_read(ctx, &pre, &ctx.operands(o)[1..], idx, &threads));
             }
         }
     };

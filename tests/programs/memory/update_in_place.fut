@@ -61,3 +61,14 @@ entry inner [a][b][c] (xsss: *[a][b][c]i32): [a][b][c]i32 =
 entry row_used_too [n][m] (xss: *[n][m]i32): ([n][m]i32, [m]i32) =
   let row = map2 (+) xss[0] xss[n - 1]
   in (xss with [n - 1] = row, row)
+
+-- ==
+-- entry: slice_view
+-- input { [[1i32, 2i32, 3i32], [4i32, 5i32, 6i32], [7i32, 8i32, 9i32]] 1i64 }
+-- output { [[1i32, 2i32, 3i32], [5i32, 6i32, 4i32], [7i32, 8i32, 9i32]] }
+
+-- A slice of the matrix taken before the map, which reads the element
+-- of the row that the next thread writes: the row is made apart.
+entry slice_view [n][m] (xss: *[n][m]i32) (i: i64): [n][m]i32 =
+  let s = xss[0:n - 1]
+  in xss with [i] = map (\j -> s[i, (j + 1) % m]) (iota m)
