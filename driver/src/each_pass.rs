@@ -18,8 +18,10 @@ use crate::passflags::PassFlags;
 // IR after its first k passes, finished into an executable by the
 // conversions from that IR's level and nothing else:
 //
-//   soac:        soac-inline (with the pipeline's own options, if it
-//                has one), soac-partition, soac-to-segop, then as segop
+//   soac:        soac-inline and soac-unstream (with the pipeline's own
+//                options, if it has them: streams that fusion made must
+//                become parallel SOACs before kernel extraction),
+//                soac-partition, soac-to-segop, then as segop
 //   segop, mem:  segop-to-imp{target=T}, then as imp
 //   imp:         the pipeline's own passes below imp (imp-to-mlir ...)
 //
@@ -98,21 +100,26 @@ pub(crate) fn positions(flags: &PassFlags, gpu: Option<&str>, shared_runtime: bo
     if below.is_empty() {
         return Err("--each-pass needs a pipeline that goes down to an executable".to_string());
     }
-    let inline = pipeline
-        .elements
-        .iter()
-        .find(|e| name(e) == "soac-inline")
-        .map(|e| {
-            Pipeline {
-                elements: vec![e.clone()],
-            }
-            .to_string()
-        })
-        .unwrap_or_else(|| "soac-inline".to_string());
+    // The pipeline's own `soac-inline` and `soac-unstream` (with their
+    // options), or the defaults.
+    let own = |pass: &str| {
+        pipeline
+            .elements
+            .iter()
+            .find(|e| name(e) == pass)
+            .map(|e| {
+                Pipeline {
+                    elements: vec![e.clone()],
+                }
+                .to_string()
+            })
+            .unwrap_or_else(|| pass.to_string())
+    };
+    let (inline, unstream) = (own("soac-inline"), own("soac-unstream"));
     let finishing = |level: Level| -> Result<String, String> {
         let to_imp = format!("segop-to-imp{{target={target}}},{below}");
         Ok(match level {
-            Level::Soac => format!("{inline},soac-partition,soac-to-segop,{to_imp}"),
+            Level::Soac => format!("{inline},{unstream},soac-partition,soac-to-segop,{to_imp}"),
             Level::Segop | Level::Mem => to_imp,
             Level::Imp => below.to_string(),
             l => return Err(format!("--each-pass cannot finish IR at the {} level", l.name())),
@@ -173,6 +180,13 @@ mod tests {
         assert_eq!(ps.len(), above + 1);
         assert_eq!(ps[0].pass, "input");
         assert!(ps[0].pipeline.starts_with("soac-inline{"), "{}", ps[0].pipeline);
+        assert!(
+            ps[0]
+                .pipeline
+                .contains("soac-unstream{nested=true},soac-partition,soac-to-segop"),
+            "{}",
+            ps[0].pipeline
+        );
         let last = ps.last().unwrap();
         assert_eq!((last.pass.as_str(), last.level), ("imp-free-early", Level::Imp));
         assert!(last.pipeline.ends_with("imp-free-early,imp-to-mlir{target=cpu},mlir-to-llvm{pipeline=\"builtin.module(arith-expand,convert-math-to-llvm,convert-math-to-libm,convert-scf-to-cf,convert-arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)\"},llvm-to-object,object-to-exe{shared-runtime=false}"), "{}", last.pipeline);
