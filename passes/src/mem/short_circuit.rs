@@ -159,7 +159,7 @@ fn concat(ctx: &mut Context, b: BlockId, c: OpId) -> Option<usize> {
     if ctx.parent_block(alloc_c) != Some(b) {
         return None;
     }
-    let pos: std::collections::HashMap<OpId, usize> = ctx.block_ops(b).enumerate().map(|(i, o)| (o, i)).collect();
+    let pos = positions(ctx, b);
     let all: Vec<Value> = ctx.operands(c)[1..].to_vec();
     let parts: Vec<Part> = all
         .iter()
@@ -167,10 +167,7 @@ fn concat(ctx: &mut Context, b: BlockId, c: OpId) -> Option<usize> {
         .filter_map(|(index, &array)| placeable(ctx, b, c, &all, index, array))
         .collect();
     let first = parts.iter().map(|p| p.maker).min_by_key(|m| pos[m])?;
-    let before_first = |ctx: &Context, v: Value| match ctx.defining_op(v) {
-        None => true,
-        Some(d) => ctx.parent_block(d) != Some(b) || pos.get(&d).is_some_and(|&p| p < pos[&first]),
-    };
+    let before_first = |ctx: &Context, v: Value| defined_before(ctx, b, &pos, pos[&first], v);
     // The sizes the offsets need: the parts' outer sizes and the rows'.
     let dims = |ctx: &Context, v: Value| match ctx.type_kind(ctx.value_type(v)) {
         TypeKind::Array { shape, .. } => Some(shape.clone()),
@@ -178,7 +175,8 @@ fn concat(ctx: &mut Context, b: BlockId, c: OpId) -> Option<usize> {
     };
     let rows = dims(ctx, result)?;
     let mut needed: Vec<Dim> = rows[1..].to_vec();
-    for &p in &all[..parts.iter().map(|p| p.index).max()?] {
+    let last = parts.iter().map(|p| p.index).max()?;
+    for &p in &all[..last] {
         needed.push(*dims(ctx, p)?.first()?);
     }
     for d in &needed {
@@ -219,9 +217,11 @@ fn concat(ctx: &mut Context, b: BlockId, c: OpId) -> Option<usize> {
     }
     let mut at = konst(&mut bld, 0);
     let mut offsets = Vec::new();
-    for (k, &p) in all.iter().enumerate().take(parts.iter().map(|p| p.index).max()? + 1) {
+    // Part k's offset needs the outer sizes of the parts before it only
+    // (those checked above), not the last placed part's own.
+    for (k, &p) in all.iter().enumerate().take(last + 1) {
         offsets.push(binop(&mut bld, "mul", at, row));
-        if k + 1 < all.len() {
+        if k < last {
             let outer = dims(&*bld.ctx, p)?[0];
             let s = size(&mut bld, &mut konst, outer);
             at = binop(&mut bld, "add", at, s);
@@ -320,12 +320,9 @@ fn update(ctx: &mut Context, b: BlockId, u: OpId) -> Option<()> {
     if ctx.parent_block(maker) != Some(b) {
         return None;
     }
-    let pos: std::collections::HashMap<OpId, usize> = ctx.block_ops(b).enumerate().map(|(i, o)| (o, i)).collect();
+    let pos = positions(ctx, b);
     let (at, end) = (pos[&maker], *pos.get(&u)?);
-    let before = |v: Value| match ctx.defining_op(v) {
-        None => true,
-        Some(d) => ctx.parent_block(d) != Some(b) || pos.get(&d).is_some_and(|&p| p < at),
-    };
+    let before = |v: Value| defined_before(ctx, b, &pos, at, v);
     if !before(dst) || !idx.iter().all(|&i| before(i)) {
         return None;
     }
@@ -459,4 +456,25 @@ fn differ(ctx: &Context, a: Value, b: Value) -> bool {
     }
     let ((ba, ka), (bb, kb)) = (offset(a), offset(b));
     ba == bb && ka != kb
+}
+
+/// The position of each op of block `b`.
+fn positions(ctx: &Context, b: BlockId) -> std::collections::HashMap<OpId, usize> {
+    ctx.block_ops(b).enumerate().map(|(i, o)| (o, i)).collect()
+}
+
+/// Whether `v` is available before the op at position `at` of block `b`:
+/// a block argument, a value of an enclosing block, or the result of an
+/// earlier op of `b`.
+fn defined_before(
+    ctx: &Context,
+    b: BlockId,
+    pos: &std::collections::HashMap<OpId, usize>,
+    at: usize,
+    v: Value,
+) -> bool {
+    match ctx.defining_op(v) {
+        None => true,
+        Some(d) => ctx.parent_block(d) != Some(b) || pos.get(&d).is_some_and(|&p| p < at),
+    }
 }
