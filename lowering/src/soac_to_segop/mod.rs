@@ -36,7 +36,7 @@
 use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, RegionId, Type, Value, ValueMap,
 };
-use futmlir_passes::{Options, Pass, PassInfo};
+use futmlir_passes::{OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 use distribute::{distribute, has_inner_parallelism, split_redomap};
 use futmlir_passes::soac::analysis::{defined_inside as defined_in, held_by, SOAC_OPS};
@@ -46,18 +46,26 @@ mod array_reduce;
 mod distribute;
 mod interchange;
 mod sequential;
+mod sink;
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-to-segop",
     description:
         "Extract kernels: host-level SOACs become segop segmap/segred/segscan/seghist over flattened map nests",
-    options: &[],
+    options: &[OptionSpec {
+        name: "sink",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "sink cheap scalar code and views of an outer map's lambda into its inner SOACs before distributing it (Note [Sinking cheap code])",
+    }],
     reads: &[futmlir_passes::Level::Soac],
     writes: Some(futmlir_passes::Level::Segop),
-    create: &|_: &Options, _| Box::new(ToSegop),
+    create: &|o: &Options, _| Box::new(ToSegop { sink: o.bool("sink") }),
 };
 
-struct ToSegop;
+struct ToSegop {
+    sink: bool,
+}
 
 impl Pass for ToSegop {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
@@ -72,7 +80,7 @@ impl Pass for ToSegop {
             }
         });
         for o in host {
-            lower(ctx, o);
+            lower(ctx, o, self.sink);
         }
         Ok(())
     }
@@ -197,7 +205,7 @@ fn split_multiple_writes(ctx: &mut Context, op: OpId) {
 /// Extracts the kernels of host-level SOAC `o`: splits a redomap or
 /// scanomap with inner parallelism, interchanges a map with the loop it
 /// is, distributes a map, and flattens each nest that results.
-fn lower(ctx: &mut Context, o: OpId) {
+fn lower(ctx: &mut Context, o: OpId, sink: bool) {
     let mut o = o;
     let mut after = None;
     let fused = matches!(ctx.op_name(o), "soac.redomap" | "soac.scanomap");
@@ -209,7 +217,11 @@ fn lower(ctx: &mut Context, o: OpId) {
     }
     // The map in an interchanged loop's body, or the distributed maps:
     // at host level, each lowered in turn.
-    let parts = if ctx.op_name(o) != "soac.map" {
+    let is_map = ctx.op_name(o) == "soac.map";
+    if sink && is_map && has_inner_parallelism(ctx, o, 0) {
+        sink::sink_cheap(ctx, o);
+    }
+    let parts = if !is_map {
         Vec::new()
     } else if let Some(inner) = interchange(ctx, o) {
         vec![inner]
@@ -220,7 +232,7 @@ fn lower(ctx: &mut Context, o: OpId) {
         extract(ctx, o);
     }
     for p in parts.into_iter().chain(after) {
-        lower(ctx, p);
+        lower(ctx, p, sink);
     }
 }
 
