@@ -28,9 +28,9 @@
 use futmlir_dialects::ir::{BlockId, Builder, Context, Diagnostic, Dim, OpId, Scalar, TypeKind, Value};
 use futmlir_passes::{Level, Options, Pass, PassInfo};
 
-use futmlir_passes::mem::{array_elem, host_functions, host_regions};
+use futmlir_passes::mem::{array_elem, byte_size, host_functions, host_regions};
 
-use crate::segop_to_imp::{array_dims, elem_bytes};
+use crate::segop_to_imp::array_dims;
 
 pub const INFO: PassInfo = PassInfo {
     name: "segop-to-mem",
@@ -116,60 +116,4 @@ fn fresh_results(ctx: &Context, op: OpId) -> Vec<(usize, Vec<Dim>, Scalar)> {
         }
     }
     out
-}
-
-/// The bytes of an array of `sizes` and `elem`, computed before the
-/// builder's point: the constant factors folded, then one `mul` per size
-/// value.
-fn byte_size(b: &mut Builder, sizes: &[Dim], elem: Scalar) -> Value {
-    let i64t = b.ctx.scalar(Scalar::I64);
-    let mut c = elem_bytes(elem) as u64;
-    for s in sizes {
-        if let Dim::Const(k) = s {
-            c = c.saturating_mul(*k);
-        }
-    }
-    let a = b.ctx.int_attr(c.min(i64::MAX as u64) as i64, Scalar::I64);
-    let k = b.op("soac.constant", &[], &[i64t], &[("value", a)], vec![]);
-    let mut acc = b.ctx.result(k, 0);
-    for s in sizes {
-        if let Dim::Value(v) = *s {
-            acc = saturating_mul(b, acc, v);
-        }
-    }
-    acc
-}
-
-/// **Note [Byte sizes saturate].**
-/// A byte size is a product of sizes and an element size, which wraps
-/// around for absurd sizes (`iota (2**61)` of 8-byte elements is 2**64
-/// bytes: 0), and the program would then write past a small block. Byte
-/// sizes are therefore multiplied saturating at `i64::MAX`, which no
-/// allocation can satisfy, so the runtime reports that the memory is
-/// not there instead of the program corrupting it. Sizes are never
-/// negative here (the ops that make arrays check that).
-///
-/// `a * b` for `a, b >= 0`, or `i64::MAX` where it overflows (`a > MAX /
-/// b`, dividing by 1 where `b` is 0).
-pub(crate) fn saturating_mul(b: &mut Builder, a: Value, x: Value) -> Value {
-    let i64t = b.ctx.scalar(Scalar::I64);
-    let bool_t = b.ctx.scalar(Scalar::Bool);
-    let constant = |b: &mut Builder, v: i64| {
-        let a = b.ctx.int_attr(v, Scalar::I64);
-        let k = b.op("soac.constant", &[], &[i64t], &[("value", a)], vec![]);
-        b.ctx.result(k, 0)
-    };
-    let (zero, one, max) = (constant(b, 0), constant(b, 1), constant(b, i64::MAX));
-    let op = |b: &mut Builder, name: &str, kind: Option<&str>, args: &[Value], t| {
-        let attrs: Vec<(&str, futmlir_dialects::ir::Attr)> =
-            kind.map(|k| ("kind", b.ctx.string_attr(k))).into_iter().collect();
-        let o = b.op(name, args, &[t], &attrs, vec![]);
-        b.ctx.result(o, 0)
-    };
-    let is_zero = op(b, "soac.cmpop", Some("eq"), &[x, zero], bool_t);
-    let d = op(b, "soac.select", None, &[is_zero, one, x], i64t);
-    let q = op(b, "soac.binop", Some("div"), &[max, d], i64t);
-    let over = op(b, "soac.cmpop", Some("gt"), &[a, q], bool_t);
-    let p = op(b, "soac.binop", Some("mul"), &[a, x], i64t);
-    op(b, "soac.select", None, &[over, max, p], i64t)
 }

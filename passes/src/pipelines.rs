@@ -64,6 +64,12 @@ pub const CPU_KERNELS: &str = "segop-cpu-locality";
 /// 4. `ir-dce`: the byte sizes of the allocations that went.
 pub const MEM: &str = "segop-to-mem,mem-short-circuit,mem-reuse,ir-dce";
 
+/// [`MEM`] for the CUDA target, with `mem-expand` after `mem-reuse`:
+/// the arrays a kernel's threads make get one block for all the
+/// kernel's threads (Note [Memory expansion at the mem level]), which
+/// `mem-reuse` leaves alone (it is not a `mem.alloc` of the host).
+pub const MEM_CUDA: &str = "segop-to-mem,mem-short-circuit,mem-reuse,mem-expand,ir-dce";
+
 /// Down to the imp level, after [`MEM`], for the CPU: `segop-to-imp`
 /// (kernels become loops), then the imp passes: `imp-carried-memory`
 /// (loops that carry arrays swap buffers instead of copying) and
@@ -93,7 +99,7 @@ pub fn exe_cuda(chip: &str) -> String {
 /// The whole compile from the soac level to the imp level for a target.
 pub fn to_imp(cuda: bool) -> String {
     if cuda {
-        [SOAC_CUDA, TO_KERNELS, MEM, IMP_CUDA].join(",")
+        [SOAC_CUDA, TO_KERNELS, MEM_CUDA, IMP_CUDA].join(",")
     } else {
         [SOAC, TO_KERNELS, CPU_KERNELS, MEM, IMP_CPU].join(",")
     }

@@ -22,6 +22,7 @@ static BUILT_IN: &[PassInfo] = &[
     crate::segop::locality::INFO,
     crate::mem::reuse::INFO,
     crate::mem::short_circuit::INFO,
+    crate::mem::expand::INFO,
     crate::imp::carried::INFO,
     crate::imp::free_early::INFO,
 ];

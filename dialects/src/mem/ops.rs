@@ -100,15 +100,22 @@ transposition).
         },
         OpDef {
             name: "mem.expand",
-            summary: "Memory expansion: one allocation for a per-thread allocation in all threads.",
-            description: r#"Operands `(bytes, threads)`: the per-thread size and the number of
-threads. Attribute `layout`: "contiguous" (thread `t`'s bytes at
-`t*bytes`) or "interleaved" (element `j` of thread `t` at
-`j*threads + t`, coalesced). The result is a device block; views into it
-use LMADs in the thread index.
+            summary: "Memory expansion: one block for an array that each thread of a kernel makes.",
+            description: r#"Operand `(bytes)`: one thread's part. The block holds a part for
+each thread of the kernel of the segop whose body binds arrays to it
+(`mem.bind`, which may only be there); `segop-to-imp` allocates it before
+the launch, for the launch's threads, and frees it after. Attribute
+`layout`: "contiguous" (thread `t`'s part at `t*bytes`, row-major) or
+"interleaved" (element `j` of thread `t` at `j*threads + t`, coalesced).
+Made by the `mem-expand` pass (Note [Memory expansion at the mem level]).
 
 ```mlir
-%m = "mem.expand"(%bytes, %threads) {layout = "interleaved"} : (i64, i64) -> !mem.block<device>
+%m = "mem.expand"(%bytes) {layout = "interleaved"} : (i64) -> !mem.block<device>
+%ys = "segop.segmap"(%n) ({
+^bb0(%i: i64):
+  %row = "soac.iota"(%k) : (i64) -> !fut.array<[%k]i64>
+  "mem.bind"(%m, %row) : (!mem.block<device>, !fut.array<[%k]i64>) -> ()
+  ...
 ```"#,
             traits: Traits::NONE,
             verify: v::expand,

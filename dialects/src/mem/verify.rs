@@ -195,13 +195,34 @@ pub fn copy(v: &OpView) -> Result<(), String> {
 /// `expand(bytes, threads) {layout}` → a block with `threads` copies of a
 /// thread-private allocation of `bytes`, hoisted out of a kernel.
 pub fn expand(v: &OpView) -> Result<(), String> {
-    v.expect_operands(2)?;
+    v.expect_operands(1)?;
     v.expect_results(1)?;
-    v.expect_i64_operands(0..2, "the per-thread size and thread count")?;
+    v.expect_i64_operands(0..1, "the bytes of one thread's part")?;
     v.enum_attr("layout", &["contiguous", "interleaved"])?;
     let s = expect_block(v, "result", v.result_type(0))?;
     if s != MemSpace::Device {
         return Err(format!("expanded memory must be in device memory, found {}", s.name()));
+    }
+    let r = v.ctx.result(v.op, 0);
+    for u in v.ctx.uses(r) {
+        let in_segop = {
+            let mut cur = u.op;
+            let mut found = false;
+            while let Some(p) = v.ctx.parent_op(cur) {
+                if v.ctx.op_name(p).starts_with("segop.") {
+                    found = true;
+                    break;
+                }
+                cur = p;
+            }
+            found
+        };
+        if v.ctx.op_name(u.op) != "mem.bind" || u.index != 0 || !in_segop {
+            return Err(format!(
+                "an expanded block is only bound to arrays of a segop's threads (mem.bind in a segop's body), but '{}' uses it",
+                v.ctx.op_name(u.op)
+            ));
+        }
     }
     Ok(())
 }

@@ -103,6 +103,10 @@ pub(crate) enum Dest {
     Block(Value, Option<Value>),
     /// `mem.place`: a row of another array (a view of its memory).
     Row(Arr),
+    /// A thread's part of the `mem.expand` block (the op) that the
+    /// array is bound to in kernel code (Note [Memory expansion at the
+    /// mem level] in `passes/src/mem/expand.rs`).
+    Expanded(OpId),
 }
 
 /// What a soac-level value is at the imp level.
@@ -203,17 +207,14 @@ pub(crate) struct HostState {
     block_size: i64,
     /// The expanded allocations made for the kernel, freed after it.
     expanded: Vec<Value>,
+    /// The blocks made for the kernel's `mem.expand`s, by op.
+    expand_blocks: HashMap<OpId, Value>,
     /// Host bounds of the sizes of the kernel that vary between threads
     /// (Note [Size bounds]).
     bounds: HashMap<Value, Value>,
 }
 
-pub(crate) fn elem_bytes(s: Scalar) -> i64 {
-    match s {
-        Scalar::Bool => 1,
-        s => (s.bits() / 8) as i64,
-    }
-}
+pub(crate) use futmlir_passes::mem::elem_bytes;
 
 impl<'a> Tr<'a> {
     pub fn new(ctx: &'a mut Context, top: BlockId, module_body: BlockId, gpu: bool) -> Tr<'a> {
@@ -292,6 +293,7 @@ impl<'a> Tr<'a> {
             grid,
             block_size,
             expanded: Vec::new(),
+            expand_blocks: HashMap::new(),
             bounds: HashMap::new(),
         };
         self.host = Some(s);
@@ -471,7 +473,7 @@ impl<'a> Tr<'a> {
         for &x in sizes {
             let mut b = Builder::at_end(self.ctx, self.block);
             b.location = self.loc;
-            bytes = crate::segop_to_mem::saturating_mul(&mut b, bytes, x);
+            bytes = futmlir_passes::mem::saturating_mul(&mut b, bytes, x);
         }
         bytes
     }
@@ -561,12 +563,7 @@ impl<'a> Tr<'a> {
     /// the mem level bound it to, if any (taken: once), otherwise a fresh
     /// allocation ([`Tr::alloc_array`]).
     pub fn alloc_result(&mut self, k: usize, elem: Scalar, sizes: &[Value]) -> R<Arr> {
-        let bound = if self.in_kernel {
-            None
-        } else {
-            self.dests.get_mut(k).and_then(Option::take)
-        };
-        match bound {
+        match self.dests.get_mut(k).and_then(Option::take) {
             Some(Dest::Block(mem, None)) => Ok(self.whole_block(mem, elem, sizes)),
             // Part of a block that holds other arrays too, or a row of
             // another array (Note [Short-circuiting] in
@@ -578,8 +575,20 @@ impl<'a> Tr<'a> {
                 ..self.whole_block(mem, elem, sizes)
             }),
             Some(Dest::Row(a)) => Ok(a),
+            Some(Dest::Expanded(e)) => match self.expand_as(e, elem, sizes)? {
+                Some(a) => Ok(a),
+                None => self.alloc_array(elem, sizes),
+            },
             None => self.alloc_array(elem, sizes),
         }
+    }
+
+    /// Where `mem-expand` put `result`, an array of kernel code: the
+    /// `mem.expand` it is bound to.
+    fn expansion(&self, result: Value) -> Option<Dest> {
+        let bind = futmlir_passes::mem::binding(self.ctx, result)?;
+        let e = self.ctx.defining_op(self.ctx.operand(bind, 0))?;
+        (self.ctx.op_name(e) == "mem.expand").then_some(Dest::Expanded(e))
     }
 
     /// Where the mem level put `result`: the imp block it bound it to
@@ -636,41 +645,95 @@ impl<'a> Tr<'a> {
     /// [Loops in kernels]). `None` where there can be no expansion: the
     /// thread then allocates (Note [Thread allocations]).
     fn expand(&mut self, elem: Scalar, sizes: &[Value]) -> R<Option<Arr>> {
+        self.expand_with(elem, sizes, None)
+    }
+
+    /// The array `mem.expand` op `e` says a thread makes: its part of
+    /// the block `e` has for the kernel's threads, in `e`'s layout (Note
+    /// [Memory expansion at the mem level] in `passes/src/mem/expand.rs`).
+    /// `None` where there is no host to allocate it on (then the thread
+    /// allocates it, as [`Tr::alloc_array`] would).
+    fn expand_as(&mut self, e: OpId, elem: Scalar, sizes: &[Value]) -> R<Option<Arr>> {
+        let contiguous = OpView { ctx: self.ctx, op: e }.string_attr("layout").ok() == Some("contiguous");
+        let Some(Rep::Scalar(bytes)) = self.map.get(&self.ctx.operand(e, 0)).cloned() else {
+            return Err(self.fail("internal error: a mem.expand whose byte size is not a host value"));
+        };
+        self.expand_with(elem, sizes, Some((e, bytes, contiguous)))
+    }
+
+    /// Memory expansion of an array of `elem` and `sizes` ([`Tr::expand`]);
+    /// `given`: the `mem.expand` that asks for it, one thread's bytes (a
+    /// host value) and whether its layout is contiguous.
+    fn expand_with(&mut self, elem: Scalar, sizes: &[Value], given: Option<(OpId, Value, bool)>) -> R<Option<Arr>> {
         let Some((grid, block_size)) = self.host.as_ref().map(|s| (s.grid, s.block_size)) else {
             return Ok(None);
         };
         if self.thread_loops > 0 {
             return Ok(None);
         }
-        // The sizes on the host: values of the host, constants, or bounds.
-        let mut host_sizes = Vec::new();
-        for &v in sizes {
-            match self.host_size(v)? {
-                Ok(h) => host_sizes.push(h),
-                Err(_) => return Ok(None),
+        let known = given.and_then(|(e, ..)| self.host.as_ref().and_then(|s| s.expand_blocks.get(&e).copied()));
+        let mem = match (known, given) {
+            (Some(mem), _) => mem,
+            (None, Some((e, bytes, _))) => {
+                let mem = self.on_host(|tr| {
+                    let bs = tr.i64c(block_size);
+                    let threads = tr.mul(grid, bs);
+                    let mut b = Builder::at_end(tr.ctx, tr.block);
+                    b.location = tr.loc;
+                    let all = futmlir_passes::mem::saturating_mul(&mut b, bytes, threads);
+                    let bt = tr.block_type();
+                    let space = tr.ctx.string_attr("device");
+                    tr.emit1("mem.alloc", &[all], bt, &[("space", space)])
+                });
+                if let Some(s) = self.host.as_mut() {
+                    s.expanded.push(mem);
+                    s.expand_blocks.insert(e, mem);
+                }
+                mem
             }
-        }
-        let mem = self.on_host(|tr| {
-            let sizes: Vec<Value> = host_sizes
-                .iter()
-                .map(|s| match *s {
-                    Ok(v) => v,
-                    Err(c) => tr.i64c(c),
-                })
-                .collect();
-            let bs = tr.i64c(block_size);
-            let threads = tr.mul(grid, bs);
-            let mut all = sizes;
-            all.push(threads);
-            let bytes = tr.byte_size(&all, elem);
-            let bt = tr.block_type();
-            let space = tr.ctx.string_attr("device");
-            tr.emit1("mem.alloc", &[bytes], bt, &[("space", space)])
-        });
-        if let Some(s) = self.host.as_mut() {
-            s.expanded.push(mem);
-        }
+            (None, None) => {
+                // The sizes on the host: values of the host, constants, or bounds.
+                let mut host_sizes = Vec::new();
+                for &v in sizes {
+                    match self.host_size(v)? {
+                        Ok(h) => host_sizes.push(h),
+                        Err(_) => return Ok(None),
+                    }
+                }
+                let mem = self.on_host(|tr| {
+                    let sizes: Vec<Value> = host_sizes
+                        .iter()
+                        .map(|s| match *s {
+                            Ok(v) => v,
+                            Err(c) => tr.i64c(c),
+                        })
+                        .collect();
+                    let bs = tr.i64c(block_size);
+                    let threads = tr.mul(grid, bs);
+                    let mut all = sizes;
+                    all.push(threads);
+                    let bytes = tr.byte_size(&all, elem);
+                    let bt = tr.block_type();
+                    let space = tr.ctx.string_attr("device");
+                    tr.emit1("mem.alloc", &[bytes], bt, &[("space", space)])
+                });
+                if let Some(s) = self.host.as_mut() {
+                    s.expanded.push(mem);
+                }
+                mem
+            }
+        };
         let (gid, _, _) = gpu::global_id(self);
+        if let Some((_, _, true)) = given {
+            // Thread `t`'s array, row-major from `t` times its elements.
+            let per_thread = self.product(sizes);
+            let offset = self.mul(gid, per_thread);
+            return Ok(Some(Arr {
+                offset,
+                fresh: false,
+                ..self.whole_block(mem, elem, sizes)
+            }));
+        }
         let bs = self.i64c(block_size);
         let threads = self.mul(grid, bs);
         let mut dims = self.row_major_dims(sizes);
@@ -987,7 +1050,7 @@ impl<'a> Tr<'a> {
         self.loc = self.ctx.location(o);
         let results: Vec<Value> = self.ctx.results(o).collect();
         let dests = if self.in_kernel {
-            Vec::new()
+            results.iter().map(|&r| self.expansion(r)).collect()
         } else {
             results.iter().map(|&r| self.destination(r)).collect::<R<Vec<_>>>()?
         };
@@ -1014,6 +1077,10 @@ impl<'a> Tr<'a> {
                 vec![Rep::Scalar(self.alloc_block(bytes))]
             }
             "mem.bind" | "mem.place" => vec![],
+            // Allocated when the kernel that binds arrays to it is
+            // launched, for its threads ([`Tr::expand_as`]); on the CPU
+            // (no kernels) the binds are not read.
+            "mem.expand" => vec![],
             "soac.constant" if array_elem(self.ctx, self.ctx.value_type(results[0])).is_some() => {
                 vec![Rep::Array(arrays::array_constant(self, o, results[0])?)]
             }

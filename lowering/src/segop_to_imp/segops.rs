@@ -4,6 +4,8 @@
 use futmlir_dialects::ir::{BlockId, Context, Dim, OpId, Type, TypeKind, Value};
 
 use super::{array_dims, array_elem, Arr, Rep, Tr, R};
+/// Note [Virtual arrays] (in `futmlir_passes::mem`, which `mem-expand` shares).
+pub(crate) use futmlir_passes::mem::{only_read, virtual_array};
 
 /// What one point of a loop nest computes: the values of the point.
 type Body<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Rep>> + 'b;
@@ -391,38 +393,6 @@ pub(crate) fn filter(tr: &mut Tr, o: OpId, operands: &[Value], results: &[Value]
             Rep::Array(Arr { fresh: false, ..b })
         })
         .collect())
-}
-
-/// **Note [Virtual arrays].**
-/// Inside a kernel, an `iota` or `replicate` read only by the SOACs the
-/// thread runs (`map (\j -> ...) (iota k)`, `reduce (+) 0 (iota k)`) is
-/// not made: it would need memory per thread, of a size the host may not
-/// know. The SOAC computes the row it reads instead: `start + i*step`
-/// for an iota, the value for a replicate. (Their size checks are
-/// `soac.assert`s of their own, kept.)
-pub(crate) fn virtual_array(ctx: &Context, o: OpId) -> bool {
-    let name = ctx.op_name(o);
-    if !matches!(name, "soac.iota" | "soac.replicate") {
-        return false;
-    }
-    let r = ctx.result(o, 0);
-    !ctx.uses(r).is_empty() && only_read(ctx, r, false)
-}
-
-/// Whether every use of array `r` reads it: as an input of a SOAC, or
-/// (`index`) by `soac.index` and `soac.size`. (Not consumed, and not
-/// through a view that might be.)
-fn only_read(ctx: &Context, r: Value, index: bool) -> bool {
-    ctx.uses(r).iter().all(|u| {
-        let first_input = match ctx.op_name(u.op) {
-            "soac.index" | "soac.size" if index => return u.index == 0,
-            "soac.map" | "soac.filter" => 1,
-            "soac.reduce" | "soac.scan" => 1 + ctx.results(u.op).count(),
-            "soac.redomap" | "soac.scanomap" => 1 + ctx.block_args(ctx.blocks(ctx.regions(u.op)[0])[0]).len() / 2,
-            _ => return false,
-        };
-        u.index as usize >= first_input
-    })
 }
 
 /// An input of a SOAC in a kernel: an array in memory or a virtual one.

@@ -118,7 +118,18 @@
 "soac.func"() ({
 ^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
   // expected-error @+1 {{'mem.expand' op attribute 'layout' must be one of "contiguous", "interleaved", found "tiled"}}
-  %e = "mem.expand"(%n, %n) {layout = "tiled"} : (i64, i64) -> !mem.block<device>
+  %e = "mem.expand"(%n) {layout = "tiled"} : (i64) -> !mem.block<device>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
+  // expected-error @+1 {{'mem.expand' op an expanded block is only bound to arrays of a segop's threads (mem.bind in a segop's body), but 'mem.bind' uses it}}
+  %e = "mem.expand"(%n) {layout = "interleaved"} : (i64) -> !mem.block<device>
+  %ys = "soac.iota"(%n) : (i64) -> !fut.array<[%n]i64>
+  "mem.bind"(%e, %ys) : (!mem.block<device>, !fut.array<[%n]i64>) -> ()
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
 
@@ -127,7 +138,7 @@
 "soac.func"() ({
 ^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
   // expected-error @+1 {{'mem.expand' op expanded memory must be in device memory, found shared}}
-  %e = "mem.expand"(%n, %n) {layout = "contiguous"} : (i64, i64) -> !mem.block<shared>
+  %e = "mem.expand"(%n) {layout = "contiguous"} : (i64) -> !mem.block<shared>
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
 
