@@ -1,7 +1,8 @@
 //! The `imp` dialect: imperative code, host part and kernel bodies.
 //!
-//! Host functions (`imp.func`) allocate (`mem.alloc`), copy between host
-//! and device (`imp.copy`) and launch kernels (`imp.launch`); kernels
+//! Host functions (`imp.func`) allocate (`mem.alloc`) and launch kernels
+//! (`imp.launch`; the runtime moves entry points' values between host
+//! and device); kernels
 //! (`imp.kernel`) index by thread and block, synchronise with barriers and
 //! use shared memory and atomics; kernel code (a kernel's body, a device
 //! function) allocates only a thread's own blocks (`mem.alloc` with the

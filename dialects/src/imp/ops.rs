@@ -209,19 +209,6 @@ Every thread of the warp must execute it together. Any scalar type.
             verify: v::shuffle,
         },
         OpDef {
-            name: "imp.copy",
-            summary: "Copies bytes between memory blocks.",
-            description: r#"Operands `(dst, dst_offset, src, src_offset, bytes)`. Attribute
-`direction`: host_to_device, device_to_host or device_to_device, which
-the blocks' spaces must match.
-
-```mlir
-"imp.copy"(%d, %zero, %h, %zero, %bytes) {direction = "host_to_device"} : (!mem.block<device>, i64, !mem.block<host>, i64, i64) -> ()
-```"#,
-            traits: Traits::NONE,
-            verify: v::copy,
-        },
-        OpDef {
             name: "imp.param",
             summary: "A tuning parameter's value, read at run time (host code).",
             description: r#"Attribute `index`: the parameter's number in the runtime's table

@@ -253,32 +253,6 @@ pub fn atomic(v: &OpView) -> Result<(), String> {
     v.expect_type("result", t, v.result_type(0))
 }
 
-/// `copy(dst, dst_offset, src, src_offset, bytes) {direction}`.
-pub fn copy(v: &OpView) -> Result<(), String> {
-    v.expect_operands(5)?;
-    v.expect_results(0)?;
-    let dir = v.enum_attr("direction", &["host_to_device", "device_to_host", "device_to_device"])?;
-    let dst = expect_block(v, 0)?;
-    let src = expect_block(v, 2)?;
-    v.expect_i64_operands(1..2, "the destination offset")?;
-    v.expect_i64_operands(3..5, "the source offset and byte count")?;
-    let (want_src, want_dst) = match dir {
-        "host_to_device" => (MemSpace::Host, MemSpace::Device),
-        "device_to_host" => (MemSpace::Device, MemSpace::Host),
-        _ => (MemSpace::Device, MemSpace::Device),
-    };
-    if src != want_src || dst != want_dst {
-        return Err(format!(
-            "direction \"{dir}\" copies {} to {} memory, but the blocks are {} to {}",
-            want_src.name(),
-            want_dst.name(),
-            src.name(),
-            dst.name()
-        ));
-    }
-    Ok(())
-}
-
 /// `thread_id`, `block_id`, `block_dim`, `grid_dim` `{dim}` → i64, inside
 /// a kernel; `dim` is 0, 1 or 2.
 /// `param() {index}` → i64, in host code.

@@ -1,17 +1,19 @@
 //! The `mem` dialect: explicit memory.
 //!
-//! Every array lives in a memory block (`!mem.block<host|device|shared>`)
-//! and is reached through an LMAD index function ([`types`]); allocations
-//! are explicit, per-thread allocations in kernels are expanded
-//! (`mem.expand`), and loops may carry memory blocks and double-buffer them.
+//! The host's fresh arrays live in memory blocks
+//! (`!mem.block<host|device|shared>`): `mem.alloc` makes one and
+//! `mem.bind` puts an array in it (at an element offset, for the parts of
+//! a concat), `mem.place` makes an array as a row of another, and
+//! `mem.expand` gives an array that each thread of a kernel makes one
+//! block for all the threads (Note [The mem level] in
+//! `lowering/src/segop_to_mem.rs`). Views (index, slice, rearrange) are
+//! still the `soac` ops, whose index functions `segop-to-imp` computes.
 //! Scalar and SOAC-level array ops are still `soac` and `segop` ops.
 //!
 //! - [`ops`]: the op definitions, each with an example.
-//! - [`types`]: the LMAD attribute.
 //! - [`verify`]: their verifiers.
 
 pub mod ops;
-pub mod types;
 pub mod verify;
 
 use crate::ir::Dialect;
@@ -19,7 +21,7 @@ use crate::ir::Dialect;
 pub fn dialect() -> Dialect {
     Dialect {
         name: "mem",
-        summary: "Explicit memory blocks, LMAD index functions, expansion and double buffering.",
+        summary: "Explicit memory blocks: allocation, binding arrays to blocks, placement in rows, expansion.",
         ops: ops::ops(),
     }
 }

@@ -34,19 +34,6 @@ fails reports the error through the kernels' error buffer and ends.
             verify: v::free,
         },
         OpDef {
-            name: "mem.view",
-            summary: "An array stored in a memory block with an LMAD index function.",
-            description: r#"Operands: the block, then dynamic i64 terms referred to as `$0, $1, ...`
-by the `lmad` attribute (see `mem::types`). The result's shape is the
-LMAD's sizes.
-
-```mlir
-%xs = "mem.view"(%m, %n) {lmad = #mem.lmad<offset: 0, dims: [($0, 1)]>} : (!mem.block<device>, i64) -> !fut.array<[%n]f32>
-```"#,
-            traits: Traits::PURE,
-            verify: v::view,
-        },
-        OpDef {
             name: "mem.bind",
             summary: "Places an op's fresh array result in a memory block.",
             description: r#"Operands `(block, array)` or `(block, array, offset)`: the array, a
@@ -87,18 +74,6 @@ thread writes (Note [Short-circuiting]).
             verify: v::place,
         },
         OpDef {
-            name: "mem.copy",
-            summary: "Copies the elements of one array into another of the same shape.",
-            description: r#"Operands `(dst, src)`; their index functions may differ (e.g. a
-transposition).
-
-```mlir
-"mem.copy"(%dst, %src) : (!fut.array<[%n]f32>, !fut.array<[%n]f32>) -> ()
-```"#,
-            traits: Traits::NONE,
-            verify: v::copy,
-        },
-        OpDef {
             name: "mem.expand",
             summary: "Memory expansion: one block for an array that each thread of a kernel makes.",
             description: r#"Operand `(bytes)`: one thread's part. The block holds a part for
@@ -119,33 +94,6 @@ Made by the `mem-expand` pass (Note [Memory expansion at the mem level]).
 ```"#,
             traits: Traits::NONE,
             verify: v::expand,
-        },
-        OpDef {
-            name: "mem.loop",
-            summary: "A for loop whose merge values may be memory blocks.",
-            description: r#"Operands `(n, inits...)`; block arguments `(i: i64, merge...)`; the
-body yields the next merge values. A memory block among the merge values
-is existential: each iteration may return its array in a different
-block. Optional attribute `double_buffer`: merge positions (memory
-blocks) to double-buffer, so iterations alternate between two blocks.
-
-```mlir
-%r:2 = "mem.loop"(%n, %m0, %xs0) ({
-^bb0(%i: i64, %m: !mem.block<device>, %xs: !fut.array<[?]f32>):
-  "mem.yield"(%m, %xs) : (!mem.block<device>, !fut.array<[?]f32>) -> ()
-}) {double_buffer = [0]} : (i64, !mem.block<device>, !fut.array<[?]f32>) -> (!mem.block<device>, !fut.array<[?]f32>)
-```"#,
-            traits: Traits::NONE,
-            verify: v::loop_,
-        },
-        OpDef {
-            name: "mem.yield",
-            summary: "Ends a `mem.loop` body.",
-            description: r#"```mlir
-"mem.yield"(%m, %xs) : (!mem.block<device>, !fut.array<[?]f32>) -> ()
-```"#,
-            traits: Traits::TERMINATOR,
-            verify: v::yield_,
         },
     ]
 }

@@ -1,8 +1,6 @@
 //! Verifiers of the `mem` ops.
 
-use super::types::{Lmad, Term};
-use crate::ir::{AttrKind, Dim, MemSpace, OpView, TypeKind};
-use crate::soac::verify as core;
+use crate::ir::{AttrKind, MemSpace, OpView, TypeKind};
 
 fn mem_space(v: &OpView, t: crate::ir::Type) -> Option<MemSpace> {
     match v.ctx.type_kind(t) {
@@ -68,62 +66,6 @@ pub fn free(v: &OpView) -> Result<(), String> {
     expect_block(v, "operand", v.operand_type(0)).map(|_| ())
 }
 
-/// `view(block, dyn...) {lmad}` → an array whose shape is the LMAD's sizes.
-pub fn view(v: &OpView) -> Result<(), String> {
-    v.expect_operands_at_least(1)?;
-    v.expect_results(1)?;
-    expect_block(v, "operand #0", v.operand_type(0))?;
-    v.expect_i64_operands(1..v.num_operands(), "an index function term")?;
-    let lmad = match v.expect_attr("lmad")? {
-        AttrKind::Opaque {
-            dialect,
-            name,
-            body: Some(body),
-        } if v.ctx.str(*dialect) == "mem" && v.ctx.str(*name) == "lmad" => {
-            Lmad::parse(v.ctx.str(*body)).map_err(|e| format!("invalid LMAD: {e}"))?
-        }
-        _ => return Err("attribute 'lmad' must be a #mem.lmad<...>".into()),
-    };
-    let ndyn = v.num_operands() - 1;
-    for t in lmad.terms() {
-        if let Term::Operand(k) = t {
-            if k >= ndyn {
-                return Err(format!(
-                    "LMAD term '${k}' names a missing operand: there are {ndyn} after the block"
-                ));
-            }
-        }
-    }
-    let rt = v.result_type(0);
-    let (_, shape) = v
-        .array_parts(rt)
-        .ok_or_else(|| format!("result must be an array, found {}", v.show(rt)))?;
-    if shape.len() != lmad.dims.len() {
-        return Err(format!(
-            "the LMAD has {} dimensions, but the result has rank {}",
-            lmad.dims.len(),
-            shape.len()
-        ));
-    }
-    for (j, (&d, &(size, _))) in shape.iter().zip(&lmad.dims).enumerate() {
-        let ld = match size {
-            Term::Const(c) if c < 0 => {
-                return Err(format!("LMAD size #{j} is negative ({c})"));
-            }
-            Term::Const(c) => Dim::Const(c as u64),
-            Term::Operand(k) => Dim::Value(v.operand(1 + k)),
-        };
-        if !v.dims_agree(d, ld) {
-            return Err(format!(
-                "result dimension #{j} is {}, but the LMAD's size there is {}",
-                v.show_dim(d),
-                v.show_dim(ld)
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// `bind(block, array[, offset])`: the array, an op's result, lives in
 /// the block, row-major from element `offset` (i64; default 0).
 pub fn bind(v: &OpView) -> Result<(), String> {
@@ -180,18 +122,6 @@ pub fn place(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
-/// `copy(dst, src)`: element-wise copy between arrays of one shape that
-/// may have different index functions.
-pub fn copy(v: &OpView) -> Result<(), String> {
-    v.expect_operands(2)?;
-    v.expect_results(0)?;
-    let (dst, src) = (v.operand_type(0), v.operand_type(1));
-    if !v.is_array(dst) {
-        return Err(format!("destination must be an array, found {}", v.show(dst)));
-    }
-    v.expect_type("source", dst, src)
-}
-
 /// `expand(bytes, threads) {layout}` → a block with `threads` copies of a
 /// thread-private allocation of `bytes`, hoisted out of a kernel.
 pub fn expand(v: &OpView) -> Result<(), String> {
@@ -225,33 +155,4 @@ pub fn expand(v: &OpView) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// `loop(n, inits...)`: a for loop whose merge values may be memory
-/// blocks (existential memory); optional `double_buffer` lists the merge
-/// positions (memory blocks) to double-buffer.
-pub fn loop_(v: &OpView) -> Result<(), String> {
-    v.expect_regions(1)?;
-    v.expect_operands_at_least(1)?;
-    v.expect_i64_operands(0..1, "the trip count")?;
-    let inits = &v.operand_types()[1..];
-    let mut args = vec![v.operand_type(0)];
-    args.extend_from_slice(inits);
-    v.expect_block_args(0, &args)?;
-    v.expect_yield(0, inits)?;
-    v.expect_types("result", inits, &v.result_types())?;
-    if v.attr("double_buffer").is_some() {
-        for p in v.int_array_attr("double_buffer")? {
-            let t = usize::try_from(p).ok().and_then(|p| inits.get(p));
-            match t {
-                Some(&t) if mem_space(v, t).is_some() => {}
-                _ => return Err(format!("double_buffer position {p} is not a memory block merge value")),
-            }
-        }
-    }
-    Ok(())
-}
-
-pub fn yield_(v: &OpView) -> Result<(), String> {
-    core::yield_(v)
 }

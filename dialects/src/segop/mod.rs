@@ -4,8 +4,7 @@
 //! Segmented ops (`segmap`, `segred`, `segscan`, `seghist`) run a body at
 //! each point of a segment space, at thread or group level; `if_threshold`
 //! multi-versions code on a tunable threshold; `manifest` fixes a layout for
-//! coalescing; `tiled_stream` stages chunks in shared memory. Scalar and
-//! array ops inside bodies are `soac` ops.
+//! coalescing. Scalar and array ops inside bodies are `soac` ops.
 //!
 //! - [`ops`]: the op definitions, each with an example.
 //! - [`verify`]: their verifiers.

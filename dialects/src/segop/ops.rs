@@ -143,23 +143,6 @@ memory coalesced (thesis 9.3).
             verify: v::manifest,
         },
         OpDef {
-            name: "segop.tiled_stream",
-            summary: "A sequential stream whose chunks are tiles staged in shared memory.",
-            description: r#"Operands `(n, tile, accs..., xs...)`. The lambda takes the chunk size
-`c`, the accumulators and `[c]` chunks of `xs`, and yields the
-accumulators; the results are the final accumulators. Used inside
-group-level segops for block tiling.
-
-```mlir
-%s = "segop.tiled_stream"(%n, %tile, %zero, %xs) ({
-^bb0(%c: i64, %acc: f32, %chunk: !fut.array<[%c]f32>):
-  "segop.yield"(%acc) : (f32) -> ()
-}) : (i64, i64, f32, !fut.array<[%n]f32>) -> f32
-```"#,
-            traits: Traits::NONE,
-            verify: v::tiled_stream,
-        },
-        OpDef {
             name: "segop.yield",
             summary: "Ends a segop body, operator or branch.",
             description: r#"```mlir

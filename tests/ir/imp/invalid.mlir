@@ -155,15 +155,6 @@
 
 // -----
 
-"imp.func"() ({
-^bb0(%n: i64, %i: i32, %x: f32, %d: !mem.block<device>, %h: !mem.block<host>):
-  // expected-error @+1 {{'imp.copy' op direction "host_to_device" copies host to device memory, but the blocks are device to host}}
-  "imp.copy"(%h, %n, %d, %n, %n) {direction = "host_to_device"} : (!mem.block<host>, i64, !mem.block<device>, i64, i64) -> ()
-  "imp.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, i32, f32, !mem.block<device>, !mem.block<host>) -> ()} : () -> ()
-
-// -----
-
 "imp.kernel"() ({
 ^bb0(%n: i64, %i: i32, %x: f32, %d: !mem.block<device>, %h: !mem.block<host>):
   // expected-error @+1 {{'imp.thread_id' op attribute 'dim' must be 0, 1 or 2, found 3}}

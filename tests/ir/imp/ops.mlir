@@ -48,10 +48,8 @@
   %d = "mem.alloc"(%bytes) {space = "device"} : (i64) -> !mem.block<device>
   %zero = "soac.constant"() {value = 0 : i64} : () -> i64
   %one = "soac.constant"() {value = 1 : i64} : () -> i64
-  "imp.copy"(%d, %zero, %h, %zero, %bytes) {direction = "host_to_device"} : (!mem.block<device>, i64, !mem.block<host>, i64, i64) -> ()
   %bs = "soac.constant"() {value = 256 : i64} : () -> i64
   "imp.launch"(%n, %one, %one, %bs, %one, %one, %d, %n) {callee = @k0} : (i64, i64, i64, i64, i64, i64, !mem.block<device>, i64) -> ()
-  "imp.copy"(%h, %zero, %d, %zero, %bytes) {direction = "device_to_host"} : (!mem.block<host>, i64, !mem.block<device>, i64, i64) -> ()
   "imp.for"(%zero, %n, %one) ({
   ^bb0(%i: i64):
     %x = "imp.load"(%h, %i) : (!mem.block<host>, i64) -> f32

@@ -62,61 +62,6 @@
 
 "soac.func"() ({
 ^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
-  // expected-error @+1 {{'mem.view' op invalid LMAD: expected an integer or '$k'}}
-  %v = "mem.view"(%b, %n) {lmad = #mem.lmad<offset: 0, dims: [(n, 1)]>} : (!mem.block<device>, i64) -> !fut.array<[%n]f32>
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
-  // expected-error @+1 {{'mem.view' op LMAD term '$1' names a missing operand: there are 1 after the block}}
-  %v = "mem.view"(%b, %n) {lmad = #mem.lmad<offset: $1, dims: [($0, 1)]>} : (!mem.block<device>, i64) -> !fut.array<[%n]f32>
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
-  // expected-error @+1 {{'mem.view' op the LMAD has 2 dimensions, but the result has rank 1}}
-  %v = "mem.view"(%b, %n) {lmad = #mem.lmad<offset: 0, dims: [($0, 1), (4, 1)]>} : (!mem.block<device>, i64) -> !fut.array<[%n]f32>
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
-  // expected-error @+1 {{'mem.view' op result dimension #0 is 8, but the LMAD's size there is 4}}
-  %v = "mem.view"(%b) {lmad = #mem.lmad<offset: 0, dims: [(4, 1)]>} : (!mem.block<device>) -> !fut.array<[8]f32>
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
-  // expected-error @+1 {{'mem.view' op operand #0 must be a memory block, found f32}}
-  %v = "mem.view"(%x) {lmad = #mem.lmad<offset: 0, dims: [(4, 1)]>} : (f32) -> !fut.array<[4]f32>
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
-  %v = "mem.view"(%b) {lmad = #mem.lmad<offset: 0, dims: [(4, 1)]>} : (!mem.block<device>) -> !fut.array<[4]i32>
-  // expected-error @+1 {{'mem.copy' op source has type [4]i32, expected}}
-  "mem.copy"(%xs, %v) : (!fut.array<[%n]f32>, !fut.array<[4]i32>) -> ()
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
   // expected-error @+1 {{'mem.expand' op attribute 'layout' must be one of "contiguous", "interleaved", found "tiled"}}
   %e = "mem.expand"(%n) {layout = "tiled"} : (i64) -> !mem.block<device>
   "soac.return"() : () -> ()
@@ -141,37 +86,6 @@
   %e = "mem.expand"(%n) {layout = "contiguous"} : (i64) -> !mem.block<shared>
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
-  // expected-error @+1 {{'mem.loop' op double_buffer position 1 is not a memory block merge value}}
-  %r:2 = "mem.loop"(%n, %b, %x) ({
-  ^bb0(%k: i64, %m: !mem.block<device>, %y: f32):
-    "mem.yield"(%m, %y) : (!mem.block<device>, f32) -> ()
-  }) {double_buffer = [1]} : (i64, !mem.block<device>, f32) -> (!mem.block<device>, f32)
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %x: f32, %i: i32, %b: !mem.block<device>, %xs: !fut.array<[%n]f32>):
-  // expected-error @+1 {{'mem.loop' op region #0 yield #0 has type f32, expected !mem.block<device>}}
-  %r = "mem.loop"(%n, %b) ({
-  ^bb0(%k: i64, %m: !mem.block<device>):
-    "mem.yield"(%x) : (f32) -> ()
-  }) : (i64, !mem.block<device>) -> !mem.block<device>
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, f32, i32, !mem.block<device>, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-  // expected-error @+1 {{'mem.yield' op must end a region of a structured op}}
-  "mem.yield"() : () -> ()
-}) {sym_name = "f", function_type = () -> ()} : () -> ()
 
 // -----
 

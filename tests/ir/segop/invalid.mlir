@@ -132,30 +132,6 @@
 // -----
 
 "soac.func"() ({
-^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
-  // expected-error @+1 {{'segop.tiled_stream' op region #0 argument #2 has type}}
-  %r = "segop.tiled_stream"(%n, %w, %x, %xs) ({
-  ^bb0(%c: i64, %acc: f32, %ch: !fut.array<[%n]f32>):
-    "segop.yield"(%acc) : (f32) -> ()
-  }) : (i64, i64, f32, !fut.array<[%n]f32>) -> f32
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
-^bb0(%n: i64, %w: i64, %xs: !fut.array<[%n]f32>, %x: f32, %i: i32, %d: !fut.array<[%w]f32>):
-  // expected-error @+1 {{'segop.tiled_stream' op the size and the tile size (operand #1) must have type i64, found i32}}
-  %r = "segop.tiled_stream"(%n, %i, %x, %xs) ({
-  ^bb0(%c: i64, %acc: f32, %ch: !fut.array<[%c]f32>):
-    "segop.yield"(%acc) : (f32) -> ()
-  }) : (i64, i32, f32, !fut.array<[%n]f32>) -> f32
-  "soac.return"() : () -> ()
-}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>) -> ()} : () -> ()
-
-// -----
-
-"soac.func"() ({
   // expected-error @+1 {{'segop.yield' op must end a region of a structured op}}
   "segop.yield"() : () -> ()
 }) {sym_name = "f", function_type = () -> ()} : () -> ()

@@ -51,7 +51,6 @@
 // CHECK-LABEL: "versions"
 // CHECK: segop.manifest(
 // CHECK: segop.if_threshold(
-// CHECK: segop.tiled_stream(
 "soac.func"() ({
 ^bb0(%n: i64, %tile: i64, %xs: !fut.array<[%n]f32>, %m: !fut.array<[%n][%n]f32>):
   %zero = "soac.constant"() {value = 0.0 : f32} : () -> f32
@@ -68,11 +67,7 @@
     }) {level = "thread"} : (i64, f32) -> f32
     "segop.yield"(%s) : (f32) -> ()
   }, {
-    %s = "segop.tiled_stream"(%n, %tile, %zero, %xs) ({
-    ^bb0(%c: i64, %acc: f32, %chunk: !fut.array<[%c]f32>):
-      "segop.yield"(%acc) : (f32) -> ()
-    }) : (i64, i64, f32, !fut.array<[%n]f32>) -> f32
-    "segop.yield"(%s) : (f32) -> ()
+    "segop.yield"(%zero) : (f32) -> ()
   }) {threshold = "versions.suff_par_0"} : (i64) -> f32
   "soac.return"(%r) : (f32) -> ()
 }) {sym_name = "versions", function_type = (i64, i64, !fut.array<[?]f32>, !fut.array<[?][?]f32>) -> f32} : () -> ()
