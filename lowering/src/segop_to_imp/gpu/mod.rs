@@ -10,17 +10,21 @@
 //!   several kinds: shared arrays, warp and group reductions, the
 //!   group's scan, broadcasts, and staging rounds of the input in shared
 //!   memory (Note [Batched loads]);
-//! - [`segmap`](mod@segmap): a map, several points per thread;
-//! - [`segred`](mod@segred): reductions over one dimension (two kernels)
-//!   and segmented ones with a group per segment (Note [Index parts]);
-//! - [`segscan`](mod@segscan): the single-pass scan (Note [Single-pass
-//!   scan]);
-//! - [`seghist`](mod@seghist): histograms in shared memory;
+//! - [`segmap`](mod@segmap): a map's kernel, several points per thread
+//!   when they give scalars;
+//! - [`segred`](mod@segred): reductions over one dimension (two kernels,
+//!   [`reduce`]) and segmented ones with a group per segment for long
+//!   segments ([`long_segments`]), reading in order where the operator
+//!   is not commutative (Note [Index parts]);
+//! - [`segscan`](mod@segscan): the single-pass scan ([`scan`], Note
+//!   [Single-pass scan]);
+//! - [`seghist`](mod@seghist): which operators have an atomic
+//!   ([`atomic_kind`]), and histograms in shared memory;
 //! - [`filter`](mod@filter): the filter, as the scan of its flags.
 //!
 //! This file holds what several kinds share: the combining operator of a
 //! reduction or scan ([`Op`]) and the points' closure types. Which
-//! kernels a segop gets is `segops.rs`'s choice.
+//! algorithm a segop gets (and the CPU's loops) is `segops.rs`'s choice.
 //!
 //! **Note [Segops on the GPU].**
 //! At host level, each parallel loop nest becomes an `imp.kernel` (added
@@ -69,10 +73,10 @@ mod segred;
 mod segscan;
 
 pub(crate) use filter::filter;
-pub(crate) use launch::{global_id, launch, par_for, param, unravel, PARAM_SEGRED_GROUP_MIN};
-pub(crate) use seghist::{shared_hist, SHARED_BUCKETS};
-pub(crate) use segmap::par_for_points;
-pub(crate) use segred::{reduce, segred_groups};
+pub(crate) use launch::{global_id, launch, par_for, unravel};
+pub(crate) use seghist::{atomic_kind, shared_hist, SHARED_BUCKETS};
+pub(crate) use segmap::segmap;
+pub(crate) use segred::{long_segments, reduce};
 pub(crate) use segscan::scan;
 
 /// A point of a map: its results, computed without writing anything.

@@ -1,13 +1,31 @@
-//! The seghist on the GPU with few buckets and an atomic operator: a
+//! The seghist on the GPU: which operators have an atomic
+//! ([`atomic_kind`]), and, with few buckets and an atomic operator, a
 //! sub-histogram in shared memory per group (Note [Segops on the GPU]).
 //! The others are `par_for` kernels, or one thread, chosen in
 //! `segops.rs`.
 
-use futmlir_dialects::ir::{TypeKind, Value};
+use futmlir_dialects::ir::{BlockId, Scalar, TypeKind, Value};
 
 use super::group::when;
 use super::launch::{ceil_div, global_id, group_count, launch, thread_range, unravel, BLOCK};
-use crate::segop_to_imp::{elem_bytes, Arr, Tr, R};
+use crate::segop_to_imp::{elem_bytes, segops, Arr, Tr, R};
+
+/// The `imp.atomic` kind that does what operator `op` does to a
+/// histogram of `elem`s, when there is one: a lone `binop` of the two
+/// arguments (add on ints and floats; min, max, and, or, xor on ints).
+pub(crate) fn atomic_kind(tr: &Tr, op: BlockId, elem: Scalar) -> Option<&'static str> {
+    let kind = segops::lone_binop(tr, op)?;
+    let int = elem.is_int() && elem.bits() >= 32;
+    match kind {
+        "add" if int || matches!(elem, Scalar::F32 | Scalar::F64) => Some("add"),
+        "min" if int => Some("min"),
+        "max" if int => Some("max"),
+        "and" if int => Some("and"),
+        "or" if int => Some("or"),
+        "xor" if int => Some("xor"),
+        _ => None,
+    }
+}
 
 /// A histogram's point: its bucket and its value.
 pub(crate) type HistPoint<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<(Value, Value)> + 'b;

@@ -1,12 +1,37 @@
-//! The segmap at host level on the GPU: several points per thread, all
-//! computed before any is written (Note [Segops on the GPU]).
+//! The segmap at host level on the GPU (Note [Segops on the GPU]):
+//! several points per thread, all computed before any is written, when
+//! the points give scalars.
 
 use futmlir_dialects::ir::{Scalar, Value};
 
 use super::group::when;
-use super::launch::{ceil_div, global_id, launch, unravel, BLOCK};
+use super::launch::{ceil_div, global_id, launch, par_for, unravel, BLOCK};
 use super::{MapPoint, MapWrite};
-use crate::segop_to_imp::{segops, Tr, R};
+use crate::segop_to_imp::{segops, Arr, Tr, R};
+
+/// A segmap over `sizes` whose results are `outs` (those of a fused
+/// reduction, `None`, skipped), at host level on the GPU: `point` gives a
+/// point's results, `write` writes them. Points giving scalars (not
+/// arrays a thread made, whose memory the next point would reuse) are
+/// computed several per thread.
+pub(crate) fn segmap(
+    tr: &mut Tr,
+    sizes: &[Value],
+    outs: &[Option<Arr>],
+    point: &mut MapPoint,
+    write: &mut MapWrite,
+) -> R<()> {
+    let scalar_points = outs.iter().flatten().all(|a| a.dims.len() == sizes.len());
+    if scalar_points {
+        par_for_points(tr, sizes, point, write)
+    } else {
+        par_for(tr, sizes, &mut |tr, at| {
+            let ys = point(tr, at)?;
+            write(tr, at, &ys);
+            Ok(())
+        })
+    }
+}
 
 /// Points a thread computes in a map kernel ([`par_for_points`]).
 pub(crate) const MAP_POINTS: i64 = 4;
@@ -18,7 +43,7 @@ pub(crate) const MAP_POINTS: i64 = 4;
 /// compiler would not move the reads above it). A point past the end
 /// computes the last point again (no bounds test before the reads) and
 /// writes nothing. Elsewhere, loops.
-pub(crate) fn par_for_points(tr: &mut Tr, sizes: &[Value], point: &mut MapPoint, write: &mut MapWrite) -> R<()> {
+fn par_for_points(tr: &mut Tr, sizes: &[Value], point: &mut MapPoint, write: &mut MapWrite) -> R<()> {
     if !tr.gpu_host() || sizes.is_empty() {
         return segops::try_nest(tr, sizes, &mut |tr, idx| {
             let ys = point(tr, idx)?;

@@ -1,13 +1,16 @@
 //! The segred on the GPU (Note [Segops on the GPU]): a reduction over
 //! one dimension in two kernels of groups ([`reduce`]), and a segmented
-//! reduction with a group per segment ([`segred_groups`]); each thread
+//! reduction with a group per segment ([`segred_groups`], taken at run
+//! time when the segments are long: [`long_segments`]); each thread
 //! reduces its points, strided or in order (Note [Index parts]), then the
 //! group combines the threads' values.
 
-use futmlir_dialects::ir::Value;
+use futmlir_dialects::ir::{RegionId, Value};
 
 use super::group::{fitting_items, group_reduce, padded, stage_round, staging, when, STAGING_BYTES};
-use super::launch::{ceil_div, global_id, group_count, launch_with, thread_range, unravel, BLOCK};
+use super::launch::{
+    ceil_div, global_id, group_count, launch_with, param, thread_range, unravel, BLOCK, PARAM_SEGRED_GROUP_MIN,
+};
 use super::{apply, MapPoint, MapWrite, Op};
 use crate::segop_to_imp::{Arr, Rep, Tr, R};
 
@@ -15,13 +18,37 @@ use crate::segop_to_imp::{Arr, Rep, Tr, R};
 /// values to combine (and it may write mapped results).
 pub(crate) type Point<'b> = dyn FnMut(&mut Tr, Value) -> R<Vec<Value>> + 'b;
 
+/// The version of a segmented reduction over segments `outer` of length
+/// `m` that gives each segment a group ([`segred_groups`]), for long
+/// segments: whether the segments are at least the tuning parameter
+/// `segred_group_min` long, and the version's region. (The other version,
+/// a thread per segment, is `segops.rs`'s.)
+pub(crate) fn long_segments(
+    tr: &mut Tr,
+    outer: &[Value],
+    m: Value,
+    op: &Op,
+    outs: &[Option<Arr>],
+    point: &mut MapPoint,
+    write_mapped: &mut MapWrite,
+) -> R<(Value, RegionId)> {
+    // The tuning parameter `segred_group_min`.
+    let min = param(tr, PARAM_SEGRED_GROUP_MIN);
+    let long = tr.cmp("ge", m, min);
+    let (r, _) = tr.region(&[], &mut |tr, _| {
+        segred_groups(tr, outer, m, op, outs, point, write_mapped)?;
+        Ok(vec![])
+    })?;
+    Ok((long, r))
+}
+
 /// A segmented reduction over segments `outer` of length `m`, a group
 /// per segment: its threads reduce their parts of the segment (every
 /// BLOCK-th element, coalesced, for a commutative operator; contiguous
 /// chunks otherwise), then the group in order; thread 0 writes the
 /// segment's results into `outs` (the first `k`, `k` the operator's
 /// arity); `write_mapped` writes each point's mapped results.
-pub(crate) fn segred_groups(
+fn segred_groups(
     tr: &mut Tr,
     outer: &[Value],
     m: Value,
