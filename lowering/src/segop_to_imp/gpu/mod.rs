@@ -40,8 +40,8 @@
 //!   groups whose threads each reduce a chunk sequentially — strided,
 //!   so reads are coalesced, when the operator is commutative;
 //!   contiguous otherwise, read in rounds through shared memory so that
-//!   each sector is read whole
-//!   ([`ordered_chunks`](segred::ordered_chunks)) — then combine, in the
+//!   each sector is read whole (`ordered_chunks` in
+//!   [`segred`](mod@segred)) — then combine, in the
 //!   order of the operands, by warp shuffles and then across the warps in
 //!   shared memory ([`group_reduce`](group::group_reduce)); a second
 //!   kernel of one group reduces the groups' results;
