@@ -9,11 +9,10 @@ use super::launch::{ceil_div, global_id, launch, par_for, unravel, BLOCK};
 use super::{MapPoint, MapWrite};
 use crate::segop_to_imp::{segops, Arr, Tr, R};
 
-/// A segmap over `sizes` whose results are `outs` (those of a fused
-/// reduction, `None`, skipped), at host level on the GPU: `point` gives a
-/// point's results, `write` writes them. Points giving scalars (not
-/// arrays a thread made, whose memory the next point would reuse) are
-/// computed several per thread.
+/// A segmap over `sizes` into the arrays `outs`, at host level on the
+/// GPU: `point` gives a point's results, `write` writes them. Points
+/// giving scalars (not arrays a thread made, whose memory the next point
+/// would reuse) are computed several per thread.
 pub(crate) fn segmap(
     tr: &mut Tr,
     sizes: &[Value],
@@ -34,7 +33,7 @@ pub(crate) fn segmap(
 }
 
 /// Points a thread computes in a map kernel ([`par_for_points`]).
-pub(crate) const MAP_POINTS: i64 = 4;
+const MAP_POINTS: i64 = 4;
 
 /// A map over `sizes` whose points give scalars: on the GPU each thread
 /// computes [`MAP_POINTS`] points, `threads` apart (so each round of
