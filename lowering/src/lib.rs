@@ -8,7 +8,8 @@
 //!   (`segop-to-mem`, Note [The mem level]);
 //! - [`segop_to_imp`]: imperative code over memory (the views' LMADs,
 //!   the rest of the allocations), segops as loops or kernels
-//!   (`segop-to-imp{target=cpu|cuda}`); calls that stay calls become
+//!   (`segop-to-imp{target=cpu|cuda}`; the GPU algorithms one file per
+//!   segop kind in `segop_to_imp/gpu/`); calls that stay calls become
 //!   `imp.call`s of imp functions, with device versions for kernels
 //!   (Note [Functions at the imp level]);
 //! - [`imp_to_mlir`]: imp as upstream MLIR text (host code, kernels in a

@@ -3,7 +3,7 @@
 //! listed by `--print-params` and set with `--param NAME=VALUE`, as
 //! Futhark's executables do. The numbers are part of the ABI
 //! (`ABI.md`); the compiler's `segop-to-imp` names them in
-//! `lowering/src/segop_to_imp/gpu.rs`.
+//! `lowering/src/segop_to_imp/gpu/launch.rs`.
 
 /// A parameter: its name, default and what it controls.
 pub struct Param {

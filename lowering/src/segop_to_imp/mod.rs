@@ -8,7 +8,9 @@
 //! and an index function while it translates (Note [Arrays as LMADs]):
 //! a fresh array the mem level bound (`mem.bind`) goes into its block,
 //! the others get one here. Segops become loops for the CPU target
-//! (Note [Segops on the CPU]) and kernels for CUDA (`gpu.rs`).
+//! (Note [Segops on the CPU]) and kernels for CUDA (`gpu/`, one file per
+//! segop kind, Note [Segops on the GPU]); `segops.rs` picks each
+//! segop's loops or GPU algorithm.
 //!
 //! **Note [Arrays as LMADs].**
 //! An array value becomes an `Arr`: a memory block, an element offset,

@@ -1,5 +1,6 @@
 //! Segops and the SOACs left inside their bodies, as loops (Note [Segops
-//! on the CPU]).
+//! on the CPU]); at host level on the GPU, which of `gpu/`'s algorithms
+//! each segop gets (Note [Segops on the GPU]).
 
 use futmlir_dialects::ir::{BlockId, Context, Dim, OpId, Type, TypeKind, Value};
 
@@ -23,6 +24,19 @@ struct Combine {
     /// Which of the combined values are the point's (innermost) index
     /// itself (Note [Index parts]).
     index_parts: Vec<bool>,
+}
+
+impl Combine {
+    /// The operator as the GPU algorithms take it.
+    fn gpu_op(&self, tr: &Tr) -> super::gpu::Op<'_> {
+        super::gpu::Op {
+            block: self.op,
+            nes: &self.nes,
+            elems: self.nes.iter().map(|&v| tr.scalar_type_of(v)).collect(),
+            commutative: self.commutative,
+            index_parts: self.index_parts.clone(),
+        }
+    }
 }
 
 /// Which of the first `k` values segop body `body` yields are its last
@@ -171,7 +185,7 @@ fn segop_at(
             }
             let op = tr.ctx.blocks(regions[1])[0];
             let atomic = if tr.gpu_host() && k == 1 {
-                atomic_kind(tr, op, dests[0].elem)
+                super::gpu::atomic_kind(tr, op, dests[0].elem)
             } else {
                 None
             };
@@ -483,21 +497,9 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
     // segments are long (Note [Segops on the GPU]), decided at run time.
     let groups = match &c {
         Some(c) if tr.gpu_host() && d >= 2 && !c.scan => {
-            let op = super::gpu::Op {
-                block: c.op,
-                nes: &c.nes,
-                elems: c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect(),
-                commutative: c.commutative,
-                index_parts: c.index_parts.clone(),
-            };
-            // The tuning parameter `segred_group_min`.
-            let min = super::gpu::param(tr, super::gpu::PARAM_SEGRED_GROUP_MIN);
-            let long = tr.cmp("ge", inner[0], min);
-            let (r, _) = tr.region(&[], &mut |tr, _| {
-                super::gpu::segred_groups(tr, outer, inner[0], &op, &outs, point, &mut write_mapped)?;
-                Ok(vec![])
-            })?;
-            Some((long, r))
+            let op = c.gpu_op(tr);
+            let version = super::gpu::long_segments(tr, outer, inner[0], &op, &outs, point, &mut write_mapped)?;
+            Some(version)
         }
         _ => None,
     };
@@ -582,7 +584,7 @@ fn commutative_op(tr: &Tr, op: BlockId) -> bool {
 
 /// The kind of the lone `binop` of the two arguments that operator `op`
 /// is, if it is one.
-fn lone_binop<'t>(tr: &'t Tr, op: BlockId) -> Option<&'t str> {
+pub(crate) fn lone_binop<'t>(tr: &'t Tr, op: BlockId) -> Option<&'t str> {
     let args = tr.ctx.block_args(op);
     if args.len() != 2 {
         return None;
@@ -598,31 +600,6 @@ fn lone_binop<'t>(tr: &'t Tr, op: BlockId) -> Option<&'t str> {
     }
     match tr.ctx.attr(bin, "kind").map(|a| tr.ctx.attr_kind(a)) {
         Some(futmlir_dialects::ir::AttrKind::String(s)) => Some(tr.ctx.str(*s)),
-        _ => None,
-    }
-}
-
-/// The `imp.atomic` kind that does what operator `op` does to a
-/// histogram of `elem`s, when there is one: a lone `binop` of the two
-/// arguments (add on ints and floats; min, max, and, or, xor on ints).
-fn atomic_kind(tr: &Tr, op: BlockId, elem: futmlir_dialects::ir::Scalar) -> Option<&'static str> {
-    let kind = lone_binop(tr, op)?;
-    let int = elem.is_int() && elem.bits() >= 32;
-    match kind {
-        "add"
-            if int
-                || matches!(
-                    elem,
-                    futmlir_dialects::ir::Scalar::F32 | futmlir_dialects::ir::Scalar::F64
-                ) =>
-        {
-            Some("add")
-        }
-        "min" if int => Some("min"),
-        "max" if int => Some("max"),
-        "and" if int => Some("and"),
-        "or" if int => Some("or"),
-        "xor" if int => Some("xor"),
         _ => None,
     }
 }
@@ -647,28 +624,10 @@ fn gpu_combine(
             .collect()
     };
     let Some(c) = c else {
-        // Points giving scalars (not arrays a thread made, whose memory
-        // the next point would reuse) are computed several per thread.
-        let scalar_points = outs.iter().flatten().all(|a| a.dims.len() == sizes.len());
-        if scalar_points {
-            super::gpu::par_for_points(tr, sizes, point, &mut |tr, at, ys| write_mapped(tr, at, ys))?;
-        } else {
-            super::gpu::par_for(tr, sizes, &mut |tr, at| {
-                let ys = point(tr, at)?;
-                write_mapped(tr, at, &ys);
-                Ok(())
-            })?;
-        }
+        super::gpu::segmap(tr, sizes, outs, point, write_mapped)?;
         return Ok(as_reps(outs, Vec::new().into_iter()));
     };
-    let elems = c.nes.iter().map(|&v| tr.scalar_type_of(v)).collect();
-    let op = super::gpu::Op {
-        block: c.op,
-        nes: &c.nes,
-        elems,
-        commutative: c.commutative,
-        index_parts: c.index_parts.clone(),
-    };
+    let op = c.gpu_op(tr);
     let mut combined = |tr: &mut Tr, i: Value, write: bool| -> R<Vec<Value>> {
         let ys = point(tr, &[i])?;
         if write {
