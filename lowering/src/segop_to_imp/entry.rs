@@ -8,7 +8,10 @@
 //! results are likewise scalars, or a fresh block and the sizes.
 //! Attributes `in_types` and `out_types` list `(element code, rank)`
 //! per argument and result, the element code being the position in
-//! `Scalar::ALL`.
+//! `Scalar::ALL`. A record or sum type parameter or result is here as
+//! its flattened components; the attribute `interface`, copied from the
+//! soac function, says how they group (Note [Entry point interfaces] in
+//! the frontend's `internalise::interface`).
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Dim, OpId, OpView, Scalar, Type, TypeKind, Value};
 
@@ -19,10 +22,6 @@ pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, 
     let name = view.string_attr("sym_name").unwrap_or("main").to_string();
     let k = view.int_attr("size_params").unwrap_or(0) as usize;
     let loc = ctx.location(f);
-    if ctx.attr(f, "opaque_params").is_some() || ctx.attr(f, "opaque_results").is_some() {
-        opaque_entry(ctx, f, module_body, &name);
-        return Ok(());
-    }
     let body = ctx.blocks(ctx.regions(f)[0])[0];
     let params = ctx.block_args(body).to_vec();
     let result_types: Vec<Type> = match ctx.type_kind(
@@ -165,28 +164,23 @@ pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, 
         inputs: imp_types,
         results: out_types,
     });
-    let attrs = [
+    let mut attrs = vec![
         ("sym_name", ctx.string_attr(&name)),
         ("function_type", ctx.intern_attr(AttrKind::Type(ft))),
         ("entry", ctx.intern_attr(AttrKind::Unit)),
         ("in_types", int_array(ctx, &in_desc)),
         ("out_types", int_array(ctx, &out_desc)),
     ];
+    // Note [Entry point interfaces] in the frontend's internaliser.
+    if let Some(interface) = ctx.attr(f, "interface") {
+        attrs.push(("interface", interface));
+    }
     let mut b = Builder::at_end(ctx, module_body);
     b.location = loc;
     b.op("imp.func", &[], &[], &attrs, vec![region]);
     Ok(())
 }
 
-/// The runtime's element code of an opaque type (`runtime-cuda/ABI.md`).
-const OPAQUE: i64 = 12;
-
-/// An entry point that takes or returns values of an opaque type (a
-/// record, a sum type, an array of tuples): no value of such a type can
-/// be read from stdin or printed, so the executable lists it with one
-/// opaque parameter or result (`in_types`/`out_types` code 12) and the
-/// runtime refuses to call it, saying so. Its function does nothing
-/// (attribute `opaque`).
 /// Returns array `a` as a block the caller owns (with its sizes after
 /// it, in `returned`): a whole fresh block of this function's, returned
 /// once (`used_blocks`), or else a copy.
@@ -203,33 +197,6 @@ pub(crate) fn return_owned(tr: &mut Tr, a: Arr, used_blocks: &mut Vec<Value>, re
     returned.push(a.mem);
     returned.extend(a.sizes());
     Ok(())
-}
-
-fn opaque_entry(ctx: &mut Context, f: OpId, module_body: BlockId, name: &str) {
-    let loc = ctx.location(f);
-    let params = ctx.attr(f, "opaque_params").is_some();
-    let desc = [OPAQUE, 0];
-    let (ins, outs): (&[i64], &[i64]) = if params { (&desc, &[]) } else { (&[], &desc) };
-    let ft = ctx.intern_type(TypeKind::Function {
-        inputs: vec![],
-        results: vec![],
-    });
-    let region = ctx.create_region();
-    let body = ctx.append_block(region, &[]);
-    let mut b = Builder::at_end(ctx, body);
-    b.location = loc;
-    b.op("imp.return", &[], &[], &[], vec![]);
-    let attrs = [
-        ("sym_name", ctx.string_attr(name)),
-        ("function_type", ctx.intern_attr(AttrKind::Type(ft))),
-        ("entry", ctx.intern_attr(AttrKind::Unit)),
-        ("opaque", ctx.intern_attr(AttrKind::Unit)),
-        ("in_types", int_array(ctx, ins)),
-        ("out_types", int_array(ctx, outs)),
-    ];
-    let mut b = Builder::at_end(ctx, module_body);
-    b.location = loc;
-    b.op("imp.func", &[], &[], &attrs, vec![region]);
 }
 
 /// The runtime's element code of a scalar type.
