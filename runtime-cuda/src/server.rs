@@ -592,11 +592,19 @@ impl<'p> Server<'p> {
         }
         let wanted: usize = types.iter().map(|(_, ps)| ps.len()).sum();
         if values.len() != wanted {
-            return Err(format!(
-                "{file} holds {} value(s), but the {} variable(s) named take {wanted}",
-                values.len(),
-                names.len()
-            ));
+            return Err(if wanted == names.len() {
+                format!(
+                    "{file} holds {} value(s), but {} variable(s) were named",
+                    values.len(),
+                    names.len()
+                )
+            } else {
+                format!(
+                    "{file} holds {} value(s), but the {} variable(s) named take {wanted} (a value of an opaque type is one value per component)",
+                    values.len(),
+                    names.len()
+                )
+            });
         }
         let mut values = values.into_iter();
         let mut made: Vec<(String, Var)> = Vec::new();
