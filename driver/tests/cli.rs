@@ -937,7 +937,9 @@ fn executables_print_opaque_results_and_refuse_opaque_parameters() {
     let (code, _, err) = run(&["-e", "unwrap"]);
     assert_eq!(code, Some(1), "{err}");
     assert!(
-        err.contains("entry point unwrap: a parameter is of the opaque type `opt`, whose values cannot be read from stdin"),
+        err.contains(
+            "entry point unwrap: a parameter is of the opaque type `opt`, whose values cannot be read from stdin"
+        ),
         "{err}"
     );
     // Each result in its place among the others.
