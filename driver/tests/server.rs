@@ -478,6 +478,53 @@ fn binary_i32s(xs: &[i32]) -> Vec<u8> {
     b
 }
 
+/// An entry point of opaque types that the compiled backends cannot
+/// translate (an array of `()` has no components to give its size) does
+/// not stop the program from building: it is listed, and calling it is
+/// refused, saying why, by the executable and by the server, while the
+/// other entry points run (Note [Uncallable entry points]).
+#[test]
+fn uncallable_entry_point() {
+    let dir = test_dir("uncallable");
+    std::fs::write(
+        dir.join("u.fut"),
+        "type t = ()\nentry units (x: []t): i32 = 0\nentry inc (x: i32): i32 = x + 1\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_futmlir"))
+        .args(["build", "--target=cpu", "-o", "u", "u.fut"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let why =
+        "the compiled backends do not support an entry point whose size parameter 1 no argument's shape gives yet";
+    let run = Command::new(dir.join("u"))
+        .args(["-e", "units"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr),
+        format!("Error: entry point units cannot be called: {why}\n")
+    );
+    std::fs::write(dir.join("x.txt"), "4i32").unwrap();
+    let (code, out) = serve(
+        &dir.join("u"),
+        &dir,
+        "entry_points\ninputs units\ncall units o x\nrestore x.txt x i32\ncall inc y x\nstore y.bin y\n",
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        without_times(&out),
+        format!(
+            "%%% OK\nunits\ninc\n%%% OK\n[]()\n%%% OK\n%%% FAILURE\nentry point units cannot be called: {why}\n%%% OK\n%%% OK\nruntime: T\n%%% OK\n%%% OK\n"
+        )
+    );
+    assert_eq!(std::fs::read(dir.join("y.bin")).unwrap(), binary_i32(5));
+}
+
 /// The server starts with `%%% OK`, ends at the end of stdin with status
 /// 0, and takes `--param`.
 #[test]

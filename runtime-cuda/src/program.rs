@@ -91,6 +91,10 @@ pub struct Entry {
     pub params: Vec<Param>,
     /// The results as the user sees them.
     pub results: Vec<Param>,
+    /// Why the entry point cannot be called, when the compiler could not
+    /// translate it (Note [Uncallable entry points] in the compiler's
+    /// `segop_to_imp::entry`); `func` must not be called then.
+    pub uncallable: Option<String>,
     pub func: futrt_entry_fn,
 }
 
@@ -197,13 +201,14 @@ impl Program {
             } else {
                 unsafe { string(e.interface, &what) }?
             };
-            let (params, results) =
+            let (params, results, uncallable) =
                 interface(&text, &ins, &outs, &mut opaques).map_err(|m| format!("{what}: interface: {m}"))?;
             entries.push(Entry {
                 ins,
                 outs,
                 params,
                 results,
+                uncallable,
                 func: e.r#fn.ok_or_else(|| format!("{what}: NULL function"))?,
                 name,
             });
@@ -251,13 +256,14 @@ impl Program {
 /// Reads an entry's interface text (`ABI.md`, "Entry point interfaces")
 /// against its components `ins` and `outs`, adding its opaque types to
 /// `opaques` (a type of the same name must be described the same way);
-/// returns the parameters and the results.
+/// returns the parameters, the results and why the entry point cannot be
+/// called, if it cannot.
 fn interface(
     text: &str,
     ins: &[Type],
     outs: &[Type],
     opaques: &mut Vec<OpaqueType>,
-) -> Result<(Vec<Param>, Vec<Param>), String> {
+) -> Result<(Vec<Param>, Vec<Param>, Option<String>), String> {
     if text.is_empty() {
         let each = |ts: &[Type]| {
             ts.iter()
@@ -268,7 +274,7 @@ fn interface(
                 })
                 .collect()
         };
-        return Ok((each(ins), each(outs)));
+        return Ok((each(ins), each(outs), None));
     }
     // The types this text describes, before they join `opaques`.
     let mut local: Vec<OpaqueType> = Vec::new();
@@ -284,6 +290,7 @@ fn interface(
     };
     let (mut params, mut results) = (Vec::new(), Vec::new());
     let (mut n_in, mut n_out) = (0, 0);
+    let mut uncallable = None;
     for line in text.lines() {
         let words: Vec<&str> = line.split('\t').collect();
         match words.as_slice() {
@@ -348,6 +355,7 @@ fn interface(
                     parts: range,
                 });
             }
+            ["uncallable", reason] => uncallable = Some(reason.to_string()),
             _ => return Err(format!("malformed line `{line}`")),
         }
     }
@@ -375,7 +383,7 @@ fn interface(
             None => opaques.push(t),
         }
     }
-    Ok((params, results))
+    Ok((params, results, uncallable))
 }
 
 #[cfg(test)]

@@ -228,6 +228,9 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
             program.entry_names().join(", ")
         )
     })?;
+    if let Some(why) = &entry.uncallable {
+        return Err(format!("entry point {} cannot be called: {why}", entry.name));
+    }
     // Values of opaque types cannot be read, and are printed as Futhark's
     // executables print them, `#<opaque TYPE>`: only in the text format.
     let (opaque_param, opaque_result) = entry.opaque(&program);

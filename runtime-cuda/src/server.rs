@@ -407,6 +407,9 @@ impl<'p> Server<'p> {
                 args.len() - 1
             ));
         }
+        if let Some(why) = &entry.uncallable {
+            return Err(format!("entry point {name} cannot be called: {why}"));
+        }
         let (outs, ins) = args[1..].split_at(n_out);
         self.check_new(outs)?;
         for (i, (v, p)) in ins.iter().zip(&entry.params).enumerate() {

@@ -29,7 +29,10 @@
 //! in order (the field's components are the next ones of the record's),
 //! then `in TYPE` per parameter and `out TYPE` per result. A result of
 //! tuple type is one result per component, as in Futhark; a tuple
-//! anywhere else is a record with fields `0`, `1`, ...
+//! anywhere else is a record with fields `0`, `1`, ... The compiler adds
+//! a last line `uncallable REASON` to the interface of an entry point
+//! it cannot translate (Note [Uncallable entry points] in `lowering`'s
+//! `segop_to_imp::entry`).
 //!
 //! Names follow Futhark's (`c-api.rst`, "Opaque Values"): a parameter or
 //! result written with a type abbreviation (`(p: point)`, `: point`) has

@@ -342,7 +342,14 @@ impl<'c> Emitter<'c> {
             result_types.join(", ")
         );
         self.func_body(body)?;
-        self.wrapper(&name, &params, &in_types, &out_types, &result_types);
+        // An uncallable entry point's wrapper only returns: the runtime
+        // never calls it (Note [Uncallable entry points] in
+        // `segop_to_imp::entry`).
+        if ctx.attr(f, "uncallable").is_some() {
+            self.wrapper(&name, &params, &[], &[], &result_types);
+        } else {
+            self.wrapper(&name, &params, &in_types, &out_types, &result_types);
+        }
         let interface = view.string_attr("interface").unwrap_or_default().to_string();
         Ok(EntryInfo {
             name,

@@ -17,7 +17,92 @@ use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Dim, OpId, OpVie
 
 use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 
+// Note [Uncallable entry points]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An entry point that takes or returns a value of an opaque type may use
+// what the compiled backends cannot translate, where its other entry
+// points can: `entry a (x: [](i32, ())) ...` has a size that no
+// component gives (an array of `()` has no components). Such an entry
+// point would be unusable in any case outside the server, so it must not
+// make the whole program fail to build: it becomes a stub whose
+// interface ends with the line `uncallable REASON` (Note [Entry point
+// interfaces] in the frontend), which the runtime lists but refuses to
+// call, saying why. An entry point of transparent types that cannot be
+// translated is an error, as before: the user can call it from the
+// command line and must hear of it at build time.
+
 pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: bool) -> R<()> {
+    let opaque = OpView { ctx, op: f }
+        .string_attr("interface")
+        .is_ok_and(|i| i.lines().any(|l| l.starts_with("type\t")));
+    match translate_callable_entry(ctx, f, module_body, gpu) {
+        // See Note [Uncallable entry points].
+        Err(d) if opaque => {
+            uncallable_entry(ctx, f, module_body, &d.message);
+            Ok(())
+        }
+        r => r,
+    }
+}
+
+/// The components' `(element code, rank)` pairs of types `ts`.
+fn component_codes(ctx: &Context, ts: &[Type]) -> Vec<i64> {
+    ts.iter()
+        .flat_map(|&t| match array_elem(ctx, t) {
+            None => [code(ctx.as_scalar(t).unwrap_or(Scalar::I64)), 0],
+            Some((elem, rank)) => [code(elem), rank as i64],
+        })
+        .collect()
+}
+
+/// The stub of an entry point that cannot be translated (See Note
+/// [Uncallable entry points]): no parameters, no results, and the
+/// interface saying why.
+fn uncallable_entry(ctx: &mut Context, f: OpId, module_body: BlockId, reason: &str) {
+    let view = OpView { ctx, op: f };
+    let name = view.string_attr("sym_name").unwrap_or("main").to_string();
+    let k = view.int_attr("size_params").unwrap_or(0) as usize;
+    let reason = reason.replace(['\n', '\t'], " ");
+    let interface = format!(
+        "{}uncallable\t{reason}\n",
+        view.string_attr("interface").unwrap_or_default()
+    );
+    let loc = ctx.location(f);
+    let body = ctx.blocks(ctx.regions(f)[0])[0];
+    let param_types: Vec<Type> = ctx.block_args(body)[k..].iter().map(|&p| ctx.value_type(p)).collect();
+    let result_types = match ctx.attr(f, "function_type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(t)) => match ctx.type_kind(*t) {
+            TypeKind::Function { results, .. } => results.clone(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let (in_desc, out_desc) = (component_codes(ctx, &param_types), component_codes(ctx, &result_types));
+    let ft = ctx.intern_type(TypeKind::Function {
+        inputs: vec![],
+        results: vec![],
+    });
+    let region = ctx.create_region();
+    let top = ctx.append_block(region, &[]);
+    let mut b = Builder::at_end(ctx, top);
+    b.location = loc;
+    b.op("imp.return", &[], &[], &[], vec![]);
+    let attrs = [
+        ("sym_name", ctx.string_attr(&name)),
+        ("function_type", ctx.intern_attr(AttrKind::Type(ft))),
+        ("entry", ctx.intern_attr(AttrKind::Unit)),
+        ("uncallable", ctx.intern_attr(AttrKind::Unit)),
+        ("in_types", int_array(ctx, &in_desc)),
+        ("out_types", int_array(ctx, &out_desc)),
+        ("interface", ctx.string_attr(&interface)),
+    ];
+    let mut b = Builder::at_end(ctx, module_body);
+    b.location = loc;
+    b.op("imp.func", &[], &[], &attrs, vec![region]);
+}
+
+/// An entry point's `imp.func`, or why it cannot be translated.
+fn translate_callable_entry(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: bool) -> R<()> {
     let view = OpView { ctx, op: f };
     let name = view.string_attr("sym_name").unwrap_or("main").to_string();
     let k = view.int_attr("size_params").unwrap_or(0) as usize;
