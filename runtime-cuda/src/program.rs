@@ -201,8 +201,11 @@ impl Program {
             } else {
                 unsafe { string(e.interface, &what) }?
             };
-            let (params, results, uncallable) =
-                interface(&text, &ins, &outs, &mut opaques).map_err(|m| format!("{what}: interface: {m}"))?;
+            let Interface {
+                params,
+                results,
+                uncallable,
+            } = interface(&text, &ins, &outs, &mut opaques).map_err(|m| format!("{what}: interface: {m}"))?;
             entries.push(Entry {
                 ins,
                 outs,
@@ -253,17 +256,20 @@ impl Program {
     }
 }
 
+/// What an entry's interface says: the parameters and results as the
+/// user sees them, and why the entry point cannot be called, if it
+/// cannot.
+struct Interface {
+    params: Vec<Param>,
+    results: Vec<Param>,
+    uncallable: Option<String>,
+}
+
 /// Reads an entry's interface text (`ABI.md`, "Entry point interfaces")
 /// against its components `ins` and `outs`, adding its opaque types to
 /// `opaques` (a type of the same name must be described the same way);
-/// returns the parameters, the results and why the entry point cannot be
-/// called, if it cannot.
-fn interface(
-    text: &str,
-    ins: &[Type],
-    outs: &[Type],
-    opaques: &mut Vec<OpaqueType>,
-) -> Result<(Vec<Param>, Vec<Param>, Option<String>), String> {
+/// returns what it says of the entry point.
+fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueType>) -> Result<Interface, String> {
     if text.is_empty() {
         let each = |ts: &[Type]| {
             ts.iter()
@@ -274,7 +280,11 @@ fn interface(
                 })
                 .collect()
         };
-        return Ok((each(ins), each(outs), None));
+        return Ok(Interface {
+            params: each(ins),
+            results: each(outs),
+            uncallable: None,
+        });
     }
     // The types this text describes, before they join `opaques`.
     let mut local: Vec<OpaqueType> = Vec::new();
@@ -383,7 +393,11 @@ fn interface(
             None => opaques.push(t),
         }
     }
-    Ok((params, results, uncallable))
+    Ok(Interface {
+        params,
+        results,
+        uncallable,
+    })
 }
 
 #[cfg(test)]
