@@ -126,7 +126,7 @@ new r {a:i32} i
 fields {a:i32}
 call nope x
 call wrap o i
-variants opt
+zip z rec i
 frobnicate
 store \"no such dir/x\" p
 
@@ -242,7 +242,7 @@ threshold
         "Unknown type: {a:i32}",
         "Unknown entry point: nope",
         "entry point wrap: input 1 has type i32, but variable i has type i64",
-        "variants: the commands on sum types are not supported by futmlir's server yet (values of sum types pass between entry points)",
+        "zip is not supported by futmlir's server yet",
         "Unknown command: frobnicate",
     ];
     let mut expected_rest = vec!["%%% OK"];
@@ -287,7 +287,8 @@ threshold
 
 /// Opaque values: records built by entry points and by `new`, taken
 /// apart by `project` and by entry points, nested records and tuples, a
-/// sum type passed between entry points, `store`/`restore` of a record,
+/// sum type passed between entry points and built and taken apart by
+/// `construct` and `destruct`, `store`/`restore` of a record,
 /// and the failures (a wrong field, a wrong type) that leave the server
 /// running. Every answer is checked.
 #[test]
@@ -340,8 +341,19 @@ type sum
 call unwrap u sum
 store out5.bin u
 project x sum a
+variants opt
+variant sum
+destruct sum d
+construct none opt none
+variant none
+call unwrap u2 none
+construct bad2 opt some t
+construct bad3 opt maybe k
+destruct none e
+variants rec
+store out6.bin d u2
 shape r
-free r r2 n inner t2 sum kt
+free r r2 n inner t2 sum kt none
 type r
 ";
     let (code, out) = serve(&exe, &dir, script);
@@ -435,6 +447,31 @@ runtime: T
 %%% FAILURE
 Not a record type: opt
 %%% OK
+none
+some
+- i32
+%%% OK
+some
+%%% OK
+%%% OK
+%%% OK
+none
+%%% OK
+runtime: T
+%%% OK
+%%% FAILURE
+payload 1 of variant some has type i32, but variable t has type bool
+%%% OK
+%%% FAILURE
+type opt has no variant maybe
+%%% OK
+%%% FAILURE
+variable none holds variant none with 0 payload value(s), but 1 variable(s) were given
+%%% OK
+%%% FAILURE
+Not a sum type: rec
+%%% OK
+%%% OK
 %%% FAILURE
 Not an array: r
 %%% OK
@@ -456,6 +493,9 @@ Unknown variable: r
     assert_eq!(values("out4.bin"), [binary_i32s(&[2, 3, 4]), binary_f32(5.0)].concat());
     // unwrap (wrap 7) = 7
     assert_eq!(values("out5.bin"), binary_i32(7));
+    // `destruct` of `wrap 7` gives 7; `unwrap` of a `#none` that
+    // `construct` made gives -1.
+    assert_eq!(values("out6.bin"), [binary_i32(7), binary_i32(-1)].concat());
 }
 
 /// Futhark's binary format of an `i32` scalar.

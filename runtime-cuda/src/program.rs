@@ -61,6 +61,17 @@ pub struct Field {
     pub parts: std::ops::Range<usize>,
 }
 
+/// A constructor of a sum type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub name: String,
+    /// The payload's types, by name.
+    pub payload: Vec<String>,
+    /// The positions among the sum's components (the tag is 0) of the
+    /// payload's components, in order.
+    pub parts: Vec<usize>,
+}
+
 /// A type that is not a primitive or an array of one: a record, a sum
 /// type, an array of records, an abstract type. A value of it is its
 /// components, each a scalar or an array of a primitive type.
@@ -71,6 +82,9 @@ pub struct OpaqueType {
     pub parts: Vec<Type>,
     /// A record's fields in order (the order of `new`); empty otherwise.
     pub fields: Vec<Field>,
+    /// A sum type's constructors in the order of their tags; empty
+    /// otherwise.
+    pub variants: Vec<Variant>,
 }
 
 /// A parameter or result as the user sees it: a value of type `ty`,
@@ -323,6 +337,7 @@ fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueTy
                     kind,
                     parts,
                     fields: Vec::new(),
+                    variants: Vec::new(),
                 });
             }
             ["field", record, field, ty] => {
@@ -342,6 +357,33 @@ fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueTy
                     name: field.to_string(),
                     ty: ty.to_string(),
                     parts: start..end,
+                });
+            }
+            ["variant", sum, name, slots, payload @ ..] => {
+                let mut payload_parts = Vec::new();
+                for ty in payload {
+                    payload_parts.extend(parts_of(&local, ty)?);
+                }
+                let t = local
+                    .iter_mut()
+                    .find(|t| t.name == *sum && t.kind == OpaqueKind::Sum)
+                    .ok_or_else(|| format!("variant `{name}` of `{sum}`, which is not a sum type described before"))?;
+                let parts = slots
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.parse::<usize>().map(|j| j + 1))
+                    .collect::<Result<Vec<usize>, _>>()
+                    .map_err(|_| format!("variant `{name}` of `{sum}`: malformed slots `{slots}`"))?;
+                let slot_types: Option<Vec<Type>> = parts.iter().map(|&j| t.parts.get(j).copied()).collect();
+                if slot_types != Some(payload_parts) {
+                    return Err(format!(
+                        "variant `{name}` of `{sum}` does not match the type's components"
+                    ));
+                }
+                t.variants.push(Variant {
+                    name: name.to_string(),
+                    payload: payload.iter().map(|p| p.to_string()).collect(),
+                    parts,
                 });
             }
             ["in", ty] | ["out", ty] => {

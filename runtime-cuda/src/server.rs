@@ -16,9 +16,9 @@ use futmlir_values::{read_values_partial, write_binary, PrimType, Value};
 
 use crate::context::Ctx;
 use crate::invoke::{invoke, read_array, Arg, CtxBox, Returned};
-use crate::marshal::{from_bytes, to_bytes};
+use crate::marshal::{elem_size, from_bytes, to_bytes};
 use crate::params::PARAMS;
-use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type};
+use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type, Variant};
 
 // Note [Values in the server]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -51,12 +51,15 @@ use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type};
 // components: Futhark leaves the bytes of a stored opaque value
 // unspecified, only requiring that the same program restore them.
 //
-// A sum type's values pass between entry points, but the commands that
-// build or take them apart (`variants`, `construct`, `destruct`,
-// `variant`) are not supported: the descriptor does not say which
-// components each constructor's payload occupies. Neither are the
-// commands on arrays of records (`zip`, `unzip`, `index`) and
-// `new_array`, `set`, `attributes`.
+// A value of a sum type is its tag (an `i8`, the constructor's index in
+// name order) and its slots, shared between constructors where their
+// types agree (Note [Sum types] in the frontend's internaliser); the
+// descriptor says which slots each constructor's payload occupies.
+// `construct` fills the other slots with zeros and empty arrays (no
+// `match` reads the slots of another constructor); `destruct` copies the
+// payload out.
+// The commands on arrays of records (`zip`, `unzip`, `index`) and
+// `new_array`, `set`, `attributes` are not supported.
 
 /// A variable's value.
 enum Var {
@@ -282,7 +285,11 @@ impl<'p> Server<'p> {
                 // As Futhark's: the types that are not primitive, those of
                 // the entry points and of the records' fields.
                 let mut names: Vec<&str> = Vec::new();
-                let entry_types = self.program.entries.iter().flat_map(|e| e.params.iter().chain(&e.results));
+                let entry_types = self
+                    .program
+                    .entries
+                    .iter()
+                    .flat_map(|e| e.params.iter().chain(&e.results));
                 let field_types = self.program.opaques.iter().flat_map(|t| &t.fields);
                 let all = entry_types
                     .map(|p| p.ty.as_str())
@@ -385,10 +392,24 @@ impl<'p> Server<'p> {
                 arity(3)?;
                 self.project(&args[0], &args[1], &args[2])
             }
-            "variants" | "construct" | "destruct" | "variant" => Err(format!(
-                "{}: the commands on sum types are not supported by futmlir's server yet (values of sum types pass between entry points)",
-                words[0]
-            )),
+            "variants" => {
+                arity(1)?;
+                let mut text = String::new();
+                for v in &self.sum(&args[0])?.variants {
+                    text.push_str(&format!("{}\n", v.name));
+                    for t in &v.payload {
+                        text.push_str(&format!("- {t}\n"));
+                    }
+                }
+                Ok(text)
+            }
+            "construct" => self.construct(args),
+            "destruct" => self.destruct(args),
+            "variant" => {
+                arity(1)?;
+                let (_, v) = self.variant_of(&args[0])?;
+                Ok(format!("{}\n", v.name))
+            }
             "zip" | "unzip" | "new_array" | "index" | "set" | "attributes" => {
                 Err(format!("{} is not supported by futmlir's server yet", words[0]))
             }
@@ -536,6 +557,148 @@ impl<'p> Server<'p> {
                 parts: copies,
             },
         );
+        Ok(String::new())
+    }
+
+    /// The sum type named `name`.
+    fn sum(&self, name: &str) -> Result<&'p OpaqueType, String> {
+        match self.program.opaque(name) {
+            Some(t) if t.kind == OpaqueKind::Sum => Ok(t),
+            Some(_) => Err(format!("Not a sum type: {name}")),
+            None if Type::parse(name).is_some() => Err(format!("Not a sum type: {name}")),
+            None => Err(format!("Unknown type: {name}")),
+        }
+    }
+
+    /// The sum type of variable `name` and the constructor its tag (its
+    /// first component, an `i8`) names.
+    fn variant_of(&self, name: &str) -> Result<(&'p OpaqueType, &'p Variant), String> {
+        let var = self.var(name)?;
+        let sum = self.sum(&var.type_name())?;
+        let tag = match var.components().first() {
+            Some(Var::Scalar(v)) => to_bytes(v).first().copied(),
+            _ => None,
+        };
+        tag.and_then(|t| sum.variants.get(usize::from(t)))
+            .map(|v| (sum, v))
+            .ok_or_else(|| format!("variable {name} holds no valid tag of {}", sum.name))
+    }
+
+    /// `construct V0 TYPE VARIANT V1 ... VN`: a value of a sum type, the
+    /// payload's arrays copied and the other constructors' components
+    /// blank (zeros, empty arrays).
+    fn construct(&mut self, args: &[String]) -> Answer {
+        let [to, ty, variant, payload @ ..] = args else {
+            return Err("construct takes a variable, a type, a variant and the payload's variables".into());
+        };
+        let sum = self.sum(ty)?;
+        let (tag, v) = sum
+            .variants
+            .iter()
+            .enumerate()
+            .find(|(_, v)| v.name == *variant)
+            .ok_or_else(|| format!("type {ty} has no variant {variant}"))?;
+        self.check_new(std::slice::from_ref(to))?;
+        if payload.len() != v.payload.len() {
+            return Err(format!(
+                "variant {variant} of {ty} has {} payload value(s), but {} variable(s) were given",
+                v.payload.len(),
+                payload.len()
+            ));
+        }
+        for (k, (t, name)) in v.payload.iter().zip(payload).enumerate() {
+            let vt = self.var(name)?.type_name();
+            if vt != *t {
+                return Err(format!(
+                    "payload {} of variant {variant} has type {t}, but variable {name} has type {vt}",
+                    k + 1
+                ));
+            }
+        }
+        let given: Vec<&Var> = payload.iter().flat_map(|n| self.vars[n].components()).collect();
+        let c = self.ctx.get();
+        let mut parts: Vec<Var> = Vec::with_capacity(sum.parts.len());
+        let mut failed = None;
+        for (j, t) in sum.parts.iter().enumerate() {
+            let part = if j == 0 {
+                from_bytes(t.elem, Vec::new(), &[tag as u8]).map(Var::Scalar)
+            } else if let Some(k) = v.parts.iter().position(|&p| p == j) {
+                copy_parts(c, std::slice::from_ref(given[k])).map(|mut one| one.remove(0))
+            } else if t.rank == 0 {
+                from_bytes(t.elem, Vec::new(), &vec![0; elem_size(t.elem)]).map(Var::Scalar)
+            } else {
+                c.alloc(0).map(|mem| Var::Array {
+                    elem: t.elem,
+                    shape: vec![0; t.rank],
+                    mem,
+                    bytes: 0,
+                })
+            };
+            match part {
+                Ok(p) => parts.push(p),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        if let Some(e) = failed {
+            for p in parts {
+                let _ = free_in(c, p);
+            }
+            return Err(e);
+        }
+        self.vars.insert(
+            to.clone(),
+            Var::Opaque {
+                ty: sum.name.clone(),
+                parts,
+            },
+        );
+        Ok(String::new())
+    }
+
+    /// `destruct V0 V1 ... VN`: copies of the payload of the sum value in
+    /// `V0`, as its constructor (its tag) has it.
+    fn destruct(&mut self, args: &[String]) -> Answer {
+        let (from, names) = args.split_first().ok_or("destruct needs a variable")?;
+        let (_, v) = self.variant_of(from)?;
+        if names.len() != v.payload.len() {
+            return Err(format!(
+                "variable {from} holds variant {} with {} payload value(s), but {} variable(s) were given",
+                v.name,
+                v.payload.len(),
+                names.len()
+            ));
+        }
+        self.check_new(names)?;
+        let parts: Vec<&Var> = v.parts.iter().map(|&j| &self.vars[from].components()[j]).collect();
+        let c = self.ctx.get();
+        let mut copies = Vec::with_capacity(parts.len());
+        for part in parts {
+            match copy_parts(c, std::slice::from_ref(part)) {
+                Ok(mut one) => copies.append(&mut one),
+                Err(e) => {
+                    for v in copies {
+                        let _ = free_in(c, v);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        let mut copies = copies.into_iter();
+        for (name, t) in names.iter().zip(&v.payload) {
+            let n = self.program.parts(t).map_or(1, |ps| ps.len());
+            let mut group: Vec<Var> = copies.by_ref().take(n).collect();
+            let var = match self.program.opaque(t) {
+                Some(o) => Var::Opaque {
+                    ty: o.name.clone(),
+                    parts: group,
+                },
+                None => group.pop().expect("a transparent payload value is one component"),
+            };
+            self.vars.insert(name.clone(), var);
+        }
         Ok(String::new())
     }
 

@@ -5,7 +5,8 @@ variables that stay in the server, values out to NumPy, a failing call
 that leaves the server running, and values of opaque types: a record
 made by an entry point and by `new`, taken apart by `project` and by an
 entry point, stored to bytes and restored, and a sum type passed from one
-entry point to another.
+entry point to another and built and taken apart by `construct` and
+`destruct`.
 
 Usage: python client_test.py PROG
 """
@@ -139,6 +140,15 @@ def main(exe):
         check("kind opt", s.cmd("kind", "opt"), ["sum"])
         s.cmd_call("unwrap", "u", "o")
         check("unwrap (wrap 9)", s.get_value("u"), np.int32(9))
+        # ... and is built and taken apart by the sum commands (raw
+        # commands: the client has no methods for them).
+        check("variants opt", s.cmd("variants", "opt"), ["none", "some", "- i32"])
+        check("variant o", s.cmd("variant", "o"), ["some"])
+        s.cmd("destruct", "o", "payload")
+        check("destruct (wrap 9)", s.get_value("payload"), np.int32(9))
+        s.cmd("construct", "none", "opt", "none")
+        s.cmd_call("unwrap", "u3", "none")
+        check("unwrap #none", s.get_value("u3"), np.int32(-1))
         try:
             s.cmd_call("unwrap", "u2", "r4")
             sys.exit("an opaque argument of the wrong type: no failure")

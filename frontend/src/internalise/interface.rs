@@ -27,7 +27,10 @@
 //! type that appears (kind `record`, `sum` or `opaque`; components as
 //! `[]..[]scalar`), `field RECORD NAME TYPE` for each field of a record
 //! in order (the field's components are the next ones of the record's),
-//! then `in TYPE` per parameter and `out TYPE` per result. A result of
+//! `variant SUM NAME SLOTS TYPE...` for each constructor of a sum type
+//! in tag order (the slots its payload's components occupy, counted
+//! after the tag, comma-separated, then the payload's types), then
+//! `in TYPE` per parameter and `out TYPE` per result. A result of
 //! tuple type is one result per component, as in Futhark; a tuple
 //! anywhere else is a record with fields `0`, `1`, ... The compiler adds
 //! a last line `uncallable REASON` to the interface of an entry point
@@ -47,6 +50,7 @@ use std::rc::Rc;
 use crate::syntax::ast::{Pat, PatKind, TypeExp, TypeExpKind, ValBind};
 use crate::types::{Size, Type, ABSTRACT_MARK};
 
+use super::sums::SumLayout;
 use super::values::{declared_type, leaf_types};
 use super::{unsupported, DResult};
 
@@ -151,12 +155,24 @@ impl Interface {
                 leaf.scalar.futhark_name()
             ));
         }
-        // The field types' own lines come first, so that every type a
-        // line names is described above it.
+        // The field and payload types' own lines come first, so that
+        // every type a line names is described above it.
         let mut field_lines = String::new();
         for (f, ft) in fields.unwrap_or_default() {
             let ft = self.describe(&ft, None)?;
             field_lines.push_str(&format!("field\t{name}\t{f}\t{ft}\n"));
+        }
+        if let (Type::Sum(cs), "sum") = (&t, kind) {
+            let layout = SumLayout::of(cs)?;
+            for ((c, payload), slots) in layout.constrs.iter().zip(&layout.uses) {
+                let slots: Vec<String> = slots.iter().map(|j| j.to_string()).collect();
+                field_lines.push_str(&format!("variant\t{name}\t{c}\t{}", slots.join(",")));
+                for pt in payload {
+                    let pt = self.describe(pt, None)?;
+                    field_lines.push_str(&format!("\t{pt}"));
+                }
+                field_lines.push('\n');
+            }
         }
         self.lines.push_str(&format!("{line}\n{field_lines}"));
         Ok(name)
