@@ -32,7 +32,8 @@
 //! after the tag, comma-separated, then the payload's types), then
 //! `in TYPE` per parameter and `out TYPE` per result. A result of
 //! tuple type is one result per component, as in Futhark; a tuple
-//! anywhere else is a record with fields `0`, `1`, ... The compiler adds
+//! anywhere else (or written as an abbreviation, `: pair`) is a record
+//! with fields `0`, `1`, ... The compiler adds
 //! a last line `uncallable REASON` to the interface of an entry point
 //! it cannot translate (Note [Uncallable entry points] in `lowering`'s
 //! `segop_to_imp::entry`).
@@ -69,8 +70,11 @@ pub(crate) fn entry_interface(vb: &ValBind) -> DResult<String> {
         Some(_) => vec![vb.ret.as_ref().and_then(type_exp_name)],
         None => Vec::new(),
     };
+    // A tuple written as an abbreviation (`: pair`) is one result, named
+    // by it, as in Futhark; a tuple otherwise is one result per component.
+    let named_tuple = matches!(vb.ret.as_ref().map(|r| &r.kind), Some(TypeExpKind::Var(_)));
     match &vb.body.ty {
-        Some(Type::Tuple(ts)) => {
+        Some(Type::Tuple(ts)) if !named_tuple => {
             for (k, t) in ts.iter().enumerate() {
                 let hint = ret_names
                     .get(k)

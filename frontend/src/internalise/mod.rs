@@ -11,6 +11,10 @@
 //!   modules.
 //! - `sums`: sum types: their layout (Note [Sum types]), constructors,
 //!   `match`.
+//! - `interface`: what an entry point's flattened parameters and results
+//!   are to the outside world (Note [Entry point interfaces]): the
+//!   attribute `interface` that the program descriptor carries to the
+//!   runtime.
 //!
 //! **Note [Functions].**
 //! Every entry point becomes a `soac.func` (with the unit attribute
