@@ -880,12 +880,13 @@ fn executables_take_tuning_parameters() {
     }
 }
 
-/// An entry point taking or returning a value of a sum type (or a
-/// record) is built, but the executable refuses to call it (exit 1,
-/// saying why), not printing the value's components as if they were
-/// results; the program's other entry points run.
+/// An entry point returning a value of a sum type (or a record) prints
+/// it as Futhark's executables do, `#<opaque TYPE>`, not its components
+/// as if they were results, and refuses `-b` (no binary form); one taking
+/// such a value is refused (exit 1, saying why: no value of it can be
+/// read); the program's other entry points run.
 #[test]
-fn executables_refuse_opaque_entry_points() {
+fn executables_print_opaque_results_and_refuse_opaque_parameters() {
     let dir = program_dir(
         "build_opaque",
         &[(
@@ -893,7 +894,8 @@ fn executables_refuse_opaque_entry_points() {
             "type opt = #some i32 | #none\n\
              entry wrap (x: i32): opt = if x > 0 then #some x else #none\n\
              entry unwrap (o: opt): i32 = match o case #some x -> x case #none -> 0\n\
-             entry main (x: i32): i32 = unwrap (wrap x) + 1\n",
+             entry main (x: i32): i32 = unwrap (wrap x) + 1\n\
+             entry both (x: i32): ([]i32, opt, i32) = ([x, x], wrap x, x + 1)\n",
         )],
     );
     let out = futmlir()
@@ -904,9 +906,9 @@ fn executables_refuse_opaque_entry_points() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let run = |entry: &str| {
+    let run = |args: &[&str]| {
         let mut child = std::process::Command::new(dir.join("p"))
-            .args(["-e", entry])
+            .args(args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -922,20 +924,29 @@ fn executables_refuse_opaque_entry_points() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    let (code, stdout, err) = run("wrap");
+    let (code, stdout, err) = run(&["-e", "wrap"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(stdout, "#<opaque opt>\n");
+    let (code, stdout, err) = run(&["-e", "wrap", "-b"]);
     assert_eq!(code, Some(1), "{err}");
     assert!(stdout.is_empty(), "{stdout}");
     assert!(
-        err.contains("entry point wrap: its results are of an opaque type"),
+        err.contains("entry point wrap: a result is of the opaque type `opt`, which has no binary form (-b)"),
         "{err}"
     );
-    let (code, _, err) = run("unwrap");
+    let (code, _, err) = run(&["-e", "unwrap"]);
     assert_eq!(code, Some(1), "{err}");
     assert!(
-        err.contains("entry point unwrap: its parameters are of an opaque type"),
+        err.contains(
+            "entry point unwrap: a parameter is of the opaque type `opt`, whose values cannot be read from stdin"
+        ),
         "{err}"
     );
-    let (code, stdout, err) = run("main");
+    // Each result in its place among the others.
+    let (code, stdout, err) = run(&["-e", "both"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(stdout, "[3i32, 3i32]\n#<opaque opt>\n4i32\n");
+    let (code, stdout, err) = run(&["-e", "main"]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(stdout.trim(), "4i32");
 }

@@ -126,7 +126,7 @@ new r {a:i32} i
 fields {a:i32}
 call nope x
 call wrap o i
-inputs wrap
+zip z rec i
 frobnicate
 store \"no such dir/x\" p
 
@@ -143,6 +143,11 @@ pick
 row_sums
 negate
 wrap
+unwrap
+pack
+unpack
+nest
+outer
 %%% OK
 [][]i32
 %%% OK
@@ -165,7 +170,7 @@ runtime: T
 %%% OK
 %%% OK
 %%% FAILURE
-Index [30] out of bounds for array of shape [3]. (prog.fut:9:40)
+Index [30] out of bounds for array of shape [3]. (prog.fut:10:40)
 %%% OK
 %%% FAILURE
 Variable already exists: p
@@ -194,6 +199,11 @@ k.txt holds 2 value(s), but 1 variable(s) were named
 [][]i32
 []i32
 []u8
+opt
+rec
+(i32, bool)
+{inner: {a: []i32, b: f32}, t: (i32, bool)}
+{a: []i32, b: f32}
 %%% OK
 array
 %%% OK
@@ -228,11 +238,11 @@ threshold
     // `report`: a JSON object with the peak memory.
     assert!(rest[0].starts_with("{\"memory\":{\"default\":"), "{}", rest[0]);
     let failures = [
-        "new: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
-        "fields: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
+        "Unknown type: {a:i32}",
+        "Unknown type: {a:i32}",
         "Unknown entry point: nope",
-        "entry point wrap: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
-        "entry point wrap: opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet",
+        "entry point wrap: input 1 has type i32, but variable i has type i64",
+        "zip is not supported by futmlir's server yet",
         "Unknown command: frobnicate",
     ];
     let mut expected_rest = vec!["%%% OK"];
@@ -273,6 +283,286 @@ threshold
     want.extend_from_slice(b"b\x02\x00 i64");
     want.extend_from_slice(&3i64.to_le_bytes());
     assert_eq!(std::fs::read(dir.join("out.bin")).unwrap(), want);
+}
+
+/// Opaque values: records built by entry points and by `new`, taken
+/// apart by `project` and by entry points, nested records and tuples, a
+/// sum type passed between entry points and built and taken apart by
+/// `construct` and `destruct`, `store`/`restore` of a record,
+/// and the failures (a wrong field, a wrong type) that leave the server
+/// running. Every answer is checked.
+#[test]
+fn opaque_session() {
+    let dir = test_dir("opaque");
+    let exe = build_prog(&dir);
+    std::fs::write(dir.join("in.txt"), "[1, 2, 3] 2.5f32 7i32 true").unwrap();
+    let script = "\
+restore in.txt xs []i32 s f32 k i32 t bool
+inputs unpack
+outputs pack
+inputs nest
+outputs nest
+kind rec
+kind opt
+kind \"(i32, bool)\"
+fields rec
+fields \"{inner: {a: []i32, b: f32}, t: (i32, bool)}\"
+fields \"(i32, bool)\"
+fields opt
+fields []i32
+call pack r xs s
+type r
+call unpack ys y r
+store out1.bin ys y
+project a r a
+project b r b
+project c r c
+store out2.bin a b
+new kt \"(i32, bool)\" k t
+new bad \"(i32, bool)\" t k
+new short rec a
+new r2 rec a b
+call nest n r2 kt
+type n
+project inner n inner
+type inner
+project t2 n t
+call unpack z z2 inner
+call outer o1 o2 n
+store out3.bin o1 o2
+call outer o3 o4 r
+store rec.bin r
+restore rec.bin r3 rec
+call unpack w w2 r3
+store out4.bin w w2
+restore in.txt bad1 rec bad2 bool
+call wrap sum k
+type sum
+call unwrap u sum
+store out5.bin u
+project x sum a
+variants opt
+variant sum
+destruct sum d
+construct none opt none
+variant none
+call unwrap u2 none
+construct bad2 opt some t
+construct bad3 opt maybe k
+destruct none e
+variants rec
+store out6.bin d u2
+shape r
+free r r2 n inner t2 sum kt none
+type r
+";
+    let (code, out) = serve(&exe, &dir, script);
+    assert_eq!(code, Some(0), "{out}");
+    let expected = "\
+%%% OK
+%%% OK
+rec
+%%% OK
+*rec
+%%% OK
+rec
+(i32, bool)
+%%% OK
+*{inner: {a: []i32, b: f32}, t: (i32, bool)}
+%%% OK
+record
+%%% OK
+sum
+%%% OK
+record
+%%% OK
+a []i32
+b f32
+%%% OK
+inner {a: []i32, b: f32}
+t (i32, bool)
+%%% OK
+0 i32
+1 bool
+%%% OK
+%%% FAILURE
+Not a record type: opt
+%%% OK
+%%% FAILURE
+Not a record type: []i32
+%%% OK
+runtime: T
+%%% OK
+rec
+%%% OK
+runtime: T
+%%% OK
+%%% OK
+%%% OK
+%%% OK
+%%% FAILURE
+type rec has no field c
+%%% OK
+%%% OK
+%%% OK
+%%% FAILURE
+field 0 of (i32, bool) has type i32, but variable t has type bool
+%%% OK
+%%% FAILURE
+type rec has 2 field(s), but 1 variable(s) were given
+%%% OK
+%%% OK
+runtime: T
+%%% OK
+{inner: {a: []i32, b: f32}, t: (i32, bool)}
+%%% OK
+%%% OK
+{a: []i32, b: f32}
+%%% OK
+%%% OK
+%%% FAILURE
+entry point unpack: input 1 has type rec, but variable inner has type {a: []i32, b: f32}
+%%% OK
+runtime: T
+%%% OK
+%%% OK
+%%% FAILURE
+entry point outer: input 1 has type {inner: {a: []i32, b: f32}, t: (i32, bool)}, but variable r has type rec
+%%% OK
+%%% OK
+%%% OK
+runtime: T
+%%% OK
+%%% OK
+%%% FAILURE
+in.txt holds 4 value(s), but the 2 variable(s) named take 3 (a value of an opaque type is one value per component)
+%%% OK
+runtime: T
+%%% OK
+opt
+%%% OK
+runtime: T
+%%% OK
+%%% OK
+%%% FAILURE
+Not a record type: opt
+%%% OK
+none
+some
+- i32
+%%% OK
+some
+%%% OK
+%%% OK
+%%% OK
+none
+%%% OK
+runtime: T
+%%% OK
+%%% FAILURE
+payload 1 of variant some has type i32, but variable t has type bool
+%%% OK
+%%% FAILURE
+type opt has no variant maybe
+%%% OK
+%%% FAILURE
+variable none holds variant none with 0 payload value(s), but 1 variable(s) were given
+%%% OK
+%%% FAILURE
+Not a sum type: rec
+%%% OK
+%%% OK
+%%% FAILURE
+Not an array: r
+%%% OK
+%%% OK
+%%% FAILURE
+Unknown variable: r
+%%% OK
+";
+    assert_eq!(without_times(&out), expected);
+    let values = |file: &str| std::fs::read(dir.join(file)).unwrap();
+    // unpack (pack [1, 2, 3] 2.5) = ([2, 3, 4], 5.0)
+    assert_eq!(values("out1.bin"), [binary_i32s(&[2, 3, 4]), binary_f32(5.0)].concat());
+    // The fields of `r`, projected.
+    assert_eq!(values("out2.bin"), [binary_i32s(&[1, 2, 3]), binary_f32(2.5)].concat());
+    // outer {inner = {a = [1, 2, 3], b = 2.5}, t = (7, true)} = (6 + 7, 2.5)
+    assert_eq!(values("out3.bin"), [binary_i32(13), binary_f32(2.5)].concat());
+    // A stored record is its components; restored, it is `r` again.
+    assert_eq!(values("rec.bin"), [binary_i32s(&[1, 2, 3]), binary_f32(2.5)].concat());
+    assert_eq!(values("out4.bin"), [binary_i32s(&[2, 3, 4]), binary_f32(5.0)].concat());
+    // unwrap (wrap 7) = 7
+    assert_eq!(values("out5.bin"), binary_i32(7));
+    // `destruct` of `wrap 7` gives 7; `unwrap` of a `#none` that
+    // `construct` made gives -1.
+    assert_eq!(values("out6.bin"), [binary_i32(7), binary_i32(-1)].concat());
+}
+
+/// Futhark's binary format of an `i32` scalar.
+fn binary_i32(x: i32) -> Vec<u8> {
+    [b"b\x02\x00 i32".to_vec(), x.to_le_bytes().to_vec()].concat()
+}
+
+/// Futhark's binary format of an `f32` scalar.
+fn binary_f32(x: f32) -> Vec<u8> {
+    [b"b\x02\x00 f32".to_vec(), x.to_le_bytes().to_vec()].concat()
+}
+
+/// Futhark's binary format of a 1-d `i32` array.
+fn binary_i32s(xs: &[i32]) -> Vec<u8> {
+    let mut b = b"b\x02\x01 i32".to_vec();
+    b.extend_from_slice(&(xs.len() as u64).to_le_bytes());
+    for x in xs {
+        b.extend_from_slice(&x.to_le_bytes());
+    }
+    b
+}
+
+/// An entry point of opaque types that the compiled backends cannot
+/// translate (an array of `()` has no components to give its size) does
+/// not stop the program from building: it is listed, and calling it is
+/// refused, saying why, by the executable and by the server, while the
+/// other entry points run (Note [Uncallable entry points]).
+#[test]
+fn uncallable_entry_point() {
+    let dir = test_dir("uncallable");
+    std::fs::write(
+        dir.join("u.fut"),
+        "type t = ()\nentry units (x: []t): i32 = 0\nentry inc (x: i32): i32 = x + 1\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_futmlir"))
+        .args(["build", "--target=cpu", "-o", "u", "u.fut"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let why =
+        "the compiled backends do not support an entry point whose size parameter 1 no argument's shape gives yet";
+    let run = Command::new(dir.join("u"))
+        .args(["-e", "units"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr),
+        format!("Error: entry point units cannot be called: {why}\n")
+    );
+    std::fs::write(dir.join("x.txt"), "4i32").unwrap();
+    let (code, out) = serve(
+        &dir.join("u"),
+        &dir,
+        "entry_points\ninputs units\ncall units o x\nrestore x.txt x i32\ncall inc y x\nstore y.bin y\n",
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        without_times(&out),
+        format!(
+            "%%% OK\nunits\ninc\n%%% OK\n[]()\n%%% OK\n%%% FAILURE\nentry point units cannot be called: {why}\n%%% OK\n%%% OK\nruntime: T\n%%% OK\n%%% OK\n"
+        )
+    );
+    assert_eq!(std::fs::read(dir.join("y.bin")).unwrap(), binary_i32(5));
 }
 
 /// The server starts with `%%% OK`, ends at the end of stdin with status

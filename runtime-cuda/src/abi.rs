@@ -43,6 +43,10 @@ pub struct futrt_entry {
     pub n_out: i64,
     pub out: *const futrt_type,
     pub r#fn: Option<futrt_entry_fn>,
+    /// How the components in `in` and `out` group into the values a
+    /// user passes (`ABI.md`, "Entry point interfaces"); NULL or empty
+    /// when each is a value of its own.
+    pub interface: *const c_char,
 }
 
 /// The whole program, as generated code describes it.

@@ -287,6 +287,7 @@ mod tests {
     fn cpu_program() -> Program {
         Program {
             entries: vec![],
+            opaques: vec![],
             ptx: None,
             kernel_names: vec![],
             messages: vec!["bad {0} and {1}".into()],

@@ -17,8 +17,11 @@
 //!   checked; in the server, a failing entry point ends only its call.
 //! - `server`: `prog --server`, Futhark's server protocol on stdin and
 //!   stdout, with a store of variables whose arrays stay in the target's
-//!   memory between calls.
-//! - `program`: the descriptor read once into owned, checked Rust values.
+//!   memory between calls, and whose values of opaque types (records,
+//!   sum types) are their components (Note [Values in the server]).
+//! - `program`: the descriptor read once into owned, checked Rust values,
+//!   with each entry point's interface: how its components group into
+//!   values of opaque types (`ABI.md`, "Entry point interfaces").
 //! - `context`: the context behind `struct futrt_ctx *`: the back end,
 //!   the memory pool, the error messages with their `{i}` placeholders, the
 //!   recorded error.

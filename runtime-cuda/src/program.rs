@@ -9,7 +9,7 @@ use futmlir_values::PrimType;
 use crate::abi::{futrt_entry_fn, futrt_program, futrt_type};
 
 /// The descriptor version this runtime reads.
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 /// Ranks above this are refused (the binary value format's limit).
 const MAX_RANK: i32 = 255;
@@ -26,30 +26,109 @@ impl Type {
     pub fn name(&self) -> String {
         format!("{}{}", "[]".repeat(self.rank), self.elem)
     }
+
+    /// A type name as Futhark writes it without sizes (`i32`, `[][]f32`),
+    /// if it is a primitive type or an array of one.
+    pub fn parse(name: &str) -> Option<Type> {
+        let mut rest = name;
+        let mut rank = 0;
+        while let Some(r) = rest.strip_prefix("[]") {
+            rest = r;
+            rank += 1;
+        }
+        PrimType::from_name(rest).map(|elem| Type { elem, rank })
+    }
+}
+
+/// What an opaque type is (`kind` in the server protocol).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OpaqueKind {
+    /// A record or a tuple: it has fields.
+    Record,
+    /// A sum type.
+    Sum,
+    /// Anything else: an array of records, an abstract type.
+    Opaque,
+}
+
+/// A field of a record type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    /// The field's type, by name.
+    pub ty: String,
+    /// The field's components among the record's.
+    pub parts: std::ops::Range<usize>,
+}
+
+/// A constructor of a sum type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub name: String,
+    /// The payload's types, by name.
+    pub payload: Vec<String>,
+    /// The positions among the sum's components (the tag is 0) of the
+    /// payload's components, in order.
+    pub parts: Vec<usize>,
+}
+
+/// A type that is not a primitive or an array of one: a record, a sum
+/// type, an array of records, an abstract type. A value of it is its
+/// components, each a scalar or an array of a primitive type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpaqueType {
+    pub name: String,
+    pub kind: OpaqueKind,
+    pub parts: Vec<Type>,
+    /// A record's fields in order (the order of `new`); empty otherwise.
+    pub fields: Vec<Field>,
+    /// A sum type's constructors in the order of their tags; empty
+    /// otherwise.
+    pub variants: Vec<Variant>,
+}
+
+/// A parameter or result as the user sees it: a value of type `ty`,
+/// which is the components `parts` of the entry's `ins` or `outs`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub ty: String,
+    pub parts: std::ops::Range<usize>,
 }
 
 pub struct Entry {
     pub name: String,
+    /// The components the compiled function takes, in order.
     pub ins: Vec<Type>,
+    /// The components the compiled function returns, in order.
     pub outs: Vec<Type>,
+    /// The parameters as the user sees them.
+    pub params: Vec<Param>,
+    /// The results as the user sees them.
+    pub results: Vec<Param>,
+    /// Why the entry point cannot be called, when the compiler could not
+    /// translate it (Note [Uncallable entry points] in the compiler's
+    /// `segop_to_imp::entry`); `func` must not be called then.
+    pub uncallable: Option<String>,
     pub func: futrt_entry_fn,
-    /// The entry point takes (`Some(true)`) or returns (`Some(false)`)
-    /// values of an opaque type (element code [`OPAQUE`]): it cannot be
-    /// called from the command line.
-    pub opaque: Option<bool>,
 }
 
-/// The element code of an opaque type (a record, a sum type, an array of
-/// tuples) in an entry point's description: no value of it can be read
-/// or printed (`ABI.md`).
-pub const OPAQUE: i32 = 12;
-
-fn has_opaque(ts: &[futrt_type]) -> bool {
-    ts.iter().any(|t| t.elem == OPAQUE)
+impl Entry {
+    /// The first parameter and the first result of an opaque type, by
+    /// type name.
+    pub fn opaque(&self, program: &Program) -> (Option<String>, Option<String>) {
+        let first = |ps: &[Param]| {
+            ps.iter()
+                .find(|p| program.opaque(&p.ty).is_some())
+                .map(|p| p.ty.clone())
+        };
+        (first(&self.params), first(&self.results))
+    }
 }
 
 pub struct Program {
     pub entries: Vec<Entry>,
+    /// The opaque types of all entry points, each once.
+    pub opaques: Vec<OpaqueType>,
     /// The PTX; `None` for the CPU target.
     pub ptx: Option<CString>,
     pub kernel_names: Vec<String>,
@@ -122,29 +201,32 @@ impl Program {
             ));
         }
         let mut entries = Vec::new();
+        let mut opaques = Vec::new();
         // SAFETY (here and below): the descriptor's arrays and strings are
         // valid for their counts by this function's contract.
         for (i, e) in unsafe { slice(p.entries, p.n_entries, "entries") }?.iter().enumerate() {
             let name = unsafe { string(e.name, &format!("the name of entry {i}")) }?;
             let what = format!("entry point {name}");
             let (ins, outs) = unsafe { (slice(e.r#in, e.n_in, &what)?, slice(e.out, e.n_out, &what)?) };
-            let opaque = if has_opaque(ins) {
-                Some(true)
+            let ins = types(ins, &format!("{what}: parameter"))?;
+            let outs = types(outs, &format!("{what}: result"))?;
+            let text = if e.interface.is_null() {
+                String::new()
             } else {
-                has_opaque(outs).then_some(false)
+                unsafe { string(e.interface, &what) }?
             };
-            let (ins, outs) = match opaque {
-                Some(_) => (Vec::new(), Vec::new()),
-                None => (
-                    types(ins, &format!("{what}: parameter"))?,
-                    types(outs, &format!("{what}: result"))?,
-                ),
-            };
+            let Interface {
+                params,
+                results,
+                uncallable,
+            } = interface(&text, &ins, &outs, &mut opaques).map_err(|m| format!("{what}: interface: {m}"))?;
             entries.push(Entry {
                 ins,
                 outs,
+                params,
+                results,
+                uncallable,
                 func: e.r#fn.ok_or_else(|| format!("{what}: NULL function"))?,
-                opaque,
                 name,
             });
         }
@@ -157,6 +239,7 @@ impl Program {
         };
         Ok(Program {
             entries,
+            opaques,
             ptx: (!p.ptx.is_null()).then(|| unsafe { CStr::from_ptr(p.ptx) }.to_owned()),
             kernel_names: strings(p.kernel_names, p.n_kernels, "kernel name")?,
             messages: strings(p.messages, p.n_messages, "message")?,
@@ -170,6 +253,193 @@ impl Program {
     pub fn entry_names(&self) -> Vec<&str> {
         self.entries.iter().map(|e| e.name.as_str()).collect()
     }
+
+    /// The opaque type named `name`.
+    pub fn opaque(&self, name: &str) -> Option<&OpaqueType> {
+        self.opaques.iter().find(|t| t.name == name)
+    }
+
+    /// The components of a value of type `name`: one for a primitive type
+    /// or an array of one, an opaque type's parts; `None` for an unknown
+    /// type.
+    pub fn parts(&self, name: &str) -> Option<Vec<Type>> {
+        match Type::parse(name) {
+            Some(t) => Some(vec![t]),
+            None => self.opaque(name).map(|t| t.parts.clone()),
+        }
+    }
+}
+
+/// What an entry's interface says: the parameters and results as the
+/// user sees them, and why the entry point cannot be called, if it
+/// cannot.
+struct Interface {
+    params: Vec<Param>,
+    results: Vec<Param>,
+    uncallable: Option<String>,
+}
+
+/// Reads an entry's interface text (`ABI.md`, "Entry point interfaces")
+/// against its components `ins` and `outs`, adding its opaque types to
+/// `opaques` (a type of the same name must be described the same way);
+/// returns what it says of the entry point.
+fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueType>) -> Result<Interface, String> {
+    if text.is_empty() {
+        let each = |ts: &[Type]| {
+            ts.iter()
+                .enumerate()
+                .map(|(k, t)| Param {
+                    ty: t.name(),
+                    parts: k..k + 1,
+                })
+                .collect()
+        };
+        return Ok(Interface {
+            params: each(ins),
+            results: each(outs),
+            uncallable: None,
+        });
+    }
+    // The types this text describes, before they join `opaques`.
+    let mut local: Vec<OpaqueType> = Vec::new();
+    let parts_of = |local: &[OpaqueType], name: &str| -> Result<Vec<Type>, String> {
+        match Type::parse(name) {
+            Some(t) => Ok(vec![t]),
+            None => local
+                .iter()
+                .find(|t| t.name == name)
+                .map(|t| t.parts.clone())
+                .ok_or_else(|| format!("the type `{name}` is not described")),
+        }
+    };
+    let (mut params, mut results) = (Vec::new(), Vec::new());
+    let (mut n_in, mut n_out) = (0, 0);
+    let mut uncallable = None;
+    for line in text.lines() {
+        let words: Vec<&str> = line.split('\t').collect();
+        match words.as_slice() {
+            ["type", name, kind, parts @ ..] => {
+                let kind = match *kind {
+                    "record" => OpaqueKind::Record,
+                    "sum" => OpaqueKind::Sum,
+                    "opaque" => OpaqueKind::Opaque,
+                    other => return Err(format!("unknown kind `{other}` of type `{name}`")),
+                };
+                let parts = parts
+                    .iter()
+                    .map(|p| Type::parse(p).ok_or_else(|| format!("type `{name}`: `{p}` is not a component type")))
+                    .collect::<Result<Vec<Type>, String>>()?;
+                if local.iter().any(|t| t.name == *name) {
+                    return Err(format!("the type `{name}` is described twice"));
+                }
+                local.push(OpaqueType {
+                    name: name.to_string(),
+                    kind,
+                    parts,
+                    fields: Vec::new(),
+                    variants: Vec::new(),
+                });
+            }
+            ["field", record, field, ty] => {
+                let parts = parts_of(&local, ty)?;
+                let r = local
+                    .iter_mut()
+                    .find(|t| t.name == *record && t.kind == OpaqueKind::Record)
+                    .ok_or_else(|| format!("field `{field}` of `{record}`, which is not a record described before"))?;
+                let start = r.fields.last().map_or(0, |f| f.parts.end);
+                let end = start + parts.len();
+                if r.parts.get(start..end) != Some(&parts[..]) {
+                    return Err(format!(
+                        "field `{field}` of `{record}` does not match the record's components"
+                    ));
+                }
+                r.fields.push(Field {
+                    name: field.to_string(),
+                    ty: ty.to_string(),
+                    parts: start..end,
+                });
+            }
+            ["variant", sum, name, slots, payload @ ..] => {
+                let mut payload_parts = Vec::new();
+                for ty in payload {
+                    payload_parts.extend(parts_of(&local, ty)?);
+                }
+                let t = local
+                    .iter_mut()
+                    .find(|t| t.name == *sum && t.kind == OpaqueKind::Sum)
+                    .ok_or_else(|| format!("variant `{name}` of `{sum}`, which is not a sum type described before"))?;
+                let parts = slots
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.parse::<usize>().map(|j| j + 1))
+                    .collect::<Result<Vec<usize>, _>>()
+                    .map_err(|_| format!("variant `{name}` of `{sum}`: malformed slots `{slots}`"))?;
+                let slot_types: Option<Vec<Type>> = parts.iter().map(|&j| t.parts.get(j).copied()).collect();
+                if slot_types != Some(payload_parts) {
+                    return Err(format!(
+                        "variant `{name}` of `{sum}` does not match the type's components"
+                    ));
+                }
+                t.variants.push(Variant {
+                    name: name.to_string(),
+                    payload: payload.iter().map(|p| p.to_string()).collect(),
+                    parts,
+                });
+            }
+            ["in", ty] | ["out", ty] => {
+                let parts = parts_of(&local, ty)?;
+                let (list, comps, n) = if words[0] == "in" {
+                    (&mut params, ins, &mut n_in)
+                } else {
+                    (&mut results, outs, &mut n_out)
+                };
+                let range = *n..*n + parts.len();
+                if comps.get(range.clone()) != Some(&parts[..]) {
+                    return Err(format!(
+                        "{} {} of type `{ty}` does not match the function's components",
+                        if words[0] == "in" { "parameter" } else { "result" },
+                        list.len() + 1
+                    ));
+                }
+                *n = range.end;
+                list.push(Param {
+                    ty: ty.to_string(),
+                    parts: range,
+                });
+            }
+            ["uncallable", reason] => uncallable = Some(reason.to_string()),
+            _ => return Err(format!("malformed line `{line}`")),
+        }
+    }
+    if n_in != ins.len() || n_out != outs.len() {
+        return Err(format!(
+            "it covers {n_in} of {} parameter components and {n_out} of {} result components",
+            ins.len(),
+            outs.len()
+        ));
+    }
+    for t in local {
+        if let Some(r) = t.fields.last() {
+            if r.parts.end != t.parts.len() {
+                return Err(format!("the fields of `{}` do not cover its components", t.name));
+            }
+        }
+        match opaques.iter().find(|o| o.name == t.name) {
+            Some(o) if *o != t => {
+                return Err(format!(
+                    "the type `{}` is described otherwise by another entry point",
+                    t.name
+                ))
+            }
+            Some(_) => {}
+            None => opaques.push(t),
+        }
+    }
+    Ok(Interface {
+        params,
+        results,
+        uncallable,
+    })
 }
 
 #[cfg(test)]
@@ -197,10 +467,11 @@ mod tests {
             n_out: 1,
             out: outs.as_ptr(),
             r#fn: Some(nothing),
+            interface: null(),
         };
         let msgs = [c"m {0}".as_ptr()];
         let mut raw = futrt_program {
-            version: 1,
+            version: 2,
             n_entries: 1,
             entries: &entry,
             ptx: null(),
@@ -216,11 +487,11 @@ mod tests {
         assert_eq!(main.outs[0].name(), "[][]bool");
         assert_eq!(p.messages, ["m {0}"]);
         assert!(p.ptx.is_none());
-        raw.version = 2;
+        raw.version = 1;
         // SAFETY: as above.
         let e = unsafe { Program::from_raw(&raw) }.err().unwrap();
-        assert!(e.contains("version 2"), "{e}");
-        raw.version = 1;
+        assert!(e.contains("version 1"), "{e}");
+        raw.version = 2;
         raw.n_kernels = 3;
         // SAFETY: as above (the NULL array is refused, not read).
         let e = unsafe { Program::from_raw(&raw) }.err().unwrap();
@@ -241,11 +512,10 @@ mod tests {
         // SAFETY: as above.
         let e = unsafe { Program::from_raw(&raw2) }.err().unwrap();
         assert_eq!(e, "entry point main: parameter 1: unknown element type code 13");
-        // An opaque result (code 12): the entry is listed, marked.
-        let opaque = [futrt_type { elem: OPAQUE, rank: 0 }];
+        // An interface groups the components: a record of an array and
+        // a scalar, whose components are the entry's two parameters.
         let entry3 = crate::abi::futrt_entry {
-            out: opaque.as_ptr(),
-            n_out: 1,
+            interface: c"type\t{a: []i32, b: f32}\trecord\t[]i32\tf32\nfield\t{a: []i32, b: f32}\ta\t[]i32\nfield\t{a: []i32, b: f32}\tb\tf32\nin\t{a: []i32, b: f32}\nout\t[][]bool\n".as_ptr(),
             ..entry
         };
         let raw3 = futrt_program {
@@ -256,7 +526,33 @@ mod tests {
         // SAFETY: as above.
         let p = unsafe { Program::from_raw(&raw3) }.unwrap();
         let main = p.entry("main").unwrap();
-        assert_eq!(main.opaque, Some(false));
-        assert!(main.ins.is_empty() && main.outs.is_empty());
+        assert_eq!(
+            main.params,
+            [Param {
+                ty: "{a: []i32, b: f32}".into(),
+                parts: 0..2
+            }]
+        );
+        assert_eq!(main.opaque(&p), (Some("{a: []i32, b: f32}".to_string()), None));
+        let r = p.opaque("{a: []i32, b: f32}").unwrap();
+        assert_eq!(r.kind, OpaqueKind::Record);
+        assert_eq!(r.fields[1].parts, 1..2);
+        assert_eq!(p.parts("[]u8").unwrap()[0].name(), "[]u8");
+        // Components that do not match the function's are refused.
+        let entry4 = crate::abi::futrt_entry {
+            interface: c"type\tr\trecord\ti32\tf32\nin\tr\nout\t[][]bool\n".as_ptr(),
+            ..entry
+        };
+        let raw4 = futrt_program {
+            entries: &entry4,
+            n_kernels: 0,
+            ..raw
+        };
+        // SAFETY: as above.
+        let e = unsafe { Program::from_raw(&raw4) }.err().unwrap();
+        assert_eq!(
+            e,
+            "entry point main: interface: parameter 1 of type `r` does not match the function's components"
+        );
     }
 }

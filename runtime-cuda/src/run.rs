@@ -228,12 +228,22 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
             program.entry_names().join(", ")
         )
     })?;
-    if let Some(params) = entry.opaque {
+    if let Some(why) = &entry.uncallable {
+        return Err(format!("entry point {} cannot be called: {why}", entry.name));
+    }
+    // Values of opaque types cannot be read, and are printed as Futhark's
+    // executables print them, `#<opaque TYPE>`: only in the text format.
+    let (opaque_param, opaque_result) = entry.opaque(&program);
+    if let Some(ty) = opaque_param {
         return Err(format!(
-            "entry point {}: its {} of an opaque type (a record, a sum type or an array of tuples), which an executable cannot {}; call it from another entry point",
-            entry.name,
-            if params { "parameters are" } else { "results are" },
-            if params { "read from stdin" } else { "print" }
+            "entry point {}: a parameter is of the opaque type `{ty}`, whose values cannot be read from stdin; call it from another entry point, or through the server (--server)",
+            entry.name
+        ));
+    }
+    if let (Some(ty), true) = (&opaque_result, matches!(opts.output, Output::Binary)) {
+        return Err(format!(
+            "entry point {}: a result is of the opaque type `{ty}`, which has no binary form (-b)",
+            entry.name
         ));
     }
     let inputs = read_inputs(entry)?;
@@ -266,7 +276,10 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
     let mut out = BufWriter::new(stdout.lock());
     let written = match opts.output {
         Output::Nothing => Ok(()),
-        Output::Text => results.iter().try_for_each(|v| writeln!(out, "{v}")),
+        Output::Text => entry.results.iter().try_for_each(|r| match program.opaque(&r.ty) {
+            Some(t) => writeln!(out, "#<opaque {}>", t.name),
+            None => writeln!(out, "{}", results[r.parts.start]),
+        }),
         Output::Binary => {
             let mut bytes = Vec::new();
             for v in &results {

@@ -16,32 +16,50 @@ use futmlir_values::{read_values_partial, write_binary, PrimType, Value};
 
 use crate::context::Ctx;
 use crate::invoke::{invoke, read_array, Arg, CtxBox, Returned};
-use crate::marshal::{from_bytes, to_bytes};
+use crate::marshal::{elem_size, from_bytes, to_bytes};
 use crate::params::PARAMS;
-use crate::program::{Entry, Program, Type};
+use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type, Variant};
 
 // Note [Values in the server]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A variable holds a value of a type that an entry point takes or returns
-// today: a scalar, kept on the host, or an array of a primitive type,
+// A variable holds a value of a type that an entry point takes or
+// returns: a scalar, kept on the host; an array of a primitive type,
 // kept in the target's memory (device memory on CUDA, as the ABI's
 // `struct futrt_array` describes it) from the `restore` or `call` that
 // made it until `free`, so values pass between calls without a trip to
-// the host. Only `store` reads an array back.
+// the host; or a value of an opaque type (a record, a tuple, a sum type,
+// an array of records, an abstract type), which is its components, each
+// a scalar or an array held as above. The components are those the
+// compiled entry point takes and returns, and the program descriptor
+// says how they group (Note [Entry point interfaces] in the frontend's
+// internaliser): `call` passes a variable's components in order and
+// groups the results' components into values of their types. Only
+// `store` reads an array back.
 //
 // The ABI lets an entry point write into its array arguments (ABI.md),
 // and it says nothing of which parameters the source declares unique.
 // So `call` passes each array argument as a fresh copy made in the
 // target's memory, and no variable is ever consumed: `inputs` prints no
 // `*`. Results are fresh allocations that alias nothing (ABI.md), so
-// `outputs` marks every array result unique with `*`.
+// `outputs` marks every array or opaque result unique with `*`.
 //
-// Opaque values (records, sum types, arrays of tuples) are not supported
-// yet: the descriptor describes such a parameter or result only as
-// "opaque" (element code 12), without its parts, so there is nothing to
-// hold it in. Entry points that take or return one are listed by
-// `entry_points` and refused by `call`, `inputs` and `outputs`, and the
-// record and sum commands (`fields`, `new`, `project`, ...) say so.
+// `new` and `project` copy the arrays they take (Futhark's alias
+// instead), so that every variable owns its memory and `free` of one
+// never touches another. `store` writes an opaque value as its
+// components in Futhark's binary value format, one after the other, and
+// `restore` of an opaque type reads as many values as the type has
+// components: Futhark leaves the bytes of a stored opaque value
+// unspecified, only requiring that the same program restore them.
+//
+// A value of a sum type is its tag (an `i8`, the constructor's index in
+// name order) and its slots, shared between constructors where their
+// types agree (Note [Sum types] in the frontend's internaliser); the
+// descriptor says which slots each constructor's payload occupies.
+// `construct` fills the other slots with zeros and empty arrays (no
+// `match` reads the slots of another constructor); `destruct` copies the
+// payload out.
+// The commands on arrays of records (`zip`, `unzip`, `index`) and
+// `new_array`, `set`, `attributes` are not supported.
 
 /// A variable's value.
 enum Var {
@@ -55,33 +73,83 @@ enum Var {
         mem: usize,
         bytes: usize,
     },
+    /// A value of opaque type `ty`: its components, each a scalar or an
+    /// array.
+    Opaque { ty: String, parts: Vec<Var> },
 }
 
 impl Var {
-    fn ty(&self) -> Type {
+    /// The name of the variable's type, as `type` prints it.
+    fn type_name(&self) -> String {
         match self {
-            Var::Scalar(v) => Type {
-                elem: v.elem_type(),
-                rank: 0,
-            },
+            Var::Scalar(v) => v.type_name(),
             Var::Array { elem, shape, .. } => Type {
                 elem: *elem,
                 rank: shape.len(),
-            },
+            }
+            .name(),
+            Var::Opaque { ty, .. } => ty.clone(),
+        }
+    }
+
+    /// The components: an opaque value's parts, or the value itself.
+    fn components(&self) -> &[Var] {
+        match self {
+            Var::Opaque { parts, .. } => parts,
+            v => std::slice::from_ref(v),
         }
     }
 }
 
-/// A type name as the protocol writes it (`i32`, `[][]f32`), if it is one
-/// of a scalar or an array of a primitive type.
-fn parse_type(name: &str) -> Option<Type> {
-    let mut rest = name;
-    let mut rank = 0;
-    while let Some(r) = rest.strip_prefix("[]") {
-        rest = r;
-        rank += 1;
+/// Frees the target's memory that `var` owns.
+fn free_in(c: &mut Ctx, var: Var) -> Result<(), String> {
+    match var {
+        Var::Scalar(_) => Ok(()),
+        Var::Array { mem, .. } => c.free(mem),
+        Var::Opaque { parts, .. } => parts.into_iter().try_for_each(|p| free_in(c, p)),
     }
-    PrimType::from_name(rest).map(|elem| Type { elem, rank })
+}
+
+/// Copies of the components `parts`, arrays copied within the target's
+/// memory; on an error, the copies made so far are freed.
+fn copy_parts(c: &mut Ctx, parts: &[Var]) -> Result<Vec<Var>, String> {
+    let mut copies = Vec::with_capacity(parts.len());
+    for part in parts {
+        let copy = match part {
+            Var::Scalar(v) => Ok(Var::Scalar(v.clone())),
+            Var::Array {
+                elem,
+                shape,
+                mem,
+                bytes,
+            } => c.alloc(*bytes).and_then(|new| {
+                // SAFETY: both blocks hold at least `bytes` bytes.
+                match *bytes == 0 || unsafe { c.copy(new, *mem, *bytes) }.is_ok() {
+                    true => Ok(Var::Array {
+                        elem: *elem,
+                        shape: shape.clone(),
+                        mem: new,
+                        bytes: *bytes,
+                    }),
+                    false => {
+                        let _ = c.free(new);
+                        Err(format!("cannot copy an array of {bytes} bytes"))
+                    }
+                }
+            }),
+            Var::Opaque { ty, parts } => copy_parts(c, parts).map(|parts| Var::Opaque { ty: ty.clone(), parts }),
+        };
+        match copy {
+            Ok(v) => copies.push(v),
+            Err(e) => {
+                for v in copies {
+                    let _ = free_in(c, v);
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(copies)
 }
 
 /// The words of a command line; an unclosed quote is an error.
@@ -103,9 +171,6 @@ fn words(line: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// What opaque values lack; the message of every command that needs them.
-const NO_OPAQUE: &str = "opaque types (records, sum types, arrays of tuples) are not supported by futmlir's server yet";
-
 struct Server<'p> {
     program: &'p Program,
     ctx: CtxBox,
@@ -117,14 +182,19 @@ type Answer = Result<String, String>;
 
 impl<'p> Server<'p> {
     fn entry(&self, name: &str) -> Result<&'p Entry, String> {
-        let entry = self
-            .program
+        self.program
             .entry(name)
-            .ok_or_else(|| format!("Unknown entry point: {name}"))?;
-        if entry.opaque.is_some() {
-            return Err(format!("entry point {name}: {NO_OPAQUE}"));
+            .ok_or_else(|| format!("Unknown entry point: {name}"))
+    }
+
+    /// The record type named `name`.
+    fn record(&self, name: &str) -> Result<&'p OpaqueType, String> {
+        match self.program.opaque(name) {
+            Some(t) if t.kind == OpaqueKind::Record => Ok(t),
+            Some(_) => Err(format!("Not a record type: {name}")),
+            None if Type::parse(name).is_some() => Err(format!("Not a record type: {name}")),
+            None => Err(format!("Unknown type: {name}")),
         }
-        Ok(entry)
     }
 
     fn var(&self, name: &str) -> Result<&Var, String> {
@@ -146,10 +216,7 @@ impl<'p> Server<'p> {
     }
 
     fn free_var(&mut self, var: Var) -> Result<(), String> {
-        match var {
-            Var::Scalar(_) => Ok(()),
-            Var::Array { mem, .. } => self.ctx.get().free(mem),
-        }
+        free_in(self.ctx.get(), var)
     }
 
     /// Runs the command `words` (not empty).
@@ -191,19 +258,22 @@ impl<'p> Server<'p> {
                 arity(1)?;
                 Ok(self
                     .entry(&args[0])?
-                    .ins
+                    .params
                     .iter()
-                    .map(|t| format!("{}\n", t.name()))
+                    .map(|p| format!("{}\n", p.ty))
                     .collect())
             }
             // `output` is the spec's name, `outputs` the one Futhark's
             // servers and the Python client use.
             "outputs" | "output" => {
                 arity(1)?;
-                let outs = &self.entry(&args[0])?.outs;
-                Ok(outs
+                let results = &self.entry(&args[0])?.results;
+                Ok(results
                     .iter()
-                    .map(|t| format!("{}{}\n", if t.rank > 0 { "*" } else { "" }, t.name()))
+                    .map(|r| {
+                        let unique = Type::parse(&r.ty).is_none_or(|t| t.rank > 0);
+                        format!("{}{}\n", if unique { "*" } else { "" }, r.ty)
+                    })
                     .collect())
             }
             "entry_points" => {
@@ -212,32 +282,47 @@ impl<'p> Server<'p> {
             }
             "types" => {
                 arity(0)?;
-                // As Futhark's: the types that are not primitive.
-                let mut names: Vec<String> = Vec::new();
-                for e in &self.program.entries {
-                    for t in e.ins.iter().chain(&e.outs).filter(|t| t.rank > 0) {
-                        if !names.contains(&t.name()) {
-                            names.push(t.name());
-                        }
+                // As Futhark's: the types that are not primitive, those of
+                // the entry points and of the records' fields.
+                let mut names: Vec<&str> = Vec::new();
+                let entry_types = self
+                    .program
+                    .entries
+                    .iter()
+                    .flat_map(|e| e.params.iter().chain(&e.results));
+                let field_types = self.program.opaques.iter().flat_map(|t| &t.fields);
+                let all = entry_types
+                    .map(|p| p.ty.as_str())
+                    .chain(field_types.map(|f| f.ty.as_str()))
+                    .chain(self.program.opaques.iter().map(|t| t.name.as_str()));
+                for name in all {
+                    if Type::parse(name).is_none_or(|t| t.rank > 0) && !names.contains(&name) {
+                        names.push(name);
                     }
                 }
                 Ok(names.iter().map(|n| format!("{n}\n")).collect())
             }
             "kind" => {
                 arity(1)?;
-                match parse_type(&args[0]) {
-                    Some(t) if t.rank == 0 => Ok("primitive\n".into()),
-                    Some(_) => Ok("array\n".into()),
-                    None => Err(format!("Unknown type: {}", args[0])),
+                match (Type::parse(&args[0]), self.program.opaque(&args[0])) {
+                    (Some(t), _) if t.rank == 0 => Ok("primitive\n".into()),
+                    (Some(_), _) => Ok("array\n".into()),
+                    (None, Some(t)) => Ok(match t.kind {
+                        OpaqueKind::Record => "record\n",
+                        OpaqueKind::Sum => "sum\n",
+                        OpaqueKind::Opaque => "opaque\n",
+                    }
+                    .into()),
+                    (None, None) => Err(format!("Unknown type: {}", args[0])),
                 }
             }
             "type" => {
                 arity(1)?;
-                Ok(format!("{}\n", self.var(&args[0])?.ty().name()))
+                Ok(format!("{}\n", self.var(&args[0])?.type_name()))
             }
             "rank" | "elemtype" => {
                 arity(1)?;
-                match parse_type(&args[0]) {
+                match Type::parse(&args[0]) {
                     Some(t) if t.rank > 0 => Ok(if words[0] == "rank" {
                         format!("{}\n", t.rank)
                     } else {
@@ -250,7 +335,7 @@ impl<'p> Server<'p> {
                 arity(1)?;
                 match self.var(&args[0])? {
                     Var::Array { shape, .. } => Ok(shape.iter().map(|d| format!("{d}\n")).collect()),
-                    Var::Scalar(_) => Err(format!("Not an array: {}", args[0])),
+                    _ => Err(format!("Not an array: {}", args[0])),
                 }
             }
             "clear" => {
@@ -293,10 +378,39 @@ impl<'p> Server<'p> {
                     .ok_or_else(|| format!("Unknown tuning parameter: {}", args[0]))?;
                 Ok(format!("{}\n", p.class))
             }
-            "fields" | "new" | "project" | "variants" | "construct" | "destruct" | "variant" | "zip" | "unzip" => {
-                Err(format!("{}: {NO_OPAQUE}", words[0]))
+            "fields" => {
+                arity(1)?;
+                Ok(self
+                    .record(&args[0])?
+                    .fields
+                    .iter()
+                    .map(|f| format!("{} {}\n", f.name, f.ty))
+                    .collect())
             }
-            "new_array" | "index" | "set" | "attributes" => {
+            "new" => self.new_record(args),
+            "project" => {
+                arity(3)?;
+                self.project(&args[0], &args[1], &args[2])
+            }
+            "variants" => {
+                arity(1)?;
+                let mut text = String::new();
+                for v in &self.sum(&args[0])?.variants {
+                    text.push_str(&format!("{}\n", v.name));
+                    for t in &v.payload {
+                        text.push_str(&format!("- {t}\n"));
+                    }
+                }
+                Ok(text)
+            }
+            "construct" => self.construct(args),
+            "destruct" => self.destruct(args),
+            "variant" => {
+                arity(1)?;
+                let (_, v) = self.variant_of(&args[0])?;
+                Ok(format!("{}\n", v.name))
+            }
+            "zip" | "unzip" | "new_array" | "index" | "set" | "attributes" => {
                 Err(format!("{} is not supported by futmlir's server yet", words[0]))
             }
             other => Err(format!("Unknown command: {other}")),
@@ -307,33 +421,35 @@ impl<'p> Server<'p> {
     fn call(&mut self, args: &[String]) -> Answer {
         let name = args.first().ok_or("call needs an entry point")?;
         let entry = self.entry(name)?;
-        let (n_out, n_in) = (entry.outs.len(), entry.ins.len());
+        let (n_out, n_in) = (entry.results.len(), entry.params.len());
         if args.len() != 1 + n_out + n_in {
             return Err(format!(
                 "entry point {name} takes {n_in} input(s) and gives {n_out} output(s), but {} variable(s) were given",
                 args.len() - 1
             ));
         }
+        if let Some(why) = &entry.uncallable {
+            return Err(format!("entry point {name} cannot be called: {why}"));
+        }
         let (outs, ins) = args[1..].split_at(n_out);
         self.check_new(outs)?;
-        for (i, (v, t)) in ins.iter().zip(&entry.ins).enumerate() {
-            let vt = self.var(v)?.ty();
-            if vt != *t {
+        for (i, (v, p)) in ins.iter().zip(&entry.params).enumerate() {
+            let vt = self.var(v)?.type_name();
+            if vt != p.ty {
                 return Err(format!(
-                    "entry point {name}: input {} has type {}, but variable {v} has type {}",
+                    "entry point {name}: input {} has type {}, but variable {v} has type {vt}",
                     i + 1,
-                    t.name(),
-                    vt.name()
+                    p.ty,
                 ));
             }
         }
         // Fresh copies of the arrays: the entry may write into them. See
         // Note [Values in the server].
-        let mut call_args = Vec::with_capacity(n_in);
+        let mut call_args = Vec::with_capacity(entry.ins.len());
         let mut copies = Vec::new();
         let mut failed = None;
-        for v in ins {
-            let arg = match &self.vars[v] {
+        for part in ins.iter().flat_map(|v| self.vars[v].components()) {
+            let arg = match part {
                 Var::Scalar(value) => Arg::Scalar(to_bytes(value)),
                 Var::Array { shape, mem, bytes, .. } => {
                     let (src, bytes, shape) = (*mem, *bytes, shape.iter().map(|&d| d as i64).collect());
@@ -355,6 +471,7 @@ impl<'p> Server<'p> {
                     }
                     Arg::Array { mem: copy, shape }
                 }
+                Var::Opaque { .. } => unreachable!("a component is a scalar or an array"),
             };
             call_args.push(arg);
         }
@@ -366,8 +483,9 @@ impl<'p> Server<'p> {
             self.ctx.get().free(copy)?;
         }
         let (micros, results) = called?;
-        for ((out, t), result) in outs.iter().zip(&entry.outs).zip(results) {
-            let var = match result {
+        let mut parts = Vec::with_capacity(results.len());
+        for (t, result) in entry.outs.iter().zip(results) {
+            parts.push(match result {
                 Returned::Scalar(bytes) => Var::Scalar(from_bytes(t.elem, Vec::new(), &bytes)?),
                 Returned::Array { mem, shape, bytes } => Var::Array {
                     elem: t.elem,
@@ -375,6 +493,18 @@ impl<'p> Server<'p> {
                     mem,
                     bytes,
                 },
+            });
+        }
+        // The results' components in order, grouped into values.
+        let mut parts = parts.into_iter();
+        for (out, r) in outs.iter().zip(&entry.results) {
+            let mut group: Vec<Var> = parts.by_ref().take(r.parts.len()).collect();
+            let var = match self.program.opaque(&r.ty) {
+                Some(t) => Var::Opaque {
+                    ty: t.name.clone(),
+                    parts: group,
+                },
+                None => group.pop().expect("a transparent result is one component"),
             };
             self.vars.insert(out.clone(), var);
         }
@@ -383,7 +513,220 @@ impl<'p> Server<'p> {
         Ok(format!("runtime: {micros}\n"))
     }
 
-    /// `restore FILE V1 T1 ... VN TN`.
+    /// `new V0 TYPE V1 ... VN`: a record from its fields' values (copies).
+    fn new_record(&mut self, args: &[String]) -> Answer {
+        let [to, ty, fields @ ..] = args else {
+            return Err("new takes a variable, a type and the fields' variables".into());
+        };
+        let record = self.record(ty)?;
+        self.check_new(std::slice::from_ref(to))?;
+        if fields.len() != record.fields.len() {
+            return Err(format!(
+                "type {ty} has {} field(s), but {} variable(s) were given",
+                record.fields.len(),
+                fields.len()
+            ));
+        }
+        for (f, v) in record.fields.iter().zip(fields) {
+            let vt = self.var(v)?.type_name();
+            if vt != f.ty {
+                return Err(format!(
+                    "field {} of {ty} has type {}, but variable {v} has type {vt}",
+                    f.name, f.ty
+                ));
+            }
+        }
+        let parts: Vec<&Var> = fields.iter().flat_map(|v| self.vars[v].components()).collect();
+        let c = self.ctx.get();
+        let mut copies = Vec::with_capacity(parts.len());
+        for part in parts {
+            match copy_parts(c, std::slice::from_ref(part)) {
+                Ok(mut one) => copies.append(&mut one),
+                Err(e) => {
+                    for v in copies {
+                        let _ = free_in(c, v);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        self.vars.insert(
+            to.clone(),
+            Var::Opaque {
+                ty: record.name.clone(),
+                parts: copies,
+            },
+        );
+        Ok(String::new())
+    }
+
+    /// The sum type named `name`.
+    fn sum(&self, name: &str) -> Result<&'p OpaqueType, String> {
+        match self.program.opaque(name) {
+            Some(t) if t.kind == OpaqueKind::Sum => Ok(t),
+            Some(_) => Err(format!("Not a sum type: {name}")),
+            None if Type::parse(name).is_some() => Err(format!("Not a sum type: {name}")),
+            None => Err(format!("Unknown type: {name}")),
+        }
+    }
+
+    /// The sum type of variable `name` and the constructor its tag (its
+    /// first component, an `i8`) names.
+    fn variant_of(&self, name: &str) -> Result<(&'p OpaqueType, &'p Variant), String> {
+        let var = self.var(name)?;
+        let sum = self.sum(&var.type_name())?;
+        let tag = match var.components().first() {
+            Some(Var::Scalar(v)) => to_bytes(v).first().copied(),
+            _ => None,
+        };
+        tag.and_then(|t| sum.variants.get(usize::from(t)))
+            .map(|v| (sum, v))
+            .ok_or_else(|| format!("variable {name} holds no valid tag of {}", sum.name))
+    }
+
+    /// `construct V0 TYPE VARIANT V1 ... VN`: a value of a sum type, the
+    /// payload's arrays copied and the other constructors' components
+    /// blank (zeros, empty arrays).
+    fn construct(&mut self, args: &[String]) -> Answer {
+        let [to, ty, variant, payload @ ..] = args else {
+            return Err("construct takes a variable, a type, a variant and the payload's variables".into());
+        };
+        let sum = self.sum(ty)?;
+        let (tag, v) = sum
+            .variants
+            .iter()
+            .enumerate()
+            .find(|(_, v)| v.name == *variant)
+            .ok_or_else(|| format!("type {ty} has no variant {variant}"))?;
+        self.check_new(std::slice::from_ref(to))?;
+        if payload.len() != v.payload.len() {
+            return Err(format!(
+                "variant {variant} of {ty} has {} payload value(s), but {} variable(s) were given",
+                v.payload.len(),
+                payload.len()
+            ));
+        }
+        for (k, (t, name)) in v.payload.iter().zip(payload).enumerate() {
+            let vt = self.var(name)?.type_name();
+            if vt != *t {
+                return Err(format!(
+                    "payload {} of variant {variant} has type {t}, but variable {name} has type {vt}",
+                    k + 1
+                ));
+            }
+        }
+        let given: Vec<&Var> = payload.iter().flat_map(|n| self.vars[n].components()).collect();
+        let c = self.ctx.get();
+        let mut parts: Vec<Var> = Vec::with_capacity(sum.parts.len());
+        let mut failed = None;
+        for (j, t) in sum.parts.iter().enumerate() {
+            let part = if j == 0 {
+                from_bytes(t.elem, Vec::new(), &[tag as u8]).map(Var::Scalar)
+            } else if let Some(k) = v.parts.iter().position(|&p| p == j) {
+                copy_parts(c, std::slice::from_ref(given[k])).map(|mut one| one.remove(0))
+            } else if t.rank == 0 {
+                from_bytes(t.elem, Vec::new(), &vec![0; elem_size(t.elem)]).map(Var::Scalar)
+            } else {
+                c.alloc(0).map(|mem| Var::Array {
+                    elem: t.elem,
+                    shape: vec![0; t.rank],
+                    mem,
+                    bytes: 0,
+                })
+            };
+            match part {
+                Ok(p) => parts.push(p),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
+        if let Some(e) = failed {
+            for p in parts {
+                let _ = free_in(c, p);
+            }
+            return Err(e);
+        }
+        self.vars.insert(
+            to.clone(),
+            Var::Opaque {
+                ty: sum.name.clone(),
+                parts,
+            },
+        );
+        Ok(String::new())
+    }
+
+    /// `destruct V0 V1 ... VN`: copies of the payload of the sum value in
+    /// `V0`, as its constructor (its tag) has it.
+    fn destruct(&mut self, args: &[String]) -> Answer {
+        let (from, names) = args.split_first().ok_or("destruct needs a variable")?;
+        let (_, v) = self.variant_of(from)?;
+        if names.len() != v.payload.len() {
+            return Err(format!(
+                "variable {from} holds variant {} with {} payload value(s), but {} variable(s) were given",
+                v.name,
+                v.payload.len(),
+                names.len()
+            ));
+        }
+        self.check_new(names)?;
+        let parts: Vec<&Var> = v.parts.iter().map(|&j| &self.vars[from].components()[j]).collect();
+        let c = self.ctx.get();
+        let mut copies = Vec::with_capacity(parts.len());
+        for part in parts {
+            match copy_parts(c, std::slice::from_ref(part)) {
+                Ok(mut one) => copies.append(&mut one),
+                Err(e) => {
+                    for v in copies {
+                        let _ = free_in(c, v);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        let mut copies = copies.into_iter();
+        for (name, t) in names.iter().zip(&v.payload) {
+            let n = self.program.parts(t).map_or(1, |ps| ps.len());
+            let mut group: Vec<Var> = copies.by_ref().take(n).collect();
+            let var = match self.program.opaque(t) {
+                Some(o) => Var::Opaque {
+                    ty: o.name.clone(),
+                    parts: group,
+                },
+                None => group.pop().expect("a transparent payload value is one component"),
+            };
+            self.vars.insert(name.clone(), var);
+        }
+        Ok(String::new())
+    }
+
+    /// `project TO FROM FIELD`: a copy of a field of a record.
+    fn project(&mut self, to: &str, from: &str, field: &str) -> Answer {
+        let ty = self.var(from)?.type_name();
+        let record = self.record(&ty)?;
+        let f = record
+            .fields
+            .iter()
+            .find(|f| f.name == field)
+            .ok_or_else(|| format!("type {ty} has no field {field}"))?;
+        self.check_new(&[to.to_string()])?;
+        let parts = &self.vars[from].components()[f.parts.clone()];
+        let mut copies = copy_parts(self.ctx.get(), parts)?;
+        let var = match self.program.opaque(&f.ty) {
+            Some(t) => Var::Opaque {
+                ty: t.name.clone(),
+                parts: copies,
+            },
+            None => copies.pop().expect("a transparent field is one component"),
+        };
+        self.vars.insert(to.to_string(), var);
+        Ok(String::new())
+    }
+
+    /// `restore FILE V1 T1 ... VN TN`. A value of an opaque type is its
+    /// components, one value each (Note [Values in the server]).
     fn restore(&mut self, args: &[String]) -> Answer {
         let (file, pairs) = args.split_first().ok_or("restore needs a file")?;
         if pairs.len() % 2 != 0 {
@@ -395,8 +738,13 @@ impl<'p> Server<'p> {
             .iter()
             .skip(1)
             .step_by(2)
-            .map(|t| parse_type(t).ok_or_else(|| format!("Unknown type: {t} ({NO_OPAQUE})")))
-            .collect::<Result<Vec<Type>, String>>()?;
+            .map(|t| {
+                self.program
+                    .parts(t)
+                    .map(|ps| (t, ps))
+                    .ok_or_else(|| format!("Unknown type: {t}"))
+            })
+            .collect::<Result<Vec<(&String, Vec<Type>)>, String>>()?;
         let data = std::fs::read(file).map_err(|e| format!("Failed to open {file}: {e}"))?;
         let (values, error) = read_values_partial(&data);
         if let Some(e) = error {
@@ -408,63 +756,116 @@ impl<'p> Server<'p> {
                 e.message
             ));
         }
-        if values.len() != names.len() {
-            return Err(format!(
-                "{file} holds {} value(s), but {} variable(s) were named",
-                values.len(),
-                names.len()
-            ));
+        let wanted: usize = types.iter().map(|(_, ps)| ps.len()).sum();
+        if values.len() != wanted {
+            return Err(if wanted == names.len() {
+                format!(
+                    "{file} holds {} value(s), but {} variable(s) were named",
+                    values.len(),
+                    names.len()
+                )
+            } else {
+                format!(
+                    "{file} holds {} value(s), but the {} variable(s) named take {wanted} (a value of an opaque type is one value per component)",
+                    values.len(),
+                    names.len()
+                )
+            });
         }
-        for ((v, t), name) in values.iter().zip(&types).zip(&names) {
-            if v.elem_type() != t.elem || v.rank() != t.rank {
-                return Err(format!(
-                    "variable {name} has type {}, but the value in {file} has type {}",
-                    t.name(),
-                    v.type_name()
-                ));
-            }
-        }
-        for (v, name) in values.into_iter().zip(names) {
-            let var = match v {
-                Value::Prim(_) => Var::Scalar(v),
-                Value::Array(ref a) => {
-                    let bytes = to_bytes(&v);
-                    let c = self.ctx.get();
-                    let mem = c.alloc(bytes.len())?;
-                    // SAFETY: the block holds at least `bytes.len()` bytes.
-                    unsafe { c.write(mem, bytes.as_ptr(), bytes.len()) }?;
-                    Var::Array {
-                        elem: a.elem_type(),
-                        shape: a.shape.clone(),
-                        mem,
-                        bytes: bytes.len(),
+        let mut values = values.into_iter();
+        let mut made: Vec<(String, Var)> = Vec::new();
+        for ((ty, parts), name) in types.iter().zip(&names) {
+            let mut vars = Vec::with_capacity(parts.len());
+            for t in parts {
+                let v = values.next().expect("as many values as components, checked above");
+                let var = if v.elem_type() != t.elem || v.rank() != t.rank {
+                    Err(if parts.len() == 1 {
+                        format!(
+                            "variable {name} has type {}, but the value in {file} has type {}",
+                            t.name(),
+                            v.type_name()
+                        )
+                    } else {
+                        format!(
+                            "variable {name} of type {ty}: component {} has type {}, but the value in {file} has type {}",
+                            vars.len() + 1,
+                            t.name(),
+                            v.type_name()
+                        )
+                    })
+                } else {
+                    self.upload(v)
+                };
+                match var {
+                    Ok(var) => vars.push(var),
+                    Err(e) => {
+                        let c = self.ctx.get();
+                        for var in vars.into_iter().chain(made.into_iter().map(|(_, v)| v)) {
+                            let _ = free_in(c, var);
+                        }
+                        return Err(e);
                     }
                 }
+            }
+            let var = match self.program.opaque(ty) {
+                Some(_) => Var::Opaque {
+                    ty: ty.to_string(),
+                    parts: vars,
+                },
+                None => vars.pop().expect("a transparent type is one component"),
             };
-            self.vars.insert(name, var);
+            made.push((name.clone(), var));
         }
+        self.vars.extend(made);
         Ok(String::new())
     }
 
-    /// `store FILE V1 ... VN`: the values in the binary format.
+    /// A scalar as it is, an array copied to the target's memory.
+    fn upload(&mut self, v: Value) -> Result<Var, String> {
+        Ok(match v {
+            Value::Prim(_) => Var::Scalar(v),
+            Value::Array(ref a) => {
+                let bytes = to_bytes(&v);
+                let c = self.ctx.get();
+                let mem = c.alloc(bytes.len())?;
+                // SAFETY: the block holds at least `bytes.len()` bytes.
+                if let Err(e) = unsafe { c.write(mem, bytes.as_ptr(), bytes.len()) } {
+                    let _ = c.free(mem);
+                    return Err(e);
+                }
+                Var::Array {
+                    elem: a.elem_type(),
+                    shape: a.shape.clone(),
+                    mem,
+                    bytes: bytes.len(),
+                }
+            }
+        })
+    }
+
+    /// `store FILE V1 ... VN`: the values in the binary format, an opaque
+    /// one as its components (Note [Values in the server]).
     fn store(&mut self, args: &[String]) -> Answer {
         let (file, names) = args.split_first().ok_or("store needs a file")?;
         let mut out = Vec::new();
         for name in names {
-            let value = match self.var(name)? {
-                Var::Scalar(v) => v.clone(),
-                &Var::Array {
-                    elem,
-                    ref shape,
-                    mem,
-                    bytes,
-                } => {
-                    let shape = shape.clone();
-                    let buf = read_array(self.ctx.get(), mem, bytes, &format!("variable {name}"))?;
-                    from_bytes(elem, shape, &buf)?
-                }
-            };
-            write_binary(&value, &mut out);
+            self.var(name)?;
+            for part in self.vars[name].components() {
+                let value = match part {
+                    Var::Scalar(v) => v.clone(),
+                    &Var::Array {
+                        elem,
+                        ref shape,
+                        mem,
+                        bytes,
+                    } => {
+                        let buf = read_array(self.ctx.get(), mem, bytes, &format!("variable {name}"))?;
+                        from_bytes(elem, shape.clone(), &buf)?
+                    }
+                    Var::Opaque { .. } => unreachable!("a component is a scalar or an array"),
+                };
+                write_binary(&value, &mut out);
+            }
         }
         std::fs::write(file, out).map_err(|e| format!("Failed to write {file}: {e}"))?;
         Ok(String::new())
@@ -537,15 +938,15 @@ mod tests {
 
     #[test]
     fn parses_types() {
-        assert_eq!(parse_type("[][]f32").map(|t| t.name()).as_deref(), Some("[][]f32"));
+        assert_eq!(Type::parse("[][]f32").map(|t| t.name()).as_deref(), Some("[][]f32"));
         assert_eq!(
-            parse_type("bool"),
+            Type::parse("bool"),
             Some(Type {
                 elem: PrimType::Bool,
                 rank: 0
             })
         );
-        assert_eq!(parse_type("[]opt"), None);
-        assert_eq!(parse_type("[3]i32"), None);
+        assert_eq!(Type::parse("[]opt"), None);
+        assert_eq!(Type::parse("[3]i32"), None);
     }
 }

@@ -303,7 +303,7 @@ fn command_line_errors() {
     assert_eq!(
         fails(&["-e", "nope"], MAIN_IN),
         "Error: unknown entry point `nope`; the entry points are: main, fails, buffer_error, launch, silent, \
-         alias, types, pool, double_free\n"
+         alias, types, pool, double_free, pair\n"
     );
     assert_eq!(fails(&["-x"], MAIN_IN), "Error: unknown option -x (see --help)\n");
     assert_eq!(
@@ -336,6 +336,38 @@ fn entry_point_errors() {
         "Error: entry point silent failed (it returned 1) without recording an error\n"
     );
     assert!(fails(&["-e", "alias"], "[1, 2]").contains("result 1 is the memory of argument 1"));
+}
+
+/// An entry point whose interface groups its two results into one value
+/// of the tuple type `(i64, i64)`: the executable prints it as Futhark's
+/// do, and the server holds it as one variable whose fields `project`
+/// takes.
+#[test]
+fn opaque_results() {
+    assert_eq!(ok(&["-e", "pair"], "1i64 2i64"), "#<opaque (i64, i64)>\n");
+    let dir = std::env::temp_dir().join(format!("futrt-opaque-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.txt");
+    std::fs::write(&input, "1i64 2i64").unwrap();
+    let script = format!(
+        "restore {} a i64 b i64\ncall pair p a b\ntype p\nfields \"(i64, i64)\"\nproject x p 0\ntype x\nproject y p 2\n",
+        input.display()
+    );
+    // The time of the call varies.
+    let out: String = ok(&["--server"], &script)
+        .lines()
+        .map(|l| {
+            if l.starts_with("runtime: ") {
+                "runtime: T\n".to_string()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    assert_eq!(
+        out,
+        "%%% OK\n%%% OK\nruntime: T\n%%% OK\n(i64, i64)\n%%% OK\n0 i64\n1 i64\n%%% OK\n%%% OK\ni64\n%%% OK\n%%% FAILURE\ntype (i64, i64) has no field 2\n%%% OK\n"
+    );
 }
 
 /// The CUDA program: without a driver or GPU, a clean error; with one, the

@@ -11,6 +11,10 @@
 //!   modules.
 //! - `sums`: sum types: their layout (Note [Sum types]), constructors,
 //!   `match`.
+//! - `interface`: what an entry point's flattened parameters and results
+//!   are to the outside world (Note [Entry point interfaces]): the
+//!   attribute `interface` that the program descriptor carries to the
+//!   runtime.
 //!
 //! **Note [Functions].**
 //! Every entry point becomes a `soac.func` (with the unit attribute
@@ -56,6 +60,7 @@
 mod arrays;
 mod emit;
 mod exp;
+mod interface;
 mod soacs;
 mod sums;
 pub mod values;
@@ -526,32 +531,10 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             // Note [Entry arguments]: the executable's runtime needs to know
             // which parameters are sizes it derives from the arguments.
             attrs.push(("size_params", self.ctx.int_attr(num_sizes as i64, Scalar::I64)));
-            // Parameters of other types (records, tuples, sum types) are
-            // opaque: no value from outside has them.
-            let vb = self.valbind(id);
-            let opaque = vb.params.iter().any(|p| match p.ty.as_ref() {
-                Some(crate::types::Type::Prim(_)) => false,
-                Some(crate::types::Type::Array { elem, .. }) => elem.prim().is_none(),
-                _ => true,
-            });
-            if opaque {
-                attrs.push(("opaque_params", self.ctx.intern_attr(AttrKind::Unit)));
-            }
-            // Likewise results: a tuple's components must be scalars or
-            // arrays of scalars.
-            let plain = |t: &crate::types::Type| match t {
-                crate::types::Type::Prim(_) => true,
-                crate::types::Type::Array { elem, .. } => elem.prim().is_some(),
-                _ => false,
-            };
-            let opaque_result = match vb.body.ty.as_ref() {
-                Some(crate::types::Type::Tuple(ts)) => !ts.iter().all(plain),
-                Some(t) => !plain(t),
-                None => false,
-            };
-            if opaque_result {
-                attrs.push(("opaque_results", self.ctx.intern_attr(AttrKind::Unit)));
-            }
+            // How the flattened parameters and results group into the
+            // values a user passes (Note [Entry point interfaces]).
+            let text = interface::entry_interface(self.valbind(id))?;
+            attrs.push(("interface", self.ctx.string_attr(&text)));
         }
         self.block = self.module_block;
         self.op("soac.func", &[], &[], &attrs, vec![r]);

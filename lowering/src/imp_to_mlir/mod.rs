@@ -142,6 +142,9 @@ struct EntryInfo {
     name: String,
     in_types: Vec<i64>,
     out_types: Vec<i64>,
+    /// Note [Entry point interfaces] in the frontend; empty when the
+    /// function has none (IR written by hand).
+    interface: String,
 }
 
 pub(crate) struct Emitter<'c> {
@@ -339,17 +342,20 @@ impl<'c> Emitter<'c> {
             result_types.join(", ")
         );
         self.func_body(body)?;
-        // An opaque entry point's wrapper only returns: the runtime never
-        // calls it (`segop_to_imp::entry`, `opaque_entry`).
-        if ctx.attr(f, "opaque").is_some() {
+        // An uncallable entry point's wrapper only returns: the runtime
+        // never calls it (Note [Uncallable entry points] in
+        // `segop_to_imp::entry`).
+        if ctx.attr(f, "uncallable").is_some() {
             self.wrapper(&name, &params, &[], &[], &result_types);
         } else {
             self.wrapper(&name, &params, &in_types, &out_types, &result_types);
         }
+        let interface = view.string_attr("interface").unwrap_or_default().to_string();
         Ok(EntryInfo {
             name,
             in_types,
             out_types,
+            interface,
         })
     }
 
@@ -801,9 +807,10 @@ impl<'c> Emitter<'c> {
     /// The program descriptor and `main` (`runtime-cuda/ABI.md`).
     fn descriptor(&mut self, entries: &[EntryInfo]) {
         let mut g = String::new();
-        let entry_t = "!llvm.struct<(ptr, i64, ptr, i64, ptr, ptr)>";
+        let entry_t = "!llvm.struct<(ptr, i64, ptr, i64, ptr, ptr, ptr)>";
         for (k, e) in entries.iter().enumerate() {
             global_string(&mut g, &format!("futrt_name_{k}"), &e.name);
+            global_string(&mut g, &format!("futrt_interface_{k}"), &e.interface);
             global_ints(&mut g, &format!("futrt_in_{k}"), &e.in_types);
             global_ints(&mut g, &format!("futrt_out_{k}"), &e.out_types);
         }
@@ -834,7 +841,8 @@ impl<'c> Emitter<'c> {
                 "    %f{k} = llvm.mlir.addressof @futrt_entry_{} : !llvm.ptr",
                 symbol(&e.name)
             );
-            for (field, v) in [("n", 0), ("ni", 1), ("i", 2), ("no", 3), ("o", 4), ("f", 5)] {
+            let _ = writeln!(g, "    %t{k} = llvm.mlir.addressof @futrt_interface_{k} : !llvm.ptr");
+            for (field, v) in [("n", 0), ("ni", 1), ("i", 2), ("no", 3), ("o", 4), ("f", 5), ("t", 6)] {
                 let next = format!("%a{k}_{v}");
                 let _ = writeln!(
                     g,
@@ -857,7 +865,7 @@ impl<'c> Emitter<'c> {
             "  llvm.mlir.global external constant @futmlir_program() {{addr_space = 0 : i32}} : {prog_t} {{"
         );
         let fields = [
-            "llvm.mlir.constant(1 : i64) : i64".to_string(),
+            "llvm.mlir.constant(2 : i64) : i64".to_string(),
             format!("llvm.mlir.constant({n} : i64) : i64"),
             "llvm.mlir.addressof @futrt_entries : !llvm.ptr".to_string(),
             if self.gpu {

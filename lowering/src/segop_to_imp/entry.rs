@@ -8,21 +8,105 @@
 //! results are likewise scalars, or a fresh block and the sizes.
 //! Attributes `in_types` and `out_types` list `(element code, rank)`
 //! per argument and result, the element code being the position in
-//! `Scalar::ALL`.
+//! `Scalar::ALL`. A record or sum type parameter or result is here as
+//! its flattened components; the attribute `interface`, copied from the
+//! soac function, says how they group (Note [Entry point interfaces] in
+//! the frontend's `internalise::interface`).
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Dim, OpId, OpView, Scalar, Type, TypeKind, Value};
 
 use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 
+// Note [Uncallable entry points]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An entry point that takes or returns a value of an opaque type may use
+// what the compiled backends cannot translate, where its other entry
+// points can: `entry a (x: [](i32, ())) ...` has a size that no
+// component gives (an array of `()` has no components). Such an entry
+// point would be unusable in any case outside the server, so it must not
+// make the whole program fail to build: it becomes a stub whose
+// interface ends with the line `uncallable REASON` (Note [Entry point
+// interfaces] in the frontend), which the runtime lists but refuses to
+// call, saying why. An entry point of transparent types that cannot be
+// translated is an error, as before: the user can call it from the
+// command line and must hear of it at build time.
+
 pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: bool) -> R<()> {
+    let opaque = OpView { ctx, op: f }
+        .string_attr("interface")
+        .is_ok_and(|i| i.lines().any(|l| l.starts_with("type\t")));
+    match translate_callable_entry(ctx, f, module_body, gpu) {
+        // See Note [Uncallable entry points].
+        Err(d) if opaque => {
+            uncallable_entry(ctx, f, module_body, &d.message);
+            Ok(())
+        }
+        r => r,
+    }
+}
+
+/// The components' `(element code, rank)` pairs of types `ts`.
+fn component_codes(ctx: &Context, ts: &[Type]) -> Vec<i64> {
+    ts.iter()
+        .flat_map(|&t| match array_elem(ctx, t) {
+            None => [code(ctx.as_scalar(t).unwrap_or(Scalar::I64)), 0],
+            Some((elem, rank)) => [code(elem), rank as i64],
+        })
+        .collect()
+}
+
+/// The stub of an entry point that cannot be translated (See Note
+/// [Uncallable entry points]): no parameters, no results, and the
+/// interface saying why.
+fn uncallable_entry(ctx: &mut Context, f: OpId, module_body: BlockId, reason: &str) {
+    let view = OpView { ctx, op: f };
+    let name = view.string_attr("sym_name").unwrap_or("main").to_string();
+    let k = view.int_attr("size_params").unwrap_or(0) as usize;
+    let reason = reason.replace(['\n', '\t'], " ");
+    let interface = format!(
+        "{}uncallable\t{reason}\n",
+        view.string_attr("interface").unwrap_or_default()
+    );
+    let loc = ctx.location(f);
+    let body = ctx.blocks(ctx.regions(f)[0])[0];
+    let param_types: Vec<Type> = ctx.block_args(body)[k..].iter().map(|&p| ctx.value_type(p)).collect();
+    let result_types = match ctx.attr(f, "function_type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(t)) => match ctx.type_kind(*t) {
+            TypeKind::Function { results, .. } => results.clone(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let (in_desc, out_desc) = (component_codes(ctx, &param_types), component_codes(ctx, &result_types));
+    let ft = ctx.intern_type(TypeKind::Function {
+        inputs: vec![],
+        results: vec![],
+    });
+    let region = ctx.create_region();
+    let top = ctx.append_block(region, &[]);
+    let mut b = Builder::at_end(ctx, top);
+    b.location = loc;
+    b.op("imp.return", &[], &[], &[], vec![]);
+    let attrs = [
+        ("sym_name", ctx.string_attr(&name)),
+        ("function_type", ctx.intern_attr(AttrKind::Type(ft))),
+        ("entry", ctx.intern_attr(AttrKind::Unit)),
+        ("uncallable", ctx.intern_attr(AttrKind::Unit)),
+        ("in_types", int_array(ctx, &in_desc)),
+        ("out_types", int_array(ctx, &out_desc)),
+        ("interface", ctx.string_attr(&interface)),
+    ];
+    let mut b = Builder::at_end(ctx, module_body);
+    b.location = loc;
+    b.op("imp.func", &[], &[], &attrs, vec![region]);
+}
+
+/// An entry point's `imp.func`, or why it cannot be translated.
+fn translate_callable_entry(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: bool) -> R<()> {
     let view = OpView { ctx, op: f };
     let name = view.string_attr("sym_name").unwrap_or("main").to_string();
     let k = view.int_attr("size_params").unwrap_or(0) as usize;
     let loc = ctx.location(f);
-    if ctx.attr(f, "opaque_params").is_some() || ctx.attr(f, "opaque_results").is_some() {
-        opaque_entry(ctx, f, module_body, &name);
-        return Ok(());
-    }
     let body = ctx.blocks(ctx.regions(f)[0])[0];
     let params = ctx.block_args(body).to_vec();
     let result_types: Vec<Type> = match ctx.type_kind(
@@ -165,28 +249,23 @@ pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, 
         inputs: imp_types,
         results: out_types,
     });
-    let attrs = [
+    let mut attrs = vec![
         ("sym_name", ctx.string_attr(&name)),
         ("function_type", ctx.intern_attr(AttrKind::Type(ft))),
         ("entry", ctx.intern_attr(AttrKind::Unit)),
         ("in_types", int_array(ctx, &in_desc)),
         ("out_types", int_array(ctx, &out_desc)),
     ];
+    // Note [Entry point interfaces] in the frontend's internaliser.
+    if let Some(interface) = ctx.attr(f, "interface") {
+        attrs.push(("interface", interface));
+    }
     let mut b = Builder::at_end(ctx, module_body);
     b.location = loc;
     b.op("imp.func", &[], &[], &attrs, vec![region]);
     Ok(())
 }
 
-/// The runtime's element code of an opaque type (`runtime-cuda/ABI.md`).
-const OPAQUE: i64 = 12;
-
-/// An entry point that takes or returns values of an opaque type (a
-/// record, a sum type, an array of tuples): no value of such a type can
-/// be read from stdin or printed, so the executable lists it with one
-/// opaque parameter or result (`in_types`/`out_types` code 12) and the
-/// runtime refuses to call it, saying so. Its function does nothing
-/// (attribute `opaque`).
 /// Returns array `a` as a block the caller owns (with its sizes after
 /// it, in `returned`): a whole fresh block of this function's, returned
 /// once (`used_blocks`), or else a copy.
@@ -203,33 +282,6 @@ pub(crate) fn return_owned(tr: &mut Tr, a: Arr, used_blocks: &mut Vec<Value>, re
     returned.push(a.mem);
     returned.extend(a.sizes());
     Ok(())
-}
-
-fn opaque_entry(ctx: &mut Context, f: OpId, module_body: BlockId, name: &str) {
-    let loc = ctx.location(f);
-    let params = ctx.attr(f, "opaque_params").is_some();
-    let desc = [OPAQUE, 0];
-    let (ins, outs): (&[i64], &[i64]) = if params { (&desc, &[]) } else { (&[], &desc) };
-    let ft = ctx.intern_type(TypeKind::Function {
-        inputs: vec![],
-        results: vec![],
-    });
-    let region = ctx.create_region();
-    let body = ctx.append_block(region, &[]);
-    let mut b = Builder::at_end(ctx, body);
-    b.location = loc;
-    b.op("imp.return", &[], &[], &[], vec![]);
-    let attrs = [
-        ("sym_name", ctx.string_attr(name)),
-        ("function_type", ctx.intern_attr(AttrKind::Type(ft))),
-        ("entry", ctx.intern_attr(AttrKind::Unit)),
-        ("opaque", ctx.intern_attr(AttrKind::Unit)),
-        ("in_types", int_array(ctx, ins)),
-        ("out_types", int_array(ctx, outs)),
-    ];
-    let mut b = Builder::at_end(ctx, module_body);
-    b.location = loc;
-    b.op("imp.func", &[], &[], &attrs, vec![region]);
 }
 
 /// The runtime's element code of a scalar type.

@@ -144,6 +144,19 @@ static int32_t entry_double_free(struct futrt_ctx *ctx, void **outs, void **ins)
   return 0;
 }
 
+/* (a, b) -> (b, a), a tuple of the type `(i64, i64)` (see its interface). */
+static int32_t entry_pair(struct futrt_ctx *ctx, void **outs, void **ins) {
+  (void)ctx;
+  *(int64_t *)outs[0] = *(int64_t *)ins[1];
+  *(int64_t *)outs[1] = *(int64_t *)ins[0];
+  return 0;
+}
+
+static const char pair_interface[] = "type\t(i64, i64)\trecord\ti64\ti64\n"
+                                     "field\t(i64, i64)\t0\ti64\n"
+                                     "field\t(i64, i64)\t1\ti64\n"
+                                     "in\ti64\nin\ti64\nout\t(i64, i64)\n";
+
 static const struct futrt_type main_in[] = {{I32, 1}, {F32, 2}};
 static const struct futrt_type main_out[] = {{I32, 0}, {F32, 2}};
 static const struct futrt_type i64_i64[] = {{I64, 0}, {I64, 0}};
@@ -164,10 +177,11 @@ static const struct futrt_entry entries[] = {
   {"types", 8, types, 8, types, entry_types},
   {"pool", 0, NULL, 3, bools3, entry_pool},
   {"double_free", 0, NULL, 1, i32_out, entry_double_free},
+  {"pair", 2, i64_i64, 2, i64_i64, entry_pair, pair_interface},
 };
 
 static const struct futrt_program program = {
-  1, sizeof entries / sizeof entries[0], entries, NULL, 0, NULL, 2, messages,
+  2, sizeof entries / sizeof entries[0], entries, NULL, 0, NULL, 2, messages,
 };
 
 int main(int argc, char **argv) { return futrt_main(argc, argv, &program); }

@@ -77,7 +77,7 @@ static const struct futrt_entry entries[] = {
 };
 
 int main(int argc, char **argv) {
-  struct futrt_program program = {1, 2, entries, ptx, 1, kernel_names, 1, messages};
+  struct futrt_program program = {2, 2, entries, ptx, 1, kernel_names, 1, messages};
   /* The tests' way to check the message of a module that does not load. */
   if (getenv("FUTRT_TEST_BAD_PTX")) program.ptx = "this is not PTX";
   return futrt_main(argc, argv, &program);

@@ -8,6 +8,7 @@ struct futrt_entry {
   int64_t n_in;  const struct futrt_type *in;
   int64_t n_out; const struct futrt_type *out;
   int32_t (*fn)(struct futrt_ctx *ctx, void **outs, void **ins);
+  const char *interface; /* NULL here: each component is a value */
 };
 struct futrt_program {
   int64_t version;

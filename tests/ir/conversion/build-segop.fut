@@ -7,7 +7,7 @@
 -- `FUTMLIR_BLESS=1 cargo test -p futmlir --test lit` rewrites them.
 -- AUTOCHECK
 -- CHECK: builtin.module() ({
--- CHECK-LABEL: soac.func() {sym_name = "main", function_type = (i64, i64, !fut.array<[?][?]f32>) -> (!fut.array<[?][?]f32>, !fut.array<[?]f32>), entry, size_params = 2 : i64} ({
+-- CHECK-LABEL: soac.func() {sym_name = "main", function_type = (i64, i64, !fut.array<[?][?]f32>) -> (!fut.array<[?][?]f32>, !fut.array<[?]f32>), entry, size_params = 2 : i64, interface = "in\t[][]f32\nout\t[][]f32\nout\t[]f32\n"} ({
 -- CHECK-NEXT: ^bb0([[V0:%[0-9]+]]: i64, [[V1:%[0-9]+]]: i64, [[V2:%[0-9]+]]: [
 -- CHECK-SAME: [[V0]]][[[V1]]]f32):
 -- CHECK-NEXT: [[V3:%[0-9]+]] = soac.constant() {value = 2.0 : f32} : () -> f32
