@@ -129,10 +129,14 @@ when the condition fails.
             summary: "Reads a scalar from a memory block at an element index.",
             description: r#"Unit attribute `volatile`: the read goes to memory every time, past
 the thread's caches (a flag another block sets, read in a loop).
+Attribute `width` (2, 4 or 8; kernel code): the elements at `%i`, `%i +
+1`, ... in one access, `%i` a multiple of the width and the block
+aligned to it (Note [Vector accesses]).
 
 ```mlir
 %x = "imp.load"(%m, %i) : (!mem.block<device>, i64) -> f32
 %f = "imp.load"(%flags, %i) {volatile} : (!mem.block<device>, i64) -> i32
+%a:4 = "imp.load"(%m, %i) {width = 4 : i64} : (!mem.block<device>, i64) -> (f32, f32, f32, f32)
 ```"#,
             traits: Traits::NONE,
             verify: v::load,
@@ -140,10 +144,11 @@ the thread's caches (a flag another block sets, read in a loop).
         OpDef {
             name: "imp.store",
             summary: "Writes a scalar to a memory block at an element index.",
-            description: r#"Unit attribute `volatile`: as for `imp.load`.
+            description: r#"Unit attribute `volatile` and attribute `width`: as for `imp.load`.
 
 ```mlir
 "imp.store"(%m, %i, %x) : (!mem.block<device>, i64, f32) -> ()
+"imp.store"(%m, %i, %a, %b, %c, %d) {width = 4 : i64} : (!mem.block<device>, i64, f32, f32, f32, f32) -> ()
 ```"#,
             traits: Traits::NONE,
             verify: v::store,

@@ -158,18 +158,22 @@ pub fn assert(v: &OpView) -> Result<(), String> {
 
 pub fn load(v: &OpView) -> Result<(), String> {
     v.expect_operands(2)?;
-    v.expect_results(1)?;
+    let width = width(v)?;
+    v.expect_results(width)?;
     expect_block(v, 0)?;
     v.expect_i64_operands(1..2, "the index")?;
-    if !v.is_scalar(v.result_type(0)) {
-        return Err(format!("result must be a scalar, found {}", v.show(v.result_type(0))));
+    let t = v.result_type(0);
+    if !v.is_scalar(t) {
+        return Err(format!("result must be a scalar, found {}", v.show(t)));
     }
-    Ok(())
+    same_types(v, "result", &v.result_types())
 }
 
-/// `store(block, i, x)`: writes scalar `x` at index `i`.
+/// `store(block, i, x...)`: writes scalar `x` at index `i` (`width`
+/// scalars at `i`, `i + 1`, ...).
 pub fn store(v: &OpView) -> Result<(), String> {
-    v.expect_operands(3)?;
+    let width = width(v)?;
+    v.expect_operands(2 + width)?;
     v.expect_results(0)?;
     expect_block(v, 0)?;
     v.expect_i64_operands(1..2, "the index")?;
@@ -179,7 +183,39 @@ pub fn store(v: &OpView) -> Result<(), String> {
             v.show(v.operand_type(2))
         ));
     }
-    Ok(())
+    same_types(v, "stored value", &v.operand_types()[2..])
+}
+
+/// The `width` of a load or store: 1 without the attribute; otherwise 2,
+/// 4 or 8 consecutive elements, at an index that is a multiple of it
+/// (the block aligned to the whole access: Note [Vector accesses] in
+/// `lowering/src/segop_to_imp/gpu/segmap.rs`), in kernel code only, and
+/// not volatile.
+fn width(v: &OpView) -> Result<usize, String> {
+    if v.attr("width").is_none() {
+        return Ok(1);
+    }
+    let w = v.int_attr("width")?;
+    if ![2, 4, 8].contains(&w) {
+        return Err(format!("attribute 'width' must be 2, 4 or 8, found {w}"));
+    }
+    if v.attr("volatile").is_some() {
+        return Err("a volatile access has no 'width'".into());
+    }
+    expect_in_kernel(v).map_err(|_| "an access with a 'width' must be inside an 'imp.kernel'".to_string())?;
+    Ok(w as usize)
+}
+
+/// Every type of `ts` (the elements of a wide access) is the first one.
+fn same_types(v: &OpView, what: &str, ts: &[crate::ir::Type]) -> Result<(), String> {
+    match ts.iter().find(|&&t| t != ts[0]) {
+        Some(&t) => Err(format!(
+            "every {what} of a wide access has one type, but found {} and {}",
+            v.show(ts[0]),
+            v.show(t)
+        )),
+        None => Ok(()),
+    }
 }
 
 /// `barrier {fence}`: inside a kernel; `fence` "local" or "global".

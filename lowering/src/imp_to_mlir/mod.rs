@@ -492,6 +492,7 @@ impl<'c> Emitter<'c> {
             "imp.thread_id" | "imp.block_id" | "imp.block_dim" | "imp.grid_dim" | "imp.barrier" | "imp.fence"
             | "imp.shared_alloc" | "imp.atomic" | "imp.shuffle" => device::kernel_op(self, o)?,
             "imp.assert" if self.in_kernel => device::kernel_assert(self, o)?,
+            "imp.load" | "imp.store" if ctx.attr(o, "width").is_some() => self.wide_access(o),
             "imp.load" => {
                 let s = self.scalar_of(results[0]);
                 let p = self.gep(ops[0], ops[1], s);
@@ -707,6 +708,51 @@ impl<'c> Emitter<'c> {
     }
 
     /// The address of element `idx` of block `mem` holding `s`s.
+    /// A load or store of `width` consecutive elements: one access of an
+    /// LLVM vector, aligned to its whole size (Note [Vector accesses] in
+    /// `segop_to_imp/gpu/segmap.rs`), its elements taken apart or put
+    /// together.
+    fn wide_access(&mut self, o: OpId) {
+        let ctx = self.ctx;
+        let ops = ctx.operands(o).to_vec();
+        let results: Vec<Value> = ctx.results(o).collect();
+        let w = OpView { ctx, op: o }.int_attr("width").unwrap_or(1);
+        let load = ctx.op_name(o) == "imp.load";
+        let s = if load {
+            self.scalar_of(results[0])
+        } else {
+            self.scalar_of(ops[2])
+        };
+        let p = self.gep(ops[0], ops[1], s);
+        let pt = self.ty(ops[0]);
+        let mt = memory_type(s);
+        let vt = format!("vector<{w}x{mt}>");
+        let al = format!("{{alignment = {} : i64}}", w * super::segop_to_imp::elem_bytes(s));
+        if load {
+            let v = self.tmp(&format!("llvm.load {p} {al} : {pt} -> {vt}"));
+            for (k, &r) in results.iter().enumerate() {
+                let c = self.tmp(&format!("llvm.mlir.constant({k} : i32) : i32"));
+                if s == Scalar::Bool {
+                    let b = self.tmp(&format!("llvm.extractelement {v}[{c} : i32] : {vt}"));
+                    self.def(r, &format!("arith.trunci {b} : i8 to i1"));
+                } else {
+                    self.def(r, &format!("llvm.extractelement {v}[{c} : i32] : {vt}"));
+                }
+            }
+        } else {
+            let mut v = self.tmp(&format!("llvm.mlir.poison : {vt}"));
+            for (k, &x) in ops[2..].iter().enumerate() {
+                let mut x = self.name(x);
+                if s == Scalar::Bool {
+                    x = self.tmp(&format!("arith.extui {x} : i1 to i8"));
+                }
+                let c = self.tmp(&format!("llvm.mlir.constant({k} : i32) : i32"));
+                v = self.tmp(&format!("llvm.insertelement {x}, {v}[{c} : i32] : {vt}"));
+            }
+            self.line(&format!("llvm.store {v}, {p} {al} : {vt}, {pt}"));
+        }
+    }
+
     pub fn gep(&mut self, mem: Value, idx: Value, s: Scalar) -> String {
         let (m, i) = (self.name(mem), self.name(idx));
         let pt = self.ty(mem);

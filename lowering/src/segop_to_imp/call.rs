@@ -32,7 +32,7 @@
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, OpId, OpView, Type, TypeKind, Value};
 
-use super::{array_elem, Arr, Rep, Tr, R};
+use super::{array_elem, Arr, Rep, Target, Tr, R};
 
 /// The symbol of the device version of function `name` (Note [Functions
 /// at the imp level]): the name and `$device`. No Futhark name or symbol
@@ -133,7 +133,7 @@ pub(crate) fn apply(tr: &mut Tr, o: OpId, operands: &[Value], results: &[Value])
 /// Makes the imp functions that the module's `imp.call`s call, until
 /// none is missing (Note [Functions at the imp level]); `funcs` are the
 /// module's `soac.func`s.
-pub(crate) fn translate_callees(ctx: &mut Context, module_body: BlockId, funcs: &[OpId], gpu: bool) -> R<()> {
+pub(crate) fn translate_callees(ctx: &mut Context, module_body: BlockId, funcs: &[OpId], target: Target) -> R<()> {
     let mut made: std::collections::HashSet<(String, bool)> = Default::default();
     loop {
         let mut wanted = Vec::new();
@@ -167,14 +167,14 @@ pub(crate) fn translate_callees(ctx: &mut Context, module_body: BlockId, funcs: 
                     format!("segop-to-imp: a call of `{name}`, which the module does not define"),
                 ));
             };
-            translate_function(ctx, f, module_body, gpu, device)?;
+            translate_function(ctx, f, module_body, target, device)?;
             made.insert((symbol, device));
         }
     }
 }
 
 /// The `imp.func` of called function `f`, its host or device version.
-fn translate_function(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: bool, device: bool) -> R<()> {
+fn translate_function(ctx: &mut Context, f: OpId, module_body: BlockId, target: Target, device: bool) -> R<()> {
     let name = OpView { ctx, op: f }.string_attr("sym_name").unwrap_or("f").to_string();
     let loc = ctx.location(f);
     let body = ctx.blocks(ctx.regions(f)[0])[0];
@@ -187,7 +187,7 @@ fn translate_function(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: boo
     let region = ctx.create_region();
     let top = ctx.append_block(region, &imp_types);
     let args = ctx.block_args(top).to_vec();
-    let mut tr = Tr::new(ctx, top, module_body, gpu);
+    let mut tr = Tr::new(ctx, top, module_body, target);
     tr.loc = loc;
     // See Note [Functions at the imp level]: a device version is kernel
     // code, with no host to hoist to.

@@ -15,7 +15,7 @@
 
 use futmlir_dialects::ir::{AttrKind, BlockId, Builder, Context, Dim, OpId, OpView, Scalar, Type, TypeKind, Value};
 
-use super::{array_dims, array_elem, Arr, Rep, Tr, R};
+use super::{array_dims, array_elem, Arr, Rep, Target, Tr, R};
 
 // Note [Uncallable entry points]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -31,11 +31,11 @@ use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 // translated is an error, as before: the user can call it from the
 // command line and must hear of it at build time.
 
-pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: bool) -> R<()> {
+pub(crate) fn translate_entry(ctx: &mut Context, f: OpId, module_body: BlockId, target: Target) -> R<()> {
     let opaque = OpView { ctx, op: f }
         .string_attr("interface")
         .is_ok_and(|i| i.lines().any(|l| l.starts_with("type\t")));
-    match translate_callable_entry(ctx, f, module_body, gpu) {
+    match translate_callable_entry(ctx, f, module_body, target) {
         // See Note [Uncallable entry points].
         Err(d) if opaque => {
             uncallable_entry(ctx, f, module_body, &d.message);
@@ -102,7 +102,7 @@ fn uncallable_entry(ctx: &mut Context, f: OpId, module_body: BlockId, reason: &s
 }
 
 /// An entry point's `imp.func`, or why it cannot be translated.
-fn translate_callable_entry(ctx: &mut Context, f: OpId, module_body: BlockId, gpu: bool) -> R<()> {
+fn translate_callable_entry(ctx: &mut Context, f: OpId, module_body: BlockId, target: Target) -> R<()> {
     let view = OpView { ctx, op: f };
     let name = view.string_attr("sym_name").unwrap_or("main").to_string();
     let k = view.int_attr("size_params").unwrap_or(0) as usize;
@@ -159,7 +159,7 @@ fn translate_callable_entry(ctx: &mut Context, f: OpId, module_body: BlockId, gp
     let top = ctx.append_block(region, &imp_types);
     let args = ctx.block_args(top).to_vec();
 
-    let mut tr = Tr::new(ctx, top, module_body, gpu);
+    let mut tr = Tr::new(ctx, top, module_body, target);
     tr.loc = loc;
     let mut reps: Vec<Option<Rep>> = vec![None; params.len()];
     let mut it = args.iter();

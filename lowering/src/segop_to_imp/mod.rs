@@ -67,18 +67,35 @@ pub const INFO: PassInfo = PassInfo {
         kind: OptionKind::Enum(&["cpu", "cuda"]),
         default: "cpu",
         help: "cpu: segops become loops; cuda: they become imp.kernels and launches",
+    }, OptionSpec {
+        name: "vector-accesses",
+        kind: OptionKind::Bool,
+        default: "true",
+        help: "cuda: a map kernel also gets a version whose threads take four consecutive points with 16-byte reads and writes (Note [Vector accesses])",
     }],
     reads: &[Level::Segop, Level::Mem],
     writes: Some(Level::Imp),
     create: &|o: &Options, _| {
         Box::new(ToImp {
-            gpu: o.string("target") == "cuda",
+            target: Target {
+                gpu: o.string("target") == "cuda",
+                wide: o.bool("vector-accesses"),
+            },
         })
     },
 };
 
 struct ToImp {
-    gpu: bool,
+    target: Target,
+}
+
+/// What `segop-to-imp` translates for: the GPU (else the CPU), and
+/// whether map kernels get vector accesses (Note [Vector accesses] in
+/// `gpu/segmap.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Target {
+    pub gpu: bool,
+    pub wide: bool,
 }
 
 impl Pass for ToImp {
@@ -87,10 +104,10 @@ impl Pass for ToImp {
         let funcs: Vec<OpId> = ctx.block_ops(body).filter(|&o| ctx.op_name(o) == "soac.func").collect();
         for &f in &funcs {
             if ctx.attr(f, "entry").is_some() {
-                entry::translate_entry(ctx, f, body, self.gpu)?;
+                entry::translate_entry(ctx, f, body, self.target)?;
             }
         }
-        call::translate_callees(ctx, body, &funcs, self.gpu)?;
+        call::translate_callees(ctx, body, &funcs, self.target)?;
         for f in funcs {
             ctx.detach_op(f);
         }
@@ -163,6 +180,9 @@ pub(crate) struct Tr<'a> {
     top: BlockId,
     /// Segops become kernels (the CUDA target).
     pub gpu: bool,
+    /// Map kernels get vector accesses where they can (Note [Vector
+    /// accesses] in `gpu/segmap.rs`).
+    pub wide: bool,
     /// Code goes into a kernel being built.
     pub in_kernel: bool,
     /// Where kernels go.
@@ -179,6 +199,14 @@ pub(crate) struct Tr<'a> {
     /// each is freed at the end of its region unless it leaves it
     /// (Note [Arrays as LMADs]).
     scopes: Vec<Vec<Value>>,
+    /// Values of soac-level results computed before their ops are
+    /// reached (the lanes of a vector read, Note [Vector accesses] in
+    /// `gpu/segmap.rs`), in the kernel whose body is the block given:
+    /// there the op is not translated, its result is this. (Not in
+    /// another kernel built meanwhile, such as one computing a size
+    /// bound on the host: Note [Size bounds].)
+    pub preset: HashMap<Value, Value>,
+    pub preset_kernel: Option<BlockId>,
     /// The blocks the mem level gave the results of the op being
     /// translated (`mem.bind`, Note [The mem level] in `segop_to_mem.rs`),
     /// by result position.
@@ -219,7 +247,7 @@ pub(crate) struct HostState {
 pub(crate) use futmlir_passes::mem::elem_bytes;
 
 impl<'a> Tr<'a> {
-    pub fn new(ctx: &'a mut Context, top: BlockId, module_body: BlockId, gpu: bool) -> Tr<'a> {
+    pub fn new(ctx: &'a mut Context, top: BlockId, module_body: BlockId, target: Target) -> Tr<'a> {
         Tr {
             ctx,
             block: top,
@@ -227,13 +255,16 @@ impl<'a> Tr<'a> {
             map: HashMap::new(),
             consts: HashMap::new(),
             top,
-            gpu,
+            gpu: target.gpu,
+            wide: target.wide,
             in_kernel: false,
             module_body,
             hoisted: Default::default(),
             host: None,
             virtual_arrays: HashMap::new(),
             scopes: vec![Vec::new()],
+            preset: HashMap::new(),
+            preset_kernel: None,
             dests: Vec::new(),
             segop_spaces: Vec::new(),
             bounding: Vec::new(),
@@ -839,6 +870,27 @@ impl<'a> Tr<'a> {
         self.emit("imp.store", &[a.mem, off, x], &[], &[], vec![]);
     }
 
+    /// The `width` elements of `a` from `idx` on along its innermost
+    /// dimension, in one access (Note [Vector accesses] in
+    /// `gpu/segmap.rs`: the caller knows them contiguous and aligned).
+    pub fn load_wide(&mut self, a: &Arr, idx: &[Value], width: usize) -> Vec<Value> {
+        let off = self.element_offset(a, idx);
+        let t = self.ty(a.elem);
+        let w = self.ctx.int_attr(width as i64, Scalar::I64);
+        let o = self.emit("imp.load", &[a.mem, off], &vec![t; width], &[("width", w)], vec![]);
+        self.ctx.results(o).collect()
+    }
+
+    /// Writes `xs` at `idx` and the elements after it along the innermost
+    /// dimension of `a`, in one access ([`Tr::load_wide`]).
+    pub fn store_wide(&mut self, a: &Arr, idx: &[Value], xs: &[Value]) {
+        let off = self.element_offset(a, idx);
+        let w = self.ctx.int_attr(xs.len() as i64, Scalar::I64);
+        let mut operands = vec![a.mem, off];
+        operands.extend_from_slice(xs);
+        self.emit("imp.store", &operands, &[], &[("width", w)], vec![]);
+    }
+
     /// Writes `x` (a scalar, or an array of the row's shape) at `idx`.
     pub fn write(&mut self, a: &Arr, idx: &[Value], x: &Rep) {
         match x {
@@ -1051,6 +1103,12 @@ impl<'a> Tr<'a> {
     pub fn op(&mut self, o: OpId) -> R<()> {
         self.loc = self.ctx.location(o);
         let results: Vec<Value> = self.ctx.results(o).collect();
+        if let ([r], true) = (&results[..], self.in_kernel && self.preset_kernel == Some(self.top)) {
+            if let Some(&x) = self.preset.get(r) {
+                self.map.insert(*r, Rep::Scalar(x));
+                return Ok(());
+            }
+        }
         let dests = if self.in_kernel {
             results.iter().map(|&r| self.expansion(r)).collect()
         } else {

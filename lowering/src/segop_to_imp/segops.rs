@@ -127,7 +127,10 @@ fn segop_at(
             })?;
             Ok(dests.into_iter().map(Rep::Array).collect())
         }
-        "segop.segmap" => combine(tr, &sizes, None, &result_types, &mut point),
+        "segop.segmap" => {
+            let reads = point_reads(tr, o, body, d)?;
+            combine(tr, &sizes, None, &result_types, &mut point, reads.as_deref())
+        }
         "segop.segred" | "segop.segscan" => {
             let c = Combine {
                 op: tr.ctx.blocks(regions[1])[0],
@@ -137,7 +140,7 @@ fn segop_at(
                     || commutative_op(tr, tr.ctx.blocks(regions[1])[0]),
                 index_parts: index_parts(tr, body, operands.len() - d),
             };
-            combine(tr, &sizes, Some(c), &result_types, &mut point)
+            combine(tr, &sizes, Some(c), &result_types, &mut point, None)
         }
         "segop.filter" => {
             let outs = result_types[1..]
@@ -324,7 +327,7 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
             None => Ok(rows),
         }
     };
-    combine(tr, &[n], c, &result_types, &mut point)
+    combine(tr, &[n], c, &result_types, &mut point, None)
 }
 
 /// **Note [Filters in kernels].**
@@ -441,6 +444,62 @@ pub(crate) fn iota_element(tr: &mut Tr, i: Value, start: Value, step: Value) -> 
     tr.add(start, x)
 }
 
+/// The reads of segmap `o`'s body (its block `body`, over `d`
+/// dimensions) at the point itself, for vector reads on the GPU (Note
+/// [Vector accesses] in `gpu/segmap.rs`): each top-level
+/// `soac.index(xs, i...)` whose indices are the body's own, in order, of
+/// an array from outside whose shape is the segmap's space (so the read
+/// is in bounds), with its array. `None` when the body is too large to
+/// have two versions, or off the GPU.
+fn point_reads(tr: &mut Tr, o: OpId, body: BlockId, d: usize) -> R<Option<Vec<(Value, Arr)>>> {
+    if !tr.gpu_host() || !tr.wide {
+        return Ok(None);
+    }
+    let mut count = 0;
+    tr.ctx.walk(o, &mut |_| count += 1);
+    if count > super::gpu::WIDE_BODY_OPS {
+        return Ok(None);
+    }
+    let space = tr.ctx.operands(o)[..d].to_vec();
+    let args = tr.ctx.block_args(body).to_vec();
+    let mut found = Vec::new();
+    for op in tr.ctx.block_ops(body).collect::<Vec<_>>() {
+        if tr.ctx.op_name(op) != "soac.index" {
+            continue;
+        }
+        let operands = tr.ctx.operands(op).to_vec();
+        let (xs, idx) = (operands[0], &operands[1..]);
+        let r = tr.ctx.result(op, 0);
+        if idx != &args[..] || array_elem(tr.ctx, tr.ctx.value_type(r)).is_some() {
+            continue;
+        }
+        let inside = tr.ctx.value_block(xs).is_some_and(|b| {
+            let mut cur = tr.ctx.block_parent(b).and_then(|r| tr.ctx.region_parent(r));
+            while let Some(p) = cur {
+                if p == o {
+                    return true;
+                }
+                cur = tr.ctx.parent_op(p);
+            }
+            false
+        });
+        let shape = array_dims(tr.ctx, tr.ctx.value_type(xs));
+        let same_space = shape.len() == d
+            && shape.iter().zip(&space).all(|(dim, &s)| match *dim {
+                Dim::Value(v) => v == s,
+                Dim::Const(c) => constant_int(tr, s) == Some(c as i64),
+                Dim::Unknown => false,
+            });
+        if inside || !same_space {
+            continue;
+        }
+        if let Rep::Array(a) = tr.rep(xs)? {
+            found.push((r, a));
+        }
+    }
+    Ok(Some(found))
+}
+
 /// Row `i` of `a`: an element or a sub-array.
 fn row(tr: &mut Tr, a: &Arr, i: Value) -> Rep {
     if a.dims.len() == 1 {
@@ -456,7 +515,16 @@ fn row(tr: &mut Tr, a: &Arr, i: Value) -> Rep {
 /// segops have them: the `k` combined (scalars for a one-dimensional
 /// reduction, arrays over the outer dimensions for a segmented one, over
 /// the whole space for a scan), then the mapped arrays.
-fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Type], point: &mut Body) -> R<Vec<Rep>> {
+/// `reads`: for a map on the GPU, the body's reads at the point itself
+/// that may be vector reads (Note [Vector accesses] in `gpu/segmap.rs`).
+fn combine(
+    tr: &mut Tr,
+    sizes: &[Value],
+    c: Option<Combine>,
+    result_types: &[Type],
+    point: &mut Body,
+    reads: Option<&[(Value, Arr)]>,
+) -> R<Vec<Rep>> {
     let k = c.as_ref().map_or(0, |c| c.nes.len());
     let d = sizes.len();
     let mut outs = Vec::new();
@@ -490,7 +558,7 @@ fn combine(tr: &mut Tr, sizes: &[Value], c: Option<Combine>, result_types: &[Typ
         }
     };
     if tr.gpu_host() && (c.is_none() || d == 1) {
-        return gpu_combine(tr, sizes, c, k, &outs, point, &mut write_mapped);
+        return gpu_combine(tr, sizes, c, k, &outs, reads, point, &mut write_mapped);
     }
     let (outer, inner) = sizes.split_at(d - 1);
     // A segmented reduction on the GPU: a group per segment when the
@@ -606,12 +674,14 @@ pub(crate) fn lone_binop<'t>(tr: &'t Tr, op: BlockId) -> Option<&'t str> {
 
 /// [`combine`] at host level on the GPU: a map in one kernel, or a
 /// reduction or scan over one dimension (Note [Segops on the GPU]).
+#[allow(clippy::too_many_arguments)]
 fn gpu_combine(
     tr: &mut Tr,
     sizes: &[Value],
     c: Option<Combine>,
     k: usize,
     outs: &[Option<Arr>],
+    reads: Option<&[(Value, Arr)]>,
     point: &mut Body,
     write_mapped: &mut WriteMapped,
 ) -> R<Vec<Rep>> {
@@ -624,7 +694,7 @@ fn gpu_combine(
             .collect()
     };
     let Some(c) = c else {
-        super::gpu::segmap(tr, sizes, outs, point, write_mapped)?;
+        super::gpu::segmap(tr, sizes, outs, reads, point, write_mapped)?;
         return Ok(as_reps(outs, Vec::new().into_iter()));
     };
     let op = c.gpu_op(tr);

@@ -1,7 +1,8 @@
-// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt - '--pass-pipeline=segop-to-imp{target=cuda}'
-// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt - '--pass-pipeline=segop-to-imp{target=cuda}' | futmlir opt -
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt - '--pass-pipeline=segop-to-imp{target=cuda vector-accesses=false}'
+// RUN: futmlir opt %s --pass-pipeline=segop-to-mem | futmlir opt - '--pass-pipeline=segop-to-imp{target=cuda vector-accesses=false}' | futmlir opt -
 
-// mem → imp for CUDA: the segmap becomes an imp.kernel that loads from its
+// mem → imp for CUDA (without the vector accesses' version of the kernel,
+// which tests/ir/conversion/vector-accesses.fut shows): the segmap becomes an imp.kernel that loads from its
 // first block parameter and stores into its second, guarded by the thread's
 // index being below the size; the entry point allocates the output block
 // (the mem level's mem.alloc), launches the kernel with the argument's

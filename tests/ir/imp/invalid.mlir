@@ -220,3 +220,30 @@
   %r = "imp.call"(%y) {callee = @f} : (i64) -> i32
   "imp.return"() : () -> ()
 }) {sym_name = "main", function_type = (i64) -> (), entry} : () -> ()
+
+// -----
+
+"imp.kernel"() ({
+^bb0(%m: !mem.block<device>, %i: i64):
+  // expected-error @+1 {{'imp.load' op attribute 'width' must be 2, 4 or 8, found 3}}
+  %a:3 = "imp.load"(%m, %i) {width = 3 : i64} : (!mem.block<device>, i64) -> (f32, f32, f32)
+  "imp.return"() : () -> ()
+}) {sym_name = "k", function_type = (!mem.block<device>, i64) -> (), block_size = [256]} : () -> ()
+
+// -----
+
+"imp.kernel"() ({
+^bb0(%m: !mem.block<device>, %i: i64, %x: f32, %y: i32):
+  // expected-error @+1 {{'imp.store' op every stored value of a wide access has one type, but found f32 and i32}}
+  "imp.store"(%m, %i, %x, %y) {width = 2 : i64} : (!mem.block<device>, i64, f32, i32) -> ()
+  "imp.return"() : () -> ()
+}) {sym_name = "k", function_type = (!mem.block<device>, i64, f32, i32) -> (), block_size = [256]} : () -> ()
+
+// -----
+
+"imp.func"() ({
+^bb0(%m: !mem.block<device>, %i: i64):
+  // expected-error @+1 {{'imp.load' op an access with a 'width' must be inside an 'imp.kernel'}}
+  %a:2 = "imp.load"(%m, %i) {width = 2 : i64} : (!mem.block<device>, i64) -> (f32, f32)
+  "imp.return"() : () -> ()
+}) {sym_name = "f", function_type = (!mem.block<device>, i64) -> ()} : () -> ()

@@ -2,6 +2,7 @@
 
 // CHECK-LABEL: "k0"
 // CHECK: imp.thread_id(
+// CHECK: {width = 4 : i64} : (!mem.block<device>, i64) -> (f32, f32, f32, f32)
 // CHECK: imp.barrier(
 // CHECK: {volatile} : (!mem.block<device>, i64) -> f32
 // CHECK: imp.fence(
@@ -19,6 +20,10 @@
   %off = "soac.binop"(%b, %bd) {kind = "mul"} : (i64, i64) -> i64
   %g = "soac.binop"(%off, %t) {kind = "add"} : (i64, i64) -> i64
   %in = "soac.cmpop"(%g, %n) {kind = "lt"} : (i64, i64) -> i1
+  %four = "soac.constant"() {value = 4 : i64} : () -> i64
+  %g4 = "soac.binop"(%g, %four) {kind = "mul"} : (i64, i64) -> i64
+  %v:4 = "imp.load"(%m, %g4) {width = 4 : i64} : (!mem.block<device>, i64) -> (f32, f32, f32, f32)
+  "imp.store"(%m, %g4, %v#3, %v#2, %v#1, %v#0) {width = 4 : i64} : (!mem.block<device>, i64, f32, f32, f32, f32) -> ()
   %bytes = "soac.constant"() {value = 1024 : i64} : () -> i64
   %s = "imp.shared_alloc"(%bytes) : (i64) -> !mem.block<shared>
   "imp.if"(%in) ({

@@ -1,7 +1,8 @@
-// RUN: futmlir opt %s --pass-pipeline='segop-to-imp{target=cuda}'
-// RUN: futmlir opt %s --pass-pipeline='segop-to-imp{target=cuda}' | futmlir opt -
+// RUN: futmlir opt %s --pass-pipeline='segop-to-imp{target=cuda vector-accesses=false}'
+// RUN: futmlir opt %s --pass-pipeline='segop-to-imp{target=cuda vector-accesses=false}' | futmlir opt -
 
-// On the CUDA target a segmap of scalars is an imp.kernel whose threads
+// On the CUDA target (here without the vector accesses' version of the
+// kernel: Note [Vector accesses]) a segmap of scalars is an imp.kernel whose threads
 // (blocks of 256) compute 4 points each, `threads` apart, reading all four
 // before writing any; the launch has ceil(n / 1024) blocks. The kernel's
 // parameters are the host values it reads (the grid, the size and the two

@@ -75,7 +75,7 @@ mod segscan;
 pub(crate) use filter::filter;
 pub(crate) use launch::{global_id, launch, par_for, unravel};
 pub(crate) use seghist::{atomic_kind, shared_hist, SHARED_BUCKETS};
-pub(crate) use segmap::segmap;
+pub(crate) use segmap::{segmap, WIDE_BODY_OPS};
 pub(crate) use segred::{long_segments, reduce};
 pub(crate) use segscan::scan;
 
