@@ -266,10 +266,7 @@ pub fn link(object: &Path, out: &Path, dynamic: bool) -> Result<(), String> {
     } else {
         find_runtime()?
     };
-    let linker = ["clang-22", "clang", "cc"]
-        .into_iter()
-        .find(|c| Command::new(c).arg("--version").output().is_ok())
-        .ok_or("no C compiler driver to link with (clang-22, clang or cc)")?;
+    let linker = c_compiler()?;
     let mut cmd = Command::new(linker);
     cmd.arg(object);
     if dynamic {
@@ -290,6 +287,49 @@ pub fn link(object: &Path, out: &Path, dynamic: bool) -> Result<(), String> {
         .map_err(|e| format!("cannot run {linker}: {e}"))?;
     if !output.status.success() {
         return Err(format!("linking failed:\n{}", String::from_utf8_lossy(&output.stderr)));
+    }
+    Ok(())
+}
+
+/// The C compiler driver that links: clang-22, clang or cc.
+fn c_compiler() -> Result<&'static str, String> {
+    ["clang-22", "clang", "cc"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok())
+        .ok_or_else(|| "no C compiler driver to link with (clang-22, clang or cc)".to_string())
+}
+
+/// Links a program's C library (Note [The C library] in the runtime):
+/// the host object, the generated C `source` of the `futhark_*` functions
+/// (compiled here) and the runtime's static library, into the shared
+/// library `out` that exports only `exports`, so that it needs nothing
+/// beside it and two such libraries can live in one process.
+pub fn link_library(object: &Path, source: &str, exports: &[String], out: &Path) -> Result<(), String> {
+    let runtime = find_runtime()?;
+    let cc = c_compiler()?;
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let c_file = dir.path().join("api.c");
+    let script = dir.path().join("exports.map");
+    std::fs::write(&c_file, source).map_err(|e| format!("cannot write {}: {e}", c_file.display()))?;
+    let globals: String = exports.iter().map(|e| format!("    {e};\n")).collect();
+    std::fs::write(&script, format!("{{\n  global:\n{globals}  local: *;\n}};\n"))
+        .map_err(|e| format!("cannot write {}: {e}", script.display()))?;
+    let output = Command::new(cc)
+        .args(["-shared", "-fPIC", "-O2", "-std=c99"])
+        .arg(&c_file)
+        .arg(object)
+        .arg(&runtime)
+        .arg(format!("-Wl,--version-script={}", script.display()))
+        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lutil", "-lrt", "-lc"])
+        .arg("-o")
+        .arg(out)
+        .output()
+        .map_err(|e| format!("cannot run {cc}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "linking the library failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
     }
     Ok(())
 }
