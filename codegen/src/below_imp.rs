@@ -338,7 +338,9 @@ impl ObjectToLibrary {
                             let elem = usize::try_from(pair[0])
                                 .ok()
                                 .and_then(|k| futmlir_values::PrimType::ALL.get(k).copied())
-                                .ok_or_else(|| fail(format!("entry point {}: element type code {}", e.name, pair[0])))?;
+                                .ok_or_else(|| {
+                                    fail(format!("entry point {}: element type code {}", e.name, pair[0]))
+                                })?;
                             Ok(futmlir_runtime_cuda::Type {
                                 elem,
                                 rank: pair.get(1).copied().unwrap_or(0) as usize,

@@ -207,10 +207,10 @@ pub fn host_object(ir: &str, path: &Path) -> Result<(), String> {
 }
 
 /// The static library of the runtime: `FUTMLIR_RUNTIME` if set, else
-/// `libfutmlir_runtime_cuda.a` beside the `futmlir` executable (cargo
-/// puts both in `target/<profile>/`) or one folder up (test binaries run
-/// from `target/<profile>/deps/`), else the newest
-/// `libfutmlir_runtime_cuda-<hash>.a` that `cargo test` leaves in
+/// the newest of `libfutmlir_runtime_cuda.a` beside the `futmlir`
+/// executable (cargo puts both in `target/<profile>/`) or one folder up
+/// (test binaries run from `target/<profile>/deps/`) and the
+/// `libfutmlir_runtime_cuda-<hash>.a` that cargo leaves in
 /// `target/<profile>/deps/`.
 pub fn find_runtime() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("FUTMLIR_RUNTIME") {
@@ -228,17 +228,18 @@ pub fn find_runtime_shared() -> Result<PathBuf, String> {
     find_artifact("libfutmlir_runtime_cuda", ".so")
 }
 
-/// `<stem><ext>` beside the `futmlir` executable or one folder up, else
-/// the newest `<stem>*<ext>` in their `deps/` folders (where `cargo test`
-/// leaves hashed copies).
+/// The newest of `<stem><ext>` beside the `futmlir` executable or one
+/// folder up and the `<stem>*<ext>` in their `deps/` folders (where cargo
+/// leaves hashed copies). The newest, because cargo updates the copy
+/// beside the executable only when it builds the runtime's package
+/// itself: `cargo test -p futmlir` rebuilds only the hashed one, and the
+/// other would be stale.
 fn find_artifact(stem: &str, ext: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate futmlir: {e}"))?;
     let name = format!("{stem}{ext}");
     let dirs: Vec<PathBuf> = exe.ancestors().skip(1).take(2).map(Path::to_path_buf).collect();
-    if let Some(p) = dirs.iter().map(|d| d.join(&name)).find(|p| p.exists()) {
-        return Ok(p);
-    }
-    let newest = dirs
+    let beside = dirs.iter().map(|d| d.join(&name)).filter(|p| p.exists());
+    let hashed = dirs
         .iter()
         .filter_map(|d| std::fs::read_dir(d.join("deps")).ok())
         .flatten()
@@ -247,7 +248,10 @@ fn find_artifact(stem: &str, ext: &str) -> Result<PathBuf, String> {
             let n = e.file_name().to_string_lossy().into_owned();
             n.starts_with(stem) && n.ends_with(ext)
         })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .map(|e| e.path());
+    let newest = beside
+        .chain(hashed)
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
         .max();
     newest.map(|(_, p)| p).ok_or_else(|| {
         format!(

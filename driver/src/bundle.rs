@@ -52,7 +52,18 @@ pub fn bundle(
         let name = format!("p{pi}");
         let exe = dir.join(&name);
         let ptx = gpu.map(|_| dir.join(format!("{name}.ptx")));
-        let compile = || build_with(path, Emit::Exe, gpu, &exe, Product::Exe { shared_runtime: true }, ptx.as_deref(), flags).map(|_| ());
+        let compile = || {
+            build_with(
+                path,
+                Emit::Exe,
+                gpu,
+                &exe,
+                Product::Exe { shared_runtime: true },
+                ptx.as_deref(),
+                flags,
+            )
+            .map(|_| ())
+        };
         let Some(lines) = program_cases(path, &name, dir, backend, false, compile)? else {
             continue;
         };

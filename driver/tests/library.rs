@@ -29,7 +29,14 @@ fn test_dir(name: &str) -> PathBuf {
 fn build_library(dir: &Path, target: &str) {
     std::fs::copy(repo().join("tests/library/prog.fut"), dir.join("prog.fut")).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_futmlir"))
-        .args(["build", "--library", &format!("--target={target}"), "-o", "prog", "prog.fut"])
+        .args([
+            "build",
+            "--library",
+            &format!("--target={target}"),
+            "-o",
+            "prog",
+            "prog.fut",
+        ])
         .current_dir(dir)
         .output()
         .unwrap();
@@ -50,7 +57,11 @@ fn compile_and_run(dir: &Path, source: &Path) -> (Option<i32>, String, String) {
         .current_dir(dir)
         .output()
         .expect("cc runs");
-    assert!(cc.status.success(), "cc failed:\n{}", String::from_utf8_lossy(&cc.stderr));
+    assert!(
+        cc.status.success(),
+        "cc failed:\n{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
     let run = Command::new(dir.join("main"))
         .current_dir(dir)
         .env_remove("LD_LIBRARY_PATH")
@@ -164,7 +175,13 @@ fn manifest() {
         names.push(e["cfun"].as_str().unwrap().to_string());
     }
     for t in m["types"].as_object().unwrap().values() {
-        names.extend(t["ops"].as_object().unwrap().values().map(|f| f.as_str().unwrap().to_string()));
+        names.extend(
+            t["ops"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|f| f.as_str().unwrap().to_string()),
+        );
         if let Some(r) = t.get("record") {
             names.push(r["new"].as_str().unwrap().to_string());
             for f in r["fields"].as_array().unwrap() {
@@ -183,7 +200,10 @@ fn manifest() {
     if let Some(exported) = &exported {
         let others: Vec<&String> = exported.iter().filter(|n| !n.starts_with("futhark_")).collect();
         assert!(others.is_empty(), "prog.so exports {others:?}");
-        assert!(!exported.iter().any(|n| n == "futhark_weigh"), "the entry's own function is exported");
+        assert!(
+            !exported.iter().any(|n| n == "futhark_weigh"),
+            "the entry's own function is exported"
+        );
     }
 }
 

@@ -265,7 +265,8 @@ impl Program {
                 params,
                 results,
                 uncallable,
-            } = interface(&e.interface, &e.ins, &e.outs, &mut opaques).map_err(|m| format!("{what}: interface: {m}"))?;
+            } = interface(&e.interface, &e.ins, &e.outs, &mut opaques)
+                .map_err(|m| format!("{what}: interface: {m}"))?;
             read.push(Entry {
                 name: e.name,
                 ins: e.ins,

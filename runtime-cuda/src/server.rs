@@ -751,6 +751,7 @@ pub fn serve(program: &Program, params: Vec<i64>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use futmlir_values::PrimType;
 
     #[test]
     fn splits_words() {

@@ -76,8 +76,12 @@ assert n == 3, n
 out = (ctypes.c_float * n)()
 assert lib.futhark_values_f32_1d(ctx, field, out) == 0
 assert list(out) == [2.0, 4.0, 6.0], list(out)
-for v in (field,):
-    lib.futhark_free_f32_1d(ctx, v)
+# A value of another type is refused (ctypes does not check C's types).
+lib.futhark_values_i32_1d.argtypes = [P, P, ctypes.POINTER(ctypes.c_int32)]
+assert lib.futhark_values_i32_1d(ctx, field, (ctypes.c_int32 * n)()) == 1
+message = error(ctx)
+assert message == "the array has type []f32, but []i32 was expected", message
+lib.futhark_free_f32_1d(ctx, field)
 for v in (cloud, weighed):
     lib.futhark_free_opaque_cloud(ctx, v)
 

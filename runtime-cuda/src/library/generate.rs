@@ -234,7 +234,12 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
         .entries
         .iter()
         .flat_map(|e| e.params.iter().chain(&e.results).map(|p| p.ty.as_str()))
-        .chain(program.opaques.iter().flat_map(|t| t.fields.iter().map(|f| f.ty.as_str())));
+        .chain(
+            program
+                .opaques
+                .iter()
+                .flat_map(|t| t.fields.iter().map(|f| f.ty.as_str())),
+        );
     for name in names {
         if let Some(t) = Type::parse(name).filter(|t| t.rank > 0) {
             if !arrays.contains(&t) {
@@ -251,10 +256,7 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
     let mut types_json: Vec<String> = Vec::new();
 
     // Configuration and context.
-    let _ = writeln!(
-        e.decls,
-        "struct futhark_context_config;\nstruct futhark_context;\n"
-    );
+    let _ = writeln!(e.decls, "struct futhark_context_config;\nstruct futhark_context;\n");
     e.function(
         "struct futhark_context_config *",
         "futhark_context_config_new",
@@ -317,7 +319,12 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
         "struct futhark_context_config *cfg",
         "  return (struct futhark_context *) futrt_lib_context_new(cfg);\n",
     );
-    e.function("void", "futhark_context_free", "struct futhark_context *ctx", "  futrt_lib_context_free(ctx);\n");
+    e.function(
+        "void",
+        "futhark_context_free",
+        "struct futhark_context *ctx",
+        "  futrt_lib_context_free(ctx);\n",
+    );
     for f in ["sync", "clear_caches"] {
         e.function(
             "int",
@@ -361,7 +368,10 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
             &format!("futhark_new_{c}"),
             &format!(
                 "struct futhark_context *ctx, const {et} *data, {}",
-                dims.iter().map(|d| format!("int64_t {d}")).collect::<Vec<_>>().join(", ")
+                dims.iter()
+                    .map(|d| format!("int64_t {d}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             &format!(
                 "  const int64_t shape[] = {{{}}};\n  return ({st} *) futrt_lib_new_array(ctx, {}, {}, data, shape);\n",
@@ -380,7 +390,7 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
             "int",
             &format!("futhark_values_{c}"),
             &format!("struct futhark_context *ctx, {st} *arr, {et} *data"),
-            "  return futrt_lib_values(ctx, arr, data);\n",
+            &format!("  return futrt_lib_values(ctx, arr, {}, data);\n", c_string(&t.name())),
         );
         e.function(
             "const int64_t *",
@@ -394,11 +404,15 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
             &format!("futhark_index_{c}"),
             &format!(
                 "struct futhark_context *ctx, {et} *out, {st} *arr, {}",
-                idx.iter().map(|d| format!("int64_t {d}")).collect::<Vec<_>>().join(", ")
+                idx.iter()
+                    .map(|d| format!("int64_t {d}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             &format!(
-                "  const int64_t index[] = {{{}}};\n  return futrt_lib_index(ctx, out, arr, index);\n",
-                idx.join(", ")
+                "  const int64_t index[] = {{{}}};\n  return futrt_lib_index(ctx, out, arr, {}, index);\n",
+                idx.join(", "),
+                c_string(&t.name())
             ),
         );
         e.function(
@@ -432,7 +446,7 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
             "int",
             &format!("futhark_store_{c}"),
             &format!("struct futhark_context *ctx, const {st} *obj, void **p, size_t *n"),
-            "  return futrt_lib_store(ctx, obj, p, n);\n",
+            &format!("  return futrt_lib_store(ctx, obj, {}, p, n);\n", c_string(&t.name)),
         );
         e.function(
             &format!("{st} *"),
@@ -463,7 +477,11 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
                 .iter()
                 .map(|f| format!("{}{}", spaced_type(&CType::of(&f.ty).input()), param(&f.name)))
                 .collect();
-            let passed: Vec<String> = t.fields.iter().map(|f| CType::of(&f.ty).pass(&param(&f.name))).collect();
+            let passed: Vec<String> = t
+                .fields
+                .iter()
+                .map(|f| CType::of(&f.ty).pass(&param(&f.name)))
+                .collect();
             e.function(
                 "int",
                 &format!("futhark_new_{c}"),
@@ -485,7 +503,8 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
                         spaced_type(&CType::of(&f.ty).output())
                     ),
                     &format!(
-                        "  return futrt_lib_project(ctx, (void *) out, obj, {});\n",
+                        "  return futrt_lib_project(ctx, (void *) out, obj, {}, {});\n",
+                        c_string(&t.name),
                         c_string(&f.name)
                     ),
                 );
@@ -581,7 +600,7 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
         e.decls
     );
     let source = format!(
-        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *field);\nint futrt_lib_store(void *ctx, const void *v, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\n\n{}",
+        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\n\n{}",
         e.defs
     );
     let manifest = format!(

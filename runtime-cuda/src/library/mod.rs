@@ -265,7 +265,11 @@ pub unsafe extern "C" fn futrt_lib_config_free(cfg: *mut Config) {
 ///
 /// `cfg` as in [`futrt_lib_config_free`]; `name` NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_lib_config_set_tuning_param(cfg: *mut Config, name: *const c_char, value: usize) -> c_int {
+pub unsafe extern "C" fn futrt_lib_config_set_tuning_param(
+    cfg: *mut Config,
+    name: *const c_char,
+    value: usize,
+) -> c_int {
     // SAFETY: by this function's contract.
     let (Some(cfg), Ok(name)) = (unsafe { cfg.as_mut() }, unsafe { c_str(name) }) else {
         return 1;
@@ -298,7 +302,10 @@ pub unsafe extern "C" fn futrt_lib_context_new(cfg: *const Config) -> *mut Libra
             });
             (program, ctx)
         }
-        Err(e) => (Program::empty(), Err(format!("the program descriptor is malformed: {e}"))),
+        Err(e) => (
+            Program::empty(),
+            Err(format!("the program descriptor is malformed: {e}")),
+        ),
     };
     let (ctx, error) = match ctx {
         Ok(c) => (Some(c), None),
@@ -328,13 +335,7 @@ pub unsafe extern "C" fn futrt_lib_context_free(ctx: *mut Library) {
 #[no_mangle]
 pub unsafe extern "C" fn futrt_lib_context_sync(ctx: *mut Library) -> c_int {
     // SAFETY: forwarded.
-    unsafe {
-        with(ctx, |lib| {
-            lib.ctx()?
-                .sync()
-                .map_err(|e| format!("{e}"))
-        })
-    }
+    unsafe { with(ctx, |lib| lib.ctx()?.sync()) }
 }
 
 /// `futhark_context_get_error`: the recorded error, which is cleared, in
@@ -408,7 +409,11 @@ pub unsafe extern "C" fn futrt_lib_new_array(
                 .ok_or_else(|| format!("unknown element type code {elem}"))?;
             let rank = usize::try_from(rank).map_err(|_| format!("negative rank {rank}"))?;
             // SAFETY: `shape` holds `rank` sizes by this function's contract.
-            let dims = if rank == 0 { &[][..] } else { std::slice::from_raw_parts(shape, rank) };
+            let dims = if rank == 0 {
+                &[][..]
+            } else {
+                std::slice::from_raw_parts(shape, rank)
+            };
             let shape = dims
                 .iter()
                 .map(|&d| usize::try_from(d).map_err(|_| format!("negative dimension {d}")))
@@ -460,17 +465,23 @@ pub unsafe extern "C" fn futrt_lib_free(ctx: *mut Library, v: *mut Held) -> c_in
     }
 }
 
-/// `futhark_values_<t>_<r>d`: the elements of array `v` into `data`.
+/// `futhark_values_<t>_<r>d`: the elements of array `v`, of type `ty`,
+/// into `data`.
 ///
 /// # Safety
 ///
 /// As [`futrt_lib_free`]; `data` must have room for the elements.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_lib_values(ctx: *mut Library, v: *const Held, data: *mut c_void) -> c_int {
+pub unsafe extern "C" fn futrt_lib_values(
+    ctx: *mut Library,
+    v: *const Held,
+    ty: *const c_char,
+    data: *mut c_void,
+) -> c_int {
     // SAFETY: forwarded.
     unsafe {
         with(ctx, |lib| {
-            let &Var::Array { mem, bytes, .. } = &lib.held(v, None, "the array")?.var else {
+            let &Var::Array { mem, bytes, .. } = &lib.held(v, Some(c_str(ty)?), "the array")?.var else {
                 return Err("not an array".into());
             };
             if bytes > 0 {
@@ -511,19 +522,25 @@ pub unsafe extern "C" fn futrt_lib_values_raw(_ctx: *mut Library, v: *const Held
     }
 }
 
-/// `futhark_index_<t>_<r>d`: the element at `index` (one per dimension)
-/// into `out`; 1 when out of bounds.
+/// `futhark_index_<t>_<r>d`: the element of array `v` (of type `ty`) at
+/// `index` (one per dimension) into `out`; 1 when out of bounds.
 ///
 /// # Safety
 ///
 /// As [`futrt_lib_free`]; `index` holds one index per dimension and `out`
 /// has room for an element.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_lib_index(ctx: *mut Library, out: *mut c_void, v: *const Held, index: *const i64) -> c_int {
+pub unsafe extern "C" fn futrt_lib_index(
+    ctx: *mut Library,
+    out: *mut c_void,
+    v: *const Held,
+    ty: *const c_char,
+    index: *const i64,
+) -> c_int {
     // SAFETY: forwarded.
     unsafe {
         with(ctx, |lib| {
-            let Var::Array { elem, shape, mem, .. } = &lib.held(v, None, "the array")?.var else {
+            let Var::Array { elem, shape, mem, .. } = &lib.held(v, Some(c_str(ty)?), "the array")?.var else {
                 return Err("not an array".into());
             };
             // SAFETY: one index per dimension by this function's contract.
@@ -592,7 +609,7 @@ pub unsafe extern "C" fn futrt_lib_new_record(
 }
 
 /// `futhark_project_opaque_<t>_<field>`: a copy of field `field` of
-/// record `v` into `out` (a scalar's storage or a value's pointer).
+/// record `v` (of type `record`) into `out` (a scalar's storage or a value's pointer).
 ///
 /// # Safety
 ///
@@ -603,13 +620,14 @@ pub unsafe extern "C" fn futrt_lib_project(
     ctx: *mut Library,
     out: *mut c_void,
     v: *const Held,
+    record: *const c_char,
     field: *const c_char,
 ) -> c_int {
     // SAFETY: forwarded.
     unsafe {
         with(ctx, |lib| {
             let field = c_str(field)?;
-            let Var::Opaque { ty, parts } = &lib.held(v, None, "the record")?.var else {
+            let Var::Opaque { ty, parts } = &lib.held(v, Some(c_str(record)?), "the record")?.var else {
                 return Err("not a record".into());
             };
             let f = lib
@@ -632,7 +650,7 @@ pub unsafe extern "C" fn futrt_lib_project(
     }
 }
 
-/// `futhark_store_opaque_<t>`: the value as bytes, as `c-api.rst` says
+/// `futhark_store_opaque_<t>`: value `v` (of type `ty`) as bytes, as `c-api.rst` says
 /// (`p` NULL: the size only; `*p` NULL: `malloc`ed here). The bytes are
 /// their count (8 bytes, little-endian), then the components in
 /// Futhark's binary value format.
@@ -642,11 +660,17 @@ pub unsafe extern "C" fn futrt_lib_project(
 /// As [`futrt_lib_free`]; `n` points to a `size_t`; `p` is NULL or points
 /// to NULL or to a pointer to `*n` bytes of room.
 #[no_mangle]
-pub unsafe extern "C" fn futrt_lib_store(ctx: *mut Library, v: *const Held, p: *mut *mut c_void, n: *mut usize) -> c_int {
+pub unsafe extern "C" fn futrt_lib_store(
+    ctx: *mut Library,
+    v: *const Held,
+    ty: *const c_char,
+    p: *mut *mut c_void,
+    n: *mut usize,
+) -> c_int {
     // SAFETY: forwarded.
     unsafe {
         with(ctx, |lib| {
-            let held = lib.held(v, None, "the value")?;
+            let held = lib.held(v, Some(c_str(ty)?), "the value")?;
             let mut body = Vec::new();
             for part in held.var.components() {
                 let value = match part {
@@ -788,7 +812,11 @@ pub unsafe extern "C" fn futrt_lib_call(
 /// # Safety
 ///
 /// As [`futrt_lib_call`].
-unsafe fn call_entry(lib: &mut Library, name: *const c_char, ins: *const *const c_void) -> Result<Vec<Var>, (c_int, String)> {
+unsafe fn call_entry(
+    lib: &mut Library,
+    name: *const c_char,
+    ins: *const *const c_void,
+) -> Result<Vec<Var>, (c_int, String)> {
     let misuse = |e: String| (code(&e), e);
     // SAFETY: by this function's contract.
     let name = unsafe { c_str(name) }.map_err(misuse)?;
@@ -832,7 +860,11 @@ unsafe fn call_entry(lib: &mut Library, name: *const c_char, ins: *const *const 
         .ok_or_else(|| misuse("the context did not start (see futhark_context_get_error)".into()))?;
     let entry = &program.entries[k];
     let (_, results) = call(ctx, program, entry, &vars).map_err(|e| {
-        let code = if e.starts_with("out of memory") { OUT_OF_MEMORY } else { PROGRAM_ERROR };
+        let code = if e.starts_with("out of memory") {
+            OUT_OF_MEMORY
+        } else {
+            PROGRAM_ERROR
+        };
         (code, e)
     })?;
     Ok(results)
