@@ -76,8 +76,10 @@ fn compile_and_run(dir: &Path, source: &Path) -> (Option<i32>, String, String) {
 
 /// The C program: arrays in and out (1-d and 2-d), two scalar results,
 /// records (new, through entry points, project, store and restore, one
-/// holding an array), a failing assertion and a NULL argument (error codes
-/// and messages; the context goes on working).
+/// holding an array), a sum type (each constructor made, through entry
+/// points, its variant read and its payload taken apart; destructing
+/// with the wrong constructor refused), a failing assertion and a NULL
+/// argument (error codes and messages; the context goes on working).
 #[test]
 fn c_program() {
     let dir = test_dir("c");
@@ -86,7 +88,8 @@ fn c_program() {
     assert_eq!(status, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert_eq!(
         stdout,
-        "error: Assertion is false: (i < length xs) (prog.fut:20:51)\n\
+        "error: the value of shape is made with circle, not poly\n\
+         error: Assertion is false: (i < length xs) (prog.fut:20:51)\n\
          error: entry point checked: input 1 is NULL\n\
          OK\n"
     );
@@ -157,6 +160,14 @@ fn manifest() {
     assert_eq!(fields[0]["project"], "futhark_project_opaque_cloud_pts");
     let stats = &m["types"]["{mean: f64, n: i64}"];
     assert_eq!(stats["ctype"], "struct futhark_opaque_hbf4f6d15 *");
+    let shape = &m["types"]["shape"]["sum"];
+    assert_eq!(shape["variant"], "futhark_variant_opaque_shape");
+    let variants = shape["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), 3);
+    assert_eq!(variants[2]["name"], "poly");
+    assert_eq!(variants[2]["payload"], serde_json::json!(["[]f32", "i32"]));
+    assert_eq!(variants[2]["construct"], "futhark_new_opaque_shape_poly");
+    assert_eq!(variants[2]["destruct"], "futhark_destruct_opaque_shape_poly");
 
     // Every function the manifest names, declared and exported.
     let header = std::fs::read_to_string(dir.join("prog.h")).unwrap();
@@ -182,6 +193,13 @@ fn manifest() {
                 .values()
                 .map(|f| f.as_str().unwrap().to_string()),
         );
+        if let Some(sum) = t.get("sum") {
+            names.push(sum["variant"].as_str().unwrap().to_string());
+            for v in sum["variants"].as_array().unwrap() {
+                names.push(v["construct"].as_str().unwrap().to_string());
+                names.push(v["destruct"].as_str().unwrap().to_string());
+            }
+        }
         if let Some(r) = t.get("record") {
             names.push(r["new"].as_str().unwrap().to_string());
             for f in r["fields"].as_array().unwrap() {

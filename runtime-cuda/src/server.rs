@@ -16,10 +16,10 @@ use futmlir_values::{read_values_partial, write_binary};
 
 use crate::context::Ctx;
 use crate::invoke::{read_array, CtxBox};
-use crate::marshal::{elem_size, from_bytes, to_bytes};
+use crate::marshal::from_bytes;
 use crate::params::PARAMS;
 use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type, Variant};
-use crate::var::{call, copy_parts, free_in, upload, Var};
+use crate::var::{call, construct, copy_parts, destruct, free_in, upload, Var};
 
 // Note [Values in the server]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -425,11 +425,8 @@ impl<'p> Server<'p> {
     fn variant_of(&self, name: &str) -> Result<(&'p OpaqueType, &'p Variant), String> {
         let var = self.var(name)?;
         let sum = self.sum(&var.type_name())?;
-        let tag = match var.components().first() {
-            Some(Var::Scalar(v)) => to_bytes(v).first().copied(),
-            _ => None,
-        };
-        tag.and_then(|t| sum.variants.get(usize::from(t)))
+        var.tag()
+            .and_then(|t| sum.variants.get(t))
             .map(|v| (sum, v))
             .ok_or_else(|| format!("variable {name} holds no valid tag of {}", sum.name))
     }
@@ -465,46 +462,9 @@ impl<'p> Server<'p> {
                 ));
             }
         }
-        let given: Vec<&Var> = payload.iter().flat_map(|n| self.vars[n].components()).collect();
-        let c = self.ctx.get();
-        let mut parts: Vec<Var> = Vec::with_capacity(sum.parts.len());
-        let mut failed = None;
-        for (j, t) in sum.parts.iter().enumerate() {
-            let part = if j == 0 {
-                from_bytes(t.elem, Vec::new(), &[tag as u8]).map(Var::Scalar)
-            } else if let Some(k) = v.parts.iter().position(|&p| p == j) {
-                copy_parts(c, std::slice::from_ref(given[k])).map(|mut one| one.remove(0))
-            } else if t.rank == 0 {
-                from_bytes(t.elem, Vec::new(), &vec![0; elem_size(t.elem)]).map(Var::Scalar)
-            } else {
-                c.alloc(0).map(|mem| Var::Array {
-                    elem: t.elem,
-                    shape: vec![0; t.rank],
-                    mem,
-                    bytes: 0,
-                })
-            };
-            match part {
-                Ok(p) => parts.push(p),
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-        }
-        if let Some(e) = failed {
-            for p in parts {
-                let _ = free_in(c, p);
-            }
-            return Err(e);
-        }
-        self.vars.insert(
-            to.clone(),
-            Var::Opaque {
-                ty: sum.name.clone(),
-                parts,
-            },
-        );
+        let given: Vec<&Var> = payload.iter().map(|n| &self.vars[n]).collect();
+        let value = construct(self.ctx.get(), sum, tag, &given)?;
+        self.vars.insert(to.clone(), value);
         Ok(String::new())
     }
 
@@ -522,32 +482,9 @@ impl<'p> Server<'p> {
             ));
         }
         self.check_new(names)?;
-        let parts: Vec<&Var> = v.parts.iter().map(|&j| &self.vars[from].components()[j]).collect();
-        let c = self.ctx.get();
-        let mut copies = Vec::with_capacity(parts.len());
-        for part in parts {
-            match copy_parts(c, std::slice::from_ref(part)) {
-                Ok(mut one) => copies.append(&mut one),
-                Err(e) => {
-                    for v in copies {
-                        let _ = free_in(c, v);
-                    }
-                    return Err(e);
-                }
-            }
-        }
-        let mut copies = copies.into_iter();
-        for (name, t) in names.iter().zip(&v.payload) {
-            let n = self.program.parts(t).map_or(1, |ps| ps.len());
-            let mut group: Vec<Var> = copies.by_ref().take(n).collect();
-            let var = match self.program.opaque(t) {
-                Some(o) => Var::Opaque {
-                    ty: o.name.clone(),
-                    parts: group,
-                },
-                None => group.pop().expect("a transparent payload value is one component"),
-            };
-            self.vars.insert(name.clone(), var);
+        let values = destruct(self.ctx.get(), self.program, &self.vars[from], v)?;
+        for (name, value) in names.iter().zip(values) {
+            self.vars.insert(name.clone(), value);
         }
         Ok(String::new())
     }

@@ -8,8 +8,8 @@ use futmlir_values::{PrimType, Value};
 
 use crate::context::Ctx;
 use crate::invoke::{invoke, Arg, CtxBox, Returned};
-use crate::marshal::{from_bytes, to_bytes};
-use crate::program::{Entry, Program, Type};
+use crate::marshal::{elem_size, from_bytes, to_bytes};
+use crate::program::{Entry, OpaqueType, Program, Type, Variant};
 
 /// A variable's value.
 pub enum Var {
@@ -39,6 +39,14 @@ impl Var {
             }
             .name(),
             Var::Opaque { ty, .. } => ty.clone(),
+        }
+    }
+
+    /// The tag of a value of a sum type: its first component, an `i8`.
+    pub fn tag(&self) -> Option<usize> {
+        match self.components().first() {
+            Some(Var::Scalar(v)) => to_bytes(v).first().map(|&t| usize::from(t)),
+            _ => None,
         }
     }
 
@@ -194,4 +202,76 @@ pub fn upload(c: &mut Ctx, v: Value) -> Result<Var, String> {
             }
         }
     })
+}
+
+/// A value of sum type `sum` made with constructor number `tag` from
+/// `payload` (values of its payload's types, which the caller has
+/// checked): the payload's arrays copied, the other constructors'
+/// components blank (zeros, empty arrays; Note [Values in the server]).
+pub fn construct(c: &mut Ctx, sum: &OpaqueType, tag: usize, payload: &[&Var]) -> Result<Var, String> {
+    let variant = &sum.variants[tag];
+    let given: Vec<&Var> = payload.iter().flat_map(|v| v.components()).collect();
+    let mut parts: Vec<Var> = Vec::with_capacity(sum.parts.len());
+    for (j, t) in sum.parts.iter().enumerate() {
+        let part = if j == 0 {
+            from_bytes(t.elem, Vec::new(), &[tag as u8]).map(Var::Scalar)
+        } else if let Some(k) = variant.parts.iter().position(|&p| p == j) {
+            copy_parts(c, std::slice::from_ref(given[k])).map(|mut one| one.remove(0))
+        } else if t.rank == 0 {
+            from_bytes(t.elem, Vec::new(), &vec![0; elem_size(t.elem)]).map(Var::Scalar)
+        } else {
+            c.alloc(0).map(|mem| Var::Array {
+                elem: t.elem,
+                shape: vec![0; t.rank],
+                mem,
+                bytes: 0,
+            })
+        };
+        match part {
+            Ok(p) => parts.push(p),
+            Err(e) => {
+                for p in parts {
+                    let _ = free_in(c, p);
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(Var::Opaque {
+        ty: sum.name.clone(),
+        parts,
+    })
+}
+
+/// Copies of the payload of `value`, a value of a sum type built with
+/// constructor `variant`, as values of the payload's types.
+pub fn destruct(c: &mut Ctx, program: &Program, value: &Var, variant: &Variant) -> Result<Vec<Var>, String> {
+    let components = value.components();
+    let parts: Vec<&Var> = variant.parts.iter().map(|&j| &components[j]).collect();
+    let mut copies = Vec::with_capacity(parts.len());
+    for part in parts {
+        match copy_parts(c, std::slice::from_ref(part)) {
+            Ok(mut one) => copies.append(&mut one),
+            Err(e) => {
+                for v in copies {
+                    let _ = free_in(c, v);
+                }
+                return Err(e);
+            }
+        }
+    }
+    let mut copies = copies.into_iter();
+    let mut values = Vec::with_capacity(variant.payload.len());
+    for t in &variant.payload {
+        let n = program.parts(t).map_or(1, |ps| ps.len());
+        let mut group: Vec<Var> = copies.by_ref().take(n).collect();
+        values.push(match program.opaque(t) {
+            Some(o) => Var::Opaque {
+                ty: o.name.clone(),
+                parts: group,
+            },
+            None => group.pop().expect("a transparent payload value is one component"),
+        });
+    }
+    Ok(values)
 }

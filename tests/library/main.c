@@ -113,6 +113,39 @@ int main(void) {
   futhark_free_opaque_hbf4f6d15(ctx, st);
   futhark_free_f64_1d(ctx, da);
 
+  /* A sum type: constructors numbered in name order (circle, empty,
+     poly), made, passed through entry points and taken apart. */
+  struct futhark_opaque_shape *sh = NULL, *sh2 = NULL;
+  CHECK(futhark_new_opaque_shape_circle(ctx, &sh, 2.0f) == 0);
+  CHECK(futhark_variant_opaque_shape(ctx, sh) == 0);
+  CHECK(futhark_entry_area(ctx, &t, sh) == 0 && t == 12.0f);
+  CHECK(futhark_entry_grow(ctx, &sh2, sh) == 0);
+  CHECK(futhark_destruct_opaque_shape_circle(ctx, &y, sh2) == 0 && y == 3.0f);
+  CHECK(futhark_destruct_opaque_shape_poly(ctx, &pts2, &s, sh2) != 0);
+  err = futhark_context_get_error(ctx);
+  CHECK(err != NULL);
+  printf("error: %s\n", err);
+  free(err);
+  futhark_free_opaque_shape(ctx, sh);
+  futhark_free_opaque_shape(ctx, sh2);
+  CHECK(futhark_new_opaque_shape_empty(ctx, &sh) == 0);
+  CHECK(futhark_variant_opaque_shape(ctx, sh) == 1);
+  CHECK(futhark_entry_grow(ctx, &sh2, sh) == 0 && futhark_variant_opaque_shape(ctx, sh2) == 0);
+  futhark_free_opaque_shape(ctx, sh);
+  futhark_free_opaque_shape(ctx, sh2);
+  float ps[] = {1, 2};
+  pa = futhark_new_f32_1d(ctx, ps, 2);
+  CHECK(futhark_new_opaque_shape_poly(ctx, &sh, pa, 3) == 0);
+  futhark_free_f32_1d(ctx, pa);
+  CHECK(futhark_variant_opaque_shape(ctx, sh) == 2);
+  CHECK(futhark_entry_area(ctx, &t, sh) == 0 && t == 9.0f);
+  CHECK(futhark_entry_grow(ctx, &sh2, sh) == 0);
+  CHECK(futhark_destruct_opaque_shape_poly(ctx, &pts2, &s, sh2) == 0 && s == 4);
+  CHECK(futhark_values_f32_1d(ctx, pts2, ps) == 0 && ps[0] == 2.0f && ps[1] == 3.0f);
+  futhark_free_f32_1d(ctx, pts2);
+  futhark_free_opaque_shape(ctx, sh);
+  futhark_free_opaque_shape(ctx, sh2);
+
   /* A failing assertion: an error code and a message, nothing stored. */
   int32_t z = 77;
   CHECK(futhark_entry_checked(ctx, &z, iin, 5) == FUTHARK_PROGRAM_ERROR);

@@ -20,3 +20,17 @@ entry total (c: cloud) : f32 = f32.sum c.pts * c.w
 entry checked (xs: []i32) (i: i64) : i32 = assert (i < length xs) (xs[i] * 2)
 
 entry stats (xs: []f64) : {n: i64, mean: f64} = {n = length xs, mean = f64.sum xs / f64.i64 (length xs)}
+
+type~ shape = #circle f32 | #poly ([]f32) i32 | #empty
+
+entry area (s: shape) : f32 =
+  match s
+  case #circle r -> 3 * r * r
+  case #poly xs n -> f32.sum xs * f32.i32 n
+  case #empty -> 0
+
+entry grow (s: shape) : shape =
+  match s
+  case #circle r -> #circle (r + 1)
+  case #poly xs n -> #poly (map (+ 1) xs) (n + 1)
+  case #empty -> #circle 1

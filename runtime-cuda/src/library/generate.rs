@@ -228,7 +228,8 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
         c_names.push((c, &t.name));
     }
     // The arrays of primitive types that values of the API have: the entry
-    // points' parameters and results and the records' fields.
+    // points' parameters and results, the records' fields and the sum
+    // types' payloads.
     let mut arrays: Vec<Type> = Vec::new();
     let names = program
         .entries
@@ -519,8 +520,81 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
                 fields_json.join(", ")
             );
         }
+        let mut sum_json = String::new();
+        if t.kind == OpaqueKind::Sum {
+            e.function(
+                "int",
+                &format!("futhark_variant_{c}"),
+                &format!("struct futhark_context *ctx, const {st} *v"),
+                &format!("  return futrt_lib_variant(ctx, v, {});\n", c_string(&t.name)),
+            );
+            let mut variants_json = Vec::new();
+            for (tag, v) in t.variants.iter().enumerate() {
+                if !is_c_identifier(&v.name) {
+                    return Err(format!(
+                        "constructor {} of {} is not a C identifier, so the C library cannot name its functions",
+                        v.name, t.name
+                    ));
+                }
+                let ins: Vec<String> = v
+                    .payload
+                    .iter()
+                    .enumerate()
+                    .map(|(k, ty)| format!("{}v{k}", spaced_type(&CType::of(ty).input())))
+                    .collect();
+                let passed: Vec<String> = (0..v.payload.len())
+                    .map(|k| CType::of(&v.payload[k]).pass(&format!("v{k}")))
+                    .collect();
+                let construct = format!("futhark_new_{c}_{}", v.name);
+                e.function(
+                    "int",
+                    &construct,
+                    &std::iter::once(format!("struct futhark_context *ctx, {st} **out"))
+                        .chain(ins)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    &format!(
+                        "  const void *payload[] = {{{}NULL}};\n  return futrt_lib_construct(ctx, {}, {tag}, (void **) out, payload);\n",
+                        passed.iter().map(|p| format!("{p}, ")).collect::<String>(),
+                        c_string(&t.name)
+                    ),
+                );
+                let outs: Vec<String> = v
+                    .payload
+                    .iter()
+                    .enumerate()
+                    .map(|(k, ty)| format!("{}*v{k}", spaced_type(&CType::of(ty).output())))
+                    .collect();
+                let destruct = format!("futhark_destruct_{c}_{}", v.name);
+                e.function(
+                    "int",
+                    &destruct,
+                    &std::iter::once("struct futhark_context *ctx".to_string())
+                        .chain(outs)
+                        .chain(std::iter::once(format!("const {st} *obj")))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    &format!(
+                        "  void *outs[] = {{{}NULL}};\n  return futrt_lib_destruct(ctx, outs, obj, {}, {tag});\n",
+                        (0..v.payload.len())
+                            .map(|k| format!("(void *) v{k}, "))
+                            .collect::<String>(),
+                        c_string(&t.name)
+                    ),
+                );
+                variants_json.push(format!(
+                    "{{\"name\": {}, \"payload\": [{}], \"construct\": \"{construct}\", \"destruct\": \"{destruct}\"}}",
+                    json_string(&v.name),
+                    v.payload.iter().map(|p| json_string(p)).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            sum_json = format!(
+                ",\n      \"sum\": {{\n        \"variant\": \"futhark_variant_{c}\",\n        \"variants\": [{}]\n      }}",
+                variants_json.join(", ")
+            );
+        }
         types_json.push(format!(
-            "    {}: {{\n      \"kind\": \"opaque\",\n      \"ctype\": \"{st} *\",\n      \"ops\": {{\"free\": \"futhark_free_{c}\", \"store\": \"futhark_store_{c}\", \"restore\": \"futhark_restore_{c}\"}}{record_json}\n    }}",
+            "    {}: {{\n      \"kind\": \"opaque\",\n      \"ctype\": \"{st} *\",\n      \"ops\": {{\"free\": \"futhark_free_{c}\", \"store\": \"futhark_store_{c}\", \"restore\": \"futhark_restore_{c}\"}}{record_json}{sum_json}\n    }}",
             json_string(&t.name)
         ));
     }
@@ -600,7 +674,7 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
         e.decls
     );
     let source = format!(
-        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\n\n{}",
+        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\nint futrt_lib_variant(void *ctx, const void *v, const char *ty);\nint futrt_lib_construct(void *ctx, const char *ty, int tag, void **out, const void *const *payload);\nint futrt_lib_destruct(void *ctx, void *const *outs, const void *v, const char *ty, int tag);\n\n{}",
         e.defs
     );
     let manifest = format!(

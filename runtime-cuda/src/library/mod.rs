@@ -55,7 +55,7 @@ use crate::context::Ctx;
 use crate::invoke::{read_array, CtxBox};
 use crate::marshal::{elem_size, from_bytes, to_bytes};
 use crate::program::{OpaqueKind, Program, Type};
-use crate::var::{call, copy_parts, free_in, upload, Var};
+use crate::var::{call, construct, copy_parts, destruct, free_in, upload, Var};
 
 /// Futhark's `FUTHARK_PROGRAM_ERROR`.
 const PROGRAM_ERROR: c_int = 2;
@@ -112,8 +112,13 @@ impl Library {
 
     /// The running context, or the error it could not start with.
     fn ctx(&mut self) -> Result<&mut Ctx, String> {
+        self.program_and_ctx().map(|(_, c)| c.get())
+    }
+
+    /// The program and the running context, borrowed together.
+    fn program_and_ctx(&mut self) -> Result<(&Program, &mut CtxBox), String> {
         match &mut self.ctx {
-            Some(c) => Ok(c.get()),
+            Some(c) => Ok((&self.program, c)),
             None => Err("the context did not start (see futhark_context_get_error)".into()),
         }
     }
@@ -854,10 +859,7 @@ unsafe fn call_entry(
             None => unsafe { &(*(*ins.add(i)).cast::<Held>()).var },
         })
         .collect();
-    let Library { program, ctx, .. } = lib;
-    let ctx = ctx
-        .as_mut()
-        .ok_or_else(|| misuse("the context did not start (see futhark_context_get_error)".into()))?;
+    let (program, ctx) = lib.program_and_ctx().map_err(misuse)?;
     let entry = &program.entries[k];
     let (_, results) = call(ctx, program, entry, &vars).map_err(|e| {
         let code = if e.starts_with("out of memory") {
@@ -868,4 +870,133 @@ unsafe fn call_entry(
         (code, e)
     })?;
     Ok(results)
+}
+
+/// `futhark_variant_opaque_<t>`: the constructor number of sum value `v`
+/// (of type `ty`); -1 for a value that is not one.
+///
+/// # Safety
+///
+/// As [`futrt_lib_free`]; `ty` NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_variant(ctx: *mut Library, v: *const Held, ty: *const c_char) -> c_int {
+    // SAFETY: forwarded.
+    let Some(lib) = (unsafe { library(ctx) }) else {
+        return -1;
+    };
+    // SAFETY: by this function's contract.
+    let held = unsafe { c_str(ty) }.and_then(|ty| lib.held(v, Some(ty), "the value"));
+    match held.map(|h| h.var.tag()) {
+        Ok(Some(tag)) => tag as c_int,
+        Ok(None) => -1,
+        Err(e) => {
+            lib.fail(1, e);
+            -1
+        }
+    }
+}
+
+/// `futhark_new_opaque_<t>_<variant>`: a value of sum type `ty` made with
+/// constructor number `tag` from its payload (one pointer per value: to
+/// a scalar, or a value), copied.
+///
+/// # Safety
+///
+/// As [`futrt_lib_new_record`], with `payload` for `fields`.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_construct(
+    ctx: *mut Library,
+    ty: *const c_char,
+    tag: c_int,
+    out: *mut *mut Held,
+    payload: *const *const c_void,
+) -> c_int {
+    // SAFETY: forwarded.
+    unsafe {
+        with(ctx, |lib| {
+            let ty = c_str(ty)?;
+            let sum = match lib.program.opaque(ty) {
+                Some(t) if t.kind == OpaqueKind::Sum => t.clone(),
+                _ => return Err(format!("{ty} is not a sum type of the program")),
+            };
+            let tag = usize::try_from(tag)
+                .ok()
+                .filter(|&t| t < sum.variants.len())
+                .ok_or_else(|| format!("{ty} has no constructor number {tag}"))?;
+            let variant = &sum.variants[tag];
+            let mut values = Vec::with_capacity(variant.payload.len());
+            for (k, t) in variant.payload.iter().enumerate() {
+                // SAFETY: one pointer per payload value by this function's
+                // contract.
+                match lib.value_in(t, *payload.add(k), &format!("payload {} of {}", k + 1, variant.name)) {
+                    Ok(v) => values.push(v),
+                    Err(e) => {
+                        let c = lib.ctx()?;
+                        for v in values {
+                            let _ = free_in(c, v);
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            let c = lib.ctx()?;
+            let built = construct(c, &sum, tag, &values.iter().collect::<Vec<_>>());
+            for v in values {
+                let _ = free_in(c, v);
+            }
+            *out = Held::new(built?);
+            Ok(())
+        })
+    }
+}
+
+/// `futhark_destruct_opaque_<t>_<variant>`: copies of the payload of sum
+/// value `v` (of type `ty`), which must have been made with constructor
+/// number `tag`, stored at `outs` (one pointer per payload value: to a
+/// scalar's storage, or to a value's pointer).
+///
+/// # Safety
+///
+/// As [`futrt_lib_free`]; `ty` NUL-terminated; `outs` holds the pointers
+/// said.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_destruct(
+    ctx: *mut Library,
+    outs: *const *mut c_void,
+    v: *const Held,
+    ty: *const c_char,
+    tag: c_int,
+) -> c_int {
+    // SAFETY: forwarded.
+    unsafe {
+        with(ctx, |lib| {
+            let ty = c_str(ty)?;
+            let held = lib.held(v, Some(ty), "the value")?;
+            let sum = lib
+                .program
+                .opaque(ty)
+                .filter(|t| t.kind == OpaqueKind::Sum)
+                .ok_or_else(|| format!("{ty} is not a sum type of the program"))?
+                .clone();
+            let has = held.var.tag();
+            if has != usize::try_from(tag).ok() {
+                let name = |t: Option<usize>| {
+                    t.and_then(|t| sum.variants.get(t))
+                        .map_or_else(|| "no valid constructor".to_string(), |v| v.name.clone())
+                };
+                return Err(format!(
+                    "the value of {ty} is made with {}, not {}",
+                    name(has),
+                    name(usize::try_from(tag).ok())
+                ));
+            }
+            let variant = &sum.variants[tag as usize];
+            let (program, c) = lib.program_and_ctx()?;
+            let values = destruct(c.get(), program, &held.var, variant)?;
+            for (k, value) in values.into_iter().enumerate() {
+                Library::value_out(value, *outs.add(k));
+            }
+            Ok(())
+        })
+    }
 }
