@@ -14,8 +14,8 @@
 //! - `object-to-exe{shared-runtime=false}` (object -> exe): the executable, linked
 //!   with the runtime, statically or against its shared library;
 //! - `object-to-library` (object -> exe): instead of an executable, the
-//!   program's C library (`futmlir build --library`): `OUT.so`, `OUT.h`
-//!   and the manifest `OUT.json` (Note [The C library] in the runtime).
+//!   program's C library (`futmlir build --library`): `OUT.so`, `OUT.a`,
+//!   `OUT.h` and the manifest `OUT.json` (Note [The C library] in the runtime).
 //!
 //! They pass on one [`Lowered`], which the driver may seed (with where
 //! the executable goes) and reads at the end: the MLIR text for
@@ -309,7 +309,7 @@ below_imp_pass!(ObjectToExe, "object-to-exe");
 
 pub const OBJECT_TO_LIBRARY: PassInfo = PassInfo {
     name: "object-to-library",
-    description: "Link the host object with futmlir's runtime into the program's C library (OUT.so), with its header (OUT.h) and manifest (OUT.json)",
+    description: "Link the host object with futmlir's runtime into the program's C library (OUT.so and OUT.a), with its header (OUT.h) and manifest (OUT.json)",
     options: &[],
     reads: &[Level::Object],
     writes: Some(Level::Exe),
@@ -369,7 +369,7 @@ impl ObjectToLibrary {
         for (ext, text) in [(".h", &generated.header), (".json", &generated.manifest)] {
             std::fs::write(with(ext), text).map_err(|e| fail(format!("cannot write {}: {e}", with(ext).display())))?;
         }
-        codegen::link_library(&obj, &generated.source, &generated.exports, &with(".so")).map_err(fail)?;
+        codegen::link_library(&obj, &generated.source, &generated.exports, &with(".so"), &with(".a")).map_err(fail)?;
         l.exe = Some(with(".so"));
         Ok(())
     }

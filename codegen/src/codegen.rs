@@ -303,37 +303,88 @@ fn c_compiler() -> Result<&'static str, String> {
         .ok_or_else(|| "no C compiler driver to link with (clang-22, clang or cc)".to_string())
 }
 
+/// Runs `cmd`; its stderr is the error when it fails.
+fn run_tool(mut cmd: Command, what: &str) -> Result<(), String> {
+    let output = cmd.output().map_err(|e| format!("cannot run {what}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("{what} failed:\n{}", String::from_utf8_lossy(&output.stderr)));
+    }
+    Ok(())
+}
+
 /// Links a program's C library (Note [The C library] in the runtime):
 /// the host object, the generated C `source` of the `futhark_*` functions
 /// (compiled here) and the runtime's static library, into the shared
-/// library `out` that exports only `exports`, so that it needs nothing
-/// beside it and two such libraries can live in one process.
-pub fn link_library(object: &Path, source: &str, exports: &[String], out: &Path) -> Result<(), String> {
+/// library `shared` and the static library `archive`, each exporting only
+/// `exports`, so that it needs nothing beside it (but, for the archive,
+/// the system libraries of [`LIBRARY_LINK_ARGS`]) and two such libraries
+/// can live in one process.
+pub fn link_library(
+    object: &Path,
+    source: &str,
+    exports: &[String],
+    shared: &Path,
+    archive: &Path,
+) -> Result<(), String> {
     let runtime = find_runtime()?;
     let cc = c_compiler()?;
     let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     let c_file = dir.path().join("api.c");
+    let api = dir.path().join("api.o");
     let script = dir.path().join("exports.map");
+    let list = dir.path().join("exports.txt");
     std::fs::write(&c_file, source).map_err(|e| format!("cannot write {}: {e}", c_file.display()))?;
     let globals: String = exports.iter().map(|e| format!("    {e};\n")).collect();
     std::fs::write(&script, format!("{{\n  global:\n{globals}  local: *;\n}};\n"))
         .map_err(|e| format!("cannot write {}: {e}", script.display()))?;
-    let output = Command::new(cc)
-        .args(["-shared", "-fPIC", "-O2", "-std=c99"])
+    std::fs::write(&list, exports.join("\n") + "\n").map_err(|e| format!("cannot write {}: {e}", list.display()))?;
+    let mut compile = Command::new(cc);
+    compile
+        .args(["-c", "-fPIC", "-O2", "-std=c99"])
         .arg(&c_file)
+        .arg("-o")
+        .arg(&api);
+    run_tool(compile, "compiling the library's C functions")?;
+
+    let mut link = Command::new(cc);
+    link.arg("-shared")
+        .arg(&api)
         .arg(object)
         .arg(&runtime)
         .arg(format!("-Wl,--version-script={}", script.display()))
-        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lutil", "-lrt", "-lc"])
+        .args(LIBRARY_LINK_ARGS)
         .arg("-o")
-        .arg(out)
-        .output()
-        .map_err(|e| format!("cannot run {cc}: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "linking the library failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    Ok(())
+        .arg(shared);
+    run_tool(link, "linking the shared library")?;
+
+    // The archive: one relocatable object with what it needs of the
+    // runtime pulled in (`ld -r`), every symbol but the API's made local.
+    let combined = dir.path().join("combined.o");
+    let mut partial = Command::new("ld");
+    partial
+        .arg("-r")
+        .arg(&api)
+        .arg(object)
+        .arg(&runtime)
+        .arg("-o")
+        .arg(&combined);
+    run_tool(partial, "ld -r (the static library)")?;
+    let mut hide = Command::new("objcopy");
+    hide.arg(format!("--keep-global-symbols={}", list.display()))
+        .arg(&combined);
+    run_tool(hide, "objcopy (the static library)")?;
+    let _ = std::fs::remove_file(archive);
+    // LLVM's archiver: GNU ar's plugin aborts on the Rust objects' LLVM
+    // sections ("Invalid encoding").
+    let archiver = ["llvm-ar-22", "llvm-ar"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok())
+        .ok_or("no llvm-ar-22 or llvm-ar to make the static library with")?;
+    let mut ar = Command::new(archiver);
+    ar.arg("rcs").arg(archive).arg(&combined);
+    run_tool(ar, archiver)
 }
+
+/// The system libraries that a program's C library needs: a program
+/// linking the static one passes them too.
+pub const LIBRARY_LINK_ARGS: &[&str] = &["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lutil", "-lrt", "-lc"];

@@ -1,7 +1,7 @@
 //! `futmlir build --library` end to end: `tests/library/prog.fut` built
-//! into `prog.so`, `prog.h` and `prog.json` for the CPU, then used from a
-//! C program (`tests/library/main.c`, compiled with `cc` against the
-//! header) and from Python through ctypes (`tests/library/ctypes_test.py`;
+//! into `prog.so`, `prog.a`, `prog.h` and `prog.json` for the CPU, then
+//! used from a C program (`tests/library/main.c`, compiled with `cc`
+//! against the header, linked with either library) and from Python through ctypes (`tests/library/ctypes_test.py`;
 //! skipped with a notice where there is no `python3`). Also: the manifest,
 //! the CUDA target's library (built here; a context on a machine without
 //! a GPU must report why rather than crash), and names the library cannot
@@ -41,19 +41,26 @@ fn build_library(dir: &Path, target: &str) {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for f in ["prog.so", "prog.h", "prog.json"] {
+    for f in ["prog.so", "prog.a", "prog.h", "prog.json"] {
         assert!(dir.join(f).exists(), "{f} was not written");
     }
 }
 
-/// Compiles the C file `source` in `dir` against `prog.h` and `prog.so`
-/// (found beside the program through its rpath) and runs it: its exit
-/// status and stdout.
-fn compile_and_run(dir: &Path, source: &Path) -> (Option<i32>, String, String) {
+/// The shared library, found beside the program through its rpath.
+const SHARED: &[&str] = &["./prog.so", "-Wl,-rpath,$ORIGIN"];
+
+/// The static library and the system libraries it needs (README).
+const STATIC: &[&str] = &["prog.a", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lutil", "-lrt"];
+
+/// Compiles the C file `source` in `dir` against `prog.h` and the library
+/// (`link`: [`SHARED`] or [`STATIC`]) and runs it: its exit status, stdout
+/// and stderr.
+fn compile_and_run(dir: &Path, source: &Path, link: &[&str]) -> (Option<i32>, String, String) {
     let cc = Command::new("cc")
         .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-I."])
         .arg(source)
-        .args(["-o", "main", "./prog.so", "-Wl,-rpath,$ORIGIN"])
+        .args(["-o", "main"])
+        .args(link)
         .current_dir(dir)
         .output()
         .expect("cc runs");
@@ -84,15 +91,27 @@ fn compile_and_run(dir: &Path, source: &Path) -> (Option<i32>, String, String) {
 fn c_program() {
     let dir = test_dir("c");
     build_library(&dir, "cpu");
-    let (status, stdout, stderr) = compile_and_run(&dir, &repo().join("tests/library/main.c"));
+    let (status, stdout, stderr) = compile_and_run(&dir, &repo().join("tests/library/main.c"), SHARED);
     assert_eq!(status, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
-    assert_eq!(
-        stdout,
-        "error: the value of shape is made with circle, not poly\n\
-         error: Assertion is false: (i < length xs) (prog.fut:20:51)\n\
-         error: entry point checked: input 1 is NULL\n\
-         OK\n"
-    );
+    assert_eq!(stdout, C_PROGRAM_OUTPUT);
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+/// What `tests/library/main.c` prints: the error messages it reads, then
+/// OK.
+const C_PROGRAM_OUTPUT: &str = "error: the value of shape is made with circle, not poly\n\
+     error: Assertion is false: (i < length xs) (prog.fut:20:51)\n\
+     error: entry point checked: input 1 is NULL\n\
+     OK\n";
+
+/// The same C program linked with the static library `prog.a`.
+#[test]
+fn c_program_static() {
+    let dir = test_dir("static");
+    build_library(&dir, "cpu");
+    let (status, stdout, stderr) = compile_and_run(&dir, &repo().join("tests/library/main.c"), STATIC);
+    assert_eq!(status, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(stdout, C_PROGRAM_OUTPUT);
     assert!(stderr.is_empty(), "{stderr}");
 }
 
@@ -272,7 +291,7 @@ int main(void) {
 "#,
     )
     .unwrap();
-    let (status, stdout, stderr) = compile_and_run(&dir, &source);
+    let (status, stdout, stderr) = compile_and_run(&dir, &source, SHARED);
     assert_eq!(status, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(
         stdout == "ran\n" || (stdout.starts_with("no device: ") && stdout.contains("CUDA")),

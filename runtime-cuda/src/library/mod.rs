@@ -10,8 +10,10 @@
 // Note [The C library]
 // ~~~~~~~~~~~~~~~~~~~~
 // Futhark's `--library` writes C source for the whole program; futmlir
-// compiles the program, so `prog.so` holds the same host object an
-// executable has (its `main` unused), the runtime (statically), and a
+// compiles the program, so `prog.so` (and `prog.a`, the same as one
+// relocatable object) holds the same host object an executable has (its
+// `main` unused, and like everything but the API not exported), the
+// runtime, and a
 // small C file generated per program (`generate`) that defines the
 // `futhark_*` functions of `prog.h` with the program's types and entry
 // points in their names. Each is a thin call of a `futrt_lib_*` function
