@@ -85,8 +85,8 @@ fn compile_and_run(dir: &Path, source: &Path, link: &[&str]) -> (Option<i32>, St
 /// records (new, through entry points, project, store and restore, one
 /// holding an array), a sum type (each constructor made, through entry
 /// points, its variant read and its payload taken apart; destructing
-/// with the wrong constructor refused), a failing assertion and a NULL
-/// argument (error codes and messages; the context goes on working).
+/// with the wrong constructor refused), a failing assertion and NULL
+/// arguments (error codes and messages; the context goes on working).
 #[test]
 fn c_program() {
     let dir = test_dir("c");
@@ -102,6 +102,7 @@ fn c_program() {
 const C_PROGRAM_OUTPUT: &str = "error: the value of shape is made with circle, not poly\n\
      error: Assertion is false: (i < length xs) (prog.fut:20:51)\n\
      error: entry point checked: input 1 is NULL\n\
+     error: entry point checked: output 1 is NULL\n\
      OK\n";
 
 /// The same C program linked with the static library `prog.a`.

@@ -163,6 +163,11 @@ int main(void) {
   CHECK(err != NULL);
   printf("error: %s\n", err);
   free(err);
+  CHECK(futhark_entry_checked(ctx, NULL, iin, 1) != 0);
+  err = futhark_context_get_error(ctx);
+  CHECK(err != NULL);
+  printf("error: %s\n", err);
+  free(err);
   futhark_free_i32_1d(ctx, iin);
 
   CHECK(futhark_context_clear_caches(ctx) == 0);

@@ -12,10 +12,9 @@
 // Futhark's `--library` writes C source for the whole program; futmlir
 // compiles the program, so `prog.so` (and `prog.a`, the same as one
 // relocatable object) holds the same host object an executable has (its
-// `main` unused, and like everything but the API not exported), the
-// runtime, and a
-// small C file generated per program (`generate`) that defines the
-// `futhark_*` functions of `prog.h` with the program's types and entry
+// `main` unused and, like everything but the API, not exported), the
+// runtime, and a small C file generated per program (`generate`) that
+// defines the `futhark_*` functions of `prog.h` with the program's types and entry
 // points in their names. Each is a thin call of a `futrt_lib_*` function
 // here, which reads the program descriptor (`@futmlir_program`, the
 // executable's) and does the work generically:
@@ -634,6 +633,9 @@ pub unsafe extern "C" fn futrt_lib_project(
     unsafe {
         with(ctx, |lib| {
             let field = c_str(field)?;
+            if out.is_null() {
+                return Err("the output is NULL".into());
+            }
             let Var::Opaque { ty, parts } = &lib.held(v, Some(c_str(record)?), "the record")?.var else {
                 return Err("not a record".into());
             };
@@ -800,7 +802,7 @@ pub unsafe extern "C" fn futrt_lib_call(
         return 1;
     };
     // SAFETY: forwarded from this function's contract.
-    let called = unsafe { call_entry(lib, name, ins) };
+    let called = unsafe { call_entry(lib, name, outs, ins) };
     match called {
         Ok(results) => {
             for (k, var) in results.into_iter().enumerate() {
@@ -813,8 +815,8 @@ pub unsafe extern "C" fn futrt_lib_call(
     }
 }
 
-/// The results of entry point `name` on `ins`, or the code to return and
-/// the error.
+/// The results of entry point `name` on `ins` (after checking that
+/// `outs` has no NULL), or the code to return and the error.
 ///
 /// # Safety
 ///
@@ -822,6 +824,7 @@ pub unsafe extern "C" fn futrt_lib_call(
 unsafe fn call_entry(
     lib: &mut Library,
     name: *const c_char,
+    outs: *const *mut c_void,
     ins: *const *const c_void,
 ) -> Result<Vec<Var>, (c_int, String)> {
     let misuse = |e: String| (code(&e), e);
@@ -835,6 +838,12 @@ unsafe fn call_entry(
         .ok_or_else(|| misuse(format!("Unknown entry point: {name}")))?;
     if let Some(why) = &lib.program.entries[k].uncallable {
         return Err((PROGRAM_ERROR, format!("entry point {name} cannot be called: {why}")));
+    }
+    for i in 0..lib.program.entries[k].results.len() {
+        // SAFETY: one pointer per result by this function's contract.
+        if unsafe { *outs.add(i) }.is_null() {
+            return Err(misuse(format!("entry point {name}: output {} is NULL", i + 1)));
+        }
     }
     let params = lib.program.entries[k].params.clone();
     // Scalars are read here; values are checked and passed as they are
