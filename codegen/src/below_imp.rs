@@ -12,7 +12,10 @@
 //! - `llvm-to-object` (llvm -> object): LLVM's optimisation and the host
 //!   object;
 //! - `object-to-exe{shared-runtime=false}` (object -> exe): the executable, linked
-//!   with the runtime, statically or against its shared library.
+//!   with the runtime, statically or against its shared library;
+//! - `object-to-library` (object -> exe): instead of an executable, the
+//!   program's C library (`futmlir build --library`): `OUT.so`, `OUT.a`,
+//!   `OUT.h` and the manifest `OUT.json` (Note [The C library] in the runtime).
 //!
 //! They pass on one [`Lowered`], which the driver may seed (with where
 //! the executable goes) and reads at the end: the MLIR text for
@@ -303,3 +306,72 @@ impl ObjectToExe {
     }
 }
 below_imp_pass!(ObjectToExe, "object-to-exe");
+
+pub const OBJECT_TO_LIBRARY: PassInfo = PassInfo {
+    name: "object-to-library",
+    description: "Link the host object with futmlir's runtime into the program's C library (OUT.so and OUT.a), with its header (OUT.h) and manifest (OUT.json)",
+    options: &[],
+    reads: &[Level::Object],
+    writes: Some(Level::Exe),
+    create: &|_: &Options, _| Box::new(ObjectToLibrary),
+};
+
+struct ObjectToLibrary;
+
+impl ObjectToLibrary {
+    fn lower(&mut self, _: &mut Context, _: OpId, artifact: &mut Artifact) -> Result<(), Diagnostic> {
+        let l = lowered(artifact)?;
+        let obj = l
+            .object
+            .clone()
+            .ok_or_else(|| fail("there is no host object: run `llvm-to-object` before this pass"))?;
+        let mlir = l.mlir()?;
+        let backend = if mlir.device.is_some() { "cuda" } else { "c" };
+        let entries = mlir
+            .entries
+            .iter()
+            .map(|e| {
+                let types = |codes: &[i64]| -> Result<Vec<futmlir_runtime_cuda::Type>, Diagnostic> {
+                    codes
+                        .chunks(2)
+                        .map(|pair| {
+                            let elem = usize::try_from(pair[0])
+                                .ok()
+                                .and_then(|k| futmlir_values::PrimType::ALL.get(k).copied())
+                                .ok_or_else(|| {
+                                    fail(format!("entry point {}: element type code {}", e.name, pair[0]))
+                                })?;
+                            Ok(futmlir_runtime_cuda::Type {
+                                elem,
+                                rank: pair.get(1).copied().unwrap_or(0) as usize,
+                            })
+                        })
+                        .collect()
+                };
+                Ok(futmlir_runtime_cuda::EntryDescription {
+                    name: e.name.clone(),
+                    ins: types(&e.in_types)?,
+                    outs: types(&e.out_types)?,
+                    interface: e.interface.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>, Diagnostic>>()?;
+        let generated = futmlir_runtime_cuda::library::generate(entries, backend).map_err(fail)?;
+        let out = match &l.out {
+            Some(out) => out.clone(),
+            None => l.temp_dir().map_err(fail)?.join("program"),
+        };
+        let with = |ext: &str| {
+            let mut p = out.clone().into_os_string();
+            p.push(ext);
+            PathBuf::from(p)
+        };
+        for (ext, text) in [(".h", &generated.header), (".json", &generated.manifest)] {
+            std::fs::write(with(ext), text).map_err(|e| fail(format!("cannot write {}: {e}", with(ext).display())))?;
+        }
+        codegen::link_library(&obj, &generated.source, &generated.exports, &with(".so"), &with(".a")).map_err(fail)?;
+        l.exe = Some(with(".so"));
+        Ok(())
+    }
+}
+below_imp_pass!(ObjectToLibrary, "object-to-library");

@@ -207,10 +207,10 @@ pub fn host_object(ir: &str, path: &Path) -> Result<(), String> {
 }
 
 /// The static library of the runtime: `FUTMLIR_RUNTIME` if set, else
-/// `libfutmlir_runtime_cuda.a` beside the `futmlir` executable (cargo
-/// puts both in `target/<profile>/`) or one folder up (test binaries run
-/// from `target/<profile>/deps/`), else the newest
-/// `libfutmlir_runtime_cuda-<hash>.a` that `cargo test` leaves in
+/// the newest of `libfutmlir_runtime_cuda.a` beside the `futmlir`
+/// executable (cargo puts both in `target/<profile>/`) or one folder up
+/// (test binaries run from `target/<profile>/deps/`) and the
+/// `libfutmlir_runtime_cuda-<hash>.a` that cargo leaves in
 /// `target/<profile>/deps/`.
 pub fn find_runtime() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("FUTMLIR_RUNTIME") {
@@ -228,17 +228,18 @@ pub fn find_runtime_shared() -> Result<PathBuf, String> {
     find_artifact("libfutmlir_runtime_cuda", ".so")
 }
 
-/// `<stem><ext>` beside the `futmlir` executable or one folder up, else
-/// the newest `<stem>*<ext>` in their `deps/` folders (where `cargo test`
-/// leaves hashed copies).
+/// The newest of `<stem><ext>` beside the `futmlir` executable or one
+/// folder up and the `<stem>*<ext>` in their `deps/` folders (where cargo
+/// leaves hashed copies). The newest, because cargo updates the copy
+/// beside the executable only when it builds the runtime's package
+/// itself: `cargo test -p futmlir` rebuilds only the hashed one, and the
+/// other would be stale.
 fn find_artifact(stem: &str, ext: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate futmlir: {e}"))?;
     let name = format!("{stem}{ext}");
     let dirs: Vec<PathBuf> = exe.ancestors().skip(1).take(2).map(Path::to_path_buf).collect();
-    if let Some(p) = dirs.iter().map(|d| d.join(&name)).find(|p| p.exists()) {
-        return Ok(p);
-    }
-    let newest = dirs
+    let beside = dirs.iter().map(|d| d.join(&name)).filter(|p| p.exists());
+    let hashed = dirs
         .iter()
         .filter_map(|d| std::fs::read_dir(d.join("deps")).ok())
         .flatten()
@@ -247,7 +248,10 @@ fn find_artifact(stem: &str, ext: &str) -> Result<PathBuf, String> {
             let n = e.file_name().to_string_lossy().into_owned();
             n.starts_with(stem) && n.ends_with(ext)
         })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .map(|e| e.path());
+    let newest = beside
+        .chain(hashed)
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
         .max();
     newest.map(|(_, p)| p).ok_or_else(|| {
         format!(
@@ -266,10 +270,7 @@ pub fn link(object: &Path, out: &Path, dynamic: bool) -> Result<(), String> {
     } else {
         find_runtime()?
     };
-    let linker = ["clang-22", "clang", "cc"]
-        .into_iter()
-        .find(|c| Command::new(c).arg("--version").output().is_ok())
-        .ok_or("no C compiler driver to link with (clang-22, clang or cc)")?;
+    let linker = c_compiler()?;
     let mut cmd = Command::new(linker);
     cmd.arg(object);
     if dynamic {
@@ -293,3 +294,97 @@ pub fn link(object: &Path, out: &Path, dynamic: bool) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The C compiler driver that links: clang-22, clang or cc.
+fn c_compiler() -> Result<&'static str, String> {
+    ["clang-22", "clang", "cc"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok())
+        .ok_or_else(|| "no C compiler driver to link with (clang-22, clang or cc)".to_string())
+}
+
+/// Runs `cmd`; its stderr is the error when it fails.
+fn run_tool(mut cmd: Command, what: &str) -> Result<(), String> {
+    let output = cmd.output().map_err(|e| format!("cannot run {what}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("{what} failed:\n{}", String::from_utf8_lossy(&output.stderr)));
+    }
+    Ok(())
+}
+
+/// Links a program's C library (Note [The C library] in the runtime):
+/// the host object, the generated C `source` of the `futhark_*` functions
+/// (compiled here) and the runtime's static library, into the shared
+/// library `shared` and the static library `archive`, each exporting only
+/// `exports`, so that it needs nothing beside it (but, for the archive,
+/// the system libraries of [`LIBRARY_LINK_ARGS`]) and two such libraries
+/// can live in one process.
+pub fn link_library(
+    object: &Path,
+    source: &str,
+    exports: &[String],
+    shared: &Path,
+    archive: &Path,
+) -> Result<(), String> {
+    let runtime = find_runtime()?;
+    let cc = c_compiler()?;
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let c_file = dir.path().join("api.c");
+    let api = dir.path().join("api.o");
+    let script = dir.path().join("exports.map");
+    let list = dir.path().join("exports.txt");
+    std::fs::write(&c_file, source).map_err(|e| format!("cannot write {}: {e}", c_file.display()))?;
+    let globals: String = exports.iter().map(|e| format!("    {e};\n")).collect();
+    std::fs::write(&script, format!("{{\n  global:\n{globals}  local: *;\n}};\n"))
+        .map_err(|e| format!("cannot write {}: {e}", script.display()))?;
+    std::fs::write(&list, exports.join("\n") + "\n").map_err(|e| format!("cannot write {}: {e}", list.display()))?;
+    let mut compile = Command::new(cc);
+    compile
+        .args(["-c", "-fPIC", "-O2", "-std=c99"])
+        .arg(&c_file)
+        .arg("-o")
+        .arg(&api);
+    run_tool(compile, "compiling the library's C functions")?;
+
+    let mut link = Command::new(cc);
+    link.arg("-shared")
+        .arg(&api)
+        .arg(object)
+        .arg(&runtime)
+        .arg(format!("-Wl,--version-script={}", script.display()))
+        .args(LIBRARY_LINK_ARGS)
+        .arg("-o")
+        .arg(shared);
+    run_tool(link, "linking the shared library")?;
+
+    // The archive: one relocatable object with what it needs of the
+    // runtime pulled in (`ld -r`), every symbol but the API's made local.
+    let combined = dir.path().join("combined.o");
+    let mut partial = Command::new("ld");
+    partial
+        .arg("-r")
+        .arg(&api)
+        .arg(object)
+        .arg(&runtime)
+        .arg("-o")
+        .arg(&combined);
+    run_tool(partial, "ld -r (the static library)")?;
+    let mut hide = Command::new("objcopy");
+    hide.arg(format!("--keep-global-symbols={}", list.display()))
+        .arg(&combined);
+    run_tool(hide, "objcopy (the static library)")?;
+    let _ = std::fs::remove_file(archive);
+    // LLVM's archiver: GNU ar's plugin aborts on the Rust objects' LLVM
+    // sections ("Invalid encoding").
+    let archiver = ["llvm-ar-22", "llvm-ar"]
+        .into_iter()
+        .find(|c| Command::new(c).arg("--version").output().is_ok())
+        .ok_or("no llvm-ar-22 or llvm-ar to make the static library with")?;
+    let mut ar = Command::new(archiver);
+    ar.arg("rcs").arg(archive).arg(&combined);
+    run_tool(ar, archiver)
+}
+
+/// The system libraries that a program's C library needs: a program
+/// linking the static one passes them too.
+pub const LIBRARY_LINK_ARGS: &[&str] = &["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lutil", "-lrt", "-lc"];

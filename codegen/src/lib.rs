@@ -5,7 +5,7 @@
 //!   libraries and the linker;
 //! - [`below_imp`]: the passes `imp-to-mlir` (the lowering crate's
 //!   `imp_to_mlir`), `mlir-to-ptx`, `mlir-to-llvm`, `llvm-to-object` and
-//!   `object-to-exe`, registered with [`register_passes`] (which also
+//!   `object-to-exe` (or `object-to-library`), registered with [`register_passes`] (which also
 //!   registers the lowering crate's conversions);
 //! - [`toolchain`] proves the toolchain is linked: it asks MLIR (through
 //!   melior) and LLVM (through inkwell) who they are.
@@ -23,6 +23,7 @@ pub fn register_passes() {
         below_imp::MLIR_TO_LLVM,
         below_imp::LLVM_TO_OBJECT,
         below_imp::OBJECT_TO_EXE,
+        below_imp::OBJECT_TO_LIBRARY,
     ];
     futmlir_passes::registry::register(PASSES);
 }

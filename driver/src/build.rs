@@ -57,6 +57,11 @@ pub struct BuildArgs {
     /// when it runs, instead of statically.
     #[arg(long)]
     shared_runtime: bool,
+    /// Build the program's C library instead of an executable: `OUT.so`
+    /// (the runtime linked in), its header `OUT.h` and manifest `OUT.json`,
+    /// where OUT is `-o` (Futhark's C API, `c-api.rst`).
+    #[arg(long, conflicts_with = "shared_runtime")]
+    library: bool,
     #[command(flatten)]
     flags: PassFlags,
 }
@@ -64,14 +69,43 @@ pub struct BuildArgs {
 /// What `--dump-pass-pipeline` prints: the `--pass-pipeline` given,
 /// parsed and printed with every option (or its parse error), or the
 /// default for the target.
-pub fn pipeline_text(flags: &PassFlags, gpu: Option<&str>, shared_runtime: bool) -> String {
-    let text = flags
-        .pass_pipeline
-        .clone()
-        .unwrap_or_else(|| pipelines::compile(gpu, shared_runtime));
+pub fn pipeline_text(flags: &PassFlags, gpu: Option<&str>, output: Product) -> String {
+    let text = flags.pass_pipeline.clone().unwrap_or_else(|| output.pipeline(gpu));
     match Pipeline::parse(&text) {
         Ok(p) => p.to_string(),
         Err(e) => format!("{:?}", e.to_report(&text)),
+    }
+}
+
+/// What the default pipeline ends in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Product {
+    /// An executable, with the runtime linked in statically, or
+    /// (`shared_runtime`) found beside it when it runs.
+    Exe { shared_runtime: bool },
+    /// The program's C library (`--library`).
+    Library,
+}
+
+impl Product {
+    /// The default pipeline for `gpu` (the CUDA chip, or the CPU).
+    pub fn pipeline(self, gpu: Option<&str>) -> String {
+        match self {
+            Product::Exe { shared_runtime } => pipelines::compile(gpu, shared_runtime),
+            Product::Library => pipelines::library(gpu),
+        }
+    }
+}
+
+impl BuildArgs {
+    fn output_kind(&self) -> Product {
+        if self.library {
+            Product::Library
+        } else {
+            Product::Exe {
+                shared_runtime: self.shared_runtime,
+            }
+        }
     }
 }
 
@@ -92,12 +126,12 @@ pub fn main(a: BuildArgs) -> ExitCode {
     if a.flags.dump_pass_pipeline {
         // Only the pipeline, so that `--pass-pipeline="$(futmlir build
         // --dump-pass-pipeline P 2>&1)"` builds the same executable.
-        eprintln!("{}", pipeline_text(&a.flags, gpu_chip(&a), a.shared_runtime));
+        eprintln!("{}", pipeline_text(&a.flags, gpu_chip(&a), a.output_kind()));
         return ExitCode::SUCCESS;
     }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
     let gpu = gpu_chip(&a);
-    match build_with(&a.program, a.emit, gpu, &out, a.shared_runtime, None, &a.flags) {
+    match build_with(&a.program, a.emit, gpu, &out, a.output_kind(), None, &a.flags) {
         Ok(Some(text)) => {
             print!("{text}");
             ExitCode::SUCCESS
@@ -135,8 +169,9 @@ fn emit_level(emit: Emit) -> Option<Level> {
 /// Compiles `program` for the CPU, or for the CUDA target when `gpu` names
 /// the chip; returns the text of a stage for `emit` other than `Exe`,
 /// otherwise writes the executable to `out`, linked with the runtime's
-/// shared library found beside it when it runs (`dynamic`) or statically,
-/// and the kernels' PTX also to `ptx_out`. Errors are rendered
+/// shared library found beside it when it runs or statically (`output`),
+/// or the C library `out.so` with `out.h` and `out.json`, and the kernels'
+/// PTX also to `ptx_out`. Errors are rendered
 /// diagnostics. With the pass manager's flags: `--pass-pipeline`
 /// (default [`pipelines::compile`] for the target), checked against the
 /// levels from soac (a `.fut` program internalised) to the executable,
@@ -147,7 +182,7 @@ pub fn build_with(
     emit: Emit,
     gpu: Option<&str>,
     out: &Path,
-    dynamic: bool,
+    output: Product,
     ptx_out: Option<&Path>,
     flags: &PassFlags,
 ) -> Result<Option<String>, String> {
@@ -175,7 +210,7 @@ pub fn build_with(
             Pipeline::parse(t).map_err(|e| format!("{:?}", e.to_report(t)))?,
         ),
         None => {
-            let text = pipelines::compile(gpu, dynamic);
+            let text = output.pipeline(gpu);
             let whole = Pipeline::parse(&text).map_err(|e| format!("{:?}", e.to_report(&text)))?;
             if !ir_input {
                 (text, whole)

@@ -31,7 +31,7 @@ use std::path::Path;
 use futmlir_frontend::testspec::{parse_test_spec, Expected, InputSpec, OutputSpec};
 use futmlir_frontend::values;
 
-use crate::build::{build_with, Emit};
+use crate::build::{build_with, Emit, Product};
 use crate::passflags::PassFlags;
 use crate::test::{block_skip, case_skip, Backend, FrontendValues, InterpBackend, Runner, ValueLib};
 
@@ -52,7 +52,18 @@ pub fn bundle(
         let name = format!("p{pi}");
         let exe = dir.join(&name);
         let ptx = gpu.map(|_| dir.join(format!("{name}.ptx")));
-        let compile = || build_with(path, Emit::Exe, gpu, &exe, true, ptx.as_deref(), flags).map(|_| ());
+        let compile = || {
+            build_with(
+                path,
+                Emit::Exe,
+                gpu,
+                &exe,
+                Product::Exe { shared_runtime: true },
+                ptx.as_deref(),
+                flags,
+            )
+            .map(|_| ())
+        };
         let Some(lines) = program_cases(path, &name, dir, backend, false, compile)? else {
             continue;
         };

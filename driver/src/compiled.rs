@@ -11,7 +11,7 @@ use std::process::{Command, Output, Stdio};
 
 use futmlir_frontend::values::{self, Value};
 
-use crate::build::{build_with, Emit};
+use crate::build::{build_with, Emit, Product};
 use crate::test::{Backend, Compiled, Timed};
 
 /// The prefix of a compile error that means "this backend cannot compile
@@ -44,7 +44,15 @@ impl Backend for ExeBackend {
     fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
         let exe = dir.path().join("program");
-        build_with(path, Emit::Exe, self.gpu.as_deref(), &exe, false, None, &self.flags)?;
+        build_with(
+            path,
+            Emit::Exe,
+            self.gpu.as_deref(),
+            &exe,
+            Product::Exe { shared_runtime: false },
+            None,
+            &self.flags,
+        )?;
         Ok(Box::new(Executable { dir, exe }))
     }
 }

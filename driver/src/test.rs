@@ -102,7 +102,10 @@ impl BackendKind {
         }
         if flags.dump_pass_pipeline {
             let gpu = (self == BackendKind::Cuda).then_some(gpu_arch);
-            eprintln!("{}", crate::build::pipeline_text(flags, gpu, false));
+            eprintln!(
+                "{}",
+                crate::build::pipeline_text(flags, gpu, crate::build::Product::Exe { shared_runtime: false })
+            );
             return Err(ExitCode::SUCCESS);
         }
         // The rule files are read again for each program (one book per

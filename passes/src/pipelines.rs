@@ -123,6 +123,13 @@ pub fn compile(gpu: Option<&str>, shared_runtime: bool) -> String {
     format!("{},{below}", to_imp(gpu.is_some()))
 }
 
+/// The whole compile to the program's C library (`futmlir build
+/// --library`): [`compile`] ending in `object-to-library` instead of
+/// `object-to-exe`; the host object is the executable's.
+pub fn library(gpu: Option<&str>) -> String {
+    compile(gpu, false).replace(",object-to-exe", ",object-to-library")
+}
+
 #[cfg(test)]
 mod tests {
     use crate::Pipeline;

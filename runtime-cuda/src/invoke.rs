@@ -65,6 +65,9 @@ pub enum Returned {
 /// Note [Entry point failures in the server].
 pub fn invoke(ctx: &mut CtxBox, entry: &Entry, args: &[Arg]) -> Result<(u128, Vec<Returned>), String> {
     let name = &entry.name;
+    let func = entry
+        .func
+        .ok_or_else(|| format!("entry point {name} has no compiled function"))?;
     // The cells behind `ins` and `outs`: an array's `struct futrt_array`
     // (memory, then dimensions) or a scalar's 8 bytes.
     let mut in_cells: Vec<Vec<i64>> = args
@@ -91,7 +94,7 @@ pub fn invoke(ctx: &mut CtxBox, entry: &Entry, args: &[Arg]) -> Result<(u128, Ve
     // and results of these types; every cell is as the ABI lays it out and
     // outlives the call; no reference to the context is alive.
     let called = std::panic::catch_unwind(AssertUnwindSafe(|| unsafe {
-        (entry.func)(raw, outs.as_mut_ptr(), ins.as_mut_ptr())
+        func(raw, outs.as_mut_ptr(), ins.as_mut_ptr())
     }));
     let failure =
         match called {

@@ -15,6 +15,12 @@
 //! - `invoke`: one call of an entry point, shared by `run` and `server`:
 //!   the arguments as the ABI lays them out, the timed call, the results
 //!   checked; in the server, a failing entry point ends only its call.
+//! - [`library`]: the C library of `futmlir build --library`: Futhark's
+//!   C API over the context, and the generation of each program's header,
+//!   wrappers and manifest (Note [The C library]).
+//! - `var`: values held between calls (a scalar, an array in the target's
+//!   memory, an opaque value's components) and one call of an entry point
+//!   on them, shared by the server and the C library.
 //! - `server`: `prog --server`, Futhark's server protocol on stdin and
 //!   stdout, with a store of variables whose arrays stay in the target's
 //!   memory between calls, and whose values of opaque types (records,
@@ -54,12 +60,16 @@ mod context;
 mod cpu;
 mod cuda;
 mod invoke;
+pub mod library;
 mod marshal;
 mod params;
 mod pool;
 mod program;
 mod run;
 mod server;
+mod var;
+
+pub use program::{EntryDescription, Type};
 
 /// The native libraries that an executable linking the static library
 /// needs, as linker arguments (from rustc's `native-static-libs`).

@@ -109,7 +109,20 @@ pub struct Entry {
     /// translate it (Note [Uncallable entry points] in the compiler's
     /// `segop_to_imp::entry`); `func` must not be called then.
     pub uncallable: Option<String>,
-    pub func: futrt_entry_fn,
+    /// The compiled function; `None` in a program read from its
+    /// description alone ([`Program::describe`], for generating the C
+    /// library's code), which is never called.
+    pub func: Option<futrt_entry_fn>,
+}
+
+/// An entry point as the compiler describes it: its name, components and
+/// interface text (`ABI.md`), without a function.
+#[derive(Clone, Debug)]
+pub struct EntryDescription {
+    pub name: String,
+    pub ins: Vec<Type>,
+    pub outs: Vec<Type>,
+    pub interface: String,
 }
 
 impl Entry {
@@ -200,8 +213,8 @@ impl Program {
                 p.version
             ));
         }
-        let mut entries = Vec::new();
-        let mut opaques = Vec::new();
+        let mut descriptions = Vec::new();
+        let mut funcs = Vec::new();
         // SAFETY (here and below): the descriptor's arrays and strings are
         // valid for their counts by this function's contract.
         for (i, e) in unsafe { slice(p.entries, p.n_entries, "entries") }?.iter().enumerate() {
@@ -210,25 +223,22 @@ impl Program {
             let (ins, outs) = unsafe { (slice(e.r#in, e.n_in, &what)?, slice(e.out, e.n_out, &what)?) };
             let ins = types(ins, &format!("{what}: parameter"))?;
             let outs = types(outs, &format!("{what}: result"))?;
-            let text = if e.interface.is_null() {
+            let interface = if e.interface.is_null() {
                 String::new()
             } else {
                 unsafe { string(e.interface, &what) }?
             };
-            let Interface {
-                params,
-                results,
-                uncallable,
-            } = interface(&text, &ins, &outs, &mut opaques).map_err(|m| format!("{what}: interface: {m}"))?;
-            entries.push(Entry {
+            funcs.push(Some(e.r#fn.ok_or_else(|| format!("{what}: NULL function"))?));
+            descriptions.push(EntryDescription {
+                name,
                 ins,
                 outs,
-                params,
-                results,
-                uncallable,
-                func: e.r#fn.ok_or_else(|| format!("{what}: NULL function"))?,
-                name,
+                interface,
             });
+        }
+        let mut program = Program::describe(descriptions)?;
+        for (entry, func) in program.entries.iter_mut().zip(funcs) {
+            entry.func = func;
         }
         let strings = |p: *const *const c_char, n: i64, what: &str| -> Result<Vec<String>, String> {
             unsafe { slice(p, n, what) }?
@@ -237,13 +247,54 @@ impl Program {
                 .map(|(i, &s)| unsafe { string(s, &format!("{what} {i}")) })
                 .collect()
         };
+        program.ptx = (!p.ptx.is_null()).then(|| unsafe { CStr::from_ptr(p.ptx) }.to_owned());
+        program.kernel_names = strings(p.kernel_names, p.n_kernels, "kernel name")?;
+        program.messages = strings(p.messages, p.n_messages, "message")?;
+        Ok(program)
+    }
+
+    /// The program that `entries` describe, with their interfaces read and
+    /// checked, and no functions, PTX or messages: what the C library's
+    /// code is generated from (`crate::library::generate`).
+    pub fn describe(entries: Vec<EntryDescription>) -> Result<Program, String> {
+        let mut opaques = Vec::new();
+        let mut read = Vec::with_capacity(entries.len());
+        for e in entries {
+            let what = format!("entry point {}", e.name);
+            let Interface {
+                params,
+                results,
+                uncallable,
+            } = interface(&e.interface, &e.ins, &e.outs, &mut opaques)
+                .map_err(|m| format!("{what}: interface: {m}"))?;
+            read.push(Entry {
+                name: e.name,
+                ins: e.ins,
+                outs: e.outs,
+                params,
+                results,
+                uncallable,
+                func: None,
+            });
+        }
         Ok(Program {
-            entries,
+            entries: read,
             opaques,
-            ptx: (!p.ptx.is_null()).then(|| unsafe { CStr::from_ptr(p.ptx) }.to_owned()),
-            kernel_names: strings(p.kernel_names, p.n_kernels, "kernel name")?,
-            messages: strings(p.messages, p.n_messages, "message")?,
+            ptx: None,
+            kernel_names: Vec::new(),
+            messages: Vec::new(),
         })
+    }
+
+    /// A program of no entry points.
+    pub fn empty() -> Program {
+        Program {
+            entries: Vec::new(),
+            opaques: Vec::new(),
+            ptx: None,
+            kernel_names: Vec::new(),
+            messages: Vec::new(),
+        }
     }
 
     pub fn entry(&self, name: &str) -> Option<&Entry> {

@@ -12,13 +12,14 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
-use futmlir_values::{read_values_partial, write_binary, PrimType, Value};
+use futmlir_values::{read_values_partial, write_binary};
 
 use crate::context::Ctx;
-use crate::invoke::{invoke, read_array, Arg, CtxBox, Returned};
-use crate::marshal::{elem_size, from_bytes, to_bytes};
+use crate::invoke::{read_array, CtxBox};
+use crate::marshal::from_bytes;
 use crate::params::PARAMS;
 use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type, Variant};
+use crate::var::{call, construct, copy_parts, destruct, free_in, upload, Var};
 
 // Note [Values in the server]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -60,97 +61,6 @@ use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type, Variant};
 // payload out.
 // The commands on arrays of records (`zip`, `unzip`, `index`) and
 // `new_array`, `set`, `attributes` are not supported.
-
-/// A variable's value.
-enum Var {
-    /// A scalar, on the host.
-    Scalar(Value),
-    /// An array in the target's memory, owned by the store (`mem` is 0
-    /// only when it has no elements).
-    Array {
-        elem: PrimType,
-        shape: Vec<usize>,
-        mem: usize,
-        bytes: usize,
-    },
-    /// A value of opaque type `ty`: its components, each a scalar or an
-    /// array.
-    Opaque { ty: String, parts: Vec<Var> },
-}
-
-impl Var {
-    /// The name of the variable's type, as `type` prints it.
-    fn type_name(&self) -> String {
-        match self {
-            Var::Scalar(v) => v.type_name(),
-            Var::Array { elem, shape, .. } => Type {
-                elem: *elem,
-                rank: shape.len(),
-            }
-            .name(),
-            Var::Opaque { ty, .. } => ty.clone(),
-        }
-    }
-
-    /// The components: an opaque value's parts, or the value itself.
-    fn components(&self) -> &[Var] {
-        match self {
-            Var::Opaque { parts, .. } => parts,
-            v => std::slice::from_ref(v),
-        }
-    }
-}
-
-/// Frees the target's memory that `var` owns.
-fn free_in(c: &mut Ctx, var: Var) -> Result<(), String> {
-    match var {
-        Var::Scalar(_) => Ok(()),
-        Var::Array { mem, .. } => c.free(mem),
-        Var::Opaque { parts, .. } => parts.into_iter().try_for_each(|p| free_in(c, p)),
-    }
-}
-
-/// Copies of the components `parts`, arrays copied within the target's
-/// memory; on an error, the copies made so far are freed.
-fn copy_parts(c: &mut Ctx, parts: &[Var]) -> Result<Vec<Var>, String> {
-    let mut copies = Vec::with_capacity(parts.len());
-    for part in parts {
-        let copy = match part {
-            Var::Scalar(v) => Ok(Var::Scalar(v.clone())),
-            Var::Array {
-                elem,
-                shape,
-                mem,
-                bytes,
-            } => c.alloc(*bytes).and_then(|new| {
-                // SAFETY: both blocks hold at least `bytes` bytes.
-                match *bytes == 0 || unsafe { c.copy(new, *mem, *bytes) }.is_ok() {
-                    true => Ok(Var::Array {
-                        elem: *elem,
-                        shape: shape.clone(),
-                        mem: new,
-                        bytes: *bytes,
-                    }),
-                    false => {
-                        let _ = c.free(new);
-                        Err(format!("cannot copy an array of {bytes} bytes"))
-                    }
-                }
-            }),
-            Var::Opaque { ty, parts } => copy_parts(c, parts).map(|parts| Var::Opaque { ty: ty.clone(), parts }),
-        };
-        match copy {
-            Ok(v) => copies.push(v),
-            Err(e) => {
-                for v in copies {
-                    let _ = free_in(c, v);
-                }
-                return Err(e);
-            }
-        }
-    }
-    Ok(copies)
-}
 
 /// The words of a command line; an unclosed quote is an error.
 fn words(line: &str) -> Result<Vec<String>, String> {
@@ -443,69 +353,9 @@ impl<'p> Server<'p> {
                 ));
             }
         }
-        // Fresh copies of the arrays: the entry may write into them. See
-        // Note [Values in the server].
-        let mut call_args = Vec::with_capacity(entry.ins.len());
-        let mut copies = Vec::new();
-        let mut failed = None;
-        for part in ins.iter().flat_map(|v| self.vars[v].components()) {
-            let arg = match part {
-                Var::Scalar(value) => Arg::Scalar(to_bytes(value)),
-                Var::Array { shape, mem, bytes, .. } => {
-                    let (src, bytes, shape) = (*mem, *bytes, shape.iter().map(|&d| d as i64).collect());
-                    let c = self.ctx.get();
-                    let copy = match c.alloc(bytes) {
-                        Ok(m) => m,
-                        Err(e) => {
-                            failed = Some(e);
-                            break;
-                        }
-                    };
-                    copies.push(copy);
-                    if bytes > 0 {
-                        // SAFETY: both blocks hold at least `bytes` bytes.
-                        if let Err(e) = unsafe { c.copy(copy, src, bytes) } {
-                            failed = Some(e);
-                            break;
-                        }
-                    }
-                    Arg::Array { mem: copy, shape }
-                }
-                Var::Opaque { .. } => unreachable!("a component is a scalar or an array"),
-            };
-            call_args.push(arg);
-        }
-        let called = match failed {
-            Some(e) => Err(e),
-            None => invoke(&mut self.ctx, entry, &call_args),
-        };
-        for copy in copies {
-            self.ctx.get().free(copy)?;
-        }
-        let (micros, results) = called?;
-        let mut parts = Vec::with_capacity(results.len());
-        for (t, result) in entry.outs.iter().zip(results) {
-            parts.push(match result {
-                Returned::Scalar(bytes) => Var::Scalar(from_bytes(t.elem, Vec::new(), &bytes)?),
-                Returned::Array { mem, shape, bytes } => Var::Array {
-                    elem: t.elem,
-                    shape,
-                    mem,
-                    bytes,
-                },
-            });
-        }
-        // The results' components in order, grouped into values.
-        let mut parts = parts.into_iter();
-        for (out, r) in outs.iter().zip(&entry.results) {
-            let mut group: Vec<Var> = parts.by_ref().take(r.parts.len()).collect();
-            let var = match self.program.opaque(&r.ty) {
-                Some(t) => Var::Opaque {
-                    ty: t.name.clone(),
-                    parts: group,
-                },
-                None => group.pop().expect("a transparent result is one component"),
-            };
+        let inputs: Vec<&Var> = ins.iter().map(|v| &self.vars[v]).collect();
+        let (micros, values) = call(&mut self.ctx, self.program, entry, &inputs)?;
+        for (out, var) in outs.iter().zip(values) {
             self.vars.insert(out.clone(), var);
         }
         // As Futhark's server: the time of the call, which `futhark bench`
@@ -575,11 +425,8 @@ impl<'p> Server<'p> {
     fn variant_of(&self, name: &str) -> Result<(&'p OpaqueType, &'p Variant), String> {
         let var = self.var(name)?;
         let sum = self.sum(&var.type_name())?;
-        let tag = match var.components().first() {
-            Some(Var::Scalar(v)) => to_bytes(v).first().copied(),
-            _ => None,
-        };
-        tag.and_then(|t| sum.variants.get(usize::from(t)))
+        var.tag()
+            .and_then(|t| sum.variants.get(t))
             .map(|v| (sum, v))
             .ok_or_else(|| format!("variable {name} holds no valid tag of {}", sum.name))
     }
@@ -615,46 +462,9 @@ impl<'p> Server<'p> {
                 ));
             }
         }
-        let given: Vec<&Var> = payload.iter().flat_map(|n| self.vars[n].components()).collect();
-        let c = self.ctx.get();
-        let mut parts: Vec<Var> = Vec::with_capacity(sum.parts.len());
-        let mut failed = None;
-        for (j, t) in sum.parts.iter().enumerate() {
-            let part = if j == 0 {
-                from_bytes(t.elem, Vec::new(), &[tag as u8]).map(Var::Scalar)
-            } else if let Some(k) = v.parts.iter().position(|&p| p == j) {
-                copy_parts(c, std::slice::from_ref(given[k])).map(|mut one| one.remove(0))
-            } else if t.rank == 0 {
-                from_bytes(t.elem, Vec::new(), &vec![0; elem_size(t.elem)]).map(Var::Scalar)
-            } else {
-                c.alloc(0).map(|mem| Var::Array {
-                    elem: t.elem,
-                    shape: vec![0; t.rank],
-                    mem,
-                    bytes: 0,
-                })
-            };
-            match part {
-                Ok(p) => parts.push(p),
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            }
-        }
-        if let Some(e) = failed {
-            for p in parts {
-                let _ = free_in(c, p);
-            }
-            return Err(e);
-        }
-        self.vars.insert(
-            to.clone(),
-            Var::Opaque {
-                ty: sum.name.clone(),
-                parts,
-            },
-        );
+        let given: Vec<&Var> = payload.iter().map(|n| &self.vars[n]).collect();
+        let value = construct(self.ctx.get(), sum, tag, &given)?;
+        self.vars.insert(to.clone(), value);
         Ok(String::new())
     }
 
@@ -672,32 +482,9 @@ impl<'p> Server<'p> {
             ));
         }
         self.check_new(names)?;
-        let parts: Vec<&Var> = v.parts.iter().map(|&j| &self.vars[from].components()[j]).collect();
-        let c = self.ctx.get();
-        let mut copies = Vec::with_capacity(parts.len());
-        for part in parts {
-            match copy_parts(c, std::slice::from_ref(part)) {
-                Ok(mut one) => copies.append(&mut one),
-                Err(e) => {
-                    for v in copies {
-                        let _ = free_in(c, v);
-                    }
-                    return Err(e);
-                }
-            }
-        }
-        let mut copies = copies.into_iter();
-        for (name, t) in names.iter().zip(&v.payload) {
-            let n = self.program.parts(t).map_or(1, |ps| ps.len());
-            let mut group: Vec<Var> = copies.by_ref().take(n).collect();
-            let var = match self.program.opaque(t) {
-                Some(o) => Var::Opaque {
-                    ty: o.name.clone(),
-                    parts: group,
-                },
-                None => group.pop().expect("a transparent payload value is one component"),
-            };
-            self.vars.insert(name.clone(), var);
+        let values = destruct(self.ctx.get(), self.program, &self.vars[from], v)?;
+        for (name, value) in names.iter().zip(values) {
+            self.vars.insert(name.clone(), value);
         }
         Ok(String::new())
     }
@@ -794,7 +581,7 @@ impl<'p> Server<'p> {
                         )
                     })
                 } else {
-                    self.upload(v)
+                    upload(self.ctx.get(), v)
                 };
                 match var {
                     Ok(var) => vars.push(var),
@@ -818,29 +605,6 @@ impl<'p> Server<'p> {
         }
         self.vars.extend(made);
         Ok(String::new())
-    }
-
-    /// A scalar as it is, an array copied to the target's memory.
-    fn upload(&mut self, v: Value) -> Result<Var, String> {
-        Ok(match v {
-            Value::Prim(_) => Var::Scalar(v),
-            Value::Array(ref a) => {
-                let bytes = to_bytes(&v);
-                let c = self.ctx.get();
-                let mem = c.alloc(bytes.len())?;
-                // SAFETY: the block holds at least `bytes.len()` bytes.
-                if let Err(e) = unsafe { c.write(mem, bytes.as_ptr(), bytes.len()) } {
-                    let _ = c.free(mem);
-                    return Err(e);
-                }
-                Var::Array {
-                    elem: a.elem_type(),
-                    shape: a.shape.clone(),
-                    mem,
-                    bytes: bytes.len(),
-                }
-            }
-        })
     }
 
     /// `store FILE V1 ... VN`: the values in the binary format, an opaque
@@ -924,6 +688,7 @@ pub fn serve(program: &Program, params: Vec<i64>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use futmlir_values::PrimType;
 
     #[test]
     fn splits_words() {

@@ -36,7 +36,7 @@ use futmlir_passes::pipeline::Element;
 use futmlir_passes::{pipelines, Instrumentation, Level, PassManager, Pipeline};
 
 use crate::bench::{host_name, json_string};
-use crate::build::{build_with, Emit, Target};
+use crate::build::{build_with, Emit, Product, Target};
 use crate::bundle::CaseLine;
 use crate::compiled::ExeBackend;
 use crate::passflags::PassFlags;
@@ -369,7 +369,7 @@ impl Explorer<'_> {
                     Emit::Exe,
                     self.gpu,
                     &exe,
-                    true,
+                    Product::Exe { shared_runtime: true },
                     ptx.as_deref(),
                     &self.flags_for(&c.pipeline),
                 );

@@ -46,6 +46,9 @@ pub struct Emitted {
     pub descriptor: String,
     /// The CUDA target's kernels: a `gpu.module` (see `device`).
     pub device: Option<String>,
+    /// The entry points as the descriptor describes them (the C library's
+    /// header is generated from them).
+    pub entries: Vec<EntryInfo>,
 }
 
 /// Emits the MLIR of an imp module; `gpu`: the CUDA target (kernels in a
@@ -122,6 +125,7 @@ pub fn emit_module(ctx: &Context, module: OpId, gpu: bool, libdevice: bool) -> R
         text,
         descriptor: e.out,
         device,
+        entries,
     })
 }
 
@@ -138,13 +142,15 @@ const RUNTIME_DECLS: &str = r#"  llvm.func @futrt_alloc(!llvm.ptr, i64) -> !llvm
 "#;
 
 /// What the descriptor needs to know about one entry point.
-struct EntryInfo {
-    name: String,
-    in_types: Vec<i64>,
-    out_types: Vec<i64>,
+pub struct EntryInfo {
+    pub name: String,
+    /// The components' types as `(element code, rank)` pairs, flattened
+    /// (`runtime-cuda/ABI.md`).
+    pub in_types: Vec<i64>,
+    pub out_types: Vec<i64>,
     /// Note [Entry point interfaces] in the frontend; empty when the
     /// function has none (IR written by hand).
-    interface: String,
+    pub interface: String,
 }
 
 pub(crate) struct Emitter<'c> {
