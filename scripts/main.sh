@@ -13,6 +13,9 @@ bin=target/release/futmlir
 target=cpu
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   target=cuda
+  # CUDA's libdevice (for maths functions in kernels), into target/ptxas/
+  # where futmlir finds it, unless a CUDA installation has it.
+  scripts/fetch-ptxas.sh >/dev/null
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
