@@ -132,6 +132,8 @@ pub(crate) struct Interp<'a> {
     pub trace: Option<TraceSink<'a>>,
     pub work: u64,
     pub span: u64,
+    /// The tag of the latest `jvp2` call (Note [Dual numbers]).
+    pub jvp_tag: u32,
     stack_base: usize,
     stack_budget: usize,
 }
@@ -163,6 +165,7 @@ impl<'a> Interp<'a> {
             trace,
             work: 0,
             span: 0,
+            jvp_tag: 0,
             stack_base: std::ptr::addr_of!(probe) as usize,
             stack_budget: stack_budget(),
         }
@@ -438,6 +441,9 @@ impl<'a> Interp<'a> {
     fn eval_unop(&mut self, x: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
         let v = self.eval(x)?;
         self.tick();
+        if let (ExpKind::Neg(_), Value::Dual(_)) = (&e.kind, &v) {
+            return super::dual::neg(v, e.span);
+        }
         let (r, what) = match (&e.kind, v.as_prim()) {
             (ExpKind::Neg(_), Some(p)) => (scalar::neg(p), "neg"),
             (ExpKind::Not(_), Some(p)) => (scalar::not(p), "!"),
@@ -796,6 +802,7 @@ impl<'a> Interp<'a> {
             };
         }
         match (a, b) {
+            (a, b) if matches!(a, Value::Dual(_)) || matches!(b, Value::Dual(_)) => super::dual::bin(op, a, b, span),
             (a, b) if matches!(op, BinOp::Eq | BinOp::Neq) => match value_eq(&a, &b) {
                 Some(eq) => Ok(Value::bool(eq == (op == BinOp::Eq))),
                 None => internal(span, "comparing functions"),

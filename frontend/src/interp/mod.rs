@@ -21,6 +21,7 @@
 mod value;
 mod builtins;
 mod cost;
+mod dual;
 mod eval;
 mod free;
 pub(crate) use free::free_vars;
