@@ -3,6 +3,7 @@
 pub mod analysis;
 pub mod fuse;
 pub mod inline;
+pub mod jvp;
 pub mod partition;
 pub mod rewrite;
 pub mod simplify;
