@@ -292,7 +292,10 @@ pub fn jvp(v: &OpView) -> Result<(), String> {
     v.expect_regions(1)?;
     let ots = v.operand_types();
     if ots.len() % 2 != 0 {
-        return Err(format!("expects as many tangents as arguments, found {} operands", ots.len()));
+        return Err(format!(
+            "expects as many tangents as arguments, found {} operands",
+            ots.len()
+        ));
     }
     let k = ots.len() / 2;
     v.expect_types("tangents", &ots[..k], &ots[k..])?;

@@ -14,16 +14,18 @@ use super::value::{Array, Data, SumValue, Value};
 // Note [Dual numbers]
 // ~~~~~~~~~~~~~~~~~~~
 // `jvp2 f x x'` (the prelude's `jvp`, `jmp` and `jmp2` are built on it)
-// runs `f` once on dual numbers: every float of `x` becomes a
-// `Value::Dual` holding the float (the primal) and its tangent from `x'`;
+// runs `f` once on dual numbers: every number of `x` becomes a
+// `Value::Dual` holding the number (the primal) and its tangent from `x'`;
 // every primitive op on a dual computes its primal and, by the chain rule,
 // its tangent (`bin`, `float_un`, ... below: `d(a*b) = a'*b + a*b'`,
-// `d(sin a) = cos a * a'`, ...). Integers and booleans carry no tangent:
-// their part of `x'` is ignored, and their part of the result's tangent is
-// zero (`false` for booleans), as in Futhark. Comparisons, conversions to
-// integers and control flow look at the primal only, so a loop, an `if` or
-// an in-place update carries duals through like any other value, and a
-// float the function does not depend on has tangent zero.
+// `d(sin a) = cos a * a'`, ...). As in Futhark, integers are
+// differentiated too, in their own arithmetic (`jvp (\x -> x*x) 3i32 1`
+// is 6; bit operations have tangent zero), and booleans carry no
+// tangent: their part of `x'` is ignored, and their part of the result's
+// tangent is `false`. Comparisons, indexing, sizes and control flow look
+// at the primal only, so a loop, an `if` or an in-place update carries
+// duals through like any other value, and a number the function does not
+// depend on has tangent zero.
 //
 // Each `jvp2` call gets a fresh tag, larger than the tag of every call it
 // runs inside, and its duals carry it. A dual's primal and tangent are
@@ -37,7 +39,7 @@ use super::value::{Array, Data, SumValue, Value};
 // Arrays of duals are `Data::Boxed` (see Note [Value representation]);
 // writing a dual into an array of plain floats boxes the array.
 
-/// A float with a tangent, of the `jvp2` call `tag` (Note [Dual numbers]).
+/// A number with a tangent, of the `jvp2` call `tag` (Note [Dual numbers]).
 pub struct Dual<'a> {
     pub tag: u32,
     pub primal: Value<'a>,
@@ -89,7 +91,12 @@ fn split<'a>(v: &Value<'a>, tag: u32, span: Span) -> R<(Value<'a>, Value<'a>)> {
 /// A tangent known to be zero (a plain zero), whose term can be left out:
 /// `x ** 2` at `x = -1` has no `log x` term, which would be NaN.
 fn is_zero(v: &Value<'_>) -> bool {
-    v.as_prim().and_then(scalar::as_f64) == Some(0.0)
+    v.as_prim().is_some_and(|p| p.to_f64() == 0.0)
+}
+
+/// Whether `v` is an integer, plain or dual.
+fn is_int(v: &Value<'_>) -> bool {
+    bottom(v).is_some_and(|p| p.prim_type().is_int())
 }
 
 fn prim_r<'a>(r: Result<PrimValue, scalar::PrimError>, what: &str, span: Span) -> R<Value<'a>> {
@@ -131,16 +138,24 @@ pub fn bin<'a>(op: BinOp, a: Value<'a>, b: Value<'a>, span: Span) -> R<Value<'a>
         Sub => sub(at, bt, span)?,
         Mul => add(mul(at, bp, span)?, mul(ap, bt, span)?, span)?,
         // (a'b - ab')/b² = (a' - (a/b) b')/b
+        Div | Quot if is_int(&p) => {
+            let num = sub(mul(at, bp.clone(), span)?, mul(ap, bt, span)?, span)?;
+            div(num, mul(bp.clone(), bp, span)?, span)?
+        }
         Div => div(sub(at, mul(p.clone(), bt, span)?, span)?, bp, span)?,
-        // a ** b: b a^(b-1) a' + a^b log(a) b'
+        // a ** b: b a^(b-1) a' + a^b log(a) b', where a term is 0 when
+        // its factor b (or a) is: `0 ** b` has no `log 0` and `a ** 0` no
+        // `a ** -1` (Futhark's `0 ** 1` has tangent 1, `0 ** 0` tangent
+        // 0). Integers have no `log`: their tangent is the first term.
         Pow => {
+            let zero = |v: &Value<'a>| bottom(v).is_some_and(|q| q.to_f64() == 0.0);
             let mut t = konst(&p, 0.0, span)?;
-            if !is_zero(&at) {
+            if !is_zero(&at) && !zero(&bp) {
                 let one = konst(&bp, 1.0, span)?;
                 let d = mul(bp.clone(), bin(Pow, ap.clone(), sub(bp, one, span)?, span)?, span)?;
                 t = add(t, mul(d, at, span)?, span)?;
             }
-            if !is_zero(&bt) {
+            if !is_zero(&bt) && !is_int(&p) && !zero(&ap) {
                 let d = mul(p.clone(), float_un(FloatUn::Log, ap, span)?, span)?;
                 t = add(t, mul(d, bt, span)?, span)?;
             }
@@ -151,8 +166,9 @@ pub fn bin<'a>(op: BinOp, a: Value<'a>, b: Value<'a>, span: Span) -> R<Value<'a>
             let q = div(sub(ap, p.clone(), span)?, bp, span)?;
             sub(at, mul(q, bt, span)?, span)?
         }
-        // Integral division of floats is piecewise constant.
-        Quot => konst(&p, 0.0, span)?,
+        // Integral division of floats is piecewise constant, and so are
+        // the bit operations.
+        Quot | BitAnd | BitOr | Xor | Shl | Shr | UShr => konst(&p, 0.0, span)?,
         _ => return internal(span, format!("`{}` on a float with a tangent", op.name())),
     };
     Ok(dual(tag, p, t))
@@ -176,7 +192,10 @@ fn un_derivative<'a>(f: FloatUn, p: Value<'a>, r: &Value<'a>, span: Span) -> R<V
         Cos => neg(float_un(Sin, p, span)?, span)?,
         Tan => add(c(1.0)?, sq(r.clone())?, span)?,
         Asin => div(c(1.0)?, float_un(Sqrt, sub(c(1.0)?, sq(p)?, span)?, span)?, span)?,
-        Acos => neg(div(c(1.0)?, float_un(Sqrt, sub(c(1.0)?, sq(p)?, span)?, span)?, span)?, span)?,
+        Acos => neg(
+            div(c(1.0)?, float_un(Sqrt, sub(c(1.0)?, sq(p)?, span)?, span)?, span)?,
+            span,
+        )?,
         Atan => div(c(1.0)?, add(c(1.0)?, sq(p)?, span)?, span)?,
         Sinh => float_un(Cosh, p, span)?,
         Cosh => float_un(Sinh, p, span)?,
@@ -266,11 +285,13 @@ pub fn max_min<'a>(is_max: bool, a: Value<'a>, b: Value<'a>, span: Span) -> R<Va
         Err(e) => return err(span, e.message("max")),
     };
     // NaN handling follows the scalar op: pick the operand it picked.
-    Ok(if scalar::prim_eq(m, x) || (m.to_f64().is_nan() && x.to_f64().is_nan()) {
-        a
-    } else {
-        b
-    })
+    Ok(
+        if scalar::prim_eq(m, x) || (m.to_f64().is_nan() && x.to_f64().is_nan()) {
+            a
+        } else {
+            b
+        },
+    )
 }
 
 /// `fma a b c` (or `mad`): `a*b + c` on duals.
@@ -278,11 +299,13 @@ pub fn fma<'a>(a: Value<'a>, b: Value<'a>, c: Value<'a>, span: Span) -> R<Value<
     add(mul(a, b, span)?, c, span)
 }
 
-/// Conversion of a scalar that may be a dual: to a float type, of both
-/// parts; to anything else, of the primal.
+/// Conversion of a scalar that may be a dual: to a number type, of both
+/// parts; to `bool`, of the primal.
 pub fn convert<'a>(a: Value<'a>, to: PrimType) -> Value<'a> {
     match a {
-        Value::Dual(d) if to.is_float() => dual(d.tag, convert(d.primal.clone(), to), convert(d.tangent.clone(), to)),
+        Value::Dual(d) if to != PrimType::Bool => {
+            dual(d.tag, convert(d.primal.clone(), to), convert(d.tangent.clone(), to))
+        }
         a => match bottom(&a) {
             Some(p) => Value::prim(scalar::convert(p, to)),
             None => a,
@@ -290,14 +313,14 @@ pub fn convert<'a>(a: Value<'a>, to: PrimType) -> Value<'a> {
     }
 }
 
-/// Whether `v` is a float, plain or dual.
-fn is_float(v: &Value<'_>) -> bool {
-    bottom(v).is_some_and(|p| p.prim_type().is_float())
+/// Whether `v` is a number (not a boolean), plain or dual.
+fn is_number(v: &Value<'_>) -> bool {
+    bottom(v).is_some_and(|p| p.prim_type() != PrimType::Bool)
 }
 
-/// `x` with the tangent `xt` of call `tag` on each of its floats.
+/// `x` with the tangent `xt` of call `tag` on each of its numbers.
 pub fn seed<'a>(x: Value<'a>, xt: Value<'a>, tag: u32, span: Span) -> R<Value<'a>> {
-    if is_float(&x) {
+    if is_number(&x) {
         return Ok(dual(tag, x, xt));
     }
     if bottom(&x).is_some() {
@@ -309,7 +332,7 @@ pub fn seed<'a>(x: Value<'a>, xt: Value<'a>, tag: u32, span: Span) -> R<Value<'a
             if a.shape != at.shape {
                 return mismatch();
             }
-            if !matches!(a.data, Data::F16(_) | Data::F32(_) | Data::F64(_) | Data::Boxed(_)) {
+            if matches!(a.data, Data::Bool(_)) {
                 return Ok(Value::Array(a));
             }
             let n = a.data.len();
@@ -320,7 +343,10 @@ pub fn seed<'a>(x: Value<'a>, xt: Value<'a>, tag: u32, span: Span) -> R<Value<'a
             Ok(Value::array(Array::new(a.shape.clone(), Data::Boxed(out))))
         }
         (Value::Tuple(xs), Value::Tuple(ts)) if xs.len() == ts.len() => {
-            let vs = xs.iter().zip(ts.iter()).map(|(x, t)| seed(x.clone(), t.clone(), tag, span));
+            let vs = xs
+                .iter()
+                .zip(ts.iter())
+                .map(|(x, t)| seed(x.clone(), t.clone(), tag, span));
             Ok(Value::Tuple(Rc::new(vs.collect::<R<_>>()?)))
         }
         (Value::Record(xs), Value::Record(ts)) if xs.len() == ts.len() => {
@@ -331,7 +357,11 @@ pub fn seed<'a>(x: Value<'a>, xt: Value<'a>, tag: u32, span: Span) -> R<Value<'a
             Ok(Value::Record(Rc::new(vs.collect::<R<_>>()?)))
         }
         (Value::Sum(x), Value::Sum(t)) if x.constr == t.constr && x.payload.len() == t.payload.len() => {
-            let vs = x.payload.iter().zip(&t.payload).map(|(x, t)| seed(x.clone(), t.clone(), tag, span));
+            let vs = x
+                .payload
+                .iter()
+                .zip(&t.payload)
+                .map(|(x, t)| seed(x.clone(), t.clone(), tag, span));
             Ok(Value::Sum(Rc::new(SumValue {
                 constr: x.constr,
                 payload: vs.collect::<R<_>>()?,
@@ -345,7 +375,7 @@ pub fn seed<'a>(x: Value<'a>, xt: Value<'a>, tag: u32, span: Span) -> R<Value<'a
     }
 }
 
-/// The zero tangent of a scalar: 0 of its type, `false`.
+/// The zero tangent of a scalar: 0 of its type, or `false`.
 fn zero_of<'a>(p: PrimValue) -> Value<'a> {
     Value::prim(match p.prim_type() {
         PrimType::Bool => PrimValue::Bool(false),
@@ -421,7 +451,12 @@ pub fn unseed<'a>(r: Value<'a>, tag: u32, span: Span) -> R<(Value<'a>, Value<'a>
                 ps.push(p);
                 ts.push(t);
             }
-            let sum = |payload| Value::Sum(Rc::new(SumValue { constr: s.constr, payload }));
+            let sum = |payload| {
+                Value::Sum(Rc::new(SumValue {
+                    constr: s.constr,
+                    payload,
+                }))
+            };
             Ok((sum(ps), sum(ts)))
         }
         Value::Fun(_) => err(span, "jvp: a result of function type is not supported"),

@@ -1067,7 +1067,7 @@ impl<'a> Interp<'a> {
             }
             PatKind::Lit { lit, negated } => {
                 let want = literal_value(lit, *negated, p.ty.as_ref());
-                match (want, v.as_prim()) {
+                match (want, super::dual::bottom(v)) {
                     (Some(w), Some(x)) => Ok(scalar::prim_eq(w, x)),
                     _ => internal(p.span, format!("literal pattern against {v:?}")),
                 }
@@ -1185,7 +1185,7 @@ impl<'a> Interp<'a> {
                             let bound = self.stack[self.base..].iter().rev().find(|(m, _)| same_name(m, n));
                             match bound {
                                 Some((_, Some(v))) => {
-                                    let bound = v.as_prim().and_then(scalar::as_i128);
+                                    let bound = super::dual::bottom(v).and_then(scalar::as_i128);
                                     if bound.is_some() && bound != Some(have as i128) {
                                         return err(
                                             span,
@@ -1454,7 +1454,7 @@ impl<'a> Interp<'a> {
         }
         d.eval(&mut |n| {
             self.lookup_opt(n)
-                .and_then(|v| v.as_prim())
+                .and_then(super::dual::bottom)
                 .and_then(scalar::as_i128)
                 .map(|v| v as i64)
         })
@@ -1488,7 +1488,7 @@ impl<'a> Interp<'a> {
                 self.leave(saved);
                 Some(
                     r.ok()
-                        .and_then(|v| v.as_prim())
+                        .and_then(|v| super::dual::bottom(&v))
                         .and_then(scalar::as_i128)
                         .map(|v| v as i64),
                 )
@@ -1586,11 +1586,11 @@ impl<'a> Interp<'a> {
         e: &'a Exp,
     ) -> R<Value<'a>> {
         let s = self.eval(start)?;
-        let Some(sp) = s.as_prim() else {
+        let Some(sp) = super::dual::bottom(&s) else {
             return internal(start.span, "range bound is not a scalar");
         };
         let t = sp.prim_type();
-        let int = |v: &Value<'a>, span: Span| match v.as_prim() {
+        let int = |v: &Value<'a>, span: Span| match super::dual::bottom(v) {
             Some(p) => scalar::as_i128(p).ok_or_else(|| error(span, "internal error: range bound is not an integer")),
             None => Err(error(span, "internal error: range bound is not a scalar")),
         };
@@ -1721,7 +1721,7 @@ impl<'a> Interp<'a> {
         match form {
             LoopForm::For(i, _, bound) => {
                 let n = self.eval(bound)?;
-                let Some(np) = n.as_prim() else {
+                let Some(np) = super::dual::bottom(&n) else {
                     return internal(bound.span, "loop bound is not a scalar");
                 };
                 let t = np.prim_type();
@@ -1766,7 +1766,7 @@ impl<'a> Interp<'a> {
 
 /// A scalar integer as i64 (saturating).
 pub(crate) fn as_i64(v: &Value<'_>, span: Span) -> R<i64> {
-    match v.as_prim().and_then(scalar::as_i128) {
+    match super::dual::bottom(v).and_then(scalar::as_i128) {
         Some(x) => Ok(x.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
         None => internal(span, format!("expected an integer, got {}", v.kind())),
     }

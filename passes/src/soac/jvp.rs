@@ -5,16 +5,19 @@
 //!
 //! **Note [Forward-mode AD].**
 //! The region of `soac.jvp(xs..., dxs...)` is copied before the op, op by
-//! op, and every float value `v` of it (a scalar or an array of floats)
-//! gets a tangent `v'` beside its copy: the block's arguments get the
-//! operands `dxs`, and each op's tangent follows from its operands' by the
-//! chain rule (`d(a*b) = a'*b + a*b'`, `d(sin a) = cos a * a'`, ...). A
-//! value without a tangent in the map [`Tangents::tan`] has tangent zero:
-//! integers and booleans (whose tangent the op's results give as zeros, as
-//! Futhark does), values defined outside the region, constants, and
-//! whatever only depends on those. An op none of whose operands (nested
-//! ones included) has a tangent is copied as it is, and so is an op with
-//! no float result (`cmpop`, `iota`, an integer loop).
+//! op, and every number `v` of it (a scalar or an array of numbers) gets a
+//! tangent `v'` beside its copy: the block's arguments get the operands
+//! `dxs`, and each op's tangent follows from its operands' by the chain
+//! rule (`d(a*b) = a'*b + a*b'`, `d(sin a) = cos a * a'`, ...). As in
+//! Futhark (and the interpreter, Note [Dual numbers] in
+//! `frontend/src/interp/dual.rs`), integers are differentiated too, in
+//! their own arithmetic, and booleans have no tangent (`false` in the
+//! results). A value without a tangent in the map [`Tangents::tan`] has
+//! tangent zero: values defined outside the region, constants, results of
+//! bit operations, comparisons and sizes, and whatever only depends on
+//! those. An op none of whose operands (nested ones included) has a
+//! tangent is copied as it is, and so is an op with no number among its
+//! results (an `if` on booleans).
 //!
 //! The structured ops carry (value, tangent) pairs:
 //! - `map` maps over the arrays and their tangents, its lambda
@@ -47,8 +50,8 @@
 use std::collections::HashMap;
 
 use futmlir_dialects::ir::{
-    Attr, AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, OpId, RegionId, Scalar,
-    Type, TypeKind, Value, ValueMap,
+    Attr, AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, OpId, RegionId, Scalar, Type,
+    TypeKind, Value, ValueMap,
 };
 
 use crate::pass::{Level, Pass, PassInfo};
@@ -118,8 +121,9 @@ fn elem(ctx: &Context, t: Type) -> Option<Scalar> {
     }
 }
 
-fn is_float(ctx: &Context, t: Type) -> bool {
-    elem(ctx, t).is_some_and(|s| s.is_float())
+/// Whether values of type `t` have tangents: numbers and arrays of them.
+fn is_number(ctx: &Context, t: Type) -> bool {
+    elem(ctx, t).is_some_and(|s| s != Scalar::Bool)
 }
 
 impl Tangents<'_> {
@@ -129,7 +133,14 @@ impl Tangents<'_> {
 
     // ----- emitting ----------------------------------------------------------
 
-    fn emit(&mut self, name: &str, operands: &[Value], tys: &[Type], attrs: &[(&str, Attr)], regions: Vec<RegionId>) -> OpId {
+    fn emit(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        tys: &[Type],
+        attrs: &[(&str, Attr)],
+        regions: Vec<RegionId>,
+    ) -> OpId {
         let mut b = Builder::new(self.ctx);
         b.point = self.at;
         b.location = self.loc;
@@ -242,8 +253,8 @@ impl Tangents<'_> {
         }
     }
 
-    fn float_value(&self, old: Value) -> bool {
-        is_float(self.ctx, self.ctx.value_type(old))
+    fn number(&self, old: Value) -> bool {
+        is_number(self.ctx, self.ctx.value_type(old))
     }
 
     /// The type of the copy of `old`.
@@ -262,7 +273,7 @@ impl Tangents<'_> {
         let k = operands.len() / 2;
         for (i, &a) in self.ctx.block_args(block).to_vec().iter().enumerate() {
             self.vm.insert(a, operands[i]);
-            if self.float_value(a) {
+            if self.number(a) {
                 self.tan.insert(a, operands[k + i]);
             }
         }
@@ -314,8 +325,9 @@ impl Tangents<'_> {
             return self.apply(o);
         }
         let results: Vec<Value> = self.ctx.results(o).collect();
-        let float_results = results.iter().any(|&r| self.float_value(r));
-        if !float_results || !self.touches_tangent(o) {
+        let numbers = results.iter().any(|&r| self.number(r));
+        let constant = matches!(name.as_str(), "soac.size" | "soac.iota" | "soac.cmpop" | "soac.assert");
+        if !numbers || constant || !self.touches_tangent(o) {
             self.copy(o);
             return Ok(());
         }
@@ -390,6 +402,17 @@ impl Tangents<'_> {
                 let (x, y) = (a(self, 0), a(self, 1));
                 chain(self, vec![(0, Some(y)), (1, Some(x))])?
             }
+            // Integers: (a'b - ab')/b², in integer division.
+            ("soac.binop", "div") if self.int_op(operands[0]) => {
+                let (x, y) = (a(self, 0), a(self, 1));
+                let ta = self.tangent_or_zero(operands[0])?;
+                let tb = self.tangent_or_zero(operands[1])?;
+                let l = self.bin("mul", ta, y);
+                let r = self.bin("mul", x, tb);
+                let num = self.bin("sub", l, r);
+                let den = self.bin("mul", y, y);
+                Some(self.bin("div", num, den))
+            }
             // (a'b - ab')/b² = (a' - (a/b) b')/b
             ("soac.binop", "div") => {
                 let b = a(self, 1);
@@ -407,21 +430,37 @@ impl Tangents<'_> {
                 };
                 Some(self.bin("div", num, b))
             }
-            // a ** b: b a^(b-1) a' + a^b log(a) b'; a term goes with its
-            // tangent, so `x ** 2` at x < 0 has no NaN from `log x`.
+            // a ** b: b a^(b-1) a' + a^b log(a) b', a term 0 where its
+            // factor b (or a) is: `0 ** 1` has tangent 1 and `0 ** 0`
+            // tangent 0, as in Futhark. A term goes with its tangent, and
+            // integers have no `log` (their tangent is the first term).
             ("soac.binop", "pow") => {
                 let (x, y) = (a(self, 0), a(self, 1));
+                let int = self.int_op(operands[0]);
                 let da = if has(self, 0) {
                     let one = self.konst(y, 1.0);
+                    let zero = self.konst(y, 0.0);
                     let e = self.bin("sub", y, one);
+                    let e = if int {
+                        // An integer `a ** -1` is an error: raise to 0 instead.
+                        let neg = self.cmp("lt", e, zero);
+                        self.select(neg, zero, e)
+                    } else {
+                        e
+                    };
                     let pw = self.bin("pow", x, e);
-                    Some(self.bin("mul", y, pw))
+                    let d = self.bin("mul", y, pw);
+                    let y0 = self.cmp("eq", y, zero);
+                    Some(self.select(y0, zero, d))
                 } else {
                     None
                 };
-                let db = if has(self, 1) {
+                let db = if has(self, 1) && !int {
+                    let zero = self.konst(x, 0.0);
                     let l = self.un("log", x);
-                    Some(self.bin("mul", p, l))
+                    let d = self.bin("mul", p, l);
+                    let x0 = self.cmp("eq", x, zero);
+                    Some(self.select(x0, zero, d))
                 } else {
                     None
                 };
@@ -454,7 +493,9 @@ impl Tangents<'_> {
             }
             // copysign(a, b) = ±a: a' where a and the result agree in sign.
             ("soac.binop", "copysign") => {
-                let Some(ta) = self.tangent(operands[0]) else { return Ok(None) };
+                let Some(ta) = self.tangent(operands[0]) else {
+                    return Ok(None);
+                };
                 let x = a(self, 0);
                 let one = self.konst(x, 1.0);
                 let sa = self.bin("copysign", one, x);
@@ -471,7 +512,9 @@ impl Tangents<'_> {
                 chain(self, vec![(0, None), (1, Some(nq))])?
             }
             ("soac.unop", k) => {
-                let Some(t) = self.tangent(operands[0]) else { return Ok(None) };
+                let Some(t) = self.tangent(operands[0]) else {
+                    return Ok(None);
+                };
                 let x = a(self, 0);
                 match self.derivative(k, x, p)? {
                     Some(d) => Some(self.bin("mul", d, t)),
@@ -483,11 +526,17 @@ impl Tangents<'_> {
                 let (x, y) = (a(self, 0), a(self, 1));
                 chain(self, vec![(0, Some(y)), (1, Some(x)), (2, None)])?
             }
-            ("soac.convop", "fpconv") => {
-                let t = self.tangent(operands[0]).expect("touches_tangent: the operand has one");
+            // Bit operations are piecewise constant.
+            ("soac.binop", "and" | "or" | "xor" | "shl" | "shr" | "ushr" | "mul_hi") => None,
+            // Conversions between numbers are linear (as in Futhark,
+            // rounding included); from and to booleans they are constant.
+            ("soac.convop", "fpconv" | "zext" | "sext" | "trunc" | "sitofp" | "uitofp" | "fptosi" | "fptoui") => {
+                let Some(t) = self.tangent(operands[0]) else {
+                    return Ok(None);
+                };
                 let rt = self.ctx.value_type(p);
-                let kind = self.kind("fpconv");
-                Some(self.emit1("soac.convop", &[t], rt, &[("kind", kind)]))
+                let k = self.kind(&kind);
+                Some(self.emit1("soac.convop", &[t], rt, &[("kind", k)]))
             }
             ("soac.convop", _) => None,
             ("soac.select", _) => {
@@ -510,7 +559,7 @@ impl Tangents<'_> {
             s.bin("div", one, v)
         };
         Ok(Some(match k {
-            "neg" | "signum" | "floor" | "ceil" | "round" => return Ok(None),
+            "neg" | "signum" | "floor" | "ceil" | "round" | "not" | "popc" | "clz" => return Ok(None),
             "abs" => {
                 let z = c(self, 0.0);
                 let neg = self.cmp("lt", x, z);
@@ -532,7 +581,14 @@ impl Tangents<'_> {
             "exp" => r,
             "log" => recip(self, x),
             "log2" | "log10" => {
-                let ln = c(self, if k == "log2" { std::f64::consts::LN_2 } else { std::f64::consts::LN_10 });
+                let ln = c(
+                    self,
+                    if k == "log2" {
+                        std::f64::consts::LN_2
+                    } else {
+                        std::f64::consts::LN_10
+                    },
+                );
                 let d = self.bin("mul", x, ln);
                 recip(self, d)
             }
@@ -641,7 +697,12 @@ impl Tangents<'_> {
     /// differentiated into it; the insertion point is left at its end
     /// (restore it from the returned one after yielding). Returns the old
     /// terminator's operands.
-    fn open(&mut self, old: RegionId, tys: &[Type], bind: &[(usize, Option<usize>)]) -> R<(RegionId, BlockId, Vec<Value>, InsertPoint)> {
+    fn open(
+        &mut self,
+        old: RegionId,
+        tys: &[Type],
+        bind: &[(usize, Option<usize>)],
+    ) -> R<(RegionId, BlockId, Vec<Value>, InsertPoint)> {
         let ob = self.ctx.blocks(old)[0];
         let r = self.ctx.create_region();
         let nb = self.ctx.append_block(r, tys);
@@ -734,9 +795,14 @@ impl Tangents<'_> {
         Ok(out)
     }
 
-    /// The positions of the float values among `vs` (old).
-    fn floats(&self, vs: &[Value]) -> Vec<usize> {
-        (0..vs.len()).filter(|&i| self.float_value(vs[i])).collect()
+    /// The positions of the numbers among `vs` (old).
+    fn numbers(&self, vs: &[Value]) -> Vec<usize> {
+        (0..vs.len()).filter(|&i| self.number(vs[i])).collect()
+    }
+
+    /// Whether old scalar `v` is an integer.
+    fn int_op(&self, v: Value) -> bool {
+        self.ctx.as_scalar(self.ctx.value_type(v)).is_some_and(|s| s.is_int())
     }
 
     /// `map(n, xs...)`: over the arrays and the tangents of those that
@@ -749,11 +815,12 @@ impl Tangents<'_> {
         ops.extend(xs.iter().map(|&x| self.primal(x)));
         ops.extend(&txs);
         let tys: Vec<Type> = ops[1..].iter().map(|&v| self.row_type(v)).collect();
-        let bind: Vec<(usize, Option<usize>)> =
-            (0..xs.len()).map(|i| (i, xi.iter().position(|&j| j == i).map(|j| xs.len() + j))).collect();
+        let bind: Vec<(usize, Option<usize>)> = (0..xs.len())
+            .map(|i| (i, xi.iter().position(|&j| j == i).map(|j| xs.len() + j)))
+            .collect();
         let region = self.ctx.regions(o)[0];
         let (r, _, ys, saved) = self.open(region, &tys, &bind)?;
-        let fl = self.floats(&ys);
+        let fl = self.numbers(&ys);
         let yv = self.pairs(&ys, &fl)?;
         self.close(&yv, saved);
         let results: Vec<Value> = self.ctx.results(o).collect();
@@ -795,7 +862,7 @@ impl Tangents<'_> {
         let operands = self.ctx.operands(o).to_vec();
         let k = self.ctx.num_results(o);
         let (nes, xs) = (&operands[1..1 + k], &operands[1 + k..]);
-        let fl = self.floats(nes);
+        let fl = self.numbers(nes);
         let mut ops = vec![self.primal(operands[0])];
         ops.extend(nes.iter().map(|&v| self.primal(v)));
         for &i in &fl {
@@ -829,7 +896,7 @@ impl Tangents<'_> {
         let regions = self.ctx.regions(o).to_vec();
         let k = self.args(regions[0]).len() / 2;
         let (nes, xs) = (&operands[1..1 + k], &operands[1 + k..]);
-        let fl = self.floats(nes);
+        let fl = self.numbers(nes);
         let (xi, txs) = self.with_tangents(xs);
         let mut ops = vec![self.primal(operands[0])];
         ops.extend(nes.iter().map(|&v| self.primal(v)));
@@ -842,11 +909,12 @@ impl Tangents<'_> {
         let tys: Vec<Type> = nes.iter().map(|&v| self.mapped_type(v)).collect();
         let op_region = self.operator(regions[0], &tys, &fl)?;
         let row_tys: Vec<Type> = ops[1 + k + fl.len()..].iter().map(|&v| self.row_type(v)).collect();
-        let bind: Vec<(usize, Option<usize>)> =
-            (0..xs.len()).map(|i| (i, xi.iter().position(|&j| j == i).map(|j| xs.len() + j))).collect();
+        let bind: Vec<(usize, Option<usize>)> = (0..xs.len())
+            .map(|i| (i, xi.iter().position(|&j| j == i).map(|j| xs.len() + j)))
+            .collect();
         let (lam, _, ys, saved) = self.open(regions[1], &row_tys, &bind)?;
         let (red, mapped) = ys.split_at(k);
-        let gl = self.floats(mapped);
+        let gl = self.numbers(mapped);
         let mut yv = self.pairs(red, &fl)?;
         yv.extend(self.pairs(mapped, &gl)?);
         self.close(&yv, saved);
@@ -882,7 +950,7 @@ impl Tangents<'_> {
         // A for loop's bound and index come first.
         let off = old_args.len() - self.ctx.num_results(o);
         let inits = &operands[off..];
-        let fl = self.floats(inits);
+        let fl = self.numbers(inits);
         let mut ops: Vec<Value> = operands.iter().map(|&v| self.primal(v)).collect();
         for &i in &fl {
             let t = self.tangent_or_zero(inits[i])?;
@@ -918,7 +986,7 @@ impl Tangents<'_> {
     /// `if`: both branches yield the tangents of the float results.
     fn if_(&mut self, o: OpId) -> R<()> {
         let results: Vec<Value> = self.ctx.results(o).collect();
-        let fl = self.floats(&results);
+        let fl = self.numbers(&results);
         let mut regions = Vec::new();
         for region in self.ctx.regions(o).to_vec() {
             let (r, _, ys, saved) = self.open(region, &[], &[])?;
@@ -946,7 +1014,7 @@ impl Tangents<'_> {
         let k = self.ctx.num_results(o);
         let m = operands.len() - 1 - k;
         let (xs, dests) = (&operands[1..1 + m], &operands[1 + m..]);
-        let fl = self.floats(dests);
+        let fl = self.numbers(dests);
         let (xi, txs) = self.with_tangents(xs);
         let mut ops = vec![self.primal(operands[0])];
         ops.extend(xs.iter().map(|&v| self.primal(v)));
@@ -957,8 +1025,9 @@ impl Tangents<'_> {
             let t = self.tangent_or_zero(dests[i])?;
             ops.push(t);
         }
-        let bind: Vec<(usize, Option<usize>)> =
-            (0..m).map(|i| (i, xi.iter().position(|&j| j == i).map(|j| m + j))).collect();
+        let bind: Vec<(usize, Option<usize>)> = (0..m)
+            .map(|i| (i, xi.iter().position(|&j| j == i).map(|j| m + j)))
+            .collect();
         let region = self.ctx.regions(o)[0];
         let (r, _, ys, saved) = self.open(region, &row_tys, &bind)?;
         let (is, vs) = ys.split_at(k);
@@ -988,7 +1057,7 @@ impl Tangents<'_> {
         let dests = &operands[2..2 + k];
         let nes = &operands[2 + k..2 + 2 * k];
         let xs = &operands[2 + 2 * k..];
-        let fl = self.floats(nes);
+        let fl = self.numbers(nes);
         let (xi, txs) = self.with_tangents(xs);
         let mut ops = vec![self.primal(operands[0]), self.primal(operands[1])];
         ops.extend(dests.iter().map(|&v| self.primal(v)));
@@ -1007,8 +1076,9 @@ impl Tangents<'_> {
         let tys: Vec<Type> = nes.iter().map(|&v| self.mapped_type(v)).collect();
         let op_region = self.operator(regions[0], &tys, &fl)?;
         let row_tys: Vec<Type> = ops[first_x..].iter().map(|&v| self.row_type(v)).collect();
-        let bind: Vec<(usize, Option<usize>)> =
-            (0..xs.len()).map(|i| (i, xi.iter().position(|&j| j == i).map(|j| xs.len() + j))).collect();
+        let bind: Vec<(usize, Option<usize>)> = (0..xs.len())
+            .map(|i| (i, xi.iter().position(|&j| j == i).map(|j| xs.len() + j)))
+            .collect();
         let (lam, _, ys, saved) = self.open(regions[1], &row_tys, &bind)?;
         // The bucket, then the values.
         let mut yv = vec![self.primal(ys[0])];
