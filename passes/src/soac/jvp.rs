@@ -104,7 +104,8 @@ struct Tangents<'c> {
     tan: HashMap<Value, Value>,
     /// Where the copies go.
     at: InsertPoint,
-    /// The location of the `soac.jvp`, for diagnostics.
+    /// The location of the op being differentiated: of its copy, its
+    /// tangent's ops and the diagnostics about it.
     loc: Location,
     /// The callees being differentiated (to refuse recursion).
     calling: Vec<String>,
@@ -320,6 +321,14 @@ impl Tangents<'_> {
 
     /// Copy and differentiate `o`.
     fn op(&mut self, o: OpId) -> R<()> {
+        let saved = self.loc;
+        self.loc = self.ctx.location(o);
+        let r = self.op_at(o);
+        self.loc = saved;
+        r
+    }
+
+    fn op_at(&mut self, o: OpId) -> R<()> {
         let name = self.ctx.op_name(o).to_string();
         if name == "soac.apply" {
             return self.apply(o);
