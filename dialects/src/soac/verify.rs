@@ -291,7 +291,7 @@ pub fn assert(v: &OpView) -> Result<(), String> {
 pub fn jvp(v: &OpView) -> Result<(), String> {
     v.expect_regions(1)?;
     let ots = v.operand_types();
-    if ots.len() % 2 != 0 {
+    if !ots.len().is_multiple_of(2) {
         return Err(format!(
             "expects as many tangents as arguments, found {} operands",
             ots.len()
