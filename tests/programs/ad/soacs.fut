@@ -52,3 +52,17 @@ entry arrays (xs: []f64) =
   , jvp (\ys -> map (* 2) (filter (> 1.5) ys)) xs [1, 1, 1]
   , jvp (\ys -> rotate 1 ys ++ ys) xs [1, 2, 3]
   )
+
+-- Random inputs, the expected outputs from the interpreter (dual
+-- numbers): the compiled tangent program (`soac-jvp`) must agree. A
+-- loss of a 2-layer network, differentiated in the direction of the
+-- weights: a map of dot products, `tanh`, a sum of squares.
+-- ==
+-- entry: mlp
+-- random input { [8][4]f32 [4]f32 [8][4]f32 [8]f32 }
+-- auto output
+entry mlp [h] [d] (w: [h][d]f32) (x: [d]f32) (dw: [h][d]f32) (v: [h]f32) =
+  let loss (w: [h][d]f32) =
+    let hidden = map (\row -> f32.tanh (f32.sum (map2 (*) row x))) w
+    in f32.sum (map2 (\a b -> (a * b - 1) ** 2) hidden v)
+  in jvp2 loss w dw
