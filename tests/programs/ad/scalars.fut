@@ -38,3 +38,14 @@ entry bools (x: f64) =
   let t = jvp (\(b, a) -> if b then a * a else -a) (true, x) (false, 1)
   let ((b, y), (db, dy)) = jvp2 (\a -> (a > 0, a + 1)) x 1
   in (t, b, db, y, dy)
+
+-- A call that stays a call (`#[noinline]`) is differentiated through its
+-- callee's body: d(x² + x) = 2x + 1 = 7 at 3.
+-- ==
+-- entry: call
+-- input { 3f32 }
+-- output { 7f32 }
+#[noinline]
+def square (x: f32) = x * x
+
+entry call (x: f32) = jvp (\a -> square a + a) x 1
