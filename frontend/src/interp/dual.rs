@@ -29,7 +29,7 @@ use super::value::{Array, Data, SumValue, Value};
 //
 // Each `jvp2` call gets a fresh tag, larger than the tag of every call it
 // runs inside, and its duals carry it. A dual's primal and tangent are
-// values of the calls outside it (duals of smaller tags, or plain floats),
+// values of the calls outside it (duals of smaller tags, or plain numbers),
 // so nested `jvp`s nest duals: an op on duals of different tags works on
 // the larger tag, treating the other operand as a constant of that call
 // (its tangent zero), which keeps the perturbations of different calls
@@ -37,7 +37,7 @@ use super::value::{Array, Data, SumValue, Value};
 // returns, the call takes apart the duals of its own tag.
 //
 // Arrays of duals are `Data::Boxed` (see Note [Value representation]);
-// writing a dual into an array of plain floats boxes the array.
+// writing a dual into a typed array boxes it.
 
 /// A number with a tangent, of the `jvp2` call `tag` (Note [Dual numbers]).
 pub struct Dual<'a> {
@@ -73,7 +73,7 @@ fn bottom_r(v: &Value<'_>, span: Span) -> R<PrimValue> {
     }
 }
 
-/// The constant `x` of `v`'s float type.
+/// The constant `x` of `v`'s type.
 fn konst<'a>(v: &Value<'a>, x: f64, span: Span) -> R<Value<'a>> {
     let t = bottom_r(v, span)?.prim_type();
     Ok(Value::prim(scalar::from_f64(t, x)))
@@ -169,7 +169,7 @@ pub fn bin<'a>(op: BinOp, a: Value<'a>, b: Value<'a>, span: Span) -> R<Value<'a>
         // Integral division of floats is piecewise constant, and so are
         // the bit operations.
         Quot | BitAnd | BitOr | Xor | Shl | Shr | UShr => konst(&p, 0.0, span)?,
-        _ => return internal(span, format!("`{}` on a float with a tangent", op.name())),
+        _ => return internal(span, format!("`{}` on a number with a tangent", op.name())),
     };
     Ok(dual(tag, p, t))
 }

@@ -24,11 +24,12 @@
 //!   differentiated, and yields both;
 //! - `reduce`, `scan` (and the reductions of `redomap`, `scanomap` and
 //!   `hist`) reduce pairs with the operator's own tangent program: for
-//!   `+` that sums the tangents, for `*` it is the product rule, and any
-//!   associative operator stays associative on pairs (the tangent of an
-//!   associative operator is associative on pairs, since it is the
-//!   operator's first-order expansion);
-//! - `loop` carries the tangents of its float merge values; `if` yields
+//!   `+` that sums the tangents, for `*` it is the product rule. The
+//!   operator on pairs is associative and has `(ne, 0)` as its neutral
+//!   element whenever the operator is associative with neutral element
+//!   `ne`: differentiating `f(f(a, b), c) = f(a, f(b, c))` and `f(ne, x) =
+//!   x` gives the same laws for the tangents;
+//! - `loop` carries the tangents of its numeric merge values; `if` yields
 //!   them from both branches;
 //! - `index`, `update`, `scatter`, `replicate`, `concat`, `reshape`,
 //!   `rearrange`, `rotate`, `slice` and `copy` do to the tangent array what
@@ -39,9 +40,9 @@
 //!
 //! A `soac.jvp` inside another one's region goes first (the walk is
 //! reversed): the outer one then differentiates the inner one's tangent
-//! program, which gives higher-order derivatives. Streams, `screma` and
-//! `partition` (which only later passes make) get a diagnostic "jvp: ...
-//! is not supported".
+//! program, which gives higher-order derivatives. Streams and `screma`
+//! (which only later passes make), `partition` and a `scatter` writing
+//! several pairs per row get a diagnostic "jvp: ... is not supported".
 //!
 //! The pass sits right after `soac-inline` in the pipelines
 //! (`pipelines.rs`): calls are gone by then, and `soac-simplify` afterwards
@@ -951,7 +952,7 @@ impl Tangents<'_> {
         Ok(())
     }
 
-    /// `loop`: the float merge values carry their tangents.
+    /// `loop`: the numeric merge values carry their tangents.
     fn loop_(&mut self, o: OpId) -> R<()> {
         let operands = self.ctx.operands(o).to_vec();
         let region = self.ctx.regions(o)[0];
@@ -992,7 +993,7 @@ impl Tangents<'_> {
         Ok(())
     }
 
-    /// `if`: both branches yield the tangents of the float results.
+    /// `if`: both branches yield the tangents of the numeric results.
     fn if_(&mut self, o: OpId) -> R<()> {
         let results: Vec<Value> = self.ctx.results(o).collect();
         let fl = self.numbers(&results);
@@ -1013,7 +1014,7 @@ impl Tangents<'_> {
         Ok(())
     }
 
-    /// `scatter(n, xs..., dests...)`: the float destinations get their
+    /// `scatter(n, xs..., dests...)`: the numeric destinations get their
     /// tangents written at the same indices.
     fn scatter(&mut self, o: OpId) -> R<()> {
         if self.ctx.attr(o, "num_writes").is_some() {
