@@ -5,6 +5,8 @@
 //! verify after the pipeline (the default soac pipeline,
 //! `futmlir_passes::pipelines::SOAC`). `FUTMLIR_PASSES_PIPELINE` replaces
 //! it; `FUTMLIR_DIFF_FILTER=substring` runs only matching programs.
+//! Programs that use `jvp` are compared from after `soac-jvp` on (the
+//! soac interpreter has no `soac.jvp`).
 
 use std::path::Path;
 
@@ -81,6 +83,23 @@ fn run(default_pipeline: &str) {
         if runs.is_empty() {
             continue;
         }
+        let rel = path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        // The soac interpreter has no `soac.jvp`: the reference run is the
+        // IR after `soac-jvp` (which `futmlir test` checks against the
+        // reference interpreter, tests/programs/ad).
+        let mut jvp = false;
+        ctx.walk(module, &mut |o| jvp |= ctx.op_name(o) == "soac.jvp");
+        if jvp {
+            let p = Pipeline::parse("soac-jvp").expect("soac-jvp parses");
+            let verify = Instrumentation {
+                verify_each: true,
+                ..Instrumentation::default()
+            };
+            if let Err(ds) = PassManager::new(p, verify, rules()).run(&mut ctx, module) {
+                failures.push(format!("{rel}: soac-jvp failed: {}", ds[0].message));
+                continue;
+            }
+        }
         let before: Vec<_> = runs
             .iter()
             .map(|(e, args)| run_func(&ctx, module, e, args.clone()).map_err(|x| x.render()))
@@ -90,7 +109,6 @@ fn run(default_pipeline: &str) {
             verify_each: true,
             ..Instrumentation::default()
         };
-        let rel = path.strip_prefix(&root).unwrap_or(path).display().to_string();
         if let Err(ds) = PassManager::new(pipeline, instrumentation, rules()).run(&mut ctx, module) {
             failures.push(format!("{rel}: the pipeline failed: {}", ds[0].message));
             continue;

@@ -28,6 +28,13 @@ def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a): a = loop x while p x do 
 
 def not (x: bool): bool = !x
 
+-- Forward-mode automatic differentiation, on the intrinsic `jvp2 f x x'`
+-- (`f x` and its tangent in direction `x'`): the tangent alone, and the
+-- tangents of several directions (`jmp`, "Jacobian-matrix product").
+def jvp 'a 'b (f: a -> b) (x: a) (x': a): b = (jvp2 f x x').1
+def jmp 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): [n]b = map (\t -> (jvp2 f x t).1) x'
+def jmp2 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): (b, [n]b) = (f x, jmp f x x')
+
 -- A break point in Futhark's REPL, which futmlir does not have: the
 -- identity, like `trace` without the printing.
 def break 't (x: t): t = x

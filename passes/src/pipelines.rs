@@ -7,24 +7,29 @@
 /// 1. `soac-inline` first: the internaliser makes a `soac.func` of every
 ///    first-order function it calls; inlining them (thesis 5.1) gives the
 ///    later passes whole entry points to simplify and fuse across calls.
-/// 2. `soac-simplify`: constant folding and the algebra of the rule files
+/// 2. `soac-jvp`: forward-mode AD (Note [Forward-mode AD] in
+///    `soac/jvp.rs`) replaces each `soac.jvp` by its tangent program,
+///    after inlining, so that the functions it differentiates have no
+///    calls left, and before everything else, so that the tangent
+///    program is simplified and fused with the code around it.
+/// 3. `soac-simplify`: constant folding and the algebra of the rule files
 ///    (`soac-rewrite`), CSE, dead code, unused results, hoisting and the
 ///    other structural simplifications, to a fixed point, on the inlined
 ///    code where arguments became constants and identities show. Dead
 ///    uses of a SOAC's result would keep it from fusing, and hoisting
 ///    moves invariant SOACs next to the ones they may fuse with.
-/// 3. `soac-fuse`: vertical and horizontal fusion with the fusion rules
+/// 4. `soac-fuse`: vertical and horizontal fusion with the fusion rules
 ///    (thesis ch. 7), on code with no calls and no dead ops.
-/// 4. `soac-simplify` again: fused lambdas repeat constants and compute
+/// 5. `soac-simplify` again: fused lambdas repeat constants and compute
 ///    values only the other SOAC used; a stream a fusion made may now
 ///    simplify.
-pub const SOAC: &str = "soac-inline,soac-simplify,soac-fuse,soac-simplify";
+pub const SOAC: &str = "soac-inline,soac-jvp,soac-simplify,soac-fuse,soac-simplify";
 
 /// [`SOAC`] for the CUDA target: a `noinline` call in a SOAC's lambda
 /// whose callee makes arrays is inlined, so that its arrays get memory
 /// expansion instead of the thread's own, slower allocations (Note [Calls
 /// that allocate in kernels] in `soac/inline.rs`).
-pub const SOAC_CUDA: &str = "soac-inline{kernel-allocs=false},soac-simplify,soac-fuse,soac-simplify";
+pub const SOAC_CUDA: &str = "soac-inline{kernel-allocs=false},soac-jvp,soac-simplify,soac-fuse,soac-simplify";
 
 /// Down to kernels (the segop level), after [`SOAC`]:
 ///
@@ -137,6 +142,6 @@ mod tests {
     #[test]
     fn the_default_pipelines_parse() {
         let p = Pipeline::parse(super::SOAC).expect("the soac pipeline parses");
-        assert_eq!(p.to_string().matches("soac-").count(), 4);
+        assert_eq!(p.to_string().matches("soac-").count(), 5);
     }
 }

@@ -14,6 +14,7 @@ static BUILT_IN: &[PassInfo] = &[
     crate::ir::op_stats::INFO,
     crate::ir::strip_locations::INFO,
     crate::soac::inline::INFO,
+    crate::soac::jvp::INFO,
     crate::soac::rewrite::INFO,
     crate::soac::simplify::INFO,
     crate::soac::fuse::INFO,

@@ -530,6 +530,26 @@ values; the results are the final ones.
             verify: v::loop_,
         },
         OpDef {
+            name: "soac.jvp",
+            summary: "Forward-mode AD: a function's results and their tangents (Futhark's `jvp2`).",
+            description: r#"Operands `(xs..., dxs...)`: `k` arguments and a tangent of each (of the
+same types). The region is the function: it takes the `k` arguments
+and yields `m` values. Results: the `m` values and their tangents in
+the direction `dxs`. Made by internalisation from `jvp2 f x x'`;
+`soac-jvp` replaces it by the tangent program (Note [Forward-mode AD]
+in passes/src/soac/jvp.rs).
+
+```mlir
+%y, %dy = "soac.jvp"(%x, %dx) ({
+^bb0(%a: f32):
+  %b = "soac.unop"(%a) {kind = "sin"} : (f32) -> f32
+  "soac.yield"(%b) : (f32) -> ()
+}) : (f32, f32) -> (f32, f32)
+```"#,
+            traits: NONE,
+            verify: v::jvp,
+        },
+        OpDef {
             name: "soac.if",
             summary: "Chooses one of two regions on an i1 condition.",
             description: r#"Both regions take no arguments and yield the result types.

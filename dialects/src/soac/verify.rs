@@ -285,6 +285,28 @@ pub fn assert(v: &OpView) -> Result<(), String> {
 
 // ----- control flow ----------------------------------------------------------
 
+/// `jvp(xs..., dxs...)`: `k` arguments and `k` tangents of the same types;
+/// the region takes `k` arguments of those types and yields `m` values;
+/// the results are `m` values of the yielded types and `m` tangents.
+pub fn jvp(v: &OpView) -> Result<(), String> {
+    v.expect_regions(1)?;
+    let ots = v.operand_types();
+    if !ots.len().is_multiple_of(2) {
+        return Err(format!(
+            "expects as many tangents as arguments, found {} operands",
+            ots.len()
+        ));
+    }
+    let k = ots.len() / 2;
+    v.expect_types("tangents", &ots[..k], &ots[k..])?;
+    v.expect_block_args(0, &ots[..k])?;
+    let ys = v.yielded_types(0)?;
+    v.expect_results(2 * ys.len())?;
+    let rts = v.result_types();
+    v.expect_types("tangent results", &rts[..ys.len()], &rts[ys.len()..])?;
+    Ok(())
+}
+
 /// `if(c)`: two regions without arguments, each yielding the result types.
 pub fn if_(v: &OpView) -> Result<(), String> {
     v.expect_operands(1)?;

@@ -71,6 +71,9 @@ pub const GENERAL: &[(&str, &str)] = &[
     ("copy", "'t t -> *t"),
     ("trace", "'t t -> t"),
     ("opaque", "'t t -> t"),
+    // Forward-mode AD; the prelude's `jvp`, `jmp` and `jmp2` are built on
+    // it (Note [Dual numbers] in interp/dual.rs).
+    ("jvp2", "'a 'b (a -> b) -> a -> a -> (b, b)"),
 ];
 
 /// The number of size parameters of built-in `name` that cannot be read

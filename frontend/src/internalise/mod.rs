@@ -8,7 +8,8 @@
 //!   sizes and coercions.
 //! - `exp`: expressions, patterns, function application and inlining.
 //! - `soacs`: the built-in functions: SOACs, array operations, the numeric
-//!   modules.
+//!   modules, and `jvp2` as a `soac.jvp` (its function a region, for
+//!   `soac-jvp`).
 //! - `sums`: sum types: their layout (Note [Sum types]), constructors,
 //!   `match`.
 //! - `interface`: what an entry point's flattened parameters and results

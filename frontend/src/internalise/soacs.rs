@@ -40,6 +40,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 Ok(V::Leaf(if name == "==" { e } else { self.unop("not", e) }))
             }
             "map" => self.map(&args[0].0, &args[1..], span),
+            "jvp2" => self.jvp2(a(0).0, a(1), a(2).0, span),
             "reduce" | "reduce_comm" => self.reduce_or_scan(a(0), a(1), a(2), false, name == "reduce_comm", span),
             "scan" => self.reduce_or_scan(a(0), a(1), a(2), true, false, span),
             "hist" => {
@@ -527,6 +528,57 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             span,
         )?;
         Ok(result.expect("the lambda was built").with_leaves(ys))
+    }
+
+    /// `jvp2 f x x'`: a `soac.jvp` of `f` as a region over the leaves of
+    /// `x`, with the leaves of `x` and then of `x'` as operands; its results
+    /// are the leaves of `f x` and then of their tangents. The pass
+    /// `soac-jvp` replaces it by the tangent program (Note [Forward-mode
+    /// AD] in `passes/src/soac/jvp.rs`).
+    fn jvp2(&mut self, f: V<'a>, (x, xt): (V<'a>, Type), dx: V<'a>, span: Span) -> DResult<V<'a>> {
+        let leaves = |v: &V<'a>| {
+            v.leaves()
+                .ok_or_else(|| unsupported(span, "`jvp` of a function-valued argument"))
+        };
+        let (xs, dxs) = (leaves(&x)?, leaves(&dx)?);
+        if xs.len() != dxs.len() {
+            return Err(internal(span, "`jvp2`: a tangent shaped unlike the argument"));
+        }
+        let mut coerced = Vec::new();
+        for (&x, &d) in xs.iter().zip(&dxs) {
+            let want = self.dims(x);
+            coerced.push(self.coerce(d, &want, "jvp: the tangent does not have the shape of the argument")?);
+        }
+        let dxs = coerced;
+        let tys: Vec<IrType> = xs.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let mut result = None;
+        let (r, ys, ()) = self.region(&tys, |s, bargs| {
+            let arg = x.with_leaves(bargs);
+            let out = s.apply(f.clone(), vec![(arg, xt.clone())], None, span)?;
+            let ls = out
+                .leaves()
+                .ok_or_else(|| unsupported(span, "`jvp` of a function with a function-valued result"))?;
+            result = Some(out);
+            Ok((ls, ()))
+        })?;
+        let mut rtys: Vec<IrType> = ys
+            .iter()
+            .map(|&y| {
+                let t = self.ctx.value_type(y);
+                self.hoist(t, &[r])
+            })
+            .collect();
+        rtys.extend(rtys.clone());
+        let mut ops = xs;
+        ops.extend(dxs);
+        let op = self.op("soac.jvp", &ops, &rtys, &[], vec![r]);
+        let mut out = Vec::new();
+        for v in self.results(op) {
+            out.push(self.refine(v)?);
+        }
+        let shape = result.expect("the region was built");
+        let tangents = out.split_off(ys.len());
+        Ok(V::Tuple(vec![shape.with_leaves(out), shape.with_leaves(tangents)]))
     }
 
     /// The size `n` when `l` is `iota n` (its rows are in `0..n`).

@@ -8,6 +8,7 @@ use crate::types::{PrimType, Type};
 use crate::values::PrimValue;
 
 use super::cost::log_steps;
+use super::dual;
 use super::eval::{as_i64, check_alloc, err, error, internal, Interp, R};
 use super::value::{shape_str, trace_text, Array, Builder, Data, Fun, Value};
 use crate::values::scalar::{self, BinOp, BitCount, FloatBin, FloatUn};
@@ -79,6 +80,8 @@ pub enum Gen {
     Copy,
     Trace,
     Opaque,
+    /// `jvp2 f x x'` (Note [Dual numbers]).
+    Jvp2,
 }
 
 impl Builtin {
@@ -181,7 +184,7 @@ impl Builtin {
                 Gen::Replicate | Gen::Concat | Gen::Rotate => 2,
                 Gen::Transpose | Gen::Flatten | Gen::Copy | Gen::Trace | Gen::Opaque => 1,
                 Gen::Unflatten(k) => k as usize + 1,
-                Gen::Split => 3,
+                Gen::Split | Gen::Jvp2 => 3,
             },
         }
     }
@@ -221,6 +224,7 @@ fn parse_general(name: &str) -> Option<Gen> {
         "copy" => Gen::Copy,
         "trace" => Gen::Trace,
         "opaque" => Gen::Opaque,
+        "jvp2" => Gen::Jvp2,
         _ => return None,
     })
 }
@@ -266,6 +270,36 @@ fn prim_result(r: Result<PrimValue, scalar::PrimError>, what: &str, span: Span) 
     match r {
         Ok(p) => Ok(Value::prim(p)),
         Err(e) => err(span, e.message(what)),
+    }
+}
+
+/// Numeric-module function `f` of type `t` on scalars some of which are
+/// dual numbers (Note [Dual numbers]).
+fn num_dual<'a>(t: PrimType, f: NumFn, args: Vec<Value<'a>>, span: Span) -> R<Value<'a>> {
+    use NumFn::*;
+    let mut args = args.into_iter();
+    let mut arg = || match args.next() {
+        Some(a) => Ok(a),
+        None => internal(span, "missing argument"),
+    };
+    match f {
+        Max | Min => dual::max_min(f == Max, arg()?, arg()?, span),
+        Abs => dual::abs(arg()?, span),
+        Sgn => match dual::bottom(&arg()?) {
+            Some(p) => prim_result(scalar::sgn(p), "sgn", span),
+            None => internal(span, "sgn of a non-scalar"),
+        },
+        Neg => dual::neg(arg()?, span),
+        ToI64 => Ok(dual::convert(arg()?, PrimType::I64)),
+        ToF64 => Ok(dual::convert(arg()?, PrimType::F64)),
+        Un(u) => dual::float_un(u, arg()?, span),
+        Bin(b) => dual::float_bin(b, arg()?, arg()?, span),
+        Fma | Mad => dual::fma(arg()?, arg()?, arg()?, span),
+        ToBits => match dual::bottom(&arg()?) {
+            Some(p) => prim_result(scalar::to_bits(p), "to_bits", span),
+            None => internal(span, "to_bits of a non-scalar"),
+        },
+        _ => internal(span, format!("{t}.{f:?} of a dual number")),
     }
 }
 
@@ -318,6 +352,9 @@ impl<'a> Interp<'a> {
             Builtin::Conv { to, .. } => {
                 let [x] = args_n(args, span)?;
                 self.tick();
+                if let Value::Dual(_) = x {
+                    return Ok(dual::convert(x, to));
+                }
                 Ok(Value::prim(scalar::convert(prim_arg(&x, span)?, to)))
             }
             Builtin::Num(t, f) => self.call_num(t, f, args, span),
@@ -329,6 +366,10 @@ impl<'a> Interp<'a> {
         use NumFn::*;
         if args.is_empty() {
             return self.builtin_const(Builtin::Num(t, f), span);
+        }
+        if args.iter().any(|a| matches!(a, Value::Dual(_))) {
+            self.tick();
+            return num_dual(t, f, args, span);
         }
         let ps: Vec<PrimValue> = args.iter().map(|a| prim_arg(a, span)).collect::<R<_>>()?;
         self.tick();
@@ -361,6 +402,16 @@ impl<'a> Interp<'a> {
 
     fn call_gen(&mut self, g: Gen, args: Vec<Value<'a>>, span: Span, ty: Option<&'a Type>) -> R<Value<'a>> {
         match g {
+            Gen::Jvp2 => {
+                let [f, x, xt] = args_n(args, span)?;
+                let f = fun_arg(f, span)?;
+                self.jvp_tag += 1;
+                let tag = self.jvp_tag;
+                let x = dual::seed(x, xt, tag, span)?;
+                let r = self.call1(&f, x, span)?;
+                let (p, t) = dual::unseed(r, tag, span)?;
+                Ok(Value::Tuple(Rc::new(vec![p, t])))
+            }
             Gen::Map => {
                 let [f, xs] = args_n(args, span)?;
                 let f = fun_arg(f, span)?;

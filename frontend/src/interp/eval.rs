@@ -132,6 +132,8 @@ pub(crate) struct Interp<'a> {
     pub trace: Option<TraceSink<'a>>,
     pub work: u64,
     pub span: u64,
+    /// The tag of the latest `jvp2` call (Note [Dual numbers]).
+    pub jvp_tag: u32,
     stack_base: usize,
     stack_budget: usize,
 }
@@ -163,6 +165,7 @@ impl<'a> Interp<'a> {
             trace,
             work: 0,
             span: 0,
+            jvp_tag: 0,
             stack_base: std::ptr::addr_of!(probe) as usize,
             stack_budget: stack_budget(),
         }
@@ -438,6 +441,9 @@ impl<'a> Interp<'a> {
     fn eval_unop(&mut self, x: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
         let v = self.eval(x)?;
         self.tick();
+        if let (ExpKind::Neg(_), Value::Dual(_)) = (&e.kind, &v) {
+            return super::dual::neg(v, e.span);
+        }
         let (r, what) = match (&e.kind, v.as_prim()) {
             (ExpKind::Neg(_), Some(p)) => (scalar::neg(p), "neg"),
             (ExpKind::Not(_), Some(p)) => (scalar::not(p), "!"),
@@ -796,6 +802,7 @@ impl<'a> Interp<'a> {
             };
         }
         match (a, b) {
+            (a, b) if matches!(a, Value::Dual(_)) || matches!(b, Value::Dual(_)) => super::dual::bin(op, a, b, span),
             (a, b) if matches!(op, BinOp::Eq | BinOp::Neq) => match value_eq(&a, &b) {
                 Some(eq) => Ok(Value::bool(eq == (op == BinOp::Eq))),
                 None => internal(span, "comparing functions"),
@@ -1060,7 +1067,7 @@ impl<'a> Interp<'a> {
             }
             PatKind::Lit { lit, negated } => {
                 let want = literal_value(lit, *negated, p.ty.as_ref());
-                match (want, v.as_prim()) {
+                match (want, super::dual::bottom(v)) {
                     (Some(w), Some(x)) => Ok(scalar::prim_eq(w, x)),
                     _ => internal(p.span, format!("literal pattern against {v:?}")),
                 }
@@ -1178,7 +1185,7 @@ impl<'a> Interp<'a> {
                             let bound = self.stack[self.base..].iter().rev().find(|(m, _)| same_name(m, n));
                             match bound {
                                 Some((_, Some(v))) => {
-                                    let bound = v.as_prim().and_then(scalar::as_i128);
+                                    let bound = super::dual::bottom(v).and_then(scalar::as_i128);
                                     if bound.is_some() && bound != Some(have as i128) {
                                         return err(
                                             span,
@@ -1447,7 +1454,7 @@ impl<'a> Interp<'a> {
         }
         d.eval(&mut |n| {
             self.lookup_opt(n)
-                .and_then(|v| v.as_prim())
+                .and_then(super::dual::bottom)
                 .and_then(scalar::as_i128)
                 .map(|v| v as i64)
         })
@@ -1481,7 +1488,7 @@ impl<'a> Interp<'a> {
                 self.leave(saved);
                 Some(
                     r.ok()
-                        .and_then(|v| v.as_prim())
+                        .and_then(|v| super::dual::bottom(&v))
                         .and_then(scalar::as_i128)
                         .map(|v| v as i64),
                 )
@@ -1579,11 +1586,11 @@ impl<'a> Interp<'a> {
         e: &'a Exp,
     ) -> R<Value<'a>> {
         let s = self.eval(start)?;
-        let Some(sp) = s.as_prim() else {
+        let Some(sp) = super::dual::bottom(&s) else {
             return internal(start.span, "range bound is not a scalar");
         };
         let t = sp.prim_type();
-        let int = |v: &Value<'a>, span: Span| match v.as_prim() {
+        let int = |v: &Value<'a>, span: Span| match super::dual::bottom(v) {
             Some(p) => scalar::as_i128(p).ok_or_else(|| error(span, "internal error: range bound is not an integer")),
             None => Err(error(span, "internal error: range bound is not a scalar")),
         };
@@ -1714,7 +1721,7 @@ impl<'a> Interp<'a> {
         match form {
             LoopForm::For(i, _, bound) => {
                 let n = self.eval(bound)?;
-                let Some(np) = n.as_prim() else {
+                let Some(np) = super::dual::bottom(&n) else {
                     return internal(bound.span, "loop bound is not a scalar");
                 };
                 let t = np.prim_type();
@@ -1759,7 +1766,7 @@ impl<'a> Interp<'a> {
 
 /// A scalar integer as i64 (saturating).
 pub(crate) fn as_i64(v: &Value<'_>, span: Span) -> R<i64> {
-    match v.as_prim().and_then(scalar::as_i128) {
+    match super::dual::bottom(v).and_then(scalar::as_i128) {
         Some(x) => Ok(x.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
         None => internal(span, format!("expected an integer, got {}", v.kind())),
     }

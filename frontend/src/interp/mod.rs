@@ -9,7 +9,9 @@
 //!   the one scalar semantics, [`crate::values::scalar`] (which also holds
 //!   Note [Integer semantics] and Note [Conversions]); `eval` maps the
 //!   operators (`+`, `//`, `>>>`) to it with [`BinOp::from_name`](crate::values::scalar::BinOp::from_name);
-//! - [`cost`]: work and span under the parallel cost model.
+//! - [`cost`]: work and span under the parallel cost model;
+//! - [`dual`]: `jvp2`, forward-mode AD by dual numbers (Note [Dual
+//!   numbers]).
 //!
 //! The entry point is [`run_entry`]. Evaluation never panics: a failure of
 //! the program (an index out of bounds, a division by zero, a failed
@@ -21,6 +23,7 @@
 mod value;
 mod builtins;
 mod cost;
+mod dual;
 mod eval;
 mod free;
 pub(crate) use free::free_vars;

@@ -10,6 +10,7 @@ use crate::types::{PrimType, Size, Type};
 use crate::values::{self, ArrayData, PrimValue};
 
 use super::builtins::Builtin;
+use super::dual::Dual;
 use crate::values::scalar;
 
 // Note [Value representation]
@@ -39,7 +40,9 @@ use crate::values::scalar;
 // empty array reached through a partial application) is `Boxed` with no
 // elements; every operation accepts such an array where a typed one is
 // expected, and the entry point's result type fixes the type when it is
-// printed. A non-empty array of scalars is never `Boxed`.
+// printed. A non-empty array of scalars is never `Boxed`, except an array
+// holding dual numbers (Note [Dual numbers] in dual.rs): writing one into a
+// typed array boxes it, and a boxed array then takes plain scalars too.
 //
 // In-place updates (`with`, `scatter`, ...) go through `Rc::make_mut`: the
 // array is updated where it lies when the value holds the only reference,
@@ -73,6 +76,8 @@ pub enum Value<'a> {
     /// A value of a sum type: a constructor and its payload.
     Sum(Rc<SumValue<'a>>),
     Fun(Rc<Fun<'a>>),
+    /// A float with a tangent, inside `jvp2` (Note [Dual numbers]).
+    Dual(Rc<Dual<'a>>),
 }
 
 /// `#c v1 v2`: the constructor's name (from the checked tree) and its
@@ -139,6 +144,7 @@ impl<'a> Value<'a> {
             Value::Record(_) => "a record",
             Value::Sum(_) => "a sum value",
             Value::Fun(_) => "a function",
+            Value::Dual(_) => "a dual number",
             _ => "a scalar",
         }
     }
@@ -160,6 +166,7 @@ impl fmt::Debug for Value<'_> {
                 }
                 Ok(())
             }
+            Value::Dual(d) => write!(f, "dual{}({:?}, {:?})", d.tag, d.primal, d.tangent),
             _ => write!(f, "<function>"),
         }
     }
@@ -331,7 +338,12 @@ impl<'a> Data<'a> {
     #[inline]
     pub fn set(&mut self, i: usize, x: Value<'a>) -> bool {
         if let Some(p) = x.as_prim() {
-            return self.set_prim(i, p);
+            if self.set_prim(i, p) {
+                return true;
+            }
+        }
+        if matches!(x, Value::Dual(_)) {
+            self.box_scalars();
         }
         match (self, x) {
             (_, Value::Array(_)) => false,
@@ -384,6 +396,21 @@ impl<'a> Data<'a> {
         true
     }
 
+    /// A typed vector as a `Boxed` one, to hold dual numbers (Note [Dual
+    /// numbers]).
+    pub fn box_scalars(&mut self) {
+        if !matches!(self, Data::Boxed(_)) {
+            *self = Data::Boxed((0..self.len()).map(|i| self.get(i)).collect());
+        }
+    }
+
+    /// Whether one of the vectors is `Boxed` and the other typed: then both
+    /// hold scalars, some of them dual numbers (a non-empty boxed vector
+    /// of plain scalars exists only beside those).
+    fn mixed(&self, src: &Data<'a>) -> bool {
+        matches!(self, Data::Boxed(_)) != matches!(src, Data::Boxed(_))
+    }
+
     /// Elements `lo..hi` as a new vector.
     pub fn slice(&self, lo: usize, hi: usize) -> Data<'a> {
         map_data!(self; v => v[lo..hi].to_vec())
@@ -405,6 +432,13 @@ impl<'a> Data<'a> {
                 *self = src.empty_like(hi - lo);
             }
         }
+        if self.mixed(src) {
+            self.box_scalars();
+            if let Data::Boxed(v) = self {
+                v.extend((lo..hi).map(|i| src.get(i)));
+            }
+            return true;
+        }
         zip_data!(self, src; d, s => { d.extend_from_slice(&s[lo..hi]); true }; else false)
     }
 
@@ -412,6 +446,15 @@ impl<'a> Data<'a> {
     /// the variants differ.
     pub fn write(&mut self, dst: usize, src: &Data<'a>, src_lo: usize, n: usize) -> bool {
         if n == 0 {
+            return true;
+        }
+        if self.mixed(src) {
+            self.box_scalars();
+            if let Data::Boxed(v) = self {
+                for k in 0..n {
+                    v[dst + k] = src.get(src_lo + k);
+                }
+            }
             return true;
         }
         zip_data!(self, src; d, s => { d[dst..dst + n].clone_from_slice(&s[src_lo..src_lo + n]); true }; else false)
@@ -579,6 +622,12 @@ impl<'a> Builder<'a> {
             },
             v => match &mut self.data {
                 Some(Data::Boxed(d)) if self.row.is_empty() => d.push(v),
+                Some(d) if self.row.is_empty() && matches!(v, Value::Dual(_)) => {
+                    d.box_scalars();
+                    if let Data::Boxed(d) = d {
+                        d.push(v);
+                    }
+                }
                 Some(_) => return Err("internal error: array elements of different types".into()),
                 None => {
                     let mut d = Vec::with_capacity(self.cap);
@@ -593,6 +642,7 @@ impl<'a> Builder<'a> {
 
     fn push_prim_slow(&mut self, p: PrimValue) -> Result<(), String> {
         match &mut self.data {
+            Some(Data::Boxed(d)) if self.row.is_empty() && !d.is_empty() => d.push(Value::prim(p)),
             Some(d) => {
                 if !d.push_prim(p) {
                     return Err("internal error: array elements of different types".into());
@@ -673,6 +723,10 @@ impl PartialEq for Value<'_> {
 /// Structural equality (IEEE on floats); `None` when functions are compared.
 pub fn value_eq(a: &Value<'_>, b: &Value<'_>) -> Option<bool> {
     if let (Some(x), Some(y)) = (a.as_prim(), b.as_prim()) {
+        return Some(scalar::prim_eq(x, y));
+    }
+    if matches!(a, Value::Dual(_)) || matches!(b, Value::Dual(_)) {
+        let (x, y) = (super::dual::bottom(a)?, super::dual::bottom(b)?);
         return Some(scalar::prim_eq(x, y));
     }
     Some(match (a, b) {

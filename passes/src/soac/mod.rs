@@ -1,8 +1,12 @@
-//! Passes on the `soac` dialect.
+//! Passes on the `soac` dialect: [`inline`] (`soac-inline`), [`jvp`]
+//! (`soac-jvp`, forward-mode AD: Note [Forward-mode AD]), [`rewrite`],
+//! [`simplify`], [`fuse`], [`unstream`] and [`partition`]; [`analysis`]
+//! holds what they share.
 
 pub mod analysis;
 pub mod fuse;
 pub mod inline;
+pub mod jvp;
 pub mod partition;
 pub mod rewrite;
 pub mod simplify;

@@ -572,3 +572,27 @@
   }) {num_writes = [2]} : (i64, !fut.array<[%n]i64>, !fut.array<[%n]f32>, !fut.array<[%m]f32>) -> !fut.array<[%m]f32>
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]f32>, !fut.array<[?]f32>) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%x: f32, %dx: f64):
+  // expected-error @+1 {{'soac.jvp' op tangents #0}}
+  %y:2 = "soac.jvp"(%x, %dx) ({
+  ^bb0(%a: f32):
+    "soac.yield"(%a) : (f32) -> ()
+  }) : (f32, f64) -> (f32, f32)
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (f32, f64) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%x: f32, %dx: f32):
+  // expected-error @+1 {{'soac.jvp' op expects 2 results, found 1}}
+  %y = "soac.jvp"(%x, %dx) ({
+  ^bb0(%a: f32):
+    "soac.yield"(%a) : (f32) -> ()
+  }) : (f32, f32) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (f32, f32) -> ()} : () -> ()

@@ -270,3 +270,17 @@
   }) {num_writes = [2]} : (i64, !fut.array<[%n]i64>, !fut.array<[%n]i64>, !fut.array<[%n]f64>, !fut.array<[%m]f64>) -> !fut.array<[%m]f64>
   "soac.return"(%r, %ds) : (!fut.array<[%m]f64>, !fut.array<[%n]f64>) -> ()
 }) {sym_name = "post_lambdas", function_type = (i64, i64, !fut.array<[?]f64>, !fut.array<[?]i64>, !fut.array<[?]i64>, !fut.array<[?]f64>) -> (!fut.array<[?]f64>, !fut.array<[?]f64>)} : () -> ()
+
+// -----
+
+// CHECK-LABEL: "tangent"
+// CHECK: soac.jvp(
+"soac.func"() ({
+^bb0(%x: f32, %dx: f32):
+  %y:2 = "soac.jvp"(%x, %dx) ({
+  ^bb0(%a: f32):
+    %b = "soac.unop"(%a) {kind = "sin"} : (f32) -> f32
+    "soac.yield"(%b) : (f32) -> ()
+  }) : (f32, f32) -> (f32, f32)
+  "soac.return"(%y#1) : (f32) -> ()
+}) {sym_name = "tangent", function_type = (f32, f32) -> f32} : () -> ()
