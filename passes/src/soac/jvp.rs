@@ -762,6 +762,19 @@ impl Tangents<'_> {
         self.ctx.results(c).collect()
     }
 
+    /// Replaces `o` by an op like it with `ops` and `regions` whose results
+    /// are `o`'s and then the tangents of its results at `with_tan`, which
+    /// it binds ([`Tangents::bind_results`]).
+    fn rebuild_paired(&mut self, o: OpId, ops: &[Value], regions: Vec<RegionId>, with_tan: &[usize]) {
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let mut tys: Vec<Type> = results.iter().map(|&v| self.mapped_type(v)).collect();
+        for &i in with_tan {
+            tys.push(tys[i]);
+        }
+        let new = self.rebuild(o, ops, &tys, regions);
+        self.bind_results(o, &new, with_tan);
+    }
+
     /// Bind the results of `o` to `new`: the first ones to the copies of
     /// its results, then the tangents of the results in `with_tan`.
     fn bind_results(&mut self, o: OpId, new: &[Value], with_tan: &[usize]) {
@@ -833,13 +846,7 @@ impl Tangents<'_> {
         let fl = self.numbers(&ys);
         let yv = self.pairs(&ys, &fl)?;
         self.close(&yv, saved);
-        let results: Vec<Value> = self.ctx.results(o).collect();
-        let mut rtys: Vec<Type> = results.iter().map(|&v| self.mapped_type(v)).collect();
-        for &i in &fl {
-            rtys.push(rtys[i]);
-        }
-        let new = self.rebuild(o, &ops, &rtys, vec![r]);
-        self.bind_results(o, &new, &fl);
+        self.rebuild_paired(o, &ops, vec![r], &fl);
         Ok(())
     }
 
@@ -887,13 +894,7 @@ impl Tangents<'_> {
         let tys: Vec<Type> = nes.iter().map(|&v| self.mapped_type(v)).collect();
         let region = self.ctx.regions(o)[0];
         let r = self.operator(region, &tys, &fl)?;
-        let results: Vec<Value> = self.ctx.results(o).collect();
-        let mut rtys: Vec<Type> = results.iter().map(|&v| self.mapped_type(v)).collect();
-        for &i in &fl {
-            rtys.push(rtys[i]);
-        }
-        let new = self.rebuild(o, &ops, &rtys, vec![r]);
-        self.bind_results(o, &new, &fl);
+        self.rebuild_paired(o, &ops, vec![r], &fl);
         Ok(())
     }
 
@@ -983,13 +984,7 @@ impl Tangents<'_> {
         let (r, _, ys, saved) = self.open(region, &tys, &bind)?;
         let yv = self.pairs(&ys, &fl)?;
         self.close(&yv, saved);
-        let results: Vec<Value> = self.ctx.results(o).collect();
-        let mut rtys: Vec<Type> = results.iter().map(|&v| self.mapped_type(v)).collect();
-        for &i in &fl {
-            rtys.push(rtys[i]);
-        }
-        let new = self.rebuild(o, &ops, &rtys, vec![r]);
-        self.bind_results(o, &new, &fl);
+        self.rebuild_paired(o, &ops, vec![r], &fl);
         Ok(())
     }
 
@@ -1049,13 +1044,7 @@ impl Tangents<'_> {
             yv.push(t);
         }
         self.close(&yv, saved);
-        let results: Vec<Value> = self.ctx.results(o).collect();
-        let mut rtys: Vec<Type> = results.iter().map(|&v| self.mapped_type(v)).collect();
-        for &i in &fl {
-            rtys.push(rtys[i]);
-        }
-        let new = self.rebuild(o, &ops, &rtys, vec![r]);
-        self.bind_results(o, &new, &fl);
+        self.rebuild_paired(o, &ops, vec![r], &fl);
         Ok(())
     }
 
@@ -1094,13 +1083,7 @@ impl Tangents<'_> {
         let mut yv = vec![self.primal(ys[0])];
         yv.extend(self.pairs(&ys[1..], &fl)?);
         self.close(&yv, saved);
-        let results: Vec<Value> = self.ctx.results(o).collect();
-        let mut rtys: Vec<Type> = results.iter().map(|&v| self.mapped_type(v)).collect();
-        for &i in &fl {
-            rtys.push(rtys[i]);
-        }
-        let new = self.rebuild(o, &ops, &rtys, vec![op_region, lam]);
-        self.bind_results(o, &new, &fl);
+        self.rebuild_paired(o, &ops, vec![op_region, lam], &fl);
         Ok(())
     }
 
