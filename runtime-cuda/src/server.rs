@@ -15,11 +15,10 @@ use std::io::{BufRead, Write};
 use futmlir_values::{read_values_partial, write_binary};
 
 use crate::context::Ctx;
-use crate::invoke::{read_array, CtxBox};
-use crate::marshal::from_bytes;
+use crate::invoke::CtxBox;
 use crate::params::PARAMS;
 use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type, Variant};
-use crate::var::{call, construct, copy_parts, destruct, free_in, upload, Var};
+use crate::var::{call, component_value, construct, copy_each, copy_parts, destruct, free_in, upload, Var};
 
 // Note [Values in the server]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -388,18 +387,7 @@ impl<'p> Server<'p> {
         }
         let parts: Vec<&Var> = fields.iter().flat_map(|v| self.vars[v].components()).collect();
         let c = self.ctx.get();
-        let mut copies = Vec::with_capacity(parts.len());
-        for part in parts {
-            match copy_parts(c, std::slice::from_ref(part)) {
-                Ok(mut one) => copies.append(&mut one),
-                Err(e) => {
-                    for v in copies {
-                        let _ = free_in(c, v);
-                    }
-                    return Err(e);
-                }
-            }
-        }
+        let copies = copy_each(c, &parts)?;
         self.vars.insert(
             to.clone(),
             Var::Opaque {
@@ -615,19 +603,7 @@ impl<'p> Server<'p> {
         for name in names {
             self.var(name)?;
             for part in self.vars[name].components() {
-                let value = match part {
-                    Var::Scalar(v) => v.clone(),
-                    &Var::Array {
-                        elem,
-                        ref shape,
-                        mem,
-                        bytes,
-                    } => {
-                        let buf = read_array(self.ctx.get(), mem, bytes, &format!("variable {name}"))?;
-                        from_bytes(elem, shape.clone(), &buf)?
-                    }
-                    Var::Opaque { .. } => unreachable!("a component is a scalar or an array"),
-                };
+                let value = component_value(self.ctx.get(), part, &format!("variable {name}"))?;
                 write_binary(&value, &mut out);
             }
         }

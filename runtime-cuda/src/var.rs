@@ -70,6 +70,39 @@ pub fn free_in(c: &mut Ctx, var: Var) -> Result<(), String> {
 
 /// Copies of the components `parts`, arrays copied within the target's
 /// memory; on an error, the copies made so far are freed.
+/// Copies of the values `parts` refers to ([`copy_parts`]); on an error
+/// the copies made so far are freed.
+pub fn copy_each(c: &mut Ctx, parts: &[&Var]) -> Result<Vec<Var>, String> {
+    let mut copies = Vec::with_capacity(parts.len());
+    for &part in parts {
+        match copy_parts(c, std::slice::from_ref(part)) {
+            Ok(mut one) => copies.append(&mut one),
+            Err(e) => {
+                for v in copies {
+                    let _ = free_in(c, v);
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(copies)
+}
+
+/// The value of a component (a scalar, or an array read back from the
+/// target's memory); `what` names it in errors.
+pub fn component_value(c: &mut Ctx, part: &Var, what: &str) -> Result<Value, String> {
+    match part {
+        Var::Scalar(v) => Ok(v.clone()),
+        &Var::Array {
+            elem,
+            ref shape,
+            mem,
+            bytes,
+        } => from_bytes(elem, shape.clone(), &crate::invoke::read_array(c, mem, bytes, what)?),
+        Var::Opaque { .. } => Err(format!("{what}: a component is a scalar or an array")),
+    }
+}
+
 pub fn copy_parts(c: &mut Ctx, parts: &[Var]) -> Result<Vec<Var>, String> {
     let mut copies = Vec::with_capacity(parts.len());
     for part in parts {
@@ -248,18 +281,7 @@ pub fn construct(c: &mut Ctx, sum: &OpaqueType, tag: usize, payload: &[&Var]) ->
 pub fn destruct(c: &mut Ctx, program: &Program, value: &Var, variant: &Variant) -> Result<Vec<Var>, String> {
     let components = value.components();
     let parts: Vec<&Var> = variant.parts.iter().map(|&j| &components[j]).collect();
-    let mut copies = Vec::with_capacity(parts.len());
-    for part in parts {
-        match copy_parts(c, std::slice::from_ref(part)) {
-            Ok(mut one) => copies.append(&mut one),
-            Err(e) => {
-                for v in copies {
-                    let _ = free_in(c, v);
-                }
-                return Err(e);
-            }
-        }
-    }
+    let copies = copy_each(c, &parts)?;
     let mut copies = copies.into_iter();
     let mut values = Vec::with_capacity(variant.payload.len());
     for t in &variant.payload {

@@ -762,6 +762,17 @@ impl Tangents<'_> {
         self.ctx.results(c).collect()
     }
 
+    /// Pushes the primals of `vs` onto `ops`, then the tangents of those at
+    /// `with_tan` (zero where a value has none).
+    fn with_paired(&mut self, ops: &mut Vec<Value>, vs: &[Value], with_tan: &[usize]) -> R<()> {
+        ops.extend(vs.iter().map(|&v| self.primal(v)));
+        for &i in with_tan {
+            let t = self.tangent_or_zero(vs[i])?;
+            ops.push(t);
+        }
+        Ok(())
+    }
+
     /// Replaces `o` by an op like it with `ops` and `regions` whose results
     /// are `o`'s and then the tangents of its results at `with_tan`, which
     /// it binds ([`Tangents::bind_results`]).
@@ -881,16 +892,8 @@ impl Tangents<'_> {
         let (nes, xs) = (&operands[1..1 + k], &operands[1 + k..]);
         let fl = self.numbers(nes);
         let mut ops = vec![self.primal(operands[0])];
-        ops.extend(nes.iter().map(|&v| self.primal(v)));
-        for &i in &fl {
-            let t = self.tangent_or_zero(nes[i])?;
-            ops.push(t);
-        }
-        ops.extend(xs.iter().map(|&v| self.primal(v)));
-        for &i in &fl {
-            let t = self.tangent_or_zero(xs[i])?;
-            ops.push(t);
-        }
+        self.with_paired(&mut ops, nes, &fl)?;
+        self.with_paired(&mut ops, xs, &fl)?;
         let tys: Vec<Type> = nes.iter().map(|&v| self.mapped_type(v)).collect();
         let region = self.ctx.regions(o)[0];
         let r = self.operator(region, &tys, &fl)?;
@@ -910,11 +913,7 @@ impl Tangents<'_> {
         let fl = self.numbers(nes);
         let (xi, txs) = self.with_tangents(xs);
         let mut ops = vec![self.primal(operands[0])];
-        ops.extend(nes.iter().map(|&v| self.primal(v)));
-        for &i in &fl {
-            let t = self.tangent_or_zero(nes[i])?;
-            ops.push(t);
-        }
+        self.with_paired(&mut ops, nes, &fl)?;
         ops.extend(xs.iter().map(|&v| self.primal(v)));
         ops.extend(&txs);
         let tys: Vec<Type> = nes.iter().map(|&v| self.mapped_type(v)).collect();
@@ -1025,11 +1024,7 @@ impl Tangents<'_> {
         ops.extend(xs.iter().map(|&v| self.primal(v)));
         ops.extend(&txs);
         let row_tys: Vec<Type> = ops[1..].iter().map(|&v| self.row_type(v)).collect();
-        ops.extend(dests.iter().map(|&v| self.primal(v)));
-        for &i in &fl {
-            let t = self.tangent_or_zero(dests[i])?;
-            ops.push(t);
-        }
+        self.with_paired(&mut ops, dests, &fl)?;
         let bind: Vec<(usize, Option<usize>)> = (0..m)
             .map(|i| (i, xi.iter().position(|&j| j == i).map(|j| m + j)))
             .collect();
@@ -1059,16 +1054,8 @@ impl Tangents<'_> {
         let fl = self.numbers(nes);
         let (xi, txs) = self.with_tangents(xs);
         let mut ops = vec![self.primal(operands[0]), self.primal(operands[1])];
-        ops.extend(dests.iter().map(|&v| self.primal(v)));
-        for &i in &fl {
-            let t = self.tangent_or_zero(dests[i])?;
-            ops.push(t);
-        }
-        ops.extend(nes.iter().map(|&v| self.primal(v)));
-        for &i in &fl {
-            let t = self.tangent_or_zero(nes[i])?;
-            ops.push(t);
-        }
+        self.with_paired(&mut ops, dests, &fl)?;
+        self.with_paired(&mut ops, nes, &fl)?;
         let first_x = ops.len();
         ops.extend(xs.iter().map(|&v| self.primal(v)));
         ops.extend(&txs);

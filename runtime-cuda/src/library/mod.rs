@@ -53,10 +53,10 @@ use futmlir_values::{read_values, write_binary, PrimType, Value};
 
 use crate::abi::futrt_program;
 use crate::context::Ctx;
-use crate::invoke::{read_array, CtxBox};
+use crate::invoke::CtxBox;
 use crate::marshal::{elem_size, from_bytes, to_bytes};
 use crate::program::{OpaqueKind, Program, Type};
-use crate::var::{call, construct, copy_parts, destruct, free_in, upload, Var};
+use crate::var::{call, component_value, construct, copy_parts, destruct, free_in, upload, Var};
 
 /// Futhark's `FUTHARK_PROGRAM_ERROR`.
 const PROGRAM_ERROR: c_int = 2;
@@ -682,16 +682,7 @@ pub unsafe extern "C" fn futrt_lib_store(
             let held = lib.held(v, Some(c_str(ty)?), "the value")?;
             let mut body = Vec::new();
             for part in held.var.components() {
-                let value = match part {
-                    Var::Scalar(v) => v.clone(),
-                    &Var::Array {
-                        elem,
-                        ref shape,
-                        mem,
-                        bytes,
-                    } => from_bytes(elem, shape.clone(), &read_array(lib.ctx()?, mem, bytes, "the value")?)?,
-                    Var::Opaque { .. } => unreachable!("a component is a scalar or an array"),
-                };
+                let value = component_value(lib.ctx()?, part, "the value")?;
                 write_binary(&value, &mut body);
             }
             let mut bytes = (body.len() as u64).to_le_bytes().to_vec();
