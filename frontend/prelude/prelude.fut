@@ -35,6 +35,14 @@ def jvp 'a 'b (f: a -> b) (x: a) (x': a): b = (jvp2 f x x').1
 def jmp 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): [n]b = map (\t -> (jvp2 f x t).1) x'
 def jmp2 'a 'b [n] (f: a -> b) (x: a) (x': [n]a): (b, [n]b) = (f x, jmp f x x')
 
+-- Reverse-mode automatic differentiation, on the intrinsic `vjp2 f x y'`
+-- (`f x` and the adjoint of `x` for the cotangent `y'` of the result):
+-- the adjoint alone, and the adjoints of several cotangents (`mjp`,
+-- "matrix-Jacobian product").
+def vjp 'a 'b (f: a -> b) (x: a) (y': b): a = (vjp2 f x y').1
+def mjp 'a 'b [n] (f: a -> b) (x: a) (y': [n]b): [n]a = map (\t -> (vjp2 f x t).1) y'
+def mjp2 'a 'b [n] (f: a -> b) (x: a) (y': [n]b): (b, [n]a) = (f x, mjp f x y')
+
 -- A break point in Futhark's REPL, which futmlir does not have: the
 -- identity, like `trace` without the printing.
 def break 't (x: t): t = x

@@ -550,6 +550,26 @@ in passes/src/soac/jvp.rs).
             verify: v::jvp,
         },
         OpDef {
+            name: "soac.vjp",
+            summary: "Reverse-mode AD: a function's results and the adjoints of its arguments (Futhark's `vjp2`).",
+            description: r#"Operands `(xs..., dys...)`: the `k` arguments and a cotangent of each
+of the `m` values the region yields. The region is the function: it
+takes the `k` arguments and yields `m` values. Results: the `m` values
+and the adjoints of the `k` arguments for the cotangents `dys`. Made by
+internalisation from `vjp2 f x y'`; `soac-vjp` replaces it by the
+adjoint program (Note [Reverse-mode AD] in passes/src/soac/vjp.rs).
+
+```mlir
+%y, %dx = "soac.vjp"(%x, %dy) ({
+^bb0(%a: f32):
+  %b = "soac.unop"(%a) {kind = "sin"} : (f32) -> f32
+  "soac.yield"(%b) : (f32) -> ()
+}) : (f32, f32) -> (f32, f32)
+```"#,
+            traits: NONE,
+            verify: v::vjp,
+        },
+        OpDef {
             name: "soac.if",
             summary: "Chooses one of two regions on an i1 condition.",
             description: r#"Both regions take no arguments and yield the result types.

@@ -307,6 +307,32 @@ pub fn jvp(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
+/// `vjp(xs..., dys...)`: `k` arguments (the region's block arguments)
+/// and a cotangent of each of the `m` values the region yields; results:
+/// the `m` values and the `k` adjoints of the arguments.
+pub fn vjp(v: &OpView) -> Result<(), String> {
+    v.expect_regions(1)?;
+    let ots = v.operand_types();
+    let k = v.single_block_args(0)?.len();
+    if ots.len() < k {
+        return Err(format!("expects {k} arguments and their cotangents, found {} operands", ots.len()));
+    }
+    v.expect_block_args(0, &ots[..k])?;
+    let ys = v.yielded_types(0)?;
+    if ots.len() != k + ys.len() {
+        return Err(format!(
+            "expects {k} arguments and {} cotangents, found {} operands",
+            ys.len(),
+            ots.len()
+        ));
+    }
+    v.expect_types("cotangents", &ys, &ots[k..])?;
+    v.expect_results(ys.len() + k)?;
+    let rts = v.result_types();
+    v.expect_types("adjoint results", &ots[..k], &rts[ys.len()..])?;
+    Ok(())
+}
+
 /// `if(c)`: two regions without arguments, each yielding the result types.
 pub fn if_(v: &OpView) -> Result<(), String> {
     v.expect_operands(1)?;

@@ -74,6 +74,9 @@ pub const GENERAL: &[(&str, &str)] = &[
     // Forward-mode AD; the prelude's `jvp`, `jmp` and `jmp2` are built on
     // it (Note [Dual numbers] in interp/dual.rs).
     ("jvp2", "'a 'b (a -> b) -> a -> a -> (b, b)"),
+    // Reverse-mode AD; the prelude's `vjp`, `mjp` and `mjp2` are built on
+    // it (Note [Reverse mode] in interp/tape.rs).
+    ("vjp2", "'a 'b (a -> b) -> a -> b -> (b, a)"),
 ];
 
 /// The number of size parameters of built-in `name` that cannot be read

@@ -41,6 +41,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
             "map" => self.map(&args[0].0, &args[1..], span),
             "jvp2" => self.jvp2(a(0).0, a(1), a(2).0, span),
+            "vjp2" => self.vjp2(a(0).0, a(1), a(2).0, span),
             "reduce" | "reduce_comm" => self.reduce_or_scan(a(0), a(1), a(2), false, name == "reduce_comm", span),
             "scan" => self.reduce_or_scan(a(0), a(1), a(2), true, false, span),
             "hist" => {
@@ -535,21 +536,29 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// are the leaves of `f x` and then of their tangents. The pass
     /// `soac-jvp` replaces it by the tangent program (Note [Forward-mode
     /// AD] in `passes/src/soac/jvp.rs`).
-    fn jvp2(&mut self, f: V<'a>, (x, xt): (V<'a>, Type), dx: V<'a>, span: Span) -> DResult<V<'a>> {
+    fn jvp2(&mut self, f: V<'a>, x: (V<'a>, Type), dx: V<'a>, span: Span) -> DResult<V<'a>> {
+        self.ad_op("jvp", f, x, dx, span)
+    }
+
+    /// `vjp2 f x y'`: a `soac.vjp` of `f` as a region over the leaves of
+    /// `x`, with the leaves of `x` and then of the cotangent `y'` as
+    /// operands; its results are the leaves of `f x` and then of the
+    /// adjoint of `x`. The pass `soac-vjp` replaces it by the adjoint
+    /// program (Note [Reverse-mode AD] in `passes/src/soac/vjp.rs`).
+    fn vjp2(&mut self, f: V<'a>, x: (V<'a>, Type), dy: V<'a>, span: Span) -> DResult<V<'a>> {
+        self.ad_op("vjp", f, x, dy, span)
+    }
+
+    /// `soac.jvp` or `soac.vjp` (`which`) of `f` at `x`, with the seed
+    /// `seed`: a tangent shaped like `x` (jvp) or a cotangent shaped like
+    /// `f x` (vjp). The results are `(f x, the tangent of f x)` or `(f x,
+    /// the adjoint of x)`.
+    fn ad_op(&mut self, which: &str, f: V<'a>, (x, xt): (V<'a>, Type), seed: V<'a>, span: Span) -> DResult<V<'a>> {
         let leaves = |v: &V<'a>| {
             v.leaves()
-                .ok_or_else(|| unsupported(span, "`jvp` of a function-valued argument"))
+                .ok_or_else(|| unsupported(span, &format!("`{which}` of a function-valued argument")))
         };
-        let (xs, dxs) = (leaves(&x)?, leaves(&dx)?);
-        if xs.len() != dxs.len() {
-            return Err(internal(span, "`jvp2`: a tangent shaped unlike the argument"));
-        }
-        let mut coerced = Vec::new();
-        for (&x, &d) in xs.iter().zip(&dxs) {
-            let want = self.dims(x);
-            coerced.push(self.coerce(d, &want, "jvp: the tangent does not have the shape of the argument")?);
-        }
-        let dxs = coerced;
+        let (xs, seeds) = (leaves(&x)?, leaves(&seed)?);
         let tys: Vec<IrType> = xs.iter().map(|&v| self.ctx.value_type(v)).collect();
         let mut result = None;
         let (r, ys, ()) = self.region(&tys, |s, bargs| {
@@ -557,28 +566,54 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             let out = s.apply(f.clone(), vec![(arg, xt.clone())], None, span)?;
             let ls = out
                 .leaves()
-                .ok_or_else(|| unsupported(span, "`jvp` of a function with a function-valued result"))?;
+                .ok_or_else(|| unsupported(span, &format!("`{which}` of a function with a function-valued result")))?;
             result = Some(out);
             Ok((ls, ()))
         })?;
-        let mut rtys: Vec<IrType> = ys
+        let ytys: Vec<IrType> = ys
             .iter()
             .map(|&y| {
                 let t = self.ctx.value_type(y);
                 self.hoist(t, &[r])
             })
             .collect();
-        rtys.extend(rtys.clone());
+        // The seed has the shape of the argument (jvp) or of the result
+        // (vjp, whose result shapes are only known once `f` is applied).
+        let (seed_of, shape_msg) = match which {
+            "jvp" => (xs.clone(), "jvp: the tangent does not have the shape of the argument"),
+            _ => (Vec::new(), "vjp: the cotangent does not have the shape of the result"),
+        };
+        if seeds.len() != if which == "jvp" { xs.len() } else { ys.len() } {
+            return Err(internal(span, &format!("`{which}2`: a seed shaped unlike its value")));
+        }
+        let mut coerced = Vec::new();
+        for (i, &d) in seeds.iter().enumerate() {
+            let want = match seed_of.get(i) {
+                Some(&x) => self.dims(x),
+                None => {
+                    let t = ytys[i];
+                    self.dims_of_type(t)
+                }
+            };
+            coerced.push(self.coerce(d, &want, shape_msg)?);
+        }
+        let mut rtys = ytys.clone();
+        if which == "jvp" {
+            rtys.extend(ytys);
+        } else {
+            rtys.extend(tys);
+        }
         let mut ops = xs;
-        ops.extend(dxs);
-        let op = self.op("soac.jvp", &ops, &rtys, &[], vec![r]);
+        ops.extend(coerced);
+        let op = self.op(&format!("soac.{which}"), &ops, &rtys, &[], vec![r]);
         let mut out = Vec::new();
         for v in self.results(op) {
             out.push(self.refine(v)?);
         }
         let shape = result.expect("the region was built");
-        let tangents = out.split_off(ys.len());
-        Ok(V::Tuple(vec![shape.with_leaves(out), shape.with_leaves(tangents)]))
+        let second = out.split_off(ys.len());
+        let second = if which == "jvp" { shape.with_leaves(second) } else { x.with_leaves(second) };
+        Ok(V::Tuple(vec![shape.with_leaves(out), second]))
     }
 
     /// The size `n` when `l` is `iota n` (its rows are in `0..n`).

@@ -82,6 +82,8 @@ pub enum Gen {
     Opaque,
     /// `jvp2 f x x'` (Note [Dual numbers]).
     Jvp2,
+    /// `vjp2 f x y'` (Note [Reverse mode]).
+    Vjp2,
 }
 
 impl Builtin {
@@ -184,7 +186,7 @@ impl Builtin {
                 Gen::Replicate | Gen::Concat | Gen::Rotate => 2,
                 Gen::Transpose | Gen::Flatten | Gen::Copy | Gen::Trace | Gen::Opaque => 1,
                 Gen::Unflatten(k) => k as usize + 1,
-                Gen::Split | Gen::Jvp2 => 3,
+                Gen::Split | Gen::Jvp2 | Gen::Vjp2 => 3,
             },
         }
     }
@@ -225,6 +227,7 @@ fn parse_general(name: &str) -> Option<Gen> {
         "trace" => Gen::Trace,
         "opaque" => Gen::Opaque,
         "jvp2" => Gen::Jvp2,
+        "vjp2" => Gen::Vjp2,
         _ => return None,
     })
 }
@@ -412,6 +415,7 @@ impl<'a> Interp<'a> {
                 let (p, t) = dual::unseed(r, tag, span)?;
                 Ok(Value::Tuple(Rc::new(vec![p, t])))
             }
+            Gen::Vjp2 => err(span, "vjp is not supported by the interpreter yet"),
             Gen::Map => {
                 let [f, xs] = args_n(args, span)?;
                 let f = fun_arg(f, span)?;
