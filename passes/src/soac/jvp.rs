@@ -51,10 +51,11 @@
 use std::collections::HashMap;
 
 use futmlir_dialects::ir::{
-    Attr, AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, OpId, RegionId, Scalar, Type,
-    TypeKind, Value, ValueMap,
+    AttrKind, BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, RegionId, Type, TypeKind, Value,
+    ValueMap,
 };
 
+use super::ad::{derivative, is_number, Emit};
 use crate::pass::{Level, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
@@ -114,126 +115,25 @@ struct Tangents<'c> {
 
 type R<T> = Result<T, Diagnostic>;
 
-/// The element type of a scalar or array type.
-fn elem(ctx: &Context, t: Type) -> Option<Scalar> {
-    match ctx.type_kind(t) {
-        TypeKind::Scalar(s) => Some(*s),
-        TypeKind::Array { elem, .. } => ctx.as_scalar(*elem),
-        _ => None,
+impl Emit for Tangents<'_> {
+    fn ctx(&mut self) -> &mut Context {
+        self.ctx
     }
-}
-
-/// Whether values of type `t` have tangents: numbers and arrays of them.
-fn is_number(ctx: &Context, t: Type) -> bool {
-    elem(ctx, t).is_some_and(|s| s != Scalar::Bool)
-}
-
-impl Tangents<'_> {
+    fn ctx_ref(&self) -> &Context {
+        self.ctx
+    }
+    fn point(&self) -> InsertPoint {
+        self.at
+    }
+    fn loc(&self) -> Location {
+        self.loc
+    }
     fn unsupported(&self, what: &str) -> Diagnostic {
         Diagnostic::error(self.loc, format!("jvp: {what} is not supported"))
     }
+}
 
-    // ----- emitting ----------------------------------------------------------
-
-    fn emit(
-        &mut self,
-        name: &str,
-        operands: &[Value],
-        tys: &[Type],
-        attrs: &[(&str, Attr)],
-        regions: Vec<RegionId>,
-    ) -> OpId {
-        let mut b = Builder::new(self.ctx);
-        b.point = self.at;
-        b.location = self.loc;
-        b.op(name, operands, tys, attrs, regions)
-    }
-
-    fn emit1(&mut self, name: &str, operands: &[Value], ty: Type, attrs: &[(&str, Attr)]) -> Value {
-        let op = self.emit(name, operands, &[ty], attrs, Vec::new());
-        self.ctx.result(op, 0)
-    }
-
-    fn kind(&mut self, k: &str) -> Attr {
-        self.ctx.string_attr(k)
-    }
-
-    fn bin(&mut self, k: &str, a: Value, b: Value) -> Value {
-        let t = self.ctx.value_type(a);
-        let kind = self.kind(k);
-        self.emit1("soac.binop", &[a, b], t, &[("kind", kind)])
-    }
-
-    fn un(&mut self, k: &str, a: Value) -> Value {
-        let t = self.ctx.value_type(a);
-        let kind = self.kind(k);
-        self.emit1("soac.unop", &[a], t, &[("kind", kind)])
-    }
-
-    fn cmp(&mut self, k: &str, a: Value, b: Value) -> Value {
-        let t = self.ctx.scalar(Scalar::Bool);
-        let kind = self.kind(k);
-        self.emit1("soac.cmpop", &[a, b], t, &[("kind", kind)])
-    }
-
-    fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
-        let t = self.ctx.value_type(a);
-        self.emit1("soac.select", &[c, a, b], t, &[])
-    }
-
-    /// The scalar constant `x` of type `s`.
-    fn constant(&mut self, s: Scalar, x: f64) -> Value {
-        let ty = self.ctx.scalar(s);
-        let a = if s.is_float() {
-            self.ctx.intern_attr(AttrKind::Float { bits: x.to_bits(), ty })
-        } else if s == Scalar::Bool {
-            self.ctx.intern_attr(AttrKind::Bool(x != 0.0))
-        } else {
-            self.ctx.int_attr(x as i64, s)
-        };
-        self.emit1("soac.constant", &[], ty, &[("value", a)])
-    }
-
-    /// The constant `x` of the type of scalar `like`.
-    fn konst(&mut self, like: Value, x: f64) -> Value {
-        let t = self.ctx.value_type(like);
-        let s = self.ctx.as_scalar(t).expect("a scalar op's operand is a scalar");
-        self.constant(s, x)
-    }
-
-    /// A zero shaped like the copied value `v` (0, `false`, or an array of
-    /// them of `v`'s shape).
-    fn zero(&mut self, v: Value) -> R<Value> {
-        let t = self.ctx.value_type(v);
-        let Some(s) = elem(self.ctx, t) else {
-            return Err(self.unsupported("a value of this type"));
-        };
-        let shape = match self.ctx.type_kind(t) {
-            TypeKind::Array { shape, .. } => shape.clone(),
-            _ => Vec::new(),
-        };
-        let i64t = self.ctx.scalar(Scalar::I64);
-        let mut dims = Vec::new();
-        for (j, d) in shape.iter().enumerate() {
-            dims.push(match *d {
-                Dim::Value(n) => n,
-                Dim::Const(c) => self.constant(Scalar::I64, c as f64),
-                Dim::Unknown => {
-                    let a = self.ctx.int_attr(j as i64, Scalar::I64);
-                    self.emit1("soac.size", &[v], i64t, &[("dim", a)])
-                }
-            });
-        }
-        let mut z = self.constant(s, 0.0);
-        let et = self.ctx.scalar(s);
-        for j in (0..dims.len()).rev() {
-            let shape = dims[j..].iter().map(|&d| Dim::Value(d)).collect();
-            let rt = self.ctx.intern_type(TypeKind::Array { elem: et, shape });
-            z = self.emit1("soac.replicate", &[dims[j], z], rt, &[]);
-        }
-        Ok(z)
-    }
-
+impl Tangents<'_> {
     // ----- values ------------------------------------------------------------
 
     fn primal(&self, old: Value) -> Value {
@@ -526,7 +426,7 @@ impl Tangents<'_> {
                     return Ok(None);
                 };
                 let x = a(self, 0);
-                match self.derivative(k, x, p)? {
+                match derivative(self, k, x, p)? {
                     Some(d) => Some(self.bin("mul", d, t)),
                     None if k == "neg" => Some(self.un("neg", t)),
                     None => None,
@@ -557,115 +457,6 @@ impl Tangents<'_> {
             }
             (n, k) => return Err(self.unsupported(&format!("`{n}` of kind `{k}`"))),
         })
-    }
-
-    /// The derivative of float function `k` at `x`, where its value is
-    /// `r`; `None` for `neg` (the tangent negated) and for the piecewise
-    /// constant functions (zero).
-    fn derivative(&mut self, k: &str, x: Value, r: Value) -> R<Option<Value>> {
-        let c = |s: &mut Self, v: f64| s.konst(x, v);
-        let recip = |s: &mut Self, v: Value| {
-            let one = c(s, 1.0);
-            s.bin("div", one, v)
-        };
-        Ok(Some(match k {
-            "neg" | "signum" | "floor" | "ceil" | "round" | "not" | "popc" | "clz" => return Ok(None),
-            "abs" => {
-                let z = c(self, 0.0);
-                let neg = self.cmp("lt", x, z);
-                let m1 = c(self, -1.0);
-                let p1 = c(self, 1.0);
-                self.select(neg, m1, p1)
-            }
-            "sqrt" => {
-                let two = c(self, 2.0);
-                let d = self.bin("mul", two, r);
-                recip(self, d)
-            }
-            "cbrt" => {
-                let three = c(self, 3.0);
-                let rr = self.bin("mul", r, r);
-                let d = self.bin("mul", three, rr);
-                recip(self, d)
-            }
-            "exp" => r,
-            "log" => recip(self, x),
-            "log2" | "log10" => {
-                let ln = c(
-                    self,
-                    if k == "log2" {
-                        std::f64::consts::LN_2
-                    } else {
-                        std::f64::consts::LN_10
-                    },
-                );
-                let d = self.bin("mul", x, ln);
-                recip(self, d)
-            }
-            "log1p" => {
-                let one = c(self, 1.0);
-                let d = self.bin("add", one, x);
-                recip(self, d)
-            }
-            "sin" => self.un("cos", x),
-            "cos" => {
-                let s = self.un("sin", x);
-                self.un("neg", s)
-            }
-            "tan" => {
-                let one = c(self, 1.0);
-                let rr = self.bin("mul", r, r);
-                self.bin("add", one, rr)
-            }
-            "asin" | "acos" => {
-                let one = c(self, 1.0);
-                let xx = self.bin("mul", x, x);
-                let d = self.bin("sub", one, xx);
-                let s = self.un("sqrt", d);
-                let d = recip(self, s);
-                if k == "acos" {
-                    self.un("neg", d)
-                } else {
-                    d
-                }
-            }
-            "atan" => {
-                let one = c(self, 1.0);
-                let xx = self.bin("mul", x, x);
-                let d = self.bin("add", one, xx);
-                recip(self, d)
-            }
-            "sinh" => self.un("cosh", x),
-            "cosh" => self.un("sinh", x),
-            "tanh" => {
-                let one = c(self, 1.0);
-                let rr = self.bin("mul", r, r);
-                self.bin("sub", one, rr)
-            }
-            "asinh" | "acosh" => {
-                let one = c(self, 1.0);
-                let xx = self.bin("mul", x, x);
-                let d = self.bin(if k == "asinh" { "add" } else { "sub" }, xx, one);
-                let s = self.un("sqrt", d);
-                recip(self, s)
-            }
-            "atanh" => {
-                let one = c(self, 1.0);
-                let xx = self.bin("mul", x, x);
-                let d = self.bin("sub", one, xx);
-                recip(self, d)
-            }
-            // erf' = 2/√π e^(-x²), erfc' = -erf'
-            "erf" | "erfc" => {
-                let k2 = if k == "erf" { 2.0 } else { -2.0 } / std::f64::consts::PI.sqrt();
-                let xx = self.bin("mul", x, x);
-                let nxx = self.un("neg", xx);
-                let e = self.un("exp", nxx);
-                let kk = c(self, k2);
-                self.bin("mul", kk, e)
-            }
-            k => return Err(self.unsupported(&format!("the derivative of `{k}`"))),
-        }))
     }
 
     /// The tangent of an op that is linear in its array operands and does

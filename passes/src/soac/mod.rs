@@ -3,6 +3,7 @@
 //! [`simplify`], [`fuse`], [`unstream`] and [`partition`]; [`analysis`]
 //! holds what they share.
 
+pub mod ad;
 pub mod analysis;
 pub mod fuse;
 pub mod inline;

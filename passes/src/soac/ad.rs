@@ -1,0 +1,258 @@
+//! What the two AD passes share: emitting scalar code at an insertion
+//! point ([`Emit`]) and the derivatives of the unary functions
+//! ([`derivative`]). `soac-jvp` (Note [Forward-mode AD] in `jvp.rs`)
+//! multiplies a derivative by a tangent, `soac-vjp` (Note [Reverse-mode
+//! AD] in `vjp.rs`) by an adjoint.
+
+use futmlir_dialects::ir::{
+    Attr, AttrKind, Builder, Context, Diagnostic, Dim, InsertPoint, Location, OpId, RegionId, Scalar, Type, TypeKind,
+    Value,
+};
+
+/// The element type of a scalar or array type.
+pub fn elem(ctx: &Context, t: Type) -> Option<Scalar> {
+    match ctx.type_kind(t) {
+        TypeKind::Scalar(s) => Some(*s),
+        TypeKind::Array { elem, .. } => ctx.as_scalar(*elem),
+        _ => None,
+    }
+}
+
+/// Whether values of type `t` are differentiated: numbers and arrays of
+/// them.
+pub fn is_number(ctx: &Context, t: Type) -> bool {
+    elem(ctx, t).is_some_and(|s| s != Scalar::Bool)
+}
+
+/// Emitting ops at an insertion point, with a location: what a pass
+/// building derivative code needs from its state.
+pub trait Emit {
+    fn ctx(&mut self) -> &mut Context;
+    fn ctx_ref(&self) -> &Context;
+    fn point(&self) -> InsertPoint;
+    fn loc(&self) -> Location;
+    /// The diagnostic for a construct the pass does not differentiate.
+    fn unsupported(&self, what: &str) -> Diagnostic;
+
+    fn emit(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        tys: &[Type],
+        attrs: &[(&str, Attr)],
+        regions: Vec<RegionId>,
+    ) -> OpId {
+        let (point, location) = (self.point(), self.loc());
+        let mut b = Builder::new(self.ctx());
+        b.point = point;
+        b.location = location;
+        b.op(name, operands, tys, attrs, regions)
+    }
+
+    fn emit1(&mut self, name: &str, operands: &[Value], ty: Type, attrs: &[(&str, Attr)]) -> Value {
+        let op = self.emit(name, operands, &[ty], attrs, Vec::new());
+        self.ctx_ref().result(op, 0)
+    }
+
+    fn kind(&mut self, k: &str) -> Attr {
+        self.ctx().string_attr(k)
+    }
+
+    fn bin(&mut self, k: &str, a: Value, b: Value) -> Value {
+        let t = self.ctx_ref().value_type(a);
+        let kind = self.kind(k);
+        self.emit1("soac.binop", &[a, b], t, &[("kind", kind)])
+    }
+
+    fn un(&mut self, k: &str, a: Value) -> Value {
+        let t = self.ctx_ref().value_type(a);
+        let kind = self.kind(k);
+        self.emit1("soac.unop", &[a], t, &[("kind", kind)])
+    }
+
+    fn cmp(&mut self, k: &str, a: Value, b: Value) -> Value {
+        let t = self.ctx().scalar(Scalar::Bool);
+        let kind = self.kind(k);
+        self.emit1("soac.cmpop", &[a, b], t, &[("kind", kind)])
+    }
+
+    fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        let t = self.ctx_ref().value_type(a);
+        self.emit1("soac.select", &[c, a, b], t, &[])
+    }
+
+    /// The scalar constant `x` of type `s`.
+    fn constant(&mut self, s: Scalar, x: f64) -> Value {
+        let ty = self.ctx().scalar(s);
+        let a = if s.is_float() {
+            self.ctx().intern_attr(AttrKind::Float { bits: x.to_bits(), ty })
+        } else if s == Scalar::Bool {
+            self.ctx().intern_attr(AttrKind::Bool(x != 0.0))
+        } else {
+            self.ctx().int_attr(x as i64, s)
+        };
+        self.emit1("soac.constant", &[], ty, &[("value", a)])
+    }
+
+    /// The constant `x` of the type of scalar `like`.
+    fn konst(&mut self, like: Value, x: f64) -> Value {
+        let t = self.ctx_ref().value_type(like);
+        let s = self.ctx_ref().as_scalar(t).expect("a scalar op's operand is a scalar");
+        self.constant(s, x)
+    }
+
+    /// The sizes of (new) value `v`, as values.
+    fn sizes(&mut self, v: Value) -> Vec<Value> {
+        let t = self.ctx_ref().value_type(v);
+        let shape = match self.ctx_ref().type_kind(t) {
+            TypeKind::Array { shape, .. } => shape.clone(),
+            _ => Vec::new(),
+        };
+        let i64t = self.ctx().scalar(Scalar::I64);
+        let mut dims = Vec::new();
+        for (j, d) in shape.iter().enumerate() {
+            dims.push(match *d {
+                Dim::Value(n) => n,
+                Dim::Const(c) => self.constant(Scalar::I64, c as f64),
+                Dim::Unknown => {
+                    let a = self.ctx().int_attr(j as i64, Scalar::I64);
+                    self.emit1("soac.size", &[v], i64t, &[("dim", a)])
+                }
+            });
+        }
+        dims
+    }
+
+    /// `x` replicated to the sizes `dims` (outermost first).
+    fn filled(&mut self, dims: &[Value], x: Value) -> Value {
+        let et = self.ctx_ref().value_type(x);
+        let mut z = x;
+        for j in (0..dims.len()).rev() {
+            let shape = dims[j..].iter().map(|&d| Dim::Value(d)).collect();
+            let rt = self.ctx().intern_type(TypeKind::Array { elem: et, shape });
+            z = self.emit1("soac.replicate", &[dims[j], z], rt, &[]);
+        }
+        z
+    }
+
+    /// A zero shaped like the (new) value `v` (0, `false`, or an array of
+    /// them of `v`'s shape).
+    fn zero(&mut self, v: Value) -> Result<Value, Diagnostic> {
+        let t = self.ctx_ref().value_type(v);
+        let Some(s) = elem(self.ctx_ref(), t) else {
+            return Err(self.unsupported("a value of this type"));
+        };
+        let dims = self.sizes(v);
+        let z = self.constant(s, 0.0);
+        Ok(self.filled(&dims, z))
+    }
+}
+
+/// The derivative of unary function `k` at `x`, where its value is `r`;
+/// `None` for `neg` (the tangent or adjoint negated) and for the
+/// piecewise constant functions (zero).
+pub fn derivative<E: Emit>(e: &mut E, k: &str, x: Value, r: Value) -> Result<Option<Value>, Diagnostic> {
+    let c = |e: &mut E, v: f64| e.konst(x, v);
+    let recip = |e: &mut E, v: Value| {
+        let one = c(e, 1.0);
+        e.bin("div", one, v)
+    };
+    Ok(Some(match k {
+        "neg" | "signum" | "floor" | "ceil" | "round" | "not" | "popc" | "clz" => return Ok(None),
+        "abs" => {
+            let z = c(e, 0.0);
+            let neg = e.cmp("lt", x, z);
+            let m1 = c(e, -1.0);
+            let p1 = c(e, 1.0);
+            e.select(neg, m1, p1)
+        }
+        "sqrt" => {
+            let two = c(e, 2.0);
+            let d = e.bin("mul", two, r);
+            recip(e, d)
+        }
+        "cbrt" => {
+            let three = c(e, 3.0);
+            let rr = e.bin("mul", r, r);
+            let d = e.bin("mul", three, rr);
+            recip(e, d)
+        }
+        "exp" => r,
+        "log" => recip(e, x),
+        "log2" | "log10" => {
+            let ln = c(
+                e,
+                if k == "log2" {
+                    std::f64::consts::LN_2
+                } else {
+                    std::f64::consts::LN_10
+                },
+            );
+            let d = e.bin("mul", x, ln);
+            recip(e, d)
+        }
+        "log1p" => {
+            let one = c(e, 1.0);
+            let d = e.bin("add", one, x);
+            recip(e, d)
+        }
+        "sin" => e.un("cos", x),
+        "cos" => {
+            let s = e.un("sin", x);
+            e.un("neg", s)
+        }
+        "tan" => {
+            let one = c(e, 1.0);
+            let rr = e.bin("mul", r, r);
+            e.bin("add", one, rr)
+        }
+        "asin" | "acos" => {
+            let one = c(e, 1.0);
+            let xx = e.bin("mul", x, x);
+            let d = e.bin("sub", one, xx);
+            let s = e.un("sqrt", d);
+            let d = recip(e, s);
+            if k == "acos" {
+                e.un("neg", d)
+            } else {
+                d
+            }
+        }
+        "atan" => {
+            let one = c(e, 1.0);
+            let xx = e.bin("mul", x, x);
+            let d = e.bin("add", one, xx);
+            recip(e, d)
+        }
+        "sinh" => e.un("cosh", x),
+        "cosh" => e.un("sinh", x),
+        "tanh" => {
+            let one = c(e, 1.0);
+            let rr = e.bin("mul", r, r);
+            e.bin("sub", one, rr)
+        }
+        "asinh" | "acosh" => {
+            let one = c(e, 1.0);
+            let xx = e.bin("mul", x, x);
+            let d = e.bin(if k == "asinh" { "add" } else { "sub" }, xx, one);
+            let s = e.un("sqrt", d);
+            recip(e, s)
+        }
+        "atanh" => {
+            let one = c(e, 1.0);
+            let xx = e.bin("mul", x, x);
+            let d = e.bin("sub", one, xx);
+            recip(e, d)
+        }
+        // erf' = 2/√π e^(-x²), erfc' = -erf'
+        "erf" | "erfc" => {
+            let k2 = if k == "erf" { 2.0 } else { -2.0 } / std::f64::consts::PI.sqrt();
+            let xx = e.bin("mul", x, x);
+            let nxx = e.un("neg", xx);
+            let ex = e.un("exp", nxx);
+            let kk = c(e, k2);
+            e.bin("mul", kk, ex)
+        }
+        k => return Err(e.unsupported(&format!("the derivative of `{k}`"))),
+    }))
+}
