@@ -11,7 +11,9 @@
 ///    `soac/jvp.rs`) replaces each `soac.jvp` by its tangent program,
 ///    after inlining, so that the functions it differentiates have no
 ///    calls left, and before everything else, so that the tangent
-///    program is simplified and fused with the code around it.
+///    program is simplified and fused with the code around it;
+///    `soac-vjp` likewise replaces each `soac.vjp` by its primal and
+///    adjoint program (Note [Reverse-mode AD] in `soac/vjp.rs`).
 /// 3. `soac-simplify`: constant folding and the algebra of the rule files
 ///    (`soac-rewrite`), CSE, dead code, unused results, hoisting and the
 ///    other structural simplifications, to a fixed point, on the inlined
@@ -23,13 +25,13 @@
 /// 5. `soac-simplify` again: fused lambdas repeat constants and compute
 ///    values only the other SOAC used; a stream a fusion made may now
 ///    simplify.
-pub const SOAC: &str = "soac-inline,soac-jvp,soac-simplify,soac-fuse,soac-simplify";
+pub const SOAC: &str = "soac-inline,soac-jvp,soac-vjp,soac-simplify,soac-fuse,soac-simplify";
 
 /// [`SOAC`] for the CUDA target: a `noinline` call in a SOAC's lambda
 /// whose callee makes arrays is inlined, so that its arrays get memory
 /// expansion instead of the thread's own, slower allocations (Note [Calls
 /// that allocate in kernels] in `soac/inline.rs`).
-pub const SOAC_CUDA: &str = "soac-inline{kernel-allocs=false},soac-jvp,soac-simplify,soac-fuse,soac-simplify";
+pub const SOAC_CUDA: &str = "soac-inline{kernel-allocs=false},soac-jvp,soac-vjp,soac-simplify,soac-fuse,soac-simplify";
 
 /// Down to kernels (the segop level), after [`SOAC`]:
 ///

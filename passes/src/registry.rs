@@ -15,6 +15,7 @@ static BUILT_IN: &[PassInfo] = &[
     crate::ir::strip_locations::INFO,
     crate::soac::inline::INFO,
     crate::soac::jvp::INFO,
+    crate::soac::vjp::INFO,
     crate::soac::rewrite::INFO,
     crate::soac::simplify::INFO,
     crate::soac::fuse::INFO,

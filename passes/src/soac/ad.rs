@@ -4,6 +4,8 @@
 //! multiplies a derivative by a tangent, `soac-vjp` (Note [Reverse-mode
 //! AD] in `vjp.rs`) by an adjoint.
 
+use super::analysis::held_by;
+
 use futmlir_dialects::ir::{
     Attr, AttrKind, Builder, Context, Diagnostic, Dim, InsertPoint, Location, OpId, RegionId, Scalar, Type, TypeKind,
     Value,
@@ -255,4 +257,29 @@ pub fn derivative<E: Emit>(e: &mut E, k: &str, x: Value, r: Value) -> Result<Opt
         }
         k => return Err(e.unsupported(&format!("the derivative of `{k}`"))),
     }))
+}
+
+/// Run the AD pass for `own` (`soac.jvp` or `soac.vjp`) on `module`: each
+/// op of that name, and each AD op of the other kind nested in one, is
+/// replaced by its derivative program, inner ones first, so that an outer
+/// op differentiates the inner one's program (higher-order derivatives,
+/// and forward mode over reverse mode or the other way).
+pub fn run(ctx: &mut Context, module: OpId, own: &str) -> Result<(), Diagnostic> {
+    let mut ops = Vec::new();
+    ctx.walk(module, &mut |o| {
+        if matches!(ctx.op_name(o), "soac.jvp" | "soac.vjp") {
+            ops.push(o);
+        }
+    });
+    for o in ops.into_iter().rev() {
+        if !ctx.is_alive(o) || (ctx.op_name(o) != own && !held_by(ctx, o, |n| n == own)) {
+            continue;
+        }
+        if ctx.op_name(o) == "soac.jvp" {
+            super::jvp::differentiate(ctx, module, o)?;
+        } else {
+            super::vjp::differentiate(ctx, o)?;
+        }
+    }
+    Ok(())
 }

@@ -38,9 +38,10 @@
 //!   recursive functions) is differentiated through its callee's body,
 //!   copied in place; a recursive callee is not supported.
 //!
-//! A `soac.jvp` inside another one's region goes first (the walk is
-//! reversed): the outer one then differentiates the inner one's tangent
-//! program, which gives higher-order derivatives. Streams and `screma`
+//! A `soac.jvp` or `soac.vjp` inside another one's region goes first
+//! ([`super::ad::run`]): the outer one then differentiates the inner
+//! one's tangent or adjoint program, which gives higher-order
+//! derivatives. Streams and `screma`
 //! (which only later passes make), `partition` and a `scatter` writing
 //! several pairs per row get a diagnostic "jvp: ... is not supported".
 //!
@@ -55,7 +56,7 @@ use futmlir_dialects::ir::{
     ValueMap,
 };
 
-use super::ad::{derivative, is_number, Emit};
+use super::ad::{self, derivative, is_number, Emit};
 use crate::pass::{Level, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
@@ -71,28 +72,24 @@ struct Jvp;
 
 impl Pass for Jvp {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
-        let mut jvps = Vec::new();
-        ctx.walk(op, &mut |o| {
-            if ctx.op_name(o) == "soac.jvp" {
-                jvps.push(o);
-            }
-        });
-        // Inner ones first (See Note [Forward-mode AD]).
-        for j in jvps.into_iter().rev() {
-            let mut t = Tangents {
-                ctx: &mut *ctx,
-                module: op,
-                vm: ValueMap::default(),
-                tan: HashMap::new(),
-                at: InsertPoint::Before(j),
-                loc: Location::Unknown,
-                calling: Vec::new(),
-            };
-            t.loc = t.ctx.location(j);
-            t.jvp(j)?;
-        }
-        Ok(())
+        ad::run(ctx, op, "soac.jvp")
     }
+}
+
+/// Replace `soac.jvp` `j` (of `module`) by its region's copy and tangent
+/// program.
+pub(super) fn differentiate(ctx: &mut Context, module: OpId, j: OpId) -> Result<(), Diagnostic> {
+    let loc = ctx.location(j);
+    let mut t = Tangents {
+        ctx,
+        module,
+        vm: ValueMap::default(),
+        tan: HashMap::new(),
+        at: InsertPoint::Before(j),
+        loc,
+        calling: Vec::new(),
+    };
+    t.jvp(j)
 }
 
 /// The state of differentiating one `soac.jvp`.

@@ -12,3 +12,4 @@ pub mod partition;
 pub mod rewrite;
 pub mod simplify;
 pub mod unstream;
+pub mod vjp;

@@ -372,7 +372,8 @@ fn known_size(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     true
 }
 
-fn perm(ctx: &Context, o: OpId) -> Option<Vec<usize>> {
+/// The permutation of `soac.rearrange` `o`.
+pub fn perm(ctx: &Context, o: OpId) -> Option<Vec<usize>> {
     match ctx.attr_kind(ctx.attr(o, "perm")?) {
         AttrKind::Array(xs) => xs
             .iter()

@@ -1,0 +1,1635 @@
+//! `soac-vjp`: reverse-mode automatic differentiation. Every `soac.vjp`
+//! (Futhark's `vjp2 f x y'`, made by internalisation) is replaced by its
+//! region's primal program and adjoint program: ordinary soac IR, which
+//! the later passes simplify, fuse and extract into kernels like any
+//! other code.
+//!
+//! **Note [Reverse-mode AD].**
+//! `soac.vjp(xs..., dys...)` is replaced in three steps.
+//!
+//! 1. *Activity.* A value is active when it is a number (or an array of
+//!    numbers) that depends on the region's arguments. An op with an
+//!    active operand, or an op inside it using one, makes its numeric
+//!    results and its regions' numeric block arguments active (more than
+//!    needed, never less: an inactive value only costs a zero).
+//! 2. *The forward sweep* copies the region's ops before the op (the
+//!    primal). Everything the return sweep reads stays in scope, as SSA
+//!    values do, with two exceptions handled here: an array an in-place
+//!    op consumes (`update`, `scatter`, `hist`) that is also read
+//!    elsewhere is copied first, so the return sweep still reads the old
+//!    one; and a `loop` records its merge values at the start of every
+//!    iteration in a *tape*, an array with a row per iteration (a `while`
+//!    loop first counts its iterations and then runs as a `for` loop of
+//!    that count). A merge array whose versions only flow through in-place
+//!    updates to the loop's yield is never read, and gets no tape.
+//! 3. *The return sweep* walks the ops backwards. `adj` maps each value
+//!    (of the region) to its adjoint so far; the yielded values start with
+//!    the cotangents `dys`; each op adds to its operands' adjoints what its
+//!    results' adjoints contribute (`d(a*b)`: `a += b*ȳ`, `b += a*ȳ`; the
+//!    unary functions share their derivatives with `soac-jvp`, `ad.rs`).
+//!    An op is visited after every use of its results, so its results'
+//!    adjoints are complete. The results of `soac.vjp` are the primal
+//!    results and the adjoints of the arguments (zero for an argument the
+//!    result does not depend on).
+//!
+//! Nested code is recomputed rather than stored: the adjoint of
+//! - a `map` is a `map` over the same rows and the rows of the results'
+//!   adjoints, whose lambda recomputes the original lambda's body and then
+//!   runs its return sweep; it yields the adjoints of the rows, and of each
+//!   active free variable, whose per-row adjoints are then summed;
+//! - an `if` is an `if` on the same condition whose branches recompute the
+//!   original branch and run its return sweep, yielding the free
+//!   variables' adjoints;
+//! - a `loop` is a loop over the iterations backwards that restores the
+//!   merge values from the tape, recomputes the body and runs its return
+//!   sweep, carrying the merge values' adjoints and the free variables'.
+//!
+//! The parallel rules: `reduce`, `scan` and `hist` whose operator adds
+//! (componentwise, also on arrays) have linear adjoints (a `replicate`, a
+//! reversed `scan`, a gather from the result's adjoint); `scatter`'s values
+//! get the adjoint at the index they were written to and its destination
+//! the result's adjoint with the written positions zeroed. Any other
+//! operator is first rewritten, in the region about to be replaced, into
+//! the sequential loop it means (`lower_to_loops`), which the loop rule
+//! then differentiates: correct for every operator, but sequential.
+//! Booleans have no adjoint; integers are differentiated in their own
+//! arithmetic, as `soac-jvp` does.
+//!
+//! A `soac.vjp` or `soac.jvp` nested in another AD op goes first
+//! ([`super::ad::run`]), so derivatives of derivatives work. Streams,
+//! `screma`, `partition`, `filter`, a `scatter` writing several pairs per
+//! row and calls left by `soac-inline` get a diagnostic "vjp: ... is not
+//! supported".
+
+use std::collections::{HashMap, HashSet};
+
+use futmlir_dialects::ir::{
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, Location, OpId, RegionId, Scalar, Type,
+    TypeKind, Value, ValueMap,
+};
+
+use super::ad::{self, derivative, elem, is_number, Emit};
+use super::analysis::defined_inside;
+use crate::pass::{Level, Pass, PassInfo};
+
+pub const INFO: PassInfo = PassInfo {
+    name: "soac-vjp",
+    description: "Reverse-mode AD: replace each soac.vjp by its region's primal and adjoint program",
+    options: &[],
+    reads: &[Level::Soac],
+    writes: None,
+    create: &|_, _| Box::new(Vjp),
+};
+
+struct Vjp;
+
+impl Pass for Vjp {
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        ad::run(ctx, op, "soac.vjp")
+    }
+}
+
+/// Replace `soac.vjp` `j` by its primal and adjoint program.
+pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
+    let loc = ctx.location(j);
+    lower_to_loops(ctx, j, loc)?;
+    let mut a = Adjoints {
+        ctx,
+        vm: ValueMap::default(),
+        adj: HashMap::new(),
+        owned: HashSet::new(),
+        active: HashSet::new(),
+        tapes: HashMap::new(),
+        at: InsertPoint::Before(j),
+        loc,
+    };
+    a.vjp(j)
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+/// The state of differentiating one `soac.vjp`.
+struct Adjoints<'c> {
+    ctx: &'c mut Context,
+    /// Each value of the region to its (latest) copy.
+    vm: ValueMap,
+    /// Each value of the region to its adjoint so far.
+    adj: HashMap<Value, Value>,
+    /// The adjoints made for their entry alone (a sum, a zero), which may
+    /// be updated in place; any other may be shared with another entry.
+    owned: HashSet<Value>,
+    /// The active values (step 1 of Note [Reverse-mode AD]).
+    active: HashSet<Value>,
+    /// Each `loop` of the forward sweep: its iteration count and the tape
+    /// of each merge value (`None`: never read, no tape).
+    tapes: HashMap<OpId, (Value, Vec<Option<Value>>)>,
+    at: InsertPoint,
+    loc: Location,
+}
+
+impl Emit for Adjoints<'_> {
+    fn ctx(&mut self) -> &mut Context {
+        self.ctx
+    }
+    fn ctx_ref(&self) -> &Context {
+        self.ctx
+    }
+    fn point(&self) -> InsertPoint {
+        self.at
+    }
+    fn loc(&self) -> Location {
+        self.loc
+    }
+    fn unsupported(&self, what: &str) -> Diagnostic {
+        Diagnostic::error(self.loc, format!("vjp: {what} is not supported"))
+    }
+}
+
+/// Whether `region` (with `2k` arguments) adds its arguments
+/// componentwise: `(a..., b...) -> (a_0 + b_0, ...)`, on scalars or, by a
+/// `map` of such a region, on arrays.
+fn is_plus(ctx: &Context, region: RegionId) -> bool {
+    let block = ctx.blocks(region)[0];
+    let args = ctx.block_args(block);
+    let k = args.len() / 2;
+    if k == 0 || args.len() != 2 * k {
+        return false;
+    }
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    let Some((&term, body)) = ops.split_last() else {
+        return false;
+    };
+    let ys = ctx.operands(term);
+    if ys.len() != k || body.len() != k {
+        return false;
+    }
+    (0..k).all(|i| {
+        let Some(o) = ctx.defining_op(ys[i]) else {
+            return false;
+        };
+        let ops = ctx.operands(o);
+        let pair = |x: Value, y: Value| (x == args[i] && y == args[k + i]) || (x == args[k + i] && y == args[i]);
+        match ctx.op_name(o) {
+            "soac.binop" => {
+                matches!(ctx.attr(o, "kind").map(|a| ctx.attr_kind(a)), Some(AttrKind::String(s)) if ctx.str(*s) == "add")
+                    && pair(ops[0], ops[1])
+            }
+            "soac.map" => ops.len() == 3 && pair(ops[1], ops[2]) && is_plus(ctx, ctx.regions(o)[0]),
+            _ => false,
+        }
+    })
+}
+
+// ----- lowering operators without a parallel rule to loops ------------------
+
+/// Rewrite, in `soac.vjp` `j`'s region (about to be replaced), every `reduce`, `scan` and
+/// `hist` whose operator does not add into the sequential loop it means
+/// (Note [Reverse-mode AD]).
+fn lower_to_loops(ctx: &mut Context, j: OpId, loc: Location) -> R<()> {
+    let mut todo = Vec::new();
+    ctx.walk(j, &mut |n| {
+        if matches!(ctx.op_name(n), "soac.reduce" | "soac.scan" | "soac.hist") && !is_plus(ctx, ctx.regions(n)[0]) {
+            todo.push(n);
+        }
+    });
+    // Inner ones first: an outer one's loop copies the inner one's.
+    for o in todo.into_iter().rev() {
+        let mut l = Lower {
+            ctx: &mut *ctx,
+            at: InsertPoint::Before(o),
+            loc,
+        };
+        let new = match l.ctx.op_name(o) {
+            "soac.hist" => l.hist(o)?,
+            _ => l.reduce_or_scan(o),
+        };
+        ctx.replace_op(o, &new);
+    }
+    Ok(())
+}
+
+/// Emitting the loops of `lower_to_loops`, in the old region.
+struct Lower<'c> {
+    ctx: &'c mut Context,
+    at: InsertPoint,
+    loc: Location,
+}
+
+impl Emit for Lower<'_> {
+    fn ctx(&mut self) -> &mut Context {
+        self.ctx
+    }
+    fn ctx_ref(&self) -> &Context {
+        self.ctx
+    }
+    fn point(&self) -> InsertPoint {
+        self.at
+    }
+    fn loc(&self) -> Location {
+        self.loc
+    }
+    fn unsupported(&self, what: &str) -> Diagnostic {
+        Diagnostic::error(self.loc, format!("vjp: {what} is not supported"))
+    }
+}
+
+impl Lower<'_> {
+    /// A copy of region `r`'s body applied to `args`, emitted here; its
+    /// yields.
+    fn inline(&mut self, r: RegionId, args: &[Value]) -> Vec<Value> {
+        let block = self.ctx.blocks(r)[0];
+        let mut vm = ValueMap::default();
+        for (&a, &x) in self.ctx.block_args(block).to_vec().iter().zip(args) {
+            vm.insert(a, x);
+        }
+        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
+        let (term, body) = ops.split_last().expect("a region ends with its yield");
+        for &o in body {
+            let c = self.ctx.clone_op(o, &mut vm);
+            let mut b = Builder::new(self.ctx);
+            b.point = self.at;
+            b.insert(c);
+        }
+        self.ctx.operands(*term).iter().map(|&v| vm.get(v)).collect()
+    }
+
+    /// A `for` loop of `n` iterations carrying `inits`, whose body `body`
+    /// emits (given the index and the merge values) the next merge values.
+    fn for_loop(
+        &mut self,
+        n: Value,
+        inits: &[Value],
+        body: &mut dyn FnMut(&mut Self, Value, &[Value]) -> Vec<Value>,
+    ) -> Vec<Value> {
+        let mut tys = vec![self.ctx.value_type(n)];
+        tys.extend(inits.iter().map(|&v| self.ctx.value_type(v)));
+        let r = self.ctx.create_region();
+        let b = self.ctx.append_block(r, &tys);
+        let args = self.ctx.block_args(b).to_vec();
+        let saved = self.at;
+        self.at = InsertPoint::End(b);
+        let ys = body(self, args[0], &args[1..]);
+        self.emit("soac.yield", &ys, &[], &[], Vec::new());
+        self.at = saved;
+        let mut ops = vec![n];
+        ops.extend(inits);
+        let rtys: Vec<Type> = inits.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let form = self.kind("for");
+        let l = self.emit("soac.loop", &ops, &rtys, &[("form", form)], vec![r]);
+        self.ctx.results(l).collect()
+    }
+
+    /// `reduce` as `loop acc = ne for i < n do op acc xs[i]`, and `scan`
+    /// also writing each `acc` into its row of the result.
+    fn reduce_or_scan(&mut self, o: OpId) -> Vec<Value> {
+        let scan = self.ctx.op_name(o) == "soac.scan";
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let n = operands[0];
+        let (nes, xs) = (operands[1..1 + k].to_vec(), operands[1 + k..].to_vec());
+        let op = self.ctx.regions(o)[0];
+        let mut inits = nes.clone();
+        if scan {
+            let results: Vec<Value> = self.ctx.results(o).collect();
+            for (i, &ne) in nes.iter().enumerate() {
+                let t = self.ctx.value_type(results[i]);
+                inits.push(self.emit1("soac.replicate", &[n, ne], t, &[]));
+            }
+        }
+        let out = self.for_loop(n, &inits, &mut |s, i, ms| {
+            let mut args = ms[..k].to_vec();
+            for &x in &xs {
+                let t = row_type(s.ctx, s.ctx.value_type(x));
+                args.push(s.emit1("soac.index", &[x, i], t, &[]));
+            }
+            let mut ys = s.inline(op, &args);
+            if scan {
+                for j in 0..k {
+                    let t = s.ctx.value_type(ms[k + j]);
+                    let u = s.emit1("soac.update", &[ms[k + j], i, ys[j]], t, &[]);
+                    ys.push(u);
+                }
+            }
+            ys
+        });
+        if scan {
+            out[k..].to_vec()
+        } else {
+            out
+        }
+    }
+
+    /// `hist` as a loop over the rows, combining each value into its bucket
+    /// when the bucket is in range.
+    fn hist(&mut self, o: OpId) -> R<Vec<Value>> {
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let (n, w) = (operands[0], operands[1]);
+        let dests = operands[2..2 + k].to_vec();
+        let xs = operands[2 + 2 * k..].to_vec();
+        let regions = self.ctx.regions(o).to_vec();
+        Ok(self.for_loop(n, &dests, &mut |s, i, ds| {
+            let mut rows = Vec::new();
+            for &x in &xs {
+                let t = row_type(s.ctx, s.ctx.value_type(x));
+                rows.push(s.emit1("soac.index", &[x, i], t, &[]));
+            }
+            let bv = s.inline(regions[1], &rows);
+            let b = bv[0];
+            let zero = s.constant(Scalar::I64, 0.0);
+            let ge = s.cmp("le", zero, b);
+            let lt = s.cmp("lt", b, w);
+            let inb = s.bin("and", ge, lt);
+            // then: each dest updated at the bucket; else: unchanged.
+            let tys: Vec<Type> = ds.iter().map(|&d| s.ctx.value_type(d)).collect();
+            let then_r = s.ctx.create_region();
+            let tb = s.ctx.append_block(then_r, &[]);
+            let saved = s.at;
+            s.at = InsertPoint::End(tb);
+            let mut olds = Vec::new();
+            for &d in ds {
+                let t = row_type(s.ctx, s.ctx.value_type(d));
+                olds.push(s.emit1("soac.index", &[d, b], t, &[]));
+            }
+            olds.extend(&bv[1..]);
+            let news = s.inline(regions[0], &olds);
+            let mut ups = Vec::new();
+            for (j, &d) in ds.iter().enumerate() {
+                ups.push(s.emit1("soac.update", &[d, b, news[j]], tys[j], &[]));
+            }
+            s.emit("soac.yield", &ups, &[], &[], Vec::new());
+            let else_r = s.ctx.create_region();
+            let eb = s.ctx.append_block(else_r, &[]);
+            s.at = InsertPoint::End(eb);
+            s.emit("soac.yield", ds, &[], &[], Vec::new());
+            s.at = saved;
+            let f = s.emit("soac.if", &[inb], &tys, &[], vec![then_r, else_r]);
+            s.ctx.results(f).collect()
+        }))
+    }
+}
+
+/// The row type of array type `t`.
+fn row_type(ctx: &mut Context, t: Type) -> Type {
+    match ctx.type_kind(t).clone() {
+        TypeKind::Array { elem, shape } if shape.len() > 1 => ctx.intern_type(TypeKind::Array {
+            elem,
+            shape: shape[1..].to_vec(),
+        }),
+        TypeKind::Array { elem, .. } => elem,
+        _ => t,
+    }
+}
+
+/// The type of an array of `n` values of type `t`.
+fn array_of(ctx: &mut Context, n: Value, t: Type) -> Type {
+    match ctx.type_kind(t).clone() {
+        TypeKind::Array { elem, shape } => {
+            let mut s = vec![Dim::Value(n)];
+            s.extend(shape);
+            ctx.intern_type(TypeKind::Array { elem, shape: s })
+        }
+        _ => ctx.intern_type(TypeKind::Array {
+            elem: t,
+            shape: vec![Dim::Value(n)],
+        }),
+    }
+}
+
+impl Adjoints<'_> {
+    // ----- values ------------------------------------------------------------
+
+    fn primal(&self, old: Value) -> Value {
+        self.vm.get(old)
+    }
+
+    fn number(&self, old: Value) -> bool {
+        is_number(self.ctx, self.ctx.value_type(old))
+    }
+
+    fn is_active(&self, old: Value) -> bool {
+        self.active.contains(&old)
+    }
+
+    /// The adjoint of `old`, zero where it has none.
+    fn adj_or_zero(&mut self, old: Value) -> R<Value> {
+        match self.adj.get(&old) {
+            Some(&a) => Ok(a),
+            None => {
+                let p = self.primal(old);
+                self.zero(p)
+            }
+        }
+    }
+
+    /// Add `c` to the adjoint of `old` (nothing for an inactive value).
+    fn add_adj(&mut self, old: Value, c: Value) -> R<()> {
+        if !self.is_active(old) {
+            return Ok(());
+        }
+        let v = match self.adj.get(&old) {
+            Some(&e) => {
+                let s = self.add_values(e, c)?;
+                self.owned.insert(s);
+                s
+            }
+            None => c,
+        };
+        self.adj.insert(old, v);
+        Ok(())
+    }
+
+    /// `a + b`, elementwise on arrays.
+    fn add_values(&mut self, a: Value, b: Value) -> R<Value> {
+        let t = self.ctx.value_type(a);
+        if self.ctx.as_scalar(t).is_some() {
+            return Ok(self.bin("add", a, b));
+        }
+        let n = self.sizes(a)[0];
+        let rt = row_type(self.ctx, t);
+        let (r, blk, args) = self.new_region(&[rt, rt]);
+        let saved = self.enter(blk);
+        let s = self.add_values(args[0], args[1])?;
+        self.leave(&[s], saved);
+        let m = self.emit("soac.map", &[n, a, b], &[t], &[], vec![r]);
+        Ok(self.ctx.result(m, 0))
+    }
+
+    /// The operator adding two values of type `t` (a region for `reduce`
+    /// and `scan`).
+    fn plus_region(&mut self, t: Type) -> R<RegionId> {
+        let (r, blk, args) = self.new_region(&[t, t]);
+        let saved = self.enter(blk);
+        let s = self.add_values(args[0], args[1])?;
+        self.leave(&[s], saved);
+        Ok(r)
+    }
+
+    /// The sum of the rows of (new) array `a`.
+    fn sum_rows(&mut self, a: Value) -> R<Value> {
+        let t = self.ctx.value_type(a);
+        let rt = row_type(self.ctx, t);
+        let dims = self.sizes(a);
+        let s = elem(self.ctx, t).expect("a sum of numbers");
+        let z = self.constant(s, 0.0);
+        let ne = self.filled(&dims[1..], z);
+        let op = self.plus_region(rt)?;
+        let r = self.emit("soac.reduce", &[dims[0], ne, a], &[rt], &[], vec![op]);
+        Ok(self.ctx.result(r, 0))
+    }
+
+    /// `n` copies of (new) value `v`.
+    fn replicate(&mut self, n: Value, v: Value) -> Value {
+        let t = self.ctx.value_type(v);
+        let rt = array_of(self.ctx, n, t);
+        self.emit1("soac.replicate", &[n, v], rt, &[])
+    }
+
+    /// `v` as an i64 (loop indices and counts may be narrower).
+    fn to_i64(&mut self, v: Value) -> Value {
+        let t = self.ctx.value_type(v);
+        if self.ctx.as_scalar(t) == Some(Scalar::I64) {
+            return v;
+        }
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let k = self.kind("sext");
+        self.emit1("soac.convop", &[v], i64t, &[("kind", k)])
+    }
+
+    /// A fresh region with one block of arguments of types `tys`.
+    fn new_region(&mut self, tys: &[Type]) -> (RegionId, BlockId, Vec<Value>) {
+        let r = self.ctx.create_region();
+        let b = self.ctx.append_block(r, tys);
+        let args = self.ctx.block_args(b).to_vec();
+        (r, b, args)
+    }
+
+    /// Emit at the end of `b` from now on; returns the point to go back to.
+    fn enter(&mut self, b: BlockId) -> InsertPoint {
+        std::mem::replace(&mut self.at, InsertPoint::End(b))
+    }
+
+    /// Yield `ys` and go back to `saved`.
+    fn leave(&mut self, ys: &[Value], saved: InsertPoint) {
+        self.emit("soac.yield", ys, &[], &[], Vec::new());
+        self.at = saved;
+    }
+
+    /// The active values defined outside `holder` that ops inside it use.
+    fn free_active(&self, holder: OpId) -> Vec<Value> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        self.ctx.walk(holder, &mut |n| {
+            for &v in self.ctx.operands(n) {
+                if self.is_active(v) && !defined_inside(self.ctx, v, holder) && seen.insert(v) {
+                    out.push(v);
+                }
+            }
+        });
+        out
+    }
+
+    /// Take the adjoints of `vs` out of the map (a nested return sweep
+    /// starts them afresh); [`Adjoints::restore`] puts them back.
+    fn stash(&mut self, vs: &[Value]) -> Vec<(Value, Option<Value>)> {
+        vs.iter().map(|&v| (v, self.adj.remove(&v))).collect()
+    }
+
+    fn restore(&mut self, saved: Vec<(Value, Option<Value>)>) {
+        for (v, a) in saved {
+            match a {
+                Some(a) => self.adj.insert(v, a),
+                None => self.adj.remove(&v),
+            };
+        }
+    }
+
+    // ----- the three steps -----------------------------------------------------
+
+    fn vjp(&mut self, j: OpId) -> R<()> {
+        let region = self.ctx.regions(j)[0];
+        let block = self.ctx.blocks(region)[0];
+        let operands = self.ctx.operands(j).to_vec();
+        let args = self.ctx.block_args(block).to_vec();
+        for (i, &a) in args.iter().enumerate() {
+            self.vm.insert(a, operands[i]);
+            if self.number(a) {
+                self.active.insert(a);
+            }
+        }
+        self.activity(block);
+        let ys = self.forward(block)?;
+        let mut out: Vec<Value> = ys.iter().map(|&y| self.primal(y)).collect();
+        for (&y, &s) in ys.iter().zip(&operands[args.len()..]) {
+            self.add_adj(y, s)?;
+        }
+        self.reverse(block)?;
+        for &a in &args {
+            let d = self.adj_or_zero(a)?;
+            out.push(d);
+        }
+        self.ctx.replace_op(j, &out);
+        Ok(())
+    }
+
+    /// Step 1: mark the active values of `block`.
+    fn activity(&mut self, block: BlockId) {
+        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
+        for o in ops {
+            let mut touched = self.ctx.operands(o).iter().any(|v| self.active.contains(v));
+            self.ctx.walk(o, &mut |n| {
+                touched |= self.ctx.operands(n).iter().any(|v| self.active.contains(v));
+            });
+            if !touched {
+                continue;
+            }
+            for r in self.ctx.results(o).collect::<Vec<_>>() {
+                if self.number(r) {
+                    self.active.insert(r);
+                }
+            }
+            for r in self.ctx.regions(o).to_vec() {
+                for b in self.ctx.blocks(r).to_vec() {
+                    for a in self.ctx.block_args(b).to_vec() {
+                        if self.number(a) {
+                            self.active.insert(a);
+                        }
+                    }
+                    self.activity(b);
+                }
+            }
+        }
+    }
+
+    /// Step 2: copy the ops of `block` but its terminator, whose operands
+    /// (old) are returned.
+    fn forward(&mut self, block: BlockId) -> R<Vec<Value>> {
+        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
+        let Some((term, rest)) = ops.split_last() else {
+            return Ok(Vec::new());
+        };
+        for &o in rest {
+            let saved = self.loc;
+            self.loc = self.ctx.location(o);
+            let r = self.forward_op(o);
+            self.loc = saved;
+            r?;
+        }
+        Ok(self.ctx.operands(*term).to_vec())
+    }
+
+    fn forward_op(&mut self, o: OpId) -> R<()> {
+        let name = self.ctx.op_name(o).to_string();
+        if name == "soac.loop" {
+            return self.forward_loop(o);
+        }
+        // The operands consumed: copied first when something else reads
+        // them (Note [Reverse-mode AD]).
+        let consumed: Vec<usize> = match name.as_str() {
+            "soac.update" => vec![0],
+            "soac.scatter" => {
+                let k = self.ctx.num_results(o);
+                let n = self.ctx.operands(o).len();
+                (n - k..n).collect()
+            }
+            "soac.hist" => (2..2 + self.ctx.num_results(o)).collect(),
+            _ => Vec::new(),
+        };
+        let mut copies = Vec::new();
+        for i in consumed {
+            let v = self.ctx.operand(o, i);
+            if self.ctx.uses(v).len() > 1 {
+                let p = self.primal(v);
+                let t = self.ctx.value_type(p);
+                copies.push((i, self.emit1("soac.copy", &[p], t, &[])));
+            }
+        }
+        let c = self.ctx.clone_op(o, &mut self.vm);
+        let mut b = Builder::new(self.ctx);
+        b.point = self.at;
+        b.insert(c);
+        for (i, v) in copies {
+            self.ctx.set_operand(c, i, v);
+        }
+        Ok(())
+    }
+
+    /// Whether merge parameter `p` of a loop body is read: whether a
+    /// version of it reaches anything but in-place updates and the yield.
+    fn read(&self, p: Value) -> bool {
+        self.ctx.uses(p).iter().any(|u| match self.ctx.op_name(u.op) {
+            "soac.yield" => false,
+            "soac.update" if u.index == 0 => self.read(self.ctx.result(u.op, 0)),
+            _ => true,
+        })
+    }
+
+    /// A loop of the forward sweep, recording its merge values in tapes.
+    fn forward_loop(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let region = self.ctx.regions(o)[0];
+        let block = self.ctx.blocks(region)[0];
+        let old_args = self.ctx.block_args(block).to_vec();
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let for_loop = old_args.len() > results.len();
+        let params = &old_args[old_args.len() - results.len()..];
+        let inits: Vec<Value> = operands[operands.len() - results.len()..]
+            .iter()
+            .map(|&v| self.primal(v))
+            .collect();
+        // The iteration count: a while loop runs once to count them.
+        let n = if for_loop {
+            self.primal(operands[0])
+        } else {
+            self.count_iterations(o, &inits)?
+        };
+        let n64 = self.to_i64(n);
+        let taped: Vec<bool> = params
+            .iter()
+            .map(|&p| self.ctx.as_scalar(self.ctx.value_type(p)).is_some() || self.read(p))
+            .collect();
+        let mut loop_ops = vec![n];
+        loop_ops.extend(&inits);
+        let mut tys = vec![self.ctx.value_type(n)];
+        tys.extend(params.iter().map(|&p| {
+            let t = self.ctx.value_type(p);
+            self.ctx.map_type(t, &self.vm)
+        }));
+        for (j, &init) in inits.iter().enumerate() {
+            if taped[j] {
+                let t = self.replicate(n64, init);
+                tys.push(self.ctx.value_type(t));
+                loop_ops.push(t);
+            }
+        }
+        let (r, nb, new_args) = self.new_region(&tys);
+        let m = params.len();
+        let mut vm_args = Vec::new();
+        if for_loop {
+            vm_args.push((old_args[0], new_args[0]));
+        }
+        for (j, &p) in params.iter().enumerate() {
+            vm_args.push((p, new_args[1 + j]));
+        }
+        for (a, b) in vm_args {
+            self.vm.insert(a, b);
+        }
+        for &a in &new_args {
+            let t = self.ctx.value_type(a);
+            let mt = self.ctx.map_type(t, &self.vm);
+            if mt != t {
+                self.ctx.set_value_type(a, mt);
+            }
+        }
+        let saved = self.enter(nb);
+        // The tapes record the merge values first, before the body may
+        // update them in place.
+        let i64i = self.to_i64(new_args[0]);
+        let mut tape_ys = Vec::new();
+        let mut ti = 1 + m;
+        for j in 0..m {
+            if taped[j] {
+                let t = self.ctx.value_type(new_args[ti]);
+                tape_ys.push(self.emit1("soac.update", &[new_args[ti], i64i, new_args[1 + j]], t, &[]));
+                ti += 1;
+            }
+        }
+        let ys = self.forward(block)?;
+        let mut yv: Vec<Value> = ys.iter().map(|&y| self.primal(y)).collect();
+        yv.extend(&tape_ys);
+        self.leave(&yv, saved);
+        let rtys: Vec<Type> = tys[1..].to_vec();
+        let form = self.kind("for");
+        let l = self.emit("soac.loop", &loop_ops, &rtys, &[("form", form)], vec![r]);
+        let new: Vec<Value> = self.ctx.results(l).collect();
+        for (j, &res) in results.iter().enumerate() {
+            self.vm.insert(res, new[j]);
+        }
+        let mut tapes = Vec::new();
+        let mut k = m;
+        for &t in &taped {
+            tapes.push(t.then(|| {
+                k += 1;
+                new[k - 1]
+            }));
+        }
+        self.tapes.insert(o, (n, tapes));
+        Ok(())
+    }
+
+    /// The number of iterations of while loop `o` from `inits` (copies): a
+    /// copy of the loop carrying a counter.
+    fn count_iterations(&mut self, o: OpId, inits: &[Value]) -> R<Value> {
+        let region = self.ctx.regions(o)[0];
+        let block = self.ctx.blocks(region)[0];
+        let old_args = self.ctx.block_args(block).to_vec();
+        let mut tys: Vec<Type> = inits.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let i64t = self.ctx.scalar(Scalar::I64);
+        tys.push(i64t);
+        let (r, nb, new_args) = self.new_region(&tys);
+        let mut vm = ValueMap::default();
+        for (&a, &b) in old_args.iter().zip(&new_args) {
+            vm.insert(a, b);
+        }
+        let saved = self.enter(nb);
+        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
+        let (term, body) = ops.split_last().expect("a loop body ends with its yield");
+        for &op in body {
+            let c = self.ctx.clone_op(op, &mut vm);
+            let mut b = Builder::new(self.ctx);
+            b.point = self.at;
+            b.insert(c);
+        }
+        let mut ys: Vec<Value> = self.ctx.operands(*term).iter().map(|&v| vm.get(v)).collect();
+        let one = self.constant(Scalar::I64, 1.0);
+        let counter = *new_args.last().expect("the counter");
+        ys.push(self.bin("add", counter, one));
+        self.leave(&ys, saved);
+        let mut ops = inits.to_vec();
+        ops.push(self.constant(Scalar::I64, 0.0));
+        let attrs = self.ctx.attrs(o).to_vec();
+        let name = self.ctx.op_name_sym(o);
+        let l = self.ctx.create_op(name, &ops, &tys, &attrs, vec![r], self.loc);
+        let mut b = Builder::new(self.ctx);
+        b.point = self.at;
+        b.insert(l);
+        Ok(self.ctx.result(l, inits.len()))
+    }
+
+    /// Step 3: the return sweep over the ops of `block` but its terminator.
+    fn reverse(&mut self, block: BlockId) -> R<()> {
+        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
+        let Some((_, rest)) = ops.split_last() else {
+            return Ok(());
+        };
+        for &o in rest.iter().rev() {
+            if !self.ctx.results(o).any(|r| self.adj.contains_key(&r)) {
+                continue;
+            }
+            let saved = self.loc;
+            self.loc = self.ctx.location(o);
+            let r = self.reverse_op(o);
+            self.loc = saved;
+            r?;
+        }
+        Ok(())
+    }
+
+    fn reverse_op(&mut self, o: OpId) -> R<()> {
+        let name = self.ctx.op_name(o).to_string();
+        match name.as_str() {
+            "soac.binop" | "soac.unop" | "soac.ternop" | "soac.convop" | "soac.select" => self.scalar(&name, o),
+            "soac.index" | "soac.update" | "soac.slice" | "soac.reshape" | "soac.rearrange" | "soac.rotate"
+            | "soac.copy" | "soac.concat" | "soac.replicate" => self.linear(&name, o),
+            "soac.map" => self.map(o),
+            "soac.reduce" => self.reduce(o),
+            "soac.scan" => self.scan(o),
+            "soac.hist" => self.hist(o),
+            "soac.scatter" => self.scatter(o),
+            "soac.loop" => self.loop_(o),
+            "soac.if" => self.if_(o),
+            "soac.apply" => {
+                Err(self.unsupported("a call of a function `soac-inline` did not inline (`noinline` or recursive)"))
+            }
+            n => Err(self.unsupported(&format!("`{n}`"))),
+        }
+    }
+
+    // ----- scalar ops ----------------------------------------------------------
+
+    fn scalar(&mut self, name: &str, o: OpId) -> R<()> {
+        let res = self.ctx.result(o, 0);
+        let Some(&ybar) = self.adj.get(&res) else {
+            return Ok(());
+        };
+        let operands = self.ctx.operands(o).to_vec();
+        let kind = match self.ctx.attr(o, "kind").map(|a| self.ctx.attr_kind(a).clone()) {
+            Some(AttrKind::String(s)) => self.ctx.str(s).to_string(),
+            _ => String::new(),
+        };
+        let a = |s: &Self, i: usize| s.primal(operands[i]);
+        let p = self.primal(res);
+        let int = self.ctx.as_scalar(self.ctx.value_type(p)).is_some_and(|s| s.is_int());
+        // (operand, contribution) pairs.
+        let mut contrib: Vec<(usize, Value)> = Vec::new();
+        match (name, kind.as_str()) {
+            ("soac.binop", "add") => contrib = vec![(0, ybar), (1, ybar)],
+            ("soac.binop", "sub") => {
+                let n = self.un("neg", ybar);
+                contrib = vec![(0, ybar), (1, n)];
+            }
+            ("soac.binop", "mul") => {
+                let (x, y) = (a(self, 0), a(self, 1));
+                let dx = self.bin("mul", ybar, y);
+                let dy = self.bin("mul", ybar, x);
+                contrib = vec![(0, dx), (1, dy)];
+            }
+            ("soac.binop", "div") if int => {
+                // As `soac-jvp`: (a'b - ab')/b².
+                let (x, y) = (a(self, 0), a(self, 1));
+                let yy = self.bin("mul", y, y);
+                let t = self.bin("mul", ybar, y);
+                let dx = self.bin("div", t, yy);
+                let t = self.bin("mul", ybar, x);
+                let t = self.bin("div", t, yy);
+                let dy = self.un("neg", t);
+                contrib = vec![(0, dx), (1, dy)];
+            }
+            ("soac.binop", "div") => {
+                let y = a(self, 1);
+                let dx = self.bin("div", ybar, y);
+                let t = self.bin("mul", dx, p);
+                let dy = self.un("neg", t);
+                contrib = vec![(0, dx), (1, dy)];
+            }
+            ("soac.binop", "pow") => {
+                let (x, y) = (a(self, 0), a(self, 1));
+                let one = self.konst(y, 1.0);
+                let zero = self.konst(y, 0.0);
+                let e = self.bin("sub", y, one);
+                let e = if int {
+                    let neg = self.cmp("lt", e, zero);
+                    self.select(neg, zero, e)
+                } else {
+                    e
+                };
+                let pw = self.bin("pow", x, e);
+                let d = self.bin("mul", y, pw);
+                let y0 = self.cmp("eq", y, zero);
+                let d = self.select(y0, zero, d);
+                contrib.push((0, self.bin("mul", ybar, d)));
+                if !int {
+                    let zx = self.konst(x, 0.0);
+                    let l = self.un("log", x);
+                    let d = self.bin("mul", p, l);
+                    let x0 = self.cmp("eq", x, zx);
+                    let d = self.select(x0, zx, d);
+                    contrib.push((1, self.bin("mul", ybar, d)));
+                }
+            }
+            ("soac.binop", "min" | "max") => {
+                let (x, y) = (a(self, 0), a(self, 1));
+                let c = self.cmp(if kind == "max" { "ge" } else { "le" }, x, y);
+                let zero = self.konst(ybar, 0.0);
+                let dx = self.select(c, ybar, zero);
+                let dy = self.select(c, zero, ybar);
+                contrib = vec![(0, dx), (1, dy)];
+            }
+            ("soac.binop", "atan2") => {
+                let (x, y) = (a(self, 0), a(self, 1));
+                let xx = self.bin("mul", x, x);
+                let yy = self.bin("mul", y, y);
+                let den = self.bin("add", xx, yy);
+                let dx = self.bin("div", y, den);
+                let nx = self.un("neg", x);
+                let dy = self.bin("div", nx, den);
+                contrib = vec![(0, self.bin("mul", ybar, dx)), (1, self.bin("mul", ybar, dy))];
+            }
+            ("soac.binop", "hypot") => {
+                let (x, y) = (a(self, 0), a(self, 1));
+                let dx = self.bin("div", x, p);
+                let dy = self.bin("div", y, p);
+                contrib = vec![(0, self.bin("mul", ybar, dx)), (1, self.bin("mul", ybar, dy))];
+            }
+            ("soac.binop", "copysign") => {
+                let x = a(self, 0);
+                let one = self.konst(x, 1.0);
+                let sa = self.bin("copysign", one, x);
+                let sp = self.bin("copysign", one, p);
+                let d = self.bin("mul", sa, sp);
+                contrib = vec![(0, self.bin("mul", ybar, d))];
+            }
+            ("soac.binop", "mod" | "rem") => {
+                let (x, y) = (a(self, 0), a(self, 1));
+                let diff = self.bin("sub", x, p);
+                let q = self.bin("div", diff, y);
+                let nq = self.un("neg", q);
+                contrib = vec![(0, ybar), (1, self.bin("mul", ybar, nq))];
+            }
+            ("soac.binop", "and" | "or" | "xor" | "shl" | "shr" | "ushr" | "mul_hi") => {}
+            ("soac.unop", "neg") => contrib = vec![(0, self.un("neg", ybar))],
+            ("soac.unop", k) => {
+                let x = a(self, 0);
+                if let Some(d) = derivative(self, k, x, p)? {
+                    contrib = vec![(0, self.bin("mul", ybar, d))];
+                }
+            }
+            ("soac.ternop", _) => {
+                let (x, y) = (a(self, 0), a(self, 1));
+                contrib = vec![(0, self.bin("mul", ybar, y)), (1, self.bin("mul", ybar, x)), (2, ybar)];
+            }
+            ("soac.convop", "fpconv" | "zext" | "sext" | "trunc" | "sitofp" | "uitofp" | "fptosi" | "fptoui") => {
+                // The conversion back, from the result's type to the operand's.
+                let ot = self.ctx.value_type(a(self, 0));
+                let (from, to) = (
+                    self.ctx.as_scalar(self.ctx.value_type(p)).expect("a scalar"),
+                    self.ctx.as_scalar(ot).expect("a scalar"),
+                );
+                let back = match (from.is_float(), to.is_float()) {
+                    _ if from == to => None,
+                    (true, true) => Some("fpconv"),
+                    (true, false) => Some(if kind == "uitofp" { "fptoui" } else { "fptosi" }),
+                    (false, true) => Some(if kind == "fptoui" { "uitofp" } else { "sitofp" }),
+                    (false, false) if from.bits() > to.bits() => Some("trunc"),
+                    (false, false) if from.bits() < to.bits() => Some(if kind == "trunc" { "sext" } else { "zext" }),
+                    (false, false) => Some("zext"),
+                };
+                let d = match back {
+                    None => ybar,
+                    Some(k) => {
+                        let k = self.kind(k);
+                        self.emit1("soac.convop", &[ybar], ot, &[("kind", k)])
+                    }
+                };
+                contrib = vec![(0, d)];
+            }
+            ("soac.convop", _) => {}
+            ("soac.select", _) => {
+                let c = a(self, 0);
+                let zero = self.zero(ybar)?;
+                let dx = self.select(c, ybar, zero);
+                let dy = self.select(c, zero, ybar);
+                contrib = vec![(1, dx), (2, dy)];
+            }
+            (n, k) => return Err(self.unsupported(&format!("`{n}` of kind `{k}`"))),
+        }
+        for (i, c) in contrib {
+            self.add_adj(operands[i], c)?;
+        }
+        Ok(())
+    }
+
+    // ----- linear array ops ----------------------------------------------------
+
+    /// An owned copy of adjoint `a` (to update in place).
+    fn own(&mut self, a: Value) -> Value {
+        if self.owned.contains(&a) {
+            return a;
+        }
+        let t = self.ctx.value_type(a);
+        let c = self.emit1("soac.copy", &[a], t, &[]);
+        self.owned.insert(c);
+        c
+    }
+
+    /// A zero shaped like old `x`'s copy with `ybar` added at the slice
+    /// `triples` (offset, length, stride of each leading dimension).
+    fn embed(&mut self, dest: Value, triples: &[(Value, Value, Value)], ybar: Value) -> R<Value> {
+        let Some((&(off, len, stride), rest)) = triples.split_first() else {
+            return Ok(ybar);
+        };
+        // scatter(len, iota len, ybar, dest) writing row k of ybar at off + k*stride.
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, len, i64t);
+        let iota = self.emit1("soac.iota", &[len], it, &[]);
+        let rt = row_type(self.ctx, self.ctx.value_type(ybar));
+        let (r, blk, args) = self.new_region(&[i64t, rt]);
+        let saved = self.enter(blk);
+        let ks = self.bin("mul", args[0], stride);
+        let idx = self.bin("add", off, ks);
+        let row = if rest.is_empty() {
+            args[1]
+        } else {
+            let drt = row_type(self.ctx, self.ctx.value_type(dest));
+            let dims = self.sizes(dest);
+            let s = elem(self.ctx, drt).expect("numbers");
+            let z = self.constant(s, 0.0);
+            let zrow = self.filled(&dims[1..], z);
+            self.embed(zrow, rest, args[1])?
+        };
+        self.leave(&[idx, row], saved);
+        let t = self.ctx.value_type(dest);
+        let sc = self.emit("soac.scatter", &[len, iota, ybar, dest], &[t], &[], vec![r]);
+        Ok(self.ctx.result(sc, 0))
+    }
+
+    fn linear(&mut self, name: &str, o: OpId) -> R<()> {
+        let res = self.ctx.result(o, 0);
+        let Some(&ybar) = self.adj.get(&res) else {
+            return Ok(());
+        };
+        let operands = self.ctx.operands(o).to_vec();
+        match name {
+            "soac.index" => {
+                let x = operands[0];
+                if !self.is_active(x) {
+                    return Ok(());
+                }
+                let idx: Vec<Value> = operands[1..].iter().map(|&v| self.primal(v)).collect();
+                let cur = match self.adj.get(&x) {
+                    Some(&a) => self.own(a),
+                    None => {
+                        let p = self.primal(x);
+                        let z = self.zero(p)?;
+                        self.owned.insert(z);
+                        z
+                    }
+                };
+                let mut ops = vec![cur];
+                ops.extend(&idx);
+                let rt = self.ctx.value_type(ybar);
+                let old = self.emit1("soac.index", &ops, rt, &[]);
+                let s = self.add_values(old, ybar)?;
+                ops.push(s);
+                let t = self.ctx.value_type(cur);
+                let u = self.emit1("soac.update", &ops, t, &[]);
+                self.owned.insert(u);
+                self.adj.insert(x, u);
+            }
+            "soac.update" => {
+                let (x, v) = (operands[0], operands[operands.len() - 1]);
+                let idx: Vec<Value> = operands[1..operands.len() - 1]
+                    .iter()
+                    .map(|&v| self.primal(v))
+                    .collect();
+                let mut ops = vec![ybar];
+                ops.extend(&idx);
+                let vt = {
+                    let t = self.ctx.value_type(v);
+                    self.ctx.map_type(t, &self.vm)
+                };
+                let dv = self.emit1("soac.index", &ops, vt, &[]);
+                // The copy of `dv` keeps it apart from the update below.
+                let dv = if self.ctx.as_scalar(vt).is_some() {
+                    dv
+                } else {
+                    self.emit1("soac.copy", &[dv], vt, &[])
+                };
+                self.add_adj(v, dv)?;
+                if self.is_active(x) {
+                    let own = self.own(ybar);
+                    let pv = self.primal(v);
+                    let z = self.zero(pv)?;
+                    ops[0] = own;
+                    ops.push(z);
+                    let t = self.ctx.value_type(own);
+                    let u = self.emit1("soac.update", &ops, t, &[]);
+                    self.add_adj(x, u)?;
+                }
+            }
+            "soac.slice" => {
+                let x = operands[0];
+                if !self.is_active(x) {
+                    return Ok(());
+                }
+                let t: Vec<Value> = operands[1..].iter().map(|&v| self.primal(v)).collect();
+                let triples: Vec<(Value, Value, Value)> = t.chunks(3).map(|c| (c[0], c[1], c[2])).collect();
+                let p = self.primal(x);
+                let z = self.zero(p)?;
+                let e = self.embed(z, &triples, ybar)?;
+                self.add_adj(x, e)?;
+            }
+            "soac.reshape" => {
+                let x = operands[0];
+                let p = self.primal(x);
+                let mut ops = vec![ybar];
+                ops.extend(self.sizes(p));
+                let t = self.ctx.value_type(p);
+                let r = self.emit1("soac.reshape", &ops, t, &[]);
+                self.add_adj(x, r)?;
+            }
+            "soac.rearrange" => {
+                let x = operands[0];
+                let Some(perm) = super::simplify::perm(self.ctx, o) else {
+                    return Err(self.unsupported("`soac.rearrange` without a permutation"));
+                };
+                let mut inv = vec![0; perm.len()];
+                for (i, &p) in perm.iter().enumerate() {
+                    inv[p] = i;
+                }
+                let inv_attrs: Vec<_> = inv.iter().map(|&i| self.ctx.int_attr(i as i64, Scalar::I64)).collect();
+                let a = self.ctx.intern_attr(AttrKind::Array(inv_attrs));
+                let p = self.primal(x);
+                let t = self.ctx.value_type(p);
+                let r = self.emit1("soac.rearrange", &[ybar], t, &[("perm", a)]);
+                self.add_adj(x, r)?;
+            }
+            "soac.rotate" => {
+                let x = operands[0];
+                let mut ops = vec![ybar];
+                for &k in &operands[1..] {
+                    let k = self.primal(k);
+                    ops.push(self.un("neg", k));
+                }
+                let t = self.ctx.value_type(ybar);
+                let r = self.emit1("soac.rotate", &ops, t, &[]);
+                self.add_adj(x, r)?;
+            }
+            "soac.copy" => self.add_adj(operands[0], ybar)?,
+            "soac.concat" => {
+                let dim = match self.ctx.attr(o, "dim").map(|a| self.ctx.attr_kind(a).clone()) {
+                    Some(AttrKind::Int { bits, .. }) => bits as usize,
+                    _ => 0,
+                };
+                let whole = self.sizes(ybar);
+                let zero = self.constant(Scalar::I64, 0.0);
+                let one = self.constant(Scalar::I64, 1.0);
+                let mut off = zero;
+                for &x in &operands[1..] {
+                    let p = self.primal(x);
+                    let len = self.sizes(p)[dim];
+                    if self.is_active(x) {
+                        let mut ops = vec![ybar];
+                        for &w in whole.iter().take(dim) {
+                            ops.extend([zero, w, one]);
+                        }
+                        ops.extend([off, len, one]);
+                        let t = self.ctx.value_type(p);
+                        let s = self.emit1("soac.slice", &ops, t, &[]);
+                        self.add_adj(x, s)?;
+                    }
+                    off = self.bin("add", off, len);
+                }
+            }
+            "soac.replicate" => {
+                let x = operands[1];
+                if self.is_active(x) {
+                    let s = self.sum_rows(ybar)?;
+                    self.add_adj(x, s)?;
+                }
+            }
+            _ => unreachable!("linear ops are the ones listed"),
+        }
+        Ok(())
+    }
+
+    // ----- SOACs -------------------------------------------------------------
+
+    /// The adjoint of the lambda `region` of `holder`, applied to the rows
+    /// of `xs` (old): a map over those rows and the rows of `extra` (new
+    /// arrays) whose lambda recomputes the body and runs its return sweep,
+    /// the yields seeded by `seeds` (given the yields, old, and the rows of
+    /// `extra`). Adds to the adjoints of the active `xs` and of the lambda's
+    /// active free variables.
+    fn map_adjoint(
+        &mut self,
+        holder: OpId,
+        region: RegionId,
+        n: Value,
+        xs: &[Value],
+        extra: &[Value],
+        seeds: &mut dyn FnMut(&mut Self, &[Value], &[Value]) -> R<Vec<Option<Value>>>,
+    ) -> R<()> {
+        let free = self.free_active(holder);
+        let block = self.ctx.blocks(region)[0];
+        let old_args = self.ctx.block_args(block).to_vec();
+        let mut ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
+        ins.extend(extra);
+        let tys: Vec<Type> = ins
+            .iter()
+            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
+            .collect();
+        let (r, nb, new_args) = self.new_region(&tys);
+        for (&a, &b) in old_args.iter().zip(&new_args) {
+            self.vm.insert(a, b);
+        }
+        let saved_adj = self.stash(&free);
+        let saved = self.enter(nb);
+        let ys = self.forward(block)?;
+        let ss = seeds(self, &ys, &new_args[xs.len()..])?;
+        for (&y, s) in ys.iter().zip(ss) {
+            if let Some(s) = s {
+                self.add_adj(y, s)?;
+            }
+        }
+        self.reverse(block)?;
+        let active_xs: Vec<usize> = (0..xs.len()).filter(|&i| self.is_active(xs[i])).collect();
+        let mut yv = Vec::new();
+        for &i in &active_xs {
+            yv.push(self.adj_or_zero(old_args[i])?);
+        }
+        let got: Vec<Value> = free.iter().copied().filter(|f| self.adj.contains_key(f)).collect();
+        for &f in &got {
+            yv.push(self.adj[&f]);
+        }
+        self.leave(&yv, saved);
+        self.restore(saved_adj);
+        let rtys: Vec<Type> = yv
+            .iter()
+            .map(|&v| {
+                let t = self.ctx.value_type(v);
+                array_of(self.ctx, n, t)
+            })
+            .collect();
+        let mut ops = vec![n];
+        ops.extend(&ins);
+        let m = self.emit("soac.map", &ops, &rtys, &[], vec![r]);
+        let out: Vec<Value> = self.ctx.results(m).collect();
+        for (j, &i) in active_xs.iter().enumerate() {
+            self.add_adj(xs[i], out[j])?;
+        }
+        for (j, &f) in got.iter().enumerate() {
+            let s = self.sum_rows(out[active_xs.len() + j])?;
+            self.add_adj(f, s)?;
+        }
+        Ok(())
+    }
+
+    /// `map(n, xs...)`: the adjoint map, seeded by the rows of the results'
+    /// adjoints.
+    fn map(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let with: Vec<usize> = (0..results.len())
+            .filter(|&i| self.adj.contains_key(&results[i]))
+            .collect();
+        let extra: Vec<Value> = with.iter().map(|&i| self.adj[&results[i]]).collect();
+        let n = self.primal(operands[0]);
+        let region = self.ctx.regions(o)[0];
+        let k = results.len();
+        self.map_adjoint(o, region, n, &operands[1..], &extra, &mut |_, _, rows| {
+            let mut s = vec![None; k];
+            for (j, &i) in with.iter().enumerate() {
+                s[i] = Some(rows[j]);
+            }
+            Ok(s)
+        })
+    }
+
+    /// `reduce` by addition: every element's adjoint is the result's.
+    fn reduce(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let n = self.primal(operands[0]);
+        for j in 0..k {
+            let r = self.ctx.result(o, j);
+            let x = operands[1 + k + j];
+            if let (Some(&ybar), true) = (self.adj.get(&r), self.is_active(x)) {
+                let rep = self.replicate(n, ybar);
+                self.add_adj(x, rep)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows of (new) array `a` in reverse order.
+    fn reversed(&mut self, a: Value) -> R<Value> {
+        let n = self.sizes(a)[0];
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, n, i64t);
+        let iota = self.emit1("soac.iota", &[n], it, &[]);
+        let (r, blk, args) = self.new_region(&[i64t]);
+        let saved = self.enter(blk);
+        let one = self.constant(Scalar::I64, 1.0);
+        let last = self.bin("sub", n, one);
+        let j = self.bin("sub", last, args[0]);
+        let rt = row_type(self.ctx, self.ctx.value_type(a));
+        let row = self.emit1("soac.index", &[a, j], rt, &[]);
+        self.leave(&[row], saved);
+        let t = self.ctx.value_type(a);
+        let m = self.emit("soac.map", &[n, iota], &[t], &[], vec![r]);
+        Ok(self.ctx.result(m, 0))
+    }
+
+    /// `scan` by addition: an element's adjoint is the sum of the result's
+    /// adjoints from its position on (a scan of the reversed adjoints,
+    /// reversed).
+    fn scan(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let n = self.primal(operands[0]);
+        for j in 0..k {
+            let r = self.ctx.result(o, j);
+            let x = operands[1 + k + j];
+            if let (Some(&ybar), true) = (self.adj.get(&r), self.is_active(x)) {
+                let rev = self.reversed(ybar)?;
+                let t = self.ctx.value_type(rev);
+                let rt = row_type(self.ctx, t);
+                let dims = self.sizes(rev);
+                let s = elem(self.ctx, t).expect("numbers");
+                let z = self.constant(s, 0.0);
+                let ne = self.filled(&dims[1..], z);
+                let op = self.plus_region(rt)?;
+                let sc = self.emit("soac.scan", &[n, ne, rev], &[t], &[], vec![op]);
+                let sc = self.ctx.result(sc, 0);
+                let back = self.reversed(sc)?;
+                self.add_adj(x, back)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `ybar[i]` where `0 <= i < size` and zero elsewhere (a row of
+    /// `ybar`).
+    fn gather_or_zero(&mut self, ybar: Value, i: Value, size: Value) -> R<Value> {
+        let zero = self.constant(Scalar::I64, 0.0);
+        let ge = self.cmp("le", zero, i);
+        let lt = self.cmp("lt", i, size);
+        let inb = self.bin("and", ge, lt);
+        let rt = row_type(self.ctx, self.ctx.value_type(ybar));
+        let (tr, tb, _) = self.new_region(&[]);
+        let saved = self.enter(tb);
+        let row = self.emit1("soac.index", &[ybar, i], rt, &[]);
+        self.leave(&[row], saved);
+        let (er, eb, _) = self.new_region(&[]);
+        let saved = self.enter(eb);
+        let dims = self.sizes(ybar);
+        let s = elem(self.ctx, rt).expect("numbers");
+        let z = self.constant(s, 0.0);
+        let zrow = self.filled(&dims[1..], z);
+        self.leave(&[zrow], saved);
+        let f = self.emit("soac.if", &[inb], &[rt], &[], vec![tr, er]);
+        Ok(self.ctx.result(f, 0))
+    }
+
+    /// `hist` by addition: the destinations' adjoints are the results', and
+    /// a value's is the result's adjoint at its bucket.
+    fn hist(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let (n, w) = (self.primal(operands[0]), self.primal(operands[1]));
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let ybars: Vec<Option<Value>> = results.iter().map(|r| self.adj.get(r).copied()).collect();
+        for j in 0..k {
+            if let Some(y) = ybars[j] {
+                self.add_adj(operands[2 + j], y)?;
+            }
+        }
+        let region = self.ctx.regions(o)[1];
+        self.map_adjoint(o, region, n, &operands[2 + 2 * k..], &[], &mut |s, ys, _| {
+            let b = s.primal(ys[0]);
+            let mut out = vec![None];
+            for y in &ybars {
+                out.push(match *y {
+                    Some(y) => Some(s.gather_or_zero(y, b, w)?),
+                    None => None,
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    /// `scatter(n, xs..., dests...)`: the written positions of the
+    /// destinations' adjoints are zeroed, and a value's adjoint is the
+    /// result's at the index it was written to.
+    fn scatter(&mut self, o: OpId) -> R<()> {
+        if self.ctx.attr(o, "num_writes").is_some() {
+            return Err(self.unsupported("`soac.scatter` with several writes per row"));
+        }
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let m = operands.len() - 1 - k;
+        let n = self.primal(operands[0]);
+        let (xs, dests) = (operands[1..1 + m].to_vec(), operands[1 + m..].to_vec());
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let ybars: Vec<Option<Value>> = results.iter().map(|r| self.adj.get(r).copied()).collect();
+        let region = self.ctx.regions(o)[0];
+        let block = self.ctx.blocks(region)[0];
+        let old_args = self.ctx.block_args(block).to_vec();
+        // The destinations: the adjoints with the written positions zeroed.
+        let zeroed: Vec<usize> = (0..k)
+            .filter(|&j| ybars[j].is_some() && self.is_active(dests[j]))
+            .collect();
+        if !zeroed.is_empty() {
+            let ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
+            let tys: Vec<Type> = ins
+                .iter()
+                .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
+                .collect();
+            let (r, nb, new_args) = self.new_region(&tys);
+            for (&a, &b) in old_args.iter().zip(&new_args) {
+                self.vm.insert(a, b);
+            }
+            let saved = self.enter(nb);
+            let ys = self.forward(block)?;
+            let mut yv: Vec<Value> = zeroed.iter().map(|&j| self.primal(ys[j])).collect();
+            for &j in &zeroed {
+                let v = self.primal(ys[k + j]);
+                yv.push(self.zero(v)?);
+            }
+            self.leave(&yv, saved);
+            let mut ops = vec![n];
+            ops.extend(&ins);
+            let mut tys = Vec::new();
+            for &j in &zeroed {
+                let y = ybars[j].expect("filtered");
+                let c = self.own(y);
+                tys.push(self.ctx.value_type(c));
+                ops.push(c);
+            }
+            let sc = self.emit("soac.scatter", &ops, &tys, &[], vec![r]);
+            let out: Vec<Value> = self.ctx.results(sc).collect();
+            for (i, &j) in zeroed.iter().enumerate() {
+                self.add_adj(dests[j], out[i])?;
+            }
+        }
+        // The values.
+        let sizes: Vec<Value> = dests
+            .iter()
+            .map(|&d| {
+                let p = self.primal(d);
+                self.sizes(p)[0]
+            })
+            .collect();
+        self.map_adjoint(o, region, n, &xs, &[], &mut |s, ys, _| {
+            let mut out = vec![None; 2 * k];
+            for j in 0..k {
+                if let Some(y) = ybars[j] {
+                    let i = s.primal(ys[j]);
+                    out[k + j] = Some(s.gather_or_zero(y, i, sizes[j])?);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// `if`: an `if` on the same condition whose branches recompute the
+    /// branch and run its return sweep, yielding the free variables'
+    /// adjoints.
+    fn if_(&mut self, o: OpId) -> R<()> {
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let ybars: Vec<Option<Value>> = results.iter().map(|r| self.adj.get(r).copied()).collect();
+        let free = self.free_active(o);
+        let mut branches = Vec::new();
+        for region in self.ctx.regions(o).to_vec() {
+            let block = self.ctx.blocks(region)[0];
+            let (r, nb, _) = self.new_region(&[]);
+            let saved_adj = self.stash(&free);
+            let saved = self.enter(nb);
+            let ys = self.forward(block)?;
+            for (&y, yb) in ys.iter().zip(&ybars) {
+                if let Some(yb) = *yb {
+                    self.add_adj(y, yb)?;
+                }
+            }
+            self.reverse(block)?;
+            let got: HashMap<Value, Value> = free.iter().filter_map(|&f| self.adj.get(&f).map(|&a| (f, a))).collect();
+            self.at = saved;
+            self.restore(saved_adj);
+            branches.push((r, nb, got));
+        }
+        let wanted: Vec<Value> = free
+            .iter()
+            .copied()
+            .filter(|f| branches.iter().any(|(_, _, g)| g.contains_key(f)))
+            .collect();
+        let mut regions = Vec::new();
+        let mut tys = Vec::new();
+        for (r, nb, got) in branches {
+            let saved = self.enter(nb);
+            let mut yv = Vec::new();
+            for &f in &wanted {
+                yv.push(match got.get(&f) {
+                    Some(&a) => a,
+                    None => {
+                        let p = self.primal(f);
+                        self.zero(p)?
+                    }
+                });
+            }
+            if tys.is_empty() {
+                tys = yv.iter().map(|&v| self.ctx.value_type(v)).collect();
+            }
+            self.leave(&yv, saved);
+            regions.push(r);
+        }
+        let c = self.primal(self.ctx.operand(o, 0));
+        let f = self.emit("soac.if", &[c], &tys, &[], regions);
+        let out: Vec<Value> = self.ctx.results(f).collect();
+        for (&fv, &a) in wanted.iter().zip(&out) {
+            self.add_adj(fv, a)?;
+        }
+        Ok(())
+    }
+
+    /// `loop`: a loop over the iterations backwards that restores the merge
+    /// values from the tapes, recomputes the body and runs its return
+    /// sweep, carrying the merge values' adjoints and the free variables'.
+    fn loop_(&mut self, o: OpId) -> R<()> {
+        let Some((n, tapes)) = self.tapes.get(&o).cloned() else {
+            return Err(self.unsupported("a loop the forward sweep did not record"));
+        };
+        let region = self.ctx.regions(o)[0];
+        let block = self.ctx.blocks(region)[0];
+        let old_args = self.ctx.block_args(block).to_vec();
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let operands = self.ctx.operands(o).to_vec();
+        let m = results.len();
+        let for_loop = old_args.len() > m;
+        let params = old_args[old_args.len() - m..].to_vec();
+        let inits = operands[operands.len() - m..].to_vec();
+        let nums: Vec<usize> = (0..m)
+            .filter(|&j| self.number(params[j]) && self.is_active(params[j]))
+            .collect();
+        let free = self.free_active(o);
+        // The carried adjoints: of the merge values, then of the free variables.
+        let mut carried = Vec::new();
+        for &j in &nums {
+            carried.push(self.adj_or_zero(results[j])?);
+        }
+        for &f in &free {
+            let a = self.adj_or_zero(f)?;
+            carried.push(a);
+        }
+        let mut tys = vec![self.ctx.value_type(n)];
+        tys.extend(carried.iter().map(|&v| self.ctx.value_type(v)));
+        let (r, nb, new_args) = self.new_region(&tys);
+        let saved = self.enter(nb);
+        // The iteration this one undoes: n - 1 - k.
+        let one = self.konst(n, 1.0);
+        let last = self.bin("sub", n, one);
+        let i = self.bin("sub", last, new_args[0]);
+        let i64i = self.to_i64(i);
+        if for_loop {
+            self.vm.insert(old_args[0], i);
+        }
+        for (j, &p) in params.iter().enumerate() {
+            let pt = {
+                let t = self.ctx.value_type(p);
+                self.ctx.map_type(t, &self.vm)
+            };
+            let v = match tapes[j] {
+                Some(tape) => {
+                    let row = self.emit1("soac.index", &[tape, i64i], pt, &[]);
+                    if self.ctx.as_scalar(pt).is_some() {
+                        row
+                    } else {
+                        self.emit1("soac.copy", &[row], pt, &[])
+                    }
+                }
+                // Never read (Note [Reverse-mode AD]): a stand-in whose
+                // uses are dead code.
+                None => {
+                    let init = self.primal(inits[j]);
+                    self.zero(init)?
+                }
+            };
+            self.vm.insert(p, v);
+        }
+        let mut stash_vals = free.clone();
+        stash_vals.extend(&params);
+        let saved_adj = self.stash(&stash_vals);
+        let ys = self.forward(block)?;
+        for (c, &j) in nums.iter().enumerate() {
+            self.add_adj(ys[j], new_args[1 + c])?;
+        }
+        self.reverse(block)?;
+        let mut yv = Vec::new();
+        for &j in &nums {
+            yv.push(self.adj_or_zero(params[j])?);
+        }
+        for (c, &f) in free.iter().enumerate() {
+            let acc = new_args[1 + nums.len() + c];
+            yv.push(match self.adj.get(&f).copied() {
+                Some(a) => self.add_values(acc, a)?,
+                None => acc,
+            });
+        }
+        self.restore(saved_adj);
+        self.leave(&yv, saved);
+        let mut ops = vec![n];
+        ops.extend(&carried);
+        let form = self.kind("for");
+        let l = self.emit("soac.loop", &ops, &tys[1..], &[("form", form)], vec![r]);
+        let out: Vec<Value> = self.ctx.results(l).collect();
+        // The loop's results are the free variables' whole adjoints (set
+        // first: an initial merge value may be a free variable too).
+        for (c, &f) in free.iter().enumerate() {
+            self.adj.insert(f, out[nums.len() + c]);
+        }
+        for (c, &j) in nums.iter().enumerate() {
+            self.add_adj(inits[j], out[c])?;
+        }
+        Ok(())
+    }
+}
