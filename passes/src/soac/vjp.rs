@@ -369,6 +369,24 @@ impl Lower<'_> {
     }
 }
 
+/// The operands op `n` consumes: an updated array, a scatter's or a
+/// hist's destinations, a loop's initial arrays.
+fn consumed_operands(ctx: &Context, n: OpId) -> Vec<Value> {
+    let ops = ctx.operands(n);
+    let k = ctx.num_results(n);
+    match ctx.op_name(n) {
+        "soac.update" => vec![ops[0]],
+        "soac.scatter" => ops[ops.len() - k..].to_vec(),
+        "soac.hist" => ops[2..2 + k].to_vec(),
+        "soac.loop" => ops[ops.len() - k..]
+            .iter()
+            .copied()
+            .filter(|&v| ctx.as_scalar(ctx.value_type(v)).is_none())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The row type of array type `t`.
 fn row_type(ctx: &mut Context, t: Type) -> Type {
     match ctx.type_kind(t).clone() {
@@ -619,39 +637,40 @@ impl Adjoints<'_> {
     }
 
     fn forward_op(&mut self, o: OpId) -> R<()> {
-        let name = self.ctx.op_name(o).to_string();
-        if name == "soac.loop" {
-            return self.forward_loop(o);
-        }
-        // The operands consumed: copied first when something else reads
-        // them (Note [Reverse-mode AD]).
-        let consumed: Vec<usize> = match name.as_str() {
-            "soac.update" => vec![0],
-            "soac.scatter" => {
-                let k = self.ctx.num_results(o);
-                let n = self.ctx.operands(o).len();
-                (n - k..n).collect()
+        // The arrays `o` consumes (updates in place), itself or an op in
+        // it, that something else reads too get a copy, which the copy of
+        // `o` consumes instead (Note [Reverse-mode AD]).
+        let mut consumed = Vec::new();
+        let note = |ctx: &Context, n: OpId, out: &mut Vec<Value>| {
+            for v in consumed_operands(ctx, n) {
+                if (n == o || !defined_inside(ctx, v, o)) && ctx.uses(v).len() > 1 && !out.contains(&v) {
+                    out.push(v);
+                }
             }
-            "soac.hist" => (2..2 + self.ctx.num_results(o)).collect(),
-            _ => Vec::new(),
         };
-        let mut copies = Vec::new();
-        for i in consumed {
-            let v = self.ctx.operand(o, i);
-            if self.ctx.uses(v).len() > 1 {
-                let p = self.primal(v);
-                let t = self.ctx.value_type(p);
-                copies.push((i, self.emit1("soac.copy", &[p], t, &[])));
-            }
+        note(self.ctx, o, &mut consumed);
+        self.ctx.walk(o, &mut |n| note(self.ctx, n, &mut consumed));
+        let mut saved = Vec::new();
+        for &v in &consumed {
+            let p = self.primal(v);
+            let t = self.ctx.value_type(p);
+            let c = self.emit1("soac.copy", &[p], t, &[]);
+            saved.push((v, p));
+            self.vm.insert(v, c);
         }
-        let c = self.ctx.clone_op(o, &mut self.vm);
-        let mut b = Builder::new(self.ctx);
-        b.point = self.at;
-        b.insert(c);
-        for (i, v) in copies {
-            self.ctx.set_operand(c, i, v);
+        let r = if self.ctx.op_name(o) == "soac.loop" {
+            self.forward_loop(o)
+        } else {
+            let c = self.ctx.clone_op(o, &mut self.vm);
+            let mut b = Builder::new(self.ctx);
+            b.point = self.at;
+            b.insert(c);
+            Ok(())
+        };
+        for (v, p) in saved {
+            self.vm.insert(v, p);
         }
-        Ok(())
+        r
     }
 
     /// Whether merge parameter `p` of a loop body is read: whether a
@@ -1453,7 +1472,10 @@ impl Adjoints<'_> {
                 self.add_adj(dests[j], out[i])?;
             }
         }
-        // The values.
+        // The values: each gets the adjoint at its index if its write is
+        // the one that counts, the last of the writes to that index
+        // (Futhark's scatter leaves unspecified which one wins, so for
+        // equal values any choice is the derivative).
         let sizes: Vec<Value> = dests
             .iter()
             .map(|&d| {
@@ -1461,16 +1483,94 @@ impl Adjoints<'_> {
                 self.sizes(p)[0]
             })
             .collect();
-        self.map_adjoint(o, region, n, &xs, &[], &mut |s, ys, _| {
+        let present: Vec<usize> = (0..k).filter(|&j| ybars[j].is_some()).collect();
+        let idxs = self.lambda_yields(region, n, &xs, &present)?;
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, n, i64t);
+        let iota = self.emit1("soac.iota", &[n], it, &[]);
+        let mut winners = vec![None; k];
+        for (c, &j) in present.iter().enumerate() {
+            winners[j] = Some(self.last_writer(n, sizes[j], idxs[c], iota)?);
+        }
+        self.map_adjoint(o, region, n, &xs, &[iota], &mut |s, ys, rows| {
             let mut out = vec![None; 2 * k];
             for j in 0..k {
-                if let Some(y) = ybars[j] {
+                if let (Some(y), Some(w)) = (ybars[j], winners[j]) {
                     let i = s.primal(ys[j]);
-                    out[k + j] = Some(s.gather_or_zero(y, i, sizes[j])?);
+                    let g = s.gather_or_zero(y, i, sizes[j])?;
+                    let last = s.gather_or_zero(w, i, sizes[j])?;
+                    let mine = s.cmp("eq", last, rows[0]);
+                    let z = s.zero(g)?;
+                    out[k + j] = Some(s.choose(mine, g, z));
                 }
             }
             Ok(out)
         })
+    }
+
+    /// The values lambda `region` yields at positions `which`, for each
+    /// row of `xs` (old): arrays of `n`.
+    fn lambda_yields(&mut self, region: RegionId, n: Value, xs: &[Value], which: &[usize]) -> R<Vec<Value>> {
+        let block = self.ctx.blocks(region)[0];
+        let old_args = self.ctx.block_args(block).to_vec();
+        let ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
+        let tys: Vec<Type> = ins
+            .iter()
+            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
+            .collect();
+        let (r, nb, new_args) = self.new_region(&tys);
+        for (&a, &b) in old_args.iter().zip(&new_args) {
+            self.vm.insert(a, b);
+        }
+        let saved = self.enter(nb);
+        let ys = self.forward(block)?;
+        let yv: Vec<Value> = which.iter().map(|&w| self.primal(ys[w])).collect();
+        self.leave(&yv, saved);
+        let rtys: Vec<Type> = yv
+            .iter()
+            .map(|&v| {
+                let t = self.ctx.value_type(v);
+                array_of(self.ctx, n, t)
+            })
+            .collect();
+        let mut ops = vec![n];
+        ops.extend(&ins);
+        let m = self.emit("soac.map", &ops, &rtys, &[], vec![r]);
+        Ok(self.ctx.results(m).collect())
+    }
+
+    /// For each of `w` positions, the last of the `n` rows whose index in
+    /// `idx` is that position (-1 for none): a `hist` with `max`.
+    fn last_writer(&mut self, n: Value, w: Value, idx: Value, iota: Value) -> R<Value> {
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let none = self.constant(Scalar::I64, -1.0);
+        let dest = self.filled(&[w], none);
+        let (op, ob, oargs) = self.new_region(&[i64t, i64t]);
+        let saved = self.enter(ob);
+        let m = self.bin("max", oargs[0], oargs[1]);
+        self.leave(&[m], saved);
+        let (lam, lb, largs) = self.new_region(&[i64t, i64t]);
+        let saved = self.enter(lb);
+        self.leave(&[largs[0], largs[1]], saved);
+        let t = self.ctx.value_type(dest);
+        let h = self.emit("soac.hist", &[n, w, dest, none, idx, iota], &[t], &[], vec![op, lam]);
+        Ok(self.ctx.result(h, 0))
+    }
+
+    /// `if c then a else b` (of any type).
+    fn choose(&mut self, c: Value, a: Value, b: Value) -> Value {
+        if self.ctx.as_scalar(self.ctx.value_type(a)).is_some() {
+            return self.select(c, a, b);
+        }
+        let t = self.ctx.value_type(a);
+        let (tr, tb, _) = self.new_region(&[]);
+        let saved = self.enter(tb);
+        self.leave(&[a], saved);
+        let (er, eb, _) = self.new_region(&[]);
+        let saved = self.enter(eb);
+        self.leave(&[b], saved);
+        let f = self.emit("soac.if", &[c], &[t], &[], vec![tr, er]);
+        self.ctx.result(f, 0)
     }
 
     /// `if`: an `if` on the same condition whose branches recompute the
