@@ -47,9 +47,13 @@
 //! The parallel rules: `reduce`, `scan` and `hist` whose operator adds
 //! (componentwise, also on arrays) have linear adjoints (a `replicate`, a
 //! reversed `scan`, a gather from the result's adjoint); `scatter`'s values
-//! get the adjoint at the index they were written to and its destination
-//! the result's adjoint with the written positions zeroed. Any other
-//! operator is first rewritten, in the region about to be replaced, into
+//! get the adjoint at the index they were written to (the last write
+//! there) and its destination the result's adjoint with the written
+//! positions zeroed; `reduce` by any other operator ⊙ gives element `i`
+//! its adjoint in `l_i ⊙ x_i ⊙ r_i`, with `l` and `r` exclusive scans from
+//! both ends. `scan` and `hist` by another operator (and a `reduce` whose
+//! operator uses values from outside) are first rewritten, in the region
+//! about to be replaced, into
 //! the sequential loop it means (`lower_to_loops`), which the loop rule
 //! then differentiates: correct for every operator, but sequential.
 //! Booleans have no adjoint; integers are differentiated in their own
@@ -188,7 +192,27 @@ fn is_plus(ctx: &Context, region: RegionId) -> bool {
 fn lower_to_loops(ctx: &mut Context, j: OpId, loc: Location) -> R<()> {
     let mut todo = Vec::new();
     ctx.walk(j, &mut |n| {
-        if matches!(ctx.op_name(n), "soac.reduce" | "soac.scan" | "soac.hist") && !is_plus(ctx, ctx.regions(n)[0]) {
+        let name = ctx.op_name(n);
+        if !matches!(name, "soac.reduce" | "soac.scan" | "soac.hist") || is_plus(ctx, ctx.regions(n)[0]) {
+            return;
+        }
+        // A reduction's operator is differentiated in parallel, unless it
+        // uses values from outside (whose adjoints the rule would miss).
+        let op = ctx.regions(n)[0];
+        let mut closed = true;
+        for &b in ctx.blocks(op) {
+            for o in ctx.block_ops(b) {
+                let mut check = |m: OpId| {
+                    closed &= ctx.operands(m).iter().all(|&v| {
+                        defined_inside(ctx, v, n)
+                            || ctx.defining_op(v).is_some_and(|d| ctx.op_name(d) == "soac.constant")
+                    });
+                };
+                check(o);
+                ctx.walk(o, &mut check);
+            }
+        }
+        if name != "soac.reduce" || !closed {
             todo.push(n);
         }
     });
@@ -1305,11 +1329,20 @@ impl Adjoints<'_> {
         })
     }
 
-    /// `reduce` by addition: every element's adjoint is the result's.
+    /// `reduce`: by addition, every element's adjoint is the result's;
+    /// by any other operator ⊙, element `i`'s is its adjoint in `l_i ⊙ x_i
+    /// ⊙ r_i`, `l_i` the reduction of the elements before it and `r_i` of
+    /// those after it (two exclusive scans, one of them over the reversed
+    /// elements with the operator's arguments swapped): parallel for
+    /// every operator, `min`, `max` and `*` included.
     fn reduce(&mut self, o: OpId) -> R<()> {
         let operands = self.ctx.operands(o).to_vec();
         let k = self.ctx.num_results(o);
         let n = self.primal(operands[0]);
+        let op = self.ctx.regions(o)[0];
+        if !is_plus(self.ctx, op) {
+            return self.reduce_general(o);
+        }
         for j in 0..k {
             let r = self.ctx.result(o, j);
             let x = operands[1 + k + j];
@@ -1319,6 +1352,181 @@ impl Adjoints<'_> {
             }
         }
         Ok(())
+    }
+
+    fn reduce_general(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let n = self.primal(operands[0]);
+        let (nes, xs) = (operands[1..1 + k].to_vec(), operands[1 + k..].to_vec());
+        if !xs.iter().any(|&x| self.is_active(x)) {
+            return Ok(());
+        }
+        let op = self.ctx.regions(o)[0];
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let mut ybars = Vec::new();
+        for &r in &results {
+            ybars.push(self.adj_or_zero(r)?);
+        }
+        let pnes: Vec<Value> = nes.iter().map(|&v| self.primal(v)).collect();
+        let pxs: Vec<Value> = xs.iter().map(|&v| self.primal(v)).collect();
+        let tys: Vec<Type> = pxs.iter().map(|&v| self.ctx.value_type(v)).collect();
+        // l: the exclusive scan of xs; r: of the reversed xs by the swapped
+        // operator, reversed.
+        let fwd_op = self.copy_operator(op, false);
+        let mut ops = vec![n];
+        ops.extend(&pnes);
+        ops.extend(&pxs);
+        let sc = self.emit("soac.scan", &ops, &tys, &[], vec![fwd_op]);
+        let incl: Vec<Value> = self.ctx.results(sc).collect();
+        let mut ls = Vec::new();
+        for j in 0..k {
+            ls.push(self.shift_right(incl[j], pnes[j])?);
+        }
+        let mut rev = Vec::new();
+        for &x in &pxs {
+            rev.push(self.reversed(x)?);
+        }
+        let swapped = self.copy_operator(op, true);
+        let mut ops = vec![n];
+        ops.extend(&pnes);
+        ops.extend(&rev);
+        let sc = self.emit("soac.scan", &ops, &tys, &[], vec![swapped]);
+        let incl_r: Vec<Value> = self.ctx.results(sc).collect();
+        let mut rs = Vec::new();
+        for j in 0..k {
+            let e = self.shift_right(incl_r[j], pnes[j])?;
+            rs.push(self.reversed(e)?);
+        }
+        // g(l, x, r) = (l ⊙ x) ⊙ r, as a region of its own (old code, never
+        // inserted), differentiated in x for each row.
+        let g = self.sandwich(op);
+        let gb = self.ctx.blocks(g)[0];
+        let gargs = self.ctx.block_args(gb).to_vec();
+        for &a in &gargs[k..2 * k] {
+            if self.number(a) {
+                self.active.insert(a);
+            }
+        }
+        self.activity(gb);
+        let mut ins = ls;
+        ins.extend(&pxs);
+        ins.extend(rs);
+        let row_tys: Vec<Type> = ins
+            .iter()
+            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
+            .collect();
+        let (r, nb, new_args) = self.new_region(&row_tys);
+        for (&a, &b) in gargs.iter().zip(&new_args) {
+            self.vm.insert(a, b);
+        }
+        let saved = self.enter(nb);
+        let ys = self.forward(gb)?;
+        for (&y, &yb) in ys.iter().zip(&ybars) {
+            self.add_adj(y, yb)?;
+        }
+        self.reverse(gb)?;
+        let mut yv = Vec::new();
+        for &a in &gargs[k..2 * k] {
+            yv.push(self.adj_or_zero(a)?);
+        }
+        self.leave(&yv, saved);
+        let mut mops = vec![n];
+        mops.extend(&ins);
+        let m = self.emit("soac.map", &mops, &tys, &[], vec![r]);
+        let out: Vec<Value> = self.ctx.results(m).collect();
+        for (j, &x) in xs.iter().enumerate() {
+            self.add_adj(x, out[j])?;
+        }
+        Ok(())
+    }
+
+    /// A copy of operator region `op` (old) for new code, with its two
+    /// halves of arguments swapped when `swap`.
+    fn copy_operator(&mut self, op: RegionId, swap: bool) -> RegionId {
+        let block = self.ctx.blocks(op)[0];
+        let args = self.ctx.block_args(block).to_vec();
+        let k = args.len() / 2;
+        let tys: Vec<Type> = args
+            .iter()
+            .map(|&a| {
+                let t = self.ctx.value_type(a);
+                self.ctx.map_type(t, &self.vm)
+            })
+            .collect();
+        let (r, nb, new_args) = self.new_region(&tys);
+        let mut vm = self.vm.clone();
+        for (i, &a) in args.iter().enumerate() {
+            let j = if swap { (i + k) % (2 * k) } else { i };
+            vm.insert(a, new_args[j]);
+        }
+        let saved = self.enter(nb);
+        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
+        let (term, body) = ops.split_last().expect("a region ends with its yield");
+        for &o in body {
+            let c = self.ctx.clone_op(o, &mut vm);
+            let mut b = Builder::new(self.ctx);
+            b.point = self.at;
+            b.insert(c);
+        }
+        let ys: Vec<Value> = self.ctx.operands(*term).iter().map(|&v| vm.get(v)).collect();
+        self.leave(&ys, saved);
+        r
+    }
+
+    /// The region `(l..., x..., r...) -> (l ⊙ x) ⊙ r` of operator region
+    /// `op`, in the old code's terms (not inserted anywhere).
+    fn sandwich(&mut self, op: RegionId) -> RegionId {
+        let block = self.ctx.blocks(op)[0];
+        let args = self.ctx.block_args(block).to_vec();
+        let k = args.len() / 2;
+        let half: Vec<Type> = args[..k].iter().map(|&a| self.ctx.value_type(a)).collect();
+        let mut tys = half.clone();
+        tys.extend(&half);
+        tys.extend(&half);
+        let (g, gb, gargs) = self.new_region(&tys);
+        let mut l = Lower {
+            ctx: &mut *self.ctx,
+            at: InsertPoint::End(gb),
+            loc: self.loc,
+        };
+        let mut lx = gargs[..k].to_vec();
+        lx.extend(&gargs[k..2 * k]);
+        let t = l.inline(op, &lx);
+        let mut tr = t;
+        tr.extend(&gargs[2 * k..]);
+        let u = l.inline(op, &tr);
+        l.emit("soac.yield", &u, &[], &[], Vec::new());
+        g
+    }
+
+    /// The rows of (new) array `a` moved one down, `first` in front (the
+    /// last row dropped): an inclusive scan made exclusive.
+    fn shift_right(&mut self, a: Value, first: Value) -> R<Value> {
+        let n = self.sizes(a)[0];
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, n, i64t);
+        let iota = self.emit1("soac.iota", &[n], it, &[]);
+        let (r, blk, args) = self.new_region(&[i64t]);
+        let saved = self.enter(blk);
+        let zero = self.constant(Scalar::I64, 0.0);
+        let at0 = self.cmp("eq", args[0], zero);
+        let rt = row_type(self.ctx, self.ctx.value_type(a));
+        let (tr, tb, _) = self.new_region(&[]);
+        let s2 = self.enter(tb);
+        self.leave(&[first], s2);
+        let (er, eb, _) = self.new_region(&[]);
+        let s2 = self.enter(eb);
+        let one = self.constant(Scalar::I64, 1.0);
+        let prev = self.bin("sub", args[0], one);
+        let row = self.emit1("soac.index", &[a, prev], rt, &[]);
+        self.leave(&[row], s2);
+        let f = self.emit("soac.if", &[at0], &[rt], &[], vec![tr, er]);
+        let v = self.ctx.result(f, 0);
+        self.leave(&[v], saved);
+        let t = self.ctx.value_type(a);
+        let m = self.emit("soac.map", &[n, iota], &[t], &[], vec![r]);
+        Ok(self.ctx.result(m, 0))
     }
 
     /// The rows of (new) array `a` in reverse order.
