@@ -284,7 +284,13 @@ pub fn bin<'a>(op: BinOp, a: Value<'a>, b: Value<'a>, span: Span) -> R<Value<'a>
 }
 
 /// The partials of `a op b` (`ps` = `[a, b]`) whose result is `p`.
-fn partials_bin<'a>(op: BinOp, ps: &[Value<'a>], p: &Value<'a>, need: &[bool], span: Span) -> R<Vec<Option<Partial<'a>>>> {
+fn partials_bin<'a>(
+    op: BinOp,
+    ps: &[Value<'a>],
+    p: &Value<'a>,
+    need: &[bool],
+    span: Span,
+) -> R<Vec<Option<Partial<'a>>>> {
     use BinOp::*;
     use Partial::{One, Scale};
     let (a, b) = pair(ps, span)?;
@@ -324,7 +330,11 @@ fn partials_bin<'a>(op: BinOp, ps: &[Value<'a>], p: &Value<'a>, need: &[bool], s
             let zero = |v: &Value<'a>| bottom(v).is_some_and(|q| q.to_f64() == 0.0);
             let da = when(na && !zero(&b), || {
                 let one = konst(&b, 1.0, span)?;
-                Ok(Scale(mul(b.clone(), bin(Pow, a.clone(), sub(b.clone(), one, span)?, span)?, span)?))
+                Ok(Scale(mul(
+                    b.clone(),
+                    bin(Pow, a.clone(), sub(b.clone(), one, span)?, span)?,
+                    span,
+                )?))
             })?;
             let db = when(nb && !is_int(p) && !zero(&a), || {
                 Ok(Scale(mul(p.clone(), float_un(FloatUn::Log, a.clone(), span)?, span)?))
@@ -381,12 +391,7 @@ fn un_derivative<'a>(f: FloatUn, p: Value<'a>, r: &Value<'a>, span: Span) -> R<V
             mul(c(k)?, float_un(Exp, neg(sq(p)?, span)?, span)?, span)?
         }
         Floor | Ceil | Round => c(0.0)?,
-        Gamma | Lgamma => {
-            return err(
-                span,
-                format!("jvp and vjp: the derivative of `{f:?}` is not supported"),
-            )
-        }
+        Gamma | Lgamma => return err(span, format!("jvp and vjp: the derivative of `{f:?}` is not supported")),
     })
 }
 
@@ -456,7 +461,9 @@ pub fn neg<'a>(a: Value<'a>, span: Span) -> R<Value<'a>> {
         return prim_r(scalar::neg(bottom_r(&a, span)?), "neg", span);
     }
     let primal = |ps: &[Value<'a>]| neg(single(ps, span)?, span);
-    let partials = |_: &[Value<'a>], _: &Value<'a>, need: &[bool]| Ok(vec![need.first().is_some_and(|n| *n).then_some(Partial::Neg)]);
+    let partials = |_: &[Value<'a>], _: &Value<'a>, need: &[bool]| {
+        Ok(vec![need.first().is_some_and(|n| *n).then_some(Partial::Neg)])
+    };
     lift(&[a], span, &primal, &partials)
 }
 
@@ -503,6 +510,11 @@ pub fn convert<'a>(a: Value<'a>, to: PrimType, span: Span) -> R<Value<'a>> {
     }
     let from = bottom_r(&a, span)?.prim_type();
     let primal = |ps: &[Value<'a>]| convert(single(ps, span)?, to, span);
-    let partials = |_: &[Value<'a>], _: &Value<'a>, need: &[bool]| Ok(vec![need.first().is_some_and(|n| *n).then_some(Partial::Convert { from, to })]);
+    let partials = |_: &[Value<'a>], _: &Value<'a>, need: &[bool]| {
+        Ok(vec![need
+            .first()
+            .is_some_and(|n| *n)
+            .then_some(Partial::Convert { from, to })])
+    };
     lift(&[a], span, &primal, &partials)
 }

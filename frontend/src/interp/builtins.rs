@@ -8,9 +8,9 @@ use crate::types::{PrimType, Type};
 use crate::values::PrimValue;
 
 use super::cost::log_steps;
-use super::{ad, dual, tape};
 use super::eval::{as_i64, check_alloc, err, error, internal, Interp, R};
 use super::value::{shape_str, trace_text, Array, Builder, Data, Fun, Value};
+use super::{ad, dual, tape};
 use crate::values::scalar::{self, BinOp, BitCount, FloatBin, FloatUn};
 
 /// A resolved built-in.

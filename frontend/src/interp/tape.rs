@@ -67,7 +67,12 @@ pub struct Tape<'a> {
 }
 
 /// A new node on `tape`, of call `tag`, computed from `parents`.
-pub(super) fn record<'a>(tag: u32, tape: &Rc<Tape<'a>>, primal: Value<'a>, parents: Vec<(usize, Partial<'a>)>) -> Value<'a> {
+pub(super) fn record<'a>(
+    tag: u32,
+    tape: &Rc<Tape<'a>>,
+    primal: Value<'a>,
+    parents: Vec<(usize, Partial<'a>)>,
+) -> Value<'a> {
     let node = {
         let mut nodes = tape.nodes.borrow_mut();
         nodes.push(parents);
@@ -139,7 +144,12 @@ impl<'a> Adjoints<'a> {
     /// cotangent of its place in `yt`.
     fn seed_result(&mut self, r: Value<'a>, yt: Value<'a>) -> R<Value<'a>> {
         let span = self.span;
-        let mismatch = || err(span, "vjp: the cotangent does not have the shape of the function's result");
+        let mismatch = || {
+            err(
+                span,
+                "vjp: the cotangent does not have the shape of the function's result",
+            )
+        };
         if bottom(&r).is_some() {
             if bottom(&yt).is_none() {
                 return mismatch();
@@ -167,7 +177,10 @@ impl<'a> Adjoints<'a> {
                 Ok(Value::array(Array::new(a.shape.clone(), data_of(ps))))
             }
             (Value::Tuple(xs), Value::Tuple(ts)) if xs.len() == ts.len() => {
-                let vs = xs.iter().zip(ts.iter()).map(|(x, t)| self.seed_result(x.clone(), t.clone()));
+                let vs = xs
+                    .iter()
+                    .zip(ts.iter())
+                    .map(|(x, t)| self.seed_result(x.clone(), t.clone()));
                 Ok(Value::Tuple(Rc::new(vs.collect::<R<_>>()?)))
             }
             (Value::Record(xs), Value::Record(ts)) if xs.len() == ts.len() => {
@@ -211,10 +224,16 @@ impl<'a> Adjoints<'a> {
             Value::Array(a) => {
                 let vs = (0..a.data.len()).map(|i| self.read(&a.data.get(i)));
                 let vs: Vec<Value<'a>> = vs.collect::<R<_>>()?;
-                let data = if vs.is_empty() { a.data.empty_like(0) } else { data_of(vs) };
+                let data = if vs.is_empty() {
+                    a.data.empty_like(0)
+                } else {
+                    data_of(vs)
+                };
                 Ok(Value::array(Array::new(a.shape.clone(), data)))
             }
-            Value::Tuple(xs) => Ok(Value::Tuple(Rc::new(xs.iter().map(|x| self.read(x)).collect::<R<_>>()?))),
+            Value::Tuple(xs) => Ok(Value::Tuple(Rc::new(
+                xs.iter().map(|x| self.read(x)).collect::<R<_>>()?,
+            ))),
             Value::Record(xs) => {
                 let vs = xs.iter().map(|(n, x)| Ok((*n, self.read(x)?)));
                 Ok(Value::Record(Rc::new(vs.collect::<R<_>>()?)))
