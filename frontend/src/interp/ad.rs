@@ -183,6 +183,10 @@ fn lift<'a>(
 ) -> R<Value<'a>> {
     let tag = args.iter().map(tag_of).max().unwrap_or(0);
     let top = args.iter().find(|a| tag_of(a) == tag);
+    if tag == 0 {
+        let what = top.map_or("nothing", |a| a.kind());
+        return internal(span, format!("a scalar op on {what}"));
+    }
     if let Some(Value::Tracked(t)) = top {
         let tape = t.tape.clone();
         let mut primals = Vec::with_capacity(args.len());

@@ -144,12 +144,7 @@ impl<'a> Adjoints<'a> {
     /// cotangent of its place in `yt`.
     fn seed_result(&mut self, r: Value<'a>, yt: Value<'a>) -> R<Value<'a>> {
         let span = self.span;
-        let mismatch = || {
-            err(
-                span,
-                "vjp: the cotangent does not have the shape of the function's result",
-            )
-        };
+        let mismatch = || err(span, "vjp: the cotangent does not have the shape of the result");
         if bottom(&r).is_some() {
             if bottom(&yt).is_none() {
                 return mismatch();
