@@ -7,9 +7,12 @@
 #   scripts/conformance.sh [interp|cpu] [--bless] [--expected-only] [--list NAME]... [-j N] [--timeout S]
 #
 # Lists: runnable (lists/runnable.txt minus the programs that use AD or
-# accumulators, a later issue), negative (lists/negative.txt: must be
+# accumulators, issue 27's), negative (lists/negative.txt: must be
 # rejected with an error matching the test's regex), libs (the libraries'
-# *_tests.fut). A file passes when its `futmlir test` run has no failing
+# *_tests.fut), ad (ad/*.fut, accs/*.fut but accs/intrinsics.fut, which
+# other files import, and the programs of lists/runnable.txt that the
+# runnable list leaves out for using AD or accumulators). Without --list
+# the script runs runnable, negative and libs. A file passes when its `futmlir test` run has no failing
 # case and at least one passing one. For each list it prints `P/N files
 # pass (X%)` (and the cases, for libs), then the failing files with their
 # first error line. It fails when a file of the expectation file fails;
@@ -38,7 +41,7 @@ while [ $# -gt 0 ]; do
     --list) lists+=("$2"); shift ;;
     -j) jobs=$2; shift ;;
     --timeout) timeout_s=$2; shift ;;
-    *) echo "usage: $0 [interp|cpu] [--bless] [--expected-only] [--list runnable|negative|libs]... [-j N] [--timeout S]" >&2; exit 2 ;;
+    *) echo "usage: $0 [interp|cpu] [--bless] [--expected-only] [--list runnable|negative|libs|ad]... [-j N] [--timeout S]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -57,18 +60,28 @@ bin=${FUTMLIR:-$root/target/release/futmlir}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Whether the file $shared/$1 belongs to AD and accumulators (issue 27):
+# their folders, and the programs that call vjp/jvp or use the intrinsics'
+# accumulators (directly or through accs/intrinsics.fut, which wraps them).
+uses_ad() {
+  case "$1" in futhark-tests/ad/*|futhark-tests/accs/*) return 0 ;; esac
+  grep -qE '\b(vjp|jvp|vjp2|jvp2)\b|"intrinsics"|intrinsics\.|accs/intrinsics"' "$shared/$1"
+}
+
 # The files of a list, relative to $shared, one a line.
 list_files() {
   case "$1" in
     runnable)
-      # AD and accumulators are issue 27's: their folders, and the programs
-      # that call vjp/jvp or use the intrinsics' accumulators (directly or
-      # through accs/intrinsics.fut, which wraps them).
       sed 's|^|futhark-tests/|' "$tests/lists/runnable.txt" | while read -r f; do
-        case "$f" in futhark-tests/ad/*|futhark-tests/accs/*) continue ;; esac
-        if grep -qE '\b(vjp|jvp|vjp2|jvp2)\b|"intrinsics"|intrinsics\.|accs/intrinsics"' "$shared/$f"; then continue; fi
-        echo "$f"
+        if ! uses_ad "$f"; then echo "$f"; fi
       done ;;
+    ad)
+      {
+        (cd "$shared" && ls futhark-tests/ad/*.fut futhark-tests/accs/*.fut) | grep -vFx futhark-tests/accs/intrinsics.fut
+        sed 's|^|futhark-tests/|' "$tests/lists/runnable.txt" | while read -r f; do
+          if uses_ad "$f"; then echo "$f"; fi
+        done
+      } | grep -vFx futhark-tests/accs/intrinsics.fut | sort -u ;;
     negative) sed 's|^|futhark-tests/|' "$tests/lists/negative.txt" ;;
     libs) (cd "$shared" && find futhark-libs -name '*_tests.fut' | sort) ;;
     *) echo "error: unknown list $1" >&2; exit 2 ;;

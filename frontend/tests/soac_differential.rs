@@ -11,8 +11,9 @@
 //! - Cases that expect a run-time error agree when the `soac` run fails too
 //!   (with any message).
 //! - Programs whose internalisation says "not supported yet" are skipped,
-//!   case by case, and counted; so are programs that use `jvp`, whose
-//!   `soac.jvp` only the pass `soac-jvp` makes runnable (a later crate:
+//!   case by case, and counted; so are programs that use `jvp` or `vjp`,
+//!   whose `soac.jvp` and `soac.vjp` only the passes `soac-jvp` and
+//!   `soac-vjp` make runnable (a later crate:
 //!   `futmlir test --backend=cpu` and `--each-pass` compare those with the
 //!   reference interpreter, on random inputs too, `tests/programs/ad`).
 //! - Cases whose reference result is opaque (a record or a sum value,
@@ -197,14 +198,16 @@ fn run_program(root: &Path, path: &Path, text: String, mode: Mode, verbose: bool
     counts.programs += 1;
     let mut ctx = futmlir_dialects::context();
     let module = match internalise(&checked, &sm, &mut ctx) {
-        Ok(m) if has_jvp(&ctx, m) => {
-            counts.skipped += cases.len();
-            counts
-                .skip_reasons
-                .push(format!("{rel}: soac.jvp (run after soac-jvp)"));
-            return;
-        }
-        Ok(m) => m,
+        Ok(m) => match ad_op(&ctx, m) {
+            Some(which) => {
+                counts.skipped += cases.len();
+                counts
+                    .skip_reasons
+                    .push(format!("{rel}: soac.{which} (run after soac-{which})"));
+                return;
+            }
+            None => m,
+        },
         Err(d)
             if d.message.contains("is not supported yet")
                 || d.message.contains("the compiled backends do not support") =>
@@ -396,11 +399,20 @@ fn mutate(rng: &mut Rng, text: &str) -> Option<(String, String)> {
     common::swap_token(rng, text, SWAPS)
 }
 
-/// Whether `module` holds a `soac.jvp`, which the soac interpreter does
-/// not run (the pass `soac-jvp` replaces it).
-fn has_jvp(ctx: &futmlir_dialects::ir::Context, module: futmlir_dialects::ir::OpId) -> bool {
-    let mut found = false;
-    ctx.walk(module, &mut |o| found |= ctx.op_name(o) == "soac.jvp");
+/// The first `soac.jvp` or `soac.vjp` of `module`, which the soac
+/// interpreter does not run (the passes `soac-jvp` and `soac-vjp` replace
+/// them).
+fn ad_op(ctx: &futmlir_dialects::ir::Context, module: futmlir_dialects::ir::OpId) -> Option<&'static str> {
+    let mut found = None;
+    ctx.walk(module, &mut |o| {
+        if found.is_none() {
+            found = match ctx.op_name(o) {
+                "soac.jvp" => Some("jvp"),
+                "soac.vjp" => Some("vjp"),
+                _ => None,
+            };
+        }
+    });
     found
 }
 
@@ -519,7 +531,7 @@ fn random_inputs() {
         let Ok(module) = internalise(&checked, &sm, &mut ctx) else {
             continue;
         };
-        if has_jvp(&ctx, module) {
+        if ad_op(&ctx, module).is_some() {
             continue;
         }
         counts.programs += 1;

@@ -8,9 +8,9 @@ use crate::types::{PrimType, Type};
 use crate::values::PrimValue;
 
 use super::cost::log_steps;
-use super::dual;
 use super::eval::{as_i64, check_alloc, err, error, internal, Interp, R};
 use super::value::{shape_str, trace_text, Array, Builder, Data, Fun, Value};
+use super::{ad, dual, tape};
 use crate::values::scalar::{self, BinOp, BitCount, FloatBin, FloatUn};
 
 /// A resolved built-in.
@@ -269,7 +269,7 @@ fn owned<'a>(a: Rc<Array<'a>>) -> Array<'a> {
     Rc::try_unwrap(a).unwrap_or_else(|rc| (*rc).clone())
 }
 
-fn prim_result(r: Result<PrimValue, scalar::PrimError>, what: &str, span: Span) -> R<Value<'static>> {
+fn prim_result<'a>(r: Result<PrimValue, scalar::PrimError>, what: &str, span: Span) -> R<Value<'a>> {
     match r {
         Ok(p) => Ok(Value::prim(p)),
         Err(e) => err(span, e.message(what)),
@@ -277,8 +277,8 @@ fn prim_result(r: Result<PrimValue, scalar::PrimError>, what: &str, span: Span) 
 }
 
 /// Numeric-module function `f` of type `t` on scalars some of which are
-/// dual numbers (Note [Dual numbers]).
-fn num_dual<'a>(t: PrimType, f: NumFn, args: Vec<Value<'a>>, span: Span) -> R<Value<'a>> {
+/// numbers of AD calls (Note [One chain-rule table]).
+fn num_ad<'a>(t: PrimType, f: NumFn, args: Vec<Value<'a>>, span: Span) -> R<Value<'a>> {
     use NumFn::*;
     let mut args = args.into_iter();
     let mut arg = || match args.next() {
@@ -286,23 +286,23 @@ fn num_dual<'a>(t: PrimType, f: NumFn, args: Vec<Value<'a>>, span: Span) -> R<Va
         None => internal(span, "missing argument"),
     };
     match f {
-        Max | Min => dual::max_min(f == Max, arg()?, arg()?, span),
-        Abs => dual::abs(arg()?, span),
-        Sgn => match dual::bottom(&arg()?) {
+        Max | Min => ad::max_min(f == Max, arg()?, arg()?, span),
+        Abs => ad::abs(arg()?, span),
+        Sgn => match ad::bottom(&arg()?) {
             Some(p) => prim_result(scalar::sgn(p), "sgn", span),
             None => internal(span, "sgn of a non-scalar"),
         },
-        Neg => dual::neg(arg()?, span),
-        ToI64 => Ok(dual::convert(arg()?, PrimType::I64)),
-        ToF64 => Ok(dual::convert(arg()?, PrimType::F64)),
-        Un(u) => dual::float_un(u, arg()?, span),
-        Bin(b) => dual::float_bin(b, arg()?, arg()?, span),
-        Fma | Mad => dual::fma(arg()?, arg()?, arg()?, span),
-        ToBits => match dual::bottom(&arg()?) {
+        Neg => ad::neg(arg()?, span),
+        ToI64 => ad::convert(arg()?, PrimType::I64, span),
+        ToF64 => ad::convert(arg()?, PrimType::F64, span),
+        Un(u) => ad::float_un(u, arg()?, span),
+        Bin(b) => ad::float_bin(b, arg()?, arg()?, span),
+        Fma | Mad => ad::fma(arg()?, arg()?, arg()?, span),
+        ToBits => match ad::bottom(&arg()?) {
             Some(p) => prim_result(scalar::to_bits(p), "to_bits", span),
             None => internal(span, "to_bits of a non-scalar"),
         },
-        _ => internal(span, format!("{t}.{f:?} of a dual number")),
+        _ => internal(span, format!("{t}.{f:?} of a differentiated number")),
     }
 }
 
@@ -355,8 +355,8 @@ impl<'a> Interp<'a> {
             Builtin::Conv { to, .. } => {
                 let [x] = args_n(args, span)?;
                 self.tick();
-                if let Value::Dual(_) = x {
-                    return Ok(dual::convert(x, to));
+                if ad::is_ad(&x) {
+                    return ad::convert(x, to, span);
                 }
                 Ok(Value::prim(scalar::convert(prim_arg(&x, span)?, to)))
             }
@@ -370,9 +370,9 @@ impl<'a> Interp<'a> {
         if args.is_empty() {
             return self.builtin_const(Builtin::Num(t, f), span);
         }
-        if args.iter().any(|a| matches!(a, Value::Dual(_))) {
+        if args.iter().any(ad::is_ad) {
             self.tick();
-            return num_dual(t, f, args, span);
+            return num_ad(t, f, args, span);
         }
         let ps: Vec<PrimValue> = args.iter().map(|a| prim_arg(a, span)).collect::<R<_>>()?;
         self.tick();
@@ -408,14 +408,24 @@ impl<'a> Interp<'a> {
             Gen::Jvp2 => {
                 let [f, x, xt] = args_n(args, span)?;
                 let f = fun_arg(f, span)?;
-                self.jvp_tag += 1;
-                let tag = self.jvp_tag;
+                self.ad_tag += 1;
+                let tag = self.ad_tag;
                 let x = dual::seed(x, xt, tag, span)?;
                 let r = self.call1(&f, x, span)?;
                 let (p, t) = dual::unseed(r, tag, span)?;
                 Ok(Value::Tuple(Rc::new(vec![p, t])))
             }
-            Gen::Vjp2 => err(span, "vjp is not supported by the interpreter yet"),
+            Gen::Vjp2 => {
+                let [f, x, yt] = args_n(args, span)?;
+                let f = fun_arg(f, span)?;
+                self.ad_tag += 1;
+                let tag = self.ad_tag;
+                let tape = Rc::new(tape::Tape::default());
+                let x = tape::seed(x, tag, &tape, span)?;
+                let r = self.call1(&f, x.clone(), span)?;
+                let (p, adj) = tape::sweep(&x, r, yt, tag, &tape, span)?;
+                Ok(Value::Tuple(Rc::new(vec![p, adj])))
+            }
             Gen::Map => {
                 let [f, xs] = args_n(args, span)?;
                 let f = fun_arg(f, span)?;

@@ -132,8 +132,9 @@ pub(crate) struct Interp<'a> {
     pub trace: Option<TraceSink<'a>>,
     pub work: u64,
     pub span: u64,
-    /// The tag of the latest `jvp2` call (Note [Dual numbers]).
-    pub jvp_tag: u32,
+    /// The tag of the latest `jvp2` or `vjp2` call (Note [One chain-rule
+    /// table]).
+    pub ad_tag: u32,
     stack_base: usize,
     stack_budget: usize,
 }
@@ -165,7 +166,7 @@ impl<'a> Interp<'a> {
             trace,
             work: 0,
             span: 0,
-            jvp_tag: 0,
+            ad_tag: 0,
             stack_base: std::ptr::addr_of!(probe) as usize,
             stack_budget: stack_budget(),
         }
@@ -441,8 +442,8 @@ impl<'a> Interp<'a> {
     fn eval_unop(&mut self, x: &'a Exp, e: &'a Exp) -> R<Value<'a>> {
         let v = self.eval(x)?;
         self.tick();
-        if let (ExpKind::Neg(_), Value::Dual(_)) = (&e.kind, &v) {
-            return super::dual::neg(v, e.span);
+        if let (ExpKind::Neg(_), true) = (&e.kind, super::ad::is_ad(&v)) {
+            return super::ad::neg(v, e.span);
         }
         let (r, what) = match (&e.kind, v.as_prim()) {
             (ExpKind::Neg(_), Some(p)) => (scalar::neg(p), "neg"),
@@ -802,7 +803,7 @@ impl<'a> Interp<'a> {
             };
         }
         match (a, b) {
-            (a, b) if matches!(a, Value::Dual(_)) || matches!(b, Value::Dual(_)) => super::dual::bin(op, a, b, span),
+            (a, b) if super::ad::is_ad(&a) || super::ad::is_ad(&b) => super::ad::bin(op, a, b, span),
             (a, b) if matches!(op, BinOp::Eq | BinOp::Neq) => match value_eq(&a, &b) {
                 Some(eq) => Ok(Value::bool(eq == (op == BinOp::Eq))),
                 None => internal(span, "comparing functions"),
@@ -1067,7 +1068,7 @@ impl<'a> Interp<'a> {
             }
             PatKind::Lit { lit, negated } => {
                 let want = literal_value(lit, *negated, p.ty.as_ref());
-                match (want, super::dual::bottom(v)) {
+                match (want, super::ad::bottom(v)) {
                     (Some(w), Some(x)) => Ok(scalar::prim_eq(w, x)),
                     _ => internal(p.span, format!("literal pattern against {v:?}")),
                 }
@@ -1185,7 +1186,7 @@ impl<'a> Interp<'a> {
                             let bound = self.stack[self.base..].iter().rev().find(|(m, _)| same_name(m, n));
                             match bound {
                                 Some((_, Some(v))) => {
-                                    let bound = super::dual::bottom(v).and_then(scalar::as_i128);
+                                    let bound = super::ad::bottom(v).and_then(scalar::as_i128);
                                     if bound.is_some() && bound != Some(have as i128) {
                                         return err(
                                             span,
@@ -1454,7 +1455,7 @@ impl<'a> Interp<'a> {
         }
         d.eval(&mut |n| {
             self.lookup_opt(n)
-                .and_then(super::dual::bottom)
+                .and_then(super::ad::bottom)
                 .and_then(scalar::as_i128)
                 .map(|v| v as i64)
         })
@@ -1488,7 +1489,7 @@ impl<'a> Interp<'a> {
                 self.leave(saved);
                 Some(
                     r.ok()
-                        .and_then(|v| super::dual::bottom(&v))
+                        .and_then(|v| super::ad::bottom(&v))
                         .and_then(scalar::as_i128)
                         .map(|v| v as i64),
                 )
@@ -1586,11 +1587,11 @@ impl<'a> Interp<'a> {
         e: &'a Exp,
     ) -> R<Value<'a>> {
         let s = self.eval(start)?;
-        let Some(sp) = super::dual::bottom(&s) else {
+        let Some(sp) = super::ad::bottom(&s) else {
             return internal(start.span, "range bound is not a scalar");
         };
         let t = sp.prim_type();
-        let int = |v: &Value<'a>, span: Span| match super::dual::bottom(v) {
+        let int = |v: &Value<'a>, span: Span| match super::ad::bottom(v) {
             Some(p) => scalar::as_i128(p).ok_or_else(|| error(span, "internal error: range bound is not an integer")),
             None => Err(error(span, "internal error: range bound is not a scalar")),
         };
@@ -1721,7 +1722,7 @@ impl<'a> Interp<'a> {
         match form {
             LoopForm::For(i, _, bound) => {
                 let n = self.eval(bound)?;
-                let Some(np) = super::dual::bottom(&n) else {
+                let Some(np) = super::ad::bottom(&n) else {
                     return internal(bound.span, "loop bound is not a scalar");
                 };
                 let t = np.prim_type();
@@ -1766,7 +1767,7 @@ impl<'a> Interp<'a> {
 
 /// A scalar integer as i64 (saturating).
 pub(crate) fn as_i64(v: &Value<'_>, span: Span) -> R<i64> {
-    match super::dual::bottom(v).and_then(scalar::as_i128) {
+    match super::ad::bottom(v).and_then(scalar::as_i128) {
         Some(x) => Ok(x.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
         None => internal(span, format!("expected an integer, got {}", v.kind())),
     }

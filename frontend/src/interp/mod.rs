@@ -10,8 +10,11 @@
 //!   Note [Integer semantics] and Note [Conversions]); `eval` maps the
 //!   operators (`+`, `//`, `>>>`) to it with [`BinOp::from_name`](crate::values::scalar::BinOp::from_name);
 //! - [`cost`]: work and span under the parallel cost model;
+//! - [`ad`]: the scalar ops of automatic differentiation, one chain-rule
+//!   table for both modes (Note [One chain-rule table]);
 //! - [`dual`]: `jvp2`, forward-mode AD by dual numbers (Note [Dual
-//!   numbers]).
+//!   numbers]);
+//! - [`tape`]: `vjp2`, reverse-mode AD by a tape (Note [Reverse mode]).
 //!
 //! The entry point is [`run_entry`]. Evaluation never panics: a failure of
 //! the program (an index out of bounds, a division by zero, a failed
@@ -21,11 +24,13 @@
 
 #[macro_use]
 mod value;
+mod ad;
 mod builtins;
 mod cost;
 mod dual;
 mod eval;
 mod free;
+mod tape;
 pub(crate) use free::free_vars;
 #[cfg(test)]
 mod tests;

@@ -2225,3 +2225,42 @@ fn derived_numeric_members() {
     ];
     assert_eq!(got, want);
 }
+
+#[test]
+fn vjp_with_a_cotangent_shaped_unlike_the_result_names_vjp() {
+    // `filter` gives its result a size of its own (2), and the cotangent
+    // has 3 elements: the type checker cannot tell, the return sweep can
+    // (Note [Reverse mode]). The compiled path's check is in internalise
+    // (the program is kept out of tests/programs, whose every program
+    // must also internalise to IR that verifies).
+    let src = "def main (xs: []f64) = vjp (\\zs -> filter (> 1) zs) xs xs\n";
+    let mut sm = crate::span::SourceMap::default();
+    let file = sm.add("t.fut", src);
+    let c = crate::check::check_file(&mut sm, file).unwrap_or_else(|d| panic!("{}", d[0].message));
+    let xs = ext::Value::Array(ext::Array {
+        shape: vec![3],
+        data: ext::ArrayData::F64(vec![1.0, 2.0, 3.0]),
+    });
+    let e = run(&c, "main", vec![xs]).unwrap_err();
+    assert!(
+        e.contains("vjp: the cotangent does not have the shape of the result"),
+        "{e}"
+    );
+}
+
+#[test]
+fn vjp_leaves_no_tracked_number_in_its_results() {
+    // The primal and the adjoint of an array argument come back as typed
+    // arrays (the entry point's printing needs plain scalars).
+    let src = "def main (xs: []f64) = vjp2 (map (\\x -> x * x)) xs (map (const 1) xs)\n";
+    let mut sm = crate::span::SourceMap::default();
+    let file = sm.add("t.fut", src);
+    let c = crate::check::check_file(&mut sm, file).unwrap_or_else(|d| panic!("{}", d[0].message));
+    let xs = ext::Value::Array(ext::Array {
+        shape: vec![2],
+        data: ext::ArrayData::F64(vec![3.0, 4.0]),
+    });
+    let vs = run(&c, "main", vec![xs]).unwrap();
+    let got: Vec<String> = vs.iter().map(|v| v.to_string()).collect();
+    assert_eq!(got, ["[9.0f64, 16.0f64]", "[6.0f64, 8.0f64]"]);
+}

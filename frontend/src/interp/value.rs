@@ -11,6 +11,7 @@ use crate::values::{self, ArrayData, PrimValue};
 
 use super::builtins::Builtin;
 use super::dual::Dual;
+use super::tape::Tracked;
 use crate::values::scalar;
 
 // Note [Value representation]
@@ -41,8 +42,9 @@ use crate::values::scalar;
 // elements; every operation accepts such an array where a typed one is
 // expected, and the entry point's result type fixes the type when it is
 // printed. A non-empty array of scalars is never `Boxed`, except an array
-// holding dual numbers (Note [Dual numbers] in dual.rs): writing one into a
-// typed array boxes it, and a boxed array then takes plain scalars too.
+// holding dual numbers (Note [Dual numbers] in dual.rs) or tracked numbers
+// (Note [Reverse mode] in tape.rs): writing one into a typed array boxes
+// it, and a boxed array then takes plain scalars too.
 //
 // In-place updates (`with`, `scatter`, ...) go through `Rc::make_mut`: the
 // array is updated where it lies when the value holds the only reference,
@@ -76,8 +78,10 @@ pub enum Value<'a> {
     /// A value of a sum type: a constructor and its payload.
     Sum(Rc<SumValue<'a>>),
     Fun(Rc<Fun<'a>>),
-    /// A float with a tangent, inside `jvp2` (Note [Dual numbers]).
+    /// A number with a tangent, inside `jvp2` (Note [Dual numbers]).
     Dual(Rc<Dual<'a>>),
+    /// A number on a tape, inside `vjp2` (Note [Reverse mode]).
+    Tracked(Rc<Tracked<'a>>),
 }
 
 /// `#c v1 v2`: the constructor's name (from the checked tree) and its
@@ -145,6 +149,7 @@ impl<'a> Value<'a> {
             Value::Sum(_) => "a sum value",
             Value::Fun(_) => "a function",
             Value::Dual(_) => "a dual number",
+            Value::Tracked(_) => "a tracked number",
             _ => "a scalar",
         }
     }
@@ -167,6 +172,7 @@ impl fmt::Debug for Value<'_> {
                 Ok(())
             }
             Value::Dual(d) => write!(f, "dual{}({:?}, {:?})", d.tag, d.primal, d.tangent),
+            Value::Tracked(t) => write!(f, "tracked{}({:?}, node {})", t.tag, t.primal, t.node),
             _ => write!(f, "<function>"),
         }
     }
@@ -342,7 +348,7 @@ impl<'a> Data<'a> {
                 return true;
             }
         }
-        if matches!(x, Value::Dual(_)) {
+        if super::ad::is_ad(&x) {
             self.box_scalars();
         }
         match (self, x) {
@@ -396,8 +402,8 @@ impl<'a> Data<'a> {
         true
     }
 
-    /// A typed vector as a `Boxed` one, to hold dual numbers (Note [Dual
-    /// numbers]).
+    /// A typed vector as a `Boxed` one, to hold dual or tracked numbers
+    /// (Note [Dual numbers], Note [Reverse mode]).
     pub fn box_scalars(&mut self) {
         if !matches!(self, Data::Boxed(_)) {
             *self = Data::Boxed((0..self.len()).map(|i| self.get(i)).collect());
@@ -622,7 +628,7 @@ impl<'a> Builder<'a> {
             },
             v => match &mut self.data {
                 Some(Data::Boxed(d)) if self.row.is_empty() => d.push(v),
-                Some(d) if self.row.is_empty() && matches!(v, Value::Dual(_)) => {
+                Some(d) if self.row.is_empty() && super::ad::is_ad(&v) => {
                     d.box_scalars();
                     if let Data::Boxed(d) = d {
                         d.push(v);
@@ -721,12 +727,12 @@ impl PartialEq for Value<'_> {
 }
 
 /// Structural equality (IEEE on floats); `None` when functions are compared.
-pub fn value_eq(a: &Value<'_>, b: &Value<'_>) -> Option<bool> {
+pub fn value_eq<'a>(a: &Value<'a>, b: &Value<'a>) -> Option<bool> {
     if let (Some(x), Some(y)) = (a.as_prim(), b.as_prim()) {
         return Some(scalar::prim_eq(x, y));
     }
-    if matches!(a, Value::Dual(_)) || matches!(b, Value::Dual(_)) {
-        let (x, y) = (super::dual::bottom(a)?, super::dual::bottom(b)?);
+    if super::ad::is_ad(a) || super::ad::is_ad(b) {
+        let (x, y) = (super::ad::bottom(a)?, super::ad::bottom(b)?);
         return Some(scalar::prim_eq(x, y));
     }
     Some(match (a, b) {
