@@ -329,9 +329,11 @@ pub fn vjp(v: &OpView) -> Result<(), String> {
             ots.len()
         ));
     }
-    v.expect_types("cotangents", &ys, &ots[k..])?;
     v.expect_results(ys.len() + k)?;
     let rts = v.result_types();
+    // The results' types, not the yields': sizes the function computes are
+    // existential outside it.
+    v.expect_types("cotangents", &rts[..ys.len()], &ots[k..])?;
     v.expect_types("adjoint results", &ots[..k], &rts[ys.len()..])?;
     Ok(())
 }

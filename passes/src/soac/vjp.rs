@@ -61,7 +61,7 @@
 //!
 //! A `soac.vjp` or `soac.jvp` nested in another AD op goes first
 //! ([`super::ad::run`]), so derivatives of derivatives work. Streams,
-//! `screma`, `partition`, `filter`, a `scatter` writing several pairs per
+//! `screma`, `partition`, a `scatter` writing several pairs per
 //! row and calls left by `soac-inline` get a diagnostic "vjp: ... is not
 //! supported".
 
@@ -393,6 +393,19 @@ impl Lower<'_> {
     }
 }
 
+/// `file:line:col` of `loc`, for a run-time error message.
+fn describe(ctx: &Context, loc: Location) -> String {
+    match loc {
+        Location::Span { source, start, .. } => {
+            let f = ctx.source(source);
+            let (l, c) = f.line_col(start);
+            format!("{}:{l}:{c}", f.name)
+        }
+        Location::FileLineCol { file, line, col } => format!("{}:{line}:{col}", ctx.str(file)),
+        _ => "<unknown>".to_string(),
+    }
+}
+
 /// The operands op `n` consumes: an updated array, a scatter's or a
 /// hist's destinations, a loop's initial arrays.
 fn consumed_operands(ctx: &Context, n: OpId) -> Vec<Value> {
@@ -603,6 +616,7 @@ impl Adjoints<'_> {
         let ys = self.forward(block)?;
         let mut out: Vec<Value> = ys.iter().map(|&y| self.primal(y)).collect();
         for (&y, &s) in ys.iter().zip(&operands[args.len()..]) {
+            let s = self.fit_cotangent(s, self.primal(y));
             self.add_adj(y, s)?;
         }
         self.reverse(block)?;
@@ -612,6 +626,35 @@ impl Adjoints<'_> {
         }
         self.ctx.replace_op(j, &out);
         Ok(())
+    }
+
+    /// Cotangent `s` checked to have the shape of the result `y` it is for
+    /// (whose sizes the function may have computed), and given its type.
+    fn fit_cotangent(&mut self, s: Value, y: Value) -> Value {
+        let (st, yt) = (self.ctx.value_type(s), self.ctx.value_type(y));
+        if st == yt || self.ctx.as_scalar(yt).is_some() {
+            return s;
+        }
+        let (have, want) = (self.sizes(s), self.sizes(y));
+        let mut ok = None;
+        for (&h, &w) in have.iter().zip(&want) {
+            let e = self.cmp("eq", h, w);
+            ok = Some(match ok {
+                Some(o) => self.bin("and", o, e),
+                None => e,
+            });
+        }
+        if let Some(ok) = ok {
+            let msg = format!(
+                "vjp: the cotangent does not have the shape of the result ({})",
+                describe(self.ctx, self.loc)
+            );
+            let m = self.ctx.string_attr(&msg);
+            self.emit("soac.assert", &[ok], &[], &[("message", m)], Vec::new());
+        }
+        let mut ops = vec![s];
+        ops.extend(want);
+        self.emit1("soac.reshape", &ops, yt, &[])
     }
 
     /// Step 1: mark the active values of `block`.
@@ -869,6 +912,7 @@ impl Adjoints<'_> {
             "soac.scan" => self.scan(o),
             "soac.hist" => self.hist(o),
             "soac.scatter" => self.scatter(o),
+            "soac.filter" => self.filter(o),
             "soac.loop" => self.loop_(o),
             "soac.if" => self.if_(o),
             "soac.apply" => {
@@ -1779,6 +1823,65 @@ impl Adjoints<'_> {
         self.leave(&[b], saved);
         let f = self.emit("soac.if", &[c], &[t], &[], vec![tr, er]);
         self.ctx.result(f, 0)
+    }
+
+    /// `filter(n, xs...)`: a kept row's adjoint is the result's row at its
+    /// position among the kept ones (an inclusive scan of the predicate,
+    /// minus one), a dropped row's zero.
+    fn filter(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let n = self.primal(operands[0]);
+        let xs = operands[1..].to_vec();
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let region = self.ctx.regions(o)[0];
+        let flags = self.lambda_yields(region, n, &xs, &[0])?[0];
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let bt = self.ctx.scalar(Scalar::Bool);
+        let nt = array_of(self.ctx, n, i64t);
+        // The position of each kept row among the kept ones, -1 for the
+        // dropped ones.
+        let (r, b, args) = self.new_region(&[bt]);
+        let saved = self.enter(b);
+        let one = self.constant(Scalar::I64, 1.0);
+        let zero = self.constant(Scalar::I64, 0.0);
+        let c = self.select(args[0], one, zero);
+        self.leave(&[c], saved);
+        let counts = self.emit("soac.map", &[n, flags], &[nt], &[], vec![r]);
+        let counts = self.ctx.result(counts, 0);
+        let plus = self.plus_region(i64t)?;
+        let zero = self.constant(Scalar::I64, 0.0);
+        let incl = self.emit("soac.scan", &[n, zero, counts], &[nt], &[], vec![plus]);
+        let incl = self.ctx.result(incl, 0);
+        let (r, b, args) = self.new_region(&[bt, i64t]);
+        let saved = self.enter(b);
+        let one = self.constant(Scalar::I64, 1.0);
+        let before = self.bin("sub", args[1], one);
+        let none = self.constant(Scalar::I64, -1.0);
+        let pos = self.select(args[0], before, none);
+        self.leave(&[pos], saved);
+        let pos = self.emit("soac.map", &[n, flags, incl], &[nt], &[], vec![r]);
+        let pos = self.ctx.result(pos, 0);
+        for (j, &x) in xs.iter().enumerate() {
+            let Some(&ybar) = self.adj.get(&results[j]) else {
+                continue;
+            };
+            if !self.is_active(x) {
+                continue;
+            }
+            let m = self.sizes(ybar)[0];
+            let (r, b, args) = self.new_region(&[i64t]);
+            let saved = self.enter(b);
+            let g = self.gather_or_zero(ybar, args[0], m)?;
+            self.leave(&[g], saved);
+            let t = {
+                let p = self.primal(x);
+                self.ctx.value_type(p)
+            };
+            let d = self.emit("soac.map", &[n, pos], &[t], &[], vec![r]);
+            let d = self.ctx.result(d, 0);
+            self.add_adj(x, d)?;
+        }
+        Ok(())
     }
 
     /// `if`: an `if` on the same condition whose branches recompute the

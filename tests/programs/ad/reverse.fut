@@ -93,3 +93,14 @@ entry hvp (x: f64) (y: f64) =
 -- input { 2.0 }
 -- output { 8.0 }
 entry rof (x: f64) = vjp (\a -> jvp (\y -> y * y * a) a 1) x 1
+
+-- A filter passes the adjoints of the kept rows back to their places;
+-- its result's size is computed, so a cotangent of another size is an
+-- error at run time.
+-- ==
+-- entry: filtered
+-- input { [1.0, 2.0, 3.0, 0.5] [5.0, 7.0] }
+-- output { [0.0, 5.0, 7.0, 0.0] }
+-- input { [1.0, 2.0, 3.0] [5.0] }
+-- error: the cotangent does not have the shape of the result
+entry filtered (xs: []f64) (ys: []f64) = vjp (\zs -> filter (> 1) zs) xs ys
