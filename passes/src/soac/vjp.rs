@@ -1969,7 +1969,15 @@ impl Adjoints<'_> {
             carried.push(self.adj_or_zero(results[j])?);
         }
         for &f in &free {
-            let a = self.adj_or_zero(f)?;
+            let a = match self.adj.get(&f).copied() {
+                Some(a) => self.own(a),
+                None => {
+                    let p = self.primal(f);
+                    let z = self.zero(p)?;
+                    self.owned.insert(z);
+                    z
+                }
+            };
             carried.push(a);
         }
         let mut tys = vec![self.ctx.value_type(n)];
@@ -2010,6 +2018,13 @@ impl Adjoints<'_> {
         let mut stash_vals = free.clone();
         stash_vals.extend(&params);
         let saved_adj = self.stash(&stash_vals);
+        // The free variables' adjoints so far are the loop's own: the body
+        // adds to them in place (an index adds to one element, not a copy).
+        for (c, &f) in free.iter().enumerate() {
+            let acc = new_args[1 + nums.len() + c];
+            self.adj.insert(f, acc);
+            self.owned.insert(acc);
+        }
         let ys = self.forward(block)?;
         for (c, &j) in nums.iter().enumerate() {
             self.add_adj(ys[j], new_args[1 + c])?;
@@ -2019,12 +2034,8 @@ impl Adjoints<'_> {
         for &j in &nums {
             yv.push(self.adj_or_zero(params[j])?);
         }
-        for (c, &f) in free.iter().enumerate() {
-            let acc = new_args[1 + nums.len() + c];
-            yv.push(match self.adj.get(&f).copied() {
-                Some(a) => self.add_values(acc, a)?,
-                None => acc,
-            });
+        for &f in &free {
+            yv.push(self.adj[&f]);
         }
         self.restore(saved_adj);
         self.leave(&yv, saved);
