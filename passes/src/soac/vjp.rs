@@ -104,6 +104,8 @@ pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
         owned: HashSet::new(),
         active: HashSet::new(),
         tapes: HashMap::new(),
+        sparse: HashMap::new(),
+        scopes: Vec::new(),
         at: InsertPoint::Before(j),
         loc,
     };
@@ -111,6 +113,34 @@ pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
 }
 
 type R<T> = Result<T, Diagnostic>;
+
+// Note [Sparse adjoints]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// A free array `F` of a map's lambda that the lambda reads at a few
+// points (a gather, a stencil) would get, for each row, an adjoint as
+// large as `F`, one-hot at those points, and the map's adjoint would sum
+// `n` of them: `n` times the memory and work of `F`. Instead, while a
+// lambda or an `if` branch is reversed (a `Scope` that tracks its free
+// arrays), an `index` of `F` at a full index adds the pair (flat index,
+// adjoint) to `sparse[F]` rather than to a dense adjoint. The scope yields
+// its pairs: a map stacks them into arrays of `n` rows, an `if` yields
+// each branch's (a dummy pair, index -1, where the other branch has one).
+// Where the scope around is one that tracks `F` too, the pairs join its
+// list; elsewhere they become dense: a `hist` with `+` of the values into
+// `F`'s adjoint, flattened (atomic adds on the GPU), or, for a scalar pair,
+// one in-place update. A `loop` body is a `Barrier`: its indexes of `F`
+// add to its dense adjoint, which the loop carries and updates in place.
+
+/// A construct whose return sweep is being built (Note [Sparse
+/// adjoints]).
+enum Scope {
+    /// A lambda of a map (pairs become rows of arrays) or a branch of an
+    /// `if` (scalar pairs only), with the free arrays it tracks.
+    Map(HashSet<Value>),
+    If(HashSet<Value>),
+    /// A loop body or an operator: no sparse adjoints.
+    Barrier,
+}
 
 /// The state of differentiating one `soac.vjp`.
 struct Adjoints<'c> {
@@ -127,6 +157,11 @@ struct Adjoints<'c> {
     /// Each `loop` of the forward sweep: its iteration count and the tape
     /// of each merge value (`None`: never read, no tape).
     tapes: HashMap<OpId, (Value, Vec<Option<Value>>)>,
+    /// The sparse adjoints of arrays (Note [Sparse adjoints]): (flat
+    /// index, value) pairs, scalars or arrays of them of one shape.
+    sparse: HashMap<Value, Vec<(Value, Value)>>,
+    /// The lambdas and branches being reversed, innermost last.
+    scopes: Vec<Scope>,
     at: InsertPoint,
     loc: Location,
 }
@@ -182,6 +217,30 @@ fn is_plus(ctx: &Context, region: RegionId) -> bool {
             _ => false,
         }
     })
+}
+
+/// `"min"` or `"max"` when operator `region` is that one binop on its two
+/// scalar arguments.
+fn min_or_max(ctx: &Context, region: RegionId) -> Option<&'static str> {
+    let block = ctx.blocks(region)[0];
+    let args = ctx.block_args(block);
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    if args.len() != 2 || ops.len() != 2 || ctx.as_scalar(ctx.value_type(args[0])).is_none() {
+        return None;
+    }
+    let o = ops[0];
+    let opnds = ctx.operands(o);
+    if ctx.op_name(o) != "soac.binop" || ctx.operands(ops[1]) != [ctx.result(o, 0)] {
+        return None;
+    }
+    if !((opnds[0] == args[0] && opnds[1] == args[1]) || (opnds[0] == args[1] && opnds[1] == args[0])) {
+        return None;
+    }
+    match ctx.attr(o, "kind").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::String(s)) if ctx.str(*s) == "min" => Some("min"),
+        Some(AttrKind::String(s)) if ctx.str(*s) == "max" => Some("max"),
+        _ => None,
+    }
 }
 
 // ----- lowering operators without a parallel rule to loops ------------------
@@ -1143,6 +1202,11 @@ impl Adjoints<'_> {
                     return Ok(());
                 }
                 let idx: Vec<Value> = operands[1..].iter().map(|&v| self.primal(v)).collect();
+                if self.tracks(x) && self.ctx.as_scalar(self.ctx.value_type(ybar)).is_some() {
+                    let flat = self.flat_index(x, &idx);
+                    self.sparse.entry(x).or_default().push((flat, ybar));
+                    return Ok(());
+                }
                 let cur = match self.adj.get(&x) {
                     Some(&a) => self.own(a),
                     None => {
@@ -1280,6 +1344,133 @@ impl Adjoints<'_> {
         Ok(())
     }
 
+    // ----- sparse adjoints (Note [Sparse adjoints]) ---------------------------
+
+    /// Whether the innermost scope tracks array `x` sparsely.
+    fn tracks(&self, x: Value) -> bool {
+        matches!(self.scopes.last(), Some(Scope::Map(s) | Scope::If(s)) if s.contains(&x))
+    }
+
+    /// The position of element `idx` of old array `x` in its rows flattened.
+    fn flat_index(&mut self, x: Value, idx: &[Value]) -> Value {
+        let p = self.primal(x);
+        let dims = self.sizes(p);
+        let mut flat = idx[0];
+        for (&i, &d) in idx[1..].iter().zip(&dims[1..]) {
+            let m = self.bin("mul", flat, d);
+            flat = self.bin("add", m, i);
+        }
+        flat
+    }
+
+    /// The free arrays of numbers among `free`, for a scope to track.
+    fn trackable(&self, free: &[Value]) -> HashSet<Value> {
+        free.iter()
+            .copied()
+            .filter(|&f| {
+                let t = self.ctx.value_type(f);
+                self.ctx.as_scalar(t).is_none() && is_number(self.ctx, t)
+            })
+            .collect()
+    }
+
+    /// Give the pairs of `f`, made by a scope just closed, to the scope
+    /// around if it tracks `f` (and takes arrays, unless they are scalars),
+    /// or add them to `f`'s dense adjoint.
+    fn settle(&mut self, f: Value, pairs: Vec<(Value, Value)>) -> R<()> {
+        if pairs.is_empty() {
+            return Ok(());
+        }
+        let scalars = self.ctx.as_scalar(self.ctx.value_type(pairs[0].0)).is_some();
+        let takes = match self.scopes.last() {
+            Some(Scope::Map(s)) => s.contains(&f),
+            Some(Scope::If(s)) => s.contains(&f) && scalars,
+            _ => false,
+        };
+        if takes {
+            self.sparse.entry(f).or_default().extend(pairs);
+            return Ok(());
+        }
+        let cur = match self.adj.get(&f).copied() {
+            Some(a) => self.own(a),
+            None => {
+                let p = self.primal(f);
+                let z = self.zero(p)?;
+                self.owned.insert(z);
+                z
+            }
+        };
+        let dims = self.sizes(cur);
+        let t = self.ctx.value_type(cur);
+        let s = elem(self.ctx, t).expect("numbers");
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let mut total = dims[0];
+        for &d in &dims[1..] {
+            total = self.bin("mul", total, d);
+        }
+        let et = self.ctx.scalar(s);
+        let flat_t = array_of(self.ctx, total, et);
+        let mut flat = if dims.len() > 1 {
+            self.emit1("soac.reshape", &[cur, total], flat_t, &[])
+        } else {
+            cur
+        };
+        for (idx, val) in pairs {
+            let st = self.ctx.value_type(flat);
+            if self.ctx.as_scalar(self.ctx.value_type(idx)).is_some() {
+                // One element, when the index is one (not a dummy).
+                let zero = self.constant(Scalar::I64, 0.0);
+                let ge = self.cmp("le", zero, idx);
+                let lt = self.cmp("lt", idx, total);
+                let inb = self.bin("and", ge, lt);
+                let (tr, tb, _) = self.new_region(&[]);
+                let saved = self.enter(tb);
+                let old = self.emit1("soac.index", &[flat, idx], et, &[]);
+                let sum = self.bin("add", old, val);
+                let u = self.emit1("soac.update", &[flat, idx, sum], st, &[]);
+                self.leave(&[u], saved);
+                let (er, eb, _) = self.new_region(&[]);
+                let saved = self.enter(eb);
+                self.leave(&[flat], saved);
+                let r = self.emit("soac.if", &[inb], &[st], &[], vec![tr, er]);
+                flat = self.ctx.result(r, 0);
+            } else {
+                let idims = self.sizes(idx);
+                let mut m = idims[0];
+                for &d in &idims[1..] {
+                    m = self.bin("mul", m, d);
+                }
+                let (fi, fv) = if idims.len() > 1 {
+                    let it = array_of(self.ctx, m, i64t);
+                    let vt = array_of(self.ctx, m, et);
+                    (
+                        self.emit1("soac.reshape", &[idx, m], it, &[]),
+                        self.emit1("soac.reshape", &[val, m], vt, &[]),
+                    )
+                } else {
+                    (idx, val)
+                };
+                let op = self.plus_region(et)?;
+                let (lam, lb, largs) = self.new_region(&[i64t, et]);
+                let saved = self.enter(lb);
+                self.leave(&[largs[0], largs[1]], saved);
+                let zero = self.constant(s, 0.0);
+                let h = self.emit("soac.hist", &[m, total, flat, zero, fi, fv], &[st], &[], vec![op, lam]);
+                flat = self.ctx.result(h, 0);
+            }
+        }
+        let dense = if dims.len() > 1 {
+            let mut ops = vec![flat];
+            ops.extend(&dims);
+            self.emit1("soac.reshape", &ops, t, &[])
+        } else {
+            flat
+        };
+        self.owned.insert(dense);
+        self.adj.insert(f, dense);
+        Ok(())
+    }
+
     // ----- SOACs -------------------------------------------------------------
 
     /// The adjoint of the lambda `region` of `holder`, applied to the rows
@@ -1311,6 +1502,10 @@ impl Adjoints<'_> {
             self.vm.insert(a, b);
         }
         let saved_adj = self.stash(&free);
+        let tracked = self.trackable(&free);
+        let saved_sparse: Vec<(Value, Option<Vec<(Value, Value)>>)> =
+            tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
+        self.scopes.push(Scope::Map(tracked));
         let saved = self.enter(nb);
         let ys = self.forward(block)?;
         let ss = seeds(self, &ys, &new_args[xs.len()..])?;
@@ -1329,8 +1524,23 @@ impl Adjoints<'_> {
         for &f in &got {
             yv.push(self.adj[&f]);
         }
+        // The pairs, each an index then a value.
+        let mut pairs_of = Vec::new();
+        for (f, _) in &saved_sparse {
+            let ps = self.sparse.remove(f).unwrap_or_default();
+            for &(i, v) in &ps {
+                yv.extend([i, v]);
+            }
+            pairs_of.push((*f, ps.len()));
+        }
+        self.scopes.pop();
         self.leave(&yv, saved);
         self.restore(saved_adj);
+        for (f, outer) in saved_sparse {
+            if let Some(o) = outer {
+                self.sparse.insert(f, o);
+            }
+        }
         let rtys: Vec<Type> = yv
             .iter()
             .map(|&v| {
@@ -1348,6 +1558,12 @@ impl Adjoints<'_> {
         for (j, &f) in got.iter().enumerate() {
             let s = self.sum_rows(out[active_xs.len() + j])?;
             self.add_adj(f, s)?;
+        }
+        let mut at = active_xs.len() + got.len();
+        for (f, count) in pairs_of {
+            let ps: Vec<(Value, Value)> = (0..count).map(|c| (out[at + 2 * c], out[at + 2 * c + 1])).collect();
+            at += 2 * count;
+            self.settle(f, ps)?;
         }
         Ok(())
     }
@@ -1384,6 +1600,9 @@ impl Adjoints<'_> {
         let k = self.ctx.num_results(o);
         let n = self.primal(operands[0]);
         let op = self.ctx.regions(o)[0];
+        if let Some(kind) = min_or_max(self.ctx, op) {
+            return self.reduce_extremum(o, kind);
+        }
         if !is_plus(self.ctx, op) {
             return self.reduce_general(o);
         }
@@ -1396,6 +1615,41 @@ impl Adjoints<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `reduce` by `min` or `max` (`kind`) of scalars: only the element
+    /// chosen (the first of equal ones) gets the result's adjoint, at the
+    /// index a reduction of (value, index) pairs finds; a sparse adjoint
+    /// (Note [Sparse adjoints]).
+    fn reduce_extremum(&mut self, o: OpId, kind: &str) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let (x, ne) = (operands[2], self.primal(operands[1]));
+        let Some(&ybar) = self.adj.get(&self.ctx.result(o, 0)) else {
+            return Ok(());
+        };
+        if !self.is_active(x) {
+            return Ok(());
+        }
+        let n = self.primal(operands[0]);
+        let px = self.primal(x);
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, n, i64t);
+        let iota = self.emit1("soac.iota", &[n], it, &[]);
+        let vt = self.ctx.value_type(ne);
+        let (r, b, a) = self.new_region(&[vt, i64t, vt, i64t]);
+        let saved = self.enter(b);
+        let better = if kind == "min" { "lt" } else { "gt" };
+        let first = self.cmp(better, a[0], a[2]);
+        let second = self.cmp(better, a[2], a[0]);
+        let lower = self.bin("min", a[1], a[3]);
+        let v = self.select(first, a[0], a[2]);
+        let i = self.select(second, a[3], lower);
+        let i = self.select(first, a[1], i);
+        self.leave(&[v, i], saved);
+        let none = self.sizes(px)[0];
+        let red = self.emit("soac.reduce", &[n, ne, none, px, iota], &[vt, i64t], &[], vec![r]);
+        let idx = self.ctx.result(red, 1);
+        self.settle(x, vec![(idx, ybar)])
     }
 
     fn reduce_general(&mut self, o: OpId) -> R<()> {
@@ -1465,11 +1719,13 @@ impl Adjoints<'_> {
             self.vm.insert(a, b);
         }
         let saved = self.enter(nb);
+        self.scopes.push(Scope::Barrier);
         let ys = self.forward(gb)?;
         for (&y, &yb) in ys.iter().zip(&ybars) {
             self.add_adj(y, yb)?;
         }
         self.reverse(gb)?;
+        self.scopes.pop();
         let mut yv = Vec::new();
         for &a in &gargs[k..2 * k] {
             yv.push(self.adj_or_zero(a)?);
@@ -1891,11 +2147,15 @@ impl Adjoints<'_> {
         let results: Vec<Value> = self.ctx.results(o).collect();
         let ybars: Vec<Option<Value>> = results.iter().map(|r| self.adj.get(r).copied()).collect();
         let free = self.free_active(o);
+        let tracked = self.trackable(&free);
+        let saved_sparse: Vec<(Value, Option<Vec<(Value, Value)>>)> =
+            tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
         let mut branches = Vec::new();
         for region in self.ctx.regions(o).to_vec() {
             let block = self.ctx.blocks(region)[0];
             let (r, nb, _) = self.new_region(&[]);
             let saved_adj = self.stash(&free);
+            self.scopes.push(Scope::If(tracked.clone()));
             let saved = self.enter(nb);
             let ys = self.forward(block)?;
             for (&y, yb) in ys.iter().zip(&ybars) {
@@ -1905,18 +2165,33 @@ impl Adjoints<'_> {
             }
             self.reverse(block)?;
             let got: HashMap<Value, Value> = free.iter().filter_map(|&f| self.adj.get(&f).map(|&a| (f, a))).collect();
+            let pairs: HashMap<Value, Vec<(Value, Value)>> = saved_sparse
+                .iter()
+                .map(|(f, _)| (*f, self.sparse.remove(f).unwrap_or_default()))
+                .collect();
+            self.scopes.pop();
             self.at = saved;
             self.restore(saved_adj);
-            branches.push((r, nb, got));
+            branches.push((r, nb, got, pairs));
+        }
+        for (f, outer) in &saved_sparse {
+            if let Some(o) = outer {
+                self.sparse.insert(*f, o.clone());
+            }
         }
         let wanted: Vec<Value> = free
             .iter()
             .copied()
-            .filter(|f| branches.iter().any(|(_, _, g)| g.contains_key(f)))
+            .filter(|f| branches.iter().any(|(_, _, g, _)| g.contains_key(f)))
+            .collect();
+        // Each branch's pairs, with dummies where the other branch has one.
+        let counts: Vec<(Value, usize, usize)> = saved_sparse
+            .iter()
+            .map(|(f, _)| (*f, branches[0].3[f].len(), branches[1].3[f].len()))
             .collect();
         let mut regions = Vec::new();
         let mut tys = Vec::new();
-        for (r, nb, got) in branches {
+        for (bi, (r, nb, got, pairs)) in branches.into_iter().enumerate() {
             let saved = self.enter(nb);
             let mut yv = Vec::new();
             for &f in &wanted {
@@ -1927,6 +2202,22 @@ impl Adjoints<'_> {
                         self.zero(p)?
                     }
                 });
+            }
+            for &(f, a, b) in &counts {
+                let s = elem(self.ctx, self.ctx.value_type(f)).expect("numbers");
+                let (before, after) = if bi == 0 { (0, b) } else { (a, 0) };
+                let dummies = |s2: &mut Self, k: usize, yv: &mut Vec<Value>| {
+                    for _ in 0..k {
+                        let i = s2.constant(Scalar::I64, -1.0);
+                        let z = s2.constant(s, 0.0);
+                        yv.extend([i, z]);
+                    }
+                };
+                dummies(self, before, &mut yv);
+                for &(i, v) in &pairs[&f] {
+                    yv.extend([i, v]);
+                }
+                dummies(self, after, &mut yv);
             }
             if tys.is_empty() {
                 tys = yv.iter().map(|&v| self.ctx.value_type(v)).collect();
@@ -1939,6 +2230,12 @@ impl Adjoints<'_> {
         let out: Vec<Value> = self.ctx.results(f).collect();
         for (&fv, &a) in wanted.iter().zip(&out) {
             self.add_adj(fv, a)?;
+        }
+        let mut at = wanted.len();
+        for (f, a, b) in counts {
+            let ps: Vec<(Value, Value)> = (0..a + b).map(|c| (out[at + 2 * c], out[at + 2 * c + 1])).collect();
+            at += 2 * (a + b);
+            self.settle(f, ps)?;
         }
         Ok(())
     }
@@ -2018,6 +2315,7 @@ impl Adjoints<'_> {
         let mut stash_vals = free.clone();
         stash_vals.extend(&params);
         let saved_adj = self.stash(&stash_vals);
+        self.scopes.push(Scope::Barrier);
         // The free variables' adjoints so far are the loop's own: the body
         // adds to them in place (an index adds to one element, not a copy).
         for (c, &f) in free.iter().enumerate() {
@@ -2037,6 +2335,7 @@ impl Adjoints<'_> {
         for &f in &free {
             yv.push(self.adj[&f]);
         }
+        self.scopes.pop();
         self.restore(saved_adj);
         self.leave(&yv, saved);
         let mut ops = vec![n];
