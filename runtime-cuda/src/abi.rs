@@ -271,7 +271,7 @@ pub unsafe extern "C-unwind" fn futrt_sync(ctx: *mut futrt_ctx) -> i32 {
     }
 }
 
-/// The address of the error buffer that kernels receive (`int64_t[8]`).
+/// The address of the error buffer that kernels receive (`int64_t[ERROR_WORDS]`).
 ///
 /// # Safety
 ///

@@ -319,7 +319,7 @@ mod tests {
         assert!(ctx.message(3, &[]).contains("number 3"));
         ctx.sync().unwrap();
         let buf = ctx.error_buffer() as *mut i64;
-        // SAFETY: the CPU's error buffer holds 8 values.
+        // SAFETY: the CPU's error buffer holds ERROR_WORDS values.
         unsafe {
             *buf = 1;
             *buf.add(1) = 10;

@@ -8,16 +8,16 @@ use crate::pool::{RawError, RawMemory, ALIGN};
 
 #[derive(Debug)]
 pub struct Cpu {
-    /// `int64_t[8]`, owned (from `Box::into_raw`); code outside the runtime
+    /// `int64_t[ERROR_WORDS]`, owned (from `Box::into_raw`); code outside the runtime
     /// writes it through the address `error_buffer` gives, so the runtime
     /// only accesses it through this raw pointer.
-    error_buf: *mut [i64; 8],
+    error_buf: *mut [i64; crate::ERROR_WORDS],
 }
 
 impl Cpu {
     pub fn new() -> Cpu {
         Cpu {
-            error_buf: Box::into_raw(Box::new([0; 8])),
+            error_buf: Box::into_raw(Box::new([0; crate::ERROR_WORDS])),
         }
     }
 
@@ -39,7 +39,7 @@ impl Cpu {
     }
 
     /// The error buffer's contents, cleared, when it holds an error.
-    pub fn take_error(&mut self) -> Option<[i64; 8]> {
+    pub fn take_error(&mut self) -> Option<[i64; crate::ERROR_WORDS]> {
         // SAFETY: the buffer is live until `drop`, and nothing else runs
         // while the runtime reads it.
         let buf = unsafe { self.error_buf.read() };
@@ -47,7 +47,7 @@ impl Cpu {
             return None;
         }
         // SAFETY: as above.
-        unsafe { self.error_buf.write([0; 8]) };
+        unsafe { self.error_buf.write([0; crate::ERROR_WORDS]) };
         Some(buf)
     }
 }

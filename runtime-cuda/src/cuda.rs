@@ -5,7 +5,7 @@
 //! Set-up: load `libcuda`, `cuInit`, device 0, its primary context made
 //! current, the program's PTX loaded once as a module (with the JIT's error
 //! log in the message when that fails), each kernel of `kernel_names`
-//! resolved, and the error buffer (`int64_t[8]`, zeroed) allocated. All
+//! resolved, and the error buffer (`int64_t[ERROR_WORDS]`, zeroed) allocated. All
 //! work goes to the legacy default stream, so copies are ordered after the
 //! kernels before them. Every driver call is checked, and its error names
 //! the call: `cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (...)`.
@@ -39,8 +39,8 @@ use cudarc::driver::sys::{self, CUdevice, CUdeviceptr, CUfunction, CUjit_option,
 
 use crate::pool::{RawError, RawMemory};
 
-/// The size of the error buffer: `int64_t[8]`.
-const ERROR_BUF_BYTES: usize = 64;
+/// The size of the error buffer: `int64_t[ERROR_WORDS]`.
+const ERROR_BUF_BYTES: usize = 8 * crate::ERROR_WORDS;
 
 /// The global a program whose threads allocate defines (Note [The
 /// device heap]).
@@ -354,14 +354,14 @@ impl Cuda {
     /// device) when a kernel reported an error. Nothing to do when nothing
     /// was queued since the last time (e.g. the runtime's wait after an
     /// entry point that read a result back, which waited already).
-    pub fn sync(&mut self) -> Result<Option<[i64; 8]>, String> {
+    pub fn sync(&mut self) -> Result<Option<[i64; crate::ERROR_WORDS]>, String> {
         if !self.pending {
             return Ok(None);
         }
         self.pending = false;
         // SAFETY: the context is current.
         check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })?;
-        let mut buf = [0i64; 8];
+        let mut buf = [0i64; crate::ERROR_WORDS];
         // SAFETY: the error buffer holds ERROR_BUF_BYTES, so does `buf`.
         check("cuMemcpyDtoH (error buffer)", unsafe {
             sys::cuMemcpyDtoH_v2(buf.as_mut_ptr().cast(), self.error_buf, ERROR_BUF_BYTES)

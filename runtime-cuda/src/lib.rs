@@ -39,7 +39,7 @@
 //! - `pool`: the free-list memory pool over either back end's allocator.
 //!
 //! Beyond the letter of `ABI.md`: on the CPU target `futrt_error_buffer`
-//! gives a host `int64_t[8]` that `futrt_sync` checks like the device's; a
+//! gives a host `int64_t[ERROR_WORDS]` that `futrt_sync` checks like the device's; a
 //! CUDA launch whose grid has a zero dimension launches nothing; the
 //! command line also takes Futhark's long spellings (`--entry-point=X`,
 //! `--runs=N`, `--write-runtime-to=FILE`, `--binary-output`,
@@ -73,4 +73,9 @@ pub use program::{EntryDescription, Type};
 
 /// The native libraries that an executable linking the static library
 /// needs, as linker arguments (from rustc's `native-static-libs`).
+/// The words (`int64_t`) of the error buffer that kernels report a
+/// failure in: the message's number (plus one), then up to
+/// `ERROR_WORDS - 1` arguments (the limit of `imp.assert` in kernels).
+pub const ERROR_WORDS: usize = 16;
+
 pub const LINK_ARGS: &[&str] = &["-ldl", "-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"];

@@ -265,7 +265,7 @@ Every thread of the warp must execute it together. Any scalar type.
             name: "imp.assert",
             summary: "Stops the program with a message unless a condition holds.",
             description: r#"Operands `(cond, args...)`: the i1 condition, then i64 values that the
-attribute `message` refers to as `{0}`, `{1}`, ... (at most 7). In host
+attribute `message` refers to as `{0}`, `{1}`, ... (at most 15). In host
 code the program reports the message and exits; in a kernel the thread
 records the message in the error buffer and stops, and the host reports
 it at the next synchronisation.

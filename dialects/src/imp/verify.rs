@@ -138,7 +138,7 @@ pub fn while_(v: &OpView) -> Result<(), String> {
 
 /// The most arguments an assertion's message may have: the error buffer
 /// holds the message number and seven values.
-pub const MAX_ASSERT_ARGS: usize = 7;
+pub const MAX_ASSERT_ARGS: usize = 15;
 
 pub fn assert(v: &OpView) -> Result<(), String> {
     v.expect_operands_at_least(1)?;

@@ -275,8 +275,12 @@ pub fn assert(v: &OpView) -> Result<(), String> {
         return Err("condition must be i1".into());
     }
     let n = v.num_operands();
-    if n > 8 {
-        return Err(format!("at most 7 message arguments, found {}", n - 1));
+    if n > 1 + crate::imp::verify::MAX_ASSERT_ARGS {
+        return Err(format!(
+            "at most {} message arguments, found {}",
+            crate::imp::verify::MAX_ASSERT_ARGS,
+            n - 1
+        ));
     }
     v.expect_i64_operands(1..n, "a message argument")?;
     v.string_attr("message")?;

@@ -244,9 +244,9 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         if !self.unsafe_ {
             if let Some(c) = self.and_all(conds) {
                 // Futhark's message (the interpreter's), with the index as
-                // written and the shape (at most 7 values fit).
+                // written and the shape (at most 15 values fit).
                 let rank = self.rank(l0);
-                if shown.len() + rank <= 7 {
+                if shown.len() + rank <= futmlir_dialects::imp::verify::MAX_ASSERT_ARGS {
                     let mut args = shown.clone();
                     for d in 0..rank {
                         args.push(self.size(l0, d)?);
