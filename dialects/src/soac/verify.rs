@@ -315,7 +315,10 @@ pub fn vjp(v: &OpView) -> Result<(), String> {
     let ots = v.operand_types();
     let k = v.single_block_args(0)?.len();
     if ots.len() < k {
-        return Err(format!("expects {k} arguments and their cotangents, found {} operands", ots.len()));
+        return Err(format!(
+            "expects {k} arguments and their cotangents, found {} operands",
+            ots.len()
+        ));
     }
     v.expect_block_args(0, &ots[..k])?;
     let ys = v.yielded_types(0)?;

@@ -159,7 +159,7 @@ use crate::diag::Diag;
 use crate::span::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
 use crate::syntax::parser;
-use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
+use crate::types::{PrimType, Size, SizeVar, TyVar, Type, ABSTRACT_MARK};
 
 pub mod builtins;
 mod consume;
@@ -513,9 +513,26 @@ impl Checker {
             }
             Err(d) => panic!("built-in `{name}` has a malformed signature `{sig}`: {}", d.message),
         };
+        // The abstract type `intrinsics.acc 't` (Note [Accumulators] in
+        // `builtins`), named `acc` while the signatures are read.
+        let t: Name = "t".into();
+        let acc = Rc::new(TypeAbbr {
+            params: vec![TypeParam::Type {
+                name: t.clone(),
+                liftedness: Liftedness::Unlifted,
+                span: Span::default(),
+            }],
+            liftedness: Liftedness::SizeLifted,
+            ty: acc_type(Type::Param(t.clone())),
+        });
+        self.abstract_types
+            .insert(builtins::ACC_TYPE.into(), (vec![t.clone()], Vec::new(), Type::Param(t)));
+        self.types.insert("acc".into(), acc.clone());
         for (n, s) in builtins::GENERAL {
             add(self, n.to_string(), s);
         }
+        self.types.remove("acc");
+        self.types.insert(builtins::ACC_TYPE.into(), acc);
         for t in PrimType::ALL {
             for (n, s) in builtins::numeric_module(t) {
                 add(self, format!("{}.{n}", t.name()), &s);
@@ -1844,6 +1861,11 @@ fn has_unknown_size(t: &Type) -> bool {
 /// `t` with its arrays outside function types unique.
 fn unique_arrays(t: Type) -> Type {
     match t {
+        // `*acc t` is unique where `t` is (Note [Accumulators]).
+        Type::Sum(mut cs) if is_acc_constructor(&cs) => {
+            cs[0].1 = std::mem::take(&mut cs[0].1).into_iter().map(unique_arrays).collect();
+            Type::Sum(cs)
+        }
         Type::Array { elem, shape, .. } => Type::Array {
             elem,
             shape,
@@ -1853,6 +1875,16 @@ fn unique_arrays(t: Type) -> Type {
         Type::Record(fs) => Type::Record(fs.into_iter().map(|(n, t)| (n, unique_arrays(t))).collect()),
         t => t,
     }
+}
+
+/// `intrinsics.acc t` (Note [Accumulators] in `builtins`).
+fn acc_type(t: Type) -> Type {
+    Type::Sum(vec![(format!("{ABSTRACT_MARK}{}", builtins::ACC_TYPE).into(), vec![t])])
+}
+
+/// Whether the constructors of a sum type are those of [`acc_type`].
+fn is_acc_constructor(cs: &[(Name, Vec<Type>)]) -> bool {
+    matches!(cs, [(c, _)] if c.strip_prefix(ABSTRACT_MARK) == Some(builtins::ACC_TYPE))
 }
 
 // Note [Point-free definitions]

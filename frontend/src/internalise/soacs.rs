@@ -612,7 +612,11 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         }
         let shape = result.expect("the region was built");
         let second = out.split_off(ys.len());
-        let second = if which == "jvp" { shape.with_leaves(second) } else { x.with_leaves(second) };
+        let second = if which == "jvp" {
+            shape.with_leaves(second)
+        } else {
+            x.with_leaves(second)
+        };
         Ok(V::Tuple(vec![shape.with_leaves(out), second]))
     }
 

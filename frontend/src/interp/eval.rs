@@ -134,6 +134,10 @@ pub(crate) struct Interp<'a> {
     pub span: u64,
     /// The tag of the latest `jvp2` call (Note [Dual numbers]).
     pub jvp_tag: u32,
+    /// The accumulator streams running, innermost last: the operator of
+    /// each `hist_stream`, `None` for a `scatter_stream` (Note
+    /// [Accumulators in the interpreter] in `builtins`).
+    pub(crate) acc_ops: Vec<Option<Rc<Fun<'a>>>>,
     stack_base: usize,
     stack_budget: usize,
 }
@@ -166,6 +170,7 @@ impl<'a> Interp<'a> {
             work: 0,
             span: 0,
             jvp_tag: 0,
+            acc_ops: Vec::new(),
             stack_base: std::ptr::addr_of!(probe) as usize,
             stack_budget: stack_budget(),
         }
