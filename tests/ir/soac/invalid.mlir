@@ -629,7 +629,7 @@
 
 "soac.func"() ({
 ^bb0(%m: i64, %acc: !fut.array<[%m]i32>, %i: i64, %v: f32):
-  // expected-error @+1 {{'soac.acc_write' op the value has type f32, but the accumulator [%m]i32 has rows of another type}}
+  // expected-error @+1 {{'soac.acc_write' op the value has type f32, but the accumulator [%v0]i32 has rows of another type}}
   %a = "soac.acc_write"(%acc, %i, %v) : (!fut.array<[%m]i32>, i64, f32) -> !fut.array<[%m]i32>
   "soac.return"(%a) : (!fut.array<[%m]i32>) -> ()
 }) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i64, f32) -> !fut.array<[?]i32>} : () -> ()
