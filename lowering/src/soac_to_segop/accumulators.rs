@@ -1,8 +1,10 @@
-//! Accumulator streams as sequential loops (Note [Sequential
-//! accumulators]).
+//! Accumulator streams as scatters and histograms where their writes
+//! allow (Note [Accumulators as scatter and hist]), else as sequential
+//! loops (Note [Sequential accumulators]).
 
 use futmlir_dialects::ir::{
-    BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, RegionId, Scalar, TypeKind, Value, ValueMap,
+    AttrKind, BlockId, Builder, Context, Diagnostic, Dim, InsertPoint, OpId, RegionId, Scalar, TypeKind, Value,
+    ValueMap,
 };
 use futmlir_dialects::soac::acc_stream;
 
@@ -38,7 +40,10 @@ pub fn sequential_accumulators(ctx: &mut Context, root: OpId) -> Result<(), Diag
     });
     // Innermost first: an outer stream's writes are then all its own.
     for o in streams.into_iter().rev() {
-        lower_stream(ctx, o);
+        match write_chain(ctx, o) {
+            Some(writes) => as_scatter_or_hist(ctx, o, &writes),
+            None => lower_stream(ctx, o),
+        }
     }
     let mut stray = None;
     ctx.walk(root, &mut |o| {
@@ -80,6 +85,116 @@ fn lower_stream(ctx: &mut Context, o: OpId) {
         args.extend(rows(ctx, b, &bs, j));
         ctx.inline_block(lambda, &args, InsertPoint::End(b))
     });
+}
+
+/// The writes of stream `o`'s lambda when they are a chain in its block
+/// (Note [Accumulators as scatter and hist]), in order.
+fn write_chain(ctx: &Context, o: OpId) -> Option<Vec<OpId>> {
+    let lambda = ctx.blocks(*ctx.regions(o).last()?)[0];
+    let mut acc = ctx.block_args(lambda)[0];
+    let mut writes = Vec::new();
+    loop {
+        let [u] = ctx.uses(acc) else { return None };
+        if ctx.parent_block(u.op) != Some(lambda) {
+            return None;
+        }
+        match ctx.op_name(u.op) {
+            "soac.acc_write" if u.index == 0 => {
+                writes.push(u.op);
+                acc = ctx.result(u.op, 0);
+            }
+            "soac.yield" => return Some(writes),
+            _ => return None,
+        }
+    }
+}
+
+/// Replaces stream `o`, whose lambda's writes are the chain `writes`, by
+/// a scatter or hists (Note [Accumulators as scatter and hist]).
+fn as_scatter_or_hist(ctx: &mut Context, o: OpId, writes: &[OpId]) {
+    let hist = ctx.op_name(o) == "soac.hist_stream";
+    let ops = ctx.operands(o).to_vec();
+    let (n, dest) = (ops[0], ops[1]);
+    let bs = ops[if hist { 3 } else { 2 }..].to_vec();
+    let regions = ctx.regions(o).to_vec();
+    let lambda = ctx.blocks(*regions.last().expect("a stream has a lambda"))[0];
+    let t = ctx.value_type(dest);
+    if writes.is_empty() {
+        ctx.replace_op(o, &[dest]);
+        return;
+    }
+    if !hist {
+        let region = lambda_of_writes(ctx, lambda, writes, 0..writes.len());
+        let mut operands = vec![n];
+        operands.extend_from_slice(&bs);
+        operands.push(dest);
+        let mut attrs = Vec::new();
+        if writes.len() > 1 {
+            let w = ctx.int_attr(writes.len() as i64, Scalar::I64);
+            attrs.push(("num_writes", ctx.intern_attr(AttrKind::Array(vec![w]))));
+        }
+        let s = Builder::before(ctx, o).op("soac.scatter", &operands, &[t], &attrs, vec![region]);
+        let r = ctx.result(s, 0);
+        ctx.replace_op(o, &[r]);
+        return;
+    }
+    // The histogram's size is the destination's, as its type names it.
+    let i64t = ctx.scalar(Scalar::I64);
+    let w = match ctx.type_kind(t) {
+        TypeKind::Array { shape, .. } => shape.first().copied(),
+        _ => None,
+    };
+    let w = match w {
+        Some(Dim::Value(v)) => v,
+        Some(Dim::Const(c)) => {
+            let c = ctx.int_attr(c as i64, Scalar::I64);
+            let w = Builder::before(ctx, o).op("soac.constant", &[], &[i64t], &[("value", c)], Vec::new());
+            ctx.result(w, 0)
+        }
+        _ => {
+            let dim = ctx.int_attr(0, Scalar::I64);
+            let w = Builder::before(ctx, o).op("soac.size", &[dest], &[i64t], &[("dim", dim)], Vec::new());
+            ctx.result(w, 0)
+        }
+    };
+    let mut acc = dest;
+    for j in 0..writes.len() {
+        let operator = ctx.create_region();
+        ctx.clone_region_into(regions[0], operator, &mut ValueMap::default());
+        let region = lambda_of_writes(ctx, lambda, writes, j..j + 1);
+        let mut operands = vec![n, w, acc, ops[2]];
+        operands.extend_from_slice(&bs);
+        let h = Builder::before(ctx, o).op("soac.hist", &operands, &[t], &[], vec![operator, region]);
+        acc = ctx.result(h, 0);
+    }
+    ctx.replace_op(o, &[acc]);
+}
+
+/// A lambda over the rows of a stream's inputs: the stream's `lambda`
+/// without the accumulator and its `writes`, yielding the indices of
+/// the writes `pick`, then their values.
+fn lambda_of_writes(ctx: &mut Context, lambda: BlockId, writes: &[OpId], pick: std::ops::Range<usize>) -> RegionId {
+    let params = ctx.block_args(lambda)[1..].to_vec();
+    let types: Vec<_> = params.iter().map(|&p| ctx.value_type(p)).collect();
+    let region = ctx.create_region();
+    let b = ctx.append_block(region, &types);
+    let mut vm = ValueMap::default();
+    for (&p, &a) in params.iter().zip(ctx.block_args(b).to_vec().iter()) {
+        vm.insert(p, a);
+    }
+    let body: Vec<OpId> = ctx.block_ops(lambda).collect();
+    for &op in &body[..body.len() - 1] {
+        if writes.contains(&op) {
+            continue;
+        }
+        let c = ctx.clone_op(op, &mut vm);
+        Builder::at_end(ctx, b).insert(c);
+    }
+    let picked = &writes[pick];
+    let mut ys: Vec<Value> = picked.iter().map(|&w| vm.get(ctx.operands(w)[1])).collect();
+    ys.extend(picked.iter().map(|&w| vm.get(ctx.operands(w)[2])));
+    Builder::at_end(ctx, b).op("soac.yield", &ys, &[], &[], Vec::new());
+    region
 }
 
 /// Replaces `acc_write(acc, i, v)` `w` by the guarded update of Note

@@ -1,15 +1,11 @@
-// RUN: futmlir opt %s --pass-pipeline=soac-to-segop
+// RUN: futmlir opt %s --split-input-file --pass-pipeline=soac-to-segop
 
-// A hist_stream becomes a loop over its rows; each write is a guarded
-// read-combine-update (Note [Sequential accumulators]).
-// CHECK-LABEL: "hist"
+// A hist_stream writing twice, its writes a chain: two histograms, each
+// a seghist (Note [Accumulators as scatter and hist]).
+// CHECK-LABEL: "hist_chain"
 // CHECK-NOT: soac.hist_stream
-// CHECK: soac.loop(
-// CHECK: soac.size(
-// CHECK: soac.if(
-// CHECK: soac.index(
-// CHECK: soac.binop({{.*}}) {kind = "add"}
-// CHECK: soac.update(
+// CHECK: [[H:%[0-9]+]] = segop.seghist(
+// CHECK: segop.seghist({{%[0-9]+}}, {{%[0-9]+}}, [[H]],
 // CHECK-NOT: soac.acc_write
 "soac.func"() ({
 ^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %dest: !fut.array<[%m]i32>):
@@ -22,7 +18,54 @@
   ^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
     %one = "soac.constant"() {value = 1 : i32} : () -> i32
     %acc2 = "soac.acc_write"(%acc, %i, %one) : (!fut.array<[%m]i32>, i64, i32) -> !fut.array<[%m]i32>
-    "soac.yield"(%acc2) : (!fut.array<[%m]i32>) -> ()
+    %k = "soac.constant"() {value = 1 : i64} : () -> i64
+    %j = "soac.binop"(%i, %k) {kind = "add"} : (i64, i64) -> i64
+    %acc3 = "soac.acc_write"(%acc2, %j, %one) : (!fut.array<[%m]i32>, i64, i32) -> !fut.array<[%m]i32>
+    "soac.yield"(%acc3) : (!fut.array<[%m]i32>) -> ()
   }) : (i64, !fut.array<[%m]i32>, i32, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
   "soac.return"(%h) : (!fut.array<[%m]i32>) -> ()
-}) {sym_name = "hist", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+}) {sym_name = "hist_chain", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+
+// -----
+
+// A write in a loop: the stream is a loop over its rows, the write a
+// guarded update (Note [Sequential accumulators]).
+// CHECK-LABEL: "scatter_loop"
+// CHECK-NOT: soac.scatter_stream
+// CHECK: soac.loop(
+// CHECK: soac.loop(
+// CHECK: soac.size(
+// CHECK: soac.if(
+// CHECK: soac.update(
+// CHECK-NOT: soac.acc_write
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %dest: !fut.array<[%m]i32>):
+  %r = "soac.scatter_stream"(%n, %dest, %is) ({
+  ^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
+    %two = "soac.constant"() {value = 2 : i64} : () -> i64
+    %acc2 = "soac.loop"(%two, %acc) ({
+    ^bb0(%j: i64, %a: !fut.array<[%m]i32>):
+      %k = "soac.binop"(%i, %j) {kind = "add"} : (i64, i64) -> i64
+      %v = "soac.convop"(%j) {kind = "trunc"} : (i64) -> i32
+      %a2 = "soac.acc_write"(%a, %k, %v) : (!fut.array<[%m]i32>, i64, i32) -> !fut.array<[%m]i32>
+      "soac.yield"(%a2) : (!fut.array<[%m]i32>) -> ()
+    }) {form = "for"} : (i64, !fut.array<[%m]i32>) -> !fut.array<[%m]i32>
+    "soac.yield"(%acc2) : (!fut.array<[%m]i32>) -> ()
+  }) : (i64, !fut.array<[%m]i32>, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+  "soac.return"(%r) : (!fut.array<[%m]i32>) -> ()
+}) {sym_name = "scatter_loop", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+
+// -----
+
+// No write: the destination itself.
+// CHECK-LABEL: "no_writes"
+// CHECK: ^bb0({{.*}}, [[D:%[0-9]+]]: [{{%[0-9]+}}]i32):
+// CHECK-NEXT: soac.return([[D]])
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %dest: !fut.array<[%m]i32>):
+  %r = "soac.scatter_stream"(%n, %dest, %is) ({
+  ^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
+    "soac.yield"(%acc) : (!fut.array<[%m]i32>) -> ()
+  }) : (i64, !fut.array<[%m]i32>, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+  "soac.return"(%r) : (!fut.array<[%m]i32>) -> ()
+}) {sym_name = "no_writes", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
