@@ -396,6 +396,23 @@ pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> 
             }
         }
     }
+    // An accumulator lives inside its stream only (Note [Accumulators] in
+    // `builtins`): no entry point takes or returns one.
+    for e in &entries {
+        if e.params.iter().chain([&e.ret]).any(contains_acc) {
+            let span = match &programs[e.id.program as usize].decs[e.id.dec as usize] {
+                Dec::Val(vb) => vb.name_span,
+                _ => Span::default(),
+            };
+            ck.errors.push(Diag::new(
+                span,
+                format!(
+                    "entry point `{}` takes or returns an accumulator (`intrinsics.acc`), which exists only inside `scatter_stream` and `hist_stream`",
+                    e.name
+                ),
+            ));
+        }
+    }
     // A functor's body is checked once on its own and again at each
     // application (`crate::modules`): report each error once.
     let mut seen = std::collections::HashSet::new();
@@ -1880,6 +1897,18 @@ fn unique_arrays(t: Type) -> Type {
 /// `intrinsics.acc t` (Note [Accumulators] in `builtins`).
 fn acc_type(t: Type) -> Type {
     Type::Sum(vec![(format!("{ABSTRACT_MARK}{}", builtins::ACC_TYPE).into(), vec![t])])
+}
+
+/// Whether an accumulator type ([`acc_type`]) occurs in `t`.
+fn contains_acc(t: &Type) -> bool {
+    match t {
+        Type::Sum(cs) => is_acc_constructor(cs) || cs.iter().any(|(_, ts)| ts.iter().any(contains_acc)),
+        Type::Array { elem, .. } => contains_acc(elem),
+        Type::Tuple(ts) => ts.iter().any(contains_acc),
+        Type::Record(fs) => fs.iter().any(|(_, t)| contains_acc(t)),
+        Type::Arrow { param, ret, .. } => contains_acc(param) || contains_acc(ret),
+        Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
+    }
 }
 
 /// Whether the constructors of a sum type are those of [`acc_type`].
