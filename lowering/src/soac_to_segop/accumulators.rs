@@ -54,7 +54,9 @@ pub fn sequential_accumulators(ctx: &mut Context, root: OpId) -> Result<(), Diag
     match stray {
         Some(w) => Err(Diagnostic::error(
             ctx.location(w),
-            "the compiled backends do not support an accumulator passed to a function that is not inlined (#[noinline] or recursive) yet",
+            "the compiled backends do not support this accumulator write yet: its accumulator does not come from an enclosing \
+             scatter_stream or hist_stream through writes, loops and branches (it was passed to a function that is not \
+             inlined, #[noinline] or recursive, or into another SOAC's lambda)",
         )),
         None => Ok(()),
     }
