@@ -42,9 +42,12 @@ use crate::ir::{AttrKind, Context, Dialect, OpId, Value, ValueDef};
 //
 // The ops are not pure: the writes are their effect, and a write is
 // neither hoisted out of its stream's lambda, nor merged with another,
-// nor dropped while its result is used. Lowering (`soac-to-segop`,
-// Note [Sequential accumulators]) makes each stream a loop over its
-// rows with the writes as guarded in-place updates.
+// nor dropped while its result is used. `soac-simplify` drops writes of
+// a `hist_stream`'s neutral element and streams that write nothing (Note
+// [Simplifying accumulators]). `soac-to-segop` makes a stream whose
+// writes are a fixed chain a scatter or histograms (Note [Accumulators
+// as scatter and hist]), any other a loop over its rows with the writes
+// as guarded in-place updates (Note [Sequential accumulators]).
 
 /// The accumulator stream (`soac.scatter_stream` or `soac.hist_stream`)
 /// whose accumulator `v` is, following it back through writes, loops and

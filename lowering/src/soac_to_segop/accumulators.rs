@@ -25,13 +25,15 @@ use super::sequential::{replace_by_loop, rows};
 // the accumulator is unique, so the updates are in place. This runs on
 // the host for a stream at host level (each write then is one small
 // update of device memory on CUDA), and inside a thread for a stream in
-// a lambda, as Note [Sequential writes] does for scatter and hist. A
-// parallel kernel (a segmap whose writes are stores, or atomics for the
-// operators seghist knows) is not done yet.
+// a lambda, as Note [Sequential writes] does for scatter and hist. It is
+// the fallback for the streams that Note [Accumulators as scatter and
+// hist] cannot make parallel: those writing in a loop or a branch.
 
-/// Rewrites every accumulator stream under `root` (Note [Sequential
-/// accumulators]); an error names a write that belongs to no stream.
-pub fn sequential_accumulators(ctx: &mut Context, root: OpId) -> Result<(), Diagnostic> {
+/// Rewrites every accumulator stream under `root` into a scatter or
+/// hists (Note [Accumulators as scatter and hist]) or a loop (Note
+/// [Sequential accumulators]); an error names a write that belongs to no
+/// stream.
+pub fn accumulator_streams(ctx: &mut Context, root: OpId) -> Result<(), Diagnostic> {
     let mut streams = Vec::new();
     ctx.walk(root, &mut |o| {
         if matches!(ctx.op_name(o), "soac.scatter_stream" | "soac.hist_stream") {

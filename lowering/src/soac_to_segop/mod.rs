@@ -32,8 +32,9 @@
 //! loop ([`array_reduce`], Note [Array reductions]), and scatters and
 //! histograms inside lambdas, and histograms of arrays, become loops
 //! ([`sequential`], Note [Sequential writes]). Before all of that,
-//! accumulator streams become loops ([`accumulators`], Note [Sequential
-//! accumulators]).
+//! accumulator streams become scatters or histograms, or loops
+//! ([`accumulators`], Notes [Accumulators as scatter and hist] and
+//! [Sequential accumulators]).
 
 use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, RegionId, Type, Value, ValueMap,
@@ -72,7 +73,7 @@ struct ToSegop {
 
 impl Pass for ToSegop {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
-        accumulators::sequential_accumulators(ctx, op)?;
+        accumulators::accumulator_streams(ctx, op)?;
         split_post_lambdas(ctx, op);
         split_multiple_writes(ctx, op);
         array_reduce::array_reductions(ctx, op);
