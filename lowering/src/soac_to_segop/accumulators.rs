@@ -29,6 +29,32 @@ use super::sequential::{replace_by_loop, rows};
 // the fallback for the streams that Note [Accumulators as scatter and
 // hist] cannot make parallel: those writing in a loop or a branch.
 
+// Note [Accumulators as scatter and hist]
+// Where a stream's lambda writes a fixed number `w > 0` of times, the
+// writes a chain in the lambda's own block (`acc -> write -> ... -> write
+// -> yield`, no loop or branch carrying the accumulator), the stream is
+// an ordinary SOAC:
+//
+//   scatter_stream: a `soac.scatter` (`num_writes = [w]` for w > 1), its
+//                   lambda the stream's without the writes, yielding
+//                   their indices and then their values: a segmap whose
+//                   writes are direct stores;
+//   hist_stream:    `w` `soac.hist`s in a row, the `j`-th with the
+//                   lambda yielding the `j`-th write's index and value
+//                   (simplification leaves each the code its write
+//                   needs): each a `segop.seghist`, with atomics for the
+//                   operators `segop-to-imp` knows and its general path
+//                   for the others. The operator is associative and
+//                   commutative, so the order of the hists is free.
+//
+// Kernel extraction then makes them kernels like any scatter or hist
+// (host level), or loops (in a lambda, Note [Sequential writes]). Two
+// writes of one row to one index: in the stream the later wins; a
+// scatter leaves that unspecified (its segmap writes them in order, so
+// the later wins there too). A stream that writes nothing is left to
+// `soac-simplify` (Note [Simplifying accumulators]), which removes it
+// unless its lambda has effects (an assertion); the loop keeps those.
+
 /// Rewrites every accumulator stream under `root` into a scatter or
 /// hists (Note [Accumulators as scatter and hist]) or a loop (Note
 /// [Sequential accumulators]); an error names a write that belongs to no
@@ -43,8 +69,8 @@ pub fn accumulator_streams(ctx: &mut Context, root: OpId) -> Result<(), Diagnost
     // Innermost first: an outer stream's writes are then all its own.
     for o in streams.into_iter().rev() {
         match write_chain(ctx, o) {
-            Some(writes) => as_scatter_or_hist(ctx, o, &writes),
-            None => lower_stream(ctx, o),
+            Some(writes) if !writes.is_empty() => as_scatter_or_hist(ctx, o, &writes),
+            _ => lower_stream(ctx, o),
         }
     }
     let mut stray = None;
@@ -123,10 +149,6 @@ fn as_scatter_or_hist(ctx: &mut Context, o: OpId, writes: &[OpId]) {
     let regions = ctx.regions(o).to_vec();
     let lambda = ctx.blocks(*regions.last().expect("a stream has a lambda"))[0];
     let t = ctx.value_type(dest);
-    if writes.is_empty() {
-        ctx.replace_op(o, &[dest]);
-        return;
-    }
     if !hist {
         let region = lambda_of_writes(ctx, lambda, writes, 0..writes.len());
         let mut operands = vec![n];

@@ -1407,6 +1407,12 @@ fn unwritten_accumulator(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool
     if ctx.operands(terminator(ctx, lambda)) != [acc] {
         return false;
     }
+    // What else the lambda does only computes values (an assertion
+    // stays, and so does the stream).
+    let ops: Vec<OpId> = ctx.block_ops(lambda).collect();
+    if !ops.iter().all(|&x| effect_free(ctx, x)) {
+        return false;
+    }
     let dest = ctx.operand(o, 1);
     ctx.replace_op(o, &[dest]);
     true

@@ -47,3 +47,22 @@
   }) : (i64, !fut.array<[%m]i32>, i32, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
   "soac.return"(%h) : (!fut.array<[%m]i32>) -> ()
 }) {sym_name = "written", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+
+// -----
+
+// A stream that writes nothing but asserts stays: the assertion is an
+// effect of its own.
+// CHECK-LABEL: "asserting"
+// CHECK: soac.scatter_stream(
+// CHECK: soac.assert(
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %dest: !fut.array<[%m]i32>):
+  %r = "soac.scatter_stream"(%n, %dest, %is) ({
+  ^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
+    %zero = "soac.constant"() {value = 0 : i64} : () -> i64
+    %ok = "soac.cmpop"(%i, %zero) {kind = "ge"} : (i64, i64) -> i1
+    "soac.assert"(%ok) {message = "negative index"} : (i1) -> ()
+    "soac.yield"(%acc) : (!fut.array<[%m]i32>) -> ()
+  }) : (i64, !fut.array<[%m]i32>, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+  "soac.return"(%r) : (!fut.array<[%m]i32>) -> ()
+}) {sym_name = "asserting", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
