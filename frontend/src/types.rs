@@ -457,11 +457,15 @@ impl Type {
         match self {
             Type::Array { unique, .. } => *unique,
             // `*acc t` (Note [Accumulators] in `check::builtins`).
-            Type::Sum(cs) => {
-                matches!(&cs[..], [(c, ts)] if c.strip_prefix(ABSTRACT_MARK) == Some(ACC_TYPE) && ts.iter().any(Type::is_unique))
-            }
+            Type::Sum(cs) if self.is_acc() => cs[0].1.iter().any(Type::is_unique),
             _ => false,
         }
+    }
+    /// Whether this is the accumulator type `intrinsics.acc t`, an
+    /// abstract type to the checker (Note [Accumulators] in
+    /// `check::builtins`).
+    pub fn is_acc(&self) -> bool {
+        matches!(self, Type::Sum(cs) if matches!(&cs[..], [(c, _)] if c.strip_prefix(ABSTRACT_MARK) == Some(ACC_TYPE)))
     }
     /// Whether a function type occurs in the type (a "lifted" type).
     pub fn has_function(&self) -> bool {

@@ -1879,10 +1879,14 @@ fn has_unknown_size(t: &Type) -> bool {
 fn unique_arrays(t: Type) -> Type {
     match t {
         // `*acc t` is unique where `t` is (Note [Accumulators]).
-        Type::Sum(mut cs) if is_acc_constructor(&cs) => {
-            cs[0].1 = std::mem::take(&mut cs[0].1).into_iter().map(unique_arrays).collect();
-            Type::Sum(cs)
-        }
+        t if t.is_acc() => match t {
+            Type::Sum(cs) => Type::Sum(
+                cs.into_iter()
+                    .map(|(c, ts)| (c, ts.into_iter().map(unique_arrays).collect()))
+                    .collect(),
+            ),
+            t => t,
+        },
         Type::Array { elem, shape, .. } => Type::Array {
             elem,
             shape,
@@ -1902,18 +1906,13 @@ fn acc_type(t: Type) -> Type {
 /// Whether an accumulator type ([`acc_type`]) occurs in `t`.
 fn contains_acc(t: &Type) -> bool {
     match t {
-        Type::Sum(cs) => is_acc_constructor(cs) || cs.iter().any(|(_, ts)| ts.iter().any(contains_acc)),
+        Type::Sum(cs) => t.is_acc() || cs.iter().any(|(_, ts)| ts.iter().any(contains_acc)),
         Type::Array { elem, .. } => contains_acc(elem),
         Type::Tuple(ts) => ts.iter().any(contains_acc),
         Type::Record(fs) => fs.iter().any(|(_, t)| contains_acc(t)),
         Type::Arrow { param, ret, .. } => contains_acc(param) || contains_acc(ret),
         Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
     }
-}
-
-/// Whether the constructors of a sum type are those of [`acc_type`].
-fn is_acc_constructor(cs: &[(Name, Vec<Type>)]) -> bool {
-    matches!(cs, [(c, _)] if c.strip_prefix(ABSTRACT_MARK) == Some(builtins::ACC_TYPE))
 }
 
 // Note [Point-free definitions]
