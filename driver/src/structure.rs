@@ -9,7 +9,8 @@
 //! one of the reference compiler's names: `Screma` (any of map, reduce,
 //! scan, redomap, scanomap, screma, scatter: Futhark's IR has no scatter SOAC of
 //! its own, a scatter is a `Screma` whose map results are written to the
-//! indices it computes), `Stream` (stream_seq, stream_par), `DoLoop`,
+//! indices it computes), `Stream` (stream_seq, stream_par), `WithAcc`
+//! (scatter_stream, hist_stream: Futhark's accumulators), `DoLoop`,
 //! `Match`, and `Manifest` (a `soac.copy` of a `soac.rearrange`: Futhark's
 //! `manifest` is a copy of an array in a rearranged layout, which futmlir
 //! writes as those two ops until the segop level's `manifest`). A path `/A/B` counts the `B` ops whose enclosing ops that
@@ -143,6 +144,7 @@ fn matches(name: &str, op: &str) -> bool {
             "map" | "reduce" | "scan" | "redomap" | "scanomap" | "screma" | "scatter"
         ),
         "stream" => matches!(kind, "stream_seq" | "stream_par"),
+        "withacc" => matches!(kind, "scatter_stream" | "hist_stream"),
         "doloop" => kind == "loop",
         "match" => kind == "if",
         n => n == norm(kind),
@@ -168,7 +170,7 @@ fn matches_op(ctx: &Context, name: &str, o: OpId) -> bool {
 fn is_parallel(ctx: &Context, o: OpId) -> bool {
     let op = ctx.op_name(o);
     op.starts_with("segop.seg")
-        || ["Screma", "Stream", "hist", "filter", "partition"]
+        || ["Screma", "Stream", "WithAcc", "hist", "filter", "partition"]
             .iter()
             .any(|n| matches(n, op))
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::rc::Rc;
 
+use crate::check::builtins::ACC_TYPE;
 use crate::syntax::ast::Name;
 
 pub use futmlir_values::PrimType;
@@ -453,7 +454,18 @@ impl Type {
         }
     }
     pub fn is_unique(&self) -> bool {
-        matches!(self, Type::Array { unique: true, .. })
+        match self {
+            Type::Array { unique, .. } => *unique,
+            // `*acc t` (Note [Accumulators] in `check::builtins`).
+            Type::Sum(cs) if self.is_acc() => cs[0].1.iter().any(Type::is_unique),
+            _ => false,
+        }
+    }
+    /// Whether this is the accumulator type `intrinsics.acc t`, an
+    /// abstract type to the checker (Note [Accumulators] in
+    /// `check::builtins`).
+    pub fn is_acc(&self) -> bool {
+        matches!(self, Type::Sum(cs) if matches!(&cs[..], [(c, _)] if c.strip_prefix(ABSTRACT_MARK) == Some(ACC_TYPE)))
     }
     /// Whether a function type occurs in the type (a "lifted" type).
     pub fn has_function(&self) -> bool {

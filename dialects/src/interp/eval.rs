@@ -57,6 +57,9 @@ type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 /// The ops, by name.
 const OPS: &[&str] = &[
+    "soac.scatter_stream",
+    "soac.hist_stream",
+    "soac.acc_write",
     "soac.constant",
     "soac.binop",
     "soac.cmpop",
@@ -130,6 +133,12 @@ pub struct Machine<'c> {
     /// For each op run so far, which operands are their value's last use
     /// (Note [In-place updates]).
     last_uses: std::cell::RefCell<IdMap<OpId, Vec<bool>>>,
+    /// The accumulator streams running, innermost last: the operator of a
+    /// `soac.hist_stream`, `None` for a `soac.scatter_stream`. A write goes
+    /// to the innermost (as in the frontend's Note [Accumulators in the
+    /// interpreter]: an accumulator is unique, so no inner stream's lambda
+    /// holds an outer one's).
+    acc_ops: std::cell::RefCell<Vec<Option<BlockId>>>,
     /// The op names of [`OPS`], interned, to the names themselves.
     ops: IdMap<Symbol, &'static str>,
     keys: Keys,
@@ -164,6 +173,7 @@ impl<'c> Machine<'c> {
             funcs,
             depth: std::cell::Cell::new(0),
             last_uses: Default::default(),
+            acc_ops: Default::default(),
             ops: OPS.iter().filter_map(|&n| Some((ctx.lookup_sym(n)?, n))).collect(),
             keys: Keys {
                 kind: ctx.lookup_sym("kind"),
@@ -644,6 +654,8 @@ impl<'c> Machine<'c> {
             "soac.screma" => self.screma(env, op, &args),
             "soac.scatter" => self.scatter(env, op, args),
             "soac.hist" => self.hist(env, op, args),
+            "soac.scatter_stream" | "soac.hist_stream" => self.acc_stream(env, op, args),
+            "soac.acc_write" => self.acc_write(env, op, args),
             "soac.filter" => self.filter(env, op, &args),
             "soac.partition" => self.partition(env, op, &args),
             "soac.stream_seq" | "soac.stream_par" => self.stream(env, op, args, name == "soac.stream_par"),
@@ -995,6 +1007,80 @@ impl<'c> Machine<'c> {
             self.add_to_bucket(env, op, red, &mut dests, &ys, "soac.yield")?;
         }
         Ok(dests.into_iter().map(Val::Arr).collect())
+    }
+
+    /// `scatter_stream(n, dest, bs...)` and `hist_stream(n, dest, ne,
+    /// bs...)`: the lambda on every row in order, threading the
+    /// accumulator (Note [Accumulator ops] in the soac dialect).
+    fn acc_stream(&self, env: &mut Env, op: OpId, args: Vec<Val>) -> R<Vec<Val>> {
+        let hist = self.ctx.op_name(op) == "soac.hist_stream";
+        let first = if hist { 3 } else { 2 };
+        if args.len() < first {
+            return Err(self.fail(op, "expected (n, dest, [ne,] bs...)"));
+        }
+        let n = self.size(op, &args[0])?;
+        let mut args = args;
+        let mut acc = args.remove(1);
+        let arrs = self.inputs(op, n, &args[first - 1..])?;
+        let lam = self.body(op, usize::from(hist))?;
+        self.acc_ops
+            .borrow_mut()
+            .push(if hist { Some(self.body(op, 0)?) } else { None });
+        let mut result = Ok(());
+        for i in 0..n {
+            let mut xs = vec![acc];
+            match self.rows(op, &arrs, i).and_then(|rs| {
+                xs.extend(rs);
+                self.lambda(env, lam, xs)
+            }) {
+                Ok(mut ys) if ys.len() == 1 => acc = ys.remove(0),
+                Ok(_) => {
+                    result = Err(self.fail(op, "the lambda must yield the accumulator"));
+                    acc = Val::Prim(PrimValue::Bool(false));
+                    break;
+                }
+                Err(e) => {
+                    result = Err(e);
+                    acc = Val::Prim(PrimValue::Bool(false));
+                    break;
+                }
+            }
+        }
+        self.acc_ops.borrow_mut().pop();
+        result?;
+        Ok(vec![acc])
+    }
+
+    /// `acc_write(acc, i, v)` into the innermost running stream.
+    fn acc_write(&self, env: &mut Env, op: OpId, args: Vec<Val>) -> R<Vec<Val>> {
+        self.expect_count(op, "operands", args.len(), 3)?;
+        let operator = match self.acc_ops.borrow().last() {
+            Some(o) => *o,
+            None => return Err(self.fail(op, "an accumulator write outside its stream")),
+        };
+        let mut it = args.into_iter();
+        let (Some(Val::Arr(a)), Some(i), Some(v)) = (it.next(), it.next(), it.next()) else {
+            return Err(self.fail(op, "a write to an accumulator that is no array"));
+        };
+        let i = self.i64(op, &i)?;
+        let mut dests = [a];
+        match operator {
+            Some(red) => self.add_to_bucket(
+                env,
+                op,
+                red,
+                &mut dests,
+                &[Val::Prim(PrimValue::I64(i)), v],
+                "soac.yield",
+            )?,
+            None => {
+                if i >= 0 && (i as usize) < dests[0].shape.first().copied().unwrap_or(0) {
+                    update(Rc::make_mut(&mut dests[0]), &[i], &v).map_err(|m| self.fail(op, m))?;
+                }
+            }
+        }
+        let [a] = dests;
+        Ok(vec![Val::Arr(a)])
     }
 
     /// One value of a histogram: `ys` is the bucket then `k` values,

@@ -323,6 +323,70 @@ Out-of-range buckets are ignored. Results: the updated destinations.
             verify: v::hist,
         },
         OpDef {
+            name: "soac.scatter_stream",
+            summary: "Writes into an accumulator from every row of the inputs (Futhark's `scatter_stream`).",
+            description: r#"Operands `(n, dest, bs...)`. The lambda takes the accumulator (typed as
+`dest`) and rows of `bs`, and yields the accumulator after its
+`soac.acc_write`s; it runs for every row, in parallel and in no
+particular order, and all runs write into the one accumulator. The
+result is `dest` (consumed) after every write; which of two writes to
+one index wins is unspecified. A pass makes one (with `soac.acc_write`
+in its lambda) to scatter a varying number of values per row, as
+reverse-mode AD does for the adjoints of free arrays. See Note
+[Accumulator ops] in `soac/mod.rs`.
+
+```mlir
+%r = "soac.scatter_stream"(%n, %dest, %is) ({
+^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
+  %acc2 = "soac.acc_write"(%acc, %i, %one) : (!fut.array<[%m]i32>, i64, i32) -> !fut.array<[%m]i32>
+  "soac.yield"(%acc2) : (!fut.array<[%m]i32>) -> ()
+}) : (i64, !fut.array<[%m]i32>, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+```"#,
+            traits: NONE,
+            verify: v::scatter_stream,
+        },
+        OpDef {
+            name: "soac.hist_stream",
+            summary: "Combines into an accumulator from every row of the inputs (Futhark's `hist_stream`).",
+            description: r#"Operands `(n, dest, ne, bs...)`; region 0 is the operator (associative and
+commutative, neutral element `ne`) on two rows of `dest`, region 1 the
+lambda of `soac.scatter_stream`, whose `soac.acc_write acc i v` sets
+`dest[i]` to `op(dest[i], v)`. The result is `dest` (consumed) after
+every write.
+
+```mlir
+%h = "soac.hist_stream"(%n, %dest, %zero, %is) ({
+^bb0(%a: i32, %b: i32):
+  %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+  "soac.yield"(%c) : (i32) -> ()
+}, {
+^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
+  %one = "soac.constant"() {value = 1 : i32} : () -> i32
+  %acc2 = "soac.acc_write"(%acc, %i, %one) : (!fut.array<[%m]i32>, i64, i32) -> !fut.array<[%m]i32>
+  "soac.yield"(%acc2) : (!fut.array<[%m]i32>) -> ()
+}) : (i64, !fut.array<[%m]i32>, i32, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+```"#,
+            traits: NONE,
+            verify: v::hist_stream,
+        },
+        OpDef {
+            name: "soac.acc_write",
+            summary: "Writes a row into an accumulator, consuming it (Futhark's `acc_write`).",
+            description: r#"Operands `(acc, i, v)`: `acc` is the accumulator of the enclosing
+`soac.scatter_stream` or `soac.hist_stream` (its lambda's first argument,
+or what a write, loop or branch made of it), `v` a row of it. Sets row
+`i` to `v` (scatter) or to `op(acc[i], v)` (hist); an index out of bounds
+is ignored. The result is the accumulator, the only thing the write
+makes: it must be used, or the write is lost.
+
+```mlir
+%acc2 = "soac.acc_write"(%acc, %i, %v) : (!fut.array<[%m]f32>, i64, f32) -> !fut.array<[%m]f32>
+```"#,
+            traits: NONE,
+            verify: v::acc_write,
+        },
+        OpDef {
             name: "soac.stream_seq",
             summary: "Processes arrays in sequential chunks with accumulators.",
             description: r#"Operands `(n, accs..., xs...)`; attribute `num_accs` says how many

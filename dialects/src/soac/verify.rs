@@ -747,6 +747,65 @@ pub fn hist(v: &OpView) -> Result<(), String> {
     v.expect_yield(1, &want)
 }
 
+/// The lambda of an accumulator stream, region `r`: the accumulator
+/// (operand `first`'s type) and rows of operands `first + 1 + skip..`, and
+/// yields the accumulator; the result is `dest`'s type.
+fn acc_lambda(v: &OpView, r: usize, first: usize, skip: usize) -> Result<(), String> {
+    v.expect_results(1)?;
+    v.expect_operands_at_least(first + 1 + skip)?;
+    let dest = v.operand_type(first);
+    if v.array_parts(dest).is_none() {
+        return Err(format!(
+            "the destination (operand #{first}) must be an array, found {}",
+            v.show(dest)
+        ));
+    }
+    expect_inputs(v, first + 1 + skip..v.num_operands())?;
+    expect_row_args(v, r, &[dest], first + 1 + skip..v.num_operands())?;
+    v.expect_yield(r, &[dest])?;
+    v.expect_type("result", dest, v.result_type(0))
+}
+
+/// `scatter_stream(n, dest, bs...)`: See Note [Accumulator ops].
+pub fn scatter_stream(v: &OpView) -> Result<(), String> {
+    size_operand(v)?;
+    v.expect_regions(1)?;
+    acc_lambda(v, 0, 1, 0)
+}
+
+/// `hist_stream(n, dest, ne, bs...)`: an operator on rows of `dest` with
+/// neutral element `ne`, then the lambda of `scatter_stream`.
+pub fn hist_stream(v: &OpView) -> Result<(), String> {
+    size_operand(v)?;
+    v.expect_regions(2)?;
+    acc_lambda(v, 1, 1, 1)?;
+    let ne = v.operand_type(2);
+    if !v.is_row_of(v.operand_type(1), ne) {
+        return Err(format!(
+            "the neutral element has type {}, but the destination has rows of another type",
+            v.show(ne)
+        ));
+    }
+    expect_operator(v, 0, &[ne])
+}
+
+/// `acc_write(acc, i, v)`: `v` a row of the accumulator `acc`; the result
+/// is the accumulator.
+pub fn acc_write(v: &OpView) -> Result<(), String> {
+    v.expect_operands(3)?;
+    v.expect_results(1)?;
+    v.expect_i64_operands(1..2, "an index")?;
+    let acc = v.operand_type(0);
+    if !v.is_row_of(acc, v.operand_type(2)) {
+        return Err(format!(
+            "the value has type {}, but the accumulator {} has rows of another type",
+            v.show(v.operand_type(2)),
+            v.show(acc)
+        ));
+    }
+    v.expect_type("result", acc, v.result_type(0))
+}
+
 /// Whether arrays `a` and `b` have rows of one type (outer sizes aside).
 pub fn same_rows(v: &OpView, a: crate::ir::Type, b: crate::ir::Type) -> bool {
     v.array_parts(a)

@@ -77,7 +77,53 @@ pub const GENERAL: &[(&str, &str)] = &[
     // Reverse-mode AD; the prelude's `vjp`, `mjp` and `mjp2` are built on
     // it (Note [Reverse mode] in interp/tape.rs).
     ("vjp2", "'a 'b (a -> b) -> a -> b -> (b, a)"),
+    // Accumulators (Note [Accumulators]): the members of the module
+    // `intrinsics` that programs may name. `acc` is the abstract type
+    // `intrinsics.acc` ([`ACC_TYPE`]).
+    (
+        "intrinsics.scatter_stream",
+        "'a 'b [k] [n] *[k]a -> (*acc ([k]a) -> b -> acc ([k]a)) -> [n]b -> *[k]a",
+    ),
+    (
+        "intrinsics.hist_stream",
+        "'a 'b [k] [n] *[k]a -> (a -> a -> a) -> a -> (*acc ([k]a) -> b -> acc ([k]a)) -> [n]b -> *[k]a",
+    ),
+    ("intrinsics.acc_write", "'a [k] *acc ([k]a) -> i64 -> a -> *acc ([k]a)"),
 ];
+
+/// The flat name of the abstract type `intrinsics.acc t` (Note
+/// [Accumulators]); the signatures above write it `acc`.
+pub const ACC_TYPE: &str = "intrinsics.acc";
+
+/// The built-ins of [`GENERAL`] that programs name as members of the
+/// module `intrinsics` (the part after the dot), with the type
+/// [`ACC_TYPE`].
+pub const ACC_FUNCTIONS: &[&str] = &["scatter_stream", "hist_stream", "acc_write"];
+
+// Note [Accumulators]
+// Futhark's accumulators (`intrinsics.acc`, used by its test programs
+// through `accs/intrinsics.fut`, and by its reverse-mode AD):
+//
+//   scatter_stream dest f bs        -- f : *acc ([k]a) -> b -> acc ([k]a)
+//   hist_stream dest op ne f bs
+//   acc_write acc i v
+//
+// For every element `b` of `bs`, in parallel and in no particular order,
+// `f acc b` writes into the accumulator with `acc_write acc i v`: `dest[i]
+// = v` for `scatter_stream`, `dest[i] = op dest[i] v` for `hist_stream`
+// (`op` associative and commutative, `ne` its neutral element); a write
+// out of bounds is ignored. The result is `dest` after all writes. An
+// accumulator can only be written: it is consumed by each write (its type
+// is unique), and nothing reads it.
+//
+// To the checker `acc t` is an abstract type with one parameter (Note
+// [Abstract types] in `check::seal`): nothing unifies with it but itself,
+// so a program cannot index it or pass it where an array is expected;
+// `*acc t` is unique (its payload is, so `contains_unique` sees it).
+// Once the program is checked, `acc t` is made concrete as `t`, the array:
+// the interpreter and internalisation see an accumulator as the array it
+// writes into (`interp::builtins`, `soac.scatter_stream` in the soac
+// dialect).
 
 /// The number of size parameters of built-in `name` that cannot be read
 /// off the shape of its argument at run time: `unflatten`'s `[n][m]` from

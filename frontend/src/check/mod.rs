@@ -159,7 +159,7 @@ use crate::diag::Diag;
 use crate::span::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
 use crate::syntax::parser;
-use crate::types::{PrimType, Size, SizeVar, TyVar, Type};
+use crate::types::{PrimType, Size, SizeVar, TyVar, Type, ABSTRACT_MARK};
 
 pub mod builtins;
 mod consume;
@@ -396,6 +396,23 @@ pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> 
             }
         }
     }
+    // An accumulator lives inside its stream only (Note [Accumulators] in
+    // `builtins`): no entry point takes or returns one.
+    for e in &entries {
+        if e.params.iter().chain([&e.ret]).any(contains_acc) {
+            let span = match &programs[e.id.program as usize].decs[e.id.dec as usize] {
+                Dec::Val(vb) => vb.name_span,
+                _ => Span::default(),
+            };
+            ck.errors.push(Diag::new(
+                span,
+                format!(
+                    "entry point `{}` takes or returns an accumulator (`intrinsics.acc`), which exists only inside `scatter_stream` and `hist_stream`",
+                    e.name
+                ),
+            ));
+        }
+    }
     // A functor's body is checked once on its own and again at each
     // application (`crate::modules`): report each error once.
     let mut seen = std::collections::HashSet::new();
@@ -513,9 +530,26 @@ impl Checker {
             }
             Err(d) => panic!("built-in `{name}` has a malformed signature `{sig}`: {}", d.message),
         };
+        // The abstract type `intrinsics.acc 't` (Note [Accumulators] in
+        // `builtins`), named `acc` while the signatures are read.
+        let t: Name = "t".into();
+        let acc = Rc::new(TypeAbbr {
+            params: vec![TypeParam::Type {
+                name: t.clone(),
+                liftedness: Liftedness::Unlifted,
+                span: Span::default(),
+            }],
+            liftedness: Liftedness::SizeLifted,
+            ty: acc_type(Type::Param(t.clone())),
+        });
+        self.abstract_types
+            .insert(builtins::ACC_TYPE.into(), (vec![t.clone()], Vec::new(), Type::Param(t)));
+        self.types.insert("acc".into(), acc.clone());
         for (n, s) in builtins::GENERAL {
             add(self, n.to_string(), s);
         }
+        self.types.remove("acc");
+        self.types.insert(builtins::ACC_TYPE.into(), acc);
         for t in PrimType::ALL {
             for (n, s) in builtins::numeric_module(t) {
                 add(self, format!("{}.{n}", t.name()), &s);
@@ -1844,6 +1878,15 @@ fn has_unknown_size(t: &Type) -> bool {
 /// `t` with its arrays outside function types unique.
 fn unique_arrays(t: Type) -> Type {
     match t {
+        // `*acc t` is unique where `t` is (Note [Accumulators]).
+        t if t.is_acc() => match t {
+            Type::Sum(cs) => Type::Sum(
+                cs.into_iter()
+                    .map(|(c, ts)| (c, ts.into_iter().map(unique_arrays).collect()))
+                    .collect(),
+            ),
+            t => t,
+        },
         Type::Array { elem, shape, .. } => Type::Array {
             elem,
             shape,
@@ -1852,6 +1895,23 @@ fn unique_arrays(t: Type) -> Type {
         Type::Tuple(ts) => Type::Tuple(ts.into_iter().map(unique_arrays).collect()),
         Type::Record(fs) => Type::Record(fs.into_iter().map(|(n, t)| (n, unique_arrays(t))).collect()),
         t => t,
+    }
+}
+
+/// `intrinsics.acc t` (Note [Accumulators] in `builtins`).
+fn acc_type(t: Type) -> Type {
+    Type::Sum(vec![(format!("{ABSTRACT_MARK}{}", builtins::ACC_TYPE).into(), vec![t])])
+}
+
+/// Whether an accumulator type ([`acc_type`]) occurs in `t`.
+fn contains_acc(t: &Type) -> bool {
+    match t {
+        Type::Sum(cs) => t.is_acc() || cs.iter().any(|(_, ts)| ts.iter().any(contains_acc)),
+        Type::Array { elem, .. } => contains_acc(elem),
+        Type::Tuple(ts) => ts.iter().any(contains_acc),
+        Type::Record(fs) => fs.iter().any(|(_, t)| contains_acc(t)),
+        Type::Arrow { param, ret, .. } => contains_acc(param) || contains_acc(ret),
+        Type::Prim(_) | Type::Param(_) | Type::Var(_) => false,
     }
 }
 

@@ -65,6 +65,21 @@ impl<'a, 'c> Internaliser<'a, 'c> {
                 self.hist(dest, a(1), a(2), a(3), a(4), span)
             }
             "scatter" => self.scatter(a(0).0, &[a(1).0], a(2).0, span),
+            "intrinsics.scatter_stream" => self.acc_stream(a(0), None, a(1).0, a(2), span),
+            "intrinsics.hist_stream" => self.acc_stream(a(0), Some((a(1), a(2))), a(3).0, a(4), span),
+            "intrinsics.acc_write" => {
+                let acc = self.acc_leaf(&a(0).0, span)?;
+                let i = leaf(1)?;
+                let v = a(2)
+                    .0
+                    .as_leaf()
+                    .ok_or_else(|| unsupported(span, "an accumulator of tuples"))?;
+                let t = self.ctx.value_type(acc);
+                let rt = self.row_type(t);
+                let want = self.dims_of_type(rt);
+                let v = self.coerce(v, &want, "the value does not have the size of the accumulator's rows")?;
+                Ok(V::Leaf(self.op1("soac.acc_write", &[acc, i, v], t, &[])))
+            }
             "scatter_2d" | "scatter_3d" => {
                 let is = match &args[1].0 {
                     V::Tuple(vs) => vs.clone(),
@@ -782,6 +797,71 @@ impl<'a, 'c> Internaliser<'a, 'c> {
         ops.extend(xls);
         let rtys: Vec<IrType> = dests.iter().map(|&l| self.ctx.value_type(l)).collect();
         let o = self.op("soac.hist", &ops, &rtys, &[], vec![r0, r1]);
+        Ok(dest.with_leaves(self.results(o)))
+    }
+
+    /// The one array of an accumulator or its destination (an array of
+    /// tuples has several: not supported).
+    fn acc_leaf(&mut self, v: &V<'a>, span: Span) -> DResult<Value> {
+        match self.array_leaves(v, span)?[..] {
+            [l] => Ok(l),
+            _ => Err(unsupported(
+                span,
+                "an accumulator of tuples (a destination that is an array of tuples or records)",
+            )),
+        }
+    }
+
+    /// `scatter_stream dest f bs` (`op` `None`) and `hist_stream dest op ne
+    /// f bs`: a `soac.scatter_stream` or `soac.hist_stream` whose lambda
+    /// applies `f` to the accumulator and a row of `bs` (Note [Accumulator
+    /// ops] in the soac dialect).
+    fn acc_stream(
+        &mut self,
+        (dest, dest_t): (V<'a>, Type),
+        op: Option<((V<'a>, Type), (V<'a>, Type))>,
+        f: V<'a>,
+        (bs, bs_t): (V<'a>, Type),
+        span: Span,
+    ) -> DResult<V<'a>> {
+        let d = self.acc_leaf(&dest, span)?;
+        let acc_t = self.ctx.value_type(d);
+        let acc_dims = self.dims(d);
+        let bls = self.array_leaves(&bs, span)?;
+        let n = self.size(bls[0], 0)?;
+        let mut ops = vec![n, d];
+        let mut regions = Vec::new();
+        if let Some(((op, _), (ne, ne_t))) = &op {
+            let rt = self.row_type(acc_t);
+            ops.extend(self.neutral(ne, &[rt], span)?);
+            regions.push(self.operator(op, ne, ne_t, &[rt], span)?);
+        }
+        let mut arg_tys = vec![acc_t];
+        for &l in &bls {
+            let t = self.ctx.value_type(l);
+            arg_tys.push(self.row_type(t));
+        }
+        let b_t = row(&bs_t);
+        let (r, _, ()) = self.region(&arg_tys, |s, bargs| {
+            let acc = dest.with_leaves(vec![bargs[0]]);
+            let b = bs.rebuild(&mut bargs[1..].iter().copied());
+            let out = s.apply(f.clone(), vec![(acc, dest_t.clone()), (b, b_t.clone())], None, span)?;
+            let l = s.acc_leaf(&out, span)?;
+            let l = s.coerce(
+                l,
+                &acc_dims,
+                "the function's accumulator does not have the destination's size",
+            )?;
+            Ok((vec![l], ()))
+        })?;
+        regions.push(r);
+        ops.extend(bls);
+        let name = if op.is_some() {
+            "soac.hist_stream"
+        } else {
+            "soac.scatter_stream"
+        };
+        let o = self.op(name, &ops, &[acc_t], &[], regions);
         Ok(dest.with_leaves(self.results(o)))
     }
 

@@ -52,6 +52,20 @@ pub enum NumFn {
     FromBits,
 }
 
+// Note [Accumulators in the interpreter]
+// An accumulator (Note [Accumulators] in `check::builtins`) is the array
+// it writes into: `scatter_stream dest f bs` calls `f` on the rows of `bs`
+// in order, threading the array through (`acc = f acc b`), which is one
+// of the orders the parallel semantics allows. `acc_write acc i v` sets
+// row `i` (in place where the array is not shared), or to `op acc[i] v`
+// for a `hist_stream`; an index out of bounds leaves it. The operator is
+// not in the array: it is on the stack `Interp::acc_ops`, pushed while a
+// stream runs, and a write goes to the innermost stream running. That is
+// the accumulator's own stream: an accumulator is unique, so no function
+// can hold one as a free variable (consuming a free variable is an
+// error), and the accumulator of an outer stream cannot reach the `f` of
+// an inner one.
+
 /// The unqualified built-ins. The number is the count of arrays (`zip4`),
 /// index dimensions (`scatter_2d`) or unflattened dimensions. `map` takes
 /// one array: the prelude's `map2`.. map a `zip`.
@@ -84,6 +98,13 @@ pub enum Gen {
     Jvp2,
     /// `vjp2 f x y'` (Note [Reverse mode]).
     Vjp2,
+    /// `intrinsics.scatter_stream dest f bs` (Note [Accumulators in the
+    /// interpreter]).
+    ScatterStream,
+    /// `intrinsics.hist_stream dest op ne f bs`.
+    HistStream,
+    /// `intrinsics.acc_write acc i v`.
+    AccWrite,
 }
 
 impl Builtin {
@@ -187,6 +208,8 @@ impl Builtin {
                 Gen::Transpose | Gen::Flatten | Gen::Copy | Gen::Trace | Gen::Opaque => 1,
                 Gen::Unflatten(k) => k as usize + 1,
                 Gen::Split | Gen::Jvp2 | Gen::Vjp2 => 3,
+                Gen::ScatterStream | Gen::AccWrite => 3,
+                Gen::HistStream => 5,
             },
         }
     }
@@ -228,6 +251,9 @@ fn parse_general(name: &str) -> Option<Gen> {
         "opaque" => Gen::Opaque,
         "jvp2" => Gen::Jvp2,
         "vjp2" => Gen::Vjp2,
+        "intrinsics.scatter_stream" => Gen::ScatterStream,
+        "intrinsics.hist_stream" => Gen::HistStream,
+        "intrinsics.acc_write" => Gen::AccWrite,
         _ => return None,
     })
 }
@@ -465,6 +491,19 @@ impl<'a> Interp<'a> {
             Gen::Scatter(k) => {
                 let [dest, is, vs] = args_n(args, span)?;
                 self.scatter(k as usize, dest, is, vs, span)
+            }
+            Gen::ScatterStream => {
+                let [dest, f, bs] = args_n(args, span)?;
+                self.acc_stream(dest, None, f, bs, span)
+            }
+            Gen::HistStream => {
+                let [dest, op, _ne, f, bs] = args_n(args, span)?;
+                let op = fun_arg(op, span)?;
+                self.acc_stream(dest, Some(op), f, bs, span)
+            }
+            Gen::AccWrite => {
+                let [acc, i, v] = args_n(args, span)?;
+                self.acc_write(acc, i, v, span)
             }
             Gen::Filter | Gen::Partition => {
                 let [p, xs] = args_n(args, span)?;
@@ -784,6 +823,63 @@ impl<'a> Interp<'a> {
         }
         self.par_end(par, log_steps(n));
         Ok(Value::Array(dest))
+    }
+
+    /// `scatter_stream dest f bs` (`op` `None`) and `hist_stream dest op _
+    /// f bs`: Note [Accumulators in the interpreter].
+    fn acc_stream(
+        &mut self,
+        dest: Value<'a>,
+        op: Option<Rc<Fun<'a>>>,
+        f: Value<'a>,
+        bs: Value<'a>,
+        span: Span,
+    ) -> R<Value<'a>> {
+        let f = fun_arg(f, span)?;
+        let bs = array_arg(bs, span)?;
+        let mut acc = Value::Array(array_arg(dest, span)?);
+        self.acc_ops.push(op);
+        let mut par = self.par_begin();
+        let mut result = Ok(());
+        for i in 0..bs.outer() {
+            self.par_elem_begin();
+            match self.call2(&f, acc.clone(), bs.row(i), span) {
+                Ok(a) => acc = a,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+            self.par_elem_end(&mut par);
+        }
+        self.acc_ops.pop();
+        result?;
+        self.par_end(par, log_steps(bs.outer()));
+        Ok(acc)
+    }
+
+    /// `acc_write acc i v` into the innermost running stream's
+    /// accumulator (Note [Accumulators in the interpreter]).
+    fn acc_write(&mut self, acc: Value<'a>, i: Value<'a>, v: Value<'a>, span: Span) -> R<Value<'a>> {
+        let mut acc = array_arg(acc, span)?;
+        let Some(op) = self.acc_ops.last().cloned() else {
+            return internal(span, "acc_write outside scatter_stream and hist_stream");
+        };
+        let i = as_i64(&i, span)?;
+        self.tick();
+        if i < 0 || i as usize >= acc.outer() {
+            return Ok(Value::Array(acc));
+        }
+        let i = i as usize;
+        let new = match op {
+            Some(op) => {
+                let cur = acc.row(i);
+                self.call2(&op, cur, v, span)?
+            }
+            None => v,
+        };
+        Rc::make_mut(&mut acc).set_row(i, new).map_err(|m| error(span, m))?;
+        Ok(Value::Array(acc))
     }
 
     /// `scatter`, `scatter_2d`, `scatter_3d`: out-of-range indices are

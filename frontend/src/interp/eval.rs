@@ -135,6 +135,10 @@ pub(crate) struct Interp<'a> {
     /// The tag of the latest `jvp2` or `vjp2` call (Note [One chain-rule
     /// table]).
     pub ad_tag: u32,
+    /// The accumulator streams running, innermost last: the operator of
+    /// each `hist_stream`, `None` for a `scatter_stream` (Note
+    /// [Accumulators in the interpreter] in `builtins`).
+    pub(crate) acc_ops: Vec<Option<Rc<Fun<'a>>>>,
     stack_base: usize,
     stack_budget: usize,
 }
@@ -167,6 +171,7 @@ impl<'a> Interp<'a> {
             work: 0,
             span: 0,
             ad_tag: 0,
+            acc_ops: Vec::new(),
             stack_base: std::ptr::addr_of!(probe) as usize,
             stack_budget: stack_budget(),
         }

@@ -172,6 +172,9 @@ pub fn elaborate_prelude(sm: &mut SourceMap, prelude: Program) -> Result<Elabora
     for d in prelude.decs {
         el.dec(d, &mut scope, Some(&mut exports), &ctx)?;
     }
+    exports
+        .mods
+        .insert(Rc::from(INTRINSICS), Module::Struct(Rc::new(accumulator_module())));
     Ok(ElaboratedPrelude { decs: el.out, exports })
 }
 
@@ -184,6 +187,12 @@ pub fn elaborate_program(
     program: Program,
 ) -> Result<Vec<Dec>, Diag> {
     let mut el = Elab::new(sm, p.exports.clone());
+    // The flat names of `intrinsics`' accumulator members are taken (an
+    // imported `intrinsics.fut` defines its own `acc`, `scatter_stream`).
+    el.used.insert(builtins::ACC_TYPE.into());
+    for f in builtins::ACC_FUNCTIONS {
+        el.used.insert(format!("{INTRINSICS}.{f}").into());
+    }
     el.loading.push(file_key(&el.sm.file(file).name));
     el.file(program, file, true)?;
     Ok(el.out)
@@ -713,12 +722,44 @@ impl<'s> Elab<'s> {
 /// operations, math functions, conversions) form a structure
 /// `intrinsics.T` whose values are the built-ins `T.f` and whose type `t`
 /// is `T`. The prelude builds the numeric modules `i8` ... `f64` and
-/// `bool` from them in Futhark (`prelude/prelude.fut`). `intrinsics` is
-/// in the prelude's scope but not among its exports, so a program cannot
-/// name it, and a program's own `intrinsics` is just another module. The
+/// `bool` from them in Futhark (`prelude/prelude.fut`). That `intrinsics`
+/// is in the prelude's scope only; programs see another, with only the
+/// accumulators ([`accumulator_module`]), and a program's own
+/// `intrinsics` is just another module. The
 /// flat names of the intrinsics (`i32.+`) are those of the built-ins,
 /// which the checker, the interpreter and the internaliser know by name.
 const INTRINSICS: &str = "intrinsics";
+
+/// The part of `intrinsics` that every program sees, as in Futhark: the
+/// accumulators (Note [Accumulators] in `check::builtins`), the type
+/// `acc` and the functions that make and write them.
+fn accumulator_module() -> Env {
+    let mut env = Env::default();
+    for f in builtins::ACC_FUNCTIONS {
+        env.vals.insert(
+            Rc::from(*f),
+            ValEnt {
+                flat: format!("{INTRINSICS}.{f}").into(),
+                span: Span::default(),
+                builtin: true,
+            },
+        );
+    }
+    env.types.insert(
+        Rc::from("acc"),
+        TypeEnt {
+            flat: builtins::ACC_TYPE.into(),
+            params: vec![TypeParam::Type {
+                name: "t".into(),
+                liftedness: Liftedness::Unlifted,
+                span: Span::default(),
+            }],
+            span: Span::default(),
+            liftedness: Liftedness::SizeLifted,
+        },
+    );
+    env
+}
 
 fn intrinsic_modules() -> Env {
     let mut env = Env::default();

@@ -31,7 +31,10 @@
 //! First of all, reductions of arrays become a map of reductions or a
 //! loop ([`array_reduce`], Note [Array reductions]), and scatters and
 //! histograms inside lambdas, and histograms of arrays, become loops
-//! ([`sequential`], Note [Sequential writes]).
+//! ([`sequential`], Note [Sequential writes]). Before all of that,
+//! accumulator streams become scatters or histograms, or loops
+//! ([`accumulators`], Notes [Accumulators as scatter and hist] and
+//! [Sequential accumulators]).
 
 use futmlir_dialects::ir::{
     AttrKind, BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, RegionId, Type, Value, ValueMap,
@@ -42,6 +45,7 @@ use distribute::{distribute, has_inner_parallelism, split_redomap};
 use futmlir_passes::soac::analysis::{defined_inside as defined_in, held_by, SOAC_OPS};
 use interchange::interchange;
 
+mod accumulators;
 mod array_reduce;
 mod distribute;
 mod interchange;
@@ -69,6 +73,7 @@ struct ToSegop {
 
 impl Pass for ToSegop {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+        accumulators::accumulator_streams(ctx, op)?;
         split_post_lambdas(ctx, op);
         split_multiple_writes(ctx, op);
         array_reduce::array_reductions(ctx, op);

@@ -221,6 +221,11 @@ fn simplify_op(ctx: &mut Context, o: OpId, taken: &HashSet<Value>) -> Vec<&'stat
         "soac.screma" => &[("unused-results", unused_post), ("hoisted", hoist)],
         "soac.scatter" => &[("concat-scatter", concat_scatter), ("hoisted", hoist)],
         "soac.hist" | "soac.stream_seq" | "soac.stream_par" | "soac.filter" | "soac.partition" => &[("hoisted", hoist)],
+        "soac.scatter_stream" => &[("unwritten-accumulators", unwritten_accumulator)],
+        "soac.hist_stream" => &[
+            ("neutral-writes", neutral_writes),
+            ("unwritten-accumulators", unwritten_accumulator),
+        ],
         "soac.loop" => &[
             ("trivial-loops", trivial_loop),
             ("unrolled", unroll),
@@ -1388,6 +1393,57 @@ fn invariant_body(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
     let out: Vec<Value> = ctx.results(guarded).collect();
     ctx.replace_op(o, &out);
     true
+}
+
+/// **Note [Simplifying accumulators].**
+/// Two of Futhark's simplifications of accumulators (Note [Accumulator
+/// ops] in the soac dialect): a stream whose lambda yields its
+/// accumulator as it got it writes nothing, and is its destination
+/// (Futhark's accs/id.fut); in a `hist_stream`, a write of the neutral
+/// element changes nothing (`op x ne = x`) and goes (accs/neutral.fut),
+/// which may leave the stream writing nothing.
+fn unwritten_accumulator(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let lambda = body(ctx, o, ctx.regions(o).len() - 1);
+    let acc = ctx.block_args(lambda)[0];
+    if ctx.operands(terminator(ctx, lambda)) != [acc] {
+        return false;
+    }
+    // What else the lambda does only computes values (an assertion
+    // stays, and so does the stream).
+    let ops: Vec<OpId> = ctx.block_ops(lambda).collect();
+    if !ops.iter().all(|&x| effect_free(ctx, x)) {
+        return false;
+    }
+    let dest = ctx.operand(o, 1);
+    ctx.replace_op(o, &[dest]);
+    true
+}
+
+/// The writes of the neutral element in a `hist_stream` go (Note
+/// [Simplifying accumulators]).
+fn neutral_writes(ctx: &mut Context, o: OpId, _: &HashSet<Value>) -> bool {
+    let ne = ctx.operand(o, 2);
+    let constant = |ctx: &Context, v: Value| {
+        ctx.defining_op(v)
+            .filter(|&d| ctx.op_name(d) == "soac.constant")
+            .and_then(|d| ctx.attr(d, "value"))
+    };
+    let ne_const = constant(ctx, ne);
+    let mut neutral = Vec::new();
+    ctx.walk(o, &mut |w| {
+        if ctx.op_name(w) == "soac.acc_write" {
+            let v = ctx.operand(w, 2);
+            let is_ne = v == ne || ne_const.is_some() && constant(ctx, v) == ne_const;
+            if is_ne && futmlir_dialects::soac::acc_stream(ctx, ctx.operand(w, 0)) == Some(o) {
+                neutral.push(w);
+            }
+        }
+    });
+    for &w in &neutral {
+        let acc = ctx.operand(w, 0);
+        ctx.replace_op(w, &[acc]);
+    }
+    !neutral.is_empty()
 }
 
 /// An assertion whose condition folded to `true` always holds.

@@ -596,3 +596,40 @@
   }) : (f32, f32) -> f32
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (f32, f32) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %dest: !fut.array<[%m]i32>):
+  // expected-error @+1 {{'soac.scatter_stream' op region #0 expects 2 block arguments, found 1}}
+  %r = "soac.scatter_stream"(%n, %dest, %is) ({
+  ^bb0(%acc: !fut.array<[%m]i32>):
+    "soac.yield"(%acc) : (!fut.array<[%m]i32>) -> ()
+  }) : (i64, !fut.array<[%m]i32>, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+  "soac.return"(%r) : (!fut.array<[%m]i32>) -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %dest: !fut.array<[%m]i32>):
+  %zero = "soac.constant"() {value = 0 : i64} : () -> i64
+  // expected-error @+1 {{'soac.hist_stream' op the neutral element has type i64, but the destination has rows of another type}}
+  %h = "soac.hist_stream"(%n, %dest, %zero, %is) ({
+  ^bb0(%a: i32, %b: i32):
+    "soac.yield"(%a) : (i32) -> ()
+  }, {
+  ^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
+    "soac.yield"(%acc) : (!fut.array<[%m]i32>) -> ()
+  }) : (i64, !fut.array<[%m]i32>, i64, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+  "soac.return"(%h) : (!fut.array<[%m]i32>) -> ()
+}) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%m: i64, %acc: !fut.array<[%m]i32>, %i: i64, %v: f32):
+  // expected-error @+1 {{'soac.acc_write' op the value has type f32, but the accumulator [%v0]i32 has rows of another type}}
+  %a = "soac.acc_write"(%acc, %i, %v) : (!fut.array<[%m]i32>, i64, f32) -> !fut.array<[%m]i32>
+  "soac.return"(%a) : (!fut.array<[%m]i32>) -> ()
+}) {sym_name = "f", function_type = (i64, !fut.array<[?]i32>, i64, f32) -> !fut.array<[?]i32>} : () -> ()

@@ -284,3 +284,39 @@
   }) : (f32, f32) -> (f32, f32)
   "soac.return"(%y#1) : (f32) -> ()
 }) {sym_name = "tangent", function_type = (f32, f32) -> f32} : () -> ()
+
+// -----
+
+// CHECK-LABEL: "accumulators"
+// CHECK: soac.scatter_stream(
+// CHECK: soac.acc_write(
+// CHECK: soac.hist_stream(
+// CHECK: soac.loop(
+// CHECK: soac.acc_write(
+"soac.func"() ({
+^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %dest: !fut.array<[%m]i32>):
+  %r = "soac.scatter_stream"(%n, %dest, %is) ({
+  ^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
+    %one = "soac.constant"() {value = 1 : i32} : () -> i32
+    %acc2 = "soac.acc_write"(%acc, %i, %one) : (!fut.array<[%m]i32>, i64, i32) -> !fut.array<[%m]i32>
+    "soac.yield"(%acc2) : (!fut.array<[%m]i32>) -> ()
+  }) : (i64, !fut.array<[%m]i32>, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+  %zero = "soac.constant"() {value = 0 : i32} : () -> i32
+  %h = "soac.hist_stream"(%n, %r, %zero, %is) ({
+  ^bb0(%a: i32, %b: i32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (i32, i32) -> i32
+    "soac.yield"(%c) : (i32) -> ()
+  }, {
+  ^bb0(%acc: !fut.array<[%m]i32>, %i: i64):
+    %two = "soac.constant"() {value = 2 : i64} : () -> i64
+    %acc2 = "soac.loop"(%two, %acc) ({
+    ^bb0(%j: i64, %a: !fut.array<[%m]i32>):
+      %k = "soac.binop"(%i, %j) {kind = "add"} : (i64, i64) -> i64
+      %v = "soac.convop"(%j) {kind = "trunc"} : (i64) -> i32
+      %a2 = "soac.acc_write"(%a, %k, %v) : (!fut.array<[%m]i32>, i64, i32) -> !fut.array<[%m]i32>
+      "soac.yield"(%a2) : (!fut.array<[%m]i32>) -> ()
+    }) {form = "for"} : (i64, !fut.array<[%m]i32>) -> !fut.array<[%m]i32>
+    "soac.yield"(%acc2) : (!fut.array<[%m]i32>) -> ()
+  }) : (i64, !fut.array<[%m]i32>, i32, !fut.array<[%n]i64>) -> !fut.array<[%m]i32>
+  "soac.return"(%h) : (!fut.array<[%m]i32>) -> ()
+}) {sym_name = "accumulators", function_type = (i64, i64, !fut.array<[?]i64>, !fut.array<[?]i32>) -> !fut.array<[?]i32>} : () -> ()
