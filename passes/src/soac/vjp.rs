@@ -97,6 +97,7 @@ impl Pass for Vjp {
 pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
     let loc = ctx.location(j);
     lower_to_loops(ctx, j, loc)?;
+    combine_indexes(ctx, j);
     let mut a = Adjoints {
         ctx,
         vm: ValueMap::default(),
@@ -240,6 +241,40 @@ fn min_or_max(ctx: &Context, region: RegionId) -> Option<&'static str> {
         Some(AttrKind::String(s)) if ctx.str(*s) == "min" => Some("min"),
         Some(AttrKind::String(s)) if ctx.str(*s) == "max" => Some("max"),
         _ => None,
+    }
+}
+
+/// Make each `index` of an `index`'s result (a row: `g[i][j]` is
+/// internalised as two, with the bounds check between) one `index` of
+/// the whole array, in `soac.vjp` `j`'s region (about to be replaced), so
+/// that its adjoint is one element (Note [Sparse adjoints]) rather than a
+/// row made dense. The row's `index` stays for its other uses, if any.
+fn combine_indexes(ctx: &mut Context, j: OpId) {
+    let mut todo = Vec::new();
+    ctx.walk(j, &mut |n| {
+        if ctx.op_name(n) == "soac.index" {
+            if let Some(d) = ctx.defining_op(ctx.operand(n, 0)) {
+                if ctx.op_name(d) == "soac.index" {
+                    todo.push(n);
+                }
+            }
+        }
+    });
+    // In order: a chain of three becomes one.
+    for n in todo {
+        let row = ctx.operand(n, 0);
+        let d = ctx.defining_op(row).expect("filtered");
+        let mut ops = ctx.operands(d).to_vec();
+        ops.extend(&ctx.operands(n)[1..]);
+        let t = ctx.value_type(ctx.result(n, 0));
+        let name = ctx.op_name_sym(n);
+        let loc = ctx.location(n);
+        let c = ctx.create_op(name, &ops, &[t], &[], Vec::new(), loc);
+        let mut b = Builder::new(ctx);
+        b.point = InsertPoint::Before(n);
+        b.insert(c);
+        let r = ctx.result(c, 0);
+        ctx.replace_op(n, &[r]);
     }
 }
 
@@ -579,17 +614,52 @@ impl Adjoints<'_> {
         Ok(r)
     }
 
-    /// The sum of the rows of (new) array `a`.
+    /// The sum of the rows of (new) array `a`: for rows that are arrays,
+    /// the sums of the columns of `a` seen as `[n][R]` (a map of sums
+    /// over its transpose, which kernel extraction makes a segmented
+    /// reduction) rather than a reduction by an array operator.
     fn sum_rows(&mut self, a: Value) -> R<Value> {
         let t = self.ctx.value_type(a);
         let rt = row_type(self.ctx, t);
         let dims = self.sizes(a);
         let s = elem(self.ctx, t).expect("a sum of numbers");
+        let et = self.ctx.scalar(s);
+        if dims.len() == 1 {
+            let z = self.constant(s, 0.0);
+            let op = self.plus_region(et)?;
+            let r = self.emit("soac.reduce", &[dims[0], z, a], &[et], &[], vec![op]);
+            return Ok(self.ctx.result(r, 0));
+        }
+        let mut cols = dims[1];
+        for &d in &dims[2..] {
+            cols = self.bin("mul", cols, d);
+        }
+        let flat_t = {
+            let inner = array_of(self.ctx, cols, et);
+            array_of(self.ctx, dims[0], inner)
+        };
+        let flat = self.emit1("soac.reshape", &[a, dims[0], cols], flat_t, &[]);
+        let tr_t = {
+            let inner = array_of(self.ctx, dims[0], et);
+            array_of(self.ctx, cols, inner)
+        };
+        let perm: Vec<_> = [1i64, 0].iter().map(|&i| self.ctx.int_attr(i, Scalar::I64)).collect();
+        let perm = self.ctx.intern_attr(AttrKind::Array(perm));
+        let tr = self.emit1("soac.rearrange", &[flat], tr_t, &[("perm", perm)]);
+        let col_t = array_of(self.ctx, dims[0], et);
+        let (r, b, args) = self.new_region(&[col_t]);
+        let saved = self.enter(b);
+        let op = self.plus_region(et)?;
         let z = self.constant(s, 0.0);
-        let ne = self.filled(&dims[1..], z);
-        let op = self.plus_region(rt)?;
-        let r = self.emit("soac.reduce", &[dims[0], ne, a], &[rt], &[], vec![op]);
-        Ok(self.ctx.result(r, 0))
+        let red = self.emit("soac.reduce", &[dims[0], z, args[0]], &[et], &[], vec![op]);
+        let v = self.ctx.result(red, 0);
+        self.leave(&[v], saved);
+        let sums_t = array_of(self.ctx, cols, et);
+        let sums = self.emit("soac.map", &[cols, tr], &[sums_t], &[], vec![r]);
+        let sums = self.ctx.result(sums, 0);
+        let mut ops = vec![sums];
+        ops.extend(&dims[1..]);
+        Ok(self.emit1("soac.reshape", &ops, rt, &[]))
     }
 
     /// `n` copies of (new) value `v`.
