@@ -43,6 +43,12 @@ def vjp 'a 'b (f: a -> b) (x: a) (y': b): a = (vjp2 f x y').1
 def mjp 'a 'b [n] (f: a -> b) (x: a) (y': [n]b): [n]a = map (\t -> (vjp2 f x t).1) y'
 def mjp2 'a 'b [n] (f: a -> b) (x: a) (y': [n]b): (b, [n]a) = (f x, mjp f x y')
 
+-- A custom adjoint whose function gets the tape `c` that `f` made beside
+-- its result, and the result's cotangent, on the intrinsic `with_vjp f f'
+-- x` (`f x`, with the adjoint `f' (f x) y'`).
+def with_vjp_tape 'a 'b 'c (f: a -> (c, b)) (f': (c, b) -> a) (x: a): b =
+  (with_vjp f (\(c, _) (_, b') -> f' (c, b')) x).1
+
 -- A break point in Futhark's REPL, which futmlir does not have: the
 -- identity, like `trace` without the printing.
 def break 't (x: t): t = x

@@ -564,6 +564,11 @@ impl<'c> Machine<'c> {
                 self.lambda(env, b, Vec::new())
             }
             "soac.loop" => self.loop_(env, op, args),
+            // Outside reverse-mode AD, a custom adjoint's function.
+            "soac.with_vjp" => {
+                let b = self.body(op, 0)?;
+                self.lambda(env, b, args)
+            }
             "soac.iota" => wrap(self.iota(&args)),
             "soac.replicate" => {
                 self.expect_count(op, "operands", nargs, 2)?;

@@ -634,6 +634,29 @@ adjoint program (Note [Reverse-mode AD] in passes/src/soac/vjp.rs).
             verify: v::vjp,
         },
         OpDef {
+            name: "soac.with_vjp",
+            summary: "A function with a custom adjoint (Futhark's `with_vjp`).",
+            description: r#"Operands `xs...`: the arguments. Region 0 is the function `f`: it takes
+the arguments and yields `m` values, the results. Region 1 is the
+adjoint `f'`: it takes the `m` results and their `m` cotangents and
+yields the arguments' adjoints. Outside reverse-mode AD the op is `f`;
+`soac-vjp` uses `f'` for its adjoint, and replaces the others by `f`
+(Note [Reverse-mode AD] in passes/src/soac/vjp.rs).
+
+```mlir
+%y = "soac.with_vjp"(%x) ({
+^bb0(%a: f32):
+  %r = "soac.unop"(%a) {kind = "round"} : (f32) -> f32
+  "soac.yield"(%r) : (f32) -> ()
+}, {
+^bb0(%r: f32, %dr: f32):
+  "soac.yield"(%dr) : (f32) -> ()
+}) : (f32) -> f32
+```"#,
+            traits: NONE,
+            verify: v::with_vjp,
+        },
+        OpDef {
             name: "soac.if",
             summary: "Chooses one of two regions on an i1 condition.",
             description: r#"Both regions take no arguments and yield the result types.

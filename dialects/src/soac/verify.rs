@@ -342,6 +342,23 @@ pub fn vjp(v: &OpView) -> Result<(), String> {
     Ok(())
 }
 
+/// `with_vjp(xs...)`: region 0 takes the arguments and yields the `m`
+/// results; region 1 takes the results and their cotangents and yields
+/// the arguments' adjoints.
+pub fn with_vjp(v: &OpView) -> Result<(), String> {
+    v.expect_regions(2)?;
+    let ots = v.operand_types();
+    v.expect_block_args(0, &ots)?;
+    let ys = v.yielded_types(0)?;
+    v.expect_results(ys.len())?;
+    let rts = v.result_types();
+    let mut both = rts.clone();
+    both.extend(&rts);
+    v.expect_block_args(1, &both)?;
+    v.expect_yield(1, &ots)?;
+    Ok(())
+}
+
 /// `if(c)`: two regions without arguments, each yielding the result types.
 pub fn if_(v: &OpView) -> Result<(), String> {
     v.expect_operands(1)?;

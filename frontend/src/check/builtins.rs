@@ -77,6 +77,9 @@ pub const GENERAL: &[(&str, &str)] = &[
     // Reverse-mode AD; the prelude's `vjp`, `mjp` and `mjp2` are built on
     // it (Note [Reverse mode] in interp/tape.rs).
     ("vjp2", "'a 'b (a -> b) -> a -> b -> (b, a)"),
+    // A custom adjoint (Note [Custom adjoints] in interp/tape.rs); the
+    // prelude's `with_vjp_tape` is built on it.
+    ("with_vjp", "'a 'b (a -> b) -> (b -> b -> a) -> a -> b"),
     // Accumulators (Note [Accumulators]): the members of the module
     // `intrinsics` that programs may name. `acc` is the abstract type
     // `intrinsics.acc` ([`ACC_TYPE`]).

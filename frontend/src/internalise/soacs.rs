@@ -42,6 +42,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             "map" => self.map(&args[0].0, &args[1..], span),
             "jvp2" => self.jvp2(a(0).0, a(1), a(2).0, span),
             "vjp2" => self.vjp2(a(0).0, a(1), a(2).0, span),
+            "with_vjp" => self.with_vjp(a(0), a(1).0, a(2), span),
             "reduce" | "reduce_comm" => self.reduce_or_scan(a(0), a(1), a(2), false, name == "reduce_comm", span),
             "scan" => self.reduce_or_scan(a(0), a(1), a(2), true, false, span),
             "hist" => {
@@ -562,6 +563,71 @@ impl<'a, 'c> Internaliser<'a, 'c> {
     /// program (Note [Reverse-mode AD] in `passes/src/soac/vjp.rs`).
     fn vjp2(&mut self, f: V<'a>, x: (V<'a>, Type), dy: V<'a>, span: Span) -> DResult<V<'a>> {
         self.ad_op("vjp", f, x, dy, span)
+    }
+
+    /// `with_vjp f f' x`: a `soac.with_vjp` of `x`'s leaves whose first
+    /// region is `f` and whose second is `f'`, over the leaves of `f x` and
+    /// of its cotangent; its results are the leaves of `f x`. `soac-vjp`
+    /// uses `f'` for the adjoint and replaces every other one by `f`
+    /// (Note [Reverse-mode AD] in `passes/src/soac/vjp.rs`).
+    fn with_vjp(&mut self, (f, ft): (V<'a>, Type), fp: V<'a>, (x, xt): (V<'a>, Type), span: Span) -> DResult<V<'a>> {
+        let yt = match &ft {
+            Type::Arrow { ret, .. } => (**ret).clone(),
+            _ => return Err(internal(span, "`with_vjp` of a value that is not a function")),
+        };
+        let xs = x
+            .leaves()
+            .ok_or_else(|| unsupported(span, "`with_vjp` of a function-valued argument"))?;
+        let tys: Vec<IrType> = xs.iter().map(|&v| self.ctx.value_type(v)).collect();
+        let mut result = None;
+        let (r, ys, ()) = self.region(&tys, |s, bargs| {
+            let out = s.apply(f.clone(), vec![(x.with_leaves(bargs), xt.clone())], None, span)?;
+            let ls = out
+                .leaves()
+                .ok_or_else(|| unsupported(span, "`with_vjp` of a function with a function-valued result"))?;
+            result = Some(out);
+            Ok((ls, ()))
+        })?;
+        let shape = result.expect("the region was built");
+        let ytys: Vec<IrType> = ys
+            .iter()
+            .map(|&y| {
+                let t = self.ctx.value_type(y);
+                self.hoist(t, &[r])
+            })
+            .collect();
+        let mut both = ytys.clone();
+        both.extend(&ytys);
+        let (r2, _, ()) = self.region(&both, |s, bargs| {
+            let (yv, ybar) = bargs.split_at(ytys.len());
+            let args = vec![
+                (shape.with_leaves(yv.to_vec()), yt.clone()),
+                (shape.with_leaves(ybar.to_vec()), yt.clone()),
+            ];
+            let out = s.apply(fp.clone(), args, None, span)?;
+            let ls = out
+                .leaves()
+                .ok_or_else(|| unsupported(span, "`with_vjp` of an adjoint with a function-valued result"))?;
+            let mut fitted = Vec::new();
+            for (&l, &x) in ls.iter().zip(&xs) {
+                let want = s.dims(x);
+                fitted.push(s.coerce(
+                    l,
+                    &want,
+                    "with_vjp: the adjoint does not have the shape of the argument",
+                )?);
+            }
+            if fitted.len() != xs.len() {
+                return Err(internal(span, "`with_vjp`: an adjoint shaped unlike the argument"));
+            }
+            Ok((fitted, ()))
+        })?;
+        let op = self.op("soac.with_vjp", &xs, &ytys, &[], vec![r, r2]);
+        let mut out = Vec::new();
+        for v in self.results(op) {
+            out.push(self.refine(v)?);
+        }
+        Ok(shape.with_leaves(out))
     }
 
     /// `soac.jvp` or `soac.vjp` (`which`) of `f` at `x`, with the seed

@@ -98,6 +98,8 @@ pub enum Gen {
     Jvp2,
     /// `vjp2 f x y'` (Note [Reverse mode]).
     Vjp2,
+    /// `with_vjp f f' x` (Note [Custom adjoints]).
+    WithVjp,
     /// `intrinsics.scatter_stream dest f bs` (Note [Accumulators in the
     /// interpreter]).
     ScatterStream,
@@ -207,7 +209,7 @@ impl Builtin {
                 Gen::Replicate | Gen::Concat | Gen::Rotate => 2,
                 Gen::Transpose | Gen::Flatten | Gen::Copy | Gen::Trace | Gen::Opaque => 1,
                 Gen::Unflatten(k) => k as usize + 1,
-                Gen::Split | Gen::Jvp2 | Gen::Vjp2 => 3,
+                Gen::Split | Gen::Jvp2 | Gen::Vjp2 | Gen::WithVjp => 3,
                 Gen::ScatterStream | Gen::AccWrite => 3,
                 Gen::HistStream => 5,
             },
@@ -251,6 +253,7 @@ fn parse_general(name: &str) -> Option<Gen> {
         "opaque" => Gen::Opaque,
         "jvp2" => Gen::Jvp2,
         "vjp2" => Gen::Vjp2,
+        "with_vjp" => Gen::WithVjp,
         "intrinsics.scatter_stream" => Gen::ScatterStream,
         "intrinsics.hist_stream" => Gen::HistStream,
         "intrinsics.acc_write" => Gen::AccWrite,
@@ -449,8 +452,31 @@ impl<'a> Interp<'a> {
                 let tape = Rc::new(tape::Tape::default());
                 let x = tape::seed(x, tag, &tape, span)?;
                 let r = self.call1(&f, x.clone(), span)?;
-                let (p, adj) = tape::sweep(&x, r, yt, tag, &tape, span)?;
+                let (p, adj) = tape::sweep(&x, r, yt, tag, &tape, span, &mut |g, a, b| self.call2(g, a, b, span))?;
                 Ok(Value::Tuple(Rc::new(vec![p, adj])))
+            }
+            Gen::WithVjp => {
+                let [f, fp, x] = args_n(args, span)?;
+                let f = fun_arg(f, span)?;
+                let adjoint = fun_arg(fp, span)?;
+                let Some((tag, tape)) = tape::innermost(&x) else {
+                    return self.call1(&f, x, span);
+                };
+                let y = self.call1(&f, tape::strip(x.clone(), tag), span)?;
+                let first = tape.len();
+                let y_tracked = tape::seed(y.clone(), tag, &tape, span)?;
+                if tape.len() > first {
+                    tape.add_custom(
+                        first,
+                        tape::Custom {
+                            adjoint,
+                            y,
+                            y_tracked: y_tracked.clone(),
+                            x,
+                        },
+                    );
+                }
+                Ok(y_tracked)
             }
             Gen::Map => {
                 let [f, xs] = args_n(args, span)?;

@@ -2,13 +2,14 @@
 //! tape of tracked numbers. See Note [Reverse mode].
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::span::Span;
 
 use super::ad::{self, bottom, bottom_r, data_of, is_number, zero_of, Partial};
 use super::eval::{err, internal, R};
-use super::value::{Array, Data, SumValue, Value};
+use super::value::{Array, Data, Fun, SumValue, Value};
 
 // Note [Reverse mode]
 // ~~~~~~~~~~~~~~~~~~~
@@ -64,6 +65,79 @@ pub struct Tracked<'a> {
 #[derive(Default)]
 pub struct Tape<'a> {
     nodes: RefCell<Vec<Vec<(usize, Partial<'a>)>>>,
+    /// The `with_vjp` calls, by the first node of their result (Note
+    /// [Custom adjoints]).
+    customs: RefCell<HashMap<usize, Custom<'a>>>,
+}
+
+// Note [Custom adjoints]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// `with_vjp f f' x` is `f x`, whose adjoint is `f' (f x) y'` instead of
+// what the return sweep would find in `f`. Where the innermost AD call
+// that `x` takes part in is a `vjp2` (its numbers tracked on a tape), `f`
+// runs on `x` without that call's tracking, its result's numbers become
+// new leaves of the tape, and the tape remembers (`Custom`) the call at
+// the first of those nodes. Nodes are numbered in order, so when the
+// return sweep reaches that node, every use of the result has been swept
+// and its adjoint `y'` is complete: the sweep calls `f' y y'` and adds the
+// result to the adjoint of `x`. Where the innermost call is a `jvp2`, or
+// there is none, `with_vjp f f' x` is just `f x` (forward mode
+// differentiates `f`).
+
+/// A `with_vjp f f' x` call on a tape (Note [Custom adjoints]).
+pub struct Custom<'a> {
+    /// `f'`.
+    pub adjoint: Rc<Fun<'a>>,
+    /// `f x`, and the same with its numbers on the tape.
+    pub y: Value<'a>,
+    pub y_tracked: Value<'a>,
+    /// `x`, tracked.
+    pub x: Value<'a>,
+}
+
+impl<'a> Tape<'a> {
+    /// The number of nodes so far.
+    pub fn len(&self) -> usize {
+        self.nodes.borrow().len()
+    }
+
+    /// Remember `with_vjp` call `c`, whose result's first node is `first`.
+    pub fn add_custom(&self, first: usize, c: Custom<'a>) {
+        self.customs.borrow_mut().insert(first, c);
+    }
+}
+
+/// The tag and tape of the innermost AD call whose numbers `v` holds, when
+/// that call is a `vjp2` (Note [Custom adjoints]).
+pub fn innermost<'a>(v: &Value<'a>) -> Option<(u32, Rc<Tape<'a>>)> {
+    fn walk<'a>(v: &Value<'a>, best: &mut (u32, Option<Rc<Tape<'a>>>)) {
+        match v {
+            Value::Tracked(t) => {
+                if t.tag > best.0 {
+                    *best = (t.tag, Some(t.tape.clone()));
+                }
+            }
+            Value::Dual(d) => {
+                if d.tag > best.0 {
+                    *best = (d.tag, None);
+                }
+            }
+            Value::Array(a) => {
+                if let Data::Boxed(vs) = &a.data {
+                    for x in vs.iter() {
+                        walk(x, best);
+                    }
+                }
+            }
+            Value::Tuple(xs) => xs.iter().for_each(|x| walk(x, best)),
+            Value::Record(xs) => xs.iter().for_each(|(_, x)| walk(x, best)),
+            Value::Sum(s) => s.payload.iter().for_each(|x| walk(x, best)),
+            _ => {}
+        }
+    }
+    let mut best = (0, None);
+    walk(v, &mut best);
+    best.1.map(|t| (best.0, t))
 }
 
 /// A new node on `tape`, of call `tag`, computed from `parents`.
@@ -243,7 +317,7 @@ impl<'a> Adjoints<'a> {
 }
 
 /// `v` without the tracked numbers of call `tag` (their primals instead).
-fn strip<'a>(v: Value<'a>, tag: u32) -> Value<'a> {
+pub fn strip<'a>(v: Value<'a>, tag: u32) -> Value<'a> {
     match v {
         Value::Tracked(t) if t.tag == tag => t.primal.clone(),
         Value::Array(a) => match &a.data {
@@ -266,6 +340,9 @@ fn strip<'a>(v: Value<'a>, tag: u32) -> Value<'a> {
 /// The return sweep of the `vjp2` call `tag` whose argument, seeded, was
 /// `x` and whose function returned `r`, with the cotangent `yt`: the
 /// primal result and the adjoint of `x` (Note [Reverse mode]).
+/// `call` applies a `with_vjp`'s adjoint function to its two arguments
+/// (Note [Custom adjoints]).
+#[allow(clippy::too_many_arguments)]
 pub fn sweep<'a>(
     x: &Value<'a>,
     r: Value<'a>,
@@ -273,8 +350,10 @@ pub fn sweep<'a>(
     tag: u32,
     tape: &Tape<'a>,
     span: Span,
+    call: &mut dyn FnMut(&Rc<Fun<'a>>, Value<'a>, Value<'a>) -> R<Value<'a>>,
 ) -> R<(Value<'a>, Value<'a>)> {
     let nodes = std::mem::take(&mut *tape.nodes.borrow_mut());
+    let mut customs = std::mem::take(&mut *tape.customs.borrow_mut());
     let mut adjoints = Adjoints {
         tag,
         adj: vec![None; nodes.len()],
@@ -282,6 +361,11 @@ pub fn sweep<'a>(
     };
     let primal = adjoints.seed_result(r, yt)?;
     for (i, parents) in nodes.iter().enumerate().rev() {
+        if let Some(c) = customs.remove(&i) {
+            let ybar = adjoints.read(&c.y_tracked)?;
+            let xbar = call(&c.adjoint, c.y, ybar)?;
+            adjoints.seed_result(c.x, xbar)?;
+        }
         let Some(a) = adjoints.adj[i].clone() else {
             continue;
         };

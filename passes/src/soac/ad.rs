@@ -8,7 +8,7 @@ use super::analysis::held_by;
 
 use futmlir_dialects::ir::{
     Attr, AttrKind, Builder, Context, Diagnostic, Dim, InsertPoint, Location, OpId, RegionId, Scalar, Type, TypeKind,
-    Value,
+    Value, ValueMap,
 };
 
 /// The element type of a scalar or array type.
@@ -276,10 +276,53 @@ pub fn run(ctx: &mut Context, module: OpId, own: &str) -> Result<(), Diagnostic>
             continue;
         }
         if ctx.op_name(o) == "soac.jvp" {
+            // Forward mode differentiates a `with_vjp`'s function.
+            inline_with_vjps(ctx, o);
             super::jvp::differentiate(ctx, module, o)?;
         } else {
             super::vjp::differentiate(ctx, o)?;
         }
     }
+    // Reverse mode is the last: a `with_vjp` outside it is its function.
+    if own == "soac.vjp" {
+        inline_with_vjps(ctx, module);
+    }
     Ok(())
+}
+
+/// Replace every `soac.with_vjp` nested in `op` by its function (region
+/// 0) applied to its operands.
+pub fn inline_with_vjps(ctx: &mut Context, op: OpId) {
+    let mut ws = Vec::new();
+    ctx.walk(op, &mut |o| {
+        if ctx.op_name(o) == "soac.with_vjp" {
+            ws.push(o);
+        }
+    });
+    // Inner ones first: an outer one's copy then has none.
+    for w in ws.into_iter().rev() {
+        let region = ctx.regions(w)[0];
+        let args = ctx.operands(w).to_vec();
+        let ys = inline(ctx, region, &mut ValueMap::default(), &args, InsertPoint::Before(w));
+        ctx.replace_op(w, &ys);
+    }
+}
+
+/// A copy of the body of region `r` (one block) applied to `args`,
+/// inserted at `point`, cloning with `vm` (which maps the block's
+/// arguments to `args` afterwards); the copies of its yields.
+pub fn inline(ctx: &mut Context, r: RegionId, vm: &mut ValueMap, args: &[Value], point: InsertPoint) -> Vec<Value> {
+    let block = ctx.blocks(r)[0];
+    for (&a, &x) in ctx.block_args(block).to_vec().iter().zip(args) {
+        vm.insert(a, x);
+    }
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    let (term, body) = ops.split_last().expect("a region ends with its yield");
+    for &o in body {
+        let c = ctx.clone_op(o, vm);
+        let mut b = Builder::new(ctx);
+        b.point = point;
+        b.insert(c);
+    }
+    ctx.operands(*term).iter().map(|&v| vm.get(v)).collect()
 }

@@ -59,6 +59,10 @@
 //! Booleans have no adjoint; integers are differentiated in their own
 //! arithmetic, as `soac-jvp` does.
 //!
+//! A `with_vjp` (a custom adjoint) runs its function in the forward sweep
+//! and its adjoint function in the return sweep; outside reverse mode it
+//! is its function ([`super::ad::inline_with_vjps`]).
+//!
 //! A `soac.vjp` or `soac.jvp` nested in another AD op goes first
 //! ([`super::ad::run`]), so derivatives of derivatives work. Streams,
 //! `screma`, `partition`, a `scatter` writing several pairs per
@@ -355,20 +359,7 @@ impl Lower<'_> {
     /// A copy of region `r`'s body applied to `args`, emitted here; its
     /// yields.
     fn inline(&mut self, r: RegionId, args: &[Value]) -> Vec<Value> {
-        let block = self.ctx.blocks(r)[0];
-        let mut vm = ValueMap::default();
-        for (&a, &x) in self.ctx.block_args(block).to_vec().iter().zip(args) {
-            vm.insert(a, x);
-        }
-        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
-        let (term, body) = ops.split_last().expect("a region ends with its yield");
-        for &o in body {
-            let c = self.ctx.clone_op(o, &mut vm);
-            let mut b = Builder::new(self.ctx);
-            b.point = self.at;
-            b.insert(c);
-        }
-        self.ctx.operands(*term).iter().map(|&v| vm.get(v)).collect()
+        ad::inline(self.ctx, r, &mut ValueMap::default(), args, self.at)
     }
 
     /// A `for` loop of `n` iterations carrying `inits`, whose body `body`
@@ -856,6 +847,16 @@ impl Adjoints<'_> {
         }
         let r = if self.ctx.op_name(o) == "soac.loop" {
             self.forward_loop(o)
+        } else if self.ctx.op_name(o) == "soac.with_vjp" {
+            // The function, inline; its results' adjoints come from the
+            // adjoint function (`custom`).
+            let operands: Vec<Value> = self.ctx.operands(o).iter().map(|&v| self.primal(v)).collect();
+            let ys = self.inline(self.ctx.regions(o)[0], &operands);
+            for (j, y) in ys.into_iter().enumerate() {
+                let r = self.ctx.result(o, j);
+                self.vm.insert(r, y);
+            }
+            Ok(())
         } else {
             let c = self.ctx.clone_op(o, &mut self.vm);
             let mut b = Builder::new(self.ctx);
@@ -982,20 +983,14 @@ impl Adjoints<'_> {
         let i64t = self.ctx.scalar(Scalar::I64);
         tys.push(i64t);
         let (r, nb, new_args) = self.new_region(&tys);
-        let mut vm = ValueMap::default();
-        for (&a, &b) in old_args.iter().zip(&new_args) {
-            vm.insert(a, b);
-        }
         let saved = self.enter(nb);
-        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
-        let (term, body) = ops.split_last().expect("a loop body ends with its yield");
-        for &op in body {
-            let c = self.ctx.clone_op(op, &mut vm);
-            let mut b = Builder::new(self.ctx);
-            b.point = self.at;
-            b.insert(c);
-        }
-        let mut ys: Vec<Value> = self.ctx.operands(*term).iter().map(|&v| vm.get(v)).collect();
+        let mut ys = ad::inline(
+            self.ctx,
+            region,
+            &mut ValueMap::default(),
+            &new_args[..old_args.len()],
+            self.at,
+        );
         let one = self.constant(Scalar::I64, 1.0);
         let counter = *new_args.last().expect("the counter");
         ys.push(self.bin("add", counter, one));
@@ -1044,6 +1039,7 @@ impl Adjoints<'_> {
             "soac.filter" => self.filter(o),
             "soac.loop" => self.loop_(o),
             "soac.if" => self.if_(o),
+            "soac.with_vjp" => self.custom(o),
             "soac.apply" => {
                 Err(self.unsupported("a call of a function `soac-inline` did not inline (`noinline` or recursive)"))
             }
@@ -1825,21 +1821,11 @@ impl Adjoints<'_> {
             })
             .collect();
         let (r, nb, new_args) = self.new_region(&tys);
-        let mut vm = self.vm.clone();
-        for (i, &a) in args.iter().enumerate() {
-            let j = if swap { (i + k) % (2 * k) } else { i };
-            vm.insert(a, new_args[j]);
-        }
+        let ins: Vec<Value> = (0..args.len())
+            .map(|i| new_args[if swap { (i + k) % (2 * k) } else { i }])
+            .collect();
         let saved = self.enter(nb);
-        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
-        let (term, body) = ops.split_last().expect("a region ends with its yield");
-        for &o in body {
-            let c = self.ctx.clone_op(o, &mut vm);
-            let mut b = Builder::new(self.ctx);
-            b.point = self.at;
-            b.insert(c);
-        }
-        let ys: Vec<Value> = self.ctx.operands(*term).iter().map(|&v| vm.get(v)).collect();
+        let ys = self.inline(op, &ins);
         self.leave(&ys, saved);
         r
     }
@@ -2308,6 +2294,29 @@ impl Adjoints<'_> {
             self.settle(f, ps)?;
         }
         Ok(())
+    }
+
+    /// `with_vjp`: the arguments' adjoints are its adjoint function (region
+    /// 1) of the results and their adjoints.
+    fn custom(&mut self, o: OpId) -> R<()> {
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let mut args: Vec<Value> = results.iter().map(|&r| self.primal(r)).collect();
+        for &r in &results {
+            let a = self.adj_or_zero(r)?;
+            args.push(a);
+        }
+        let xbars = self.inline(self.ctx.regions(o)[1], &args);
+        for (&x, xb) in self.ctx.operands(o).to_vec().iter().zip(xbars) {
+            self.add_adj(x, xb)?;
+        }
+        Ok(())
+    }
+
+    /// A copy of region `r`'s body (old) applied to `args` (new), emitted
+    /// here; its yields.
+    fn inline(&mut self, r: RegionId, args: &[Value]) -> Vec<Value> {
+        let mut vm = self.vm.clone();
+        ad::inline(self.ctx, r, &mut vm, args, self.at)
     }
 
     /// `loop`: a loop over the iterations backwards that restores the merge

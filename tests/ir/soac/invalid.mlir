@@ -600,6 +600,34 @@
 // -----
 
 "soac.func"() ({
+^bb0(%x: f32, %dy: f64):
+  // expected-error @+1 {{'soac.vjp' op cotangents #0}}
+  %y:2 = "soac.vjp"(%x, %dy) ({
+  ^bb0(%a: f32):
+    "soac.yield"(%a) : (f32) -> ()
+  }) : (f32, f64) -> (f32, f32)
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (f32, f64) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%x: f32):
+  // expected-error @+1 {{'soac.with_vjp' op region #1 yield}}
+  %y = "soac.with_vjp"(%x) ({
+  ^bb0(%a: f32):
+    "soac.yield"(%a) : (f32) -> ()
+  }, {
+  ^bb0(%a: f32, %da: f32):
+    %z = "soac.convop"(%da) {kind = "fpconv"} : (f32) -> f64
+    "soac.yield"(%z) : (f64) -> ()
+  }) : (f32) -> f32
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (f32) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
 ^bb0(%n: i64, %m: i64, %is: !fut.array<[%n]i64>, %dest: !fut.array<[%m]i32>):
   // expected-error @+1 {{'soac.scatter_stream' op region #0 expects 2 block arguments, found 1}}
   %r = "soac.scatter_stream"(%n, %dest, %is) ({

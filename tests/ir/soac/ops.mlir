@@ -287,6 +287,28 @@
 
 // -----
 
+// CHECK-LABEL: "adjoint"
+// CHECK: soac.vjp(
+// CHECK: soac.with_vjp(
+"soac.func"() ({
+^bb0(%x: f32, %dy: f32):
+  %y:2 = "soac.vjp"(%x, %dy) ({
+  ^bb0(%a: f32):
+    %r = "soac.with_vjp"(%a) ({
+    ^bb0(%b: f32):
+      %c = "soac.unop"(%b) {kind = "round"} : (f32) -> f32
+      "soac.yield"(%c) : (f32) -> ()
+    }, {
+    ^bb0(%c: f32, %dc: f32):
+      "soac.yield"(%dc) : (f32) -> ()
+    }) : (f32) -> f32
+    "soac.yield"(%r) : (f32) -> ()
+  }) : (f32, f32) -> (f32, f32)
+  "soac.return"(%y#1) : (f32) -> ()
+}) {sym_name = "adjoint", function_type = (f32, f32) -> f32} : () -> ()
+
+// -----
+
 // CHECK-LABEL: "accumulators"
 // CHECK: soac.scatter_stream(
 // CHECK: soac.acc_write(
