@@ -105,11 +105,15 @@ mod tests {
         }
         assert_eq!(cpu.take_error(), None);
         let buf = cpu.error_buffer() as *mut i64;
-        // SAFETY: the buffer holds 8 values.
+        // SAFETY: the buffer holds ERROR_WORDS values.
         unsafe { *buf.add(0) = 3 };
-        // SAFETY: as above.
-        unsafe { *buf.add(1) = -7 };
-        assert_eq!(cpu.take_error(), Some([3, -7, 0, 0, 0, 0, 0, 0]));
+        // SAFETY: as above; the last word, which only a message of 15
+        // arguments reaches.
+        unsafe { *buf.add(crate::ERROR_WORDS - 1) = -7 };
+        let mut want = [0; crate::ERROR_WORDS];
+        want[0] = 3;
+        want[crate::ERROR_WORDS - 1] = -7;
+        assert_eq!(cpu.take_error(), Some(want));
         assert_eq!(cpu.take_error(), None);
     }
 }

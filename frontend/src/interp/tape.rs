@@ -112,16 +112,8 @@ impl<'a> Tape<'a> {
 pub fn innermost<'a>(v: &Value<'a>) -> Option<(u32, Rc<Tape<'a>>)> {
     fn walk<'a>(v: &Value<'a>, best: &mut (u32, Option<Rc<Tape<'a>>>)) {
         match v {
-            Value::Tracked(t) => {
-                if t.tag > best.0 {
-                    *best = (t.tag, Some(t.tape.clone()));
-                }
-            }
-            Value::Dual(d) => {
-                if d.tag > best.0 {
-                    *best = (d.tag, None);
-                }
-            }
+            Value::Tracked(t) if t.tag > best.0 => *best = (t.tag, Some(t.tape.clone())),
+            Value::Dual(d) if d.tag > best.0 => *best = (d.tag, None),
             Value::Array(a) => {
                 if let Data::Boxed(vs) = &a.data {
                     for x in vs.iter() {
@@ -340,6 +332,10 @@ pub fn strip<'a>(v: Value<'a>, tag: u32) -> Value<'a> {
 /// The return sweep of the `vjp2` call `tag` whose argument, seeded, was
 /// `x` and whose function returned `r`, with the cotangent `yt`: the
 /// primal result and the adjoint of `x` (Note [Reverse mode]).
+/// Applying a `with_vjp`'s adjoint function to its two arguments (Note
+/// [Custom adjoints]).
+pub type CallAdjoint<'a, 'f> = dyn FnMut(&Rc<Fun<'a>>, Value<'a>, Value<'a>) -> R<Value<'a>> + 'f;
+
 /// `call` applies a `with_vjp`'s adjoint function to its two arguments
 /// (Note [Custom adjoints]).
 #[allow(clippy::too_many_arguments)]
@@ -350,7 +346,7 @@ pub fn sweep<'a>(
     tag: u32,
     tape: &Tape<'a>,
     span: Span,
-    call: &mut dyn FnMut(&Rc<Fun<'a>>, Value<'a>, Value<'a>) -> R<Value<'a>>,
+    call: &mut CallAdjoint<'a, '_>,
 ) -> R<(Value<'a>, Value<'a>)> {
     let nodes = std::mem::take(&mut *tape.nodes.borrow_mut());
     let mut customs = std::mem::take(&mut *tape.customs.borrow_mut());

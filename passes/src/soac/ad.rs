@@ -150,6 +150,31 @@ pub trait Emit {
     }
 }
 
+/// `Emit` for a pass state `$t` with fields `ctx`, `at` and `loc`, whose
+/// "not supported" diagnostics name `$what` (`jvp`, `vjp`).
+macro_rules! impl_emit {
+    ($t:ident, $what:literal) => {
+        impl Emit for $t<'_> {
+            fn ctx(&mut self) -> &mut Context {
+                self.ctx
+            }
+            fn ctx_ref(&self) -> &Context {
+                self.ctx
+            }
+            fn point(&self) -> InsertPoint {
+                self.at
+            }
+            fn loc(&self) -> Location {
+                self.loc
+            }
+            fn unsupported(&self, what: &str) -> Diagnostic {
+                Diagnostic::error(self.loc, format!(concat!($what, ": {} is not supported"), what))
+            }
+        }
+    };
+}
+pub(super) use impl_emit;
+
 /// The derivative of unary function `k` at `x`, where its value is `r`;
 /// `None` for `neg` (the tangent or adjoint negated) and for the
 /// piecewise constant functions (zero).

@@ -112,23 +112,7 @@ struct Tangents<'c> {
 
 type R<T> = Result<T, Diagnostic>;
 
-impl Emit for Tangents<'_> {
-    fn ctx(&mut self) -> &mut Context {
-        self.ctx
-    }
-    fn ctx_ref(&self) -> &Context {
-        self.ctx
-    }
-    fn point(&self) -> InsertPoint {
-        self.at
-    }
-    fn loc(&self) -> Location {
-        self.loc
-    }
-    fn unsupported(&self, what: &str) -> Diagnostic {
-        Diagnostic::error(self.loc, format!("jvp: {what} is not supported"))
-    }
-}
+ad::impl_emit!(Tangents, "jvp");
 
 impl Tangents<'_> {
     // ----- values ------------------------------------------------------------

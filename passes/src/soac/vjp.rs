@@ -171,23 +171,7 @@ struct Adjoints<'c> {
     loc: Location,
 }
 
-impl Emit for Adjoints<'_> {
-    fn ctx(&mut self) -> &mut Context {
-        self.ctx
-    }
-    fn ctx_ref(&self) -> &Context {
-        self.ctx
-    }
-    fn point(&self) -> InsertPoint {
-        self.at
-    }
-    fn loc(&self) -> Location {
-        self.loc
-    }
-    fn unsupported(&self, what: &str) -> Diagnostic {
-        Diagnostic::error(self.loc, format!("vjp: {what} is not supported"))
-    }
-}
+ad::impl_emit!(Adjoints, "vjp");
 
 /// Whether `region` (with `2k` arguments) adds its arguments
 /// componentwise: `(a..., b...) -> (a_0 + b_0, ...)`, on scalars or, by a
@@ -330,6 +314,17 @@ fn lower_to_loops(ctx: &mut Context, j: OpId, loc: Location) -> R<()> {
     Ok(())
 }
 
+/// A loop body's builder: given the index and the merge values, the next
+/// merge values.
+type LoopBody<'c, 'f> = dyn FnMut(&mut Lower<'c>, Value, &[Value]) -> Vec<Value> + 'f;
+
+/// The seeds of a lambda's yields, given the yields (old) and the rows of
+/// the extra arrays (`Adjoints::map_adjoint`).
+type Seeds<'c, 'f> = dyn FnMut(&mut Adjoints<'c>, &[Value], &[Value]) -> R<Vec<Option<Value>>> + 'f;
+
+/// Sparse adjoints taken out of the map while a scope is reversed.
+type SavedSparse = Vec<(Value, Option<Vec<(Value, Value)>>)>;
+
 /// Emitting the loops of `lower_to_loops`, in the old region.
 struct Lower<'c> {
     ctx: &'c mut Context,
@@ -337,25 +332,9 @@ struct Lower<'c> {
     loc: Location,
 }
 
-impl Emit for Lower<'_> {
-    fn ctx(&mut self) -> &mut Context {
-        self.ctx
-    }
-    fn ctx_ref(&self) -> &Context {
-        self.ctx
-    }
-    fn point(&self) -> InsertPoint {
-        self.at
-    }
-    fn loc(&self) -> Location {
-        self.loc
-    }
-    fn unsupported(&self, what: &str) -> Diagnostic {
-        Diagnostic::error(self.loc, format!("vjp: {what} is not supported"))
-    }
-}
+ad::impl_emit!(Lower, "vjp");
 
-impl Lower<'_> {
+impl<'c> Lower<'c> {
     /// A copy of region `r`'s body applied to `args`, emitted here; its
     /// yields.
     fn inline(&mut self, r: RegionId, args: &[Value]) -> Vec<Value> {
@@ -364,12 +343,7 @@ impl Lower<'_> {
 
     /// A `for` loop of `n` iterations carrying `inits`, whose body `body`
     /// emits (given the index and the merge values) the next merge values.
-    fn for_loop(
-        &mut self,
-        n: Value,
-        inits: &[Value],
-        body: &mut dyn FnMut(&mut Self, Value, &[Value]) -> Vec<Value>,
-    ) -> Vec<Value> {
+    fn for_loop(&mut self, n: Value, inits: &[Value], body: &mut LoopBody<'c, '_>) -> Vec<Value> {
         let mut tys = vec![self.ctx.value_type(n)];
         tys.extend(inits.iter().map(|&v| self.ctx.value_type(v)));
         let r = self.ctx.create_region();
@@ -536,7 +510,7 @@ fn array_of(ctx: &mut Context, n: Value, t: Type) -> Type {
     }
 }
 
-impl Adjoints<'_> {
+impl<'c> Adjoints<'c> {
     // ----- values ------------------------------------------------------------
 
     fn primal(&self, old: Value) -> Value {
@@ -661,7 +635,7 @@ impl Adjoints<'_> {
     }
 
     /// `v` as an i64 (loop indices and counts may be narrower).
-    fn to_i64(&mut self, v: Value) -> Value {
+    fn as_i64(&mut self, v: Value) -> Value {
         let t = self.ctx.value_type(v);
         if self.ctx.as_scalar(t) == Some(Scalar::I64) {
             return v;
@@ -899,7 +873,7 @@ impl Adjoints<'_> {
         } else {
             self.count_iterations(o, &inits)?
         };
-        let n64 = self.to_i64(n);
+        let n64 = self.as_i64(n);
         let taped: Vec<bool> = params
             .iter()
             .map(|&p| self.ctx.as_scalar(self.ctx.value_type(p)).is_some() || self.read(p))
@@ -940,7 +914,7 @@ impl Adjoints<'_> {
         let saved = self.enter(nb);
         // The tapes record the merge values first, before the body may
         // update them in place.
-        let i64i = self.to_i64(new_args[0]);
+        let i64i = self.as_i64(new_args[0]);
         let mut tape_ys = Vec::new();
         let mut ti = 1 + m;
         for j in 0..m {
@@ -1552,7 +1526,7 @@ impl Adjoints<'_> {
         n: Value,
         xs: &[Value],
         extra: &[Value],
-        seeds: &mut dyn FnMut(&mut Self, &[Value], &[Value]) -> R<Vec<Option<Value>>>,
+        seeds: &mut Seeds<'c, '_>,
     ) -> R<()> {
         let free = self.free_active(holder);
         let block = self.ctx.blocks(region)[0];
@@ -1569,8 +1543,7 @@ impl Adjoints<'_> {
         }
         let saved_adj = self.stash(&free);
         let tracked = self.trackable(&free);
-        let saved_sparse: Vec<(Value, Option<Vec<(Value, Value)>>)> =
-            tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
+        let saved_sparse: SavedSparse = tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
         self.scopes.push(Scope::Map(tracked));
         let saved = self.enter(nb);
         let ys = self.forward(block)?;
@@ -2204,8 +2177,7 @@ impl Adjoints<'_> {
         let ybars: Vec<Option<Value>> = results.iter().map(|r| self.adj.get(r).copied()).collect();
         let free = self.free_active(o);
         let tracked = self.trackable(&free);
-        let saved_sparse: Vec<(Value, Option<Vec<(Value, Value)>>)> =
-            tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
+        let saved_sparse: SavedSparse = tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
         let mut branches = Vec::new();
         for region in self.ctx.regions(o).to_vec() {
             let block = self.ctx.blocks(region)[0];
@@ -2364,7 +2336,7 @@ impl Adjoints<'_> {
         let one = self.konst(n, 1.0);
         let last = self.bin("sub", n, one);
         let i = self.bin("sub", last, new_args[0]);
-        let i64i = self.to_i64(i);
+        let i64i = self.as_i64(i);
         if for_loop {
             self.vm.insert(old_args[0], i);
         }
