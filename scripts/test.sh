@@ -11,10 +11,11 @@ cargo test --workspace "$@"
 # (libfutmlir_runtime_cuda.a) that futmlir finds beside itself.
 cargo build --release -q
 # Conformance: Futhark's own tests and the diku-dk libraries (../shared),
-# against the expectation files in tests/conformance/ (a regression fails).
+# against the expectation files in tests/conformance/ (a regression fails),
+# AD and accumulators (the list `ad`) included.
 if [ -d ../shared/futhark-tests ]; then
-  scripts/conformance.sh interp
-  scripts/conformance.sh cpu
+  scripts/conformance.sh interp --list runnable --list negative --list libs --list ad
+  scripts/conformance.sh cpu --list runnable --list negative --list libs --list ad
 else
   echo "conformance: ../shared/futhark-tests not found; skipped" >&2
 fi
