@@ -729,9 +729,19 @@ impl<'c> Adjoints<'c> {
         if st == yt || self.ctx.as_scalar(yt).is_some() {
             return s;
         }
-        let (have, want) = (self.sizes(s), self.sizes(y));
+        let want = self.sizes(y);
+        self.assert_shape(s, &want, "vjp: the cotangent does not have the shape of the result");
+        let mut ops = vec![s];
+        ops.extend(want);
+        self.emit1("soac.reshape", &ops, yt, &[])
+    }
+
+    /// A run-time check that (new) array `v` has the sizes `want`, failing
+    /// with `msg` and the op's location.
+    fn assert_shape(&mut self, v: Value, want: &[Value], msg: &str) {
+        let have = self.sizes(v);
         let mut ok = None;
-        for (&h, &w) in have.iter().zip(&want) {
+        for (&h, &w) in have.iter().zip(want) {
             let e = self.cmp("eq", h, w);
             ok = Some(match ok {
                 Some(o) => self.bin("and", o, e),
@@ -739,16 +749,10 @@ impl<'c> Adjoints<'c> {
             });
         }
         if let Some(ok) = ok {
-            let msg = format!(
-                "vjp: the cotangent does not have the shape of the result ({})",
-                describe(self.ctx, self.loc)
-            );
+            let msg = format!("{msg} ({})", describe(self.ctx, self.loc));
             let m = self.ctx.string_attr(&msg);
             self.emit("soac.assert", &[ok], &[], &[("message", m)], Vec::new());
         }
-        let mut ops = vec![s];
-        ops.extend(want);
-        self.emit1("soac.reshape", &ops, yt, &[])
     }
 
     /// Step 1: mark the active values of `block`.
@@ -912,6 +916,19 @@ impl<'c> Adjoints<'c> {
             }
         }
         let saved = self.enter(nb);
+        // A tape row per iteration, and the adjoints carried backwards,
+        // need merge arrays of one shape (Futhark's reverse mode has the
+        // same limit): checked at run time.
+        for (j, &init) in inits.iter().enumerate() {
+            if self.ctx.as_scalar(self.ctx.value_type(init)).is_none() {
+                let want = self.sizes(init);
+                self.assert_shape(
+                    new_args[1 + j],
+                    &want,
+                    "vjp: a loop whose merge arrays change size is not supported",
+                );
+            }
+        }
         // The tapes record the merge values first, before the body may
         // update them in place.
         let i64i = self.as_i64(new_args[0]);
