@@ -125,16 +125,31 @@ pub trait Emit {
         dims
     }
 
-    /// `x` replicated to the sizes `dims` (outermost first).
+    /// `x` replicated to the sizes `dims` (outermost first): one flat
+    /// `replicate` of the scalar, reshaped (a replicate of an array row
+    /// copies the row in each of its threads).
     fn filled(&mut self, dims: &[Value], x: Value) -> Value {
         let et = self.ctx_ref().value_type(x);
-        let mut z = x;
-        for j in (0..dims.len()).rev() {
-            let shape = dims[j..].iter().map(|&d| Dim::Value(d)).collect();
-            let rt = self.ctx().intern_type(TypeKind::Array { elem: et, shape });
-            z = self.emit1("soac.replicate", &[dims[j], z], rt, &[]);
+        let Some((&first, rest)) = dims.split_first() else {
+            return x;
+        };
+        let mut total = first;
+        for &d in rest {
+            total = self.bin("mul", total, d);
         }
-        z
+        let flat_t = self.ctx().intern_type(TypeKind::Array {
+            elem: et,
+            shape: vec![Dim::Value(total)],
+        });
+        let flat = self.emit1("soac.replicate", &[total, x], flat_t, &[]);
+        if rest.is_empty() {
+            return flat;
+        }
+        let shape = dims.iter().map(|&d| Dim::Value(d)).collect();
+        let rt = self.ctx().intern_type(TypeKind::Array { elem: et, shape });
+        let mut ops = vec![flat];
+        ops.extend(dims);
+        self.emit1("soac.reshape", &ops, rt, &[])
     }
 
     /// A zero shaped like the (new) value `v` (0, `false`, or an array of

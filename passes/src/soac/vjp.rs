@@ -891,7 +891,16 @@ impl<'c> Adjoints<'c> {
         }));
         for (j, &init) in inits.iter().enumerate() {
             if taped[j] {
-                let t = self.replicate(n64, init);
+                // Every row is written before it is read: any contents do.
+                let t = match elem(self.ctx, self.ctx.value_type(init)) {
+                    Some(s) if self.ctx.as_scalar(self.ctx.value_type(init)).is_none() => {
+                        let mut dims = vec![n64];
+                        dims.extend(self.sizes(init));
+                        let z = self.constant(s, 0.0);
+                        self.filled(&dims, z)
+                    }
+                    _ => self.replicate(n64, init),
+                };
                 tys.push(self.ctx.value_type(t));
                 loop_ops.push(t);
             }
