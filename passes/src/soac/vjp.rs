@@ -645,6 +645,37 @@ impl<'c> Adjoints<'c> {
         self.emit1("soac.convop", &[v], i64t, &[("kind", k)])
     }
 
+    /// The type of (new) value `v`, yielded by region `r`, as seen outside
+    /// `r`: its sizes computed inside `r` are unknown (existential).
+    fn outer_type(&mut self, v: Value, r: RegionId) -> Type {
+        let t = self.ctx.value_type(v);
+        let (elem, shape) = match self.ctx.type_kind(t) {
+            TypeKind::Array { elem, shape } => (*elem, shape.clone()),
+            _ => return t,
+        };
+        let inside = |d: Value| {
+            let mut b = self.ctx.value_block(d);
+            while let Some(blk) = b {
+                let Some(reg) = self.ctx.block_parent(blk) else {
+                    return false;
+                };
+                if reg == r {
+                    return true;
+                }
+                b = self.ctx.region_parent(reg).and_then(|o| self.ctx.parent_block(o));
+            }
+            false
+        };
+        let shape: Vec<Dim> = shape
+            .into_iter()
+            .map(|d| match d {
+                Dim::Value(x) if inside(x) => Dim::Unknown,
+                d => d,
+            })
+            .collect();
+        self.ctx.intern_type(TypeKind::Array { elem, shape })
+    }
+
     /// A fresh region with one block of arguments of types `tys`.
     fn new_region(&mut self, tys: &[Type]) -> (RegionId, BlockId, Vec<Value>) {
         let r = self.ctx.create_region();
@@ -1559,20 +1590,11 @@ impl<'c> Adjoints<'c> {
         let old_args = self.ctx.block_args(block).to_vec();
         let mut ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
         ins.extend(extra);
-        let tys: Vec<Type> = ins
-            .iter()
-            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
-            .collect();
-        let (r, nb, new_args) = self.new_region(&tys);
-        for (&a, &b) in old_args.iter().zip(&new_args) {
-            self.vm.insert(a, b);
-        }
+        let (r, new_args, ys, saved) = self.recompute_lambda(region, &ins)?;
         let saved_adj = self.stash(&free);
         let tracked = self.trackable(&free);
         let saved_sparse: SavedSparse = tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
         self.scopes.push(Scope::Map(tracked));
-        let saved = self.enter(nb);
-        let ys = self.forward(block)?;
         let ss = seeds(self, &ys, &new_args[xs.len()..])?;
         for (&y, s) in ys.iter().zip(ss) {
             if let Some(s) = s {
@@ -1609,7 +1631,7 @@ impl<'c> Adjoints<'c> {
         let rtys: Vec<Type> = yv
             .iter()
             .map(|&v| {
-                let t = self.ctx.value_type(v);
+                let t = self.outer_type(v, r);
                 array_of(self.ctx, n, t)
             })
             .collect();
@@ -1996,24 +2018,13 @@ impl<'c> Adjoints<'c> {
         let results: Vec<Value> = self.ctx.results(o).collect();
         let ybars: Vec<Option<Value>> = results.iter().map(|r| self.adj.get(r).copied()).collect();
         let region = self.ctx.regions(o)[0];
-        let block = self.ctx.blocks(region)[0];
-        let old_args = self.ctx.block_args(block).to_vec();
         // The destinations: the adjoints with the written positions zeroed.
         let zeroed: Vec<usize> = (0..k)
             .filter(|&j| ybars[j].is_some() && self.is_active(dests[j]))
             .collect();
         if !zeroed.is_empty() {
             let ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
-            let tys: Vec<Type> = ins
-                .iter()
-                .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
-                .collect();
-            let (r, nb, new_args) = self.new_region(&tys);
-            for (&a, &b) in old_args.iter().zip(&new_args) {
-                self.vm.insert(a, b);
-            }
-            let saved = self.enter(nb);
-            let ys = self.forward(block)?;
+            let (r, _, ys, saved) = self.recompute_lambda(region, &ins)?;
             let mut yv: Vec<Value> = zeroed.iter().map(|&j| self.primal(ys[j])).collect();
             for &j in &zeroed {
                 let v = self.primal(ys[k + j]);
@@ -2071,12 +2082,17 @@ impl<'c> Adjoints<'c> {
         })
     }
 
-    /// The values lambda `region` yields at positions `which`, for each
-    /// row of `xs` (old): arrays of `n`.
-    fn lambda_yields(&mut self, region: RegionId, n: Value, xs: &[Value], which: &[usize]) -> R<Vec<Value>> {
+    /// A new lambda over the rows of (new) arrays `ins` whose body is a
+    /// recomputation of lambda `region`'s (the forward sweep), left open
+    /// for more code: the region, its arguments, the old yields, and the
+    /// insertion point to go back to after yielding.
+    fn recompute_lambda(
+        &mut self,
+        region: RegionId,
+        ins: &[Value],
+    ) -> R<(RegionId, Vec<Value>, Vec<Value>, InsertPoint)> {
         let block = self.ctx.blocks(region)[0];
         let old_args = self.ctx.block_args(block).to_vec();
-        let ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
         let tys: Vec<Type> = ins
             .iter()
             .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
@@ -2087,12 +2103,20 @@ impl<'c> Adjoints<'c> {
         }
         let saved = self.enter(nb);
         let ys = self.forward(block)?;
+        Ok((r, new_args, ys, saved))
+    }
+
+    /// The values lambda `region` yields at positions `which`, for each
+    /// row of `xs` (old): arrays of `n`.
+    fn lambda_yields(&mut self, region: RegionId, n: Value, xs: &[Value], which: &[usize]) -> R<Vec<Value>> {
+        let ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
+        let (r, _, ys, saved) = self.recompute_lambda(region, &ins)?;
         let yv: Vec<Value> = which.iter().map(|&w| self.primal(ys[w])).collect();
         self.leave(&yv, saved);
         let rtys: Vec<Type> = yv
             .iter()
             .map(|&v| {
-                let t = self.ctx.value_type(v);
+                let t = self.outer_type(v, r);
                 array_of(self.ctx, n, t)
             })
             .collect();
@@ -2274,7 +2298,7 @@ impl<'c> Adjoints<'c> {
                 dummies(self, after, &mut yv);
             }
             if tys.is_empty() {
-                tys = yv.iter().map(|&v| self.ctx.value_type(v)).collect();
+                tys = yv.iter().map(|&v| self.outer_type(v, r)).collect();
             }
             self.leave(&yv, saved);
             regions.push(r);
