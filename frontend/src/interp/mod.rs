@@ -14,7 +14,8 @@
 //!   table for both modes (Note [One chain-rule table]);
 //! - [`dual`]: `jvp2`, forward-mode AD by dual numbers (Note [Dual
 //!   numbers]);
-//! - [`tape`]: `vjp2`, reverse-mode AD by a tape (Note [Reverse mode]).
+//! - [`tape`]: `vjp2`, reverse-mode AD by a tape (Note [Reverse mode]),
+//!   and `with_vjp`'s custom adjoints on it (Note [Custom adjoints]).
 //!
 //! The entry point is [`run_entry`]. Evaluation never panics: a failure of
 //! the program (an index out of bounds, a division by zero, a failed

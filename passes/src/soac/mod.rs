@@ -1,7 +1,8 @@
 //! Passes on the `soac` dialect: [`inline`] (`soac-inline`), [`jvp`]
-//! (`soac-jvp`, forward-mode AD: Note [Forward-mode AD]), [`rewrite`],
-//! [`simplify`], [`fuse`], [`unstream`] and [`partition`]; [`analysis`]
-//! holds what they share.
+//! (`soac-jvp`, forward-mode AD: Note [Forward-mode AD]), [`vjp`]
+//! (`soac-vjp`, reverse-mode AD: Note [Reverse-mode AD]; [`ad`] holds
+//! what the two share), [`rewrite`], [`simplify`], [`fuse`], [`unstream`]
+//! and [`partition`]; [`analysis`] holds what they share.
 
 pub mod ad;
 pub mod analysis;
