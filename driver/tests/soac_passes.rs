@@ -84,19 +84,21 @@ fn run(default_pipeline: &str) {
             continue;
         }
         let rel = path.strip_prefix(&root).unwrap_or(path).display().to_string();
-        // The soac interpreter has no `soac.jvp`: the reference run is the
-        // IR after `soac-jvp` (which `futmlir test` checks against the
-        // reference interpreter, tests/programs/ad).
-        let mut jvp = false;
-        ctx.walk(module, &mut |o| jvp |= ctx.op_name(o) == "soac.jvp");
-        if jvp {
-            let p = Pipeline::parse("soac-jvp").expect("soac-jvp parses");
+        // The soac interpreter has no `soac.jvp` or `soac.vjp`: the
+        // reference run is the IR after `soac-jvp` and `soac-vjp` (which
+        // `futmlir test` checks against the reference interpreter,
+        // tests/programs/ad), after `soac-inline` (as in the pipelines:
+        // `soac-vjp` differentiates no calls).
+        let mut ad = false;
+        ctx.walk(module, &mut |o| ad |= matches!(ctx.op_name(o), "soac.jvp" | "soac.vjp"));
+        if ad {
+            let p = Pipeline::parse("soac-inline,soac-jvp,soac-vjp").expect("the AD passes parse");
             let verify = Instrumentation {
                 verify_each: true,
                 ..Instrumentation::default()
             };
             if let Err(ds) = PassManager::new(p, verify, rules()).run(&mut ctx, module) {
-                failures.push(format!("{rel}: soac-jvp failed: {}", ds[0].message));
+                failures.push(format!("{rel}: the AD passes failed: {}", ds[0].message));
                 continue;
             }
         }

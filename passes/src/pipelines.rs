@@ -144,6 +144,6 @@ mod tests {
     #[test]
     fn the_default_pipelines_parse() {
         let p = Pipeline::parse(super::SOAC).expect("the soac pipeline parses");
-        assert_eq!(p.to_string().matches("soac-").count(), 5);
+        assert_eq!(p.to_string().matches("soac-").count(), 6);
     }
 }

@@ -316,8 +316,6 @@ pub fn run(ctx: &mut Context, module: OpId, own: &str) -> Result<(), Diagnostic>
             continue;
         }
         if ctx.op_name(o) == "soac.jvp" {
-            // Forward mode differentiates a `with_vjp`'s function.
-            inline_with_vjps(ctx, o);
             super::jvp::differentiate(ctx, module, o)?;
         } else {
             super::vjp::differentiate(ctx, o)?;

@@ -215,6 +215,11 @@ impl Tangents<'_> {
         if name == "soac.apply" {
             return self.apply(o);
         }
+        if name == "soac.with_vjp" {
+            // Forward mode differentiates a custom adjoint's function.
+            let region = self.ctx.regions(o)[0];
+            return self.inline_differentiated(o, region);
+        }
         let results: Vec<Value> = self.ctx.results(o).collect();
         let numbers = results.iter().any(|&r| self.number(r));
         let constant = matches!(name.as_str(), "soac.size" | "soac.iota" | "soac.cmpop" | "soac.assert");
@@ -888,6 +893,15 @@ impl Tangents<'_> {
             return Err(self.unsupported(&format!("a call of `{callee}`, which is not in the module")));
         };
         let region = self.ctx.regions(func)[0];
+        self.calling.push(callee);
+        let r = self.inline_differentiated(o, region);
+        self.calling.pop();
+        r
+    }
+
+    /// Op `o` (a call, a `with_vjp`) as `region`'s body applied to its
+    /// operands, copied and differentiated in place.
+    fn inline_differentiated(&mut self, o: OpId, region: RegionId) -> R<()> {
         let args = self.args(region);
         let operands = self.ctx.operands(o).to_vec();
         for (&a, &x) in args.iter().zip(&operands) {
@@ -897,10 +911,8 @@ impl Tangents<'_> {
                 None => self.tan.remove(&a),
             };
         }
-        self.calling.push(callee);
         let block = self.ctx.blocks(region)[0];
         let ys = self.block(block)?;
-        self.calling.pop();
         let results: Vec<Value> = self.ctx.results(o).collect();
         for (&r, &y) in results.iter().zip(&ys) {
             self.vm.insert(r, self.primal(y));
