@@ -715,6 +715,21 @@ impl<'c> Adjoints<'c> {
         vs.iter().map(|&v| (v, self.adj.remove(&v))).collect()
     }
 
+    /// Take the sparse adjoints of `vs` out of the map (a scope starts them
+    /// afresh); [`Adjoints::restore_sparse`] puts them back.
+    fn take_sparse(&mut self, vs: &HashSet<Value>) -> SavedSparse {
+        vs.iter().map(|&f| (f, self.sparse.remove(&f))).collect()
+    }
+
+    /// Put back the sparse adjoints a scope took out ([`SavedSparse`]).
+    fn restore_sparse(&mut self, saved: &SavedSparse) {
+        for (f, outer) in saved {
+            if let Some(o) = outer {
+                self.sparse.insert(*f, o.clone());
+            }
+        }
+    }
+
     fn restore(&mut self, saved: Vec<(Value, Option<Value>)>) {
         for (v, a) in saved {
             match a {
@@ -1593,7 +1608,7 @@ impl<'c> Adjoints<'c> {
         let (r, new_args, ys, saved) = self.recompute_lambda(region, &ins)?;
         let saved_adj = self.stash(&free);
         let tracked = self.trackable(&free);
-        let saved_sparse: SavedSparse = tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
+        let saved_sparse = self.take_sparse(&tracked);
         self.scopes.push(Scope::Map(tracked));
         let ss = seeds(self, &ys, &new_args[xs.len()..])?;
         for (&y, s) in ys.iter().zip(ss) {
@@ -1623,22 +1638,8 @@ impl<'c> Adjoints<'c> {
         self.scopes.pop();
         self.leave(&yv, saved);
         self.restore(saved_adj);
-        for (f, outer) in saved_sparse {
-            if let Some(o) = outer {
-                self.sparse.insert(f, o);
-            }
-        }
-        let rtys: Vec<Type> = yv
-            .iter()
-            .map(|&v| {
-                let t = self.outer_type(v, r);
-                array_of(self.ctx, n, t)
-            })
-            .collect();
-        let mut ops = vec![n];
-        ops.extend(&ins);
-        let m = self.emit("soac.map", &ops, &rtys, &[], vec![r]);
-        let out: Vec<Value> = self.ctx.results(m).collect();
+        self.restore_sparse(&saved_sparse);
+        let out = self.emit_map(n, &ins, r, &yv);
         for (j, &i) in active_xs.iter().enumerate() {
             self.add_adj(xs[i], out[j])?;
         }
@@ -2106,13 +2107,8 @@ impl<'c> Adjoints<'c> {
         Ok((r, new_args, ys, saved))
     }
 
-    /// The values lambda `region` yields at positions `which`, for each
-    /// row of `xs` (old): arrays of `n`.
-    fn lambda_yields(&mut self, region: RegionId, n: Value, xs: &[Value], which: &[usize]) -> R<Vec<Value>> {
-        let ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
-        let (r, _, ys, saved) = self.recompute_lambda(region, &ins)?;
-        let yv: Vec<Value> = which.iter().map(|&w| self.primal(ys[w])).collect();
-        self.leave(&yv, saved);
+    /// `map(n, ins...)` with lambda `r`, which yields `yv`: its results.
+    fn emit_map(&mut self, n: Value, ins: &[Value], r: RegionId, yv: &[Value]) -> Vec<Value> {
         let rtys: Vec<Type> = yv
             .iter()
             .map(|&v| {
@@ -2121,9 +2117,19 @@ impl<'c> Adjoints<'c> {
             })
             .collect();
         let mut ops = vec![n];
-        ops.extend(&ins);
+        ops.extend(ins);
         let m = self.emit("soac.map", &ops, &rtys, &[], vec![r]);
-        Ok(self.ctx.results(m).collect())
+        self.ctx.results(m).collect()
+    }
+
+    /// The values lambda `region` yields at positions `which`, for each
+    /// row of `xs` (old): arrays of `n`.
+    fn lambda_yields(&mut self, region: RegionId, n: Value, xs: &[Value], which: &[usize]) -> R<Vec<Value>> {
+        let ins: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
+        let (r, _, ys, saved) = self.recompute_lambda(region, &ins)?;
+        let yv: Vec<Value> = which.iter().map(|&w| self.primal(ys[w])).collect();
+        self.leave(&yv, saved);
+        Ok(self.emit_map(n, &ins, r, &yv))
     }
 
     /// For each of `w` positions, the last of the `n` rows whose index in
@@ -2227,7 +2233,7 @@ impl<'c> Adjoints<'c> {
         let ybars: Vec<Option<Value>> = results.iter().map(|r| self.adj.get(r).copied()).collect();
         let free = self.free_active(o);
         let tracked = self.trackable(&free);
-        let saved_sparse: SavedSparse = tracked.iter().map(|&f| (f, self.sparse.remove(&f))).collect();
+        let saved_sparse = self.take_sparse(&tracked);
         let mut branches = Vec::new();
         for region in self.ctx.regions(o).to_vec() {
             let block = self.ctx.blocks(region)[0];
@@ -2252,11 +2258,7 @@ impl<'c> Adjoints<'c> {
             self.restore(saved_adj);
             branches.push((r, nb, got, pairs));
         }
-        for (f, outer) in &saved_sparse {
-            if let Some(o) = outer {
-                self.sparse.insert(*f, o.clone());
-            }
-        }
+        self.restore_sparse(&saved_sparse);
         let wanted: Vec<Value> = free
             .iter()
             .copied()
