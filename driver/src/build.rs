@@ -14,6 +14,9 @@ use std::process::ExitCode;
 
 use futmlir_codegen::below_imp::Lowered;
 use futmlir_dialects::ir::{Context, PrintOptions};
+use futmlir_frontend::check::{self, Checked};
+use futmlir_frontend::diag::Diag;
+use futmlir_frontend::span::SourceMap;
 use futmlir_passes::{pipelines, Level, PassManager, Pipeline};
 
 use crate::passflags::PassFlags;
@@ -62,8 +65,61 @@ pub struct BuildArgs {
     /// where OUT is `-o` (Futhark's C API, `c-api.rst`).
     #[arg(long, conflicts_with = "shared_runtime")]
     library: bool,
+    /// Build a server-mode executable (`--server`, `server-protocol.rst`).
+    /// Every futmlir executable serves the protocol when run with
+    /// `--server`, so this builds the same executable as without it.
+    #[arg(long)]
+    server: bool,
+    /// Ignore `#[unsafe]` in the program: every safety check stays.
+    #[arg(long)]
+    safe: bool,
+    /// Make this top-level function an entry point too (may be given
+    /// several times).
+    #[arg(long = "entry-point", value_name = "NAME")]
+    entry_points: Vec<String>,
+    /// Print what the compiler does on stderr: each stage and pass as it
+    /// ends, with its wall time.
+    #[arg(short = 'v', long)]
+    verbose: bool,
+    /// Print no warnings.
+    #[arg(short = 'W', conflicts_with = "werror")]
+    no_warnings: bool,
+    /// Treat warnings as errors.
+    #[arg(long = "Werror")]
+    werror: bool,
     #[command(flatten)]
     flags: PassFlags,
+}
+
+/// What the frontend is asked, and how a build reports: `futmlir build`'s
+/// options, or the plain defaults of the other tools ([`build_with`]).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--safe` (`internalise::Options::safe`).
+    pub safe: bool,
+    /// `--entry-point`: more entry points.
+    pub entry_points: Vec<String>,
+    /// Errors and warnings with the source's snippet (miette), rather than
+    /// plain `file:line:col: error: ...` lines.
+    pub pretty: bool,
+    /// What to do with the program's warnings.
+    pub warnings: Warnings,
+    /// `-v`: a line per stage and pass on stderr.
+    pub verbose: bool,
+}
+
+/// What a build does with the program's warnings (Note [Warnings] in the
+/// frontend's `diag`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Warnings {
+    /// Not printed (the tools that do not show them: `test` matches them
+    /// itself).
+    #[default]
+    Quiet,
+    /// Printed on stderr.
+    Print,
+    /// Printed, and the build fails if there is one (`--Werror`).
+    Error,
 }
 
 /// What `--dump-pass-pipeline` prints: the `--pass-pipeline` given,
@@ -131,7 +187,20 @@ pub fn main(a: BuildArgs) -> ExitCode {
     }
     let out = a.output.clone().unwrap_or_else(|| a.program.with_extension(""));
     let gpu = gpu_chip(&a);
-    match build_with(&a.program, a.emit, gpu, &out, a.output_kind(), None, &a.flags) {
+    let options = Options {
+        safe: a.safe,
+        entry_points: a.entry_points.clone(),
+        pretty: true,
+        warnings: if a.no_warnings {
+            Warnings::Quiet
+        } else if a.werror {
+            Warnings::Error
+        } else {
+            Warnings::Print
+        },
+        verbose: a.verbose,
+    };
+    match build_options(&a.program, a.emit, gpu, &out, a.output_kind(), None, &a.flags, &options) {
         Ok(Some(text)) => {
             print!("{text}");
             ExitCode::SUCCESS
@@ -186,6 +255,29 @@ pub fn build_with(
     ptx_out: Option<&Path>,
     flags: &PassFlags,
 ) -> Result<Option<String>, String> {
+    build_options(program, emit, gpu, out, output, ptx_out, flags, &Options::default())
+}
+
+/// [`build_with`], with the frontend's options and the way to report
+/// (`futmlir build`'s `--safe`, `--entry-point`, `-v`, `-W`, `--Werror`
+/// and snippets).
+#[allow(clippy::too_many_arguments)]
+pub fn build_options(
+    program: &Path,
+    emit: Emit,
+    gpu: Option<&str>,
+    out: &Path,
+    output: Product,
+    ptx_out: Option<&Path>,
+    flags: &PassFlags,
+    options: &Options,
+) -> Result<Option<String>, String> {
+    let started = std::time::Instant::now();
+    let stage = |what: &str| {
+        if options.verbose {
+            eprintln!("[{:8.3} s] {what}", started.elapsed().as_secs_f64());
+        }
+    };
     // The program: a Futhark program, internalised (soac IR), or IR text
     // at any level, which continues from there (Note [IR in at every
     // level]).
@@ -200,10 +292,27 @@ pub fn build_with(
         ctx.verify(m).map_err(|ds| render(&ctx, &ds))?;
         (m, futmlir_passes::manager::ir_levels(&ctx, m))
     } else {
-        let (sm, checked) = crate::run::load_plain(program)?;
-        let m = futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).map_err(|d| d.to_plain(&sm))?;
+        let (sm, checked) = check(program, options)?;
+        stage(&format!("checked {}", program.display()));
+        let internalised = futmlir_frontend::internalise::internalise_with(
+            &checked,
+            &sm,
+            &mut ctx,
+            futmlir_frontend::internalise::Options { safe: options.safe },
+        );
+        let m = internalised.map_err(|d| {
+            if options.pretty {
+                format!("{:?}", d.to_report(&sm))
+            } else {
+                d.to_plain(&sm)
+            }
+        })?;
+        stage("internalised to the soac level");
         (m, vec![Level::Soac])
     };
+    if ir_input {
+        stage(&format!("read and verified {}", program.display()));
+    }
     let (text, pipeline) = match &flags.pass_pipeline {
         Some(t) => (
             t.clone(),
@@ -255,7 +364,9 @@ pub fn build_with(
         locations: false,
     };
     let rules = flags.rule_book()?;
-    let mut pm = PassManager::new(pipeline, flags.instrumentation(print), rules);
+    let mut instrumentation = flags.instrumentation(print);
+    instrumentation.progress = options.verbose;
+    let mut pm = PassManager::new(pipeline, instrumentation, rules);
     if emit == Emit::Exe {
         pm.artifact = Lowered::to(out.to_path_buf());
     }
@@ -264,6 +375,7 @@ pub fn build_with(
         eprint!("{}", pm.timing().report());
     }
     ran?;
+    stage("ran the pass pipeline");
     if emit_level(emit).is_some() {
         return Ok(Some(ctx.print_op(module, print)));
     }
@@ -295,6 +407,43 @@ pub fn build_with(
             Ok(None)
         }
     }
+}
+
+/// Reads and checks `program`: its errors rendered as `options` says, its
+/// warnings printed (or not, or fatal), and every `--entry-point` found.
+fn check(program: &Path, options: &Options) -> Result<(SourceMap, Checked), String> {
+    let text =
+        std::fs::read_to_string(program).map_err(|e| format!("error: cannot read {}: {e}", program.display()))?;
+    let mut sm = SourceMap::default();
+    let file = sm.add(program.display().to_string(), text);
+    let show = |d: &Diag, sm: &SourceMap, warning: bool| match (options.pretty, warning) {
+        (true, false) => format!("{:?}", d.to_report(sm)),
+        (true, true) => format!("{:?}", d.to_warning_report(sm)),
+        (false, false) => d.to_plain(sm),
+        (false, true) => d.to_plain_warning(sm),
+    };
+    let checked = check::check_file_entries(&mut sm, file, &options.entry_points)
+        .map_err(|ds| ds.iter().map(|d| show(d, &sm, false)).collect::<Vec<_>>().join("\n"))?;
+    if options.warnings != Warnings::Quiet {
+        for w in &checked.warnings {
+            eprintln!("{}", show(w, &sm, true));
+        }
+    }
+    if options.warnings == Warnings::Error && !checked.warnings.is_empty() {
+        let n = checked.warnings.len();
+        return Err(format!(
+            "error: {n} warning{}, which --Werror makes errors",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    for name in &options.entry_points {
+        if !checked.entries.iter().any(|e| &*e.name == name.as_str()) {
+            return Err(format!(
+                "error: --entry-point {name}: the program has no top-level function `{name}`"
+            ));
+        }
+    }
+    Ok((sm, checked))
 }
 
 fn render(ctx: &Context, ds: &[futmlir_dialects::ir::Diagnostic]) -> String {

@@ -111,6 +111,7 @@ impl PassFlags {
             verify_each: self.verify_each.unwrap_or(d.verify_each),
             roundtrip_each: self.roundtrip_each.unwrap_or(d.roundtrip_each),
             timing: self.timing,
+            progress: false,
             print,
         }
     }

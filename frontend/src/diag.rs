@@ -1,7 +1,9 @@
 //! Frontend diagnostics: a message at a span, secondary notes, a help line.
 //! Rendered through miette with the source text and carets.
 
-use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
+use std::cell::RefCell;
+
+use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report, Severity};
 
 /// Lines longer than this get no snippet in a report.
 const MAX_SNIPPET_LINE: usize = 4096;
@@ -40,6 +42,15 @@ impl Diag {
     /// A miette report showing the source with the spans underlined. Notes in
     /// other files are appended to the message as `file:line:col: note`.
     pub fn to_report(&self, sm: &SourceMap) -> Report {
+        self.report_as(sm, Severity::Error)
+    }
+
+    /// [`Diag::to_report`] for a warning (Note [Warnings]).
+    pub fn to_warning_report(&self, sm: &SourceMap) -> Report {
+        self.report_as(sm, Severity::Warning)
+    }
+
+    fn report_as(&self, sm: &SourceMap, severity: Severity) -> Report {
         let mut msg = self.message.clone();
         let file = sm.file(self.span.file);
         let mut labels = vec![LabeledSpan::new_primary_with_span(
@@ -72,13 +83,14 @@ impl Diag {
                 end - start > MAX_SNIPPET_LINE
             });
         if long_line {
-            let mut d = MietteDiagnostic::new(format!("{}: {msg}", sm.describe_range(self.span)));
+            let mut d =
+                MietteDiagnostic::new(format!("{}: {msg}", sm.describe_range(self.span))).with_severity(severity);
             if let Some(h) = &self.help {
                 d = d.with_help(h.clone());
             }
             return Report::new(d);
         }
-        let mut d = MietteDiagnostic::new(msg).with_labels(labels);
+        let mut d = MietteDiagnostic::new(msg).with_labels(labels).with_severity(severity);
         if let Some(h) = &self.help {
             d = d.with_help(h.clone());
         }
@@ -89,7 +101,16 @@ impl Diag {
     /// Futhark writes it, end column included), then the notes and the
     /// help on lines of their own, for tests and logs.
     pub fn to_plain(&self, sm: &SourceMap) -> String {
-        let mut s = format!("{}: error: {}", sm.describe_range(self.span), self.message);
+        self.plain_as(sm, "error")
+    }
+
+    /// [`Diag::to_plain`] for a warning: `file:line:col-col: warning: ...`.
+    pub fn to_plain_warning(&self, sm: &SourceMap) -> String {
+        self.plain_as(sm, "warning")
+    }
+
+    fn plain_as(&self, sm: &SourceMap, what: &str) -> String {
+        let mut s = format!("{}: {what}: {}", sm.describe_range(self.span), self.message);
         for (span, note) in &self.notes {
             s.push_str(&format!("\n  {}: note: {note}", sm.describe_range(*span)));
         }
@@ -98,6 +119,45 @@ impl Diag {
         }
         s
     }
+}
+
+// Note [Warnings]
+// ~~~~~~~~~~~~~~~
+// Warnings are Futhark's (its test programs match them with `warning:`
+// regexes): an inclusion shadowing a type, a uniqueness annotation on a
+// non-array type, an overloaded top-level function defaulted, arrays
+// compared with `==`, a size expression with a binding, a typed hole,
+// `#[unroll]` on a loop of no constant count, and a safety check under
+// `#[warn(safety_checks)]`. Module elaboration, the checker and the lints
+// after it (`check::warnings`) all find some, deep in code that returns
+// errors but has nowhere to put anything else, so a warning is reported
+// with [`warn`] to the collector that [`collect_warnings`] installs for
+// the duration of a check (none: it is dropped). `check::check_file`
+// keeps those in the user's files, once each, in source order, in
+// `Checked::warnings`; `futmlir build` prints them (`-W` silences them,
+// `--Werror` fails on them) and `futmlir test` matches them.
+
+thread_local! {
+    static WARNINGS: RefCell<Option<Vec<Diag>>> = const { RefCell::new(None) };
+}
+
+/// Reports a warning to the collector installed by [`collect_warnings`]
+/// on this thread, if any (Note [Warnings]).
+pub fn warn(d: Diag) {
+    WARNINGS.with(|w| {
+        if let Some(ws) = w.borrow_mut().as_mut() {
+            ws.push(d);
+        }
+    });
+}
+
+/// Runs `f` with a fresh warning collector and returns what it reported,
+/// restoring the collector that was installed before (Note [Warnings]).
+pub fn collect_warnings<R>(f: impl FnOnce() -> R) -> (R, Vec<Diag>) {
+    let outer = WARNINGS.with(|w| w.replace(Some(Vec::new())));
+    let r = f();
+    let ws = WARNINGS.with(|w| w.replace(outer)).unwrap_or_default();
+    (r, ws)
 }
 
 #[cfg(test)]

@@ -23,6 +23,10 @@ pub struct Instrumentation {
     pub roundtrip_each: bool,
     /// `--timing`: collect wall time per pass.
     pub timing: bool,
+    /// `futmlir build -v`: a line on the dump sink as each pass of the
+    /// top-level pipeline (or nested pipeline, as a whole) ends, with its
+    /// wall time, so that a long compile shows where it is.
+    pub progress: bool,
     pub print: PrintOptions,
 }
 
@@ -35,6 +39,7 @@ impl Default for Instrumentation {
             verify_each: env_flag("FUTMLIR_VERIFY_EACH").unwrap_or(cfg!(debug_assertions)),
             roundtrip_each: env_flag("FUTMLIR_ROUNDTRIP_EACH").unwrap_or(cfg!(debug_assertions)),
             timing: false,
+            progress: false,
             print: PrintOptions::default(),
         }
     }

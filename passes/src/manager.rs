@@ -117,6 +117,9 @@ impl PassManager {
                     }
                     if info.below_imp() {
                         // The IR did not change (Note [Passes below imp]).
+                        if op == root {
+                            self.progress(info.name, start.elapsed());
+                        }
                         continue;
                     }
                     if self.instrumentation.verify_each {
@@ -140,6 +143,9 @@ impl PassManager {
                         }
                     }
                     self.after_pass(ctx, root, info.name, before);
+                    if op == root {
+                        self.progress(info.name, start.elapsed());
+                    }
                 }
                 Element::Nested { anchor, pipeline } => {
                     let start = Instant::now();
@@ -158,10 +164,20 @@ impl PassManager {
                         }
                     }
                     t.time += start.elapsed();
+                    if op == root {
+                        self.progress(&format!("{anchor}({})", pipeline), start.elapsed());
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    /// The `-v` line of a top-level pipeline element that took `time`.
+    fn progress(&mut self, what: &str, time: std::time::Duration) {
+        if self.instrumentation.progress {
+            let _ = writeln!(self.dump_sink, "  {:>9.3} ms  {what}", time.as_secs_f64() * 1e3);
+        }
     }
 
     fn wants_before_text(&self) -> bool {

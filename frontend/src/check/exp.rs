@@ -857,7 +857,12 @@ impl Checker {
             };
             // A named parameter `(n: i64)` may give the size of the result.
             if let Some(n) = pname {
-                let size = self.size_of_exp(a);
+                // Only a size the result has is looked at (and warned about).
+                let size = if super::unify::mentions_size(&r, &n) {
+                    self.size_of_exp(a)
+                } else {
+                    Size::Unknown
+                };
                 // A later named parameter whose name the size mentions (the
                 // caller's `m` given for `n` of `(n: i64) -> (m: i64) ->
                 // [n][m]t`) is renamed first, so that it is not captured.
@@ -1087,6 +1092,13 @@ impl Checker {
                 }
             }
             ExpKind::Tuple(es) if es.len() == 1 => self.size_of_exp(&es[0]),
+            ExpKind::Let { .. } | ExpKind::LetFun { .. } | ExpKind::LetWith { .. } => {
+                crate::diag::warn(Diag::new(
+                    e.span,
+                    "Size expression with binding is replaced by unknown size.",
+                ));
+                Size::Unknown
+            }
             _ => self.size_term(e),
         }
     }

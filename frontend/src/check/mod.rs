@@ -173,6 +173,7 @@ mod shadow;
 pub(crate) mod sizes;
 mod terms;
 mod unify;
+mod warnings;
 pub(crate) mod zonk;
 
 #[cfg(test)]
@@ -188,6 +189,9 @@ pub const PRELUDE: &str = include_str!("../../prelude/prelude.fut");
 pub struct Checked {
     pub programs: Vec<Program>,
     pub entries: Vec<Entry>,
+    /// The warnings about the user's files, once each, in source order
+    /// (Note [Warnings] in `diag`).
+    pub warnings: Vec<Diag>,
 }
 
 /// An entry point: `entry f ...` in the main file, or `def main`.
@@ -228,17 +232,33 @@ struct TypeAbbr {
 /// prelude. Errors are returned in source order; the first is the most
 /// useful.
 pub fn check_file(sm: &mut SourceMap, file: FileId) -> Result<Checked, Vec<Diag>> {
+    check_file_entries(sm, file, &[])
+}
+
+/// [`check_file`], with the top-level functions named in `extra_entries`
+/// entry points too (`futmlir build --entry-point`).
+pub fn check_file_entries(sm: &mut SourceMap, file: FileId, extra_entries: &[String]) -> Result<Checked, Vec<Diag>> {
     let prelude_file = sm.add("<prelude>", PRELUDE);
     let prelude = elaborated_prelude(sm, prelude_file).map_err(|d| vec![d])?;
     let program = parser::parse_program(file, sm.text(file)).map_err(|d| vec![d])?;
-    let decs = crate::modules::elaborate_program(sm, &prelude, file, program).map_err(|d| vec![d])?;
-    let programs = vec![
-        Program {
-            decs: prune_prelude(&prelude.decs, &decs),
-        },
-        Program { decs },
-    ];
-    check_programs(programs)
+    let (checked, mut warnings) = crate::diag::collect_warnings(|| {
+        let decs = crate::modules::elaborate_program(sm, &prelude, file, program).map_err(|d| vec![d])?;
+        let programs = vec![
+            Program {
+                decs: prune_prelude(&prelude.decs, &decs),
+            },
+            Program { decs },
+        ];
+        let checked = check_programs_entries(programs, extra_entries)?;
+        warnings::lint(&checked);
+        Ok::<_, Vec<Diag>>(checked)
+    });
+    let mut checked = checked?;
+    warnings.retain(|d| d.span.file != prelude_file);
+    warnings.sort_by_key(|d| (d.span.file, d.span.lo, d.span.hi));
+    warnings.dedup_by(|a, b| a.span == b.span && a.message == b.message);
+    checked.warnings = warnings;
+    Ok(checked)
 }
 
 thread_local! {
@@ -369,7 +389,11 @@ pub(crate) fn prune_prelude(prelude: &[Dec], program: &[Dec]) -> Vec<Dec> {
 
 /// Check already-parsed programs; the last is the user's (its entry
 /// points are the ones listed).
-pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> {
+pub fn check_programs(programs: Vec<Program>) -> Result<Checked, Vec<Diag>> {
+    check_programs_entries(programs, &[])
+}
+
+fn check_programs_entries(mut programs: Vec<Program>, extra_entries: &[String]) -> Result<Checked, Vec<Diag>> {
     let mut ck = Checker::new();
     let last = programs.len() - 1;
     let mut entries = Vec::new();
@@ -396,6 +420,20 @@ pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> 
             }
         }
     }
+    for name in extra_entries {
+        if entries.iter().any(|e: &Entry| &*e.name == name.as_str()) {
+            continue;
+        }
+        let found = ck.lookup_global(name).filter(|(id, _)| id.program as usize == last);
+        let entry = found.and_then(|(id, scheme)| match &programs[last].decs[id.dec as usize] {
+            Dec::Val(vb) => ck.entry_for(vb, id, &scheme),
+            _ => None,
+        });
+        // One that is not found is the caller's to report (it has no
+        // place in the program); one that cannot be an entry point got
+        // its error from `entry_for`.
+        entries.extend(entry);
+    }
     // An accumulator lives inside its stream only (Note [Accumulators] in
     // `builtins`): no entry point takes or returns one.
     for e in &entries {
@@ -419,7 +457,11 @@ pub fn check_programs(mut programs: Vec<Program>) -> Result<Checked, Vec<Diag>> 
     ck.errors
         .retain(|d| seen.insert((d.span.file, d.span.lo, d.span.hi, d.message.clone())));
     if ck.errors.is_empty() {
-        let mut checked = Checked { programs, entries };
+        let mut checked = Checked {
+            programs,
+            entries,
+            warnings: Vec::new(),
+        };
         ck.concretise(&mut checked);
         Ok(checked)
     } else {
@@ -820,7 +862,16 @@ impl Checker {
                 Ok(e.array_of(d))
             }
             // `*(a, b)` is `(*a, *b)`: the parameter as a whole consumes.
-            TypeExpKind::Unique(t) => Ok(unique_arrays(self.type_of(t)?)),
+            TypeExpKind::Unique(t) => {
+                let inner = self.type_of(t)?;
+                if no_arrays(&inner) {
+                    crate::diag::warn(Diag::new(
+                        te.span,
+                        format!("A uniqueness annotation on the type `{inner}`, which has no arrays, has no effect."),
+                    ));
+                }
+                Ok(unique_arrays(inner))
+            }
             TypeExpKind::Arrow(name, a, b) => self.arrow_type(name, a, b),
             TypeExpKind::Existential(names, t) => {
                 sizes::check_existential(names, t)?;
@@ -1385,6 +1436,19 @@ impl Checker {
             })
             .collect();
         if !defaulted.is_empty() {
+            // An overloaded function (not a constant like `def n = 10`)
+            // gets one type, which its uses may not expect: Futhark warns.
+            if !vb.params.is_empty() || matches!(self.subst.resolve(&ret), Type::Arrow { .. }) {
+                let types: Vec<String> = defaulted.iter().map(|(_, p)| p.to_string()).collect();
+                crate::diag::warn(Diag::new(
+                    vb.name_span,
+                    format!(
+                        "The type of \"{}\" is ambiguous (overloaded), so it is defaulted to {}. Add type annotations to choose another.",
+                        vb.name,
+                        types.join(", ")
+                    ),
+                ));
+            }
             self.defaulted.insert(vb.name.clone(), defaulted);
         }
         for v in left {
@@ -1895,6 +1959,17 @@ fn unique_arrays(t: Type) -> Type {
         Type::Tuple(ts) => Type::Tuple(ts.into_iter().map(unique_arrays).collect()),
         Type::Record(fs) => Type::Record(fs.into_iter().map(|(n, t)| (n, unique_arrays(t))).collect()),
         t => t,
+    }
+}
+
+/// Whether `t` is made of primitive values only, so that `*t` means
+/// nothing (a type parameter or an abstract type may hide arrays).
+fn no_arrays(t: &Type) -> bool {
+    match t {
+        Type::Prim(_) => true,
+        Type::Tuple(ts) => !ts.is_empty() && ts.iter().all(no_arrays),
+        Type::Record(fs) => !fs.is_empty() && fs.iter().all(|(_, t)| no_arrays(t)),
+        _ => false,
     }
 }
 

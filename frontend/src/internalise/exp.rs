@@ -279,7 +279,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             }
             ExpKind::OpenIn(_, x) => self.exp(sc, x),
             ExpKind::Attr(a, x) => {
-                if &*a.name == "unsafe" {
+                if &*a.name == "unsafe" && !self.safe {
                     let saved = std::mem::replace(&mut self.unsafe_, true);
                     let r = self.exp(sc, x);
                     self.unsafe_ = saved;

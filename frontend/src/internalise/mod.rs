@@ -87,7 +87,22 @@ use values::{structure, Env, Scope};
 /// internaliser does not handle yet gives a diagnostic "internalisation of
 /// X is not supported yet" at its span.
 pub fn internalise(checked: &Checked, sm: &SourceMap, ctx: &mut Context) -> Result<OpId, Diag> {
-    Internaliser::new(checked, sm, ctx).run()
+    internalise_with(checked, sm, ctx, Options::default())
+}
+
+/// How to internalise.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// `futmlir build --safe`: `#[unsafe]` is ignored, so every safety
+    /// check stays.
+    pub safe: bool,
+}
+
+/// [`internalise`] with `options`.
+pub fn internalise_with(checked: &Checked, sm: &SourceMap, ctx: &mut Context, options: Options) -> Result<OpId, Diag> {
+    let mut i = Internaliser::new(checked, sm, ctx);
+    i.safe = options.safe;
+    i.run()
 }
 
 pub(crate) type DResult<T> = Result<T, Diag>;
@@ -126,6 +141,8 @@ pub(crate) struct Internaliser<'a, 'c> {
     pub facts: HashSet<(Value, Value), FastBuild>,
     /// Inside `#[unsafe]`: no bounds checks.
     pub unsafe_: bool,
+    /// `#[unsafe]` is ignored ([`Options::safe`]).
+    pub safe: bool,
     /// The next loop internalised carries `#[unroll]` (an `unroll`
     /// attribute on its `soac.loop`, for `soac-simplify`).
     pub unroll_next: bool,
@@ -210,6 +227,7 @@ impl<'a, 'c> Internaliser<'a, 'c> {
             symbols: HashSet::new(),
             facts: HashSet::default(),
             unsafe_: false,
+            safe: false,
             unroll_next: false,
             prelude: sm
                 .files()

@@ -325,6 +325,7 @@ fn checked(decs: Vec<Dec>) -> Checked {
     Checked {
         programs: vec![Program::default(), Program { decs }],
         entries: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 

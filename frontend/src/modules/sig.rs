@@ -495,6 +495,12 @@ fn specs_into(
                     let te = spec_type(te, env, levels, params)?;
                     refine(&mut v, &qn.quals, qn, params, te, span)?;
                 }
+                // A type declared again by an inclusion: Futhark warns.
+                let before = type_names(items);
+                for t in type_names(&v).iter().filter(|t| before.contains(t)) {
+                    let shown = t.rsplit('.').next().unwrap_or(t);
+                    crate::diag::warn(Diag::new(se.span, format!("Inclusion shadows type `{shown}`.")));
+                }
                 if let Some(l) = levels.last_mut() {
                     l.types.extend(type_names(&v));
                     for it in &v {
