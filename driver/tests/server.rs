@@ -242,7 +242,7 @@ threshold
         "Unknown type: {a:i32}",
         "Unknown entry point: nope",
         "entry point wrap: input 1 has type i32, but variable i has type i64",
-        "zip is not supported by futmlir's server yet",
+        "Not an array type: rec",
         "Unknown command: frobnicate",
     ];
     let mut expected_rest = vec!["%%% OK"];
@@ -473,7 +473,7 @@ Not a sum type: rec
 %%% OK
 %%% OK
 %%% FAILURE
-Not an array: r
+Not an array type: rec
 %%% OK
 %%% OK
 %%% FAILURE
@@ -559,7 +559,7 @@ fn uncallable_entry_point() {
     assert_eq!(
         without_times(&out),
         format!(
-            "%%% OK\nunits\ninc\n%%% OK\n[]()\n%%% OK\n%%% FAILURE\nentry point units cannot be called: {why}\n%%% OK\n%%% OK\nruntime: T\n%%% OK\n%%% OK\n"
+            "%%% OK\nunits\ninc\n%%% OK\n[]t\n%%% OK\n%%% FAILURE\nentry point units cannot be called: {why}\n%%% OK\n%%% OK\nruntime: T\n%%% OK\n%%% OK\n"
         )
     );
     assert_eq!(std::fs::read(dir.join("y.bin")).unwrap(), binary_i32(5));

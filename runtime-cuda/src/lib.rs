@@ -55,6 +55,7 @@
 //! ```
 
 pub mod abi;
+mod arrays;
 mod cli;
 mod context;
 mod cpu;

@@ -85,6 +85,10 @@ pub struct OpaqueType {
     /// A sum type's constructors in the order of their tags; empty
     /// otherwise.
     pub variants: Vec<Variant>,
+    /// An array of an opaque type: the element type's name and the
+    /// array's rank. Its components are the element type's, each with
+    /// `rank` more dimensions in front.
+    pub array: Option<(String, usize)>,
 }
 
 /// A parameter or result as the user sees it: a value of type `ty`,
@@ -109,6 +113,9 @@ pub struct Entry {
     /// translate it (Note [Uncallable entry points] in the compiler's
     /// `segop_to_imp::entry`); `func` must not be called then.
     pub uncallable: Option<String>,
+    /// The entry point's attributes as written without the brackets
+    /// (`prop(size(3))`), which the server's `attributes` prints.
+    pub attributes: Vec<String>,
     /// The compiled function; `None` in a program read from its
     /// description alone ([`Program::describe`], for generating the C
     /// library's code), which is never called.
@@ -265,6 +272,7 @@ impl Program {
                 params,
                 results,
                 uncallable,
+                attributes,
             } = interface(&e.interface, &e.ins, &e.outs, &mut opaques)
                 .map_err(|m| format!("{what}: interface: {m}"))?;
             read.push(Entry {
@@ -274,6 +282,7 @@ impl Program {
                 params,
                 results,
                 uncallable,
+                attributes,
                 func: None,
             });
         }
@@ -328,6 +337,7 @@ struct Interface {
     params: Vec<Param>,
     results: Vec<Param>,
     uncallable: Option<String>,
+    attributes: Vec<String>,
 }
 
 /// Reads an entry's interface text (`ABI.md`, "Entry point interfaces")
@@ -349,6 +359,7 @@ fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueTy
             params: each(ins),
             results: each(outs),
             uncallable: None,
+            attributes: Vec::new(),
         });
     }
     // The types this text describes, before they join `opaques`.
@@ -366,6 +377,7 @@ fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueTy
     let (mut params, mut results) = (Vec::new(), Vec::new());
     let (mut n_in, mut n_out) = (0, 0);
     let mut uncallable = None;
+    let mut attributes = Vec::new();
     for line in text.lines() {
         let words: Vec<&str> = line.split('\t').collect();
         match words.as_slice() {
@@ -389,6 +401,7 @@ fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueTy
                     parts,
                     fields: Vec::new(),
                     variants: Vec::new(),
+                    array: None,
                 });
             }
             ["field", record, field, ty] => {
@@ -458,6 +471,36 @@ fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueTy
                     parts: range,
                 });
             }
+            ["array", name, elem, rank] => {
+                let rank: usize = rank
+                    .parse()
+                    .ok()
+                    .filter(|&r| r > 0)
+                    .ok_or_else(|| format!("array type `{name}`: malformed rank `{rank}`"))?;
+                let elem_parts = local
+                    .iter()
+                    .find(|t| t.name == *elem)
+                    .map(|t| t.parts.clone())
+                    .ok_or_else(|| format!("array type `{name}` of `{elem}`, which is not described before"))?;
+                let t = local
+                    .iter_mut()
+                    .find(|t| t.name == *name && t.kind == OpaqueKind::Opaque && t.array.is_none())
+                    .ok_or_else(|| format!("array line for `{name}`, which is not an opaque type described before"))?;
+                let expected: Vec<Type> = elem_parts
+                    .iter()
+                    .map(|p| Type {
+                        elem: p.elem,
+                        rank: p.rank + rank,
+                    })
+                    .collect();
+                if t.parts != expected {
+                    return Err(format!(
+                        "array type `{name}` does not have the components of {rank}-dimensional arrays of `{elem}`"
+                    ));
+                }
+                t.array = Some((elem.to_string(), rank));
+            }
+            ["attribute", text] => attributes.push(text.to_string()),
             ["uncallable", reason] => uncallable = Some(reason.to_string()),
             _ => return Err(format!("malformed line `{line}`")),
         }
@@ -490,6 +533,7 @@ fn interface(text: &str, ins: &[Type], outs: &[Type], opaques: &mut Vec<OpaqueTy
         params,
         results,
         uncallable,
+        attributes,
     })
 }
 

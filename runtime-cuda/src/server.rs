@@ -58,8 +58,14 @@ use crate::var::{call, component_value, construct, copy_each, copy_parts, destru
 // `construct` fills the other slots with zeros and empty arrays (no
 // `match` reads the slots of another constructor); `destruct` copies the
 // payload out.
-// The commands on arrays of records (`zip`, `unzip`, `index`) and
-// `new_array`, `set`, `attributes` are not supported.
+//
+// The array commands (`index`, `set`, `new_array`, `zip`, `unzip`,
+// `shape`; `array_commands`) work on arrays of primitive types and on
+// arrays of opaque types alike, through the components: an element of
+// an array of records is its fields' elements (`crate::arrays`). `zip`,
+// `unzip` and `index` copy, as `new` and `project` do.
+
+mod array_commands;
 
 /// The words of a command line; an unclosed quote is an error.
 fn words(line: &str) -> Result<Vec<String>, String> {
@@ -231,22 +237,14 @@ impl<'p> Server<'p> {
             }
             "rank" | "elemtype" => {
                 arity(1)?;
-                match Type::parse(&args[0]) {
-                    Some(t) if t.rank > 0 => Ok(if words[0] == "rank" {
-                        format!("{}\n", t.rank)
-                    } else {
-                        format!("{}\n", t.elem)
-                    }),
-                    _ => Err(format!("Not an array type: {}", args[0])),
-                }
+                let t = self.array_type(&args[0])?;
+                Ok(if words[0] == "rank" {
+                    format!("{}\n", t.rank)
+                } else {
+                    format!("{}\n", t.elem_name)
+                })
             }
-            "shape" => {
-                arity(1)?;
-                match self.var(&args[0])? {
-                    Var::Array { shape, .. } => Ok(shape.iter().map(|d| format!("{d}\n")).collect()),
-                    _ => Err(format!("Not an array: {}", args[0])),
-                }
-            }
+            "shape" => self.shape(args),
             "clear" => {
                 arity(0)?;
                 self.ctx.get().clear_caches();
@@ -319,8 +317,19 @@ impl<'p> Server<'p> {
                 let (_, v) = self.variant_of(&args[0])?;
                 Ok(format!("{}\n", v.name))
             }
-            "zip" | "unzip" | "new_array" | "index" | "set" | "attributes" => {
-                Err(format!("{} is not supported by futmlir's server yet", words[0]))
+            "index" => self.index(args),
+            "set" => self.set(args),
+            "new_array" => self.new_array(args),
+            "zip" => self.zip(args),
+            "unzip" => self.unzip(args),
+            "attributes" => {
+                arity(1)?;
+                Ok(self
+                    .entry(&args[0])?
+                    .attributes
+                    .iter()
+                    .map(|a| format!("{a}\n"))
+                    .collect())
             }
             other => Err(format!("Unknown command: {other}")),
         }

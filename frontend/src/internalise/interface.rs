@@ -29,7 +29,10 @@
 //! in order (the field's components are the next ones of the record's),
 //! `variant SUM NAME SLOTS TYPE...` for each constructor of a sum type
 //! in tag order (the slots its payload's components occupy, counted
-//! after the tag, comma-separated, then the payload's types), then
+//! after the tag, comma-separated, then the payload's types), `array
+//! NAME ELEM RANK` for an array of an opaque type (its components are
+//! the element type's, each with RANK more dimensions in front), then
+//! `attribute TEXT` per attribute of the entry point (`prop(size(3))`),
 //! `in TYPE` per parameter and `out TYPE` per result. A result of
 //! tuple type is one result per component, as in Futhark; a tuple
 //! anywhere else (or written as an abbreviation, `: pair`) is a record
@@ -48,7 +51,7 @@
 
 use std::rc::Rc;
 
-use crate::syntax::ast::{Pat, PatKind, TypeExp, TypeExpKind, ValBind};
+use crate::syntax::ast::{Attr, Pat, PatKind, TypeExp, TypeExpKind, ValBind};
 use crate::types::{Size, Type, ABSTRACT_MARK};
 
 use super::sums::SumLayout;
@@ -91,6 +94,9 @@ pub(crate) fn entry_interface(vb: &ValBind) -> DResult<String> {
         None => {}
     }
     let mut out = text.lines;
+    for a in &vb.attrs {
+        out.push_str(&format!("attribute\t{}\n", attr_text(a)));
+    }
     for name in ins {
         out.push_str(&format!("in\t{name}\n"));
     }
@@ -98,6 +104,16 @@ pub(crate) fn entry_interface(vb: &ValBind) -> DResult<String> {
         out.push_str(&format!("out\t{name}\n"));
     }
     Ok(out)
+}
+
+/// An attribute as written without its brackets: `prop(gen(f), size(3))`.
+fn attr_text(a: &Attr) -> String {
+    if a.args.is_empty() {
+        a.name.to_string()
+    } else {
+        let args: Vec<String> = a.args.iter().map(attr_text).collect();
+        format!("{}({})", a.name, args.join(", "))
+    }
 }
 
 /// The abbreviation a parameter is written with (`(p: point)`), if any.
@@ -109,11 +125,13 @@ fn pat_name(p: &Pat) -> Option<String> {
     }
 }
 
-/// The name of a type written as a (qualified) name, `*` aside.
+/// The name of a type written as a (qualified) name, or an array of one
+/// (`[]point`, sizes dropped), `*` aside.
 fn type_exp_name(te: &TypeExp) -> Option<String> {
     match &te.kind {
         TypeExpKind::Var(q) => Some(q.to_string()),
         TypeExpKind::Unique(t) => type_exp_name(t),
+        TypeExpKind::Array(_, t) => type_exp_name(t).map(|n| format!("[]{n}")),
         _ => None,
     }
 }
@@ -165,6 +183,16 @@ impl Interface {
         for (f, ft) in fields.unwrap_or_default() {
             let ft = self.describe(&ft, None)?;
             field_lines.push_str(&format!("field\t{name}\t{f}\t{ft}\n"));
+        }
+        // An array of an opaque type: its element type (named by the
+        // abbreviation the array's name has, if any) and rank.
+        if let Type::Array { elem, shape, .. } = &t {
+            let dims = "[]".repeat(shape.len());
+            let hint = name
+                .strip_prefix(&dims)
+                .filter(|e| !e.starts_with('[') && !e.starts_with('{') && !e.starts_with('('));
+            let elem = self.describe(elem, hint.map(str::to_string))?;
+            field_lines.push_str(&format!("array\t{name}\t{elem}\t{}\n", shape.len()));
         }
         if let (Type::Sum(cs), "sum") = (&t, kind) {
             let layout = SumLayout::of(cs)?;
