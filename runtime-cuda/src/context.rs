@@ -79,6 +79,14 @@ impl Ctx {
     /// The context for `program`: CUDA when it has PTX, else the CPU.
     pub fn new(program: &Program, settings: &Settings) -> Result<Ctx, String> {
         let profiler = Profiler::new(settings.profile);
+        if settings.log {
+            let values: Vec<String> = crate::params::PARAMS
+                .iter()
+                .zip(&settings.params)
+                .map(|(p, v)| format!("{}={v}", p.name))
+                .collect();
+            log_line(format_args!("tuning parameters: {}", values.join(", ")));
+        }
         let backend = match (&program.ptx, &settings.load_ptx) {
             (None, Some(_)) => {
                 return Err("--load-ptx: this program was compiled for the CPU, which runs no PTX".into())
