@@ -1120,3 +1120,46 @@ pub unsafe extern "C" fn futrt_lib_destruct(
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The configuration's setters change its `Settings` as the
+    /// executable's options do; a value that cannot be set is kept for
+    /// `futhark_context_new` to report.
+    #[test]
+    fn config_settings() {
+        // SAFETY: the configuration is only changed and freed here (no
+        // context reads the NULL descriptor).
+        unsafe {
+            let cfg = futrt_lib_config_new(std::ptr::null());
+            futrt_lib_config_set_int(cfg, c"profiling".as_ptr(), 1);
+            assert!((*cfg).settings.profile && !(*cfg).settings.log);
+            futrt_lib_config_set_int(cfg, c"debugging".as_ptr(), 1);
+            let s = &(*cfg).settings;
+            assert!(s.debug && s.log && s.profile);
+            futrt_lib_config_set_int(cfg, c"logging".as_ptr(), 0);
+            futrt_lib_config_set_int(cfg, c"default_grid_size".as_ptr(), 64);
+            futrt_lib_config_set_int(cfg, c"default_thread_block_size".as_ptr(), 256);
+            futrt_lib_config_set_int(cfg, c"default_tile_size".as_ptr(), 16);
+            futrt_lib_config_set_str(cfg, c"cache_file".as_ptr(), c"prog.cache".as_ptr());
+            futrt_lib_config_set_str(cfg, c"device".as_ptr(), c"#1".as_ptr());
+            let s = &(*cfg).settings;
+            assert!(!s.log && s.params == vec![64, 256]);
+            assert_eq!(s.cache_file.as_deref(), Some(std::path::Path::new("prog.cache")));
+            assert_eq!(s.device.as_deref(), Some("#1"));
+            assert_eq!((*cfg).error, None);
+            futrt_lib_config_set_str(cfg, c"cache_file".as_ptr(), std::ptr::null());
+            assert_eq!((*cfg).settings.cache_file, None);
+            futrt_lib_config_set_int(cfg, c"default_thread_block_size".as_ptr(), 128);
+            futrt_lib_config_set_int(cfg, c"default_grid_size".as_ptr(), 0);
+            let e = (*cfg).error.clone().unwrap();
+            assert!(
+                e.starts_with("futhark_context_config_set_default_thread_block_size=128:"),
+                "{e}"
+            );
+            futrt_lib_config_free(cfg);
+        }
+    }
+}
