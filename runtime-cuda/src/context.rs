@@ -1,14 +1,18 @@
 //! The context behind `struct futrt_ctx *`: the back end (CPU or CUDA),
 //! the memory pool, the program's error messages and the error recorded
-//! by `futrt_fail`, `futrt_launch` or `futrt_sync`.
+//! by `futrt_fail`, `futrt_launch` or `futrt_sync`, the log (`-L`) and
+//! the profiler (`-P`; Note [Logging and profiling] in `profile`).
 
-use std::ffi::c_void;
+use std::ffi::{c_void, CString};
 use std::io::Write;
+use std::time::Instant;
 
 use crate::cpu::Cpu;
 use crate::cuda::Cuda;
 use crate::pool::Pool;
+use crate::profile::Profiler;
 use crate::program::Program;
+use crate::settings::Settings;
 
 enum Backend {
     Cpu(Cpu),
@@ -26,6 +30,17 @@ pub struct Ctx {
     /// In the server, an error inside an entry point ends the call, not
     /// the process. See Note [Entry point failures in the server].
     recover: bool,
+    /// `-L`.
+    log: bool,
+    /// `-D`: wait for every kernel after its launch.
+    debug: bool,
+    profiler: Profiler,
+}
+
+/// Writes one line of the log (`-L`) to stderr. See Note [Logging and
+/// profiling].
+pub fn log_line(line: std::fmt::Arguments) {
+    eprintln!("[futmlir] {line}");
 }
 
 /// The payload that [`Ctx::fail`] unwinds with in the server: the error
@@ -62,19 +77,103 @@ pub use futmlir_values::format_template as format_message;
 
 impl Ctx {
     /// The context for `program`: CUDA when it has PTX, else the CPU.
-    pub fn new(program: &Program, params: Vec<i64>) -> Result<Ctx, String> {
-        let backend = match &program.ptx {
-            None => Backend::Cpu(Cpu::new()),
-            Some(ptx) => Backend::Cuda(Cuda::new(ptx, &program.kernel_names)?),
+    pub fn new(program: &Program, settings: &Settings) -> Result<Ctx, String> {
+        let profiler = Profiler::new(settings.profile);
+        if settings.log {
+            let values: Vec<String> = crate::params::PARAMS
+                .iter()
+                .zip(&settings.params)
+                .map(|(p, v)| format!("{}={v}", p.name))
+                .collect();
+            log_line(format_args!("tuning parameters: {}", values.join(", ")));
+        }
+        let backend = match (&program.ptx, &settings.load_ptx) {
+            (None, Some(_)) => {
+                return Err("--load-ptx: this program was compiled for the CPU, which runs no PTX".into())
+            }
+            (None, None) => {
+                if settings.log {
+                    log_line(format_args!("context on the CPU"));
+                    if settings.device.is_some() {
+                        log_line(format_args!("-d is ignored: the CPU target has one device, the host"));
+                    }
+                    if settings.cache_file.is_some() {
+                        log_line(format_args!(
+                            "--cache-file is unused: the CPU target compiles nothing at start-up"
+                        ));
+                    }
+                }
+                Backend::Cpu(Cpu::new())
+            }
+            (Some(ptx), None) => Backend::Cuda(Cuda::new(ptx, &program.kernel_names, settings, &profiler)?),
+            (Some(_), Some(path)) => {
+                let text =
+                    std::fs::read(path).map_err(|e| format!("--load-ptx: cannot read {}: {e}", path.display()))?;
+                let ptx = CString::new(text)
+                    .map_err(|_| format!("--load-ptx: {} holds a NUL byte, so it is not PTX", path.display()))?;
+                if settings.log {
+                    log_line(format_args!("using the PTX of {}", path.display()));
+                }
+                Backend::Cuda(Cuda::new(&ptx, &program.kernel_names, settings, &profiler)?)
+            }
         };
         Ok(Ctx {
             pool: Pool::default(),
             backend,
             messages: program.messages.clone(),
             error: None,
-            params,
+            params: settings.params.clone(),
             recover: false,
+            log: settings.log,
+            debug: settings.debug,
+            profiler,
         })
+    }
+
+    /// Logging is on (`-L`).
+    pub fn logging(&self) -> bool {
+        self.log
+    }
+
+    /// The profiler, for events timed on the host (an entry point call).
+    pub fn profiler(&mut self) -> &mut Profiler {
+        &mut self.profiler
+    }
+
+    /// `pause_profiling` (true) and `unpause_profiling` (false).
+    pub fn set_profiling_paused(&mut self, paused: bool) {
+        self.profiler.set_paused(paused);
+        if let Backend::Cuda(b) = &mut self.backend {
+            b.set_profiling(self.profiler.recording());
+        }
+    }
+
+    /// Reads the device's timed launches and copies into the profiler.
+    fn drain_events(&mut self) -> Result<(), String> {
+        match &mut self.backend {
+            Backend::Cpu(_) => Ok(()),
+            Backend::Cuda(b) => b.drain_events(&mut self.profiler),
+        }
+    }
+
+    /// The JSON of `futhark_context_report` and the server's `report`:
+    /// the peak memory and the profiling events.
+    pub fn report(&mut self) -> Result<String, String> {
+        self.drain_events()?;
+        Ok(self.profiler.report(self.pool.peak()))
+    }
+
+    /// The `-P` table of the events so far.
+    pub fn profile_summary(&mut self) -> Result<String, String> {
+        self.drain_events()?;
+        Ok(self.profiler.summary())
+    }
+
+    /// Records a copy of `bytes` on the CPU that began at `start`.
+    fn cpu_copy_event(&mut self, name: &str, bytes: usize, start: Option<Instant>) {
+        if let Some(start) = start {
+            self.profiler.host_event(name, format!("{bytes} bytes"), start);
+        }
     }
 
     /// Makes errors inside entry points end the call instead of the
@@ -144,10 +243,23 @@ impl Ctx {
     }
 
     pub fn alloc(&mut self, bytes: usize) -> Result<usize, String> {
-        match &mut self.backend {
+        let taken = self.pool.taken();
+        let addr = match &mut self.backend {
             Backend::Cpu(b) => self.pool.alloc(b, bytes),
             Backend::Cuda(b) => self.pool.alloc(b, bytes),
+        }?;
+        if self.log && self.pool.taken() != taken {
+            log_line(format_args!(
+                "memory pool: {bytes} bytes asked for, {} taken from the {}, {} held in all",
+                self.pool.block_size(addr).unwrap_or(bytes),
+                match self.backend {
+                    Backend::Cpu(_) => "host",
+                    Backend::Cuda(_) => "device",
+                },
+                self.pool.taken()
+            ));
         }
+        Ok(addr)
     }
 
     /// The most memory held at once so far, in bytes.
@@ -170,10 +282,12 @@ impl Ctx {
     ///
     /// Both ranges must be valid target memory for `bytes` bytes.
     pub unsafe fn copy(&mut self, dst: usize, src: usize, bytes: usize) -> Result<(), String> {
+        let start = self.profiler.recording().then(Instant::now);
         match &mut self.backend {
             // SAFETY: by this function's contract.
             Backend::Cpu(b) => {
                 unsafe { b.copy(dst, src, bytes) };
+                self.cpu_copy_event("copy_dev_to_dev", bytes, start);
                 Ok(())
             }
             // SAFETY: by this function's contract.
@@ -187,10 +301,12 @@ impl Ctx {
     ///
     /// `dst` must be valid host memory and `src` target memory for `bytes`.
     pub unsafe fn read(&mut self, dst: *mut u8, src: usize, bytes: usize) -> Result<(), String> {
+        let start = self.profiler.recording().then(Instant::now);
         match &mut self.backend {
             // SAFETY: by this function's contract.
             Backend::Cpu(b) => {
                 unsafe { b.copy(dst as usize, src, bytes) };
+                self.cpu_copy_event("copy_dev_to_host", bytes, start);
                 Ok(())
             }
             // SAFETY: by this function's contract.
@@ -204,10 +320,12 @@ impl Ctx {
     ///
     /// `src` must be valid host memory and `dst` target memory for `bytes`.
     pub unsafe fn write(&mut self, dst: usize, src: *const u8, bytes: usize) -> Result<(), String> {
+        let start = self.profiler.recording().then(Instant::now);
         match &mut self.backend {
             // SAFETY: by this function's contract.
             Backend::Cpu(b) => {
                 unsafe { b.copy(dst, src as usize, bytes) };
+                self.cpu_copy_event("copy_host_to_dev", bytes, start);
                 Ok(())
             }
             // SAFETY: by this function's contract.
@@ -232,7 +350,18 @@ impl Ctx {
             Backend::Cpu(_) => Err(format!("kernel launch on the CPU target (kernel number {kernel})")),
             // SAFETY: by this function's contract.
             Backend::Cuda(b) => unsafe { b.launch(kernel, grid, block, shared_bytes, args) },
+        }?;
+        if self.debug {
+            // `-D`: an error of the kernel surfaces here, not at a later
+            // wait, so it is the kernel's.
+            let name = match &self.backend {
+                Backend::Cuda(b) => b.kernel_name(kernel).to_string(),
+                Backend::Cpu(_) => kernel.to_string(),
+            };
+            self.sync()
+                .map_err(|e| format!("kernel {name} (grid {grid:?}, block {block:?}) failed: {e}"))?;
         }
+        Ok(())
     }
 
     /// Waits for the device; the formatted message when a kernel (or, on
@@ -242,6 +371,7 @@ impl Ctx {
             Backend::Cpu(b) => b.take_error(),
             Backend::Cuda(b) => b.sync()?,
         };
+        self.drain_events()?;
         match buf {
             None => Ok(()),
             Some(buf) => Err(self.message(buf[0].wrapping_sub(1).try_into().unwrap_or(-1), &buf[1..])),
@@ -296,7 +426,7 @@ mod tests {
 
     #[test]
     fn cpu_context() {
-        let mut ctx = Ctx::new(&cpu_program(), crate::params::defaults()).unwrap();
+        let mut ctx = Ctx::new(&cpu_program(), &Settings::default()).unwrap();
         let a = ctx.alloc(10).unwrap();
         assert_eq!(a % 256, 0);
         let data = [1u8, 2, 3, 4];
@@ -335,7 +465,7 @@ mod tests {
         p.ptx = Some(c".version 8.0".into());
         // On a machine with a GPU this may succeed; without one it must be
         // a clear error, not a panic.
-        if let Err(e) = Ctx::new(&p, crate::params::defaults()) {
+        if let Err(e) = Ctx::new(&p, &Settings::default()) {
             assert!(
                 e.contains("CUDA") || e.contains("cu"),
                 "unexpected error without a driver: {e}"

@@ -87,6 +87,9 @@ pub fn invoke(ctx: &mut CtxBox, entry: &Entry, args: &[Arg]) -> Result<(u128, Ve
 
     // Copies of the arguments finish before the clock starts.
     ctx.get().sync()?;
+    if ctx.get().logging() {
+        crate::context::log_line(format_args!("calling entry point {name}"));
+    }
     let before = ctx.get().recovers().then(|| ctx.get().live_blocks());
     let start = Instant::now();
     let raw = ctx.0;
@@ -114,6 +117,12 @@ pub fn invoke(ctx: &mut CtxBox, entry: &Entry, args: &[Arg]) -> Result<(u128, Ve
         return Err(message);
     }
     let micros = start.elapsed().as_micros();
+    ctx.get()
+        .profiler()
+        .host_event(&format!("entry {name}"), String::new(), start);
+    if ctx.get().logging() {
+        crate::context::log_line(format_args!("entry point {name} returned after {micros} us"));
+    }
 
     let arg_mems: Vec<(usize, usize)> = args
         .iter()

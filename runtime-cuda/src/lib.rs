@@ -37,6 +37,13 @@
 //!   the device heap and stack of programs whose GPU threads allocate or
 //!   recurse, Note [The device heap]).
 //! - `pool`: the free-list memory pool over either back end's allocator.
+//! - `settings`: what a context starts with (tuning parameters, `-L`,
+//!   `-D`, `-P`, `--cache-file`, `-d`, `--load-ptx`), the same for the
+//!   executable, the server and the C library; `params`: the tuning
+//!   parameters and tuning files.
+//! - `profile`: the log and the profiling events, their `-P` table and
+//!   their JSON report (Note [Logging and profiling]); `module_cache`:
+//!   the CUDA module kept in `--cache-file` (Note [The module cache]).
 //!
 //! Beyond the letter of `ABI.md`: on the CPU target `futrt_error_buffer`
 //! gives a host `int64_t[ERROR_WORDS]` that `futrt_sync` checks like the device's; a
@@ -63,11 +70,14 @@ mod cuda;
 mod invoke;
 pub mod library;
 mod marshal;
+mod module_cache;
 mod params;
 mod pool;
+mod profile;
 mod program;
 mod run;
 mod server;
+mod settings;
 mod var;
 
 pub use program::{EntryDescription, Type};

@@ -57,6 +57,8 @@ pub struct Pool {
     /// The bytes of the blocks handed out, now and at most so far.
     in_use: usize,
     peak: usize,
+    /// The bytes taken from the back end and not given back.
+    taken: usize,
 }
 
 fn out_of_memory(bytes: usize) -> String {
@@ -84,6 +86,7 @@ impl Pool {
             }
             Err(RawError::Failed(msg)) => return Err(msg),
         };
+        self.taken += class;
         self.hand_out(addr, class);
         Ok(addr)
     }
@@ -139,14 +142,22 @@ impl Pool {
                 // SAFETY: free blocks came from `raw_alloc(class)` of the
                 // back end that owns this pool, and leave the pool here.
                 unsafe { raw.raw_free(addr, class) };
+                self.taken -= class;
             }
         }
+    }
+
+    /// The bytes taken from the back end and not given back: the blocks
+    /// handed out and those on the free lists.
+    pub fn taken(&self) -> usize {
+        self.taken
     }
 
     /// Gives every block back to `raw`, free or not: the end of the context.
     pub fn release_all<R: RawMemory>(&mut self, raw: &mut R) {
         self.trim(raw);
         self.in_use = 0;
+        self.taken = 0;
         for (addr, class) in self.live.drain() {
             // SAFETY: as in `trim`; nothing runs after the context ends.
             unsafe { raw.raw_free(addr, class) };
@@ -209,6 +220,7 @@ mod tests {
         let a = pool.alloc(&mut raw, 0).unwrap();
         let b = pool.alloc(&mut raw, 0).unwrap();
         assert_ne!(a, b);
+        assert_eq!(pool.taken(), 512);
         assert_eq!(pool.block_size(a), Some(256));
         pool.free(a).unwrap();
         assert_eq!(pool.block_size(a), None);
@@ -222,6 +234,7 @@ mod tests {
         pool.free(b).unwrap();
         let c = pool.alloc(&mut raw, 9_900).unwrap();
         assert_eq!(raw.freed.len(), 2);
+        assert_eq!(pool.taken(), raw.in_use);
         assert_eq!(
             pool.alloc(&mut raw, 9_000).unwrap_err(),
             "out of memory allocating 9000 bytes"

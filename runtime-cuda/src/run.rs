@@ -218,7 +218,14 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
             print!("{}", crate::params::listing());
             return Ok(());
         }
-        Command::Server(params) => return crate::server::serve(&program, params),
+        Command::Server(settings) => return crate::server::serve(&program, &settings),
+        Command::DumpPtx(path) => {
+            let ptx = program.ptx.as_ref().ok_or(
+                "--dump-ptx: this program was compiled for the CPU (futmlir build --target=cpu), so it has no PTX",
+            )?;
+            return std::fs::write(&path, ptx.to_bytes())
+                .map_err(|e| format!("--dump-ptx: cannot write {}: {e}", path.display()));
+        }
         Command::Run(opts) => opts,
     };
     let entry = program.entry(&opts.entry).ok_or_else(|| {
@@ -252,7 +259,7 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
         None => None,
     };
 
-    let mut ctx = CtxBox::new(Ctx::new(&program, opts.params.clone())?);
+    let mut ctx = CtxBox::new(Ctx::new(&program, &opts.settings)?);
     let mut times = Vec::new();
     let mut results = Vec::new();
     let uploaded = upload(&mut ctx, &inputs)?;
@@ -264,6 +271,9 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
     if opts.memory_report {
         // The arguments' blocks count: they are the pool's too.
         eprintln!("Peak memory usage: {} bytes", ctx.get().peak_memory());
+    }
+    if opts.settings.profile {
+        eprint!("{}", ctx.get().profile_summary()?);
     }
     drop(ctx);
 

@@ -18,6 +18,7 @@ use crate::context::Ctx;
 use crate::invoke::CtxBox;
 use crate::params::PARAMS;
 use crate::program::{Entry, OpaqueKind, OpaqueType, Program, Type, Variant};
+use crate::settings::Settings;
 use crate::var::{call, component_value, construct, copy_each, copy_parts, destruct, free_in, upload, Var};
 
 // Note [Values in the server]
@@ -250,20 +251,17 @@ impl<'p> Server<'p> {
                 self.ctx.get().clear_caches();
                 Ok(String::new())
             }
-            // Nothing is profiled yet (no `-P`), so there is nothing to
-            // pause: accepted, as the protocol's tools send them.
+            // No effect unless profiling is on (`-P`), as in Futhark.
             "pause_profiling" | "unpause_profiling" => {
                 arity(0)?;
+                self.ctx.get().set_profiling_paused(words[0] == "pause_profiling");
                 Ok(String::new())
             }
             "report" => {
                 arity(0)?;
-                // The shape of Futhark's `futhark_context_report`: the peak
-                // memory per space, and no profiling events.
-                Ok(format!(
-                    "{{\"memory\":{{\"default\":{}}},\"events\":[]}}\n",
-                    self.ctx.get().peak_memory()
-                ))
+                // `futhark_context_report`'s JSON: the peak memory, then
+                // the profiling events (none without `-P`).
+                Ok(format!("{}\n", self.ctx.get().report()?))
             }
             "set_tuning_param" => {
                 arity(2)?;
@@ -624,8 +622,8 @@ impl<'p> Server<'p> {
 /// The server: `%%% OK` once the context is ready, then one answer per
 /// command line until stdin ends. The error is what ends the server (a
 /// context that cannot start, stdout closed).
-pub fn serve(program: &Program, params: Vec<i64>) -> Result<(), String> {
-    let mut ctx = Ctx::new(program, params)?;
+pub fn serve(program: &Program, settings: &Settings) -> Result<(), String> {
+    let mut ctx = Ctx::new(program, settings)?;
     ctx.set_recover(true);
     let mut server = Server {
         program,

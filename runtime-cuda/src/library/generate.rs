@@ -275,15 +275,44 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
             "void",
             &format!("futhark_context_config_set_{what}"),
             "struct futhark_context_config *cfg, int flag",
-            "  (void) cfg;\n  (void) flag;\n",
+            &format!("  futrt_lib_config_set_int(cfg, \"{what}\", flag);\n"),
         );
     }
     e.function(
         "void",
         "futhark_context_config_set_cache_file",
         "struct futhark_context_config *cfg, const char *fname",
-        "  (void) cfg;\n  (void) fname;\n",
+        "  futrt_lib_config_set_str(cfg, \"cache_file\", fname);\n",
     );
+    if backend == "cuda" {
+        // The GPU functions of c-api.rst; the older names are the same.
+        e.function(
+            "void",
+            "futhark_context_config_set_device",
+            "struct futhark_context_config *cfg, const char *s",
+            "  futrt_lib_config_set_str(cfg, \"device\", s);\n",
+        );
+        e.function(
+            "void",
+            "futhark_context_config_load_ptx_from",
+            "struct futhark_context_config *cfg, const char *path",
+            "  futrt_lib_config_set_str(cfg, \"load_ptx\", path);\n",
+        );
+        for (name, setting) in [
+            ("thread_block_size", "default_thread_block_size"),
+            ("group_size", "default_thread_block_size"),
+            ("grid_size", "default_grid_size"),
+            ("num_groups", "default_grid_size"),
+            ("tile_size", "default_tile_size"),
+        ] {
+            e.function(
+                "void",
+                &format!("futhark_context_config_set_default_{name}"),
+                "struct futhark_context_config *cfg, int num",
+                &format!("  futrt_lib_config_set_int(cfg, \"{setting}\", num);\n"),
+            );
+        }
+    }
     e.function(
         "int",
         "futhark_context_config_set_tuning_param",
@@ -342,12 +371,12 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
             &format!("  return futrt_lib_context_{f}(ctx);\n"),
         );
     }
-    for f in ["pause_profiling", "unpause_profiling"] {
+    for (f, paused) in [("pause_profiling", 1), ("unpause_profiling", 0)] {
         e.function(
             "void",
             &format!("futhark_context_{f}"),
             "struct futhark_context *ctx",
-            "  (void) ctx;\n",
+            &format!("  futrt_lib_context_pause_profiling(ctx, {paused});\n"),
         );
     }
     e.function(
@@ -674,7 +703,7 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
         e.decls
     );
     let source = format!(
-        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\nint futrt_lib_variant(void *ctx, const void *v, const char *ty);\nint futrt_lib_construct(void *ctx, const char *ty, int tag, void **out, const void *const *payload);\nint futrt_lib_destruct(void *ctx, void *const *outs, const void *v, const char *ty, int tag);\n\n{}",
+        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid futrt_lib_config_set_int(void *cfg, const char *option, int64_t value);\nvoid futrt_lib_config_set_str(void *cfg, const char *option, const char *value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid futrt_lib_context_pause_profiling(void *ctx, int paused);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\nint futrt_lib_variant(void *ctx, const void *v, const char *ty);\nint futrt_lib_construct(void *ctx, const char *ty, int tag, void **out, const void *const *payload);\nint futrt_lib_destruct(void *ctx, void *const *outs, const void *v, const char *ty, int tag);\n\n{}",
         e.defs
     );
     let manifest = format!(

@@ -20,7 +20,8 @@
 // executable's) and does the work generically:
 //
 // - a `struct futhark_context_config *` is a `Config` (the descriptor's
-//   address and the tuning parameters); a `struct futhark_context *` is a
+//   address and the context's `Settings`, which the `_set_*` functions
+//   change, as the executable's options do); a `struct futhark_context *` is a
 //   `Library`: the program read from the descriptor, the runtime's
 //   context (`None` when it could not start: `futhark_context_new` never
 //   returns NULL, its error is then the first `futhark_context_get_error`
@@ -56,6 +57,7 @@ use crate::context::Ctx;
 use crate::invoke::CtxBox;
 use crate::marshal::{elem_size, from_bytes, to_bytes};
 use crate::program::{OpaqueKind, Program, Type};
+use crate::settings::Settings;
 use crate::var::{call, component_value, construct, copy_parts, destruct, free_in, upload, Var};
 
 /// Futhark's `FUTHARK_PROGRAM_ERROR`.
@@ -66,7 +68,10 @@ const OUT_OF_MEMORY: c_int = 3;
 /// `struct futhark_context_config`.
 pub struct Config {
     program: *const futrt_program,
-    params: Vec<i64>,
+    settings: Settings,
+    /// The first setting that could not be made (the `_set_*` functions
+    /// return nothing), which `futhark_context_new` reports.
+    error: Option<String>,
 }
 
 /// `struct futhark_context`. See Note [The C library].
@@ -247,8 +252,97 @@ unsafe fn with(ctx: *mut Library, body: impl FnOnce(&mut Library) -> Result<(), 
 pub unsafe extern "C" fn futrt_lib_config_new(program: *const futrt_program) -> *mut Config {
     Box::into_raw(Box::new(Config {
         program,
-        params: crate::params::defaults(),
+        settings: Settings::default(),
+        error: None,
     }))
+}
+
+/// `futhark_context_config_set_debugging`, `_profiling`, `_logging`
+/// (`option` `debugging`, `profiling`, `logging`, `value` non-zero to
+/// turn it on) and the GPU's `_set_default_thread_block_size` (and
+/// `_group_size`), `_set_default_grid_size` (and `_num_groups`),
+/// `_set_default_tile_size`, as the executable's options of the same
+/// meaning. A value that cannot be set is reported by
+/// `futhark_context_new`.
+///
+/// # Safety
+///
+/// `cfg` as in [`futrt_lib_config_free`]; `option` NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_config_set_int(cfg: *mut Config, option: *const c_char, value: i64) {
+    // SAFETY: by this function's contract.
+    let (Some(cfg), Ok(option)) = (unsafe { cfg.as_mut() }, unsafe { c_str(option) }) else {
+        return;
+    };
+    let s = &mut cfg.settings;
+    let set = match option {
+        "debugging" if value != 0 => {
+            s.debugging();
+            Ok(())
+        }
+        "debugging" => {
+            s.debug = false;
+            Ok(())
+        }
+        "profiling" => {
+            s.profile = value != 0;
+            Ok(())
+        }
+        "logging" => {
+            s.log = value != 0;
+            Ok(())
+        }
+        "default_thread_block_size" => {
+            crate::cli::check_block_size("futhark_context_config_set_default_thread_block_size", value)
+        }
+        "default_grid_size" if value > 0 => {
+            crate::params::set_class(&mut s.params, "grid_size", value);
+            Ok(())
+        }
+        // No kernel is block-tiled (see the executable's --help).
+        "default_tile_size" => Ok(()),
+        _ => Err(format!(
+            "futhark_context_config_set_{option}: {value} is not a valid value"
+        )),
+    };
+    if let Err(e) = set {
+        cfg.error.get_or_insert(e);
+    }
+}
+
+/// `futhark_context_config_set_cache_file` (`option` `cache_file`, NULL
+/// for none), and the GPU's `_set_device` (`device`) and
+/// `futhark_context_config_load_ptx_from` (`load_ptx`).
+///
+/// # Safety
+///
+/// `cfg` as in [`futrt_lib_config_free`]; `option` NUL-terminated,
+/// `value` NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_config_set_str(cfg: *mut Config, option: *const c_char, value: *const c_char) {
+    // SAFETY: by this function's contract.
+    let (Some(cfg), Ok(option)) = (unsafe { cfg.as_mut() }, unsafe { c_str(option) }) else {
+        return;
+    };
+    // SAFETY: by this function's contract.
+    let value = (!value.is_null()).then(|| unsafe { c_str(value) });
+    let value = match value.transpose() {
+        Ok(v) => v.map(str::to_string),
+        Err(e) => {
+            cfg.error.get_or_insert(format!("futhark_context_config_{option}: {e}"));
+            return;
+        }
+    };
+    let s = &mut cfg.settings;
+    match option {
+        "cache_file" => s.cache_file = value.map(Into::into),
+        "device" => s.device = value,
+        "load_ptx" => s.load_ptx = value.map(Into::into),
+        _ => {
+            cfg.error
+                .get_or_insert(format!("futhark_context_config: no setting {option}"));
+        }
+    }
 }
 
 /// `futhark_context_config_free`.
@@ -280,7 +374,7 @@ pub unsafe extern "C" fn futrt_lib_config_set_tuning_param(
     let (Some(cfg), Ok(name)) = (unsafe { cfg.as_mut() }, unsafe { c_str(name) }) else {
         return 1;
     };
-    match crate::params::set(&mut cfg.params, &format!("{name}={value}")) {
+    match crate::params::set(&mut cfg.settings.params, &format!("{name}={value}")) {
         Ok(()) => 0,
         Err(_) => 1,
     }
@@ -302,7 +396,11 @@ pub unsafe extern "C" fn futrt_lib_context_new(cfg: *const Config) -> *mut Libra
     // SAFETY: the configuration holds the program's own descriptor.
     let (program, ctx) = match unsafe { Program::from_raw(cfg.program) } {
         Ok(program) => {
-            let ctx = Ctx::new(&program, cfg.params.clone()).map(|mut c| {
+            let ctx = match &cfg.error {
+                Some(e) => Err(e.clone()),
+                None => Ctx::new(&program, &cfg.settings),
+            };
+            let ctx = ctx.map(|mut c| {
                 c.set_recover(true);
                 CtxBox::new(c)
             });
@@ -375,8 +473,8 @@ pub unsafe extern "C" fn futrt_lib_context_clear_caches(ctx: *mut Library) -> c_
     }
 }
 
-/// `futhark_context_report`: the server's `report` (the peak memory, no
-/// profiling events), in memory from `malloc`.
+/// `futhark_context_report`: the server's `report` (the peak memory and
+/// the profiling events), in memory from `malloc`; NULL on an error.
 ///
 /// # Safety
 ///
@@ -384,9 +482,29 @@ pub unsafe extern "C" fn futrt_lib_context_clear_caches(ctx: *mut Library) -> c_
 #[no_mangle]
 pub unsafe extern "C" fn futrt_lib_context_report(ctx: *mut Library) -> *mut c_char {
     // SAFETY: forwarded.
-    match unsafe { library(ctx) }.map(|lib| lib.ctx().map(|c| c.peak_memory())) {
-        Some(Ok(peak)) => malloc_string(&format!("{{\"memory\":{{\"default\":{peak}}},\"events\":[]}}")),
-        _ => std::ptr::null_mut(),
+    let Some(lib) = (unsafe { library(ctx) }) else {
+        return std::ptr::null_mut();
+    };
+    match lib.ctx().and_then(|c| c.report()) {
+        Ok(report) => malloc_string(&report),
+        Err(e) => {
+            lib.fail(1, e);
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// `futhark_context_pause_profiling` (`paused` 1) and
+/// `futhark_context_unpause_profiling` (0).
+///
+/// # Safety
+///
+/// As [`library`].
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_context_pause_profiling(ctx: *mut Library, paused: c_int) {
+    // SAFETY: forwarded.
+    if let Some(Ok(c)) = unsafe { library(ctx) }.map(|lib| lib.ctx()) {
+        c.set_profiling_paused(paused != 0);
     }
 }
 
@@ -1000,5 +1118,48 @@ pub unsafe extern "C" fn futrt_lib_destruct(
             }
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The configuration's setters change its `Settings` as the
+    /// executable's options do; a value that cannot be set is kept for
+    /// `futhark_context_new` to report.
+    #[test]
+    fn config_settings() {
+        // SAFETY: the configuration is only changed and freed here (no
+        // context reads the NULL descriptor).
+        unsafe {
+            let cfg = futrt_lib_config_new(std::ptr::null());
+            futrt_lib_config_set_int(cfg, c"profiling".as_ptr(), 1);
+            assert!((*cfg).settings.profile && !(*cfg).settings.log);
+            futrt_lib_config_set_int(cfg, c"debugging".as_ptr(), 1);
+            let s = &(*cfg).settings;
+            assert!(s.debug && s.log && s.profile);
+            futrt_lib_config_set_int(cfg, c"logging".as_ptr(), 0);
+            futrt_lib_config_set_int(cfg, c"default_grid_size".as_ptr(), 64);
+            futrt_lib_config_set_int(cfg, c"default_thread_block_size".as_ptr(), 256);
+            futrt_lib_config_set_int(cfg, c"default_tile_size".as_ptr(), 16);
+            futrt_lib_config_set_str(cfg, c"cache_file".as_ptr(), c"prog.cache".as_ptr());
+            futrt_lib_config_set_str(cfg, c"device".as_ptr(), c"#1".as_ptr());
+            let s = &(*cfg).settings;
+            assert!(!s.log && s.params == vec![64, 256]);
+            assert_eq!(s.cache_file.as_deref(), Some(std::path::Path::new("prog.cache")));
+            assert_eq!(s.device.as_deref(), Some("#1"));
+            assert_eq!((*cfg).error, None);
+            futrt_lib_config_set_str(cfg, c"cache_file".as_ptr(), std::ptr::null());
+            assert_eq!((*cfg).settings.cache_file, None);
+            futrt_lib_config_set_int(cfg, c"default_thread_block_size".as_ptr(), 128);
+            futrt_lib_config_set_int(cfg, c"default_grid_size".as_ptr(), 0);
+            let e = (*cfg).error.clone().unwrap();
+            assert!(
+                e.starts_with("futhark_context_config_set_default_thread_block_size=128:"),
+                "{e}"
+            );
+            futrt_lib_config_free(cfg);
+        }
     }
 }
