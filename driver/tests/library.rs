@@ -105,6 +105,39 @@ const C_PROGRAM_OUTPUT: &str = "error: the value of shape is made with circle, n
      error: entry point checked: output 1 is NULL\n\
      OK\n";
 
+/// Arrays of records from C (`tests/library/arrays.c`): an entry point's
+/// result indexed, out of bounds refused, `zip` of two arrays, `set`,
+/// `new` from elements and a field projected, each checked through what
+/// entry points compute from it.
+#[test]
+fn opaque_arrays() {
+    let dir = test_dir("arrays");
+    std::fs::copy(repo().join("tests/library/arrays.fut"), dir.join("arrays.fut")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_futmlir"))
+        .args(["build", "--library", "-o", "arrays", "arrays.fut"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (status, stdout, stderr) = compile_and_run(
+        &dir,
+        &repo().join("tests/library/arrays.c"),
+        &["./arrays.so", "-Wl,-rpath,$ORIGIN"],
+    );
+    assert_eq!(status, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(
+        stdout,
+        "shape 3\nps[1].x 2\nps[3] fails 1\nsumx swapped 60\nsumx after set 7\nsumy of two 40\nys 20 20 30\n"
+    );
+    // The manifest lists the array of records with its operations.
+    let manifest = std::fs::read_to_string(dir.join("arrays.json")).unwrap();
+    assert!(
+        manifest.contains("\"record_array\": {\"rank\": 1, \"elemtype\": \"point\"")
+            && manifest.contains("\"zip\": \"futhark_zip_opaque_arr1d_point\""),
+        "{manifest}"
+    );
+}
+
 /// The same C program linked with the static library `prog.a`.
 #[test]
 fn c_program_static() {

@@ -204,6 +204,119 @@ impl Emitter {
     }
 }
 
+/// The functions of an array of an opaque type (`c-api.rst`, "Arrays of
+/// Non-Primitive Values"): `index`, `set`, `shape` and `new`, and for an
+/// array of records `zip` and a projection per field; returns the
+/// manifest's `opaque_array` or `record_array` entry.
+fn opaque_array_functions(e: &mut Emitter, program: &Program, name: &str, c: &str, elem: &str, rank: usize) -> String {
+    let st = format!("struct futhark_{c}");
+    let et = CType::of(elem);
+    let idx: Vec<String> = (0..rank).map(|i| format!("i{i}")).collect();
+    let dims: Vec<String> = (0..rank).map(|i| format!("dim{i}")).collect();
+    let decl = |names: &[String]| names.iter().map(|n| format!(", int64_t {n}")).collect::<String>();
+    let ty = c_string(name);
+    e.function(
+        "int",
+        &format!("futhark_index_{c}"),
+        &format!("struct futhark_context *ctx, {}*out, {st} *arr{}", spaced_type(&et.output()), decl(&idx)),
+        &format!(
+            "  const int64_t index[] = {{{}}};\n  return futrt_lib_index_opaque(ctx, (void *) out, arr, {ty}, index);\n",
+            idx.join(", ")
+        ),
+    );
+    e.function(
+        "int",
+        &format!("futhark_set_{c}"),
+        &format!(
+            "struct futhark_context *ctx, {st} *arr, {}elem{}",
+            spaced_type(&et.input()),
+            decl(&idx)
+        ),
+        &format!(
+            "  const int64_t index[] = {{{}}};\n  return futrt_lib_set_opaque(ctx, arr, {ty}, elem, index);\n",
+            idx.join(", ")
+        ),
+    );
+    e.function(
+        "const int64_t *",
+        &format!("futhark_shape_{c}"),
+        &format!("struct futhark_context *ctx, {st} *arr"),
+        &format!("  return futrt_lib_shape_opaque(ctx, arr, {ty});\n"),
+    );
+    e.function(
+        "int",
+        &format!("futhark_new_{c}"),
+        &format!("struct futhark_context *ctx, {st} **out, {}*elems{}", spaced_type(&et.output()), decl(&dims)),
+        &format!(
+            "  const int64_t shape[] = {{{}}};\n  return futrt_lib_new_opaque_array(ctx, {ty}, (void **) out, (const void *const *) elems, shape);\n",
+            dims.join(", ")
+        ),
+    );
+    let ops = format!(
+        "\"index\": \"futhark_index_{c}\", \"set\": \"futhark_set_{c}\", \"shape\": \"futhark_shape_{c}\", \"new\": \"futhark_new_{c}\""
+    );
+    let record = program.opaque(elem).filter(|t| t.kind == OpaqueKind::Record);
+    let Some(record) = record else {
+        return format!(
+            ",\n      \"opaque_array\": {{\"rank\": {rank}, \"elemtype\": {}, \"ops\": {{{ops}}}}}",
+            json_string(elem)
+        );
+    };
+    let dims_of = |f: &str| format!("{}{f}", "[]".repeat(rank));
+    // `zip` and the projections take and give arrays of the fields, which
+    // need C types: arrays of primitive types, or opaque types described.
+    let typed = |f: &str| Type::parse(&dims_of(f)).is_some() || program.opaque(&dims_of(f)).is_some();
+    if !record.fields.iter().all(|f| typed(&f.ty)) {
+        return format!(
+            ",\n      \"opaque_array\": {{\"rank\": {rank}, \"elemtype\": {}, \"ops\": {{{ops}}}}}",
+            json_string(elem)
+        );
+    }
+    let params: Vec<String> = (0..record.fields.len())
+        .map(|k| {
+            format!(
+                "{}f_{k}",
+                spaced_type(&CType::of(&dims_of(&record.fields[k].ty)).input())
+            )
+        })
+        .collect();
+    e.function(
+        "int",
+        &format!("futhark_zip_{c}"),
+        &format!("struct futhark_context *ctx, {st} **out, {}", params.join(", ")),
+        &format!(
+            "  const void *fields[] = {{{}NULL}};\n  return futrt_lib_zip(ctx, {ty}, (void **) out, fields);\n",
+            (0..record.fields.len()).map(|k| format!("f_{k}, ")).collect::<String>()
+        ),
+    );
+    let mut fields_json = Vec::new();
+    for f in &record.fields {
+        let project = format!("futhark_project_{c}_{}", f.name);
+        e.function(
+            "int",
+            &project,
+            &format!(
+                "struct futhark_context *ctx, {}*out, const {st} *obj",
+                spaced_type(&CType::of(&dims_of(&f.ty)).output())
+            ),
+            &format!(
+                "  return futrt_lib_project_array(ctx, (void **) out, obj, {ty}, {});\n",
+                c_string(&f.name)
+            ),
+        );
+        fields_json.push(format!(
+            "{{\"name\": {}, \"type\": {}, \"project\": \"{project}\"}}",
+            json_string(&f.name),
+            json_string(&dims_of(&f.ty))
+        ));
+    }
+    format!(
+        ",\n      \"record_array\": {{\"rank\": {rank}, \"elemtype\": {}, \"ops\": {{{ops}, \"zip\": \"futhark_zip_{c}\"}}, \"fields\": [{}]}}",
+        json_string(elem),
+        fields_json.join(", ")
+    )
+}
+
 /// The header, source and manifest of the library of the program that
 /// `entries` describe, for `backend` (`c` or `cuda`, Futhark's names).
 pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generated, String> {
@@ -241,7 +354,14 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
                 .iter()
                 .flat_map(|t| t.fields.iter().map(|f| f.ty.as_str())),
         );
-    for name in names {
+    // And the arrays of fields that an array of records zips and projects.
+    let field_arrays: Vec<String> = program
+        .opaques
+        .iter()
+        .filter_map(|t| Some((t.array.as_ref()?, program.opaque(&t.array.as_ref()?.0)?)))
+        .flat_map(|((_, rank), r)| r.fields.iter().map(move |f| format!("{}{}", "[]".repeat(*rank), f.ty)))
+        .collect();
+    for name in names.chain(field_arrays.iter().map(String::as_str)) {
         if let Some(t) = Type::parse(name).filter(|t| t.rank > 0) {
             if !arrays.contains(&t) {
                 arrays.push(t);
@@ -622,8 +742,12 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
                 variants_json.join(", ")
             );
         }
+        let array_json = match &t.array {
+            Some((elem, rank)) => opaque_array_functions(&mut e, &program, &t.name, &c, elem, *rank),
+            None => String::new(),
+        };
         types_json.push(format!(
-            "    {}: {{\n      \"kind\": \"opaque\",\n      \"ctype\": \"{st} *\",\n      \"ops\": {{\"free\": \"futhark_free_{c}\", \"store\": \"futhark_store_{c}\", \"restore\": \"futhark_restore_{c}\"}}{record_json}{sum_json}\n    }}",
+            "    {}: {{\n      \"kind\": \"opaque\",\n      \"ctype\": \"{st} *\",\n      \"ops\": {{\"free\": \"futhark_free_{c}\", \"store\": \"futhark_store_{c}\", \"restore\": \"futhark_restore_{c}\"}}{record_json}{sum_json}{array_json}\n    }}",
             json_string(&t.name)
         ));
     }
@@ -703,7 +827,7 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
         e.decls
     );
     let source = format!(
-        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid futrt_lib_config_set_int(void *cfg, const char *option, int64_t value);\nvoid futrt_lib_config_set_str(void *cfg, const char *option, const char *value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid futrt_lib_context_pause_profiling(void *ctx, int paused);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\nint futrt_lib_variant(void *ctx, const void *v, const char *ty);\nint futrt_lib_construct(void *ctx, const char *ty, int tag, void **out, const void *const *payload);\nint futrt_lib_destruct(void *ctx, void *const *outs, const void *v, const char *ty, int tag);\n\n{}",
+        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid futrt_lib_config_set_int(void *cfg, const char *option, int64_t value);\nvoid futrt_lib_config_set_str(void *cfg, const char *option, const char *value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid futrt_lib_context_pause_profiling(void *ctx, int paused);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\nint futrt_lib_variant(void *ctx, const void *v, const char *ty);\nint futrt_lib_construct(void *ctx, const char *ty, int tag, void **out, const void *const *payload);\nint futrt_lib_destruct(void *ctx, void *const *outs, const void *v, const char *ty, int tag);\nint futrt_lib_index_opaque(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nconst int64_t *futrt_lib_shape_opaque(void *ctx, void *v, const char *ty);\nint futrt_lib_set_opaque(void *ctx, void *v, const char *ty, const void *elem, const int64_t *index);\nint futrt_lib_new_opaque_array(void *ctx, const char *ty, void **out, const void *const *elems, const int64_t *shape);\nint futrt_lib_zip(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project_array(void *ctx, void **out, const void *v, const char *ty, const char *field);\n\n{}",
         e.defs
     );
     let manifest = format!(

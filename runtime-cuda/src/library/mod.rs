@@ -684,6 +684,238 @@ pub unsafe extern "C" fn futrt_lib_index(
     }
 }
 
+/// The rank and element type (a name the program describes) of the array
+/// of an opaque type `ty`.
+fn opaque_array(program: &Program, ty: &str) -> Result<(usize, String), String> {
+    match program.opaque(ty).and_then(|t| t.array.clone()) {
+        Some((elem, rank)) => Ok((rank, elem)),
+        None => Err(format!("{ty} is not an array type of the program")),
+    }
+}
+
+/// `futhark_index_opaque_<t>` of an array of an opaque type `ty`: a copy
+/// of the element at `index` into `*out`; 1 when out of bounds.
+///
+/// # Safety
+///
+/// As [`futrt_lib_free`]; `index` holds one index per dimension; `out`
+/// points to storage for a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_index_opaque(
+    ctx: *mut Library,
+    out: *mut *mut Held,
+    v: *const Held,
+    ty: *const c_char,
+    index: *const i64,
+) -> c_int {
+    // SAFETY: forwarded.
+    unsafe {
+        with(ctx, |lib| {
+            let ty = c_str(ty)?;
+            let (rank, elem) = opaque_array(&lib.program, ty)?;
+            let held = lib.held(v, Some(ty), "the array")?;
+            // SAFETY: one index per dimension by this function's contract.
+            let index = std::slice::from_raw_parts(index, rank);
+            let value = crate::arrays::index(lib.ctx()?, &held.var, rank, Some(&elem), index)?;
+            *out = Held::new(value);
+            Ok(())
+        })
+    }
+}
+
+/// `futhark_shape_opaque_<t>` of an array of an opaque type `ty`: its
+/// shape, living as long as it; NULL for no array.
+///
+/// # Safety
+///
+/// As [`futrt_lib_free`].
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_shape_opaque(ctx: *mut Library, v: *mut Held, ty: *const c_char) -> *const i64 {
+    // SAFETY: forwarded; `v` is NULL or a live value of this library.
+    let (Some(lib), Some(held)) = (unsafe { library(ctx) }, unsafe { v.as_mut() }) else {
+        return std::ptr::null();
+    };
+    let shape = unsafe { c_str(ty) }
+        .and_then(|ty| opaque_array(&lib.program, ty))
+        .and_then(|(rank, _)| crate::arrays::shape(&held.var, rank));
+    match shape {
+        Ok(s) => {
+            held.shape = s.iter().map(|&d| d as i64).collect();
+            held.shape.as_ptr()
+        }
+        Err(e) => {
+            lib.fail(1, e);
+            std::ptr::null()
+        }
+    }
+}
+
+/// `futhark_set_opaque_<t>`: element `index` of array `v` (of the opaque
+/// array type `ty`) becomes a copy of `elem`; 1 when out of bounds.
+///
+/// # Safety
+///
+/// As [`futrt_lib_free`]; `elem` a live value; `index` one per dimension.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_set_opaque(
+    ctx: *mut Library,
+    v: *const Held,
+    ty: *const c_char,
+    elem: *const Held,
+    index: *const i64,
+) -> c_int {
+    // SAFETY: forwarded.
+    unsafe {
+        with(ctx, |lib| {
+            let ty = c_str(ty)?;
+            let (rank, elem_ty) = opaque_array(&lib.program, ty)?;
+            let held = lib.held(v, Some(ty), "the array")?;
+            let x = lib.held(elem, Some(&elem_ty), "the element")?;
+            // SAFETY: one index per dimension by this function's contract.
+            let index = std::slice::from_raw_parts(index, rank);
+            crate::arrays::set(lib.ctx()?, &held.var, rank, &x.var, index)
+        })
+    }
+}
+
+/// `futhark_new_opaque_<t>`: an array of the opaque array type `ty` of
+/// shape `shape` (one size per dimension) from the elements `elems`
+/// (row-major, copied).
+///
+/// # Safety
+///
+/// As [`library`]; `shape` one size per dimension; `elems` as many live
+/// values as their product; `out` storage for a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_new_opaque_array(
+    ctx: *mut Library,
+    ty: *const c_char,
+    out: *mut *mut Held,
+    elems: *const *const Held,
+    shape: *const i64,
+) -> c_int {
+    // SAFETY: forwarded.
+    unsafe {
+        with(ctx, |lib| {
+            let ty = c_str(ty)?;
+            let (rank, elem_ty) = opaque_array(&lib.program, ty)?;
+            // SAFETY: one size per dimension by this function's contract.
+            let shape = std::slice::from_raw_parts(shape, rank)
+                .iter()
+                .map(|&d| usize::try_from(d).map_err(|_| format!("size {d} is negative")))
+                .collect::<Result<Vec<usize>, String>>()?;
+            let n: usize = shape.iter().product();
+            let mut values = Vec::with_capacity(n);
+            for k in 0..n {
+                // SAFETY: `n` elements by this function's contract.
+                values.push(&lib.held(*elems.add(k), Some(&elem_ty), &format!("element {k}"))?.var);
+            }
+            let parts_types = lib
+                .program
+                .parts(&elem_ty)
+                .ok_or_else(|| format!("unknown type {elem_ty}"))?;
+            let parts = crate::arrays::new_array(lib.ctx()?, &shape, &parts_types, &values)?;
+            *out = Held::new(Var::Opaque {
+                ty: ty.to_string(),
+                parts,
+            });
+            Ok(())
+        })
+    }
+}
+
+/// `futhark_zip_opaque_<t>`: an array of records of type `ty` from arrays
+/// of its fields, in order (copied; Futhark's aliases them instead).
+///
+/// # Safety
+///
+/// As [`library`]; `fields` one live value per field; `out` storage for
+/// a pointer.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_zip(
+    ctx: *mut Library,
+    ty: *const c_char,
+    out: *mut *mut Held,
+    fields: *const *const Held,
+) -> c_int {
+    // SAFETY: forwarded.
+    unsafe {
+        with(ctx, |lib| {
+            let ty = c_str(ty)?;
+            let (rank, elem) = opaque_array(&lib.program, ty)?;
+            let record = lib
+                .program
+                .opaque(&elem)
+                .filter(|t| t.kind == OpaqueKind::Record)
+                .cloned();
+            let record = record.ok_or_else(|| format!("{ty} is not an array of records"))?;
+            let mut outer: Option<Vec<usize>> = None;
+            let mut parts: Vec<&Var> = Vec::new();
+            for (k, f) in record.fields.iter().enumerate() {
+                let want = format!("{}{}", "[]".repeat(rank), f.ty);
+                // SAFETY: one value per field by this function's contract.
+                let held = lib.held(*fields.add(k), Some(&want), &format!("field {}", f.name))?;
+                let s = crate::arrays::shape(&held.var, rank)?;
+                if outer.as_ref().is_some_and(|o| *o != s) {
+                    return Err(format!(
+                        "the arrays to zip have different shapes ({s:?} for field {})",
+                        f.name
+                    ));
+                }
+                outer = Some(s);
+                parts.extend(held.var.components());
+            }
+            let copies = crate::var::copy_each(lib.ctx()?, &parts)?;
+            *out = Held::new(Var::Opaque {
+                ty: ty.to_string(),
+                parts: copies,
+            });
+            Ok(())
+        })
+    }
+}
+
+/// `futhark_project_opaque_<t>_<field>` of an array of records `v` (of
+/// type `ty`): a copy of the array of field `field`'s values.
+///
+/// # Safety
+///
+/// As [`futrt_lib_free`]; `field` NUL-terminated; `out` storage for a
+/// pointer.
+#[no_mangle]
+pub unsafe extern "C" fn futrt_lib_project_array(
+    ctx: *mut Library,
+    out: *mut *mut Held,
+    v: *const Held,
+    ty: *const c_char,
+    field: *const c_char,
+) -> c_int {
+    // SAFETY: forwarded.
+    unsafe {
+        with(ctx, |lib| {
+            let (ty, field) = (c_str(ty)?, c_str(field)?);
+            let (rank, elem) = opaque_array(&lib.program, ty)?;
+            let f = lib
+                .program
+                .opaque(&elem)
+                .and_then(|t| t.fields.iter().find(|f| f.name == field))
+                .ok_or_else(|| format!("the records of {ty} have no field {field}"))?
+                .clone();
+            let held = lib.held(v, Some(ty), "the array")?;
+            let mut copies = copy_parts(lib.ctx()?, &held.var.components()[f.parts.clone()])?;
+            let var = match Type::parse(&f.ty) {
+                Some(_) => copies.remove(0),
+                None => Var::Opaque {
+                    ty: format!("{}{}", "[]".repeat(rank), f.ty),
+                    parts: copies,
+                },
+            };
+            *out = Held::new(var);
+            Ok(())
+        })
+    }
+}
+
 /// `futhark_new_opaque_<t>`: a record of type `ty` from its fields'
 /// values in order (each a pointer to a scalar or a value), copied.
 ///
