@@ -91,6 +91,43 @@ pub struct BuildArgs {
     flags: PassFlags,
 }
 
+/// `futmlir check`: type-check a program and print its warnings, as
+/// `futhark check`.
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// The `.fut` program.
+    program: PathBuf,
+    /// Print no warnings.
+    #[arg(short = 'w', conflicts_with = "werror")]
+    no_warnings: bool,
+    /// Treat warnings as errors.
+    #[arg(long = "Werror")]
+    werror: bool,
+}
+
+/// `futmlir check`: exit 0 when the program type-checks (and, with
+/// `--Werror`, has no warnings).
+pub fn check_main(a: CheckArgs) -> ExitCode {
+    let options = Options {
+        pretty: true,
+        warnings: if a.no_warnings {
+            Warnings::Quiet
+        } else if a.werror {
+            Warnings::Error
+        } else {
+            Warnings::Print
+        },
+        ..Options::default()
+    };
+    match check(&a.program, &options) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// What the frontend is asked, and how a build reports: `futmlir build`'s
 /// options, or the plain defaults of the other tools ([`build_with`]).
 #[derive(Clone, Debug, Default)]

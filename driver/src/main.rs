@@ -40,6 +40,8 @@ enum Command {
     Run(run::RunArgs),
     /// Compile a Futhark program to an executable (or print a stage of it).
     Build(build::BuildArgs),
+    /// Type-check a Futhark program and print its warnings.
+    Check(build::CheckArgs),
     /// Run the `-- ==` test blocks of Futhark programs.
     Test(test::TestArgs),
     /// Time entry points on the datasets of their `-- ==` test blocks.
@@ -98,6 +100,7 @@ fn real_main() -> ExitCode {
         Some(Command::Opt(a)) => opt::main(a),
         Some(Command::Run(a)) => run::main(a),
         Some(Command::Build(a)) => build::main(a),
+        Some(Command::Check(a)) => build::check_main(a),
         Some(Command::Test(a)) => test::main(a),
         Some(Command::Bench(a)) => bench::main(a),
         Some(Command::Explore(a)) => explore::main(a),

@@ -146,3 +146,20 @@ fn entry_point_adds_an_entry_and_server_builds() {
         stderr(&o)
     );
 }
+
+#[test]
+fn check_type_checks_and_warns() {
+    let d = Dir::new("check");
+    let p = d.file("w.fut", WARNS);
+    let o = futmlir().arg("check").arg(&p).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is deprecated"), "{}", stderr(&o));
+    let o = futmlir().args(["check", "-w"]).arg(&p).output().unwrap();
+    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
+    let o = futmlir().args(["check", "--Werror"]).arg(&p).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let bad = d.file("bad.fut", "def main (x: i32) : bool = x\n");
+    let o = futmlir().arg("check").arg(&bad).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("bad.fut:1:"), "{}", stderr(&o));
+}

@@ -64,7 +64,7 @@ impl Lint<'_> {
                 }
                 ExpKind::Attr(a, x) if &*a.name == "unroll" => {
                     if let ExpKind::Loop { form, .. } = &x.kind {
-                        if !constant_count(form) {
+                        if !self.constant_count(form) {
                             warn(Diag::new(
                                 a.span,
                                 "#[unroll] has no effect: the loop's number of iterations is not a constant.",
@@ -145,15 +145,43 @@ impl Lint<'_> {
     }
 }
 
-/// Whether a loop runs a number of times known from its text: `for i < 3`,
-/// or `for x in xs` with `xs` of a constant size.
-fn constant_count(form: &LoopForm) -> bool {
-    match form {
-        LoopForm::For(_, _, bound) => bound.as_const_int().is_some(),
-        LoopForm::ForIn(_, xs) => {
-            matches!(&xs.ty, Some(Type::Array { shape, .. }) if matches!(shape.first(), Some(Size::Const(_))))
+impl Lint<'_> {
+    /// Whether a loop runs a number of times known before it runs: `for i
+    /// < 3`, `for i < k * 2` with `def k = 4`, or `for x in xs` with `xs`
+    /// of a constant size.
+    fn constant_count(&self, form: &LoopForm) -> bool {
+        match form {
+            LoopForm::For(_, _, bound) => self.constant(bound, 8),
+            LoopForm::ForIn(_, xs) => {
+                matches!(&xs.ty, Some(Type::Array { shape, .. }) if matches!(shape.first(), Some(Size::Const(_))))
+            }
+            LoopForm::While(_) => false,
         }
-        LoopForm::While(_) => false,
+    }
+
+    /// Whether `e` is an integer known without running the program:
+    /// literals, arithmetic on them, and top-level constants defined so
+    /// (`depth` bounds how many definitions are followed).
+    fn constant(&self, e: &Exp, depth: usize) -> bool {
+        match &e.kind {
+            ExpKind::Lit(crate::syntax::ast::Literal::Int { .. }) => true,
+            ExpKind::Neg(x) => self.constant(x, depth),
+            ExpKind::Tuple(es) if es.len() == 1 => self.constant(&es[0], depth),
+            ExpKind::BinOp { op, lhs, rhs, .. } => {
+                matches!(op.res, Some(Resolved::Builtin(_)))
+                    && matches!(&*op.name.name, "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**")
+                    && self.constant(lhs, depth)
+                    && self.constant(rhs, depth)
+            }
+            ExpKind::Var(v) if depth > 0 => match v.res {
+                Some(Resolved::Global(id)) => matches!(
+                    self.checked.programs.get(id.program as usize).and_then(|p| p.decs.get(id.dec as usize)),
+                    Some(Dec::Val(vb)) if vb.params.is_empty() && self.constant(&vb.body, depth - 1)
+                ),
+                _ => false,
+            },
+            _ => false,
+        }
     }
 }
 
@@ -188,6 +216,7 @@ mod tests {
         let w = warnings("def main (n: i32) (xs: *[]i32) = #[unroll] loop xs for i < n do xs");
         assert!(w.len() == 1 && w[0].contains("#[unroll] has no effect"), "{w:?}");
         assert!(warnings("def main (xs: *[]i32) = #[unroll] loop xs for i < 3 do xs").is_empty());
+        assert!(warnings("def k = 4i32\ndef main (xs: *[]i32) = #[unroll] loop xs for i < k * 2 do xs").is_empty());
         // Directly, through a function, and not under `#[unsafe]`.
         let w = warnings("def main (xs: []f32) (i: i64) = #[warn(safety_checks)] xs[i]");
         assert!(w.len() == 1 && w[0].contains("Safety check required"), "{w:?}");
