@@ -33,7 +33,9 @@ pub fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, ValueError> {
 /// Inflates the member starting at `start` onto `out`; the offset after it.
 fn member(bytes: &[u8], start: usize, out: &mut Vec<u8>) -> Result<usize, ValueError> {
     let bad = |at: usize, what: &str| ValueError::at(bytes, at, format!("malformed gzip data: {what}"));
-    let header = bytes.get(start..start + 10).ok_or_else(|| bad(start, "truncated header"))?;
+    let header = bytes
+        .get(start..start + 10)
+        .ok_or_else(|| bad(start, "truncated header"))?;
     if header[..2] != MAGIC {
         return Err(bad(start, "not a gzip member"));
     }
@@ -120,9 +122,9 @@ mod tests {
     /// `printf '1i32 [2i32, 3i32]\n' > v.txt; gzip v.txt` (the file name
     /// kept in the header, the time zeroed).
     const GZIPPED: [u8; 41] = [
-        0x1f, 0x8b, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x76, 0x2e, 0x74, 0x78, 0x74, 0x00, 0x33, 0xcc, 0x34,
-        0x36, 0x52, 0x88, 0x36, 0x02, 0x92, 0x3a, 0x0a, 0xc6, 0x40, 0x32, 0x96, 0x0b, 0x00, 0x49, 0x0c, 0xb8, 0x7b, 0x12,
-        0x00, 0x00, 0x00,
+        0x1f, 0x8b, 0x08, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x76, 0x2e, 0x74, 0x78, 0x74, 0x00, 0x33, 0xcc,
+        0x34, 0x36, 0x52, 0x88, 0x36, 0x02, 0x92, 0x3a, 0x0a, 0xc6, 0x40, 0x32, 0x96, 0x0b, 0x00, 0x49, 0x0c, 0xb8,
+        0x7b, 0x12, 0x00, 0x00, 0x00,
     ];
     const TEXT: &[u8] = b"1i32 [2i32, 3i32]\n";
 
@@ -146,7 +148,7 @@ mod tests {
         assert!(gunzip(&GZIPPED[..5]).unwrap_err().message.contains("truncated header"));
     }
 
-#[test]
+    #[test]
     fn crc32_of_a_known_string() {
         assert_eq!(crc32(b"123456789"), 0xcbf4_3926);
     }
