@@ -202,7 +202,8 @@ pub(crate) fn confidence_interval(runtimes: &[f64]) -> (f64, f64, f64) {
 // `--timeout` is for all runs of a dataset together: every batch gets the
 // time left until the deadline and is killed when it passes; the dataset
 // then fails with "timed out" and the next one starts. The convergence
-// phase never plans past the deadline. The interpreter cannot be stopped
+// phase plans to end by nine tenths of the timeout, so that a batch
+// slower than planned does not turn a measured dataset into a timeout. The interpreter cannot be stopped
 // mid-run: its deadline is checked after each batch.
 
 /// The half-width of the 95% confidence interval, relative to the mean,
@@ -746,7 +747,9 @@ fn measure(
     }
     if m.convergence {
         let end = Instant::now() + m.convergence_max;
-        let end = deadline.map_or(end, |d| d.min(end));
+        // A tenth of the timeout is left as a margin for a batch that
+        // takes longer than planned.
+        let end = m.timeout.map_or(end, |t| end.min(start + t.mul_f64(0.9)));
         while !converged(&measured.runtimes) {
             let n = measured.runtimes.len();
             let now = Instant::now();

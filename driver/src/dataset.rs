@@ -125,7 +125,12 @@ fn steps(m: &ArgMatches) -> Vec<Step> {
     };
     at.extend(values("generate").into_iter().map(|(i, g)| (i, Step::Generate(g))));
     for (id, binary) in [("binary", true), ("text", false)] {
-        at.extend(m.indices_of(id).into_iter().flatten().map(|i| (i, Step::Binary(binary))));
+        at.extend(
+            m.indices_of(id)
+                .into_iter()
+                .flatten()
+                .map(|i| (i, Step::Binary(binary))),
+        );
     }
     for (id, t) in BOUND_IDS {
         at.extend(values(id).into_iter().map(|(i, b)| (i, Step::Bounds(t, b))));
