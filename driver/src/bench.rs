@@ -1147,3 +1147,137 @@ fn run_dataset(
     };
     measure(target, &job, expected.as_deref(), m, opts, progress)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confidence_intervals_and_convergence() {
+        let (mean, lo, hi) = confidence_interval(&[90.0, 100.0, 110.0]);
+        // t(2) = 4.303, s = 10, n = 3.
+        let half = 4.303 * 10.0 / 3f64.sqrt();
+        assert_eq!(mean, 100.0);
+        assert!((lo - (100.0 - half)).abs() < 1e-9 && (hi - (100.0 + half)).abs() < 1e-9);
+        assert_eq!(confidence_interval(&[5.0]), (5.0, 5.0, 5.0));
+        assert!(!converged(&[90.0, 100.0, 110.0]));
+        assert!(converged(&[100.0, 100.0, 100.5, 99.5]));
+        // Within a microsecond: as good as whole microseconds get.
+        assert!(converged(&[0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]));
+        assert_eq!(runs_needed(&[100.0, 100.0]), 2);
+        assert!(runs_needed(&[90.0, 100.0, 110.0]) > 300);
+    }
+
+    #[test]
+    fn report_lines_and_progress_bars() {
+        assert_eq!(
+            report_line("#0 (\"1i32\")", 12, &[90.0, 100.0, 110.0]),
+            "#0 (\"1i32\"):         100μs (95% CI: [      75.2,      124.8])"
+        );
+        let long = "x".repeat(45);
+        assert!(report_line(&long, 40, &[1.0]).starts_with(&format!("{}...: ", "x".repeat(37))));
+        assert_eq!(progress_bar(0.0, 4), "|    |");
+        assert_eq!(progress_bar(0.5, 4), "|██  |");
+        assert_eq!(progress_bar(0.5625, 4), "|██▎ |");
+        assert_eq!(progress_bar(1.0, 4), "|████|");
+    }
+
+    #[test]
+    fn memory_reports_leave_stderr() {
+        assert_eq!(
+            take_memory_report("warn\nPeak memory usage: 512 bytes\n"),
+            (Some(512), "warn\n".to_string())
+        );
+        assert_eq!(take_memory_report("x"), (None, "x".to_string()));
+    }
+
+    #[test]
+    fn json_document_is_futharks_bytes() {
+        let measured = Measurement {
+            runtimes: vec![10.0, 12.0],
+            bytes: BTreeMap::from([("default".to_string(), 512)]),
+            stderr: "a\"b\n".to_string(),
+        };
+        let results = BTreeMap::from([
+            (
+                "p.fut:f".to_string(),
+                BTreeMap::from([("#1 (\"2i32\")".to_string(), Err("timed out after 1 s".to_string()))]),
+            ),
+            (
+                "p.fut".to_string(),
+                BTreeMap::from([("d.in".to_string(), Ok(measured))]),
+            ),
+        ]);
+        assert_eq!(
+            json_document(&results),
+            concat!(
+                r#"{"p.fut":{"datasets":{"d.in":{"bytes":{"default":512},"runtimes":[10,12],"stderr":"a\"b\n"}}},"#,
+                r##""p.fut:f":{"datasets":{"#1 (\"2i32\")":"timed out after 1 s"}}}"##
+            )
+        );
+        assert_eq!(program_key(Path::new("a/p.fut"), "main"), "a/p.fut");
+        assert_eq!(program_key(Path::new("a/p.fut"), "f"), "a/p.fut:f");
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c\nd\te\u{1}é"), "\"a\\\"b\\\\c\\nd\\te\\u0001é\"");
+    }
+
+    #[test]
+    fn dataset_names_are_futharks() {
+        let spec = "-- ==\n-- input { 1 [2, 3] }\n-- \"big\" input { 1 }\n-- input @ d/x.in.gz\n\
+                    -- random input { [10]f32 i64 }\n-- input { [1000000000, 1000000000, 1000000000, 1000000000] }\n\
+                    -- script input { mk   3i64 }\n";
+        let blocks = parse_test_spec(spec).unwrap();
+        let names: Vec<String> = blocks[0]
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let args = match &c.input {
+                    InputSpec::Inline(t) => Some(values::parse_values(t).unwrap()),
+                    _ => None,
+                };
+                dataset_name(c, i, args.as_deref())
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "#0 (\"1i32 [2i32, 3i32]\")",
+                "big",
+                "d/x.in",
+                "[10]f32 i64",
+                "#4 (\"[1000000000i32, 1000000000i32, 1000000000i32, 1000...\")",
+                "mk 3i64",
+            ]
+        );
+    }
+
+    #[test]
+    fn excluded_tags_leave_cases_out() {
+        let spec = "-- ==\n-- entry: main f\n-- input { 1 }\n-- slow input { 2 }\n-- nobench input { 3 }\n\
+                    -- input { 4 } error: x\n-- no_cpu input { 5 }\n-- compiled input { 6 }\n\
+                    -- ==\n-- tags { disable }\n-- input { 7 }\n";
+        let blocks = parse_test_spec(spec).unwrap();
+        let lines = |backend: &str, extra: &[String], entry: Option<&str>| -> Vec<(String, usize)> {
+            plan(&blocks, backend, entry, &excluded_tags(backend, extra))
+                .into_iter()
+                .map(|(e, _, i)| (e.to_string(), i))
+                .collect()
+        };
+        let both = |is: &[usize]| -> Vec<(String, usize)> {
+            is.iter()
+                .flat_map(|&i| [("main".to_string(), i), ("f".to_string(), i)])
+                .collect()
+        };
+        assert_eq!(lines("cpu", &[], None), both(&[0, 1, 5]));
+        assert_eq!(lines("cpu", &["slow".to_string()], None), both(&[0, 5]));
+        assert_eq!(lines("interp", &[], None), both(&[0, 1, 4]));
+        assert_eq!(
+            lines("cpu", &[], Some("f")),
+            [("f".to_string(), 0), ("f".to_string(), 1), ("f".to_string(), 5)]
+        );
+    }
+}

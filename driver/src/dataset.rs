@@ -116,21 +116,20 @@ enum Step {
 
 /// The order-sensitive options of `m`, in command-line order.
 fn steps(m: &ArgMatches) -> Vec<Step> {
+    // Only what the command line gave: a flag's default value has an
+    // index too (after everything given).
+    let given = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
     let mut at: Vec<(usize, Step)> = Vec::new();
     let values = |id: &str| -> Vec<(usize, String)> {
         match (m.indices_of(id), m.get_many::<String>(id)) {
-            (Some(i), Some(v)) => i.zip(v.cloned()).collect(),
+            (Some(i), Some(v)) if given(id) => i.zip(v.cloned()).collect(),
             _ => Vec::new(),
         }
     };
     at.extend(values("generate").into_iter().map(|(i, g)| (i, Step::Generate(g))));
     for (id, binary) in [("binary", true), ("text", false)] {
-        at.extend(
-            m.indices_of(id)
-                .into_iter()
-                .flatten()
-                .map(|i| (i, Step::Binary(binary))),
-        );
+        let indices = m.indices_of(id).filter(|_| given(id));
+        at.extend(indices.into_iter().flatten().map(|i| (i, Step::Binary(binary))));
     }
     for (id, t) in BOUND_IDS {
         at.extend(values(id).into_iter().map(|(i, b)| (i, Step::Bounds(t, b))));

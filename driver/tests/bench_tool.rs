@@ -387,6 +387,10 @@ fn dataset_options_apply_in_order() {
     want.extend(b"b\x02\x00 i32\x02\x00\x00\x00");
     want.extend(b"3i32\n");
     assert_eq!(out.stdout, want, "{}", text(&out.stdout));
+    // Without `-g`, the last format given is stdin's values' (a format
+    // flag's default once sorted after the given ones).
+    assert_eq!(dataset(&["-b"], b"2i32").stdout, b"b\x02\x00 i32\x02\x00\x00\x00");
+    assert_eq!(dataset(&["-b", "--text"], b"2i32").stdout, b"2i32\n");
     let out = dataset(&["-g", "[40]u8", "--u8-bounds=7:7", "-g", "[40]u8"], b"");
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
     assert_ne!(
