@@ -203,8 +203,9 @@ pub(crate) fn confidence_interval(runtimes: &[f64]) -> (f64, f64, f64) {
 // time left until the deadline and is killed when it passes; the dataset
 // then fails with "timed out" and the next one starts. The convergence
 // phase plans to end by nine tenths of the timeout, so that a batch
-// slower than planned does not turn a measured dataset into a timeout. The interpreter cannot be stopped
-// mid-run: its deadline is checked after each batch.
+// slower than planned does not turn a measured dataset into a timeout.
+// The interpreter cannot be stopped mid-run: its deadline is checked
+// after each batch.
 
 /// The half-width of the 95% confidence interval, relative to the mean,
 /// at which the convergence phase stops (Note [Benchmark methodology]).
@@ -418,13 +419,20 @@ impl Program {
     }
 }
 
+/// A dataset's arguments (`None`: made when it runs) and expected
+/// results.
+type DatasetValues = (Option<Vec<Value>>, Option<Vec<Value>>);
+
+/// A program's target (`None`: skipped) and datasets, ready to run.
+type Prepared = (Option<Target>, Vec<Dataset>);
+
 /// A dataset read ahead of its runs (`--concurrency`).
 struct Dataset {
     entry: String,
     name: String,
     /// The arguments (`None`: a script input, which calls the program and
     /// is made when the dataset runs) and the expected results.
-    data: Result<(Option<Vec<Value>>, Option<Vec<Value>>), String>,
+    data: Result<DatasetValues, String>,
     /// The case, for a script input.
     case: TestCase,
 }
@@ -884,11 +892,7 @@ fn read_blocks(path: &Path, spec_file: Option<&Path>) -> Result<Vec<TestBlock>, 
 /// registries are process-wide and not safe to fill from several threads),
 /// while `--concurrency` threads read their datasets. `Err`: the first
 /// compile error, which aborts the run.
-fn prepare(
-    programs: &[Program],
-    a: &BenchArgs,
-    flags: &PassFlags,
-) -> Result<Vec<(Option<Target>, Vec<Dataset>)>, String> {
+fn prepare(programs: &[Program], a: &BenchArgs, flags: &PassFlags) -> Result<Vec<Prepared>, String> {
     let backend = backend_name(a.backend);
     let threads = a.concurrency.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
