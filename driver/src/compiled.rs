@@ -2,8 +2,10 @@
 //! with a GPU): each program is built into an
 //! executable (in a temporary folder) and each case runs it with the
 //! arguments on stdin in the binary value format, reading the results
-//! back in that format. `futmlir bench` runs it with the arguments in a
-//! file and the runtime's own timing (`-r N -t FILE`).
+//! back in that format. `futmlir explore` runs it with the arguments in a
+//! file and the runtime's own timing (`-r N -t FILE`); `futmlir bench`
+//! runs the executable itself, in batches with a deadline
+//! (driver/src/bench.rs).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

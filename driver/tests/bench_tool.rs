@@ -183,7 +183,15 @@ def main (n: i64): i64 =
     let json = dir.path("out.json");
     let json_arg = format!("--json={}", json.display());
     let start = std::time::Instant::now();
-    let out = bench(&["--backend=cpu", "-r", "2", "--timeout=2", &json_arg], &[&prog]);
+    let args = [
+        "--backend=cpu",
+        "-r",
+        "2",
+        "--timeout=2",
+        "--pass-compiler-option=--timing",
+        &json_arg,
+    ];
+    let out = bench(&args, &[&prog]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
     assert!(start.elapsed().as_secs() < 60, "the timeout did not stop the run");
@@ -195,6 +203,8 @@ def main (n: i64): i64 =
         stderr.contains("dataset #1 (\"1i64\") (line 3): wrong result"),
         "{stderr}"
     );
+    // `--pass-compiler-option=--timing` reached the compiler: its table.
+    assert!(stderr.contains("llvm-to-object"), "{stderr}");
     let (raw, doc) = read_json(&json);
     let sets = &doc[prog.display().to_string()]["datasets"];
     assert_eq!(sets["#0 (\"100000000000i64\")"], "timed out after 2 s", "{raw}");
@@ -237,10 +247,18 @@ fn compile_failure_aborts() {
         &["bench"],
         &["bench", "--frob", "x.fut"],
         &["bench", "--ignore-files=(", "x.fut"],
+        &["bench", "--pass-compiler-option=--frob", "x.fut"],
+        &["bench", "--pass-compiler-option=--timing", "--timing", "x.fut"],
     ] {
         let out = futmlir().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+    let both = ["bench", "--pass-compiler-option=--timing", "--timing", "x.fut"];
+    let err = text(&futmlir().args(both).output().unwrap().stderr);
+    assert!(
+        err.contains("directly or with --pass-compiler-option, not both"),
+        "{err}"
+    );
 }
 
 /// `--skip-compilation` runs the executable beside the program (here one
