@@ -159,14 +159,17 @@ fn t_quantile(df: usize) -> f64 {
 }
 
 /// The mean of `runtimes` and the 95% confidence interval of the mean
-/// (Student's t; one run: the interval is the run).
+/// (Student's t, cut at 0; one run: the interval is the run).
 pub(crate) fn confidence_interval(runtimes: &[f64]) -> (f64, f64, f64) {
     let (mean, rsd, ..) = statistics(runtimes);
     if runtimes.len() < 2 {
         return (mean, mean, mean);
     }
     let half = t_quantile(runtimes.len() - 1) * rsd * mean / (runtimes.len() as f64).sqrt();
-    (mean, mean - half, mean + half)
+    // Runtimes are not negative, nor is their mean (and `-0.0` would
+    // print as such).
+    let lo = mean - half;
+    (mean, if lo <= 0.0 { 0.0 } else { lo }, mean + half)
 }
 
 // Note [Benchmark methodology]
@@ -1164,6 +1167,8 @@ mod tests {
         assert_eq!(mean, 100.0);
         assert!((lo - (100.0 - half)).abs() < 1e-9 && (hi - (100.0 + half)).abs() < 1e-9);
         assert_eq!(confidence_interval(&[5.0]), (5.0, 5.0, 5.0));
+        let (_, lo, _) = confidence_interval(&[0.0, 0.0, 0.0, 1.0]);
+        assert!(lo == 0.0 && lo.is_sign_positive(), "{lo}");
         assert!(!converged(&[90.0, 100.0, 110.0]));
         assert!(converged(&[100.0, 100.0, 100.5, 99.5]));
         // Within a microsecond: as good as whole microseconds get.
