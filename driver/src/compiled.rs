@@ -2,8 +2,10 @@
 //! with a GPU): each program is built into an
 //! executable (in a temporary folder) and each case runs it with the
 //! arguments on stdin in the binary value format, reading the results
-//! back in that format. `futmlir bench` runs it with the arguments in a
-//! file and the runtime's own timing (`-r N -t FILE`).
+//! back in that format. `futmlir explore` runs it with the arguments in a
+//! file and the runtime's own timing (`-r N -t FILE`); `futmlir bench`
+//! runs the executable itself, in batches with a deadline
+//! (driver/src/bench.rs).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -42,6 +44,14 @@ impl Backend for ExeBackend {
         }
     }
     fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
+        Ok(Box::new(self.compile_exe(path)?))
+    }
+}
+
+impl ExeBackend {
+    /// Compiles the program at `path` into an executable in a temporary
+    /// folder; `Err`: the rendered compile error.
+    pub fn compile_exe(&self, path: &Path) -> Result<Executable, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
         let exe = dir.path().join("program");
         build_with(
@@ -53,17 +63,36 @@ impl Backend for ExeBackend {
             None,
             &self.flags,
         )?;
-        Ok(Box::new(Executable { dir, exe }))
+        Ok(Executable { dir, exe })
     }
 }
 
-struct Executable {
-    /// Holds the executable, and `futmlir bench`'s input and timing files.
+/// An executable, run with its arguments on stdin.
+pub struct Executable {
+    /// A scratch folder: the executable when it was built here, and
+    /// `futmlir bench`'s input and timing files.
     dir: tempfile::TempDir,
     exe: PathBuf,
 }
 
 impl Executable {
+    /// The executable at `exe` (built elsewhere: `futmlir bench
+    /// --skip-compilation`), with a scratch folder of its own.
+    pub fn at(exe: PathBuf) -> Result<Executable, String> {
+        let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+        Ok(Executable { dir, exe })
+    }
+
+    /// Where the executable is.
+    pub fn path(&self) -> &Path {
+        &self.exe
+    }
+
+    /// The scratch folder, removed with `self`.
+    pub fn scratch(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// Runs the executable with `flags` and the arguments on stdin;
     /// `Err`: its error message (`Error: ...`).
     fn exec(&self, flags: &[&std::ffi::OsStr], stdin: Stdio, input: Option<&[u8]>) -> Result<Output, String> {

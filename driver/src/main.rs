@@ -16,7 +16,7 @@ mod test;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -86,7 +86,9 @@ fn main() -> ExitCode {
 
 fn real_main() -> ExitCode {
     install_diagnostic_style();
-    let cli = Cli::parse();
+    // The matches stay for `dataset`, whose options apply in order.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if cli.version {
         println!("futmlir {}", env!("CARGO_PKG_VERSION"));
         println!("{}", futmlir_codegen::toolchain());
@@ -104,7 +106,10 @@ fn real_main() -> ExitCode {
         Some(Command::Test(a)) => test::main(a),
         Some(Command::Bench(a)) => bench::main(a),
         Some(Command::Explore(a)) => explore::main(a),
-        Some(Command::Dataset(a)) => dataset::main(a),
+        Some(Command::Dataset(a)) => match matches.subcommand_matches("dataset") {
+            Some(m) => dataset::main(a, m),
+            None => unreachable!("clap parsed the dataset subcommand from these matches"),
+        },
         Some(Command::Fuzz(a)) => fuzz::main(a),
     }
 }

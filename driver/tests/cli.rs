@@ -151,133 +151,7 @@ fn test_usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// `futmlir bench` times each dataset of a program's blocks (not the
-/// `nobench` ones, nor those expecting errors), prints a line per dataset
-/// and writes Futhark's JSON shape with the run's metadata.
-#[test]
-fn bench_times_each_dataset_and_writes_json() {
-    let dir = program_dir(
-        "bench",
-        &[(
-            "prog.fut",
-            concat!(
-                "-- ==\n-- input { [1f32, 2f32, 3f32] } output { 6f32 }\n",
-                "-- notest random input { [1000]f32 }\n",
-                "-- nobench input { [1f32] }\n-- input { [1f32] } error: never\n",
-                "-- ==\n-- tags { nobench }\n-- input { [2f32] }\n",
-                "def main (xs: []f32): f32 = reduce (+) 0 xs\n",
-            ),
-        )],
-    );
-    let json = dir.join("out.json");
-    let prog = dir.join("prog.fut");
-    let out = futmlir()
-        .args(["bench", "--backend=cpu", "-r", "3", "--json"])
-        .arg(&json)
-        .arg(&prog)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    );
-    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
-    let line = regex::Regex::new(
-        r"^(.*):main dataset (#\d \(\[\d+\]f32\)): +\d+μs \(RSD: \d+\.\d{3}; min: [-+]\d+%; max: [-+]\d+%\)$",
-    )
-    .unwrap();
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{stdout}");
-    let names: Vec<String> = lines
-        .iter()
-        .map(|l| {
-            let c = line.captures(l).unwrap_or_else(|| panic!("{l}"));
-            assert_eq!(&c[1], prog.display().to_string());
-            c[2].to_string()
-        })
-        .collect();
-    assert_eq!(names, ["#0 ([3]f32)", "#1 ([1000]f32)"]);
-    let doc = std::fs::read_to_string(&json).unwrap();
-    for key in [
-        "\"futmlir\"",
-        "\"host\"",
-        "\"version\"",
-        "\"backend\": \"cpu\"",
-        "\"flags\"",
-        "\"datasets\"",
-    ] {
-        assert!(doc.contains(key), "{key} in {doc}");
-    }
-    assert!(doc.contains(&format!("\"{}:main\": {{", prog.display())), "{doc}");
-    for name in &names {
-        let head = format!("\"{name}\": {{\"runtimes\": [");
-        let at = doc.find(&head).unwrap_or_else(|| panic!("{name} in {doc}"));
-        let rest = &doc[at + head.len()..];
-        let runtimes = &rest[..rest.find(']').unwrap()];
-        let ts: Vec<f64> = runtimes.split(", ").map(|t| t.parse().unwrap()).collect();
-        assert_eq!(ts.len(), 3, "{doc}");
-        assert!(rest.contains("\"bytes\": 0, \"stderr\": \"\""), "{doc}");
-    }
-    // The interpreter, and one entry point only.
-    let out = futmlir()
-        .args(["bench", "--backend=interp", "-r", "2", "--entry-point=main"])
-        .arg(&prog)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert_eq!(stdout.lines().filter(|l| line.is_match(l)).count(), 2, "{stdout}");
-    let out = futmlir().args(["bench", "-e", "other"]).arg(&prog).output().unwrap();
-    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A program that does not compile is an error (exit 1) and the others
-/// still run; bad flags exit 2.
-#[test]
-fn bench_errors() {
-    let dir = program_dir(
-        "bench_err",
-        &[
-            (
-                "a_bad.fut",
-                "-- ==\n-- input { 1 }\ndef main (x: i32): i32 = x + true\n",
-            ),
-            (
-                "b_good.fut",
-                "-- ==\n-- input { 1 } output { 2 }\ndef main (x: i32): i32 = x + 1\n",
-            ),
-            (
-                "c_wrong.fut",
-                "-- ==\n-- input { 1 } output { 3 }\ndef main (x: i32): i32 = x + 1\n",
-            ),
-        ],
-    );
-    let out = futmlir().args(["bench", "-r", "2"]).arg(&dir).output().unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    );
-    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
-    assert!(stderr.contains("a_bad.fut: compilation failed:"), "{stderr}");
-    assert!(
-        stderr.contains("c_wrong.fut:main dataset #0 (i32) (line 2): wrong result: "),
-        "{stderr}"
-    );
-    assert!(stdout.contains("b_good.fut:main dataset #0 (i32): "), "{stdout}");
-    for args in [
-        &["bench", "-r", "0", "x.fut"][..],
-        &["bench", "--backend=opencl", "x.fut"],
-        &["bench"],
-        &["bench", "--frob", "x.fut"],
-    ] {
-        let out = futmlir().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-    }
-    let out = futmlir().args(["bench", "/nonexistent/dir"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
-}
+// `futmlir bench`'s own tests are in bench_tool.rs.
 
 #[test]
 fn tree_dir_gets_one_numbered_file_per_pass() {
@@ -384,15 +258,16 @@ fn dataset_generates_values() {
 
 #[test]
 fn dataset_bounds_and_binary() {
+    // Bounds apply to the `-g`s after them.
     let out = dataset(
         &[
-            "-g",
-            "[100]i8",
             "--i8-bounds=-3:-2",
             "-g",
-            "[50]f32",
+            "[100]i8",
             "--f32-bounds",
             "-1:-0.5",
+            "-g",
+            "[50]f32",
         ],
         b"",
     );
@@ -410,13 +285,13 @@ fn dataset_bounds_and_binary() {
     let bin = dataset(
         &[
             "-b",
-            "-g",
-            "[100]i8",
             "--i8-bounds=-3:-2",
             "-g",
-            "[50]f32",
+            "[100]i8",
             "--f32-bounds",
             "-1:-0.5",
+            "-g",
+            "[50]f32",
         ],
         b"",
     );

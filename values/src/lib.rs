@@ -8,7 +8,8 @@
 //!   `empty([0][3]f32)`, `f32.nan`, `-f64.inf`, `true`).
 //! - [`binary`]: the binary format (`b`, version 2, rank, 4-byte type name,
 //!   u64 dimensions, little-endian data).
-//! - [`read_values`] reads any mix of the two from one input.
+//! - [`read_values`] reads any mix of the two from one input, inflating
+//!   it first if it is gzipped ([`gzip`]).
 //! - [`compare`]: equality with Futhark's float tolerance.
 //! - [`f16`]: IEEE half-precision conversions.
 //! - [`generate`]: random values for `futmlir dataset` and `random input`.
@@ -21,6 +22,7 @@ pub mod binary;
 pub mod compare;
 pub mod f16;
 pub mod generate;
+pub mod gzip;
 pub mod scalar;
 pub mod text;
 
@@ -428,8 +430,12 @@ impl From<PrimValue> for Value {
 
 /// Reads every value of `input`, any mix of the text format and the binary
 /// format. Values are separated by whitespace and `--` comments; a value
-/// whose first byte is `b` is binary (no text value starts with `b`).
+/// whose first byte is `b` is binary (no text value starts with `b`). A
+/// gzipped input (`data.in.gz`) is inflated first.
 pub fn read_values(input: &[u8]) -> Result<Vec<Value>, ValueError> {
+    if gzip::is_gzip(input) {
+        return text::read_all(&gzip::gunzip(input)?, true);
+    }
     text::read_all(input, true)
 }
 

@@ -500,7 +500,7 @@ fn datasets(path: &Path, backend: &str) -> Result<Vec<Dataset>, String> {
         cases_only: false,
     };
     let dir = path.parent().unwrap_or(Path::new("."));
-    crate::bench::plan(&blocks, backend, None)
+    crate::bench::plan(&blocks, backend, None, &crate::bench::excluded_tags(backend, &[]))
         .into_iter()
         .map(|(entry, case, n)| {
             let here = format!("{}:{}", path.display(), case.line);
