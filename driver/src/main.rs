@@ -13,6 +13,7 @@ mod passflags;
 mod run;
 mod structure;
 mod test;
+mod test_pool;
 
 use std::process::ExitCode;
 
