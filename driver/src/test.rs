@@ -803,16 +803,47 @@ struct CompilerOptions {
     flags: PassFlags,
 }
 
-/// `flags` with the `--pass-compiler-option`s `options` added.
+/// `flags` with the `--pass-compiler-option`s `options` added: a flag
+/// given there wins over the same flag of the command line, and lists
+/// (`--rules`, `--load-pass-plugin`) are joined. (Parsing the options
+/// into `flags` with clap's `update_from` would reset every flag they do
+/// not name.)
 fn with_compiler_options(flags: &PassFlags, options: &[String]) -> Result<PassFlags, String> {
     use clap::Parser;
-    let mut parsed = CompilerOptions { flags: flags.clone() };
-    parsed.try_update_from(options).map_err(|e| {
+    let given = CompilerOptions::try_parse_from(options).map_err(|e| {
         let text = e.render().to_string();
         let first = text.lines().next().unwrap_or_default();
         format!("bad --pass-compiler-option: {}", first.trim_start_matches("error: "))
     })?;
-    Ok(parsed.flags)
+    let PassFlags {
+        pass_pipeline,
+        dump_pass_pipeline,
+        rules,
+        rules_dir,
+        load_pass_plugin,
+        print_ir_after_all,
+        print_ir_after_change,
+        print_ir_tree_dir,
+        verify_each,
+        roundtrip_each,
+        timing,
+        print_op_generic,
+    } = given.flags;
+    let f = flags.clone();
+    Ok(PassFlags {
+        pass_pipeline: pass_pipeline.or(f.pass_pipeline),
+        dump_pass_pipeline: dump_pass_pipeline || f.dump_pass_pipeline,
+        rules: [f.rules, rules].concat(),
+        rules_dir: rules_dir.or(f.rules_dir),
+        load_pass_plugin: [f.load_pass_plugin, load_pass_plugin].concat(),
+        print_ir_after_all: print_ir_after_all || f.print_ir_after_all,
+        print_ir_after_change: print_ir_after_change || f.print_ir_after_change,
+        print_ir_tree_dir: print_ir_tree_dir.or(f.print_ir_tree_dir),
+        verify_each: verify_each.or(f.verify_each),
+        roundtrip_each: roundtrip_each.or(f.roundtrip_each),
+        timing: timing || f.timing,
+        print_op_generic: print_op_generic || f.print_op_generic,
+    })
 }
 
 pub fn main(a: TestArgs) -> ExitCode {

@@ -151,6 +151,10 @@ fn pass_compiler_option_reaches_the_compile() {
     let (code, _, err) = test(&["-c", "--pass-compiler-option=--timing"], dir.path());
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("Total"), "no timing table: {err}");
+    // The command line's own compile flags stay.
+    let (code, _, err) = test(&["-c", "--timing", "--pass-compiler-option=--verify-each"], dir.path());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("Total"), "no timing table: {err}");
     let (code, _, err) = test(&["-c", "--pass-compiler-option=--bogus"], dir.path());
     assert_eq!(code, Some(2));
     assert_eq!(
