@@ -10,6 +10,7 @@ mod explore;
 mod fuzz;
 mod opt;
 mod passflags;
+mod property;
 mod run;
 mod structure;
 mod test;

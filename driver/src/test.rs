@@ -63,6 +63,10 @@ pub struct TestArgs {
     /// Only run the cases of entry points with this name.
     #[arg(long, value_name = "NAME")]
     entry_point: Option<String>,
+    /// The seed of the random candidates of property tests (default: one
+    /// drawn from the clock, printed with each counterexample).
+    #[arg(long, value_name = "INT")]
+    seed: Option<u64>,
     /// Do not run blocks or cases with this tag (may be given several
     /// times); `notest`, `disable` and `no_BACKEND` are always excluded.
     #[arg(long, value_name = "TAG")]
@@ -418,6 +422,8 @@ enum Item<'a> {
     Compiles(usize),
     /// A `structure` block (its line): op counts after the soac pipeline.
     Structure(usize, &'a Structure),
+    /// A property of a `property:` line (its line and name).
+    Property(usize, &'a str),
 }
 
 /// Which parts of the test blocks `futmlir test` runs: its `--exclude`,
@@ -430,12 +436,15 @@ pub struct Selection {
     /// Only the cases of this entry point (the others are not counted).
     pub entry_point: Option<String>,
     pub only: Only,
+    /// The seed of property tests' candidates.
+    pub seed: u64,
 }
 
 /// The kinds of checks a run makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Only {
-    /// Compile-time `error:` blocks, the cases, and `structure` blocks.
+    /// Compile-time `error:` blocks, the cases, properties and `structure`
+    /// blocks.
     #[default]
     Everything,
     /// Compile-time `error:` blocks, and that the program compiles if a
@@ -534,6 +543,13 @@ impl Runner<'_> {
                     Ok(Some(why)) => rep.skip(line, None, &why),
                     r => rep.outcome(line, None, r.map(|_| ())),
                 },
+                Item::Property(line, name) => match program() {
+                    Ok(p) => rep.outcome(line, Some(name), crate::property::check(path, &**p, name, sel.seed)),
+                    Err(msg) => match crate::compiled::unsupported(msg) {
+                        Some(why) => rep.skip(line, Some(name), why),
+                        None => rep.fail(line, Some(name), &format!("compilation failed:\n{msg}")),
+                    },
+                },
                 Item::Compiles(line) => match program() {
                     Ok(_) => rep.pass(line, None),
                     Err(msg) => match crate::compiled::unsupported(msg) {
@@ -586,6 +602,20 @@ impl Runner<'_> {
             }
             if sel.only == Only::Structure {
                 continue;
+            }
+            let properties = block
+                .properties
+                .iter()
+                .filter(|(name, _)| sel.entry_point.as_ref().is_none_or(|only| only == name));
+            for (name, line) in properties {
+                match (&block_why, sel.only) {
+                    (None, Only::Compile) => {
+                        compiles.get_or_insert(*line);
+                    }
+                    (Some(_), Only::Compile) => {}
+                    (Some(why), _) => plan.push(Item::Skip(*line, Some(name), why.clone())),
+                    (None, _) => plan.push(Item::Property(*line, name)),
+                }
             }
             for case in &block.cases {
                 let why = block_why
@@ -740,6 +770,13 @@ pub fn collect_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
     }
     Ok(programs)
+}
+
+/// A seed from the clock (for property tests without `--seed`).
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 impl TestArgs {
@@ -901,6 +938,7 @@ pub fn main(a: TestArgs) -> ExitCode {
     let selection = Selection {
         exclude: a.exclude.clone(),
         entry_point: a.entry_point.clone(),
+        seed: a.seed.unwrap_or_else(clock_seed),
         only: if a.structure_only {
             Only::Structure
         } else if a.stage_flag().is_some() {

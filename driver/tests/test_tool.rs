@@ -371,3 +371,88 @@ fn the_man_pages_error_example_passes() {
     let (code, out, _) = test(&["-i"], dir.path());
     assert_eq!((code, out.as_str()), (Some(0), "2 passed, 0 failed, 0 skipped\n"));
 }
+
+/// futhark-test(1)'s property example, a property with a counterexample,
+/// and one with its own generator and shrinker.
+const PROPERTIES: &str = concat!(
+    "-- ==\n-- property: reverse_involution at_most_10 small_sum\n\n",
+    "#[prop]\nentry reverse_involution (xs: []i32) =\n  and (map2 (==) (reverse (reverse xs)) xs)\n\n",
+    "#[prop(size(50))]\nentry at_most_10 (xs: []i32) = all (\\x -> x <= 10) xs\n\n",
+    "#[prop(gen(pair), shrink(smaller), size(30))]\nentry small_sum (p: [2]i64) = p[0] + p[1] < 100\n\n",
+    "entry pair (size: i64) (seed: u64) : [2]i64 = [size * 3 + i64.u64 (seed % 7), size]\n",
+    "entry smaller (p: [2]i64) (r: u64) : [2]i64 =\n",
+    "  if r % 2 == 0 then [p[0] - 1, p[1]] else [p[0], p[1] - 1]\n",
+);
+
+#[test]
+fn properties_find_and_shrink_counterexamples() {
+    let dir = programs(&[("props.fut", PROPERTIES)]);
+    let (code, interp, _) = test(&["-i", "--seed=7"], dir.path());
+    assert_eq!(code, Some(1));
+    let lines: Vec<&str> = interp.lines().collect();
+    let p = dir.path().join("props.fut");
+    let p = p.display();
+    // Shrunk: one element just over the bound; a pair whose sum is just
+    // 100 (the shrinker makes it 99 either way).
+    assert!(
+        lines[0].starts_with(&format!("{p}:2: entry at_most_10: counterexample (candidate ")),
+        "{interp}"
+    );
+    assert!(lines[0].contains(", seed 7), shrunk in "), "{interp}");
+    assert_eq!(lines[1], "  [11i32]");
+    assert!(
+        lines[2].starts_with(&format!("{p}:2: entry small_sum: counterexample")),
+        "{interp}"
+    );
+    let pair: Vec<i64> = lines[3]
+        .trim_matches(|c| " []".contains(c))
+        .split(", ")
+        .map(|x| x.trim_end_matches("i64").parse().unwrap())
+        .collect();
+    assert_eq!(pair.iter().sum::<i64>(), 100, "{interp}");
+    assert_eq!(lines[4], "1 passed, 2 failed, 0 skipped");
+    // The same seed gives the same candidates, compiled too.
+    let (_, again, _) = test(&["-i", "--seed=7"], dir.path());
+    assert_eq!(again, interp);
+    let (_, compiled, _) = test(&["-c", "--seed=7"], dir.path());
+    assert_eq!(compiled, interp);
+    // One property alone passes.
+    let (code, out, _) = test(&["--entry-point=reverse_involution"], dir.path());
+    assert_eq!((code, out.as_str()), (Some(0), "1 passed, 0 failed, 0 skipped\n"));
+}
+
+#[test]
+fn properties_that_cannot_be_tested_say_why() {
+    let src = concat!(
+        "-- ==\n-- property: noprop tup nothere notbool\n",
+        "entry noprop (xs: []i32) = true\n",
+        "#[prop]\nentry tup (p: (i32, bool)) = p.1\n",
+        "#[prop]\nentry notbool (x: i32) = x\n",
+        "-- ==\n-- property:\n",
+    );
+    let dir = programs(&[("bad.fut", src)]);
+    let (code, out, _) = test(&[], dir.path());
+    assert_eq!(code, Some(1));
+    assert!(
+        out.ends_with(":9: malformed test spec: `property:` names no property\n0 passed, 1 failed, 0 skipped\n"),
+        "{out}"
+    );
+    let dir = programs(&[("bad.fut", src.trim_end_matches("-- ==\n-- property:\n"))]);
+    let (code, out, _) = test(&[], dir.path());
+    assert_eq!(code, Some(1));
+    let reasons: Vec<&str> = out
+        .lines()
+        .map(|l| l.splitn(3, ": ").nth(2).unwrap_or_default())
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            "entry point `noprop` is not a property: it has no #[prop] attribute",
+            "candidates of type (i32, bool) need a generator: #[prop(gen(f))] with f : i64 -> u64 -> (i32, bool)",
+            "no entry point `nothere`",
+            "property `notbool` must have type t -> bool",
+            "",
+        ]
+    );
+    assert_eq!(summary(&out), "0 passed, 4 failed, 0 skipped");
+}
