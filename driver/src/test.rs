@@ -4,11 +4,17 @@
 //! runs once per entry point of its block (one `(entry, case)` pair is one
 //! counted case). `random input` cases with `auto output` compare the
 //! backend under test with a reference backend (the interpreter). Each
-//! `structure` block is one more counted case (see [`crate::structure`]).
+//! `structure` block is one more counted case (see [`crate::structure`]),
+//! and so is each property of a `property:` line (see
+//! [`crate::property`]). The options follow futhark-test(1); [`Selection`]
+//! holds those that choose what runs.
 //!
 //! Output: one line per failing case, `path:LINE: entry E: reason`
 //! (continuation lines indented), passing and skipped cases too with `-v`,
-//! then `N passed, N failed, N skipped`. Exit status 1 if a case failed.
+//! a program's lines together as soon as it is done (programs are tested
+//! on several threads, Note [Concurrent tests] in
+//! driver/src/test_pool.rs), then `N passed, N failed, N skipped`. Exit
+//! status 1 if a case failed.
 
 use std::cell::OnceCell;
 use std::io::Write;
@@ -60,7 +66,7 @@ pub struct TestArgs {
     /// machine's cores).
     #[arg(long, value_name = "NUM")]
     concurrency: Option<std::num::NonZeroUsize>,
-    /// Only run the cases of entry points with this name.
+    /// Only run the cases and properties of entry points with this name.
     #[arg(long, value_name = "NAME")]
     entry_point: Option<String>,
     /// The seed of the random candidates of property tests (default: one
