@@ -949,6 +949,8 @@ fn compile(p: &Program, a: &BenchArgs, flags: &PassFlags) -> Result<Option<Targe
             let backend = ExeBackend {
                 gpu: (kind == BackendKind::Cuda).then(|| a.gpu_arch.clone()),
                 flags: flags.clone(),
+                // bench passes its executables' options itself.
+                exec: Default::default(),
             };
             backend.compile_exe(&p.path).map(Target::Exe)
         }

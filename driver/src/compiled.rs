@@ -7,6 +7,7 @@
 //! runs the executable itself, in batches with a deadline
 //! (driver/src/bench.rs).
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -33,6 +34,54 @@ pub struct ExeBackend {
     pub gpu: Option<String>,
     /// How to compile (`--pass-pipeline` and the other compile flags).
     pub flags: crate::passflags::PassFlags,
+    /// How to run the executables.
+    pub exec: ExecOptions,
+}
+
+/// How `futmlir test` runs a program's executable (its `--tuning`,
+/// `--cache-extension`, `--pass-option` and `--runner`, as `futhark
+/// test`'s).
+#[derive(Clone, Debug, Default)]
+pub struct ExecOptions {
+    /// For `prog.fut`, pass `--tuning=prog.fut.EXT` if that file exists.
+    pub tuning_extension: Option<String>,
+    /// For `prog.fut`, pass `--cache-file=prog.fut.EXT`.
+    pub cache_extension: Option<String>,
+    /// Options passed to every executable, before the entry point's.
+    pub options: Vec<String>,
+    /// Run `RUNNER EXE OPTIONS...` instead of `EXE OPTIONS...`.
+    pub runner: Option<String>,
+}
+
+impl ExecOptions {
+    /// The options to run the executable of the program at `path` with.
+    fn options_for(&self, path: &Path) -> Vec<OsString> {
+        let beside = |ext: &str| {
+            let mut name = path.as_os_str().to_owned();
+            name.push(".");
+            name.push(ext);
+            PathBuf::from(name)
+        };
+        let mut options = Vec::new();
+        if let Some(ext) = &self.tuning_extension {
+            let file = beside(ext);
+            if file.is_file() {
+                options.push(flag_with_path("--tuning=", &file));
+            }
+        }
+        if let Some(ext) = &self.cache_extension {
+            options.push(flag_with_path("--cache-file=", &beside(ext)));
+        }
+        options.extend(self.options.iter().map(OsString::from));
+        options
+    }
+}
+
+/// `FLAG=PATH` (`flag` ends with the `=`).
+fn flag_with_path(flag: &str, path: &Path) -> OsString {
+    let mut arg = OsString::from(flag);
+    arg.push(path.as_os_str());
+    arg
 }
 
 impl Backend for ExeBackend {
@@ -63,7 +112,12 @@ impl ExeBackend {
             None,
             &self.flags,
         )?;
-        Ok(Executable { dir, exe })
+        Ok(Executable {
+            dir,
+            exe,
+            options: self.exec.options_for(path),
+            runner: self.exec.runner.clone(),
+        })
     }
 }
 
@@ -73,6 +127,10 @@ pub struct Executable {
     /// `futmlir bench`'s input and timing files.
     dir: tempfile::TempDir,
     exe: PathBuf,
+    /// Given before the entry point's own options ([`ExecOptions`]).
+    options: Vec<OsString>,
+    /// The program that runs the executable, if not the executable itself.
+    runner: Option<String>,
 }
 
 impl Executable {
@@ -80,7 +138,12 @@ impl Executable {
     /// --skip-compilation`), with a scratch folder of its own.
     pub fn at(exe: PathBuf) -> Result<Executable, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-        Ok(Executable { dir, exe })
+        Ok(Executable {
+            dir,
+            exe,
+            options: Vec::new(),
+            runner: None,
+        })
     }
 
     /// Where the executable is.
@@ -96,13 +159,26 @@ impl Executable {
     /// Runs the executable with `flags` and the arguments on stdin;
     /// `Err`: its error message (`Error: ...`).
     fn exec(&self, flags: &[&std::ffi::OsStr], stdin: Stdio, input: Option<&[u8]>) -> Result<Output, String> {
-        let mut child = Command::new(&self.exe)
+        let mut command = match &self.runner {
+            Some(runner) => {
+                let mut c = Command::new(runner);
+                c.arg(&self.exe);
+                c
+            }
+            None => Command::new(&self.exe),
+        };
+        let program = self
+            .runner
+            .as_deref()
+            .map_or_else(|| self.exe.display().to_string(), str::to_string);
+        let mut child = command
+            .args(&self.options)
             .args(flags)
             .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+            .map_err(|e| format!("cannot run {program}: {e}"))?;
         // A program may fail before it reads its input: a broken pipe here
         // is not the error to report.
         if let (Some(mut stdin), Some(input)) = (child.stdin.take(), input) {
@@ -110,7 +186,7 @@ impl Executable {
         }
         let out = child
             .wait_with_output()
-            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+            .map_err(|e| format!("cannot run {program}: {e}"))?;
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
             let err = err.trim();

@@ -10,9 +10,11 @@ mod explore;
 mod fuzz;
 mod opt;
 mod passflags;
+mod property;
 mod run;
 mod structure;
 mod test;
+mod test_pool;
 
 use std::process::ExitCode;
 

@@ -4,11 +4,17 @@
 //! runs once per entry point of its block (one `(entry, case)` pair is one
 //! counted case). `random input` cases with `auto output` compare the
 //! backend under test with a reference backend (the interpreter). Each
-//! `structure` block is one more counted case (see [`crate::structure`]).
+//! `structure` block is one more counted case (see [`crate::structure`]),
+//! and so is each property of a `property:` line (see
+//! [`crate::property`]). The options follow futhark-test(1); [`Selection`]
+//! holds those that choose what runs.
 //!
 //! Output: one line per failing case, `path:LINE: entry E: reason`
 //! (continuation lines indented), passing and skipped cases too with `-v`,
-//! then `N passed, N failed, N skipped`. Exit status 1 if a case failed.
+//! a program's lines together as soon as it is done (programs are tested
+//! on several threads, Note [Concurrent tests] in
+//! driver/src/test_pool.rs), then `N passed, N failed, N skipped`. Exit
+//! status 1 if a case failed.
 
 use std::cell::OnceCell;
 use std::io::Write;
@@ -21,6 +27,7 @@ use futmlir_frontend::testspec::{
 use futmlir_frontend::values::{self, Value};
 use regex::Regex;
 
+use crate::compiled::ExecOptions;
 use crate::passflags::PassFlags;
 
 #[derive(clap::Args)]
@@ -29,9 +36,76 @@ pub struct TestArgs {
     /// `.fut` files).
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
-    /// The backend under test.
-    #[arg(long, value_enum, default_value = "interp")]
-    backend: BackendKind,
+    /// The backend under test (default: `interp`, or `cpu` with `-c`).
+    #[arg(long, value_enum)]
+    backend: Option<BackendKind>,
+    /// Test compiled code (`--backend=cpu` unless `--backend` names
+    /// another compiled backend).
+    #[arg(short = 'c', conflicts_with = "interpret")]
+    compiled: bool,
+    /// Test with the interpreter (`--backend=interp`).
+    #[arg(short = 'i')]
+    interpret: bool,
+    /// Compile the programs (with the backend under test), but do not run
+    /// them: one counted case per program, and the compile-time `error:`
+    /// blocks.
+    #[arg(short = 'C', group = "stage")]
+    compile_only: bool,
+    /// Type-check the programs, but do not run them.
+    #[arg(short = 't', group = "stage")]
+    typecheck_only: bool,
+    /// Pass the programs through the frontend (type checking and
+    /// internalisation to the soac IR), but do not run them.
+    #[arg(short = 'I', group = "stage")]
+    frontend_only: bool,
+    /// Run only the `structure` blocks (without it they run with the
+    /// cases).
+    #[arg(short = 's', group = "stage")]
+    structure_only: bool,
+    /// How many programs to compile and run at once (default: the
+    /// machine's cores).
+    #[arg(long, value_name = "NUM")]
+    concurrency: Option<std::num::NonZeroUsize>,
+    /// Only run the cases and properties of entry points with this name.
+    #[arg(long, value_name = "NAME")]
+    entry_point: Option<String>,
+    /// The seed of the random candidates of property tests (default: one
+    /// drawn from the clock, printed with each counterexample).
+    #[arg(long, value_name = "INT")]
+    seed: Option<u64>,
+    /// Do not run blocks or cases with this tag (may be given several
+    /// times); `notest`, `disable` and `no_BACKEND` are always excluded.
+    #[arg(long, value_name = "TAG")]
+    exclude: Vec<String>,
+    /// For a program `prog.fut`, pass `--tuning=prog.fut.EXT` to its
+    /// executable if that file exists.
+    #[arg(long, value_name = "EXT", default_value = "tuning")]
+    tuning: String,
+    /// Do not look for tuning files.
+    #[arg(long)]
+    no_tuning: bool,
+    /// For a program `prog.fut`, pass `--cache-file=prog.fut.EXT` to its
+    /// executable.
+    #[arg(long, value_name = "EXT")]
+    cache_extension: Option<String>,
+    /// Pass an option to the executables (may be given several times).
+    #[arg(long, value_name = "OPT", allow_hyphen_values = true)]
+    pass_option: Vec<String>,
+    /// Pass an option to the compiler (one of `futmlir build`'s pass
+    /// flags below, e.g. `--pass-compiler-option=--timing`; may be given
+    /// several times).
+    #[arg(long, value_name = "OPT", allow_hyphen_values = true)]
+    pass_compiler_option: Vec<String>,
+    /// Run the executables through PROG: `PROG EXE OPTIONS...`.
+    #[arg(long, value_name = "PROG")]
+    runner: Option<String>,
+    /// No live status line: a plain status line on stderr about once a
+    /// minute (also when stderr is not a terminal).
+    #[arg(long)]
+    no_terminal: bool,
+    /// Seconds between the plain status lines of `--no-terminal`.
+    #[arg(long, value_name = "SECS", default_value_t = 60, hide = true)]
+    status_interval: u64,
     /// Only the programs whose path this regular expression matches.
     #[arg(long, value_name = "REGEX")]
     filter: Option<String>,
@@ -68,20 +142,34 @@ pub(crate) enum BackendKind {
 }
 
 impl BackendKind {
+    /// The name in `no_NAME` tags.
+    fn name(self) -> &'static str {
+        match self {
+            BackendKind::Interp => "interp",
+            BackendKind::Cpu => "cpu",
+            BackendKind::Cuda => "cuda",
+        }
+    }
+
     /// The backend of this kind (`gpu_arch`: the chip, for cuda), the
     /// compiled ones compiling with `flags`.
     pub(crate) fn backend(self, gpu_arch: &str, flags: &PassFlags) -> Box<dyn Backend> {
-        match self {
-            BackendKind::Interp => Box::new(InterpBackend),
-            BackendKind::Cpu => Box::new(crate::compiled::ExeBackend {
-                gpu: None,
-                flags: flags.clone(),
-            }),
-            BackendKind::Cuda => Box::new(crate::compiled::ExeBackend {
-                gpu: Some(gpu_arch.to_string()),
-                flags: flags.clone(),
-            }),
-        }
+        self.backend_with(gpu_arch, flags, &ExecOptions::default())
+    }
+
+    /// [`BackendKind::backend`], the compiled ones running their
+    /// executables as `exec` says.
+    pub(crate) fn backend_with(self, gpu_arch: &str, flags: &PassFlags, exec: &ExecOptions) -> Box<dyn Backend> {
+        let gpu = match self {
+            BackendKind::Interp => return Box::new(InterpBackend),
+            BackendKind::Cpu => None,
+            BackendKind::Cuda => Some(gpu_arch.to_string()),
+        };
+        Box::new(crate::compiled::ExeBackend {
+            gpu,
+            flags: flags.clone(),
+            exec: exec.clone(),
+        })
     }
 
     /// Checks the compile flags for this backend and does what they ask
@@ -169,6 +257,29 @@ impl Backend for InterpBackend {
     }
     fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
         let (sm, checked) = crate::run::load_plain(path)?;
+        Ok(Box::new(InterpProgram { sm, checked }))
+    }
+}
+
+/// `-t` and `-I`: the program through the frontend only (type checking,
+/// and with `internalise` internalisation to the soac IR), for a backend
+/// named `name` (its `no_NAME` tags apply). What it gives runs in the
+/// interpreter.
+pub struct FrontendBackend {
+    pub name: &'static str,
+    pub internalise: bool,
+}
+
+impl Backend for FrontendBackend {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn compile(&self, path: &Path) -> Result<Box<dyn Compiled>, String> {
+        let (sm, checked) = crate::run::load_plain(path)?;
+        if self.internalise {
+            let mut ctx = futmlir_dialects::context();
+            futmlir_frontend::internalise::internalise(&checked, &sm, &mut ctx).map_err(|d| d.to_plain(&sm))?;
+        }
         Ok(Box::new(InterpProgram { sm, checked }))
     }
 }
@@ -312,8 +423,41 @@ enum Item<'a> {
     /// A block's `error:` (its line and regex).
     CompileError(usize, &'a str),
     Case(&'a TestCase, &'a str),
+    /// The program must compile (`-C`, `-t`, `-I`; the line of the first
+    /// case that would run).
+    Compiles(usize),
     /// A `structure` block (its line): op counts after the soac pipeline.
     Structure(usize, &'a Structure),
+    /// A property of a `property:` line (its line and name).
+    Property(usize, &'a str),
+}
+
+/// Which parts of the test blocks `futmlir test` runs: its `--exclude`,
+/// `--entry-point`, `-C`/`-t`/`-I` and `-s`.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// Blocks and cases with one of these tags are skipped (besides
+    /// `notest`, `disable` and `no_BACKEND`).
+    pub exclude: Vec<String>,
+    /// Only the cases of this entry point (the others are not counted).
+    pub entry_point: Option<String>,
+    pub only: Only,
+    /// The seed of property tests' candidates.
+    pub seed: u64,
+}
+
+/// The kinds of checks a run makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Only {
+    /// Compile-time `error:` blocks, the cases, properties and `structure`
+    /// blocks.
+    #[default]
+    Everything,
+    /// Compile-time `error:` blocks, and that the program compiles if a
+    /// case would run (one counted case per program).
+    Compile,
+    /// `structure` blocks.
+    Structure,
 }
 
 /// Why `futmlir test` does not run a block, if it does not.
@@ -346,10 +490,22 @@ pub(crate) fn case_skip(case: &TestCase, backend: &str) -> Option<&'static str> 
     }
 }
 
+/// The first of `tags` that `--exclude` names, as a reason to skip.
+fn excluded(tags: &[String], sel: &Selection) -> Option<String> {
+    tags.iter()
+        .find(|t| sel.exclude.contains(t))
+        .map(|t| format!("tag {t} excluded"))
+}
+
 impl Runner<'_> {
     /// Run the test blocks of one program; a program without blocks counts
     /// nothing and prints nothing.
     pub fn run_program(&self, path: &Path, out: &mut dyn Write) -> Summary {
+        self.run_selected(path, out, &Selection::default())
+    }
+
+    /// [`Runner::run_program`], running what `sel` selects.
+    pub fn run_selected(&self, path: &Path, out: &mut dyn Write, sel: &Selection) -> Summary {
         let mut rep = Report {
             out,
             path: path.display().to_string(),
@@ -370,35 +526,7 @@ impl Runner<'_> {
                 return rep.summary;
             }
         };
-        // Plan in source order; compile only if something runs.
-        let backend = self.backend.name();
-        let mut plan = Vec::new();
-        for block in &blocks {
-            let block_why = block_skip(block, backend);
-            if let Some(re) = &block.compile_error {
-                plan.push(match &block_why {
-                    Some(why) => Item::Skip(block.line, None, why.clone()),
-                    None => Item::CompileError(block.line, re),
-                });
-            }
-            for st in block.structure.iter().filter(|_| !self.cases_only) {
-                plan.push(match &block_why {
-                    Some(why) => Item::Skip(st.line, None, why.clone()),
-                    None => Item::Structure(st.line, st),
-                });
-            }
-            for case in &block.cases {
-                let why = block_why
-                    .clone()
-                    .or_else(|| case_skip(case, backend).map(str::to_string));
-                for entry in &block.entries {
-                    plan.push(match &why {
-                        Some(why) => Item::Skip(case.line, Some(entry), why.clone()),
-                        None => Item::Case(case, entry),
-                    });
-                }
-            }
-        }
+        let plan = self.plan(&blocks, sel);
         if plan.iter().all(|i| matches!(i, Item::Skip(..))) {
             for item in plan {
                 if let Item::Skip(line, entry, why) = item {
@@ -407,26 +535,43 @@ impl Runner<'_> {
             }
             return rep.summary;
         }
-        let program = self.backend.compile(path);
+        // Compiled on first use: `structure` blocks do not need it.
+        let program = OnceCell::new();
+        let program = || program.get_or_init(|| self.backend.compile(path));
         let reference = OnceCell::new();
         let dir = path.parent().unwrap_or(Path::new("."));
         let mut compile_error_shown = false;
         for item in plan {
             match item {
                 Item::Skip(line, entry, why) => rep.skip(line, entry, &why),
-                Item::CompileError(line, re) => rep.outcome(line, None, check_compile_error(re, &program)),
+                Item::CompileError(line, re) => rep.outcome(line, None, check_compile_error(re, program())),
                 Item::Structure(line, st) => match crate::structure::check(path, st) {
                     Ok(Some(why)) => rep.skip(line, None, &why),
                     r => rep.outcome(line, None, r.map(|_| ())),
                 },
+                Item::Property(line, name) => match program() {
+                    Ok(p) => rep.outcome(line, Some(name), crate::property::check(path, &**p, name, sel.seed)),
+                    Err(msg) => match crate::compiled::unsupported(msg) {
+                        Some(why) => rep.skip(line, Some(name), why),
+                        None => rep.fail(line, Some(name), &format!("compilation failed:\n{msg}")),
+                    },
+                },
+                Item::Compiles(line) => match program() {
+                    Ok(_) => rep.pass(line, None),
+                    Err(msg) => match crate::compiled::unsupported(msg) {
+                        Some(why) => rep.skip(line, None, why),
+                        None => rep.fail(line, None, &format!("compilation failed:\n{msg}")),
+                    },
+                },
                 Item::Case(case, entry) => {
-                    if let Err(msg) = &program {
+                    let program = program();
+                    if let Err(msg) = program {
                         if let Some(why) = crate::compiled::unsupported(msg) {
                             rep.skip(case.line, Some(entry), why);
                             continue;
                         }
                     }
-                    let r = match &program {
+                    let r = match program {
                         Ok(p) => self.run_case(dir, path, &**p, &reference, entry, case),
                         Err(msg) if !compile_error_shown => {
                             compile_error_shown = true;
@@ -439,6 +584,69 @@ impl Runner<'_> {
             }
         }
         rep.summary
+    }
+
+    /// What to do for a program's blocks, in source order.
+    fn plan<'b>(&self, blocks: &'b [TestBlock], sel: &Selection) -> Vec<Item<'b>> {
+        let backend = self.backend.name();
+        let mut plan = Vec::new();
+        let mut compiles = None;
+        for block in blocks {
+            let block_why = block_skip(block, backend).or_else(|| excluded(&block.tags, sel));
+            if let Some(re) = block.compile_error.as_deref().filter(|_| sel.only != Only::Structure) {
+                plan.push(match &block_why {
+                    Some(why) => Item::Skip(block.line, None, why.clone()),
+                    None => Item::CompileError(block.line, re),
+                });
+            }
+            let structure = !self.cases_only && sel.only != Only::Compile;
+            for st in block.structure.iter().filter(|_| structure) {
+                plan.push(match &block_why {
+                    Some(why) => Item::Skip(st.line, None, why.clone()),
+                    None => Item::Structure(st.line, st),
+                });
+            }
+            if sel.only == Only::Structure {
+                continue;
+            }
+            let properties = block
+                .properties
+                .iter()
+                .filter(|(name, _)| sel.entry_point.as_ref().is_none_or(|only| only == name));
+            for (name, line) in properties {
+                match (&block_why, sel.only) {
+                    (None, Only::Compile) => {
+                        compiles.get_or_insert(*line);
+                    }
+                    (Some(_), Only::Compile) => {}
+                    (Some(why), _) => plan.push(Item::Skip(*line, Some(name), why.clone())),
+                    (None, _) => plan.push(Item::Property(*line, name)),
+                }
+            }
+            for case in &block.cases {
+                let why = block_why
+                    .clone()
+                    .or_else(|| case_skip(case, backend).map(str::to_string))
+                    .or_else(|| excluded(&case.tags, sel));
+                let entries = block
+                    .entries
+                    .iter()
+                    .filter(|e| sel.entry_point.as_ref().is_none_or(|only| only == *e));
+                for entry in entries {
+                    match (&why, sel.only) {
+                        (None, Only::Compile) => {
+                            compiles.get_or_insert(case.line);
+                        }
+                        // `-C` counts the program, not its cases.
+                        (Some(_), Only::Compile) => {}
+                        (Some(why), _) => plan.push(Item::Skip(case.line, Some(entry), why.clone())),
+                        (None, _) => plan.push(Item::Case(case, entry)),
+                    }
+                }
+            }
+        }
+        plan.extend(compiles.map(Item::Compiles));
+        plan
     }
 
     /// The arguments of a case; a `script input` calls entry points of
@@ -570,56 +778,224 @@ pub fn collect_programs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(programs)
 }
 
+/// A seed from the clock (for property tests without `--seed`).
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+impl TestArgs {
+    /// The backend under test: `--backend`, `-c` (a compiled one) or `-i`.
+    fn backend_kind(&self) -> Result<BackendKind, String> {
+        match (self.backend, self.compiled, self.interpret) {
+            (Some(BackendKind::Interp), true, _) => {
+                Err("-c asks for a compiled backend, but --backend=interp".to_string())
+            }
+            (Some(k), _, true) if k != BackendKind::Interp => {
+                Err(format!("-i asks for the interpreter, but --backend={}", k.name()))
+            }
+            (_, _, true) => Ok(BackendKind::Interp),
+            (Some(k), _, _) => Ok(k),
+            (None, true, _) => Ok(BackendKind::Cpu),
+            (None, false, false) => Ok(BackendKind::Interp),
+        }
+    }
+
+    /// `-C`, `-t`, `-I` or `-s`, if one is given.
+    fn stage_flag(&self) -> Option<&'static str> {
+        [
+            (self.compile_only, "-C"),
+            (self.typecheck_only, "-t"),
+            (self.frontend_only, "-I"),
+            (self.structure_only, "-s"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
+
+    /// How the executables run (`--tuning`, `--cache-extension`,
+    /// `--pass-option`, `--runner`).
+    fn exec_options(&self) -> ExecOptions {
+        ExecOptions {
+            tuning_extension: (!self.no_tuning).then(|| self.tuning.clone()),
+            cache_extension: self.cache_extension.clone(),
+            options: self.pass_option.clone(),
+            runner: self.runner.clone(),
+        }
+    }
+
+    /// The first option for the executables given, if any (the
+    /// interpreter refuses them).
+    fn exec_option_given(&self) -> Option<&'static str> {
+        [
+            (!self.pass_option.is_empty(), "--pass-option"),
+            (self.runner.is_some(), "--runner"),
+            (self.cache_extension.is_some(), "--cache-extension"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
+}
+
+/// `--pass-compiler-option`s, read as `futmlir build`'s pass flags.
+#[derive(clap::Parser)]
+#[command(name = "--pass-compiler-option", no_binary_name = true, disable_help_flag = true)]
+struct CompilerOptions {
+    #[command(flatten)]
+    flags: PassFlags,
+}
+
+/// `flags` with the `--pass-compiler-option`s `options` added: a flag
+/// given there wins over the same flag of the command line, and lists
+/// (`--rules`, `--load-pass-plugin`) are joined. (Parsing the options
+/// into `flags` with clap's `update_from` would reset every flag they do
+/// not name.)
+fn with_compiler_options(flags: &PassFlags, options: &[String]) -> Result<PassFlags, String> {
+    use clap::Parser;
+    let given = CompilerOptions::try_parse_from(options).map_err(|e| {
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or_default();
+        format!("bad --pass-compiler-option: {}", first.trim_start_matches("error: "))
+    })?;
+    let PassFlags {
+        pass_pipeline,
+        dump_pass_pipeline,
+        rules,
+        rules_dir,
+        load_pass_plugin,
+        print_ir_after_all,
+        print_ir_after_change,
+        print_ir_tree_dir,
+        verify_each,
+        roundtrip_each,
+        timing,
+        print_op_generic,
+    } = given.flags;
+    let f = flags.clone();
+    Ok(PassFlags {
+        pass_pipeline: pass_pipeline.or(f.pass_pipeline),
+        dump_pass_pipeline: dump_pass_pipeline || f.dump_pass_pipeline,
+        rules: [f.rules, rules].concat(),
+        rules_dir: rules_dir.or(f.rules_dir),
+        load_pass_plugin: [f.load_pass_plugin, load_pass_plugin].concat(),
+        print_ir_after_all: print_ir_after_all || f.print_ir_after_all,
+        print_ir_after_change: print_ir_after_change || f.print_ir_after_change,
+        print_ir_tree_dir: print_ir_tree_dir.or(f.print_ir_tree_dir),
+        verify_each: verify_each.or(f.verify_each),
+        roundtrip_each: roundtrip_each.or(f.roundtrip_each),
+        timing: timing || f.timing,
+        print_op_generic: print_op_generic || f.print_op_generic,
+    })
+}
+
 pub fn main(a: TestArgs) -> ExitCode {
+    let usage_error = |e: &str| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    };
+    let kind = match a.backend_kind() {
+        Ok(k) => k,
+        Err(e) => return usage_error(&e),
+    };
+    let flags = match with_compiler_options(&a.flags, &a.pass_compiler_option) {
+        Ok(f) => f,
+        Err(e) => return usage_error(&e),
+    };
     let filter = match a.filter.as_deref().map(Regex::new).transpose() {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: bad --filter: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return usage_error(&format!("bad --filter: {e}")),
     };
     let programs: Vec<PathBuf> = match collect_programs(&a.paths) {
         Ok(p) => p
             .into_iter()
             .filter(|p| filter.as_ref().is_none_or(|f| f.is_match(&p.display().to_string())))
             .collect(),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return usage_error(&e),
     };
-    if let Err(code) = a.backend.prepare(&a.gpu_arch, &a.flags) {
+    if let Some(stage) = a.stage_flag() {
+        if a.each_pass || a.bundle.is_some() {
+            return usage_error(&format!("{stage} cannot be combined with --each-pass or --bundle"));
+        }
+    }
+    if kind == BackendKind::Interp {
+        if let Some(option) = a.exec_option_given() {
+            return usage_error(&format!(
+                "{option} applies to the compiled backends' executables (-c, --backend=cpu or cuda)"
+            ));
+        }
+    }
+    if let Err(code) = kind.prepare(&a.gpu_arch, &flags) {
         return code;
     }
     if a.each_pass {
-        return each_pass(&a, &programs);
+        return each_pass(&a, kind, &flags, &programs);
     }
     if let Some(dir) = &a.bundle {
-        let gpu = match a.backend {
+        let gpu = match kind {
             BackendKind::Cuda => Some(a.gpu_arch.as_str()),
             BackendKind::Cpu => None,
             BackendKind::Interp => {
-                eprintln!("error: --bundle needs a compiled backend (--backend=cuda, or cpu)");
-                return ExitCode::from(2);
+                return usage_error("--bundle needs a compiled backend (--backend=cuda, or cpu)");
             }
         };
-        return write_bundle(&programs, dir, gpu, &a.flags);
+        return write_bundle(&programs, dir, gpu, &flags);
     }
-    let backend = a.backend.backend(&a.gpu_arch, &a.flags);
-    let interp = InterpBackend;
-    let reference = (a.backend != BackendKind::Interp).then_some(&interp as &dyn Backend);
-    let runner = Runner {
-        backend: &*backend,
-        reference,
-        values: &FrontendValues,
-        verbose: a.verbose,
-        cases_only: false,
+    let selection = Selection {
+        exclude: a.exclude.clone(),
+        entry_point: a.entry_point.clone(),
+        seed: a.seed.unwrap_or_else(clock_seed),
+        only: if a.structure_only {
+            Only::Structure
+        } else if a.stage_flag().is_some() {
+            Only::Compile
+        } else {
+            Only::Everything
+        },
     };
-    let mut out = std::io::stdout().lock();
-    let mut total = Summary::default();
-    for p in programs {
-        total += runner.run_program(&p, &mut out);
-    }
+    let exec = a.exec_options();
+    let make_backend = || -> Box<dyn Backend> {
+        if a.typecheck_only || a.frontend_only {
+            Box::new(FrontendBackend {
+                name: kind.name(),
+                internalise: a.frontend_only,
+            })
+        } else {
+            kind.backend_with(&a.gpu_arch, &flags, &exec)
+        }
+    };
+    let make_worker = || {
+        let backend = make_backend();
+        let selection = &selection;
+        move |path: &Path| {
+            let runner = Runner {
+                backend: &*backend,
+                reference: (kind != BackendKind::Interp).then_some(&InterpBackend as &dyn Backend),
+                values: &FrontendValues,
+                verbose: a.verbose,
+                cases_only: false,
+            };
+            let mut report = Vec::new();
+            let summary = runner.run_selected(path, &mut report, selection);
+            (summary, report)
+        }
+    };
+    let concurrency = a
+        .concurrency
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, std::num::NonZeroUsize::get);
+    use std::io::IsTerminal;
+    let live = !a.no_terminal && std::io::stderr().is_terminal();
+    let interval = std::time::Duration::from_secs(a.status_interval);
+    let mut status = crate::test_pool::Status::new(programs.len(), live, interval);
+    let mut out = std::io::stdout();
+    let total = match crate::test_pool::run_concurrently(&programs, concurrency, &make_worker, &mut status, &mut out) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let _ = writeln!(out, "{total}");
     if total.failed > 0 {
         ExitCode::FAILURE
@@ -652,8 +1028,8 @@ fn write_bundle(programs: &[PathBuf], dir: &Path, gpu: Option<&str>, flags: &Pas
 /// `--each-pass` (Note [Checking each pass]): every program's cases at
 /// every position of the pipeline, a program's failures printed under
 /// the position they come from, and a table of the positions' totals.
-fn each_pass(a: &TestArgs, programs: &[PathBuf]) -> ExitCode {
-    let gpu = match a.backend {
+fn each_pass(a: &TestArgs, kind: BackendKind, flags: &PassFlags, programs: &[PathBuf]) -> ExitCode {
+    let gpu = match kind {
         BackendKind::Cuda => Some(a.gpu_arch.as_str()),
         BackendKind::Cpu => None,
         BackendKind::Interp => {
@@ -661,7 +1037,7 @@ fn each_pass(a: &TestArgs, programs: &[PathBuf]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let positions = match crate::each_pass::positions(&a.flags, gpu, a.bundle.is_some()) {
+    let positions = match crate::each_pass::positions(flags, gpu, a.bundle.is_some()) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -670,7 +1046,7 @@ fn each_pass(a: &TestArgs, programs: &[PathBuf]) -> ExitCode {
     };
     let flags_at = |p: &crate::each_pass::Position| PassFlags {
         pass_pipeline: Some(p.pipeline.clone()),
-        ..a.flags.clone()
+        ..flags.clone()
     };
     if let Some(dir) = &a.bundle {
         let mut code = ExitCode::SUCCESS;
@@ -693,7 +1069,7 @@ fn each_pass(a: &TestArgs, programs: &[PathBuf]) -> ExitCode {
     let interp = InterpBackend;
     let backends: Vec<Box<dyn Backend>> = positions
         .iter()
-        .map(|p| a.backend.backend(&a.gpu_arch, &flags_at(p)))
+        .map(|p| kind.backend_with(&a.gpu_arch, &flags_at(p), &a.exec_options()))
         .collect();
     let mut totals = vec![Summary::default(); positions.len()];
     let mut out = std::io::stdout().lock();

@@ -13,6 +13,7 @@
 //! -- input { 0i64 } error: Index \[0\] out of bounds
 //! -- random input { [100]f32 [10][2]i32 } auto output
 //! -- structure { Screma 1 }
+//! -- property: reverse_involution
 //! ```
 //!
 //! A block with `error: REGEX` and no input expects compilation to fail.
@@ -58,6 +59,9 @@ pub struct TestBlock {
     /// `structure { ... }` blocks (checked by `futmlir test` after the
     /// default soac pipeline).
     pub structure: Vec<Structure>,
+    /// `property: names...`: the `#[prop]` entry points to test with
+    /// random candidates, each with the line that names it.
+    pub properties: Vec<(String, usize)>,
     /// The line of the `-- ==`.
     pub line: usize,
 }
@@ -323,6 +327,7 @@ impl<'a> BlockParser<'a> {
             compile_error: None,
             warnings: Vec::new(),
             structure: Vec::new(),
+            properties: Vec::new(),
             line: self.block_line,
         };
         while !self.at_end() {
@@ -342,6 +347,16 @@ impl<'a> BlockParser<'a> {
                     return self.err(line, "`entry:` names no entry point");
                 }
                 block.entries.extend(names);
+            } else if w.starts_with("property:") {
+                let names: Vec<(String, usize)> = self
+                    .after_prefix(w, "property:")
+                    .split_whitespace()
+                    .map(|n| (n.to_string(), line))
+                    .collect();
+                if names.is_empty() {
+                    return self.err(line, "`property:` names no property");
+                }
+                block.properties.extend(names);
             } else if w.starts_with("error:") {
                 // An empty regex matches any error.
                 let regex = self.after_prefix(w, "error:").to_string();

@@ -203,6 +203,7 @@ impl Explorer<'_> {
                             pass_pipeline: None,
                             ..self.flags.clone()
                         },
+                        exec: Default::default(),
                     }
                     .compile(self.path)
                 }),
@@ -277,6 +278,7 @@ impl Explorer<'_> {
         let backend = ExeBackend {
             gpu: self.gpu.map(str::to_string),
             flags: self.flags_for(&c.pipeline),
+            exec: Default::default(),
         };
         let start = Instant::now();
         let program = match backend.compile(self.path) {
