@@ -422,6 +422,9 @@ enum Item<'a> {
     Skip(usize, Option<&'a str>, String),
     /// A block's `error:` (its line and regex).
     CompileError(usize, &'a str),
+    /// A block's `warning:` (its line and regex): the compiler's warnings
+    /// must match it (`^$`: there are none).
+    Warning(usize, &'a str),
     Case(&'a TestCase, &'a str),
     /// The program must compile (`-C`, `-t`, `-I`; the line of the first
     /// case that would run).
@@ -545,6 +548,7 @@ impl Runner<'_> {
             match item {
                 Item::Skip(line, entry, why) => rep.skip(line, entry, &why),
                 Item::CompileError(line, re) => rep.outcome(line, None, check_compile_error(re, program())),
+                Item::Warning(line, re) => rep.outcome(line, None, check_warnings(re, path)),
                 Item::Structure(line, st) => match crate::structure::check(path, st) {
                     Ok(Some(why)) => rep.skip(line, None, &why),
                     r => rep.outcome(line, None, r.map(|_| ())),
@@ -597,6 +601,12 @@ impl Runner<'_> {
                 plan.push(match &block_why {
                     Some(why) => Item::Skip(block.line, None, why.clone()),
                     None => Item::CompileError(block.line, re),
+                });
+            }
+            for re in block.warnings.iter().filter(|_| sel.only != Only::Structure) {
+                plan.push(match &block_why {
+                    Some(why) => Item::Skip(block.line, None, why.clone()),
+                    None => Item::Warning(block.line, re),
                 });
             }
             let structure = !self.cases_only && sel.only != Only::Compile;
@@ -760,6 +770,33 @@ fn check_compile_error(re: &str, program: &Result<Box<dyn Compiled>, String>) ->
         )),
         Err(msg) if re.is_match(msg) => Ok(()),
         Err(msg) => Err(format!("compile error does not match `{re}`:\n{msg}")),
+    }
+}
+
+/// Whether the warnings of the program at `path` (Note [Warnings] in the
+/// frontend's `diag`), one plain line each, match the regex of a
+/// `warning:` line, as `futhark test` checks them; an empty text matches
+/// `^$`.
+fn check_warnings(re: &str, path: &Path) -> Result<(), String> {
+    let re = Regex::new(re).map_err(|e| format!("bad regular expression after `warning:`: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the program: {e}"))?;
+    let mut sm = futmlir_frontend::span::SourceMap::default();
+    let file = sm.add(path.display().to_string(), text);
+    let checked = futmlir_frontend::check::check_file(&mut sm, file).map_err(|ds| {
+        let msgs: Vec<String> = ds.iter().map(|d| d.to_plain(&sm)).collect();
+        format!(
+            "expected warnings matching `{re}`, but the program does not type-check:\n{}",
+            msgs.join("\n")
+        )
+    })?;
+    let warnings: Vec<String> = checked.warnings.iter().map(|w| w.to_plain_warning(&sm)).collect();
+    let warnings = warnings.join("\n");
+    if re.is_match(&warnings) {
+        Ok(())
+    } else if warnings.is_empty() {
+        Err(format!("expected a warning matching `{re}`, but there are none"))
+    } else {
+        Err(format!("the warnings do not match `{re}`:\n{warnings}"))
     }
 }
 

@@ -163,3 +163,32 @@ fn check_type_checks_and_warns() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("bad.fut:1:"), "{}", stderr(&o));
 }
+
+/// `futmlir test` checks `warning:` lines against the warnings (`^$`:
+/// none), with any backend.
+#[test]
+fn test_matches_warning_blocks() {
+    let d = Dir::new("warning-blocks");
+    d.file("w.fut", &format!("-- ==\n-- warning: deprecated\n{WARNS}"));
+    d.file("none.fut", "-- ==\n-- warning: ^$\ndef main (x: i32) = x + 1\n");
+    d.file("wrong.fut", &format!("-- ==\n-- warning: ^$\n{WARNS}"));
+    d.file(
+        "missing.fut",
+        "-- ==\n-- warning: Safety check\ndef main (x: i32) = x + 1\n",
+    );
+    for backend in ["interp", "cpu"] {
+        let o = futmlir()
+            .args(["test", &format!("--backend={backend}")])
+            .arg(&d.0)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert!(out.contains("2 passed, 2 failed"), "{out}");
+        assert!(out.contains("the warnings do not match `^$`"), "{out}");
+        assert!(
+            out.contains("expected a warning matching `Safety check`, but there are none"),
+            "{out}"
+        );
+    }
+}
