@@ -69,16 +69,8 @@ pub struct BenchArgs {
     /// `nobench`, `disable` or `no_BACKEND` never run.
     #[arg(long = "exclude-case", value_name = "TAG")]
     exclude_case: Vec<String>,
-    /// Pass `prog.fut.EXT`, if it exists, to the program as its tuning
-    /// file (`--tuning FILE`).
-    #[arg(long, value_name = "EXT", default_value = "tuning")]
-    tuning: String,
-    /// Do not look for tuning files.
-    #[arg(long)]
-    no_tuning: bool,
-    /// Pass `--cache-file prog.fut.EXT` to the program.
-    #[arg(long, value_name = "EXT")]
-    cache_extension: Option<String>,
+    #[command(flatten)]
+    exec: crate::compiled::ExecFlags,
     /// Stop a dataset whose runs take longer than this many seconds in
     /// all (negative: no limit); it counts as failed.
     #[arg(long, value_name = "SECONDS", default_value_t = -1, allow_negative_numbers = true)]
@@ -102,17 +94,10 @@ pub struct BenchArgs {
     /// `--` comment prefixes) instead of from the programs.
     #[arg(long, value_name = "FILE")]
     spec_file: Option<PathBuf>,
-    /// Pass this option to the programs when they run (repeatable).
-    #[arg(long = "pass-option", value_name = "OPT", allow_hyphen_values = true)]
-    pass_option: Vec<String>,
     /// Pass this option to the compiler (one of `futmlir build`'s pass
     /// flags below; repeatable).
     #[arg(long = "pass-compiler-option", value_name = "OPT", allow_hyphen_values = true)]
     pass_compiler_option: Vec<String>,
-    /// Run each executable through PROGRAM, which gets the executable's
-    /// path and then its options.
-    #[arg(long, value_name = "PROGRAM")]
-    runner: Option<String>,
     /// Say what runs (`-vv`: also each batch of runs).
     #[arg(short = 'v', long = "verbose", action = clap::ArgAction::Count)]
     verbose: u8,
@@ -967,14 +952,6 @@ fn compile(p: &Program, a: &BenchArgs, flags: &PassFlags) -> Result<Option<Targe
     }
 }
 
-/// The tuning file to pass to `path`'s program, if any.
-fn tuning_file(path: &Path, a: &BenchArgs) -> Option<PathBuf> {
-    let mut file = path.as_os_str().to_owned();
-    file.push(format!(".{}", a.tuning));
-    let file = PathBuf::from(file);
-    (!a.no_tuning && file.is_file()).then_some(file)
-}
-
 pub fn main(a: BenchArgs) -> ExitCode {
     let flags = if a.pass_compiler_option.is_empty() {
         a.flags.clone()
@@ -1054,18 +1031,16 @@ pub fn main(a: BenchArgs) -> ExitCode {
     let mut results: BTreeMap<String, BTreeMap<String, DataResult>> = BTreeMap::new();
     for (program, (target, datasets)) in programs.iter().zip(&prepared) {
         let Some(target) = target else { continue };
-        let tuning = tuning_file(&program.path, &a);
-        let mut extra = Vec::new();
-        if let Some(t) = &tuning {
-            extra.extend(["--tuning".to_string(), t.display().to_string()]);
-        }
-        if let Some(ext) = &a.cache_extension {
-            extra.extend(["--cache-file".to_string(), format!("{}.{ext}", program.path.display())]);
-        }
-        extra.extend(a.pass_option.iter().cloned());
+        let exec = a.exec.exec_options();
+        let tuning = exec.tuning_file(&program.path);
+        let extra = exec
+            .options_for(&program.path)
+            .iter()
+            .map(|o| o.to_string_lossy().into_owned())
+            .collect();
         let opts = RunOptions {
             extra,
-            runner: a.runner.clone().filter(|r| !r.is_empty()),
+            runner: exec.runner.clone(),
             verbose: a.verbose,
         };
         let mut entries: Vec<&str> = Vec::new();

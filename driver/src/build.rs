@@ -110,13 +110,7 @@ pub struct CheckArgs {
 pub fn check_main(a: CheckArgs) -> ExitCode {
     let options = Options {
         pretty: true,
-        warnings: if a.no_warnings {
-            Warnings::Quiet
-        } else if a.werror {
-            Warnings::Error
-        } else {
-            Warnings::Print
-        },
+        warnings: Warnings::from_flags(a.no_warnings, a.werror),
         ..Options::default()
     };
     match check(&a.program, &options) {
@@ -190,6 +184,17 @@ impl Product {
     }
 }
 
+impl Warnings {
+    /// From `-W`/`-w` (none printed) and `--Werror`.
+    fn from_flags(quiet: bool, werror: bool) -> Warnings {
+        match (quiet, werror) {
+            (true, _) => Warnings::Quiet,
+            (false, true) => Warnings::Error,
+            (false, false) => Warnings::Print,
+        }
+    }
+}
+
 impl BuildArgs {
     fn output_kind(&self) -> Product {
         if self.library {
@@ -228,13 +233,7 @@ pub fn main(a: BuildArgs) -> ExitCode {
         safe: a.safe,
         entry_points: a.entry_points.clone(),
         pretty: true,
-        warnings: if a.no_warnings {
-            Warnings::Quiet
-        } else if a.werror {
-            Warnings::Error
-        } else {
-            Warnings::Print
-        },
+        warnings: Warnings::from_flags(a.no_warnings, a.werror),
         verbose: a.verbose,
     };
     match build_options(&a.program, a.emit, gpu, &out, a.output_kind(), None, &a.flags, &options) {

@@ -53,24 +53,65 @@ pub struct ExecOptions {
     pub runner: Option<String>,
 }
 
+/// The options of `futmlir test` and `futmlir bench` that say how the
+/// executables run (futhark-test(1), futhark-bench(1)).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ExecFlags {
+    /// For a program `prog.fut`, pass `--tuning=prog.fut.EXT` to its
+    /// executable if that file exists.
+    #[arg(long, value_name = "EXT", default_value = "tuning")]
+    pub tuning: String,
+    /// Do not look for tuning files.
+    #[arg(long)]
+    pub no_tuning: bool,
+    /// For a program `prog.fut`, pass `--cache-file=prog.fut.EXT` to its
+    /// executable.
+    #[arg(long, value_name = "EXT")]
+    pub cache_extension: Option<String>,
+    /// Pass an option to the executables (may be given several times).
+    #[arg(long, value_name = "OPT", allow_hyphen_values = true)]
+    pub pass_option: Vec<String>,
+    /// Run the executables through PROG: `PROG EXE OPTIONS...` (an empty
+    /// PROG: directly).
+    #[arg(long, value_name = "PROG")]
+    pub runner: Option<String>,
+}
+
+impl ExecFlags {
+    /// What the flags say.
+    pub fn exec_options(&self) -> ExecOptions {
+        ExecOptions {
+            tuning_extension: (!self.no_tuning).then(|| self.tuning.clone()),
+            cache_extension: self.cache_extension.clone(),
+            options: self.pass_option.clone(),
+            runner: self.runner.clone().filter(|r| !r.is_empty()),
+        }
+    }
+}
+
 impl ExecOptions {
+    /// `path` with `.EXT` added (`prog.fut.tuning`).
+    fn beside(path: &Path, ext: &str) -> PathBuf {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".");
+        name.push(ext);
+        PathBuf::from(name)
+    }
+
+    /// The tuning file of the program at `path`, if there is one to pass.
+    pub fn tuning_file(&self, path: &Path) -> Option<PathBuf> {
+        let file = Self::beside(path, self.tuning_extension.as_deref()?);
+        file.is_file().then_some(file)
+    }
+
     /// The options to run the executable of the program at `path` with.
-    fn options_for(&self, path: &Path) -> Vec<OsString> {
-        let beside = |ext: &str| {
-            let mut name = path.as_os_str().to_owned();
-            name.push(".");
-            name.push(ext);
-            PathBuf::from(name)
-        };
+    pub fn options_for(&self, path: &Path) -> Vec<OsString> {
         let mut options = Vec::new();
-        if let Some(ext) = &self.tuning_extension {
-            let file = beside(ext);
-            if file.is_file() {
-                options.push(flag_with_path("--tuning=", &file));
-            }
+        if let Some(file) = self.tuning_file(path) {
+            options.push(flag_with_path("--tuning=", &file));
         }
         if let Some(ext) = &self.cache_extension {
-            options.push(flag_with_path("--cache-file=", &beside(ext)));
+            options.push(flag_with_path("--cache-file=", &Self::beside(path, ext)));
         }
         options.extend(self.options.iter().map(OsString::from));
         options

@@ -77,28 +77,13 @@ pub struct TestArgs {
     /// times); `notest`, `disable` and `no_BACKEND` are always excluded.
     #[arg(long, value_name = "TAG")]
     exclude: Vec<String>,
-    /// For a program `prog.fut`, pass `--tuning=prog.fut.EXT` to its
-    /// executable if that file exists.
-    #[arg(long, value_name = "EXT", default_value = "tuning")]
-    tuning: String,
-    /// Do not look for tuning files.
-    #[arg(long)]
-    no_tuning: bool,
-    /// For a program `prog.fut`, pass `--cache-file=prog.fut.EXT` to its
-    /// executable.
-    #[arg(long, value_name = "EXT")]
-    cache_extension: Option<String>,
-    /// Pass an option to the executables (may be given several times).
-    #[arg(long, value_name = "OPT", allow_hyphen_values = true)]
-    pass_option: Vec<String>,
+    #[command(flatten)]
+    exec: crate::compiled::ExecFlags,
     /// Pass an option to the compiler (one of `futmlir build`'s pass
     /// flags below, e.g. `--pass-compiler-option=--timing`; may be given
     /// several times).
     #[arg(long, value_name = "OPT", allow_hyphen_values = true)]
     pass_compiler_option: Vec<String>,
-    /// Run the executables through PROG: `PROG EXE OPTIONS...`.
-    #[arg(long, value_name = "PROG")]
-    runner: Option<String>,
     /// No live status line: a plain status line on stderr about once a
     /// minute (also when stderr is not a terminal).
     #[arg(long)]
@@ -851,24 +836,13 @@ impl TestArgs {
         .find_map(|(given, name)| given.then_some(name))
     }
 
-    /// How the executables run (`--tuning`, `--cache-extension`,
-    /// `--pass-option`, `--runner`).
-    fn exec_options(&self) -> ExecOptions {
-        ExecOptions {
-            tuning_extension: (!self.no_tuning).then(|| self.tuning.clone()),
-            cache_extension: self.cache_extension.clone(),
-            options: self.pass_option.clone(),
-            runner: self.runner.clone(),
-        }
-    }
-
     /// The first option for the executables given, if any (the
     /// interpreter refuses them).
     fn exec_option_given(&self) -> Option<&'static str> {
         [
-            (!self.pass_option.is_empty(), "--pass-option"),
-            (self.runner.is_some(), "--runner"),
-            (self.cache_extension.is_some(), "--cache-extension"),
+            (!self.exec.pass_option.is_empty(), "--pass-option"),
+            (self.exec.runner.is_some(), "--runner"),
+            (self.exec.cache_extension.is_some(), "--cache-extension"),
         ]
         .into_iter()
         .find_map(|(given, name)| given.then_some(name))
@@ -990,7 +964,7 @@ pub fn main(a: TestArgs) -> ExitCode {
             Only::Everything
         },
     };
-    let exec = a.exec_options();
+    let exec = a.exec.exec_options();
     let make_backend = || -> Box<dyn Backend> {
         if a.typecheck_only || a.frontend_only {
             Box::new(FrontendBackend {
@@ -1106,7 +1080,7 @@ fn each_pass(a: &TestArgs, kind: BackendKind, flags: &PassFlags, programs: &[Pat
     let interp = InterpBackend;
     let backends: Vec<Box<dyn Backend>> = positions
         .iter()
-        .map(|p| kind.backend_with(&a.gpu_arch, &flags_at(p), &a.exec_options()))
+        .map(|p| kind.backend_with(&a.gpu_arch, &flags_at(p), &a.exec.exec_options()))
         .collect();
     let mut totals = vec![Summary::default(); positions.len()];
     let mut out = std::io::stdout().lock();

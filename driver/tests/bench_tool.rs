@@ -269,7 +269,7 @@ fn compile_failure_aborts() {
 fn skip_compilation_runner_tuning_and_pass_options() {
     let good = "-- ==\n-- input { 1 } output { 2 }\ndef main (x: i32): i32 = x + 1\n";
     let runner = "#!/bin/bash\necho \"$@\" >> \"$(dirname \"$0\")/log\"\nexe=$1; shift; keep=()\n\
-                  while [ $# -gt 0 ]; do case \"$1\" in --tuning|--cache-file) shift 2;; --extra) shift;; \
+                  while [ $# -gt 0 ]; do case \"$1\" in --tuning=*|--cache-file=*|--extra) shift;; \
                   *) keep+=(\"$1\"); shift;; esac; done\nexec \"$exe\" \"${keep[@]}\"\n";
     let dir = Dir::new(
         "skip",
@@ -305,7 +305,7 @@ fn skip_compilation_runner_tuning_and_pass_options() {
     assert!(first.starts_with(&format!("{d}/prog -e main -r ")), "{first}");
     assert!(
         first.contains(&format!(
-            "--tuning {d}/prog.fut.tuning --cache-file {d}/prog.fut.cache --extra"
+            "--tuning={d}/prog.fut.tuning --cache-file={d}/prog.fut.cache --extra"
         )),
         "{first}"
     );
