@@ -127,8 +127,9 @@ impl Diag {
 // regexes): an inclusion shadowing a type, a uniqueness annotation on a
 // non-array type, an overloaded top-level function defaulted, arrays
 // compared with `==`, a size expression with a binding, a typed hole,
-// `#[unroll]` on a loop of no constant count, and a safety check under
-// `#[warn(safety_checks)]`. Module elaboration, the checker and the lints
+// `#[unroll]` on a loop of no constant count, a safety check under
+// `#[warn(safety_checks)]`, and a `let` of a name that nothing after it
+// mentions (issue 26 asks for unused bindings; `_x` silences it). Module elaboration, the checker and the lints
 // after it (`check::warnings`) all find some, deep in code that returns
 // errors but has nowhere to put anything else, so a warning is reported
 // with [`warn`] to the collector that [`collect_warnings`] installs for

@@ -250,7 +250,7 @@ pub fn check_file_entries(sm: &mut SourceMap, file: FileId, extra_entries: &[Str
             Program { decs },
         ];
         let checked = check_programs_entries(programs, extra_entries)?;
-        warnings::lint(&checked);
+        warnings::lint(&checked, sm);
         Ok::<_, Vec<Diag>>(checked)
     });
     let mut checked = checked?;
@@ -1439,7 +1439,9 @@ impl Checker {
             // An overloaded function (not a constant like `def n = 10`)
             // gets one type, which its uses may not expect: Futhark warns.
             if !vb.params.is_empty() || matches!(self.subst.resolve(&ret), Type::Arrow { .. }) {
-                let types: Vec<String> = defaulted.iter().map(|(_, p)| p.to_string()).collect();
+                let mut types: Vec<String> = defaulted.iter().map(|(_, p)| p.to_string()).collect();
+                types.sort();
+                types.dedup();
                 crate::diag::warn(Diag::new(
                     vb.name_span,
                     format!(

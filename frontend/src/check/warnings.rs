@@ -1,23 +1,24 @@
 //! The warnings that need a whole checked program (Note [Warnings] in
 //! `diag`): arrays compared with `==`, typed holes, `#[unroll]` on a
-//! loop of no constant count, and safety checks under
-//! `#[warn(safety_checks)]`. The others are reported where the checker
+//! loop of no constant count, safety checks under
+//! `#[warn(safety_checks)]`, and unused `let` bindings. The others are reported where the checker
 //! and module elaboration find them.
 
 use std::collections::HashMap;
 
 use super::Checked;
 use crate::diag::{warn, Diag};
-use crate::span::Span;
-use crate::syntax::ast::{Dec, Exp, ExpKind, GlobalId, LoopForm, Resolved};
+use crate::span::{SourceMap, Span};
+use crate::syntax::ast::{Dec, Exp, ExpKind, GlobalId, LoopForm, PatKind, Resolved};
 use crate::syntax::visit::children;
 use crate::types::{Size, Type};
 
 /// Reports the warnings of the user's program (the last of
 /// `checked.programs`; the prelude's are not the user's business).
-pub fn lint(checked: &Checked) {
+pub fn lint(checked: &Checked, sm: &SourceMap) {
     let mut lint = Lint {
         checked,
+        sm,
         checks: HashMap::new(),
     };
     if let Some(user) = checked.programs.last() {
@@ -31,6 +32,7 @@ pub fn lint(checked: &Checked) {
 
 struct Lint<'a> {
     checked: &'a Checked,
+    sm: &'a SourceMap,
     /// Per top-level function, where its body (or a function it calls)
     /// has a safety check, if it has one; `None` while it is being
     /// looked at (a recursive call adds nothing).
@@ -57,6 +59,16 @@ impl Lint<'_> {
                             op.name.name
                         ),
                     ));
+                }
+                ExpKind::Let { pat, body, .. } => {
+                    if let PatKind::Id(name) = &pat.kind {
+                        if !name.starts_with('_') && !self.mentions(body.span, name) {
+                            warn(
+                                Diag::new(pat.span, format!("Unused variable \"{name}\"."))
+                                    .help("name it with a leading `_` (`_x`) or `_` if it is unused on purpose"),
+                            );
+                        }
+                    }
                 }
                 ExpKind::Hole => {
                     let ty = e.ty.as_ref().map_or_else(|| "?".to_string(), |t| t.to_string());
@@ -91,6 +103,21 @@ impl Lint<'_> {
             children(e, &mut |x| kids.push((x, inner)));
             stack.extend(kids.into_iter().rev());
         }
+    }
+
+    /// Whether the source text at `span` has `name` as a word (in an
+    /// expression, a type or a size: conservatively, a use).
+    fn mentions(&self, span: Span, name: &str) -> bool {
+        let text = self.sm.text(span.file);
+        let Some(body) = text.get(span.lo as usize..span.hi as usize) else {
+            return true;
+        };
+        let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '\'';
+        body.match_indices(name).any(|(at, _)| {
+            let before = body[..at].chars().next_back();
+            let after = body[at + name.len()..].chars().next();
+            !before.is_some_and(ident) && !after.is_some_and(ident)
+        })
     }
 
     /// Where `e` itself checks something at run time: an index, a slice,
@@ -226,5 +253,21 @@ mod tests {
         assert!(w.len() == 1 && w[0].contains("Safety check required"), "{w:?}");
         assert!(warnings("def main (xs: []f32) (i: i64) = #[warn(safety_checks)] #[unsafe] xs[i]").is_empty());
         assert!(warnings("def main (xs: []f32) (i: i64) = xs[i]").is_empty());
+    }
+
+    #[test]
+    fn unused_let_bindings() {
+        let w = warnings("def main (x: i32) = let y = x + 1 in x");
+        assert!(w.len() == 1 && w[0].contains("Unused variable \"y\""), "{w:?}");
+        // Used in the body, in a size, by a later shadowing binding; or
+        // named `_y`: no warning.
+        for used in [
+            "def main (x: i32) = let y = x + 1 in y",
+            "def main (xs: []i32) = let n = length xs in xs :> [n]i32",
+            "def main (x: i32) = let y = x in let y = y + 1 in y",
+            "def main (x: i32) = let _y = x + 1 in x",
+        ] {
+            assert!(warnings(used).is_empty(), "{used}: {:?}", warnings(used));
+        }
     }
 }
