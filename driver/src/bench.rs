@@ -61,6 +61,12 @@ pub struct BenchArgs {
     /// Only this entry point (default: the entry points of each block).
     #[arg(short = 'e', long = "entry-point", value_name = "NAME")]
     entry_point: Option<String>,
+    /// After each dataset's measured runs, one more run with profiling
+    /// (the executable's `-P`, through its server), whose report goes in
+    /// the `--json` file as the dataset's `profile` (Note [Profiling
+    /// benchmarks]).
+    #[arg(long, requires = "json")]
+    profile: bool,
     /// Also write the results to FILE as JSON (`futhark bench --json`'s
     /// document).
     #[arg(long, value_name = "FILE")]
@@ -472,6 +478,8 @@ struct Measurement {
     bytes: BTreeMap<String, u64>,
     /// What the program wrote on stderr (its last batch's).
     stderr: String,
+    /// `--profile`: the report (JSON) of a run with profiling.
+    profile: Option<String>,
 }
 
 /// One batch of runs (Note [Benchmark methodology]), the warm-up run left
@@ -562,6 +570,8 @@ struct RunOptions {
     extra: Vec<String>,
     runner: Option<String>,
     verbose: u8,
+    /// `--profile`.
+    profile: bool,
 }
 
 /// One dataset of one entry point, ready to run.
@@ -848,8 +858,12 @@ fn json_document(results: &BTreeMap<String, BTreeMap<String, DataResult>>) -> St
                 Ok(m) => {
                     let bytes: Vec<String> = m.bytes.iter().map(|(s, b)| format!("{}:{b}", json_string(s))).collect();
                     let runtimes: Vec<String> = m.runtimes.iter().map(|t| format!("{t:.0}")).collect();
+                    let profile = match &m.profile {
+                        Some(p) => format!("\"profile\":{p},"),
+                        None => String::new(),
+                    };
                     doc.push_str(&format!(
-                        "{{\"bytes\":{{{}}},\"runtimes\":[{}],\"stderr\":{}}}",
+                        "{{\"bytes\":{{{}}},{profile}\"runtimes\":[{}],\"stderr\":{}}}",
                         bytes.join(","),
                         runtimes.join(","),
                         json_string(&m.stderr)
@@ -1042,6 +1056,7 @@ pub fn main(a: BenchArgs) -> ExitCode {
             extra,
             runner: exec.runner.clone(),
             verbose: a.verbose,
+            profile: a.profile,
         };
         let mut entries: Vec<&str> = Vec::new();
         for d in datasets {
@@ -1129,7 +1144,87 @@ fn run_dataset(
         args,
         input,
     };
-    measure(target, &job, expected.as_deref(), m, opts, progress)
+    let mut measured = measure(target, &job, expected.as_deref(), m, opts, progress)?;
+    if opts.profile {
+        let (Target::Exe(exe), Some(input)) = (target, &job.input) else {
+            return Err("--profile needs a compiled backend".to_string());
+        };
+        measured.profile = Some(profile_report(exe, job.entry, input, opts)?);
+    }
+    Ok(measured)
+}
+
+// Note [Profiling benchmarks]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As `futhark bench --profile`, the profile comes from one more run after
+// the measured ones, so that profiling costs the measurements nothing:
+// the executable runs as a server with `-P`, restores the dataset's
+// arguments (types from `inputs`), calls the entry point once and answers
+// `report`, the JSON of `futhark_context_report` (the memory and the
+// profiling events: kernels, copies, calls), which the `--json` file
+// keeps under the dataset's `profile` (the bytes as given).
+
+/// The profiling report of one run of `entry` on the arguments in the
+/// binary file `input` (Note [Profiling benchmarks]).
+fn profile_report(exe: &Executable, entry: &str, input: &Path, opts: &RunOptions) -> Result<String, String> {
+    use std::io::{BufRead, BufReader};
+    let fail = |e: String| format!("--profile: {e}");
+    let mut cmd = match &opts.runner {
+        Some(r) => {
+            let mut c = Command::new(r);
+            c.arg(exe.path());
+            c
+        }
+        None => Command::new(exe.path()),
+    };
+    let mut child = cmd
+        .args(&opts.extra)
+        .args(["--server", "-P"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| fail(format!("cannot run {}: {e}", exe.path().display())))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let mut lines = BufReader::new(child.stdout.take().ok_or("no stdout")?).lines();
+    // The lines of one answer, up to `%%% OK`; a failure's message.
+    let mut answer = || -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        let mut failed = false;
+        for line in lines.by_ref() {
+            let line = line.map_err(|e| e.to_string())?;
+            match line.as_str() {
+                "%%% OK" if failed => return Err(out.join("\n")),
+                "%%% OK" => return Ok(out),
+                "%%% FAILURE" => failed = true,
+                _ => out.push(line),
+            }
+        }
+        Err("the server ended before answering".to_string())
+    };
+    let mut session = || -> Result<String, String> {
+        answer()?;
+        let mut ask = |command: String| -> Result<Vec<String>, String> {
+            writeln!(stdin, "{command}").map_err(|e| e.to_string())?;
+            answer()
+        };
+        let types = ask(format!("inputs {entry}"))?;
+        let outputs = ask(format!("outputs {entry}"))?.len();
+        let ins: Vec<String> = (0..types.len()).map(|k| format!("in{k}")).collect();
+        let restore: Vec<String> = ins
+            .iter()
+            .zip(&types)
+            .map(|(v, t)| format!("{v} \"{}\"", t.trim_start_matches('*')))
+            .collect();
+        ask(format!("restore \"{}\" {}", input.display(), restore.join(" ")))?;
+        let outs: Vec<String> = (0..outputs).map(|k| format!("out{k}")).collect();
+        ask(format!("call {entry} {} {}", outs.join(" "), ins.join(" ")))?;
+        Ok(ask("report".to_string())?.join("\n"))
+    };
+    let report = session();
+    drop(stdin);
+    let _ = child.wait();
+    report.map_err(fail)
 }
 
 #[cfg(test)]
@@ -1183,6 +1278,7 @@ mod tests {
             runtimes: vec![10.0, 12.0],
             bytes: BTreeMap::from([("default".to_string(), 512)]),
             stderr: "a\"b\n".to_string(),
+            profile: None,
         };
         let results = BTreeMap::from([
             (

@@ -418,3 +418,33 @@ fn dataset_options_apply_in_order() {
     );
     assert_eq!(lines[1], format!("[{}7u8]", "7u8, ".repeat(39)));
 }
+
+/// `--profile`: each dataset's `profile` in the JSON is the report of one
+/// more run with profiling (the server's `report`), whose events count
+/// the entry point's call; it needs `--json`.
+#[test]
+fn profile_goes_in_the_json() {
+    let program = "-- ==\n-- input { [1f32, 2f32, 3f32] }\nentry main (xs: []f32) = f32.sum (map (*2) xs)\n";
+    let dir = Dir::new("profile", &[("p.fut", program.as_bytes())]);
+    let json = dir.path("p.json");
+    let json_arg = format!("--json={}", json.display());
+    let out = bench(
+        &["-r", "1", "--no-convergence-phase", "--profile", &json_arg],
+        &[&dir.path("p.fut")],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+    let (raw, doc) = read_json(&json);
+    let datasets = doc.as_object().unwrap().values().next().unwrap()["datasets"]
+        .as_object()
+        .unwrap();
+    let profile = &datasets.values().next().unwrap()["profile"];
+    let events = profile["events"].as_array().unwrap_or_else(|| panic!("{raw}"));
+    assert!(
+        events
+            .iter()
+            .any(|e| e["name"].as_str().is_some_and(|n| n.contains("main"))),
+        "{raw}"
+    );
+    let out = bench(&["--profile"], &[&dir.path("p.fut")]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
