@@ -200,6 +200,18 @@ fn run_once(
     Ok((micros, values))
 }
 
+/// Whether `t` is a tuple of primitive values, arrays of them and such
+/// tuples: a value whose components, in order, a user can write.
+fn is_tuple(program: &Program, t: &crate::program::OpaqueType) -> bool {
+    t.kind == crate::program::OpaqueKind::Record
+        && t.fields.iter().enumerate().all(|(k, f)| {
+            f.name == k.to_string()
+                && program
+                    .opaque(&f.ty)
+                    .is_none_or(|inner| is_tuple(program, inner))
+        })
+}
+
 /// Everything `futrt_main` does; the error is the message to print.
 ///
 /// # Safety
@@ -240,11 +252,18 @@ unsafe fn run(args: &[String], program: *const futrt_program) -> Result<(), Stri
     }
     // Values of opaque types cannot be read, and are printed as Futhark's
     // executables print them, `#<opaque TYPE>`: only in the text format.
-    let (opaque_param, opaque_result) = entry.opaque(&program);
-    if let Some(ty) = opaque_param {
+    // A tuple is read as its components, as the interpreter reads it (Note
+    // [Tuple parameters of entry points] in the frontend's interpreter):
+    // what a `script input` gives for it.
+    let (_, opaque_result) = entry.opaque(&program);
+    let unreadable = entry
+        .params
+        .iter()
+        .find(|p| program.opaque(&p.ty).is_some_and(|t| !is_tuple(&program, t)));
+    if let Some(p) = unreadable {
         return Err(format!(
-            "entry point {}: a parameter is of the opaque type `{ty}`, whose values cannot be read from stdin; call it from another entry point, or through the server (--server)",
-            entry.name
+            "entry point {}: a parameter is of the opaque type `{}`, whose values cannot be read from stdin; call it from another entry point, or through the server (--server)",
+            entry.name, p.ty
         ));
     }
     if let (Some(ty), true) = (&opaque_result, matches!(opts.output, Output::Binary)) {
