@@ -204,12 +204,10 @@ fn run_once(
 /// tuples: a value whose components, in order, a user can write.
 fn is_tuple(program: &Program, t: &crate::program::OpaqueType) -> bool {
     t.kind == crate::program::OpaqueKind::Record
-        && t.fields.iter().enumerate().all(|(k, f)| {
-            f.name == k.to_string()
-                && program
-                    .opaque(&f.ty)
-                    .is_none_or(|inner| is_tuple(program, inner))
-        })
+        && t.fields
+            .iter()
+            .enumerate()
+            .all(|(k, f)| f.name == k.to_string() && program.opaque(&f.ty).is_none_or(|inner| is_tuple(program, inner)))
 }
 
 /// Everything `futrt_main` does; the error is the message to print.
