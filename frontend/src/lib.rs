@@ -1,13 +1,15 @@
 //! The Futhark frontend: source text to a checked program, the reference
 //! interpreter, and external values.
 //!
-//! - [`span`], [`diag`]: source files, spans, miette diagnostics.
+//! - [`span`], [`diag`]: source files, spans, miette diagnostics, and the
+//!   warnings' collector (Note [Warnings]).
 //! - [`syntax`]: lexer, parser, the AST.
 //! - [`types`]: semantic types.
 //! - [`modules`]: the module system, elaborated away into flat
 //!   declarations before checking.
 //! - [`check`]: name resolution, type inference, size and uniqueness checks,
-//!   exhaustiveness of pattern matching.
+//!   exhaustiveness of pattern matching, and the warnings that need the
+//!   whole checked program (`check::warnings`).
 //! - [`source_ir`]: the checked program as `source`-dialect IR.
 //! - [`internalise`]: the checked program to the `soac` dialect.
 //! - [`interp`]: the reference interpreter over the checked AST.
@@ -17,7 +19,7 @@
 //!
 //! The pipeline: [`check::check_file`] parses the prelude and the program
 //! and checks them, giving a [`check::Checked`] (the typed AST, every name
-//! resolved); [`interp::run_entry`] runs an entry point of it;
+//! resolved, and the program's warnings); [`interp::run_entry`] runs an entry point of it;
 //! [`source_ir::emit_source`] emits it as a `source`-dialect module (the
 //! program as written: tuples, records, lambdas, polymorphic functions);
 //! [`internalise::internalise`] turns it into a `soac`-dialect module.

@@ -24,7 +24,11 @@
 //! - `server`: `prog --server`, Futhark's server protocol on stdin and
 //!   stdout, with a store of variables whose arrays stay in the target's
 //!   memory between calls, and whose values of opaque types (records,
-//!   sum types) are their components (Note [Values in the server]).
+//!   sum types) are their components (Note [Values in the server]); its
+//!   array commands in `server/array_commands.rs`.
+//! - `arrays`: elements of arrays of primitive and of opaque types
+//!   (`index`, `set`, `new_array`, `shape`), for the server and the C
+//!   library.
 //! - `program`: the descriptor read once into owned, checked Rust values,
 //!   with each entry point's interface: how its components group into
 //!   values of opaque types (`ABI.md`, "Entry point interfaces").
