@@ -13,7 +13,7 @@
 use crate::context::Ctx;
 use crate::marshal::{elem_size, from_bytes, to_bytes};
 use crate::program::Type;
-use crate::var::{free_in, Var};
+use crate::var::{free_all, Var};
 
 /// The array's shape: that of a primitive array, or the first `rank`
 /// dimensions of an opaque array's components (which all have them).
@@ -143,9 +143,7 @@ pub fn index(c: &mut Ctx, v: &Var, rank: usize, elem_type: Option<&str>, index: 
         match element_of(c, part, rank, k) {
             Ok(p) => parts.push(p),
             Err(e) => {
-                for p in parts {
-                    let _ = free_in(c, p);
-                }
+                free_all(c, parts);
                 return Err(e);
             }
         }
@@ -206,7 +204,7 @@ pub fn new_array(c: &mut Ctx, shape: &[usize], elem_parts: &[Type], elems: &[&Va
         let mem = match if bytes == 0 { Ok(0) } else { c.alloc(bytes) } {
             Ok(m) => m,
             Err(e) => {
-                made.into_iter().for_each(|p| drop(free_in(c, p)));
+                free_all(c, made);
                 return Err(e);
             }
         };
@@ -225,7 +223,7 @@ pub fn new_array(c: &mut Ctx, shape: &[usize], elem_parts: &[Type], elems: &[&Va
             };
             if let Err(e) = r {
                 made.push(part);
-                made.into_iter().for_each(|p| drop(free_in(c, p)));
+                free_all(c, made);
                 return Err(format!("element {k}: {e}"));
             }
         }

@@ -68,6 +68,14 @@ pub fn free_in(c: &mut Ctx, var: Var) -> Result<(), String> {
     }
 }
 
+/// Frees `vars` (what an operation made before it failed); a second
+/// error would hide the first, so the freeing's own errors are dropped.
+pub fn free_all(c: &mut Ctx, vars: Vec<Var>) {
+    for v in vars {
+        let _ = free_in(c, v);
+    }
+}
+
 /// Copies of the components `parts`, arrays copied within the target's
 /// memory; on an error, the copies made so far are freed.
 /// Copies of the values `parts` refers to ([`copy_parts`]); on an error
@@ -78,9 +86,7 @@ pub fn copy_each(c: &mut Ctx, parts: &[&Var]) -> Result<Vec<Var>, String> {
         match copy_parts(c, std::slice::from_ref(part)) {
             Ok(mut one) => copies.append(&mut one),
             Err(e) => {
-                for v in copies {
-                    let _ = free_in(c, v);
-                }
+                free_all(c, copies);
                 return Err(e);
             }
         }
@@ -133,9 +139,7 @@ pub fn copy_parts(c: &mut Ctx, parts: &[Var]) -> Result<Vec<Var>, String> {
         match copy {
             Ok(v) => copies.push(v),
             Err(e) => {
-                for v in copies {
-                    let _ = free_in(c, v);
-                }
+                free_all(c, copies);
                 return Err(e);
             }
         }
@@ -263,9 +267,7 @@ pub fn construct(c: &mut Ctx, sum: &OpaqueType, tag: usize, payload: &[&Var]) ->
         match part {
             Ok(p) => parts.push(p),
             Err(e) => {
-                for p in parts {
-                    let _ = free_in(c, p);
-                }
+                free_all(c, parts);
                 return Err(e);
             }
         }

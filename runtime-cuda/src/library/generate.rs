@@ -204,6 +204,32 @@ impl Emitter {
     }
 }
 
+/// The projection `futhark_project_<c>_<field>` of the type `record` (C
+/// name `c`) onto a field of type `ty`, through the runtime's `runtime`
+/// (`futrt_lib_project`, or `futrt_lib_project_array` for the field of
+/// an array of records); returns the manifest's entry of the field.
+fn projection(e: &mut Emitter, c: &str, record: &str, field: &str, ty: &str, runtime: &str) -> String {
+    let project = format!("futhark_project_{c}_{field}");
+    e.function(
+        "int",
+        &project,
+        &format!(
+            "struct futhark_context *ctx, {}*out, const struct futhark_{c} *obj",
+            spaced_type(&CType::of(ty).output())
+        ),
+        &format!(
+            "  return {runtime}(ctx, (void *) out, obj, {}, {});\n",
+            c_string(record),
+            c_string(field)
+        ),
+    );
+    format!(
+        "{{\"name\": {}, \"type\": {}, \"project\": \"{project}\"}}",
+        json_string(field),
+        json_string(ty)
+    )
+}
+
 /// The functions of an array of an opaque type (`c-api.rst`, "Arrays of
 /// Non-Primitive Values"): `index`, `set`, `shape` and `new`, and for an
 /// array of records `zip` and a projection per field; returns the
@@ -289,27 +315,11 @@ fn opaque_array_functions(e: &mut Emitter, program: &Program, name: &str, c: &st
             (0..record.fields.len()).map(|k| format!("f_{k}, ")).collect::<String>()
         ),
     );
-    let mut fields_json = Vec::new();
-    for f in &record.fields {
-        let project = format!("futhark_project_{c}_{}", f.name);
-        e.function(
-            "int",
-            &project,
-            &format!(
-                "struct futhark_context *ctx, {}*out, const {st} *obj",
-                spaced_type(&CType::of(&dims_of(&f.ty)).output())
-            ),
-            &format!(
-                "  return futrt_lib_project_array(ctx, (void **) out, obj, {ty}, {});\n",
-                c_string(&f.name)
-            ),
-        );
-        fields_json.push(format!(
-            "{{\"name\": {}, \"type\": {}, \"project\": \"{project}\"}}",
-            json_string(&f.name),
-            json_string(&dims_of(&f.ty))
-        ));
-    }
+    let fields_json: Vec<String> = record
+        .fields
+        .iter()
+        .map(|f| projection(e, c, name, &f.name, &dims_of(&f.ty), "futrt_lib_project_array"))
+        .collect();
     format!(
         ",\n      \"record_array\": {{\"rank\": {rank}, \"elemtype\": {}, \"ops\": {{{ops}, \"zip\": \"futhark_zip_{c}\"}}, \"fields\": [{}]}}",
         json_string(elem),
@@ -642,28 +652,11 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
                     c_string(&t.name)
                 ),
             );
-            let mut fields_json = Vec::new();
-            for f in &t.fields {
-                let project = format!("futhark_project_{c}_{}", f.name);
-                e.function(
-                    "int",
-                    &project,
-                    &format!(
-                        "struct futhark_context *ctx, {}*out, const {st} *obj",
-                        spaced_type(&CType::of(&f.ty).output())
-                    ),
-                    &format!(
-                        "  return futrt_lib_project(ctx, (void *) out, obj, {}, {});\n",
-                        c_string(&t.name),
-                        c_string(&f.name)
-                    ),
-                );
-                fields_json.push(format!(
-                    "{{\"name\": {}, \"type\": {}, \"project\": \"{project}\"}}",
-                    json_string(&f.name),
-                    json_string(&f.ty)
-                ));
-            }
+            let fields_json: Vec<String> = t
+                .fields
+                .iter()
+                .map(|f| projection(&mut e, &c, &t.name, &f.name, &f.ty, "futrt_lib_project"))
+                .collect();
             record_json = format!(
                 ",\n      \"record\": {{\n        \"new\": \"futhark_new_{c}\",\n        \"fields\": [{}]\n      }}",
                 fields_json.join(", ")
@@ -827,7 +820,7 @@ pub fn generate(entries: Vec<EntryDescription>, backend: &str) -> Result<Generat
         e.decls
     );
     let source = format!(
-        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid futrt_lib_config_set_int(void *cfg, const char *option, int64_t value);\nvoid futrt_lib_config_set_str(void *cfg, const char *option, const char *value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid futrt_lib_context_pause_profiling(void *ctx, int paused);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\nint futrt_lib_variant(void *ctx, const void *v, const char *ty);\nint futrt_lib_construct(void *ctx, const char *ty, int tag, void **out, const void *const *payload);\nint futrt_lib_destruct(void *ctx, void *const *outs, const void *v, const char *ty, int tag);\nint futrt_lib_index_opaque(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nconst int64_t *futrt_lib_shape_opaque(void *ctx, void *v, const char *ty);\nint futrt_lib_set_opaque(void *ctx, void *v, const char *ty, const void *elem, const int64_t *index);\nint futrt_lib_new_opaque_array(void *ctx, const char *ty, void **out, const void *const *elems, const int64_t *shape);\nint futrt_lib_zip(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project_array(void *ctx, void **out, const void *v, const char *ty, const char *field);\n\n{}",
+        "{header}\n/* The runtime's side (runtime-cuda/src/library/mod.rs). */\nextern const char futmlir_program;\nvoid *futrt_lib_config_new(const void *program);\nvoid futrt_lib_config_free(void *cfg);\nint futrt_lib_config_set_tuning_param(void *cfg, const char *name, size_t value);\nvoid futrt_lib_config_set_int(void *cfg, const char *option, int64_t value);\nvoid futrt_lib_config_set_str(void *cfg, const char *option, const char *value);\nvoid *futrt_lib_context_new(const void *cfg);\nvoid futrt_lib_context_free(void *ctx);\nint futrt_lib_context_sync(void *ctx);\nint futrt_lib_context_clear_caches(void *ctx);\nchar *futrt_lib_context_get_error(void *ctx);\nchar *futrt_lib_context_report(void *ctx);\nvoid futrt_lib_context_pause_profiling(void *ctx, int paused);\nvoid *futrt_lib_new_array(void *ctx, int elem, int rank, const void *data, const int64_t *shape);\nint futrt_lib_free(void *ctx, const void *v);\nint futrt_lib_values(void *ctx, const void *v, const char *ty, void *data);\nconst int64_t *futrt_lib_shape(void *ctx, const void *v);\nchar *futrt_lib_values_raw(void *ctx, const void *v);\nint futrt_lib_index(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nint futrt_lib_new_record(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project(void *ctx, void *out, const void *v, const char *record, const char *field);\nint futrt_lib_store(void *ctx, const void *v, const char *ty, void **p, size_t *n);\nvoid *futrt_lib_restore(void *ctx, const char *ty, const void *p);\nint futrt_lib_call(void *ctx, const char *entry, void *const *outs, const void *const *ins);\nint futrt_lib_variant(void *ctx, const void *v, const char *ty);\nint futrt_lib_construct(void *ctx, const char *ty, int tag, void **out, const void *const *payload);\nint futrt_lib_destruct(void *ctx, void *const *outs, const void *v, const char *ty, int tag);\nint futrt_lib_index_opaque(void *ctx, void *out, const void *v, const char *ty, const int64_t *index);\nconst int64_t *futrt_lib_shape_opaque(void *ctx, void *v, const char *ty);\nint futrt_lib_set_opaque(void *ctx, void *v, const char *ty, const void *elem, const int64_t *index);\nint futrt_lib_new_opaque_array(void *ctx, const char *ty, void **out, const void *const *elems, const int64_t *shape);\nint futrt_lib_zip(void *ctx, const char *ty, void **out, const void *const *fields);\nint futrt_lib_project_array(void *ctx, void *out, const void *v, const char *ty, const char *field);\n\n{}",
         e.defs
     );
     let manifest = format!(

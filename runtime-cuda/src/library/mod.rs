@@ -58,7 +58,7 @@ use crate::invoke::CtxBox;
 use crate::marshal::{elem_size, from_bytes, to_bytes};
 use crate::program::{OpaqueKind, Program, Type};
 use crate::settings::Settings;
-use crate::var::{call, component_value, construct, copy_parts, destruct, free_in, upload, Var};
+use crate::var::{call, component_value, construct, copy_parts, destruct, free_all, free_in, upload, Var};
 
 /// Futhark's `FUTHARK_PROGRAM_ERROR`.
 const PROGRAM_ERROR: c_int = 2;
@@ -948,9 +948,7 @@ pub unsafe extern "C" fn futrt_lib_new_record(
                     }),
                     Err(e) => {
                         let c = lib.ctx()?;
-                        for p in parts {
-                            let _ = free_in(c, p);
-                        }
+                        free_all(c, parts);
                         return Err(e);
                     }
                 }
@@ -1107,9 +1105,7 @@ pub unsafe extern "C" fn futrt_lib_restore(ctx: *mut Library, ty: *const c_char,
                     Ok(v) => parts.push(v),
                     Err(e) => {
                         let c = lib.ctx()?;
-                        for v in parts {
-                            let _ = free_in(c, v);
-                        }
+                        free_all(c, parts);
                         return Err(e);
                     }
                 }
@@ -1284,18 +1280,14 @@ pub unsafe extern "C" fn futrt_lib_construct(
                     Ok(v) => values.push(v),
                     Err(e) => {
                         let c = lib.ctx()?;
-                        for v in values {
-                            let _ = free_in(c, v);
-                        }
+                        free_all(c, values);
                         return Err(e);
                     }
                 }
             }
             let c = lib.ctx()?;
             let built = construct(c, &sum, tag, &values.iter().collect::<Vec<_>>());
-            for v in values {
-                let _ = free_in(c, v);
-            }
+            free_all(c, values);
             *out = Held::new(built?);
             Ok(())
         })

@@ -7,7 +7,7 @@
 use super::{Answer, Server};
 use crate::arrays;
 use crate::program::{OpaqueKind, OpaqueType, Type};
-use crate::var::{copy_each, Var};
+use crate::var::{copy_each, free_all, Var};
 
 /// What an array type holds: its rank, and its element type if that is
 /// opaque (`None`: a primitive type, `elem`).
@@ -217,9 +217,7 @@ impl<'p> Server<'p> {
             let mut copies = match copy_each(self.ctx.get(), &parts) {
                 Ok(c) => c,
                 Err(e) => {
-                    for v in made {
-                        let _ = self.free_var(v);
-                    }
+                    free_all(self.ctx.get(), made);
                     return Err(e);
                 }
             };
