@@ -525,6 +525,8 @@ impl Runner<'_> {
         }
         // Compiled on first use: `structure` blocks do not need it.
         let program = OnceCell::new();
+        // The warnings, checked for once for every `warning:` line.
+        let warnings = OnceCell::new();
         let program = || program.get_or_init(|| self.backend.compile(path));
         let reference = OnceCell::new();
         let dir = path.parent().unwrap_or(Path::new("."));
@@ -533,7 +535,11 @@ impl Runner<'_> {
             match item {
                 Item::Skip(line, entry, why) => rep.skip(line, entry, &why),
                 Item::CompileError(line, re) => rep.outcome(line, None, check_compile_error(re, program())),
-                Item::Warning(line, re) => rep.outcome(line, None, check_warnings(re, path)),
+                Item::Warning(line, re) => rep.outcome(
+                    line,
+                    None,
+                    check_warnings(re, warnings.get_or_init(|| warnings_of(path))),
+                ),
                 Item::Structure(line, st) => match crate::structure::check(path, st) {
                     Ok(Some(why)) => rep.skip(line, None, &why),
                     r => rep.outcome(line, None, r.map(|_| ())),
@@ -758,25 +764,31 @@ fn check_compile_error(re: &str, program: &Result<Box<dyn Compiled>, String>) ->
     }
 }
 
-/// Whether the warnings of the program at `path` (Note [Warnings] in the
-/// frontend's `diag`), one plain line each, match the regex of a
-/// `warning:` line, as `futhark test` checks them; an empty text matches
-/// `^$`.
-fn check_warnings(re: &str, path: &Path) -> Result<(), String> {
-    let re = Regex::new(re).map_err(|e| format!("bad regular expression after `warning:`: {e}"))?;
+/// The warnings of the program at `path` (Note [Warnings] in the
+/// frontend's `diag`), one plain line each; `Err`: its check's errors.
+fn warnings_of(path: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the program: {e}"))?;
     let mut sm = futmlir_frontend::span::SourceMap::default();
     let file = sm.add(path.display().to_string(), text);
-    let checked = futmlir_frontend::check::check_file(&mut sm, file).map_err(|ds| {
-        let msgs: Vec<String> = ds.iter().map(|d| d.to_plain(&sm)).collect();
-        format!(
-            "expected warnings matching `{re}`, but the program does not type-check:\n{}",
-            msgs.join("\n")
-        )
-    })?;
-    let warnings: Vec<String> = checked.warnings.iter().map(|w| w.to_plain_warning(&sm)).collect();
-    let warnings = warnings.join("\n");
-    if re.is_match(&warnings) {
+    match futmlir_frontend::check::check_file(&mut sm, file) {
+        Ok(checked) => Ok(checked
+            .warnings
+            .iter()
+            .map(|w| w.to_plain_warning(&sm))
+            .collect::<Vec<_>>()
+            .join("\n")),
+        Err(ds) => Err(ds.iter().map(|d| d.to_plain(&sm)).collect::<Vec<_>>().join("\n")),
+    }
+}
+
+/// Whether `warnings` ([`warnings_of`]) match the regex of a `warning:`
+/// line, as `futhark test` checks them; an empty text matches `^$`.
+fn check_warnings(re: &str, warnings: &Result<String, String>) -> Result<(), String> {
+    let re = Regex::new(re).map_err(|e| format!("bad regular expression after `warning:`: {e}"))?;
+    let warnings = warnings
+        .as_ref()
+        .map_err(|e| format!("expected warnings matching `{re}`, but the program does not type-check:\n{e}"))?;
+    if re.is_match(warnings) {
         Ok(())
     } else if warnings.is_empty() {
         Err(format!("expected a warning matching `{re}`, but there are none"))
