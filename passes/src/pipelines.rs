@@ -59,6 +59,10 @@ pub const TO_KERNELS: &str = "soac-unstream{nested=true},soac-partition,soac-sim
 /// the CPU]).
 pub const CPU_KERNELS: &str = "segop-cpu-locality";
 
+/// The CUDA target's passes after [`TO_KERNELS`]: `segop-tile` tiles
+/// matmul-like segmented reductions (Note [Block tiling]).
+pub const CUDA_KERNELS: &str = "segop-tile";
+
 /// The mem level, after [`TO_KERNELS`] (both from `futmlir-lowering`):
 ///
 /// 1. `segop-to-mem`: every fresh array of the host code gets a
@@ -106,7 +110,7 @@ pub fn exe_cuda(chip: &str) -> String {
 /// The whole compile from the soac level to the imp level for a target.
 pub fn to_imp(cuda: bool) -> String {
     if cuda {
-        [SOAC_CUDA, TO_KERNELS, MEM_CUDA, IMP_CUDA].join(",")
+        [SOAC_CUDA, TO_KERNELS, CUDA_KERNELS, MEM_CUDA, IMP_CUDA].join(",")
     } else {
         [SOAC, TO_KERNELS, CPU_KERNELS, MEM, IMP_CPU].join(",")
     }

@@ -22,6 +22,7 @@ static BUILT_IN: &[PassInfo] = &[
     crate::soac::unstream::INFO,
     crate::soac::partition::INFO,
     crate::segop::locality::INFO,
+    crate::segop::tile::INFO,
     crate::mem::reuse::INFO,
     crate::mem::short_circuit::INFO,
     crate::mem::expand::INFO,

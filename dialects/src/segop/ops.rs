@@ -16,7 +16,10 @@ values `t`, giving results `[s1]..[sd]t`. Inputs are read from above.
 With attribute `writes = k` (a scatter): operands `(s1..sd, dests...)`;
 the body yields `k` i64 indices then `k` rows, written in place into the
 destinations (an index out of bounds is ignored); the results are the
-destinations.
+destinations. Attribute `tile = [rows, cols, k]` (set by `segop-tile`,
+on a segmap of at least two dimensions whose body holds a reduction of
+rows, not with `writes`): on the GPU, the body's reduction runs tiled,
+as a `segred`'s with `tile`.
 
 ```mlir
 %ys = "segop.segmap"(%n) ({
@@ -35,6 +38,10 @@ destinations.
 `k` values to reduce, then `l` mapped values); region 1 the operator on
 `k` values. Results: `k` arrays `[s1]..[s(d-1)]t` (scalars when `d = 1`),
 then `l` arrays `[s1]..[sd]t`. Unit attribute `commutative` is allowed.
+Attribute `tile = [rows, cols, k]` (set by `segop-tile`; at least three
+dimensions): on the GPU, a group of 16x16 threads computes a block of
+[16*rows][16*cols] of the last two parallel dimensions, staging `k` steps
+of the reduction of the inputs in shared memory at a time.
 
 ```mlir
 %s = "segop.segred"(%n, %zero) ({

@@ -68,7 +68,7 @@ pub fn segmap(v: &OpView) -> Result<(), String> {
     for (i, &t) in ys.iter().enumerate() {
         expect_result(v, i, &dims, t)?;
     }
-    Ok(())
+    tile(v, 2)
 }
 
 /// The `k` of the operator in region 1, checked against the `k` neutral
@@ -116,8 +116,27 @@ fn segred_or_segscan(v: &OpView, scan: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// The optional attribute `tile = [rows, cols, k]` of `segop-tile`
+/// (Note [Block tiling] in `futmlir-passes`): rows and cols 1 to 8, k 1
+/// to 64, and a space of at least `min_dims` dimensions.
+fn tile(v: &OpView, min_dims: usize) -> Result<(), String> {
+    if v.attr("tile").is_none() {
+        return Ok(());
+    }
+    let t = v.int_array_attr("tile")?;
+    let ok = matches!(t[..], [r, c, k] if (1..=8).contains(&r) && (1..=8).contains(&c) && (1..=64).contains(&k));
+    if !ok {
+        return Err("attribute 'tile' must be [rows, cols, k] with rows and cols 1 to 8 and k 1 to 64".into());
+    }
+    if space(v)?.len() < min_dims {
+        return Err(format!("a tiled segop must have at least {min_dims} dimensions"));
+    }
+    Ok(())
+}
+
 pub fn segred(v: &OpView) -> Result<(), String> {
-    segred_or_segscan(v, false)
+    segred_or_segscan(v, false)?;
+    tile(v, 3)
 }
 pub fn segscan(v: &OpView) -> Result<(), String> {
     segred_or_segscan(v, true)

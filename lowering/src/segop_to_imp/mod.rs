@@ -1103,11 +1103,16 @@ impl<'a> Tr<'a> {
     pub fn op(&mut self, o: OpId) -> R<()> {
         self.loc = self.ctx.location(o);
         let results: Vec<Value> = self.ctx.results(o).collect();
-        if let ([r], true) = (&results[..], self.in_kernel && self.preset_kernel == Some(self.top)) {
-            if let Some(&x) = self.preset.get(r) {
+        if self.in_kernel
+            && self.preset_kernel == Some(self.top)
+            && !results.is_empty()
+            && results.iter().all(|r| self.preset.contains_key(r))
+        {
+            for r in &results {
+                let x = self.preset[r];
                 self.map.insert(*r, Rep::Scalar(x));
-                return Ok(());
             }
+            return Ok(());
         }
         let dests = if self.in_kernel {
             results.iter().map(|&r| self.expansion(r)).collect()

@@ -7,6 +7,7 @@ use futmlir_dialects::ir::{BlockId, Context, Dim, OpId, Type, TypeKind, Value};
 use super::{array_dims, array_elem, Arr, Rep, Tr, R};
 /// Note [Virtual arrays] (in `futmlir_passes::mem`, which `mem-expand` shares).
 pub(crate) use futmlir_passes::mem::{only_read, virtual_array};
+use futmlir_passes::segop::tile::{self as tile, tile_sizes, tiling, Tiling};
 
 /// What one point of a loop nest computes: the values of the point.
 type Body<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Rep>> + 'b;
@@ -129,7 +130,15 @@ fn segop_at(
         }
         "segop.segmap" => {
             let reads = point_reads(tr, o, body, d)?;
-            combine(tr, &sizes, None, &result_types, &mut point, reads.as_deref())
+            combine(
+                tr,
+                &sizes,
+                None,
+                &result_types,
+                &mut point,
+                reads.as_deref(),
+                tiled(tr, o).as_ref(),
+            )
         }
         "segop.segred" | "segop.segscan" => {
             let c = Combine {
@@ -140,7 +149,15 @@ fn segop_at(
                     || commutative_op(tr, tr.ctx.blocks(regions[1])[0]),
                 index_parts: index_parts(tr, body, operands.len() - d),
             };
-            combine(tr, &sizes, Some(c), &result_types, &mut point, None)
+            combine(
+                tr,
+                &sizes,
+                Some(c),
+                &result_types,
+                &mut point,
+                None,
+                tiled(tr, o).as_ref(),
+            )
         }
         "segop.filter" => {
             let outs = result_types[1..]
@@ -327,7 +344,7 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
             None => Ok(rows),
         }
     };
-    combine(tr, &[n], c, &result_types, &mut point, None)
+    combine(tr, &[n], c, &result_types, &mut point, None, None)
 }
 
 /// **Note [Filters in kernels].**
@@ -524,6 +541,7 @@ fn combine(
     result_types: &[Type],
     point: &mut Body,
     reads: Option<&[(Value, Arr)]>,
+    tile: Option<&(Tiling, [i64; 3])>,
 ) -> R<Vec<Rep>> {
     let k = c.as_ref().map_or(0, |c| c.nes.len());
     let d = sizes.len();
@@ -557,16 +575,71 @@ fn combine(
             tr.write(&a, at, y);
         }
     };
+    let reduced = match tile {
+        Some(t) => {
+            // Tiled where the block has rows and columns to share (Note
+            // [Block tiling]); the untiled versions otherwise.
+            let space = if c.is_some() {
+                &sizes[d - 3..d - 1]
+            } else {
+                &sizes[d - 2..]
+            };
+            let sixteen = tr.i64c(16);
+            let rows_ok = tr.cmp("ge", space[0], sixteen);
+            let cols_ok = tr.cmp("ge", space[1], sixteen);
+            let big = tr.bin("and", rows_ok, cols_ok);
+            let (r1, _) = tr.region(&[], &mut |tr, _| {
+                let outs: Vec<Arr> = outs.iter().map(|o| o.clone().expect("a tiled segop's array")).collect();
+                tiled_version(tr, sizes, c.as_ref(), t, &outs, point)?;
+                Ok(vec![])
+            })?;
+            let (r2, _) = tr.region(&[], &mut |tr, _| {
+                untiled(tr, sizes, c.as_ref(), k, &outs, reads, point, &mut write_mapped)?;
+                Ok(vec![])
+            })?;
+            tr.emit("imp.if", &[big], &[], &[], vec![r1, r2]);
+            Vec::new()
+        }
+        None => untiled(tr, sizes, c.as_ref(), k, &outs, reads, point, &mut write_mapped)?,
+    };
+    let mut red = reduced.into_iter();
+    Ok(outs
+        .into_iter()
+        .map(|o| match o {
+            Some(a) => Rep::Array(a),
+            None => Rep::Scalar(red.next().expect("a reduced value")),
+        })
+        .collect())
+}
+
+/// [`combine`] without tiling: on the GPU a map, or a reduction or
+/// scan over one dimension ([`gpu_combine`]); else a loop per point of
+/// the outer dimensions over the innermost one (a thread each on the
+/// GPU), or on the GPU, for long segments of a reduction, a group per
+/// segment chosen at run time (Note [Segops on the GPU]). Returns the
+/// reduced values of a one-dimensional reduction.
+#[allow(clippy::too_many_arguments)]
+fn untiled(
+    tr: &mut Tr,
+    sizes: &[Value],
+    c: Option<&Combine>,
+    k: usize,
+    outs: &[Option<Arr>],
+    reads: Option<&[(Value, Arr)]>,
+    point: &mut Body,
+    write_mapped: &mut WriteMapped,
+) -> R<Vec<Value>> {
+    let d = sizes.len();
     if tr.gpu_host() && (c.is_none() || d == 1) {
-        return gpu_combine(tr, sizes, c, k, &outs, reads, point, &mut write_mapped);
+        return gpu_combine(tr, sizes, c, k, outs, reads, point, write_mapped);
     }
     let (outer, inner) = sizes.split_at(d - 1);
     // A segmented reduction on the GPU: a group per segment when the
     // segments are long (Note [Segops on the GPU]), decided at run time.
-    let groups = match &c {
+    let groups = match c {
         Some(c) if tr.gpu_host() && d >= 2 && !c.scan => {
             let op = c.gpu_op(tr);
-            let version = super::gpu::long_segments(tr, outer, inner[0], &op, &outs, point, &mut write_mapped)?;
+            let version = super::gpu::long_segments(tr, outer, inner[0], &op, outs, point, write_mapped)?;
             Some(version)
         }
         _ => None,
@@ -574,13 +647,13 @@ fn combine(
     let mut reduced: Vec<Value> = Vec::new();
     let mut per_thread = |tr: &mut Tr| {
         super::gpu::par_for(tr, outer, &mut |tr, idx| {
-            let nes = c.as_ref().map(|c| c.nes.clone()).unwrap_or_default();
+            let nes = c.map(|c| c.nes.clone()).unwrap_or_default();
             let final_accs = tr.for_loop(inner[0], &nes, &mut |tr, i, accs| {
                 let mut at = idx.to_vec();
                 at.push(i);
                 let ys = point(tr, &at)?;
                 write_mapped(tr, &at, &ys);
-                let Some(c) = &c else { return Ok(vec![]) };
+                let Some(c) = c else { return Ok(vec![]) };
                 let mut args: Vec<Rep> = accs.iter().map(|&a| Rep::Scalar(a)).collect();
                 args.extend(ys[..k].iter().cloned());
                 let new = tr.block(c.op, &args)?;
@@ -599,7 +672,7 @@ fn combine(
                 }
                 Ok(new)
             })?;
-            if c.as_ref().is_some_and(|c| !c.scan) {
+            if c.is_some_and(|c| !c.scan) {
                 if d == 1 {
                     reduced = final_accs;
                 } else {
@@ -622,18 +695,135 @@ fn combine(
         }
         None => per_thread(tr)?,
     }
-    let mut red = reduced.into_iter();
-    Ok(outs
-        .into_iter()
-        .map(|o| match o {
-            Some(a) => Rep::Array(a),
-            None => Rep::Scalar(red.next().expect("a reduced value")),
-        })
-        .collect())
+    Ok(reduced)
+}
+
+/// How segop `o` is tiled on the GPU, when `segop-tile` tiled it (Note
+/// [Block tiling]).
+fn tiled(tr: &Tr, o: OpId) -> Option<(Tiling, [i64; 3])> {
+    let sizes = tile_sizes(tr.ctx, o)?;
+    if !tr.gpu_host() {
+        return None;
+    }
+    tiling(tr.ctx, o, usize::MAX).map(|t| (t, sizes))
+}
+
+/// The tiled kernel of a segop over `sizes` into `outs` (Note [Block
+/// tiling]): a segred (`c`), whose body's tiled reads come from the
+/// shared tiles; or a segmap, whose body's reduction runs tiled, the
+/// rest of the body then once per point with the reduction's values.
+fn tiled_version(
+    tr: &mut Tr,
+    sizes: &[Value],
+    c: Option<&Combine>,
+    (t, tile): &(Tiling, [i64; 3]),
+    outs: &[Arr],
+    point: &mut Body,
+) -> R<()> {
+    let d = sizes.len();
+    let read_results: Vec<Value> = t.reads.iter().map(|r| r.result).collect();
+    let preset = |tr: &mut Tr, values: &[Value], xs: &[Value]| {
+        for (&r, &x) in values.iter().zip(xs) {
+            tr.preset.insert(r, x);
+        }
+        tr.preset_kernel = Some(tr.top);
+    };
+    let unset = |tr: &mut Tr, values: &[Value]| {
+        for r in values {
+            tr.preset.remove(r);
+        }
+        tr.preset_kernel = None;
+    };
+    match (c, &t.reduction) {
+        (Some(c), _) => {
+            let op = c.gpu_op(tr);
+            let k = c.nes.len();
+            let mut element = |tr: &mut Tr, idx: &[Value], xs: &[Value]| -> R<Vec<Value>> {
+                preset(tr, &read_results, xs);
+                let ys = point(tr, idx);
+                unset(tr, &read_results);
+                rep_scalars(tr, &ys?[..k])
+            };
+            let mut finish = |tr: &mut Tr, idx: &[Value], accs: &[Value]| -> R<()> {
+                for (o, &v) in outs.iter().zip(accs) {
+                    tr.store(o, idx, v);
+                }
+                Ok(())
+            };
+            let m = sizes[d - 1];
+            super::gpu::tiled_kernel(
+                tr,
+                &sizes[..d - 1],
+                m,
+                &op,
+                (&t.reads, *tile),
+                &mut element,
+                &mut finish,
+            )
+        }
+        (None, Some((r, inputs))) => {
+            let r = *r;
+            let regions = tr.ctx.regions(r).to_vec();
+            let op_block = tr.ctx.blocks(regions[0])[0];
+            let lambda = regions.get(1).map(|&l| tr.ctx.blocks(l)[0]);
+            let operands = tr.ctx.operands(r).to_vec();
+            let k = tr.ctx.block_args(op_block).len() / 2;
+            let m = tr.scalar(operands[0])?;
+            let nes = scalars(tr, &operands[1..1 + k])?;
+            let op = super::gpu::Op {
+                block: op_block,
+                nes: &nes,
+                elems: nes.iter().map(|&v| tr.scalar_type_of(v)).collect(),
+                commutative: false,
+                index_parts: vec![false; k],
+            };
+            let wholes: Vec<Option<Arr>> = inputs
+                .iter()
+                .map(|i| match i {
+                    tile::Input::Whole(x) => tr.array(*x).map(Some),
+                    tile::Input::Tile(_) | tile::Input::Replicated(_) => Ok(None),
+                })
+                .collect::<R<_>>()?;
+            let mut element = |tr: &mut Tr, idx: &[Value], xs: &[Value]| -> R<Vec<Value>> {
+                let q = *idx.last().expect("the reduction's index");
+                let args = inputs
+                    .iter()
+                    .zip(&wholes)
+                    .map(|(i, w)| {
+                        Ok(Rep::Scalar(match (i, w) {
+                            (tile::Input::Tile(t), _) => xs[*t],
+                            (tile::Input::Whole(_), Some(a)) => tr.load(a, &[q]),
+                            (tile::Input::Replicated(x), _) => tr.scalar(*x)?,
+                            (tile::Input::Whole(_), None) => unreachable!("an array for each whole input"),
+                        }))
+                    })
+                    .collect::<R<Vec<Rep>>>()?;
+                match lambda {
+                    Some(l) => {
+                        let ys = tr.block(l, &args)?;
+                        rep_scalars(tr, &ys[..k])
+                    }
+                    None => rep_scalars(tr, &args),
+                }
+            };
+            let results: Vec<Value> = tr.ctx.results(r).collect();
+            let mut finish = |tr: &mut Tr, idx: &[Value], accs: &[Value]| -> R<()> {
+                preset(tr, &results, accs);
+                let ys = point(tr, idx);
+                unset(tr, &results);
+                for (o, y) in outs.iter().zip(ys?) {
+                    tr.write(o, idx, &y);
+                }
+                Ok(())
+            };
+            super::gpu::tiled_kernel(tr, sizes, m, &op, (&t.reads, *tile), &mut element, &mut finish)
+        }
+        (None, None) => Err(tr.fail("internal error: a tiled segmap without its reduction")),
+    }
 }
 
 /// The value of soac value `v` when a `soac.constant` defines it.
-fn constant_int(tr: &Tr, v: Value) -> Option<i64> {
+pub(crate) fn constant_int(tr: &Tr, v: Value) -> Option<i64> {
     let d = tr.ctx.defining_op(v)?;
     if tr.ctx.op_name(d) != "soac.constant" {
         return None;
@@ -673,29 +863,22 @@ pub(crate) fn lone_binop<'t>(tr: &'t Tr, op: BlockId) -> Option<&'t str> {
 }
 
 /// [`combine`] at host level on the GPU: a map in one kernel, or a
-/// reduction or scan over one dimension (Note [Segops on the GPU]).
+/// reduction or scan over one dimension (Note [Segops on the GPU]);
+/// returns a reduction's values.
 #[allow(clippy::too_many_arguments)]
 fn gpu_combine(
     tr: &mut Tr,
     sizes: &[Value],
-    c: Option<Combine>,
+    c: Option<&Combine>,
     k: usize,
     outs: &[Option<Arr>],
     reads: Option<&[(Value, Arr)]>,
     point: &mut Body,
     write_mapped: &mut WriteMapped,
-) -> R<Vec<Rep>> {
-    let as_reps = |outs: &[Option<Arr>], mut red: std::vec::IntoIter<Value>| -> Vec<Rep> {
-        outs.iter()
-            .map(|o| match o {
-                Some(a) => Rep::Array(a.clone()),
-                None => Rep::Scalar(red.next().expect("a reduced value")),
-            })
-            .collect()
-    };
+) -> R<Vec<Value>> {
     let Some(c) = c else {
         super::gpu::segmap(tr, sizes, outs, reads, point, write_mapped)?;
-        return Ok(as_reps(outs, Vec::new().into_iter()));
+        return Ok(Vec::new());
     };
     let op = c.gpu_op(tr);
     let mut combined = |tr: &mut Tr, i: Value, write: bool| -> R<Vec<Value>> {
@@ -714,10 +897,9 @@ fn gpu_combine(
     if c.scan {
         let scanned: Vec<Arr> = outs[..k].iter().map(|o| o.clone().expect("a scan's array")).collect();
         super::gpu::scan(tr, sizes[0], &op, &mut combined, &scanned)?;
-        Ok(as_reps(outs, Vec::new().into_iter()))
+        Ok(Vec::new())
     } else {
-        let red = super::gpu::reduce(tr, sizes[0], &op, &mut |tr, i| combined(tr, i, true))?;
-        Ok(as_reps(outs, red.into_iter()))
+        super::gpu::reduce(tr, sizes[0], &op, &mut |tr, i| combined(tr, i, true))
     }
 }
 
@@ -771,6 +953,16 @@ fn result_array(tr: &mut Tr, k: usize, t: Type, d: usize, space: &[Value]) -> R<
 
 fn scalars(tr: &Tr, vs: &[Value]) -> R<Vec<Value>> {
     vs.iter().map(|&v| tr.scalar(v)).collect()
+}
+
+/// The scalars of `ys`.
+pub(crate) fn rep_scalars(tr: &Tr, ys: &[Rep]) -> R<Vec<Value>> {
+    ys.iter()
+        .map(|y| match y {
+            Rep::Scalar(v) => Ok(*v),
+            Rep::Array(_) => Err(tr.unsupported("reductions and scans of arrays")),
+        })
+        .collect()
 }
 
 /// `0 <= i < n`.

@@ -172,3 +172,35 @@
   }) {level = "thread"} : (i64) -> (f32, !fut.array<[%n]f32>)
   "soac.return"() : () -> ()
 }) {sym_name = "f", function_type = (i64, i64, !fut.array<[?]f32>, f32, i32, !fut.array<[?]f32>, i1) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %x: f32):
+  // expected-error @+1 {{'segop.segred' op attribute 'tile' must be [rows, cols, k] with rows and cols 1 to 8 and k 1 to 64}}
+  %r = "segop.segred"(%n, %n, %n, %x) ({
+  ^bb0(%i: i64, %j: i64, %k: i64):
+    "segop.yield"(%x) : (f32) -> ()
+  }, {
+  ^bb0(%a: f32, %b: f32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+    "segop.yield"(%c) : (f32) -> ()
+  }) {level = "thread", tile = [16, 8, 8]} : (i64, i64, i64, f32) -> !fut.array<[%n][%n]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, f32) -> ()} : () -> ()
+
+// -----
+
+"soac.func"() ({
+^bb0(%n: i64, %x: f32):
+  // expected-error @+1 {{'segop.segred' op a tiled segop must have at least 3 dimensions}}
+  %r = "segop.segred"(%n, %n, %x) ({
+  ^bb0(%i: i64, %k: i64):
+    "segop.yield"(%x) : (f32) -> ()
+  }, {
+  ^bb0(%a: f32, %b: f32):
+    %c = "soac.binop"(%a, %b) {kind = "add"} : (f32, f32) -> f32
+    "segop.yield"(%c) : (f32) -> ()
+  }) {level = "thread", tile = [8, 8, 8]} : (i64, i64, f32) -> !fut.array<[%n]f32>
+  "soac.return"() : () -> ()
+}) {sym_name = "f", function_type = (i64, f32) -> ()} : () -> ()

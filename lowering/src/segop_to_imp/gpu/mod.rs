@@ -20,7 +20,9 @@
 //!   [Single-pass scan]);
 //! - [`seghist`](mod@seghist): which operators have an atomic
 //!   ([`atomic_kind`]), and histograms in shared memory;
-//! - [`filter`](mod@filter): the filter, as the scan of its flags.
+//! - [`filter`](mod@filter): the filter, as the scan of its flags;
+//! - [`tile`](mod@tile): a segred that `segop-tile` tiled (Note [Block
+//!   tiling] in `futmlir_passes::segop::tile`).
 //!
 //! This file holds what several kinds share: the combining operator of a
 //! reduction or scan ([`Op`]) and the points' closure types. Which
@@ -71,6 +73,7 @@ mod seghist;
 mod segmap;
 mod segred;
 mod segscan;
+mod tile;
 
 pub(crate) use filter::filter;
 pub(crate) use launch::{global_id, launch, par_for, unravel};
@@ -78,6 +81,7 @@ pub(crate) use seghist::{atomic_kind, shared_hist, SHARED_BUCKETS};
 pub(crate) use segmap::{segmap, WIDE_BODY_OPS};
 pub(crate) use segred::{long_segments, reduce};
 pub(crate) use segscan::scan;
+pub(crate) use tile::tiled_kernel;
 
 /// A point of a map: its results, computed without writing anything.
 pub(crate) type MapPoint<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Rep>> + 'b;
