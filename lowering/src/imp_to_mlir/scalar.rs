@@ -92,15 +92,28 @@ fn truncate(bits: i64, s: Scalar) -> i64 {
     }
 }
 
+// **Note [Multiply-adds in kernels].** In kernel code, float `add`,
+// `sub` and `mul` carry MLIR's `contract` flag, so that NVPTX fuses a
+// multiplication and the addition of its product into one `fma` (one
+// rounding instead of two), as the reference compiler's CUDA code does
+// (NVRTC compiles with `--fmad=true` by default). Without it the PTX has
+// `mul.rn` and `add.rn`, which ptxas may not fuse: a tiled matrix
+// multiplication then ran at half the arithmetic rate (Note [Block
+// tiling]). Results may differ from the interpreter's in the last bits,
+// within the tolerance `futmlir test` compares floats with. Host code
+// (and the CPU target) keeps the interpreter's two roundings.
 fn binop(e: &mut Emitter, o: OpId, kind: &str, n: &[String], s: Scalar, result: Value) -> R<()> {
     let t = scalar_type(s);
     let (a, b) = (&n[0], &n[1]);
     let simple = |op: &str| format!("{op} {a}, {b} : {t}");
+    // Note [Multiply-adds in kernels].
+    let contract = if e.gpu && e.in_kernel { " fastmath<contract>" } else { "" };
+    let contracting = |op: &str| format!("{op} {a}, {b}{contract} : {t}");
     let rhs = if s.is_float() {
         match kind {
-            "add" => simple("arith.addf"),
-            "sub" => simple("arith.subf"),
-            "mul" => simple("arith.mulf"),
+            "add" => contracting("arith.addf"),
+            "sub" => contracting("arith.subf"),
+            "mul" => contracting("arith.mulf"),
             "div" => simple("arith.divf"),
             "mod" => simple("arith.remf"),
             "pow" => simple("math.powf"),

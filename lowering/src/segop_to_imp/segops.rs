@@ -541,7 +541,7 @@ fn combine(
     result_types: &[Type],
     point: &mut Body,
     reads: Option<&[(Value, Arr)]>,
-    tile: Option<&(Tiling, [i64; 3])>,
+    tile: Option<&(Tiling, [i64; 3], usize)>,
 ) -> R<Vec<Rep>> {
     let k = c.as_ref().map_or(0, |c| c.nes.len());
     let d = sizes.len();
@@ -699,13 +699,17 @@ fn untiled(
 }
 
 /// How segop `o` is tiled on the GPU, when `segop-tile` tiled it (Note
-/// [Block tiling]).
-fn tiled(tr: &Tr, o: OpId) -> Option<(Tiling, [i64; 3])> {
+/// [Block tiling]): the tiling, its sizes, and the ops of the code each
+/// point of the reduction runs.
+fn tiled(tr: &Tr, o: OpId) -> Option<(Tiling, [i64; 3], usize)> {
     let sizes = tile_sizes(tr.ctx, o)?;
     if !tr.gpu_host() {
         return None;
     }
-    tiling(tr.ctx, o, usize::MAX).map(|t| (t, sizes))
+    let t = tiling(tr.ctx, o, usize::MAX)?;
+    let mut ops = 0;
+    tr.ctx.walk(t.reduction.as_ref().map_or(o, |r| r.0), &mut |_| ops += 1);
+    Some((t, sizes, ops))
 }
 
 /// The tiled kernel of a segop over `sizes` into `outs` (Note [Block
@@ -716,12 +720,13 @@ fn tiled_version(
     tr: &mut Tr,
     sizes: &[Value],
     c: Option<&Combine>,
-    (t, tile): &(Tiling, [i64; 3]),
+    (t, tile, body_ops): &(Tiling, [i64; 3], usize),
     outs: &[Arr],
     point: &mut Body,
 ) -> R<()> {
     let d = sizes.len();
     let read_results: Vec<Value> = t.reads.iter().map(|r| r.result).collect();
+
     let preset = |tr: &mut Tr, values: &[Value], xs: &[Value]| {
         for (&r, &x) in values.iter().zip(xs) {
             tr.preset.insert(r, x);
@@ -757,6 +762,7 @@ fn tiled_version(
                 m,
                 &op,
                 (&t.reads, *tile),
+                *body_ops,
                 &mut element,
                 &mut finish,
             )
@@ -816,7 +822,7 @@ fn tiled_version(
                 }
                 Ok(())
             };
-            super::gpu::tiled_kernel(tr, sizes, m, &op, (&t.reads, *tile), &mut element, &mut finish)
+            super::gpu::tiled_kernel(tr, sizes, m, &op, (&t.reads, *tile), *body_ops, &mut element, &mut finish)
         }
         (None, None) => Err(tr.fail("internal error: a tiled segmap without its reduction")),
     }

@@ -15,6 +15,10 @@ use crate::segop_to_imp::{elem_bytes, segops, Arr, Tr, R};
 /// Threads along each side of a tiled group (`BLOCK` = 16 x 16).
 const SIDE: i64 = 16;
 
+/// The most ops of a body times the points a thread computes per tile
+/// ([`tiled_kernel`]) for which the tile's steps are unrolled.
+const UNROLL_OPS: usize = 16384;
+
 /// A tile of one read in shared memory: `k` steps of `len` elements
 /// (the group's rows or columns), each step padded by one element so
 /// that threads storing along the reduction hit different banks.
@@ -42,16 +46,21 @@ pub(crate) type Finish<'b> = dyn FnMut(&mut Tr, &[Value], &[Value]) -> R<()> + '
 /// The tiled kernel (Note [Block tiling]) over the space `sizes`
 /// (`outer..., n, p`) of results, each combining with `op` the `element`s
 /// of its points `0..m` of the reduction, in order, then `finish`ed;
-/// `reads` come from the shared tiles, tiled by `[rows, cols, k]`.
+/// `reads` come from the shared tiles, tiled by `[rows, cols, k]`;
+/// `body_ops`: the ops of the code `element` translates.
 pub(crate) fn tiled_kernel(
     tr: &mut Tr,
     sizes: &[Value],
     m: Value,
     op: &Op,
     (reads, [rows, cols, k]): (&[TiledRead], [i64; 3]),
+    body_ops: usize,
     element: &mut Element,
     finish: &mut Finish,
 ) -> R<()> {
+    // The steps of a tile are unrolled where the code stays small, so
+    // that the shared tiles' addresses are constant offsets.
+    let unroll = body_ops * (rows * cols * k) as usize <= UNROLL_OPS;
     let d = sizes.len();
     let (outer, space) = sizes.split_at(d - 2);
     let (n, p) = (space[0], space[1]);
@@ -118,7 +127,7 @@ pub(crate) fn tiled_kernel(
             let in_q = tr.cmp("le", end_q, m);
             let whole = tr.bin("and", whole_block, in_q);
             tr.if_versions(whole, &mut |tr, whole| {
-                tr.for_loop(kc, accs, &mut |tr, kk, accs| {
+                let mut one_step = |tr: &mut Tr, kk: Value, accs: &[Value]| -> R<Vec<Value>> {
                     let q = tr.add(q0, kk);
                     // This step's elements of the thread's rows and columns.
                     let mut regs: Vec<Vec<Value>> = Vec::new();
@@ -170,7 +179,16 @@ pub(crate) fn tiled_kernel(
                         }
                     }
                     Ok(next)
-                })
+                };
+                if !unroll {
+                    return tr.for_loop(kc, accs, &mut one_step);
+                }
+                let mut accs = accs.to_vec();
+                for kk in 0..k {
+                    let kk = tr.i64c(kk);
+                    accs = one_step(tr, kk, &accs)?;
+                }
+                Ok(accs)
             })
         })?;
         for (ri, &i) in my_rows.iter().enumerate() {
