@@ -9,8 +9,8 @@ use futmlir_dialects::ir::{
 };
 
 use super::{is_plus, row_type, Adjoints, R};
-use crate::soac::ad::Emit;
 use crate::ir::is_pure;
+use crate::soac::ad::Emit;
 use crate::soac::analysis::{consumed, defined_inside, reads};
 
 // Note [Row sums by interchange]
@@ -176,7 +176,9 @@ impl<'a> Lambda<'a> {
             if !within(ctx, v, self.block) {
                 continue;
             }
-            let d = ctx.defining_op(v).expect("an invariant value of the lambda is an op's result");
+            let d = ctx
+                .defining_op(v)
+                .expect("an invariant value of the lambda is an op's result");
             if need.insert(d) {
                 todo.extend(reads(ctx, d, true));
             }
@@ -266,7 +268,11 @@ impl<'a> Lambda<'a> {
         }
         let mut varying = Vec::new();
         let mut invariant = Vec::new();
-        let direct = operands.iter().zip(&replicated).filter(|(_, r)| r.is_none()).map(|(a, _)| a);
+        let direct = operands
+            .iter()
+            .zip(&replicated)
+            .filter(|(_, r)| r.is_none())
+            .map(|(a, _)| a);
         for &v in direct.chain(&free) {
             if self.is_invariant(ctx, v) {
                 invariant.push(v);
@@ -339,7 +345,7 @@ impl Adjoints<'_> {
 
     /// `map_j (λ a_j. Σ_i g) (Aᵀ)` for result `r` of map `m` (Note [Row
     /// sums by interchange]).
-        fn interchanged(
+    fn interchanged(
         &mut self,
         n: Value,
         m: OpId,
