@@ -53,19 +53,25 @@ pub(super) enum RowSum {
     Rearrange(Box<RowSum>, Attr, Type),
     /// The sum of two values, added elementwise.
     Add(Box<RowSum>, Box<RowSum>),
-    /// The sum of result `r` of `map` `m` of the lambda, moved inside a
-    /// new `map` of the same size: `inputs` are `m`'s, `free` what `m`'s
-    /// lambda reads from the outer one (`None`: the same for every row).
-    /// `hoist` are the ops of the lambda, the same for every row, that
-    /// those read: they are copied out of it.
-    Interchange {
-        m: OpId,
-        r: usize,
-        inputs: Vec<Input>,
-        free: Vec<(Value, Option<Stack>)>,
-        hoist: Vec<OpId>,
-        ty: Type,
-    },
+    /// The sum of a result of a `map` of the lambda, moved inside it.
+    Interchange(Interchange),
+}
+
+/// The sum of result `r` of `map` `m` of the lambda, moved inside a new
+/// `map` of the same size.
+pub(super) struct Interchange {
+    m: OpId,
+    r: usize,
+    /// How `m`'s inputs vary with the row.
+    inputs: Vec<Input>,
+    /// What `m`'s lambda reads from the outer one (`None`: the same for
+    /// every row).
+    free: Vec<(Value, Option<Stack>)>,
+    /// The ops of the lambda, the same for every row, that those read:
+    /// they are copied out of it.
+    hoist: Vec<OpId>,
+    /// The type of the sum (of the result).
+    ty: Type,
 }
 
 /// An input of the map whose sum over the rows is moved inside it.
@@ -298,14 +304,14 @@ impl<'a> Lambda<'a> {
             })
             .collect();
         let free = free.into_iter().map(|v| (v, stack(self, v))).collect();
-        Some(RowSum::Interchange {
+        Some(RowSum::Interchange(Interchange {
             m,
             r,
             inputs,
             free,
             hoist,
             ty,
-        })
+        }))
     }
 }
 
@@ -332,32 +338,25 @@ impl Adjoints<'_> {
                 let b = self.row_sum(n, b, yielded)?;
                 self.add_values(a, b)
             }
-            RowSum::Interchange {
-                m,
-                r,
-                inputs,
-                free,
-                hoist,
-                ty,
-            } => self.interchanged(n, *m, *r, (inputs, free, hoist), *ty, yielded),
+            RowSum::Interchange(plan) => self.interchanged(n, plan, yielded),
         }
     }
 
     /// `map_j (λ a_j. Σ_i g) (Aᵀ)` for result `r` of map `m` (Note [Row
     /// sums by interchange]).
-    fn interchanged(
-        &mut self,
-        n: Value,
-        m: OpId,
-        r: usize,
-        (inputs, free, hoist): (&[Input], &[(Value, Option<Stack>)], &[OpId]),
-        ty: Type,
-        yielded: &[Value],
-    ) -> R<Value> {
+    fn interchanged(&mut self, n: Value, plan: &Interchange, yielded: &[Value]) -> R<Value> {
+        let Interchange {
+            m,
+            r,
+            ref inputs,
+            ref free,
+            ref hoist,
+            ty,
+        } = *plan;
         let size = self.ctx.operand(m, 0);
         let operands = self.ctx.operands(m)[1..].to_vec();
         let mut hoisted = ValueMap::default();
-        for &o in hoist {
+        for &o in hoist.iter() {
             let c = self.ctx.clone_op(o, &mut hoisted);
             let mut b = Builder::new(self.ctx);
             b.point = self.at;
