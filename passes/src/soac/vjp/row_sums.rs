@@ -9,9 +9,8 @@ use futmlir_dialects::ir::{
 };
 
 use super::{is_plus, row_type, Adjoints, R};
-use crate::ir::is_pure;
 use crate::soac::ad::Emit;
-use crate::soac::analysis::{consumed, defined_inside, reads};
+use crate::soac::analysis::{cannot_fail, consumed, defined_inside, reads};
 
 // Note [Row sums by interchange]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -39,10 +38,17 @@ use crate::soac::analysis::{consumed, defined_inside, reads};
 // (`add_values`) is the sum of their sums.
 //
 // A value of the outer lambda is stacked by yielding it from the map,
-// except the lambda's arguments, whose stacks are the map's inputs. The
-// interchange only stacks values of lower rank than `y` (otherwise
-// stacking the one summed is no worse), of sizes known outside the
-// lambda; anything else is stacked and its rows summed as before.
+// except the lambda's arguments, whose stacks are the map's inputs; a
+// value the same for every row (`wᵀ` above, a `rearrange` of a free
+// array) is not stacked but copied out of the lambda, when it may be
+// hoisted (Note [Hoisting] in `simplify.rs`), and an input of `map_j`
+// that is a `replicate` of the lambda's stands for the value replicated
+// (the adjoint of `s` spread over `x_i`'s row). The interchange only
+// stacks values of lower rank than `y` (otherwise stacking the one summed
+// is no worse), of sizes known outside the lambda; anything else is
+// stacked and its rows summed as before, as are results of ops other
+// than these. Every `(i, j)` runs `g` once, as before; only when `m` has
+// other uses in the lambda is its body computed twice.
 
 /// How to build the sum over the rows of a map of a value its lambda
 /// computes for every row.
@@ -153,7 +159,8 @@ impl<'a> Lambda<'a> {
     }
 
     /// Whether `v` is the same for every row: defined outside the lambda,
-    /// or by a pure op of it that reads only such values.
+    /// or by an op of it that reads only such values and may be hoisted
+    /// (Note [Hoisting] in `simplify.rs`: it cannot fail).
     fn is_invariant(&mut self, ctx: &Context, v: Value) -> bool {
         if !within(ctx, v, self.block) {
             return true;
@@ -163,9 +170,9 @@ impl<'a> Lambda<'a> {
         }
         let inv = match ctx.defining_op(v) {
             Some(d) if ctx.parent_block(d) == Some(self.block) => {
-                let mut pure = is_pure(ctx, d) && consumed(ctx, d).is_empty();
-                ctx.walk(d, &mut |o| pure &= is_pure(ctx, o));
-                pure && reads(ctx, d, true).into_iter().all(|u| self.is_invariant(ctx, u))
+                cannot_fail(ctx, d)
+                    && consumed(ctx, d).is_empty()
+                    && reads(ctx, d, true).into_iter().all(|u| self.is_invariant(ctx, u))
             }
             _ => false,
         };
