@@ -17,6 +17,8 @@
 -- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
 -- CHECK-LABEL: sym_name = "grad_twice"
 -- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK-LABEL: sym_name = "grad_scaled"
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
 -- CHECK-LABEL: sym_name = "grad_tanh"
 -- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
 -- CHECK: soac.return

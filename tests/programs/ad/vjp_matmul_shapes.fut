@@ -1,9 +1,10 @@
 -- Reverse-mode gradients of matrix-product nests, whose free arrays'
 -- adjoints are summed over the rows by moving the sum inside the nest
 -- (Note [Row sums by interchange] in passes/src/soac/vjp/row_sums.rs).
--- Non-square shapes (3×2 times 2×4), the free array on the right and on
--- the left of the product, a bias, a free array used twice, and an
--- activation between two products. Expected values by hand (integers:
+-- Non-square shapes (3×2 times 2×4) and no rows, the free array on the
+-- right and on the left of the product, a bias, a free array used twice,
+-- a scalar of the row scaling the product, and an activation between two
+-- products. Expected values by hand (integers:
 -- 2Xᵀ(XW - Y) and the like); the tanh case from the closed form
 -- W₂̄ = tanh(XW₁/10)ᵀ·1, W₁̄ = Xᵀ((1·W₂ᵀ) ⊙ (1 - H²))/10, which a finite
 -- difference confirms (∂/∂W₁[1][2] ≈ 0.429434). The lit test
@@ -15,6 +16,9 @@
 --         [[1f32, 1f32, 0f32, 0f32], [0f32, 2f32, 1f32, 1f32], [1f32, 0f32, 3f32, 2f32]]
 --         [[1f32, 0f32, 2f32, -1f32], [0f32, 1f32, 1f32, 3f32]] }
 -- output { [[58f32, 74f32, 192f32, 168f32], [72f32, 92f32, 244f32, 216f32]] }
+-- input { empty([0][2]f32) empty([0][4]f32)
+--         [[1f32, 0f32, 2f32, -1f32], [0f32, 1f32, 1f32, 3f32]] }
+-- output { [[0f32, 0f32, 0f32, 0f32], [0f32, 0f32, 0f32, 0f32]] }
 
 -- ==
 -- entry: grad_left
@@ -36,6 +40,12 @@
 -- input { [[1f32, 2f32], [3f32, 4f32], [5f32, 6f32]]
 --         [[1f32, 0f32, 2f32, -1f32], [0f32, 1f32, 1f32, 3f32]] }
 -- output { [[70f32, 88f32, 228f32, 194f32], [88f32, 112f32, 288f32, 248f32]] }
+
+-- ==
+-- entry: grad_scaled
+-- input { [[1f32, 2f32], [3f32, 4f32], [5f32, 6f32]]
+--         [[1f32, 0f32, 2f32, -1f32], [0f32, 1f32, 1f32, 3f32]] }
+-- output { [[35f32, 35f32, 35f32, 35f32], [44f32, 44f32, 44f32, 44f32]] }
 
 -- ==
 -- entry: grad_tanh
@@ -70,6 +80,11 @@ entry grad_bias [n][k][m] (x: [n][k]f32) (y: [n][m]f32) (w: [k][m]f32) (b: [m]f3
 -- Σ (XW)² with W read twice by the lambda: 2Xᵀ(XW).
 entry grad_twice [n][k][m] (x: [n][k]f32) (w: [k][m]f32) : [k][m]f32 =
   vjp (\w -> f32.sum (map (\r -> f32.sum (map2 (\c d -> dot r c * dot r d) (transpose w) (transpose w))) x)) w 1
+
+-- Σ (x_i·w_j)·x_i0, a scalar the row computes (an index) scaling the
+-- product: W̄[k][j] = Σ_i x_ik·x_i0.
+entry grad_scaled [n][k][m] (x: [n][k]f32) (w: [k][m]f32) : [k][m]f32 =
+  vjp (\w -> f32.sum (map (\r -> f32.sum (map (\c -> dot r c * r[0]) (transpose w))) x)) w 1
 
 -- Σ tanh(XW₁/10)W₂ in both weights.
 entry grad_tanh [n][k][h][o] (x: [n][k]f32) (w1: [k][h]f32) (w2: [h][o]f32) : ([k][h]f32, [h][o]f32) =
