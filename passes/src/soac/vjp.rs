@@ -36,7 +36,9 @@
 //! - a `map` is a `map` over the same rows and the rows of the results'
 //!   adjoints, whose lambda recomputes the original lambda's body and then
 //!   runs its return sweep; it yields the adjoints of the rows, and of each
-//!   active free variable, whose per-row adjoints are then summed;
+//!   active free variable, whose per-row adjoints are then summed (inside
+//!   the nest where they are map nests: Note [Row sums by interchange],
+//!   `vjp/row_sums.rs`);
 //! - an `if` is an `if` on the same condition whose branches recompute the
 //!   original branch and run its return sweep, yielding the free
 //!   variables' adjoints;

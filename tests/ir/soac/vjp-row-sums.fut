@@ -11,6 +11,8 @@
 -- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
 -- CHECK: soac.redomap([[N]],
 -- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK-LABEL: sym_name = "grad_both"
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
 -- CHECK-LABEL: sym_name = "grad_left"
 -- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
 -- CHECK-LABEL: sym_name = "grad_bias"

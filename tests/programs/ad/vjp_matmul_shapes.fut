@@ -2,9 +2,9 @@
 -- adjoints are summed over the rows by moving the sum inside the nest
 -- (Note [Row sums by interchange] in passes/src/soac/vjp/row_sums.rs).
 -- Non-square shapes (3×2 times 2×4) and no rows, the free array on the
--- right and on the left of the product, a bias, a free array used twice,
--- a scalar of the row scaling the product, and an activation between two
--- products. Expected values by hand (integers:
+-- right, on the left and on both sides of the product, a bias, a free
+-- array used twice, a scalar of the row scaling the product, and an
+-- activation between two products. Expected values by hand (integers:
 -- 2Xᵀ(XW - Y) and the like); the tanh case from the closed form
 -- W₂̄ = tanh(XW₁/10)ᵀ·1, W₁̄ = Xᵀ((1·W₂ᵀ) ⊙ (1 - H²))/10, which a finite
 -- difference confirms (∂/∂W₁[1][2] ≈ 0.429434). The lit test
@@ -19,6 +19,14 @@
 -- input { empty([0][2]f32) empty([0][4]f32)
 --         [[1f32, 0f32, 2f32, -1f32], [0f32, 1f32, 1f32, 3f32]] }
 -- output { [[0f32, 0f32, 0f32, 0f32], [0f32, 0f32, 0f32, 0f32]] }
+
+-- ==
+-- entry: grad_both
+-- input { [[1f32, 2f32], [3f32, 4f32], [5f32, 6f32]]
+--         [[1f32, 1f32, 0f32, 0f32], [0f32, 2f32, 1f32, 1f32], [1f32, 0f32, 3f32, 2f32]]
+--         [[1f32, 0f32, 2f32, -1f32], [0f32, 1f32, 1f32, 3f32]] }
+-- output { [[6f32, 40f32], [26f32, 70f32], [38f32, 104f32]]
+--          [[58f32, 74f32, 192f32, 168f32], [72f32, 92f32, 244f32, 216f32]] }
 
 -- ==
 -- entry: grad_left
@@ -68,6 +76,10 @@ def sq_dist [n][m] (a: [n][m]f32) (b: [n][m]f32) : f32 =
 -- Σ (XW - Y)² in W, free in the lambda over X's rows: 2Xᵀ(XW - Y).
 entry grad_right [n][k][m] (x: [n][k]f32) (y: [n][m]f32) (w: [k][m]f32) : [k][m]f32 =
   vjp (\w -> sq_dist (matmul x w) y) w 1
+
+-- The same in X and W: 2(XW - Y)Wᵀ and 2Xᵀ(XW - Y).
+entry grad_both [n][k][m] (x: [n][k]f32) (y: [n][m]f32) (w: [k][m]f32) : ([n][k]f32, [k][m]f32) =
+  vjp (\(x, w) -> sq_dist (matmul x w) y) (x, w) 1
 
 -- Σ ((AB)ᵀ)² in A, free in the lambda over B's columns: 2(AB)Bᵀ.
 entry grad_left [n][k][m] (a: [n][k]f32) (b: [k][m]f32) : [n][k]f32 =
