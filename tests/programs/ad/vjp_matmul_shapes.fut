@@ -3,8 +3,8 @@
 -- (Note [Row sums by interchange] in passes/src/soac/vjp/row_sums.rs).
 -- Non-square shapes (3×2 times 2×4) and no rows, the free array on the
 -- right, on the left and on both sides of the product, a bias, a free
--- array used twice, a scalar of the row scaling the product, and an
--- activation between two products. Expected values by hand (integers:
+-- array used twice, a scalar of the row scaling the product, a matrix
+-- of W's rank each row computes, and an activation between two products. Expected values by hand (integers:
 -- 2Xᵀ(XW - Y) and the like); the tanh case from the closed form
 -- W₂̄ = tanh(XW₁/10)ᵀ·1, W₁̄ = Xᵀ((1·W₂ᵀ) ⊙ (1 - H²))/10, which a finite
 -- difference confirms (∂/∂W₁[1][2] ≈ 0.429434). The lit test
@@ -56,6 +56,12 @@
 -- output { [[35f32, 35f32, 35f32, 35f32], [44f32, 44f32, 44f32, 44f32]] }
 
 -- ==
+-- entry: grad_per_row_matrix
+-- input { [[1f32, 2f32], [3f32, 4f32], [5f32, 6f32]]
+--         [[1f32, 0f32, 2f32, -1f32], [0f32, 1f32, 1f32, 3f32]] }
+-- output { [[18f32, 0f32, 36f32, -18f32], [0f32, 18f32, 18f32, 54f32]] }
+
+-- ==
 -- entry: grad_tanh
 -- input { [[1f32, 2f32], [3f32, 4f32], [5f32, 6f32]]
 --         [[1f32, 0f32, 2f32, -1f32], [0f32, 1f32, 1f32, 3f32]]
@@ -97,6 +103,12 @@ entry grad_twice [n][k][m] (x: [n][k]f32) (w: [k][m]f32) : [k][m]f32 =
 -- product: W̄[k][j] = Σ_i x_ik·x_i0.
 entry grad_scaled [n][k][m] (x: [n][k]f32) (w: [k][m]f32) : [k][m]f32 =
   vjp (\w -> f32.sum (map (\r -> f32.sum (map (\c -> dot r c * r[0]) (transpose w))) x)) w 1
+
+-- Σ_i x_i0·Σ_jk w_kj², through a matrix each row computes from W (of
+-- W's rank: summed as stacked rows): W̄ = 2(Σ_i x_i0)W.
+entry grad_per_row_matrix [n][k][m] (x: [n][k]f32) (w: [k][m]f32) : [k][m]f32 =
+  vjp (\w -> f32.sum (map (\r -> let t = map (map (* r[0])) (transpose w)
+                                  in f32.sum (map2 dot t (transpose w))) x)) w 1
 
 -- Σ tanh(XW₁/10)W₂ in both weights.
 entry grad_tanh [n][k][h][o] (x: [n][k]f32) (w1: [k][h]f32) (w2: [h][o]f32) : ([k][h]f32, [h][o]f32) =

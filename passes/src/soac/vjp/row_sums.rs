@@ -35,7 +35,8 @@ use crate::soac::analysis::{cannot_fail, consumed, defined_inside, reads};
 // `map_i` inside `map_j` and `x` read in place — a matrix product that
 // kernel extraction makes a `segred` over `(j, k)`, never `n·m·k`.
 // `rearrange` commutes with the sum, and a `map` adding two adjoints
-// (`add_values`) is the sum of their sums.
+// (`add_values`) is the sum of their sums (when one of them moves inside
+// a map; otherwise the sum is stacked, rather than both).
 //
 // A value of the outer lambda is stacked by yielding it from the map,
 // except the lambda's arguments, whose stacks are the map's inputs; a
@@ -61,6 +62,18 @@ pub(super) enum RowSum {
     Add(Box<RowSum>, Box<RowSum>),
     /// The sum of a result of a `map` of the lambda, moved inside it.
     Interchange(Interchange),
+}
+
+impl RowSum {
+    /// Whether the plan moves a sum inside a map anywhere.
+    fn interchanges(&self) -> bool {
+        match self {
+            RowSum::Rows(_) => false,
+            RowSum::Rearrange(inner, ..) => inner.interchanges(),
+            RowSum::Add(a, b) => a.interchanges() || b.interchanges(),
+            RowSum::Interchange(_) => true,
+        }
+    }
 }
 
 /// The sum of result `r` of `map` `m` of the lambda, moved inside a new
@@ -235,8 +248,14 @@ impl<'a> Lambda<'a> {
                 RowSum::Rearrange(Box::new(inner), perm, ty)
             }
             "soac.map" if ctx.operands(d).len() == 3 && is_plus(ctx, ctx.regions(d)[0]) => {
+                let mark = self.yields.len();
                 let a = self.plan(ctx, ctx.operand(d, 1));
                 let b = self.plan(ctx, ctx.operand(d, 2));
+                if !a.interchanges() && !b.interchanges() {
+                    // Stacking the sum costs less than stacking both.
+                    self.yields.truncate(mark);
+                    return RowSum::Rows(self.stack(ctx, y));
+                }
                 RowSum::Add(Box::new(a), Box::new(b))
             }
             "soac.map" => match self.interchange(ctx, d, y, ty) {
