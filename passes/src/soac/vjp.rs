@@ -36,7 +36,9 @@
 //! - a `map` is a `map` over the same rows and the rows of the results'
 //!   adjoints, whose lambda recomputes the original lambda's body and then
 //!   runs its return sweep; it yields the adjoints of the rows, and of each
-//!   active free variable, whose per-row adjoints are then summed;
+//!   active free variable, whose per-row adjoints are then summed (inside
+//!   the nest where they are map nests: Note [Row sums by interchange],
+//!   `vjp/row_sums.rs`);
 //! - an `if` is an `if` on the same condition whose branches recompute the
 //!   original branch and run its return sweep, yielding the free
 //!   variables' adjoints;
@@ -79,6 +81,8 @@ use futmlir_dialects::ir::{
 use super::ad::{self, derivative, elem, is_number, Emit};
 use super::analysis::defined_inside;
 use crate::pass::{Level, Pass, PassInfo};
+
+mod row_sums;
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-vjp",
@@ -1622,10 +1626,12 @@ impl<'c> Adjoints<'c> {
         for &i in &active_xs {
             yv.push(self.adj_or_zero(old_args[i])?);
         }
+        // The free variables' adjoints are summed over the rows as
+        // planned here (Note [Row sums by interchange]).
         let got: Vec<Value> = free.iter().copied().filter(|f| self.adj.contains_key(f)).collect();
-        for &f in &got {
-            yv.push(self.adj[&f]);
-        }
+        let mut lam = row_sums::Lambda::new(self.ctx.blocks(r)[0], &ins);
+        let plans: Vec<row_sums::RowSum> = got.iter().map(|f| lam.plan(self.ctx, self.adj[f])).collect();
+        let sum_yields = lam.into_yields();
         // The pairs, each an index then a value.
         let mut pairs_of = Vec::new();
         for (f, _) in &saved_sparse {
@@ -1635,6 +1641,8 @@ impl<'c> Adjoints<'c> {
             }
             pairs_of.push((*f, ps.len()));
         }
+        let sums_at = yv.len();
+        yv.extend(&sum_yields);
         self.scopes.pop();
         self.leave(&yv, saved);
         self.restore(saved_adj);
@@ -1643,11 +1651,11 @@ impl<'c> Adjoints<'c> {
         for (j, &i) in active_xs.iter().enumerate() {
             self.add_adj(xs[i], out[j])?;
         }
-        for (j, &f) in got.iter().enumerate() {
-            let s = self.sum_rows(out[active_xs.len() + j])?;
+        for (&f, plan) in got.iter().zip(&plans) {
+            let s = self.row_sum(n, plan, &out[sums_at..])?;
             self.add_adj(f, s)?;
         }
-        let mut at = active_xs.len() + got.len();
+        let mut at = active_xs.len();
         for (f, count) in pairs_of {
             let ps: Vec<(Value, Value)> = (0..count).map(|c| (out[at + 2 * c], out[at + 2 * c + 1])).collect();
             at += 2 * count;

@@ -1,0 +1,28 @@
+-- The gradients of tests/programs/ad/vjp_matmul_shapes.fut make no array
+-- of rank 3 (their primals have none), but for grad_per_row_matrix: each
+-- free matrix's adjoint is summed over the rows inside the product's nest
+-- (Note [Row sums by interchange] in passes/src/soac/vjp/row_sums.rs),
+-- not stacked as an [n][k][m] array and reduced. The gradient of the
+-- plain product is a map over the columns of a map of redomaps over the
+-- rows: a product, Σ_i S[i][j]·x[i][k].
+-- RUN: futmlir build %S/../../programs/ad/vjp_matmul_shapes.fut --emit=soac
+-- CHECK-LABEL: sym_name = "grad_right"
+-- CHECK-NEXT: ^bb0([[N:%[0-9]+]]: i64
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK: soac.redomap([[N]],
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK-LABEL: sym_name = "grad_both"
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK-LABEL: sym_name = "grad_left"
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK-LABEL: sym_name = "grad_bias"
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK-LABEL: sym_name = "grad_twice"
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK-LABEL: sym_name = "grad_scaled"
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- A matrix each row computes of W's rank is stacked (no cheaper way).
+-- CHECK-LABEL: sym_name = "grad_per_row_matrix"
+-- CHECK-LABEL: sym_name = "grad_tanh"
+-- CHECK-NOT: {{(\[[%0-9]+\])(\[[%0-9]+\])(\[[%0-9]+\])}}
+-- CHECK: soac.return
