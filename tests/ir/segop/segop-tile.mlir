@@ -4,7 +4,7 @@
 // A matmul-like segred: its body reads `a` at (i, q) and `bt` at (j, q)
 // (Note [Block tiling]). segop-tile-options.mlir sets the sizes.
 // CHECK-LABEL: sym_name = "matmul"
-// CHECK: segop.segred({{.*}}) {level = "thread", tile = [8 : i64, 8 : i64, 8 : i64]}
+// CHECK: segop.segred({{.*}}) {level = "thread", tile = [4 : i64, 8 : i64, 8 : i64]}
 "soac.func"() ({
 ^bb0(%m: i64, %q: i64, %n: i64, %a: !fut.array<[%m][%q]f32>, %b: !fut.array<[%q][%n]f32>):
   %bt = "soac.rearrange"(%b) {perm = [1, 0]} : (!fut.array<[%q][%n]f32>) -> !fut.array<[%n][%q]f32>
@@ -28,7 +28,7 @@
 // A segmap whose body's reduction takes a row of `a` at (i) and of `bt`
 // at (j), and whose result goes on through more code (a bias): tiled.
 // CHECK-LABEL: sym_name = "linear"
-// CHECK: segop.segmap({{.*}}) {level = "thread", tile = [8 : i64, 8 : i64, 8 : i64]}
+// CHECK: segop.segmap({{.*}}) {level = "thread", tile = [4 : i64, 8 : i64, 8 : i64]}
 "soac.func"() ({
 ^bb0(%m: i64, %q: i64, %n: i64, %a: !fut.array<[%m][%q]f32>, %bt: !fut.array<[%n][%q]f32>, %w: !fut.array<[%n]f32>):
   %z = "soac.constant"() {value = 0.0 : f32} : () -> f32
