@@ -211,6 +211,12 @@ fn is_plus(ctx: &Context, region: RegionId) -> bool {
 /// `"min"` or `"max"` when operator `region` is that one binop on its two
 /// scalar arguments.
 fn min_or_max(ctx: &Context, region: RegionId) -> Option<&'static str> {
+    scalar_binop(ctx, region).filter(|k| matches!(*k, "min" | "max"))
+}
+
+/// `"min"`, `"max"` or `"mul"` when operator `region` is that one binop on
+/// its two scalar arguments.
+fn scalar_binop(ctx: &Context, region: RegionId) -> Option<&'static str> {
     let block = ctx.blocks(region)[0];
     let args = ctx.block_args(block);
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
@@ -226,10 +232,18 @@ fn min_or_max(ctx: &Context, region: RegionId) -> Option<&'static str> {
         return None;
     }
     match ctx.attr(o, "kind").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::String(s)) if ctx.str(*s) == "min" => Some("min"),
-        Some(AttrKind::String(s)) if ctx.str(*s) == "max" => Some("max"),
+        Some(AttrKind::String(s)) => ["min", "max", "mul"].into_iter().find(|k| ctx.str(*s) == *k),
         _ => None,
     }
+}
+
+/// Whether operator `region` combines tuples of numbers all of one scalar
+/// type (Note [Scan and histogram adjoints]: its Jacobians are matrices).
+fn scalar_operator(ctx: &Context, region: RegionId) -> bool {
+    let block = ctx.blocks(region)[0];
+    let args = ctx.block_args(block);
+    let t = ctx.value_type(args[0]);
+    ctx.as_scalar(t).is_some() && is_number(ctx, t) && args.iter().all(|&a| ctx.value_type(a) == t)
 }
 
 /// Make each `index` of an `index`'s result (a row: `g[i][j]` is
@@ -294,7 +308,13 @@ fn lower_to_loops(ctx: &mut Context, j: OpId, loc: Location) -> R<()> {
                 ctx.walk(o, &mut check);
             }
         }
-        if name != "soac.reduce" || !closed {
+        let parallel = closed
+            && match name {
+                "soac.reduce" => true,
+                "soac.scan" => scalar_operator(ctx, op),
+                _ => matches!(scalar_binop(ctx, op), Some("min" | "max" | "mul")),
+            };
+        if !parallel {
             todo.push(n);
         }
     });
@@ -1930,6 +1950,9 @@ impl<'c> Adjoints<'c> {
     /// adjoints from its position on (a scan of the reversed adjoints,
     /// reversed).
     fn scan(&mut self, o: OpId) -> R<()> {
+        if !is_plus(self.ctx, self.ctx.regions(o)[0]) {
+            return self.scan_general(o);
+        }
         let operands = self.ctx.operands(o).to_vec();
         let k = self.ctx.num_results(o);
         let n = self.primal(operands[0]);
@@ -1952,6 +1975,196 @@ impl<'c> Adjoints<'c> {
             }
         }
         Ok(())
+    }
+
+    /// `scan` by an operator ⊙ on tuples of scalars other than addition:
+    /// the reversed linear recurrence of Note [Scan and histogram
+    /// adjoints], solved by a `scan` of affine maps.
+    fn scan_general(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let xs = operands[1 + k..].to_vec();
+        if !xs.iter().any(|&x| self.is_active(x)) {
+            return Ok(());
+        }
+        let n = self.primal(operands[0]);
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let mut ybars = Vec::new();
+        for &r in &results {
+            ybars.push(self.adj_or_zero(r)?);
+        }
+        let pxs: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
+        let s = elem(self.ctx, self.ctx.value_type(pxs[0])).expect("a scan of numbers");
+        let et = self.ctx.scalar(s);
+        // l_i = y_{i-1}, the operator's left argument at i (l_0 = ne).
+        let mut ls = Vec::new();
+        for j in 0..k {
+            let y = self.primal(results[j]);
+            let ne = self.primal(operands[1 + j]);
+            ls.push(self.shift_right(y, ne)?);
+        }
+        let op = self.ctx.regions(o)[0];
+        let ob = self.ctx.blocks(op)[0];
+        let oargs = self.ctx.block_args(ob).to_vec();
+        for &a in &oargs {
+            self.active.insert(a);
+        }
+        self.activity(ob);
+        let mut ins = ls.clone();
+        ins.extend(&pxs);
+        // J[m][p] = ∂(l ⊙ x)_m / ∂l_p at each i: a return sweep of the
+        // operator per component m.
+        let jac = self.operator_sweeps(op, n, &ins, &[], 0..k, &mut |a, _| {
+            let one = a.constant(s, 1.0);
+            let zero = a.constant(s, 0.0);
+            (0..k)
+                .map(|m| (0..k).map(|q| if q == m { one } else { zero }).collect())
+                .collect()
+        })?;
+        // In reverse order, element j is the affine map r ↦ ȳ_i + M_i·r,
+        // i = n-1-j, M_i = J_{i+1}ᵀ (zero for the last i).
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, n, i64t);
+        let iota = self.emit1("soac.iota", &[n], it, &[]);
+        let (r, b, args) = self.new_region(&[i64t]);
+        let saved = self.enter(b);
+        let one = self.constant(Scalar::I64, 1.0);
+        let last = self.bin("sub", n, one);
+        let i = self.bin("sub", last, args[0]);
+        let zero_i = self.constant(Scalar::I64, 0.0);
+        let first = self.cmp("eq", args[0], zero_i);
+        let next = self.bin("sub", n, args[0]);
+        let next = self.select(first, i, next);
+        let zero = self.constant(s, 0.0);
+        let mut yv = Vec::new();
+        for p in 0..k {
+            for m in 0..k {
+                let v = self.emit1("soac.index", &[jac[m * k + p], next], et, &[]);
+                yv.push(self.select(first, zero, v));
+            }
+        }
+        for &yb in &ybars {
+            yv.push(self.emit1("soac.index", &[yb, i], et, &[]));
+        }
+        self.leave(&yv, saved);
+        let at = array_of(self.ctx, n, et);
+        let tys = vec![at; k * k + k];
+        let maps = self.emit("soac.map", &[n, iota], &tys, &[], vec![r]);
+        let elems: Vec<Value> = self.ctx.results(maps).collect();
+        // (Ma, ba) then (Mg, bg) ↦ (Mg·Ma, bg + Mg·ba): g after a.
+        let (cr, cb, c) = self.new_region(&vec![et; 2 * (k * k + k)]);
+        let saved = self.enter(cb);
+        let h = k * k + k;
+        let mut out = Vec::new();
+        for p in 0..k {
+            for q in 0..k {
+                let mut acc = None;
+                for m in 0..k {
+                    let t = self.bin("mul", c[h + p * k + m], c[m * k + q]);
+                    acc = Some(match acc {
+                        Some(a) => self.bin("add", a, t),
+                        None => t,
+                    });
+                }
+                out.push(acc.expect("k > 0"));
+            }
+        }
+        for p in 0..k {
+            let mut acc = c[h + k * k + p];
+            for m in 0..k {
+                let t = self.bin("mul", c[h + p * k + m], c[k * k + m]);
+                acc = self.bin("add", acc, t);
+            }
+            out.push(acc);
+        }
+        self.leave(&out, saved);
+        let one_s = self.constant(s, 1.0);
+        let zero = self.constant(s, 0.0);
+        let mut sops = vec![n];
+        for p in 0..k {
+            for q in 0..k {
+                sops.push(if p == q { one_s } else { zero });
+            }
+        }
+        sops.extend(std::iter::repeat_n(zero, k));
+        sops.extend(&elems);
+        let sc = self.emit("soac.scan", &sops, &tys, &[], vec![cr]);
+        // r_i, the whole adjoint of y_i.
+        let mut rs = Vec::new();
+        for p in 0..k {
+            let bp = self.ctx.result(sc, k * k + p);
+            rs.push(self.reversed(bp)?);
+        }
+        // x̄_i = (∂(l_i ⊙ x_i)/∂x_i)ᵀ r_i.
+        let xbars = self.operator_sweeps(op, n, &ins, &rs, k..2 * k, &mut |_, rows| vec![rows.to_vec()])?;
+        for (&x, &xb) in xs.iter().zip(&xbars) {
+            self.add_adj(x, xb)?;
+        }
+        Ok(())
+    }
+
+    /// A `map` over the rows of (new) arrays `ins` (the operator's left
+    /// then right arguments) and `extra` whose lambda runs return sweeps
+    /// of operator region `op` (old), one per list of seeds that `seeds`
+    /// gives (from the rows of `extra`): the adjoints of the arguments in
+    /// `wrt` after each sweep, as arrays of `n`.
+    fn operator_sweeps(
+        &mut self,
+        op: RegionId,
+        n: Value,
+        ins: &[Value],
+        extra: &[Value],
+        wrt: std::ops::Range<usize>,
+        seeds: &mut dyn FnMut(&mut Self, &[Value]) -> Vec<Vec<Value>>,
+    ) -> R<Vec<Value>> {
+        let ob = self.ctx.blocks(op)[0];
+        let oargs = self.ctx.block_args(ob).to_vec();
+        let mut all = ins.to_vec();
+        all.extend(extra);
+        let tys: Vec<Type> = all
+            .iter()
+            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
+            .collect();
+        let (r, b, args) = self.new_region(&tys);
+        for (&a, &v) in oargs.iter().zip(&args) {
+            self.vm.insert(a, v);
+        }
+        let saved = self.enter(b);
+        self.scopes.push(Scope::Barrier);
+        let lists = seeds(self, &args[ins.len()..]);
+        let mut yv = Vec::new();
+        for list in lists {
+            let ys = self.forward(ob)?;
+            for (&y, &sd) in ys.iter().zip(&list) {
+                self.add_adj(y, sd)?;
+            }
+            self.reverse(ob)?;
+            for &a in &oargs[wrt.clone()] {
+                yv.push(self.adj_or_zero(a)?);
+            }
+            self.forget(ob);
+        }
+        self.scopes.pop();
+        self.leave(&yv, saved);
+        Ok(self.emit_map(n, &all, r, &yv))
+    }
+
+    /// Drop the adjoints of the arguments and values of `block` (old), so
+    /// that another return sweep over it starts afresh.
+    fn forget(&mut self, block: BlockId) {
+        for a in self.ctx.block_args(block).to_vec() {
+            self.adj.remove(&a);
+        }
+        for o in self.ctx.block_ops(block).collect::<Vec<_>>() {
+            for v in self.ctx.results(o).collect::<Vec<_>>() {
+                self.adj.remove(&v);
+            }
+            for r in self.ctx.regions(o).to_vec() {
+                for b in self.ctx.blocks(r).to_vec() {
+                    self.forget(b);
+                }
+            }
+        }
     }
 
     /// `ybar[i]` where `0 <= i < size` and zero elsewhere (a row of
