@@ -873,8 +873,10 @@ impl<'c> Adjoints<'c> {
         // `o` consumes instead (Note [Reverse-mode AD]).
         let mut consumed = Vec::new();
         let note = |ctx: &Context, n: OpId, out: &mut Vec<Value>| {
+            // The adjoint of a `hist` by `*` reads its destination.
+            let reread = ctx.op_name(n) == "soac.hist" && scalar_binop(ctx, ctx.regions(n)[0]) == Some("mul");
             for v in consumed_operands(ctx, n) {
-                if (n == o || !defined_inside(ctx, v, o)) && ctx.uses(v).len() > 1 && !out.contains(&v) {
+                if (n == o || !defined_inside(ctx, v, o)) && (reread || ctx.uses(v).len() > 1) && !out.contains(&v) {
                     out.push(v);
                 }
             }
@@ -2193,6 +2195,11 @@ impl<'c> Adjoints<'c> {
     /// `hist` by addition: the destinations' adjoints are the results', and
     /// a value's is the result's adjoint at its bucket.
     fn hist(&mut self, o: OpId) -> R<()> {
+        match scalar_binop(self.ctx, self.ctx.regions(o)[0]) {
+            Some("min" | "max") => return self.hist_extremum(o),
+            Some("mul") => return self.hist_product(o),
+            _ => {}
+        }
         let operands = self.ctx.operands(o).to_vec();
         let k = self.ctx.num_results(o);
         let (n, w) = (self.primal(operands[0]), self.primal(operands[1]));
@@ -2214,6 +2221,158 @@ impl<'c> Adjoints<'c> {
                 });
             }
             Ok(out)
+        })
+    }
+
+    /// `hist` by `min` or `max` (`kind`) of scalars: a value gets its
+    /// bucket's adjoint when it is the first (lowest index) value equal
+    /// to the bucket's result, the destination where none is (Note [Scan
+    /// and histogram adjoints]).
+    fn hist_extremum(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let Some(&hbar) = self.adj.get(&self.ctx.result(o, 0)) else {
+            return Ok(());
+        };
+        let (n, w) = (self.primal(operands[0]), self.primal(operands[1]));
+        let xs = operands[4..].to_vec();
+        let region = self.ctx.regions(o)[1];
+        let h = self.primal(self.ctx.result(o, 0));
+        let bv = self.lambda_yields(region, n, &xs, &[0, 1])?;
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, n, i64t);
+        let iota = self.emit1("soac.iota", &[n], it, &[]);
+        let vt = row_type(self.ctx, self.ctx.value_type(bv[1]));
+        // Each value's index where it equals its bucket's result, n (none)
+        // elsewhere; the least of them per bucket wins.
+        let (r, b, a) = self.new_region(&[i64t, vt, i64t]);
+        let saved = self.enter(b);
+        let hv = self.gather_or_zero(h, a[0], w)?;
+        let same = self.cmp("eq", a[1], hv);
+        let cand = self.select(same, a[2], n);
+        self.leave(&[cand], saved);
+        let cands = self.emit("soac.map", &[n, bv[0], bv[1], iota], &[it], &[], vec![r]);
+        let cands = self.ctx.result(cands, 0);
+        let (op, ob, oargs) = self.new_region(&[i64t, i64t]);
+        let saved = self.enter(ob);
+        let m = self.bin("min", oargs[0], oargs[1]);
+        self.leave(&[m], saved);
+        let (lam, lb, largs) = self.new_region(&[i64t, i64t]);
+        let saved = self.enter(lb);
+        self.leave(&[largs[0], largs[1]], saved);
+        let dest = self.filled(&[w], n);
+        let wt = self.ctx.value_type(dest);
+        let win = self.emit("soac.hist", &[n, w, dest, n, bv[0], cands], &[wt], &[], vec![op, lam]);
+        let win = self.ctx.result(win, 0);
+        // The destination's adjoint: the buckets no value won.
+        let ht = self.ctx.value_type(hbar);
+        let (r, b, a) = self.new_region(&[i64t, vt]);
+        let saved = self.enter(b);
+        let none = self.cmp("eq", a[0], n);
+        let zero = self.konst(a[1], 0.0);
+        let d = self.select(none, a[1], zero);
+        self.leave(&[d], saved);
+        let dbar = self.emit("soac.map", &[w, win, hbar], &[ht], &[], vec![r]);
+        let dbar = self.ctx.result(dbar, 0);
+        self.add_adj(operands[2], dbar)?;
+        self.map_adjoint(o, region, n, &xs, &[iota], &mut |s, ys, rows| {
+            let bk = s.primal(ys[0]);
+            let wb = s.gather_or_zero(win, bk, w)?;
+            let hb = s.gather_or_zero(hbar, bk, w)?;
+            let zero = s.constant(Scalar::I64, 0.0);
+            let ge = s.cmp("le", zero, bk);
+            let lt = s.cmp("lt", bk, w);
+            let inb = s.bin("and", ge, lt);
+            let mine = s.cmp("eq", wb, rows[0]);
+            let chosen = s.bin("and", inb, mine);
+            let z = s.konst(hb, 0.0);
+            Ok(vec![None, Some(s.select(chosen, hb, z))])
+        })
+    }
+
+    /// `hist` by `*` of scalars: per bucket, the product `p` of the
+    /// nonzero factors (the destination's included) and their number of
+    /// zeros `z`; a factor `v`'s adjoint is the bucket's times `p / v`
+    /// when `z = 0`, `p` when `v` is the only zero, and 0 otherwise
+    /// (Note [Scan and histogram adjoints]).
+    fn hist_product(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let Some(&hbar) = self.adj.get(&self.ctx.result(o, 0)) else {
+            return Ok(());
+        };
+        let (n, w) = (self.primal(operands[0]), self.primal(operands[1]));
+        let xs = operands[4..].to_vec();
+        let region = self.ctx.regions(o)[1];
+        let dst = self.primal(operands[2]);
+        let bv = self.lambda_yields(region, n, &xs, &[0, 1])?;
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let vt = row_type(self.ctx, self.ctx.value_type(bv[1]));
+        let ht = self.ctx.value_type(hbar);
+        let cnt_t = array_of(self.ctx, w, i64t);
+        // A factor as (nonzero part, zero count).
+        let split = |s: &mut Self, v: Value| {
+            let zero = s.konst(v, 0.0);
+            let one = s.konst(v, 1.0);
+            let is0 = s.cmp("eq", v, zero);
+            let p = s.select(is0, one, v);
+            let c1 = s.constant(Scalar::I64, 1.0);
+            let c0 = s.constant(Scalar::I64, 0.0);
+            (p, s.select(is0, c1, c0))
+        };
+        let (r, b, a) = self.new_region(&[vt]);
+        let saved = self.enter(b);
+        let (p, c) = split(self, a[0]);
+        self.leave(&[p, c], saved);
+        let dsplit = self.emit("soac.map", &[w, dst], &[ht, cnt_t], &[], vec![r]);
+        let (dp, dz) = (self.ctx.result(dsplit, 0), self.ctx.result(dsplit, 1));
+        let (op, ob, oa) = self.new_region(&[vt, i64t, vt, i64t]);
+        let saved = self.enter(ob);
+        let p = self.bin("mul", oa[0], oa[2]);
+        let c = self.bin("add", oa[1], oa[3]);
+        self.leave(&[p, c], saved);
+        let (lam, lb, la) = self.new_region(&[i64t, vt]);
+        let saved = self.enter(lb);
+        let (p, c) = split(self, la[1]);
+        self.leave(&[la[0], p, c], saved);
+        let one = self.constant(elem(self.ctx, vt).expect("a number"), 1.0);
+        let zero = self.constant(Scalar::I64, 0.0);
+        let pz = self.emit(
+            "soac.hist",
+            &[n, w, dp, dz, one, zero, bv[0], bv[1]],
+            &[ht, cnt_t],
+            &[],
+            vec![op, lam],
+        );
+        let (ps, zs) = (self.ctx.result(pz, 0), self.ctx.result(pz, 1));
+        // ∂/∂v of the bucket's product, times its adjoint.
+        let factor = |s: &mut Self, v: Value, p: Value, z: Value, hb: Value| {
+            let zero = s.konst(v, 0.0);
+            let one = s.konst(v, 1.0);
+            let is0 = s.cmp("eq", v, zero);
+            let safe = s.select(is0, one, v);
+            let q = s.bin("div", p, safe);
+            let c0 = s.constant(Scalar::I64, 0.0);
+            let c1 = s.constant(Scalar::I64, 1.0);
+            let none = s.cmp("eq", z, c0);
+            let only = s.cmp("eq", z, c1);
+            let only = s.bin("and", only, is0);
+            let d = s.select(only, p, zero);
+            let d = s.select(none, q, d);
+            s.bin("mul", hb, d)
+        };
+        let (r, b, a) = self.new_region(&[vt, vt, i64t, vt]);
+        let saved = self.enter(b);
+        let d = factor(self, a[0], a[1], a[2], a[3]);
+        self.leave(&[d], saved);
+        let dbar = self.emit("soac.map", &[w, dst, ps, zs, hbar], &[ht], &[], vec![r]);
+        let dbar = self.ctx.result(dbar, 0);
+        self.add_adj(operands[2], dbar)?;
+        self.map_adjoint(o, region, n, &xs, &[], &mut |s, ys, _| {
+            let bk = s.primal(ys[0]);
+            let v = s.primal(ys[1]);
+            let p = s.gather_or_zero(ps, bk, w)?;
+            let z = s.gather_or_zero(zs, bk, w)?;
+            let hb = s.gather_or_zero(hbar, bk, w)?;
+            Ok(vec![None, Some(factor(s, v, p, z, hb))])
         })
     }
 
