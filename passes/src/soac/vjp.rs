@@ -78,27 +78,55 @@ use futmlir_dialects::ir::{
 
 use super::ad::{self, derivative, elem, is_number, Emit};
 use super::analysis::defined_inside;
-use crate::pass::{Level, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-vjp",
     description: "Reverse-mode AD: replace each soac.vjp by its region's primal and adjoint program",
-    options: &[],
+    options: &[OptionSpec {
+        name: "loop",
+        kind: OptionKind::Enum(&["tape", "recompute", "checkpoint"]),
+        default: "tape",
+        help: "what the return sweep of a loop restores its merge values from: a tape of every iteration's, \
+               a recomputation from the initial ones, or checkpoints every √n iterations \
+               (Note [Loop strategies])",
+    }],
     reads: &[Level::Soac],
     writes: None,
-    create: &|_, _| Box::new(Vjp),
+    create: &|o: &Options, _| {
+        let loops = match o.string("loop") {
+            "recompute" => LoopStrategy::Recompute,
+            "checkpoint" => LoopStrategy::Checkpoint,
+            _ => LoopStrategy::Tape,
+        };
+        Box::new(Vjp { loops })
+    },
 };
 
-struct Vjp;
+struct Vjp {
+    loops: LoopStrategy,
+}
 
 impl Pass for Vjp {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
-        ad::run(ctx, op, "soac.vjp")
+        ad::run(ctx, op, "soac.vjp", self.loops)
     }
 }
 
+/// How the return sweep of a `loop` gets each iteration's merge values
+/// (Note [Loop strategies]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum LoopStrategy {
+    /// A tape row per iteration.
+    Tape,
+    /// From the initial values, running the body again up to the iteration.
+    Recompute,
+    /// From the latest of the checkpoints taken every ⌈√n⌉ iterations.
+    Checkpoint,
+}
+
 /// Replace `soac.vjp` `j` by its primal and adjoint program.
-pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
+pub(super) fn differentiate(ctx: &mut Context, j: OpId, loops: LoopStrategy) -> R<()> {
     let loc = ctx.location(j);
     lower_to_loops(ctx, j, loc)?;
     combine_indexes(ctx, j);
@@ -109,6 +137,7 @@ pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
         owned: HashSet::new(),
         active: HashSet::new(),
         tapes: HashMap::new(),
+        loops,
         sparse: HashMap::new(),
         scopes: Vec::new(),
         at: InsertPoint::Before(j),
@@ -147,6 +176,17 @@ enum Scope {
     Barrier,
 }
 
+/// A loop of the forward sweep: its iteration count, the tape of each
+/// merge value (`None`: never read, no tape) and, unless every iteration
+/// has its row, the stride between the iterations that have one (Note
+/// [Loop strategies]).
+#[derive(Clone)]
+struct Taped {
+    n: Value,
+    tapes: Vec<Option<Value>>,
+    stride: Option<Value>,
+}
+
 /// The state of differentiating one `soac.vjp`.
 struct Adjoints<'c> {
     ctx: &'c mut Context,
@@ -161,7 +201,9 @@ struct Adjoints<'c> {
     active: HashSet<Value>,
     /// Each `loop` of the forward sweep: its iteration count and the tape
     /// of each merge value (`None`: never read, no tape).
-    tapes: HashMap<OpId, (Value, Vec<Option<Value>>)>,
+    tapes: HashMap<OpId, Taped>,
+    /// The strategy for loops (Note [Loop strategies]).
+    loops: LoopStrategy,
     /// The sparse adjoints of arrays (Note [Sparse adjoints]): (flat
     /// index, value) pairs, scalars or arrays of them of one shape.
     sparse: HashMap<Value, Vec<(Value, Value)>>,
@@ -946,6 +988,25 @@ impl<'c> Adjoints<'c> {
             self.count_iterations(o, &inits)?
         };
         let n64 = self.as_i64(n);
+        let stride = match self.loops {
+            LoopStrategy::Tape => None,
+            LoopStrategy::Recompute => {
+                let one = self.konst(n, 1.0);
+                Some(self.bin("max", n, one))
+            }
+            LoopStrategy::Checkpoint => Some(self.sqrt_stride(n)),
+        };
+        // The tape's rows: ⌈n / stride⌉ (`n >= 0`, `stride >= 1`).
+        let rows = match stride {
+            None => n64,
+            Some(st) => {
+                let st = self.as_i64(st);
+                let one = self.constant(Scalar::I64, 1.0);
+                let up = self.bin("add", n64, st);
+                let up = self.bin("sub", up, one);
+                self.bin("div", up, st)
+            }
+        };
         let taped: Vec<bool> = params
             .iter()
             .map(|&p| self.ctx.as_scalar(self.ctx.value_type(p)).is_some() || self.read(p))
@@ -962,12 +1023,12 @@ impl<'c> Adjoints<'c> {
                 // Every row is written before it is read: any contents do.
                 let t = match elem(self.ctx, self.ctx.value_type(init)) {
                     Some(s) if self.ctx.as_scalar(self.ctx.value_type(init)).is_none() => {
-                        let mut dims = vec![n64];
+                        let mut dims = vec![rows];
                         dims.extend(self.sizes(init));
                         let z = self.constant(s, 0.0);
                         self.filled(&dims, z)
                     }
-                    _ => self.replicate(n64, init),
+                    _ => self.replicate(rows, init),
                 };
                 tys.push(self.ctx.value_type(t));
                 loop_ops.push(t);
@@ -1008,16 +1069,36 @@ impl<'c> Adjoints<'c> {
         }
         // The tapes record the merge values first, before the body may
         // update them in place.
-        let i64i = self.as_i64(new_args[0]);
-        let mut tape_ys = Vec::new();
-        let mut ti = 1 + m;
-        for j in 0..m {
-            if taped[j] {
-                let t = self.ctx.value_type(new_args[ti]);
-                tape_ys.push(self.emit1("soac.update", &[new_args[ti], i64i, new_args[1 + j]], t, &[]));
-                ti += 1;
+        let record: Vec<(Value, Value)> = (0..m)
+            .filter(|&j| taped[j])
+            .enumerate()
+            .map(|(c, j)| (new_args[1 + m + c], new_args[1 + j]))
+            .collect();
+        let tape_ys = match stride {
+            None => {
+                let i64i = self.as_i64(new_args[0]);
+                self.record(&record, i64i)
             }
-        }
+            // Only the first iteration of each stride writes its row.
+            Some(st) => {
+                let rem = self.bin("mod", new_args[0], st);
+                let zero = self.konst(n, 0.0);
+                let first = self.cmp("eq", rem, zero);
+                let row = self.bin("div", new_args[0], st);
+                let row = self.as_i64(row);
+                let tys: Vec<Type> = record.iter().map(|&(t, _)| self.ctx.value_type(t)).collect();
+                let (tr, tb, _) = self.new_region(&[]);
+                let saved = self.enter(tb);
+                let ups = self.record(&record, row);
+                self.leave(&ups, saved);
+                let (er, eb, _) = self.new_region(&[]);
+                let saved = self.enter(eb);
+                let same: Vec<Value> = record.iter().map(|&(t, _)| t).collect();
+                self.leave(&same, saved);
+                let f = self.emit("soac.if", &[first], &tys, &[], vec![tr, er]);
+                self.ctx.results(f).collect()
+            }
+        };
         let ys = self.forward(block)?;
         let mut yv: Vec<Value> = ys.iter().map(|&y| self.primal(y)).collect();
         yv.extend(&tape_ys);
@@ -1037,8 +1118,33 @@ impl<'c> Adjoints<'c> {
                 new[k - 1]
             }));
         }
-        self.tapes.insert(o, (n, tapes));
+        self.tapes.insert(o, Taped { n, tapes, stride });
         Ok(())
+    }
+
+    /// Each (tape, value) of `record` with the value written at `row`.
+    fn record(&mut self, record: &[(Value, Value)], row: Value) -> Vec<Value> {
+        record
+            .iter()
+            .map(|&(tape, v)| {
+                let t = self.ctx.value_type(tape);
+                self.emit1("soac.update", &[tape, row, v], t, &[])
+            })
+            .collect()
+    }
+
+    /// `max(1, ⌈√n⌉)` in `n`'s integer type: the checkpoint stride.
+    fn sqrt_stride(&mut self, n: Value) -> Value {
+        let nt = self.ctx.value_type(n);
+        let f64t = self.ctx.scalar(Scalar::F64);
+        let k = self.kind("sitofp");
+        let nf = self.emit1("soac.convop", &[n], f64t, &[("kind", k)]);
+        let r = self.un("sqrt", nf);
+        let r = self.un("ceil", r);
+        let k = self.kind("fptosi");
+        let st = self.emit1("soac.convop", &[r], nt, &[("kind", k)]);
+        let one = self.konst(n, 1.0);
+        self.bin("max", st, one)
     }
 
     /// The number of iterations of while loop `o` from `inits` (copies): a
@@ -2715,11 +2821,35 @@ impl<'c> Adjoints<'c> {
         ad::inline(self.ctx, r, &mut vm, args, self.at)
     }
 
+    /// The merge values of `loop` `o` (old) after `count` more iterations
+    /// from `vals` (new), the first being iteration `base`: the body run
+    /// again, primal only (Note [Loop strategies]).
+    fn rerun(&mut self, o: OpId, count: Value, base: Value, vals: &[Value]) -> Vec<Value> {
+        let region = self.ctx.regions(o)[0];
+        let for_loop = self.ctx.block_args(self.ctx.blocks(region)[0]).len() > vals.len();
+        let mut tys = vec![self.ctx.value_type(count)];
+        tys.extend(vals.iter().map(|&v| self.ctx.value_type(v)));
+        let (r, b, args) = self.new_region(&tys);
+        let saved = self.enter(b);
+        let mut ins = Vec::new();
+        if for_loop {
+            ins.push(self.bin("add", base, args[0]));
+        }
+        ins.extend(&args[1..]);
+        let ys = self.inline(region, &ins);
+        self.leave(&ys, saved);
+        let mut ops = vec![count];
+        ops.extend(vals);
+        let form = self.kind("for");
+        let l = self.emit("soac.loop", &ops, &tys[1..], &[("form", form)], vec![r]);
+        self.ctx.results(l).collect()
+    }
+
     /// `loop`: a loop over the iterations backwards that restores the merge
     /// values from the tapes, recomputes the body and runs its return
     /// sweep, carrying the merge values' adjoints and the free variables'.
     fn loop_(&mut self, o: OpId) -> R<()> {
-        let Some((n, tapes)) = self.tapes.get(&o).cloned() else {
+        let Some(Taped { n, tapes, stride }) = self.tapes.get(&o).cloned() else {
             return Err(self.unsupported("a loop the forward sweep did not record"));
         };
         let region = self.ctx.regions(o)[0];
@@ -2760,10 +2890,17 @@ impl<'c> Adjoints<'c> {
         let one = self.konst(n, 1.0);
         let last = self.bin("sub", n, one);
         let i = self.bin("sub", last, new_args[0]);
-        let i64i = self.as_i64(i);
-        if for_loop {
-            self.vm.insert(old_args[0], i);
-        }
+        // The tape row and the iterations to run again from it.
+        let (row, from) = match stride {
+            None => (i, None),
+            Some(st) => {
+                let c = self.bin("div", i, st);
+                let base = self.bin("mul", c, st);
+                (c, Some(base))
+            }
+        };
+        let i64i = self.as_i64(row);
+        let mut restored = Vec::new();
         for (j, &p) in params.iter().enumerate() {
             let pt = {
                 let t = self.ctx.value_type(p);
@@ -2785,6 +2922,16 @@ impl<'c> Adjoints<'c> {
                     self.zero(init)?
                 }
             };
+            restored.push(v);
+        }
+        if let Some(base) = from {
+            let todo = self.bin("sub", i, base);
+            restored = self.rerun(o, todo, base, &restored);
+        }
+        if for_loop {
+            self.vm.insert(old_args[0], i);
+        }
+        for (&p, &v) in params.iter().zip(&restored) {
             self.vm.insert(p, v);
         }
         let mut stash_vals = free.clone();
