@@ -187,6 +187,15 @@ struct Taped {
     stride: Option<Value>,
 }
 
+/// Where the return sweep of a loop finds an iteration `i`'s merge values
+/// (Note [Loop strategies]).
+enum Restore {
+    /// Row `i - base` of the tapes (every iteration of the sweep has one).
+    Rows(Vec<Option<Value>>),
+    /// Row `i / stride` of the tapes, then the body run again up to `i`.
+    Rerun(Vec<Option<Value>>, Value),
+}
+
 /// The state of differentiating one `soac.vjp`.
 struct Adjoints<'c> {
     ctx: &'c mut Context,
@@ -1020,16 +1029,7 @@ impl<'c> Adjoints<'c> {
         }));
         for (j, &init) in inits.iter().enumerate() {
             if taped[j] {
-                // Every row is written before it is read: any contents do.
-                let t = match elem(self.ctx, self.ctx.value_type(init)) {
-                    Some(s) if self.ctx.as_scalar(self.ctx.value_type(init)).is_none() => {
-                        let mut dims = vec![rows];
-                        dims.extend(self.sizes(init));
-                        let z = self.constant(s, 0.0);
-                        self.filled(&dims, z)
-                    }
-                    _ => self.replicate(rows, init),
-                };
+                let t = self.new_tape(rows, init);
                 tys.push(self.ctx.value_type(t));
                 loop_ops.push(t);
             }
@@ -1120,6 +1120,20 @@ impl<'c> Adjoints<'c> {
         }
         self.tapes.insert(o, Taped { n, tapes, stride });
         Ok(())
+    }
+
+    /// A tape of `rows` (i64) rows of the type of (new) value `init`.
+    fn new_tape(&mut self, rows: Value, init: Value) -> Value {
+        // Every row is written before it is read: any contents do.
+        match elem(self.ctx, self.ctx.value_type(init)) {
+            Some(s) if self.ctx.as_scalar(self.ctx.value_type(init)).is_none() => {
+                let mut dims = vec![rows];
+                dims.extend(self.sizes(init));
+                let z = self.constant(s, 0.0);
+                self.filled(&dims, z)
+            }
+            _ => self.replicate(rows, init),
+        }
     }
 
     /// Each (tape, value) of `record` with the value written at `row`.
@@ -2823,43 +2837,70 @@ impl<'c> Adjoints<'c> {
 
     /// The merge values of `loop` `o` (old) after `count` more iterations
     /// from `vals` (new), the first being iteration `base`: the body run
-    /// again, primal only (Note [Loop strategies]).
-    fn rerun(&mut self, o: OpId, count: Value, base: Value, vals: &[Value]) -> Vec<Value> {
+    /// again, primal only (Note [Loop strategies]); and, for each merge
+    /// value with a tape in `record` (empty: none), a new tape of its
+    /// values at the start of each of the `count` iterations.
+    fn rerun(
+        &mut self,
+        o: OpId,
+        count: Value,
+        base: Value,
+        vals: &[Value],
+        record: &[Option<Value>],
+    ) -> R<(Vec<Value>, Vec<Option<Value>>)> {
         let region = self.ctx.regions(o)[0];
-        let for_loop = self.ctx.block_args(self.ctx.blocks(region)[0]).len() > vals.len();
+        let m = vals.len();
+        let for_loop = self.ctx.block_args(self.ctx.blocks(region)[0]).len() > m;
+        let rows = self.as_i64(count);
+        let mut inits = vals.to_vec();
+        let taped: Vec<usize> = (0..record.len()).filter(|&j| record[j].is_some()).collect();
+        for &j in &taped {
+            let t = self.new_tape(rows, vals[j]);
+            inits.push(t);
+        }
         let mut tys = vec![self.ctx.value_type(count)];
-        tys.extend(vals.iter().map(|&v| self.ctx.value_type(v)));
+        tys.extend(inits.iter().map(|&v| self.ctx.value_type(v)));
         let (r, b, args) = self.new_region(&tys);
         let saved = self.enter(b);
+        let pairs: Vec<(Value, Value)> = taped
+            .iter()
+            .enumerate()
+            .map(|(c, &j)| (args[1 + m + c], args[1 + j]))
+            .collect();
+        let at = self.as_i64(args[0]);
+        let ups = self.record(&pairs, at);
         let mut ins = Vec::new();
         if for_loop {
             ins.push(self.bin("add", base, args[0]));
         }
-        ins.extend(&args[1..]);
-        let ys = self.inline(region, &ins);
+        ins.extend(&args[1..1 + m]);
+        let mut ys = self.inline(region, &ins);
+        ys.extend(ups);
         self.leave(&ys, saved);
         let mut ops = vec![count];
-        ops.extend(vals);
+        ops.extend(&inits);
         let form = self.kind("for");
         let l = self.emit("soac.loop", &ops, &tys[1..], &[("form", form)], vec![r]);
-        self.ctx.results(l).collect()
+        let out: Vec<Value> = self.ctx.results(l).collect();
+        let mut tapes = vec![None; record.len()];
+        for (c, &j) in taped.iter().enumerate() {
+            tapes[j] = Some(out[m + c]);
+        }
+        Ok((out[..m].to_vec(), tapes))
     }
 
     /// `loop`: a loop over the iterations backwards that restores the merge
-    /// values from the tapes, recomputes the body and runs its return
-    /// sweep, carrying the merge values' adjoints and the free variables'.
+    /// values (from the tapes, Note [Loop strategies]), recomputes the
+    /// body and runs its return sweep, carrying the merge values' adjoints
+    /// and the free variables'.
     fn loop_(&mut self, o: OpId) -> R<()> {
         let Some(Taped { n, tapes, stride }) = self.tapes.get(&o).cloned() else {
             return Err(self.unsupported("a loop the forward sweep did not record"));
         };
-        let region = self.ctx.regions(o)[0];
-        let block = self.ctx.blocks(region)[0];
-        let old_args = self.ctx.block_args(block).to_vec();
         let results: Vec<Value> = self.ctx.results(o).collect();
         let operands = self.ctx.operands(o).to_vec();
         let m = results.len();
-        let for_loop = old_args.len() > m;
-        let params = old_args[old_args.len() - m..].to_vec();
+        let params = self.merge_params(o);
         let inits = operands[operands.len() - m..].to_vec();
         let nums: Vec<usize> = (0..m)
             .filter(|&j| self.number(params[j]) && self.is_active(params[j]))
@@ -2882,59 +2923,113 @@ impl<'c> Adjoints<'c> {
             };
             carried.push(a);
         }
-        let mut tys = vec![self.ctx.value_type(n)];
-        tys.extend(carried.iter().map(|&v| self.ctx.value_type(v)));
-        let (r, nb, new_args) = self.new_region(&tys);
-        let saved = self.enter(nb);
-        // The iteration this one undoes: n - 1 - k.
-        let one = self.konst(n, 1.0);
-        let last = self.bin("sub", n, one);
-        let i = self.bin("sub", last, new_args[0]);
-        // The tape row and the iterations to run again from it.
-        let (row, from) = match stride {
-            None => (i, None),
-            Some(st) => {
-                let c = self.bin("div", i, st);
-                let base = self.bin("mul", c, st);
-                (c, Some(base))
-            }
+        let zero = self.konst(n, 0.0);
+        let out = match (self.loops, stride) {
+            (LoopStrategy::Checkpoint, Some(st)) => self.segments(o, n, st, &tapes, &carried, &nums, &free)?,
+            (_, Some(st)) => self.return_loop(o, n, zero, &Restore::Rerun(tapes, st), &carried, &nums, &free)?,
+            (_, None) => self.return_loop(o, n, zero, &Restore::Rows(tapes), &carried, &nums, &free)?,
         };
-        let i64i = self.as_i64(row);
-        let mut restored = Vec::new();
+        // The loop's results are the free variables' whole adjoints (set
+        // first: an initial merge value may be a free variable too).
+        for (c, &f) in free.iter().enumerate() {
+            self.adj.insert(f, out[nums.len() + c]);
+        }
+        for (c, &j) in nums.iter().enumerate() {
+            self.add_adj(inits[j], out[c])?;
+        }
+        Ok(())
+    }
+
+    /// The merge parameters of `loop` `o` (old): its body's arguments but
+    /// the index.
+    fn merge_params(&self, o: OpId) -> Vec<Value> {
+        let block = self.ctx.blocks(self.ctx.regions(o)[0])[0];
+        let args = self.ctx.block_args(block);
+        args[args.len() - self.ctx.num_results(o)..].to_vec()
+    }
+
+    /// The merge values of `loop` `o` (old) at row `row` (i64) of `tapes`:
+    /// copies of the rows, or, for a merge value without a tape (never
+    /// read, Note [Reverse-mode AD]), a stand-in whose uses are dead code.
+    fn tape_rows(&mut self, o: OpId, tapes: &[Option<Value>], row: Value) -> R<Vec<Value>> {
+        let params = self.merge_params(o);
+        let operands = self.ctx.operands(o).to_vec();
+        let inits = &operands[operands.len() - params.len()..];
+        let mut out = Vec::new();
         for (j, &p) in params.iter().enumerate() {
             let pt = {
                 let t = self.ctx.value_type(p);
                 self.ctx.map_type(t, &self.vm)
             };
-            let v = match tapes[j] {
+            out.push(match tapes[j] {
                 Some(tape) => {
-                    let row = self.emit1("soac.index", &[tape, i64i], pt, &[]);
+                    let r = self.emit1("soac.index", &[tape, row], pt, &[]);
                     if self.ctx.as_scalar(pt).is_some() {
-                        row
+                        r
                     } else {
-                        self.emit1("soac.copy", &[row], pt, &[])
+                        self.emit1("soac.copy", &[r], pt, &[])
                     }
                 }
-                // Never read (Note [Reverse-mode AD]): a stand-in whose
-                // uses are dead code.
                 None => {
                     let init = self.primal(inits[j]);
                     self.zero(init)?
                 }
-            };
-            restored.push(v);
+            });
         }
-        if let Some(base) = from {
-            let todo = self.bin("sub", i, base);
-            restored = self.rerun(o, todo, base, &restored);
-        }
+        Ok(out)
+    }
+
+    /// The return sweep of `loop` `o` (old) over its iterations `base +
+    /// count - 1` down to `base`, from the adjoints `carried` (of the
+    /// merge values `nums`, then of the free variables `free`), finding
+    /// each iteration's merge values as `restore` says; the adjoints after
+    /// it.
+    #[allow(clippy::too_many_arguments)]
+    fn return_loop(
+        &mut self,
+        o: OpId,
+        count: Value,
+        base: Value,
+        restore: &Restore,
+        carried: &[Value],
+        nums: &[usize],
+        free: &[Value],
+    ) -> R<Vec<Value>> {
+        let region = self.ctx.regions(o)[0];
+        let block = self.ctx.blocks(region)[0];
+        let old_args = self.ctx.block_args(block).to_vec();
+        let params = self.merge_params(o);
+        let for_loop = old_args.len() > params.len();
+        let mut tys = vec![self.ctx.value_type(count)];
+        tys.extend(carried.iter().map(|&v| self.ctx.value_type(v)));
+        let (r, nb, new_args) = self.new_region(&tys);
+        let saved = self.enter(nb);
+        // The iteration this one undoes: base + count - 1 - k.
+        let one = self.konst(count, 1.0);
+        let last = self.bin("sub", count, one);
+        let back = self.bin("sub", last, new_args[0]);
+        let i = self.bin("add", base, back);
+        let restored = match restore {
+            Restore::Rows(tapes) => {
+                let row = self.as_i64(back);
+                self.tape_rows(o, tapes, row)?
+            }
+            Restore::Rerun(tapes, st) => {
+                let c = self.bin("div", i, *st);
+                let from = self.bin("mul", c, *st);
+                let row = self.as_i64(c);
+                let vals = self.tape_rows(o, tapes, row)?;
+                let todo = self.bin("sub", i, from);
+                self.rerun(o, todo, from, &vals, &[])?.0
+            }
+        };
         if for_loop {
             self.vm.insert(old_args[0], i);
         }
         for (&p, &v) in params.iter().zip(&restored) {
             self.vm.insert(p, v);
         }
-        let mut stash_vals = free.clone();
+        let mut stash_vals = free.to_vec();
         stash_vals.extend(&params);
         let saved_adj = self.stash(&stash_vals);
         self.scopes.push(Scope::Barrier);
@@ -2951,28 +3046,61 @@ impl<'c> Adjoints<'c> {
         }
         self.reverse(block)?;
         let mut yv = Vec::new();
-        for &j in &nums {
+        for &j in nums {
             yv.push(self.adj_or_zero(params[j])?);
         }
-        for &f in &free {
+        for &f in free {
             yv.push(self.adj[&f]);
         }
         self.scopes.pop();
         self.restore(saved_adj);
         self.leave(&yv, saved);
-        let mut ops = vec![n];
-        ops.extend(&carried);
+        let mut ops = vec![count];
+        ops.extend(carried);
         let form = self.kind("for");
         let l = self.emit("soac.loop", &ops, &tys[1..], &[("form", form)], vec![r]);
-        let out: Vec<Value> = self.ctx.results(l).collect();
-        // The loop's results are the free variables' whole adjoints (set
-        // first: an initial merge value may be a free variable too).
-        for (c, &f) in free.iter().enumerate() {
-            self.adj.insert(f, out[nums.len() + c]);
-        }
-        for (c, &j) in nums.iter().enumerate() {
-            self.add_adj(inits[j], out[c])?;
-        }
-        Ok(())
+        Ok(self.ctx.results(l).collect())
+    }
+
+    /// The checkpointed return sweep of `loop` `o` (old) of `n` iterations
+    /// with a checkpoint every `st` in `tapes`: for each segment, last
+    /// first, the body run again from its checkpoint recording a tape of
+    /// the segment, then the segment's return sweep from that tape (Note
+    /// [Loop strategies]).
+    #[allow(clippy::too_many_arguments)]
+    fn segments(
+        &mut self,
+        o: OpId,
+        n: Value,
+        st: Value,
+        tapes: &[Option<Value>],
+        carried: &[Value],
+        nums: &[usize],
+        free: &[Value],
+    ) -> R<Vec<Value>> {
+        let one = self.konst(n, 1.0);
+        let up = self.bin("add", n, st);
+        let up = self.bin("sub", up, one);
+        let rows = self.bin("div", up, st);
+        let mut tys = vec![self.ctx.value_type(n)];
+        tys.extend(carried.iter().map(|&v| self.ctx.value_type(v)));
+        let (r, b, args) = self.new_region(&tys);
+        let saved = self.enter(b);
+        let one = self.konst(n, 1.0);
+        let last = self.bin("sub", rows, one);
+        let c = self.bin("sub", last, args[0]);
+        let base = self.bin("mul", c, st);
+        let rest = self.bin("sub", n, base);
+        let len = self.bin("min", st, rest);
+        let row = self.as_i64(c);
+        let vals = self.tape_rows(o, tapes, row)?;
+        let (_, seg) = self.rerun(o, len, base, &vals, tapes)?;
+        let ys = self.return_loop(o, len, base, &Restore::Rows(seg), &args[1..], nums, free)?;
+        self.leave(&ys, saved);
+        let mut ops = vec![rows];
+        ops.extend(carried);
+        let form = self.kind("for");
+        let l = self.emit("soac.loop", &ops, &tys[1..], &[("form", form)], vec![r]);
+        Ok(self.ctx.results(l).collect())
     }
 }
