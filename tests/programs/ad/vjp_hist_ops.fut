@@ -10,6 +10,7 @@
 -- entry: extrema
 -- input { [5.0, 5.0, 5.0] [2.0, 2.0, 9.0] [3.0, 7.0, 1.0, 4.0, 1.0] }
 -- output { [0.0, 10.0, 0.0] [0.0, 0.0, 1.0, 100.0, 0.0] [0.0, 0.0, 100.0] [1.0, 10.0, 0.0, 0.0, 0.0] }
+-- structure { Loop 0 }
 entry extrema (d1: [3]f64) (d2: [3]f64) (vs: [5]f64) =
   let is = [0, 1, 0, 2, 0]
   let (a, b) = vjp (\(d, v) -> reduce_by_index (copy d) f64.min f64.inf is v) (d1, vs) [1, 10, 100]
@@ -36,6 +37,7 @@ entry outside (vs: [5]f64) =
 -- output { [6.0, 0.0, 0.0] [3.0, 2.0, 100.0, 0.0, 0.0, 0.0, 0.0] }
 -- input { [0.0, 2.0, 3.0] [2.0, 3.0, 0.0, 5.0, 0.0, 0.0, 7.0] }
 -- output { [6.0, 0.0, 0.0] [0.0, 0.0, 100.0, 0.0, 0.0, 0.0, 0.0] }
+-- structure { Loop 0 }
 entry products (d: [3]f64) (vs: [7]f64) =
   let is = [0, 0, 1, 1, 2, 2, -1]
   in vjp (\(d, v) -> reduce_by_index (copy d) (*) 1 is v) (d, vs) [1, 10, 100]
