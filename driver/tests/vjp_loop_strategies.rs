@@ -22,12 +22,19 @@ fn pipeline(strategy: &str) -> String {
         .output()
         .unwrap();
     let p = String::from_utf8_lossy(&o.stderr).trim().to_string();
-    assert!(p.contains("soac-vjp{loop=tape}"), "the default pipeline tapes loops: {p}");
+    assert!(
+        p.contains("soac-vjp{loop=tape}"),
+        "the default pipeline tapes loops: {p}"
+    );
     p.replace("soac-vjp{loop=tape}", &format!("soac-vjp{{loop={strategy}}}"))
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 #[test]
