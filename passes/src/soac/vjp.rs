@@ -176,20 +176,20 @@ type R<T> = Result<T, Diagnostic>;
 // language requires it to be neutral, so it does not change the result.
 //
 // *Histogram* by `min`/`max` (argmin bookkeeping): a bucket's result is
-// one of its values or its destination element. A `map` marks each value
-// equal to its bucket's result with its index (else `n`); a `hist` by
-// `min` of those indices picks, per bucket, the first such value, which
-// gets the bucket's adjoint; a bucket no value won gives it to the
-// destination (a tie between a value and the destination goes to the
-// value).
+// its destination element or one of its values. The destination gets the
+// bucket's adjoint where it equals the result (it wins ties, as in
+// Futhark: tests reducebyindexminmax*); elsewhere a `map` marks each
+// value equal to its bucket's result with its index (else `n`), and a
+// `hist` by `min` of those indices picks the first such value, which gets
+// the adjoint. The rule reads the destination, so the forward sweep copies
+// it before the `hist` consumes it.
 //
 // *Histogram* by `*`: a bucket's result is the product of its
 // destination element and values. A `hist` of (product of the nonzero
 // factors `p`, number of zero factors `z`), the destination's included,
 // gives each factor `v` the adjoint `h̄·p/v` when `z = 0`, `h̄·p` when `v`
 // is the bucket's only zero, and 0 otherwise: exact with zeros, which
-// dividing the result by `v` is not. This rule reads the destination, so
-// the forward sweep copies it before the `hist` consumes it.
+// dividing the result by `v` is not. This rule reads the destination too.
 //
 // A `hist` by any other operator (a user lambda, a tuple operator) still
 // becomes a loop: the paper's general rule (sort by bucket, then
@@ -1001,8 +1001,9 @@ impl<'c> Adjoints<'c> {
         // `o` consumes instead (Note [Reverse-mode AD]).
         let mut consumed = Vec::new();
         let note = |ctx: &Context, n: OpId, out: &mut Vec<Value>| {
-            // The adjoint of a `hist` by `*` reads its destination.
-            let reread = ctx.op_name(n) == "soac.hist" && scalar_binop(ctx, ctx.regions(n)[0]) == Some("mul");
+            // The adjoint of a `hist` by `*`, `min` or `max` reads its
+            // destination (Note [Scan and histogram adjoints]).
+            let reread = ctx.op_name(n) == "soac.hist" && scalar_binop(ctx, ctx.regions(n)[0]).is_some();
             for v in consumed_operands(ctx, n) {
                 if (n == o || !defined_inside(ctx, v, o)) && (reread || ctx.uses(v).len() > 1) && !out.contains(&v) {
                     out.push(v);
@@ -2421,10 +2422,10 @@ impl<'c> Adjoints<'c> {
         })
     }
 
-    /// `hist` by `min` or `max` (`kind`) of scalars: a value gets its
-    /// bucket's adjoint when it is the first (lowest index) value equal
-    /// to the bucket's result, the destination where none is (Note [Scan
-    /// and histogram adjoints]).
+    /// `hist` by `min` or `max` of scalars: the destination gets its
+    /// bucket's adjoint where it equals the bucket's result, and elsewhere
+    /// the first (lowest index) value equal to the result gets it (Note
+    /// [Scan and histogram adjoints]).
     fn hist_extremum(&mut self, o: OpId) -> R<()> {
         let operands = self.ctx.operands(o).to_vec();
         let Some(&hbar) = self.adj.get(&self.ctx.result(o, 0)) else {
@@ -2434,17 +2435,23 @@ impl<'c> Adjoints<'c> {
         let xs = operands[4..].to_vec();
         let region = self.ctx.regions(o)[1];
         let h = self.primal(self.ctx.result(o, 0));
+        let dst = self.primal(operands[2]);
         let bv = self.lambda_yields(region, n, &xs, &[0, 1])?;
         let i64t = self.ctx.scalar(Scalar::I64);
         let it = array_of(self.ctx, n, i64t);
         let iota = self.emit1("soac.iota", &[n], it, &[]);
         let vt = row_type(self.ctx, self.ctx.value_type(bv[1]));
-        // Each value's index where it equals its bucket's result, n (none)
-        // elsewhere; the least of them per bucket wins.
+        // Each value's index where it equals its bucket's result and the
+        // destination does not, n (none) elsewhere; the least of them per
+        // bucket wins.
         let (r, b, a) = self.new_region(&[i64t, vt, i64t]);
         let saved = self.enter(b);
         let hv = self.gather_or_zero(h, a[0], w)?;
+        let dv = self.gather_or_zero(dst, a[0], w)?;
         let same = self.cmp("eq", a[1], hv);
+        let kept = self.cmp("eq", dv, hv);
+        let beats = self.un("not", kept);
+        let same = self.bin("and", same, beats);
         let cand = self.select(same, a[2], n);
         self.leave(&[cand], saved);
         let cands = self.emit("soac.map", &[n, bv[0], bv[1], iota], &[it], &[], vec![r]);
@@ -2460,15 +2467,15 @@ impl<'c> Adjoints<'c> {
         let wt = self.ctx.value_type(dest);
         let win = self.emit("soac.hist", &[n, w, dest, n, bv[0], cands], &[wt], &[], vec![op, lam]);
         let win = self.ctx.result(win, 0);
-        // The destination's adjoint: the buckets no value won.
+        // The destination's adjoint: where it is the bucket's result.
         let ht = self.ctx.value_type(hbar);
-        let (r, b, a) = self.new_region(&[i64t, vt]);
+        let (r, b, a) = self.new_region(&[vt, vt, vt]);
         let saved = self.enter(b);
-        let none = self.cmp("eq", a[0], n);
-        let zero = self.konst(a[1], 0.0);
-        let d = self.select(none, a[1], zero);
+        let kept = self.cmp("eq", a[0], a[1]);
+        let zero = self.konst(a[2], 0.0);
+        let d = self.select(kept, a[2], zero);
         self.leave(&[d], saved);
-        let dbar = self.emit("soac.map", &[w, win, hbar], &[ht], &[], vec![r]);
+        let dbar = self.emit("soac.map", &[w, dst, h, hbar], &[ht], &[], vec![r]);
         let dbar = self.ctx.result(dbar, 0);
         self.add_adj(operands[2], dbar)?;
         self.map_adjoint(o, region, n, &xs, &[iota], &mut |s, ys, rows| {

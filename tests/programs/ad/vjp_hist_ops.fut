@@ -52,3 +52,17 @@ entry products (d: [3]f64) (vs: [7]f64) =
 -- output { [10f32] [36f32, 12f32] }
 entry computed (d: [1]f32) (xs: [2]f32) =
   vjp (\(d, xs) -> (reduce_by_index (copy d) (*) 1 [0, 0] (map (\x -> x * x) xs))[0] + d[0]) (d, xs) 1
+
+-- Ties between the destination and a value go to the destination (as
+-- Futhark's reducebyindexminmax tests require): into [3, 1] by `max`,
+-- values [3, 2, 1] at [0, 0, 1] leave both buckets at the destination's.
+-- By `min` into [1, 4]: bucket 0 ties (1), bucket 1 is value 2's 0.5.
+-- ==
+-- entry: ties
+-- input { [3.0, 1.0] [1.0, 4.0] [3.0, 2.0, 1.0] [1.0, 2.0, 0.5] }
+-- output { [1.0, 10.0] [0.0, 0.0, 0.0] [1.0, 0.0] [0.0, 0.0, 10.0] }
+entry ties (d1: [2]f64) (d2: [2]f64) (v1: [3]f64) (v2: [3]f64) =
+  let is = [0, 0, 1]
+  let (a, b) = vjp (\(d, v) -> reduce_by_index (copy d) f64.max (-f64.inf) is v) (d1, v1) [1, 10]
+  let (c, e) = vjp (\(d, v) -> reduce_by_index (copy d) f64.min f64.inf is v) (d2, v2) [1, 10]
+  in (a, b, c, e)
