@@ -304,7 +304,7 @@ pub fn derivative<E: Emit>(e: &mut E, k: &str, x: Value, r: Value) -> Result<Opt
 /// replaced by its derivative program, inner ones first, so that an outer
 /// op differentiates the inner one's program (higher-order derivatives,
 /// and forward mode over reverse mode or the other way).
-pub fn run(ctx: &mut Context, module: OpId, own: &str) -> Result<(), Diagnostic> {
+pub fn run(ctx: &mut Context, module: OpId, own: &str, loops: super::vjp::LoopStrategy) -> Result<(), Diagnostic> {
     let mut ops = Vec::new();
     ctx.walk(module, &mut |o| {
         if matches!(ctx.op_name(o), "soac.jvp" | "soac.vjp") {
@@ -318,7 +318,7 @@ pub fn run(ctx: &mut Context, module: OpId, own: &str) -> Result<(), Diagnostic>
         if ctx.op_name(o) == "soac.jvp" {
             super::jvp::differentiate(ctx, module, o)?;
         } else {
-            super::vjp::differentiate(ctx, o)?;
+            super::vjp::differentiate(ctx, o, loops)?;
         }
     }
     // Reverse mode is the last: a `with_vjp` outside it is its function.

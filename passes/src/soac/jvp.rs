@@ -72,7 +72,8 @@ struct Jvp;
 
 impl Pass for Jvp {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
-        ad::run(ctx, op, "soac.jvp")
+        // A `vjp` inside a `jvp` tapes its loops (`soac-vjp`'s default).
+        ad::run(ctx, op, "soac.jvp", super::vjp::LoopStrategy::Tape)
     }
 }
 

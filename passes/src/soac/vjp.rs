@@ -20,8 +20,9 @@
 //!    one; and a `loop` records its merge values at the start of every
 //!    iteration in a *tape*, an array with a row per iteration (a `while`
 //!    loop first counts its iterations and then runs as a `for` loop of
-//!    that count). A merge array whose versions only flow through in-place
-//!    updates to the loop's yield is never read, and gets no tape.
+//!    that count), or only some iterations' (Note [Loop strategies]). A
+//!    merge array whose versions only flow through in-place updates to the
+//!    loop's yield is never read, and gets no tape.
 //! 3. *The return sweep* walks the ops backwards. `adj` maps each value
 //!    (of the region) to its adjoint so far; the yielded values start with
 //!    the cotangents `dys`; each op adds to its operands' adjoints what its
@@ -43,8 +44,9 @@
 //!   original branch and run its return sweep, yielding the free
 //!   variables' adjoints;
 //! - a `loop` is a loop over the iterations backwards that restores the
-//!   merge values from the tape, recomputes the body and runs its return
-//!   sweep, carrying the merge values' adjoints and the free variables'.
+//!   merge values from the tape (Note [Loop strategies]), recomputes the
+//!   body and runs its return sweep, carrying the merge values' adjoints
+//!   and the free variables'.
 //!
 //! The parallel rules: `reduce`, `scan` and `hist` whose operator adds
 //! (componentwise, also on arrays) have linear adjoints (a `replicate`, a
@@ -53,11 +55,14 @@
 //! there) and its destination the result's adjoint with the written
 //! positions zeroed; `reduce` by any other operator ⊙ gives element `i`
 //! its adjoint in `l_i ⊙ x_i ⊙ r_i`, with `l` and `r` exclusive scans from
-//! both ends. `scan` and `hist` by another operator (and a `reduce` whose
-//! operator uses values from outside) are first rewritten, in the region
-//! about to be replaced, into
-//! the sequential loop it means (`lower_to_loops`), which the loop rule
-//! then differentiates: correct for every operator, but sequential.
+//! both ends. `scan` by any operator on tuples of scalars of one type,
+//! and `hist` by `min`, `max` or `*`, have parallel rules too (Note [Scan
+//! and histogram adjoints]). What is left — a `scan` whose operator
+//! combines arrays or scalars of different types, a `hist` by any other
+//! operator, and a `reduce`, `scan` or `hist` whose operator uses values
+//! from outside — is first rewritten, in the region about to be replaced,
+//! into the sequential loop it means (`lower_to_loops`), which the loop
+//! rule then differentiates: correct for every operator, but sequential.
 //! Booleans have no adjoint; integers are differentiated in their own
 //! arithmetic, as `soac-jvp` does.
 //!
@@ -80,29 +85,57 @@ use futmlir_dialects::ir::{
 
 use super::ad::{self, derivative, elem, is_number, Emit};
 use super::analysis::defined_inside;
-use crate::pass::{Level, Pass, PassInfo};
+use crate::pass::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 
 mod row_sums;
 
 pub const INFO: PassInfo = PassInfo {
     name: "soac-vjp",
     description: "Reverse-mode AD: replace each soac.vjp by its region's primal and adjoint program",
-    options: &[],
+    options: &[OptionSpec {
+        name: "loop",
+        kind: OptionKind::Enum(&["tape", "recompute", "checkpoint"]),
+        default: "tape",
+        help: "what the return sweep of a loop restores its merge values from: a tape of every iteration's, \
+               a recomputation from the initial ones, or checkpoints every √n iterations \
+               (Note [Loop strategies])",
+    }],
     reads: &[Level::Soac],
     writes: None,
-    create: &|_, _| Box::new(Vjp),
+    create: &|o: &Options, _| {
+        let loops = match o.string("loop") {
+            "recompute" => LoopStrategy::Recompute,
+            "checkpoint" => LoopStrategy::Checkpoint,
+            _ => LoopStrategy::Tape,
+        };
+        Box::new(Vjp { loops })
+    },
 };
 
-struct Vjp;
+struct Vjp {
+    loops: LoopStrategy,
+}
 
 impl Pass for Vjp {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
-        ad::run(ctx, op, "soac.vjp")
+        ad::run(ctx, op, "soac.vjp", self.loops)
     }
 }
 
+/// How the return sweep of a `loop` gets each iteration's merge values
+/// (Note [Loop strategies]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum LoopStrategy {
+    /// A tape row per iteration.
+    Tape,
+    /// From the initial values, running the body again up to the iteration.
+    Recompute,
+    /// From the latest of the checkpoints taken every ⌈√n⌉ iterations.
+    Checkpoint,
+}
+
 /// Replace `soac.vjp` `j` by its primal and adjoint program.
-pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
+pub(super) fn differentiate(ctx: &mut Context, j: OpId, loops: LoopStrategy) -> R<()> {
     let loc = ctx.location(j);
     lower_to_loops(ctx, j, loc)?;
     combine_indexes(ctx, j);
@@ -113,6 +146,7 @@ pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
         owned: HashSet::new(),
         active: HashSet::new(),
         tapes: HashMap::new(),
+        loops,
         sparse: HashMap::new(),
         scopes: Vec::new(),
         at: InsertPoint::Before(j),
@@ -122,6 +156,74 @@ pub(super) fn differentiate(ctx: &mut Context, j: OpId) -> R<()> {
 }
 
 type R<T> = Result<T, Diagnostic>;
+
+// Note [Scan and histogram adjoints]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The parallel rules of "Reverse-Mode AD of Multi-Reduce and Scan in
+// Futhark" (Bruun, Schenck, Oancea et al., IFL 2023), in our terms.
+//
+// *Scan* `y_i = y_{i-1} ⊙ x_i` (`y_{-1}` the neutral element) by an
+// operator on k-tuples of scalars of one type. With `J_i = ∂(y_{i-1} ⊙
+// x_i)/∂y_{i-1}`, a k×k matrix, the whole adjoint `r_i` of `y_i` obeys
+// `r_i = ȳ_i + J_{i+1}ᵀ r_{i+1}` (`r_{n-1} = ȳ_{n-1}`): a linear recurrence
+// from the end. Each step is the affine map `f_i(r) = ȳ_i + M_i r`, `M_i =
+// J_{i+1}ᵀ`, and `r_i = f_i(f_{i+1}(…f_{n-1}(0)))`; composition of affine
+// maps is associative, `(M, b)` after `(M', b')` being `(M M', b + M b')`,
+// with neutral `(I, 0)`. So: a `map` computes each `J_i` (k return sweeps
+// of the operator, seeded by the unit vectors, at `(y_{i-1}, x_i)`), a
+// `map` lays out the pairs `(M_i, ȳ_i)` in reverse order, an inclusive
+// `scan` composes them, and its `b` parts reversed are the `r_i`; a last
+// `map` gives `x̄_i = (∂(y_{i-1} ⊙ x_i)/∂x_i)ᵀ r_i`, one return sweep of the
+// operator seeded by `r_i`. Work O(n k³), depth O(log n), no division:
+// `*` with zeros and `min`/`max` (whose Jacobians are 0 or 1) need no
+// special case. The neutral element gets no adjoint (as in `reduce`): the
+// language requires it to be neutral, so it does not change the result.
+//
+// *Histogram* by `min`/`max` (argmin bookkeeping): a bucket's result is
+// its destination element or one of its values. The destination gets the
+// bucket's adjoint where it equals the result (it wins ties, as in
+// Futhark: tests reducebyindexminmax*); elsewhere a `map` marks each
+// value equal to its bucket's result with its index (else `n`), and a
+// `hist` by `min` of those indices picks the first such value, which gets
+// the adjoint. The rule reads the destination, so the forward sweep copies
+// it before the `hist` consumes it.
+//
+// *Histogram* by `*`: a bucket's result is the product of its
+// destination element and values. A `hist` of (product of the nonzero
+// factors `p`, number of zero factors `z`), the destination's included,
+// gives each factor `v` the adjoint `h̄·p/v` when `z = 0`, `h̄·p` when `v`
+// is the bucket's only zero, and 0 otherwise: exact with zeros, which
+// dividing the result by `v` is not. This rule reads the destination too.
+//
+// A `hist` by any other operator (a user lambda, a tuple operator) still
+// becomes a loop: the paper's general rule (sort by bucket, then
+// segmented scans) is not built.
+
+// Note [Loop strategies]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// `soac-vjp{loop=...}` says where the return sweep of a loop of `n`
+// iterations finds iteration `i`'s merge values:
+// - `tape` (the default): the forward sweep writes every iteration's into
+//   a tape of `n` rows. Memory O(n), no recomputation.
+// - `recompute`: the tape holds the initial values only (one row); the
+//   return sweep's iteration `i` runs the body again `i` times from them.
+//   Memory O(1), work O(n²): for loops with large merge values and few
+//   iterations.
+// - `checkpoint`: the forward sweep writes only every `s`-th iteration's
+//   values, `s = max(1, ⌈√n⌉)`. The return sweep is a loop over the
+//   ⌈n/s⌉ segments, last first: it runs the body again from the
+//   segment's checkpoint, recording the segment's (at most `s`)
+//   iterations in a tape of its own, then runs the segment's return sweep
+//   from that tape. Memory O(√n) rows, work one more forward run of the
+//   loop. For 10⁴ iterations over 100 f64s (as in driver/tests/
+//   vjp_loop_strategies.rs) the CPU's peak memory is 8.4 MB with the
+//   tape, 169 KB with checkpoints (100 of them and a segment tape of 100
+//   rows) and 6 KB with recomputation, which is 2000× slower there.
+// All three give the same gradient: the recomputation runs the same
+// primal code on the same values. Futhark's language reference defines
+// no loop attribute for AD (its "Attributes" section; unknown attributes
+// are ignored), so the strategy is the pass's option for every loop, not
+// a per-loop attribute.
 
 // Note [Sparse adjoints]
 // ~~~~~~~~~~~~~~~~~~~~~~~
@@ -151,6 +253,26 @@ enum Scope {
     Barrier,
 }
 
+/// A loop of the forward sweep: its iteration count, the tape of each
+/// merge value (`None`: never read, no tape) and, unless every iteration
+/// has its row, the stride between the iterations that have one (Note
+/// [Loop strategies]).
+#[derive(Clone)]
+struct Taped {
+    n: Value,
+    tapes: Vec<Option<Value>>,
+    stride: Option<Value>,
+}
+
+/// Where the return sweep of a loop finds an iteration `i`'s merge values
+/// (Note [Loop strategies]).
+enum Restore {
+    /// Row `i - base` of the tapes (every iteration of the sweep has one).
+    Rows(Vec<Option<Value>>),
+    /// Row `i / stride` of the tapes, then the body run again up to `i`.
+    Rerun(Vec<Option<Value>>, Value),
+}
+
 /// The state of differentiating one `soac.vjp`.
 struct Adjoints<'c> {
     ctx: &'c mut Context,
@@ -165,7 +287,9 @@ struct Adjoints<'c> {
     active: HashSet<Value>,
     /// Each `loop` of the forward sweep: its iteration count and the tape
     /// of each merge value (`None`: never read, no tape).
-    tapes: HashMap<OpId, (Value, Vec<Option<Value>>)>,
+    tapes: HashMap<OpId, Taped>,
+    /// The strategy for loops (Note [Loop strategies]).
+    loops: LoopStrategy,
     /// The sparse adjoints of arrays (Note [Sparse adjoints]): (flat
     /// index, value) pairs, scalars or arrays of them of one shape.
     sparse: HashMap<Value, Vec<(Value, Value)>>,
@@ -215,6 +339,12 @@ fn is_plus(ctx: &Context, region: RegionId) -> bool {
 /// `"min"` or `"max"` when operator `region` is that one binop on its two
 /// scalar arguments.
 fn min_or_max(ctx: &Context, region: RegionId) -> Option<&'static str> {
+    scalar_binop(ctx, region).filter(|k| matches!(*k, "min" | "max"))
+}
+
+/// `"min"`, `"max"` or `"mul"` when operator `region` is that one binop on
+/// its two scalar arguments.
+fn scalar_binop(ctx: &Context, region: RegionId) -> Option<&'static str> {
     let block = ctx.blocks(region)[0];
     let args = ctx.block_args(block);
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
@@ -230,10 +360,18 @@ fn min_or_max(ctx: &Context, region: RegionId) -> Option<&'static str> {
         return None;
     }
     match ctx.attr(o, "kind").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::String(s)) if ctx.str(*s) == "min" => Some("min"),
-        Some(AttrKind::String(s)) if ctx.str(*s) == "max" => Some("max"),
+        Some(AttrKind::String(s)) => ["min", "max", "mul"].into_iter().find(|k| ctx.str(*s) == *k),
         _ => None,
     }
+}
+
+/// Whether operator `region` combines tuples of numbers all of one scalar
+/// type (Note [Scan and histogram adjoints]: its Jacobians are matrices).
+fn scalar_operator(ctx: &Context, region: RegionId) -> bool {
+    let block = ctx.blocks(region)[0];
+    let args = ctx.block_args(block);
+    let t = ctx.value_type(args[0]);
+    ctx.as_scalar(t).is_some() && is_number(ctx, t) && args.iter().all(|&a| ctx.value_type(a) == t)
 }
 
 /// Make each `index` of an `index`'s result (a row: `g[i][j]` is
@@ -298,7 +436,13 @@ fn lower_to_loops(ctx: &mut Context, j: OpId, loc: Location) -> R<()> {
                 ctx.walk(o, &mut check);
             }
         }
-        if name != "soac.reduce" || !closed {
+        let parallel = closed
+            && match name {
+                "soac.reduce" => true,
+                "soac.scan" => scalar_operator(ctx, op),
+                _ => matches!(scalar_binop(ctx, op), Some("min" | "max" | "mul")),
+            };
+        if !parallel {
             todo.push(n);
         }
     });
@@ -325,6 +469,10 @@ type LoopBody<'c, 'f> = dyn FnMut(&mut Lower<'c>, Value, &[Value]) -> Vec<Value>
 /// The seeds of a lambda's yields, given the yields (old) and the rows of
 /// the extra arrays (`Adjoints::map_adjoint`).
 type Seeds<'c, 'f> = dyn FnMut(&mut Adjoints<'c>, &[Value], &[Value]) -> R<Vec<Option<Value>>> + 'f;
+
+/// The seeds of the return sweeps of an operator, one list per sweep,
+/// given the rows of the extra arrays (`Adjoints::operator_sweeps`).
+type OperatorSeeds<'c, 'f> = dyn FnMut(&mut Adjoints<'c>, &[Value]) -> Vec<Vec<Value>> + 'f;
 
 /// Sparse adjoints taken out of the map while a scope is reversed.
 type SavedSparse = Vec<(Value, Option<Vec<(Value, Value)>>)>;
@@ -857,8 +1005,11 @@ impl<'c> Adjoints<'c> {
         // `o` consumes instead (Note [Reverse-mode AD]).
         let mut consumed = Vec::new();
         let note = |ctx: &Context, n: OpId, out: &mut Vec<Value>| {
+            // The adjoint of a `hist` by `*`, `min` or `max` reads its
+            // destination (Note [Scan and histogram adjoints]).
+            let reread = ctx.op_name(n) == "soac.hist" && scalar_binop(ctx, ctx.regions(n)[0]).is_some();
             for v in consumed_operands(ctx, n) {
-                if (n == o || !defined_inside(ctx, v, o)) && ctx.uses(v).len() > 1 && !out.contains(&v) {
+                if (n == o || !defined_inside(ctx, v, o)) && (reread || ctx.uses(v).len() > 1) && !out.contains(&v) {
                     out.push(v);
                 }
             }
@@ -928,6 +1079,25 @@ impl<'c> Adjoints<'c> {
             self.count_iterations(o, &inits)?
         };
         let n64 = self.as_i64(n);
+        let stride = match self.loops {
+            LoopStrategy::Tape => None,
+            LoopStrategy::Recompute => {
+                let one = self.konst(n, 1.0);
+                Some(self.bin("max", n, one))
+            }
+            LoopStrategy::Checkpoint => Some(self.sqrt_stride(n)),
+        };
+        // The tape's rows: ⌈n / stride⌉ (`n >= 0`, `stride >= 1`).
+        let rows = match stride {
+            None => n64,
+            Some(st) => {
+                let st = self.as_i64(st);
+                let one = self.constant(Scalar::I64, 1.0);
+                let up = self.bin("add", n64, st);
+                let up = self.bin("sub", up, one);
+                self.bin("div", up, st)
+            }
+        };
         let taped: Vec<bool> = params
             .iter()
             .map(|&p| self.ctx.as_scalar(self.ctx.value_type(p)).is_some() || self.read(p))
@@ -941,16 +1111,7 @@ impl<'c> Adjoints<'c> {
         }));
         for (j, &init) in inits.iter().enumerate() {
             if taped[j] {
-                // Every row is written before it is read: any contents do.
-                let t = match elem(self.ctx, self.ctx.value_type(init)) {
-                    Some(s) if self.ctx.as_scalar(self.ctx.value_type(init)).is_none() => {
-                        let mut dims = vec![n64];
-                        dims.extend(self.sizes(init));
-                        let z = self.constant(s, 0.0);
-                        self.filled(&dims, z)
-                    }
-                    _ => self.replicate(n64, init),
-                };
+                let t = self.new_tape(rows, init);
                 tys.push(self.ctx.value_type(t));
                 loop_ops.push(t);
             }
@@ -990,16 +1151,36 @@ impl<'c> Adjoints<'c> {
         }
         // The tapes record the merge values first, before the body may
         // update them in place.
-        let i64i = self.as_i64(new_args[0]);
-        let mut tape_ys = Vec::new();
-        let mut ti = 1 + m;
-        for j in 0..m {
-            if taped[j] {
-                let t = self.ctx.value_type(new_args[ti]);
-                tape_ys.push(self.emit1("soac.update", &[new_args[ti], i64i, new_args[1 + j]], t, &[]));
-                ti += 1;
+        let record: Vec<(Value, Value)> = (0..m)
+            .filter(|&j| taped[j])
+            .enumerate()
+            .map(|(c, j)| (new_args[1 + m + c], new_args[1 + j]))
+            .collect();
+        let tape_ys = match stride {
+            None => {
+                let i64i = self.as_i64(new_args[0]);
+                self.record(&record, i64i)
             }
-        }
+            // Only the first iteration of each stride writes its row.
+            Some(st) => {
+                let rem = self.bin("mod", new_args[0], st);
+                let zero = self.konst(n, 0.0);
+                let first = self.cmp("eq", rem, zero);
+                let row = self.bin("div", new_args[0], st);
+                let row = self.as_i64(row);
+                let tys: Vec<Type> = record.iter().map(|&(t, _)| self.ctx.value_type(t)).collect();
+                let (tr, tb, _) = self.new_region(&[]);
+                let saved = self.enter(tb);
+                let ups = self.record(&record, row);
+                self.leave(&ups, saved);
+                let (er, eb, _) = self.new_region(&[]);
+                let saved = self.enter(eb);
+                let same: Vec<Value> = record.iter().map(|&(t, _)| t).collect();
+                self.leave(&same, saved);
+                let f = self.emit("soac.if", &[first], &tys, &[], vec![tr, er]);
+                self.ctx.results(f).collect()
+            }
+        };
         let ys = self.forward(block)?;
         let mut yv: Vec<Value> = ys.iter().map(|&y| self.primal(y)).collect();
         yv.extend(&tape_ys);
@@ -1019,8 +1200,47 @@ impl<'c> Adjoints<'c> {
                 new[k - 1]
             }));
         }
-        self.tapes.insert(o, (n, tapes));
+        self.tapes.insert(o, Taped { n, tapes, stride });
         Ok(())
+    }
+
+    /// A tape of `rows` (i64) rows of the type of (new) value `init`.
+    fn new_tape(&mut self, rows: Value, init: Value) -> Value {
+        // Every row is written before it is read: any contents do.
+        match elem(self.ctx, self.ctx.value_type(init)) {
+            Some(s) if self.ctx.as_scalar(self.ctx.value_type(init)).is_none() => {
+                let mut dims = vec![rows];
+                dims.extend(self.sizes(init));
+                let z = self.constant(s, 0.0);
+                self.filled(&dims, z)
+            }
+            _ => self.replicate(rows, init),
+        }
+    }
+
+    /// Each (tape, value) of `record` with the value written at `row`.
+    fn record(&mut self, record: &[(Value, Value)], row: Value) -> Vec<Value> {
+        record
+            .iter()
+            .map(|&(tape, v)| {
+                let t = self.ctx.value_type(tape);
+                self.emit1("soac.update", &[tape, row, v], t, &[])
+            })
+            .collect()
+    }
+
+    /// `max(1, ⌈√n⌉)` in `n`'s integer type: the checkpoint stride.
+    fn sqrt_stride(&mut self, n: Value) -> Value {
+        let nt = self.ctx.value_type(n);
+        let f64t = self.ctx.scalar(Scalar::F64);
+        let k = self.kind("sitofp");
+        let nf = self.emit1("soac.convop", &[n], f64t, &[("kind", k)]);
+        let r = self.un("sqrt", nf);
+        let r = self.un("ceil", r);
+        let k = self.kind("fptosi");
+        let st = self.emit1("soac.convop", &[r], nt, &[("kind", k)]);
+        let one = self.konst(n, 1.0);
+        self.bin("max", st, one)
     }
 
     /// The number of iterations of while loop `o` from `inits` (copies): a
@@ -1938,6 +2158,9 @@ impl<'c> Adjoints<'c> {
     /// adjoints from its position on (a scan of the reversed adjoints,
     /// reversed).
     fn scan(&mut self, o: OpId) -> R<()> {
+        if !is_plus(self.ctx, self.ctx.regions(o)[0]) {
+            return self.scan_general(o);
+        }
         let operands = self.ctx.operands(o).to_vec();
         let k = self.ctx.num_results(o);
         let n = self.primal(operands[0]);
@@ -1960,6 +2183,196 @@ impl<'c> Adjoints<'c> {
             }
         }
         Ok(())
+    }
+
+    /// `scan` by an operator ⊙ on tuples of scalars other than addition:
+    /// the reversed linear recurrence of Note [Scan and histogram
+    /// adjoints], solved by a `scan` of affine maps.
+    fn scan_general(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let k = self.ctx.num_results(o);
+        let xs = operands[1 + k..].to_vec();
+        if !xs.iter().any(|&x| self.is_active(x)) {
+            return Ok(());
+        }
+        let n = self.primal(operands[0]);
+        let results: Vec<Value> = self.ctx.results(o).collect();
+        let mut ybars = Vec::new();
+        for &r in &results {
+            ybars.push(self.adj_or_zero(r)?);
+        }
+        let pxs: Vec<Value> = xs.iter().map(|&x| self.primal(x)).collect();
+        let s = elem(self.ctx, self.ctx.value_type(pxs[0])).expect("a scan of numbers");
+        let et = self.ctx.scalar(s);
+        // l_i = y_{i-1}, the operator's left argument at i (l_0 = ne).
+        let mut ls = Vec::new();
+        for j in 0..k {
+            let y = self.primal(results[j]);
+            let ne = self.primal(operands[1 + j]);
+            ls.push(self.shift_right(y, ne)?);
+        }
+        let op = self.ctx.regions(o)[0];
+        let ob = self.ctx.blocks(op)[0];
+        let oargs = self.ctx.block_args(ob).to_vec();
+        for &a in &oargs {
+            self.active.insert(a);
+        }
+        self.activity(ob);
+        let mut ins = ls.clone();
+        ins.extend(&pxs);
+        // J[m][p] = ∂(l ⊙ x)_m / ∂l_p at each i: a return sweep of the
+        // operator per component m.
+        let jac = self.operator_sweeps(op, n, &ins, &[], 0..k, &mut |a, _| {
+            let one = a.constant(s, 1.0);
+            let zero = a.constant(s, 0.0);
+            (0..k)
+                .map(|m| (0..k).map(|q| if q == m { one } else { zero }).collect())
+                .collect()
+        })?;
+        // In reverse order, element j is the affine map r ↦ ȳ_i + M_i·r,
+        // i = n-1-j, M_i = J_{i+1}ᵀ (zero for the last i).
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, n, i64t);
+        let iota = self.emit1("soac.iota", &[n], it, &[]);
+        let (r, b, args) = self.new_region(&[i64t]);
+        let saved = self.enter(b);
+        let one = self.constant(Scalar::I64, 1.0);
+        let last = self.bin("sub", n, one);
+        let i = self.bin("sub", last, args[0]);
+        let zero_i = self.constant(Scalar::I64, 0.0);
+        let first = self.cmp("eq", args[0], zero_i);
+        let next = self.bin("sub", n, args[0]);
+        let next = self.select(first, i, next);
+        let zero = self.constant(s, 0.0);
+        let mut yv = Vec::new();
+        for p in 0..k {
+            for m in 0..k {
+                let v = self.emit1("soac.index", &[jac[m * k + p], next], et, &[]);
+                yv.push(self.select(first, zero, v));
+            }
+        }
+        for &yb in &ybars {
+            yv.push(self.emit1("soac.index", &[yb, i], et, &[]));
+        }
+        self.leave(&yv, saved);
+        let at = array_of(self.ctx, n, et);
+        let tys = vec![at; k * k + k];
+        let maps = self.emit("soac.map", &[n, iota], &tys, &[], vec![r]);
+        let elems: Vec<Value> = self.ctx.results(maps).collect();
+        // (Ma, ba) then (Mg, bg) ↦ (Mg·Ma, bg + Mg·ba): g after a.
+        let (cr, cb, c) = self.new_region(&vec![et; 2 * (k * k + k)]);
+        let saved = self.enter(cb);
+        let h = k * k + k;
+        let mut out = Vec::new();
+        for p in 0..k {
+            for q in 0..k {
+                let mut acc = None;
+                for m in 0..k {
+                    let t = self.bin("mul", c[h + p * k + m], c[m * k + q]);
+                    acc = Some(match acc {
+                        Some(a) => self.bin("add", a, t),
+                        None => t,
+                    });
+                }
+                out.push(acc.expect("k > 0"));
+            }
+        }
+        for p in 0..k {
+            let mut acc = c[h + k * k + p];
+            for m in 0..k {
+                let t = self.bin("mul", c[h + p * k + m], c[k * k + m]);
+                acc = self.bin("add", acc, t);
+            }
+            out.push(acc);
+        }
+        self.leave(&out, saved);
+        let one_s = self.constant(s, 1.0);
+        let zero = self.constant(s, 0.0);
+        let mut sops = vec![n];
+        for p in 0..k {
+            for q in 0..k {
+                sops.push(if p == q { one_s } else { zero });
+            }
+        }
+        sops.extend(std::iter::repeat_n(zero, k));
+        sops.extend(&elems);
+        let sc = self.emit("soac.scan", &sops, &tys, &[], vec![cr]);
+        // r_i, the whole adjoint of y_i.
+        let mut rs = Vec::new();
+        for p in 0..k {
+            let bp = self.ctx.result(sc, k * k + p);
+            rs.push(self.reversed(bp)?);
+        }
+        // x̄_i = (∂(l_i ⊙ x_i)/∂x_i)ᵀ r_i.
+        let xbars = self.operator_sweeps(op, n, &ins, &rs, k..2 * k, &mut |_, rows| vec![rows.to_vec()])?;
+        for (&x, &xb) in xs.iter().zip(&xbars) {
+            self.add_adj(x, xb)?;
+        }
+        Ok(())
+    }
+
+    /// A `map` over the rows of (new) arrays `ins` (the operator's left
+    /// then right arguments) and `extra` whose lambda runs return sweeps
+    /// of operator region `op` (old), one per list of seeds that `seeds`
+    /// gives (from the rows of `extra`): the adjoints of the arguments in
+    /// `wrt` after each sweep, as arrays of `n`.
+    fn operator_sweeps(
+        &mut self,
+        op: RegionId,
+        n: Value,
+        ins: &[Value],
+        extra: &[Value],
+        wrt: std::ops::Range<usize>,
+        seeds: &mut OperatorSeeds<'c, '_>,
+    ) -> R<Vec<Value>> {
+        let ob = self.ctx.blocks(op)[0];
+        let oargs = self.ctx.block_args(ob).to_vec();
+        let mut all = ins.to_vec();
+        all.extend(extra);
+        let tys: Vec<Type> = all
+            .iter()
+            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
+            .collect();
+        let (r, b, args) = self.new_region(&tys);
+        for (&a, &v) in oargs.iter().zip(&args) {
+            self.vm.insert(a, v);
+        }
+        let saved = self.enter(b);
+        self.scopes.push(Scope::Barrier);
+        let lists = seeds(self, &args[ins.len()..]);
+        let mut yv = Vec::new();
+        for list in lists {
+            let ys = self.forward(ob)?;
+            for (&y, &sd) in ys.iter().zip(&list) {
+                self.add_adj(y, sd)?;
+            }
+            self.reverse(ob)?;
+            for &a in &oargs[wrt.clone()] {
+                yv.push(self.adj_or_zero(a)?);
+            }
+            self.forget(ob);
+        }
+        self.scopes.pop();
+        self.leave(&yv, saved);
+        Ok(self.emit_map(n, &all, r, &yv))
+    }
+
+    /// Drop the adjoints of the arguments and values of `block` (old), so
+    /// that another return sweep over it starts afresh.
+    fn forget(&mut self, block: BlockId) {
+        for a in self.ctx.block_args(block).to_vec() {
+            self.adj.remove(&a);
+        }
+        for o in self.ctx.block_ops(block).collect::<Vec<_>>() {
+            for v in self.ctx.results(o).collect::<Vec<_>>() {
+                self.adj.remove(&v);
+            }
+            for r in self.ctx.regions(o).to_vec() {
+                for b in self.ctx.blocks(r).to_vec() {
+                    self.forget(b);
+                }
+            }
+        }
     }
 
     /// `ybar[i]` where `0 <= i < size` and zero elsewhere (a row of
@@ -1988,6 +2401,11 @@ impl<'c> Adjoints<'c> {
     /// `hist` by addition: the destinations' adjoints are the results', and
     /// a value's is the result's adjoint at its bucket.
     fn hist(&mut self, o: OpId) -> R<()> {
+        match scalar_binop(self.ctx, self.ctx.regions(o)[0]) {
+            Some("min" | "max") => return self.hist_extremum(o),
+            Some("mul") => return self.hist_product(o),
+            _ => {}
+        }
         let operands = self.ctx.operands(o).to_vec();
         let k = self.ctx.num_results(o);
         let (n, w) = (self.primal(operands[0]), self.primal(operands[1]));
@@ -2009,6 +2427,164 @@ impl<'c> Adjoints<'c> {
                 });
             }
             Ok(out)
+        })
+    }
+
+    /// `hist` by `min` or `max` of scalars: the destination gets its
+    /// bucket's adjoint where it equals the bucket's result, and elsewhere
+    /// the first (lowest index) value equal to the result gets it (Note
+    /// [Scan and histogram adjoints]).
+    fn hist_extremum(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let Some(&hbar) = self.adj.get(&self.ctx.result(o, 0)) else {
+            return Ok(());
+        };
+        let (n, w) = (self.primal(operands[0]), self.primal(operands[1]));
+        let xs = operands[4..].to_vec();
+        let region = self.ctx.regions(o)[1];
+        let h = self.primal(self.ctx.result(o, 0));
+        let dst = self.primal(operands[2]);
+        let bv = self.lambda_yields(region, n, &xs, &[0, 1])?;
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let it = array_of(self.ctx, n, i64t);
+        let iota = self.emit1("soac.iota", &[n], it, &[]);
+        let vt = row_type(self.ctx, self.ctx.value_type(bv[1]));
+        // Each value's index where it equals its bucket's result and the
+        // destination does not, n (none) elsewhere; the least of them per
+        // bucket wins.
+        let (r, b, a) = self.new_region(&[i64t, vt, i64t]);
+        let saved = self.enter(b);
+        let hv = self.gather_or_zero(h, a[0], w)?;
+        let dv = self.gather_or_zero(dst, a[0], w)?;
+        let same = self.cmp("eq", a[1], hv);
+        let kept = self.cmp("eq", dv, hv);
+        let beats = self.un("not", kept);
+        let same = self.bin("and", same, beats);
+        let cand = self.select(same, a[2], n);
+        self.leave(&[cand], saved);
+        let cands = self.emit("soac.map", &[n, bv[0], bv[1], iota], &[it], &[], vec![r]);
+        let cands = self.ctx.result(cands, 0);
+        let (op, ob, oargs) = self.new_region(&[i64t, i64t]);
+        let saved = self.enter(ob);
+        let m = self.bin("min", oargs[0], oargs[1]);
+        self.leave(&[m], saved);
+        let (lam, lb, largs) = self.new_region(&[i64t, i64t]);
+        let saved = self.enter(lb);
+        self.leave(&[largs[0], largs[1]], saved);
+        let dest = self.filled(&[w], n);
+        let wt = self.ctx.value_type(dest);
+        let win = self.emit("soac.hist", &[n, w, dest, n, bv[0], cands], &[wt], &[], vec![op, lam]);
+        let win = self.ctx.result(win, 0);
+        // The destination's adjoint: where it is the bucket's result.
+        let ht = self.ctx.value_type(hbar);
+        let (r, b, a) = self.new_region(&[vt, vt, vt]);
+        let saved = self.enter(b);
+        let kept = self.cmp("eq", a[0], a[1]);
+        let zero = self.konst(a[2], 0.0);
+        let d = self.select(kept, a[2], zero);
+        self.leave(&[d], saved);
+        let dbar = self.emit("soac.map", &[w, dst, h, hbar], &[ht], &[], vec![r]);
+        let dbar = self.ctx.result(dbar, 0);
+        self.add_adj(operands[2], dbar)?;
+        self.map_adjoint(o, region, n, &xs, &[iota], &mut |s, ys, rows| {
+            let bk = s.primal(ys[0]);
+            let wb = s.gather_or_zero(win, bk, w)?;
+            let hb = s.gather_or_zero(hbar, bk, w)?;
+            let zero = s.constant(Scalar::I64, 0.0);
+            let ge = s.cmp("le", zero, bk);
+            let lt = s.cmp("lt", bk, w);
+            let inb = s.bin("and", ge, lt);
+            let mine = s.cmp("eq", wb, rows[0]);
+            let chosen = s.bin("and", inb, mine);
+            let z = s.konst(hb, 0.0);
+            Ok(vec![None, Some(s.select(chosen, hb, z))])
+        })
+    }
+
+    /// `hist` by `*` of scalars: per bucket, the product `p` of the
+    /// nonzero factors (the destination's included) and their number of
+    /// zeros `z`; a factor `v`'s adjoint is the bucket's times `p / v`
+    /// when `z = 0`, `p` when `v` is the only zero, and 0 otherwise
+    /// (Note [Scan and histogram adjoints]).
+    fn hist_product(&mut self, o: OpId) -> R<()> {
+        let operands = self.ctx.operands(o).to_vec();
+        let Some(&hbar) = self.adj.get(&self.ctx.result(o, 0)) else {
+            return Ok(());
+        };
+        let (n, w) = (self.primal(operands[0]), self.primal(operands[1]));
+        let xs = operands[4..].to_vec();
+        let region = self.ctx.regions(o)[1];
+        let dst = self.primal(operands[2]);
+        let bv = self.lambda_yields(region, n, &xs, &[0, 1])?;
+        let i64t = self.ctx.scalar(Scalar::I64);
+        let vt = row_type(self.ctx, self.ctx.value_type(bv[1]));
+        let ht = self.ctx.value_type(hbar);
+        let cnt_t = array_of(self.ctx, w, i64t);
+        // A factor as (nonzero part, zero count).
+        let split = |s: &mut Self, v: Value| {
+            let zero = s.konst(v, 0.0);
+            let one = s.konst(v, 1.0);
+            let is0 = s.cmp("eq", v, zero);
+            let p = s.select(is0, one, v);
+            let c1 = s.constant(Scalar::I64, 1.0);
+            let c0 = s.constant(Scalar::I64, 0.0);
+            (p, s.select(is0, c1, c0))
+        };
+        let (r, b, a) = self.new_region(&[vt]);
+        let saved = self.enter(b);
+        let (p, c) = split(self, a[0]);
+        self.leave(&[p, c], saved);
+        let dsplit = self.emit("soac.map", &[w, dst], &[ht, cnt_t], &[], vec![r]);
+        let (dp, dz) = (self.ctx.result(dsplit, 0), self.ctx.result(dsplit, 1));
+        let (op, ob, oa) = self.new_region(&[vt, i64t, vt, i64t]);
+        let saved = self.enter(ob);
+        let p = self.bin("mul", oa[0], oa[2]);
+        let c = self.bin("add", oa[1], oa[3]);
+        self.leave(&[p, c], saved);
+        let (lam, lb, la) = self.new_region(&[i64t, vt]);
+        let saved = self.enter(lb);
+        let (p, c) = split(self, la[1]);
+        self.leave(&[la[0], p, c], saved);
+        let one = self.constant(elem(self.ctx, vt).expect("a number"), 1.0);
+        let zero = self.constant(Scalar::I64, 0.0);
+        let pz = self.emit(
+            "soac.hist",
+            &[n, w, dp, dz, one, zero, bv[0], bv[1]],
+            &[ht, cnt_t],
+            &[],
+            vec![op, lam],
+        );
+        let (ps, zs) = (self.ctx.result(pz, 0), self.ctx.result(pz, 1));
+        // ∂/∂v of the bucket's product, times its adjoint.
+        let factor = |s: &mut Self, v: Value, p: Value, z: Value, hb: Value| {
+            let zero = s.konst(v, 0.0);
+            let one = s.konst(v, 1.0);
+            let is0 = s.cmp("eq", v, zero);
+            let safe = s.select(is0, one, v);
+            let q = s.bin("div", p, safe);
+            let c0 = s.constant(Scalar::I64, 0.0);
+            let c1 = s.constant(Scalar::I64, 1.0);
+            let none = s.cmp("eq", z, c0);
+            let only = s.cmp("eq", z, c1);
+            let only = s.bin("and", only, is0);
+            let d = s.select(only, p, zero);
+            let d = s.select(none, q, d);
+            s.bin("mul", hb, d)
+        };
+        let (r, b, a) = self.new_region(&[vt, vt, i64t, vt]);
+        let saved = self.enter(b);
+        let d = factor(self, a[0], a[1], a[2], a[3]);
+        self.leave(&[d], saved);
+        let dbar = self.emit("soac.map", &[w, dst, ps, zs, hbar], &[ht], &[], vec![r]);
+        let dbar = self.ctx.result(dbar, 0);
+        self.add_adj(operands[2], dbar)?;
+        self.map_adjoint(o, region, n, &xs, &[], &mut |s, ys, _| {
+            let bk = s.primal(ys[0]);
+            let v = s.primal(ys[1]);
+            let p = s.gather_or_zero(ps, bk, w)?;
+            let z = s.gather_or_zero(zs, bk, w)?;
+            let hb = s.gather_or_zero(hbar, bk, w)?;
+            Ok(vec![None, Some(factor(s, v, p, z, hb))])
         })
     }
 
@@ -2351,21 +2927,72 @@ impl<'c> Adjoints<'c> {
         ad::inline(self.ctx, r, &mut vm, args, self.at)
     }
 
+    /// The merge values of `loop` `o` (old) after `count` more iterations
+    /// from `vals` (new), the first being iteration `base`: the body run
+    /// again, primal only (Note [Loop strategies]); and, for each merge
+    /// value with a tape in `record` (empty: none), a new tape of its
+    /// values at the start of each of the `count` iterations.
+    fn rerun(
+        &mut self,
+        o: OpId,
+        count: Value,
+        base: Value,
+        vals: &[Value],
+        record: &[Option<Value>],
+    ) -> R<(Vec<Value>, Vec<Option<Value>>)> {
+        let region = self.ctx.regions(o)[0];
+        let m = vals.len();
+        let for_loop = self.ctx.block_args(self.ctx.blocks(region)[0]).len() > m;
+        let rows = self.as_i64(count);
+        let mut inits = vals.to_vec();
+        let taped: Vec<usize> = (0..record.len()).filter(|&j| record[j].is_some()).collect();
+        for &j in &taped {
+            let t = self.new_tape(rows, vals[j]);
+            inits.push(t);
+        }
+        let mut tys = vec![self.ctx.value_type(count)];
+        tys.extend(inits.iter().map(|&v| self.ctx.value_type(v)));
+        let (r, b, args) = self.new_region(&tys);
+        let saved = self.enter(b);
+        let pairs: Vec<(Value, Value)> = taped
+            .iter()
+            .enumerate()
+            .map(|(c, &j)| (args[1 + m + c], args[1 + j]))
+            .collect();
+        let at = self.as_i64(args[0]);
+        let ups = self.record(&pairs, at);
+        let mut ins = Vec::new();
+        if for_loop {
+            ins.push(self.bin("add", base, args[0]));
+        }
+        ins.extend(&args[1..1 + m]);
+        let mut ys = self.inline(region, &ins);
+        ys.extend(ups);
+        self.leave(&ys, saved);
+        let mut ops = vec![count];
+        ops.extend(&inits);
+        let form = self.kind("for");
+        let l = self.emit("soac.loop", &ops, &tys[1..], &[("form", form)], vec![r]);
+        let out: Vec<Value> = self.ctx.results(l).collect();
+        let mut tapes = vec![None; record.len()];
+        for (c, &j) in taped.iter().enumerate() {
+            tapes[j] = Some(out[m + c]);
+        }
+        Ok((out[..m].to_vec(), tapes))
+    }
+
     /// `loop`: a loop over the iterations backwards that restores the merge
-    /// values from the tapes, recomputes the body and runs its return
-    /// sweep, carrying the merge values' adjoints and the free variables'.
+    /// values (from the tapes, Note [Loop strategies]), recomputes the
+    /// body and runs its return sweep, carrying the merge values' adjoints
+    /// and the free variables'.
     fn loop_(&mut self, o: OpId) -> R<()> {
-        let Some((n, tapes)) = self.tapes.get(&o).cloned() else {
+        let Some(Taped { n, tapes, stride }) = self.tapes.get(&o).cloned() else {
             return Err(self.unsupported("a loop the forward sweep did not record"));
         };
-        let region = self.ctx.regions(o)[0];
-        let block = self.ctx.blocks(region)[0];
-        let old_args = self.ctx.block_args(block).to_vec();
         let results: Vec<Value> = self.ctx.results(o).collect();
         let operands = self.ctx.operands(o).to_vec();
         let m = results.len();
-        let for_loop = old_args.len() > m;
-        let params = old_args[old_args.len() - m..].to_vec();
+        let params = self.merge_params(o);
         let inits = operands[operands.len() - m..].to_vec();
         let nums: Vec<usize> = (0..m)
             .filter(|&j| self.number(params[j]) && self.is_active(params[j]))
@@ -2388,42 +3015,113 @@ impl<'c> Adjoints<'c> {
             };
             carried.push(a);
         }
-        let mut tys = vec![self.ctx.value_type(n)];
-        tys.extend(carried.iter().map(|&v| self.ctx.value_type(v)));
-        let (r, nb, new_args) = self.new_region(&tys);
-        let saved = self.enter(nb);
-        // The iteration this one undoes: n - 1 - k.
-        let one = self.konst(n, 1.0);
-        let last = self.bin("sub", n, one);
-        let i = self.bin("sub", last, new_args[0]);
-        let i64i = self.as_i64(i);
-        if for_loop {
-            self.vm.insert(old_args[0], i);
+        let zero = self.konst(n, 0.0);
+        let out = match (self.loops, stride) {
+            (LoopStrategy::Checkpoint, Some(st)) => self.segments(o, n, st, &tapes, &carried, &nums, &free)?,
+            (_, Some(st)) => self.return_loop(o, n, zero, &Restore::Rerun(tapes, st), &carried, &nums, &free)?,
+            (_, None) => self.return_loop(o, n, zero, &Restore::Rows(tapes), &carried, &nums, &free)?,
+        };
+        // The loop's results are the free variables' whole adjoints (set
+        // first: an initial merge value may be a free variable too).
+        for (c, &f) in free.iter().enumerate() {
+            self.adj.insert(f, out[nums.len() + c]);
         }
+        for (c, &j) in nums.iter().enumerate() {
+            self.add_adj(inits[j], out[c])?;
+        }
+        Ok(())
+    }
+
+    /// The merge parameters of `loop` `o` (old): its body's arguments but
+    /// the index.
+    fn merge_params(&self, o: OpId) -> Vec<Value> {
+        let block = self.ctx.blocks(self.ctx.regions(o)[0])[0];
+        let args = self.ctx.block_args(block);
+        args[args.len() - self.ctx.num_results(o)..].to_vec()
+    }
+
+    /// The merge values of `loop` `o` (old) at row `row` (i64) of `tapes`:
+    /// copies of the rows, or, for a merge value without a tape (never
+    /// read, Note [Reverse-mode AD]), a stand-in whose uses are dead code.
+    fn tape_rows(&mut self, o: OpId, tapes: &[Option<Value>], row: Value) -> R<Vec<Value>> {
+        let params = self.merge_params(o);
+        let operands = self.ctx.operands(o).to_vec();
+        let inits = &operands[operands.len() - params.len()..];
+        let mut out = Vec::new();
         for (j, &p) in params.iter().enumerate() {
             let pt = {
                 let t = self.ctx.value_type(p);
                 self.ctx.map_type(t, &self.vm)
             };
-            let v = match tapes[j] {
+            out.push(match tapes[j] {
                 Some(tape) => {
-                    let row = self.emit1("soac.index", &[tape, i64i], pt, &[]);
+                    let r = self.emit1("soac.index", &[tape, row], pt, &[]);
                     if self.ctx.as_scalar(pt).is_some() {
-                        row
+                        r
                     } else {
-                        self.emit1("soac.copy", &[row], pt, &[])
+                        self.emit1("soac.copy", &[r], pt, &[])
                     }
                 }
-                // Never read (Note [Reverse-mode AD]): a stand-in whose
-                // uses are dead code.
                 None => {
                     let init = self.primal(inits[j]);
                     self.zero(init)?
                 }
-            };
+            });
+        }
+        Ok(out)
+    }
+
+    /// The return sweep of `loop` `o` (old) over its iterations `base +
+    /// count - 1` down to `base`, from the adjoints `carried` (of the
+    /// merge values `nums`, then of the free variables `free`), finding
+    /// each iteration's merge values as `restore` says; the adjoints after
+    /// it.
+    #[allow(clippy::too_many_arguments)]
+    fn return_loop(
+        &mut self,
+        o: OpId,
+        count: Value,
+        base: Value,
+        restore: &Restore,
+        carried: &[Value],
+        nums: &[usize],
+        free: &[Value],
+    ) -> R<Vec<Value>> {
+        let region = self.ctx.regions(o)[0];
+        let block = self.ctx.blocks(region)[0];
+        let old_args = self.ctx.block_args(block).to_vec();
+        let params = self.merge_params(o);
+        let for_loop = old_args.len() > params.len();
+        let mut tys = vec![self.ctx.value_type(count)];
+        tys.extend(carried.iter().map(|&v| self.ctx.value_type(v)));
+        let (r, nb, new_args) = self.new_region(&tys);
+        let saved = self.enter(nb);
+        // The iteration this one undoes: base + count - 1 - k.
+        let one = self.konst(count, 1.0);
+        let last = self.bin("sub", count, one);
+        let back = self.bin("sub", last, new_args[0]);
+        let i = self.bin("add", base, back);
+        let restored = match restore {
+            Restore::Rows(tapes) => {
+                let row = self.as_i64(back);
+                self.tape_rows(o, tapes, row)?
+            }
+            Restore::Rerun(tapes, st) => {
+                let c = self.bin("div", i, *st);
+                let from = self.bin("mul", c, *st);
+                let row = self.as_i64(c);
+                let vals = self.tape_rows(o, tapes, row)?;
+                let todo = self.bin("sub", i, from);
+                self.rerun(o, todo, from, &vals, &[])?.0
+            }
+        };
+        if for_loop {
+            self.vm.insert(old_args[0], i);
+        }
+        for (&p, &v) in params.iter().zip(&restored) {
             self.vm.insert(p, v);
         }
-        let mut stash_vals = free.clone();
+        let mut stash_vals = free.to_vec();
         stash_vals.extend(&params);
         let saved_adj = self.stash(&stash_vals);
         self.scopes.push(Scope::Barrier);
@@ -2440,28 +3138,61 @@ impl<'c> Adjoints<'c> {
         }
         self.reverse(block)?;
         let mut yv = Vec::new();
-        for &j in &nums {
+        for &j in nums {
             yv.push(self.adj_or_zero(params[j])?);
         }
-        for &f in &free {
+        for &f in free {
             yv.push(self.adj[&f]);
         }
         self.scopes.pop();
         self.restore(saved_adj);
         self.leave(&yv, saved);
-        let mut ops = vec![n];
-        ops.extend(&carried);
+        let mut ops = vec![count];
+        ops.extend(carried);
         let form = self.kind("for");
         let l = self.emit("soac.loop", &ops, &tys[1..], &[("form", form)], vec![r]);
-        let out: Vec<Value> = self.ctx.results(l).collect();
-        // The loop's results are the free variables' whole adjoints (set
-        // first: an initial merge value may be a free variable too).
-        for (c, &f) in free.iter().enumerate() {
-            self.adj.insert(f, out[nums.len() + c]);
-        }
-        for (c, &j) in nums.iter().enumerate() {
-            self.add_adj(inits[j], out[c])?;
-        }
-        Ok(())
+        Ok(self.ctx.results(l).collect())
+    }
+
+    /// The checkpointed return sweep of `loop` `o` (old) of `n` iterations
+    /// with a checkpoint every `st` in `tapes`: for each segment, last
+    /// first, the body run again from its checkpoint recording a tape of
+    /// the segment, then the segment's return sweep from that tape (Note
+    /// [Loop strategies]).
+    #[allow(clippy::too_many_arguments)]
+    fn segments(
+        &mut self,
+        o: OpId,
+        n: Value,
+        st: Value,
+        tapes: &[Option<Value>],
+        carried: &[Value],
+        nums: &[usize],
+        free: &[Value],
+    ) -> R<Vec<Value>> {
+        let one = self.konst(n, 1.0);
+        let up = self.bin("add", n, st);
+        let up = self.bin("sub", up, one);
+        let rows = self.bin("div", up, st);
+        let mut tys = vec![self.ctx.value_type(n)];
+        tys.extend(carried.iter().map(|&v| self.ctx.value_type(v)));
+        let (r, b, args) = self.new_region(&tys);
+        let saved = self.enter(b);
+        let one = self.konst(n, 1.0);
+        let last = self.bin("sub", rows, one);
+        let c = self.bin("sub", last, args[0]);
+        let base = self.bin("mul", c, st);
+        let rest = self.bin("sub", n, base);
+        let len = self.bin("min", st, rest);
+        let row = self.as_i64(c);
+        let vals = self.tape_rows(o, tapes, row)?;
+        let (_, seg) = self.rerun(o, len, base, &vals, tapes)?;
+        let ys = self.return_loop(o, len, base, &Restore::Rows(seg), &args[1..], nums, free)?;
+        self.leave(&ys, saved);
+        let mut ops = vec![rows];
+        ops.extend(carried);
+        let form = self.kind("for");
+        let l = self.emit("soac.loop", &ops, &tys[1..], &[("form", form)], vec![r]);
+        Ok(self.ctx.results(l).collect())
     }
 }
