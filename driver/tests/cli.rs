@@ -742,7 +742,10 @@ fn executables_take_tuning_parameters() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     // Futhark's format: one `NAME (CLASS)` a line.
-    assert_eq!(text, "reduce_groups (grid_size)\nsegred_group_min (threshold)\n");
+    assert_eq!(
+        text,
+        "reduce_groups (grid_size)\nsegred_group_min (threshold)\ntile_min_blocks (threshold)\n"
+    );
     let out = run(&["--param", "reduce_groups=2"]);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "6i32");
     for (bad, says) in [("reduce_groups=0", "positive"), ("nope=1", "unknown parameter `nope`")] {

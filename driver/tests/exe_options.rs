@@ -153,22 +153,25 @@ fn tuning_files_set_parameters() {
             .find_map(|l| l.strip_prefix("[futmlir] tuning parameters: ").map(String::from))
             .unwrap_or_else(|| panic!("no parameters in the log:\n{err}"))
     };
-    assert_eq!(params_line(&["-L"]), "reduce_groups=4096, segred_group_min=256");
+    assert_eq!(
+        params_line(&["-L"]),
+        "reduce_groups=4096, segred_group_min=256, tile_min_blocks=16"
+    );
     assert_eq!(
         params_line(&["-L", "--tuning", "prog.fut.tuning"]),
-        "reduce_groups=128, segred_group_min=16"
+        "reduce_groups=128, segred_group_min=16, tile_min_blocks=16"
     );
     assert_eq!(
         params_line(&["--tuning=prog.fut.tuning", "--param", "reduce_groups=7", "-L"]),
-        "reduce_groups=7, segred_group_min=16"
+        "reduce_groups=7, segred_group_min=16, tile_min_blocks=16"
     );
     assert_eq!(
         params_line(&["-L", "--default-threshold=9", "--default-num-thread-blocks", "33"]),
-        "reduce_groups=33, segred_group_min=9"
+        "reduce_groups=33, segred_group_min=9, tile_min_blocks=9"
     );
     assert_eq!(
         params_line(&["-L", "--default-num-groups=12", "--default-tile-size=16"]),
-        "reduce_groups=12, segred_group_min=256"
+        "reduce_groups=12, segred_group_min=256, tile_min_blocks=16"
     );
     std::fs::write(dir.join("bad.tuning"), "reduce_groups=128\n\nsegred_group_min=zero\n").unwrap();
     assert_error(
@@ -178,7 +181,7 @@ fn tuning_files_set_parameters() {
     std::fs::write(dir.join("bad.tuning"), "frob=1\n").unwrap();
     assert_error(
         &run(&exe, &dir, &["--tuning", "bad.tuning"], INPUT),
-        "bad.tuning:1: unknown parameter `frob` (the parameters are: reduce_groups, segred_group_min)",
+        "bad.tuning:1: unknown parameter `frob` (the parameters are: reduce_groups, segred_group_min, tile_min_blocks)",
     );
     // The server takes them too.
     let out = run(&exe, &dir, &["--server", "--tuning=bad.tuning"], "");

@@ -221,10 +221,11 @@ i32
 parameter reduce_groups needs a positive integer, not `-1`
 %%% OK
 %%% FAILURE
-unknown parameter `nope` (the parameters are: reduce_groups, segred_group_min)
+unknown parameter `nope` (the parameters are: reduce_groups, segred_group_min, tile_min_blocks)
 %%% OK
 reduce_groups grid_size
 segred_group_min threshold
+tile_min_blocks threshold
 %%% OK
 threshold
 %%% OK

@@ -369,12 +369,12 @@ mod tests {
         assert!(run(&["--memory-report"]).unwrap().memory_report);
         assert!(!run(&[]).unwrap().memory_report);
         let o = run(&["--param", "reduce_groups=8", "--param=segred_group_min=1"]).unwrap();
-        assert_eq!(o.settings.params, vec![8, 1]);
+        assert_eq!(o.settings.params, vec![8, 1, 16]);
         assert!(run(&["--param", "x=1"]).unwrap_err().contains("unknown parameter"));
         assert_eq!(run(&["--server"]).unwrap_err(), "server");
         let args: Vec<String> = ["--server", "--param=reduce_groups=16"].map(String::from).to_vec();
         let want = Settings {
-            params: vec![16, 256],
+            params: vec![16, 256, 16],
             ..Settings::default()
         };
         assert_eq!(parse(&args).unwrap(), Command::Server(want));
@@ -435,16 +435,16 @@ mod tests {
         let s = run(&["--default-num-thread-blocks=64", "--default-threshold", "9"])
             .unwrap()
             .settings;
-        assert_eq!(s.params, vec![64, 9]);
+        assert_eq!(s.params, vec![64, 9, 9]);
         assert_eq!(
             run(&["--default-num-groups=32"]).unwrap().settings.params,
-            vec![32, 256]
+            vec![32, 256, 16]
         );
         // In order: a later --param wins over a class default.
         let s = run(&["--default-threshold=9", "--param=segred_group_min=3"])
             .unwrap()
             .settings;
-        assert_eq!(s.params, vec![4096, 3]);
+        assert_eq!(s.params, vec![4096, 3, 9]);
         assert!(run(&["--default-thread-block-size=256", "--default-group-size=256"]).is_ok());
         let e = run(&["--default-thread-block-size=128"]).unwrap_err();
         assert!(e.contains("only 256 is accepted"), "{e}");
@@ -474,17 +474,17 @@ mod tests {
         let file = dir.join("prog.fut.tuning");
         std::fs::write(&file, "reduce_groups=128\nsegred_group_min=16\n").unwrap();
         let f = file.to_str().unwrap();
-        assert_eq!(run(&["--tuning", f]).unwrap().settings.params, vec![128, 16]);
+        assert_eq!(run(&["--tuning", f]).unwrap().settings.params, vec![128, 16, 16]);
         // Later settings override earlier ones, either way round.
         let o = run(&["--tuning", f, "--param=reduce_groups=5"]).unwrap();
-        assert_eq!(o.settings.params, vec![5, 16]);
+        assert_eq!(o.settings.params, vec![5, 16, 16]);
         let o = run(&["--param=reduce_groups=5", &format!("--tuning={f}")]).unwrap();
-        assert_eq!(o.settings.params, vec![128, 16]);
+        assert_eq!(o.settings.params, vec![128, 16, 16]);
         std::fs::write(&file, "reduce_groups=128\nbogus=1\n").unwrap();
         let e = run(&["--tuning", f]).unwrap_err();
         assert_eq!(
             e,
-            format!("{f}:2: unknown parameter `bogus` (the parameters are: reduce_groups, segred_group_min)")
+            format!("{f}:2: unknown parameter `bogus` (the parameters are: reduce_groups, segred_group_min, tile_min_blocks)")
         );
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(run(&["--tuning", "/nonexistent.tuning"])

@@ -30,6 +30,12 @@ pub const PARAMS: &[Param] = &[
         about: "the shortest segments a segmented reduction gives a group each (shorter: a thread each)",
         class: "threshold",
     },
+    Param {
+        name: "tile_min_blocks",
+        default: 16,
+        about: "the fewest blocks of results a tiled reduction runs tiled with (fewer: untiled)",
+        class: "threshold",
+    },
 ];
 
 /// The defaults, one value per parameter.
@@ -98,22 +104,25 @@ mod tests {
     fn settings() {
         let mut v = defaults();
         set(&mut v, "segred_group_min=32").unwrap();
-        assert_eq!(v, vec![4096, 32]);
+        assert_eq!(v, vec![4096, 32, 16]);
         assert!(set(&mut v, "segred_group_min=0").unwrap_err().contains("positive"));
         assert!(set(&mut v, "nope=3").unwrap_err().contains("unknown parameter `nope`"));
         assert!(set(&mut v, "reduce_groups").unwrap_err().contains("NAME=VALUE"));
-        assert_eq!(listing(), "reduce_groups (grid_size)\nsegred_group_min (threshold)\n");
+        assert_eq!(
+            listing(),
+            "reduce_groups (grid_size)\nsegred_group_min (threshold)\ntile_min_blocks (threshold)\n"
+        );
         set_class(&mut v, "threshold", 7);
-        assert_eq!(v, vec![4096, 7]);
+        assert_eq!(v, vec![4096, 7, 7]);
         set_class(&mut v, "grid_size", 9);
-        assert_eq!(v, vec![9, 7]);
+        assert_eq!(v, vec![9, 7, 7]);
     }
 
     #[test]
     fn tuning_files() {
         let mut v = defaults();
         apply_tuning(&mut v, "t.tuning", "reduce_groups=64\n\n  segred_group_min=2  \n").unwrap();
-        assert_eq!(v, vec![64, 2]);
+        assert_eq!(v, vec![64, 2, 16]);
         let e = apply_tuning(&mut v, "t.tuning", "reduce_groups=1\nfoo=3\n").unwrap_err();
         assert!(e.starts_with("t.tuning:2: unknown parameter `foo`"), "{e}");
         let e = apply_tuning(&mut v, "t.tuning", "reduce_groups=x").unwrap_err();

@@ -107,7 +107,11 @@ fn binop(e: &mut Emitter, o: OpId, kind: &str, n: &[String], s: Scalar, result: 
     let (a, b) = (&n[0], &n[1]);
     let simple = |op: &str| format!("{op} {a}, {b} : {t}");
     // Note [Multiply-adds in kernels].
-    let contract = if e.gpu && e.in_kernel { " fastmath<contract>" } else { "" };
+    let contract = if e.gpu && e.in_kernel {
+        " fastmath<contract>"
+    } else {
+        ""
+    };
     let contracting = |op: &str| format!("{op} {a}, {b}{contract} : {t}");
     let rhs = if s.is_float() {
         match kind {

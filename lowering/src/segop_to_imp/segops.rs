@@ -577,17 +577,9 @@ fn combine(
     };
     let reduced = match tile {
         Some(t) => {
-            // Tiled where the block has rows and columns to share (Note
-            // [Block tiling]); the untiled versions otherwise.
-            let space = if c.is_some() {
-                &sizes[d - 3..d - 1]
-            } else {
-                &sizes[d - 2..]
-            };
-            let sixteen = tr.i64c(16);
-            let rows_ok = tr.cmp("ge", space[0], sixteen);
-            let cols_ok = tr.cmp("ge", space[1], sixteen);
-            let big = tr.bin("and", rows_ok, cols_ok);
+            // Tiled where there is enough to tile (Note [Block
+            // tiling]); the untiled versions otherwise.
+            let big = super::gpu::tiled_enough(tr, sizes, c.is_some(), t.1);
             let (r1, _) = tr.region(&[], &mut |tr, _| {
                 let outs: Vec<Arr> = outs.iter().map(|o| o.clone().expect("a tiled segop's array")).collect();
                 tiled_version(tr, sizes, c.as_ref(), t, &outs, point)?;
@@ -822,7 +814,16 @@ fn tiled_version(
                 }
                 Ok(())
             };
-            super::gpu::tiled_kernel(tr, sizes, m, &op, (&t.reads, *tile), *body_ops, &mut element, &mut finish)
+            super::gpu::tiled_kernel(
+                tr,
+                sizes,
+                m,
+                &op,
+                (&t.reads, *tile),
+                *body_ops,
+                &mut element,
+                &mut finish,
+            )
         }
         (None, None) => Err(tr.fail("internal error: a tiled segmap without its reduction")),
     }

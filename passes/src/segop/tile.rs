@@ -92,8 +92,10 @@ pub const INFO: PassInfo = PassInfo {
 // Each thread still combines its results' terms in the order of the
 // reduction, so the operator need not be commutative. The kernel checks
 // every bound (the tiles' loads against the arrays' own sizes, the
-// points against the space) outside the blocks wholly inside, and a
-// space of fewer than 16 rows or columns takes the untiled kernels.
+// points against the space) outside the blocks wholly inside. A space
+// of fewer than 16 rows or columns, or of fewer blocks of results than
+// the tuning parameter `tile_min_blocks` (16), takes the untiled kernels
+// (`tiled_enough` in `segop-to-imp`).
 
 struct Tile {
     sizes: [i64; 3],

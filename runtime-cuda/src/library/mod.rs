@@ -1370,7 +1370,7 @@ mod tests {
             futrt_lib_config_set_str(cfg, c"cache_file".as_ptr(), c"prog.cache".as_ptr());
             futrt_lib_config_set_str(cfg, c"device".as_ptr(), c"#1".as_ptr());
             let s = &(*cfg).settings;
-            assert!(!s.log && s.params == vec![64, 256]);
+            assert!(!s.log && s.params == vec![64, 256, 16]);
             assert_eq!(s.cache_file.as_deref(), Some(std::path::Path::new("prog.cache")));
             assert_eq!(s.device.as_deref(), Some("#1"));
             assert_eq!((*cfg).error, None);

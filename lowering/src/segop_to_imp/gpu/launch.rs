@@ -13,10 +13,14 @@ use crate::segop_to_imp::{entry, segops, Tr, R};
 /// Threads per block.
 pub(crate) const BLOCK: i64 = 256;
 /// The runtime's tuning parameters (`runtime-cuda/src/params.rs`), by
-/// number: the most groups a one-dimensional reduction or scan uses, and
-/// the shortest segments a segmented reduction gives a group each.
+/// number: the most groups a one-dimensional reduction or scan uses,
+/// the shortest segments a segmented reduction gives a group each, and
+/// the fewest blocks of results a tiled segop runs tiled with.
 pub(crate) const PARAM_REDUCE_GROUPS: i64 = 0;
 pub(crate) const PARAM_SEGRED_GROUP_MIN: i64 = 1;
+/// The fewest blocks of results a tiled segop runs tiled with (Note
+/// [Block tiling]).
+pub(crate) const PARAM_TILE_MIN_BLOCKS: i64 = 2;
 
 /// The value of tuning parameter `k`, read at run time.
 pub(crate) fn param(tr: &mut Tr, k: i64) -> Value {

@@ -81,7 +81,7 @@ pub(crate) use seghist::{atomic_kind, shared_hist, SHARED_BUCKETS};
 pub(crate) use segmap::{segmap, WIDE_BODY_OPS};
 pub(crate) use segred::{long_segments, reduce};
 pub(crate) use segscan::scan;
-pub(crate) use tile::tiled_kernel;
+pub(crate) use tile::{tiled_enough, tiled_kernel};
 
 /// A point of a map: its results, computed without writing anything.
 pub(crate) type MapPoint<'b> = dyn FnMut(&mut Tr, &[Value]) -> R<Vec<Rep>> + 'b;
