@@ -5,6 +5,7 @@ into .gpu/bench) against PyTorch on the same GPU, in one run.
     python3 scripts/gpu-bench.py .gpu/bench [N]
     python3 scripts/gpu-bench.py .gpu/bench --curve
     python3 scripts/gpu-bench.py .gpu/bench --kernels [N]
+    python3 scripts/gpu-bench.py .gpu/bench --products [SIDE]
 
 Each program runs on N elements (default 10**8; the segmented sum on
 [sqrt N][N / sqrt N] and [N / 100][100]) with `-r 20 -t FILE`: the
@@ -19,6 +20,11 @@ the durations of one run's kernels under Nsight Compute (`ncu
 executables and for the anchors run in a Python process of their own.
 A run's kernels are those of two runs less those of one, which leaves
 out start-up and warm-up work.
+
+`--products` times the matrix products of issue 25 (tests/benchmarks/
+matmul.fut: `main`, and `linear` with a bias and a ReLU after each dot
+product) on [SIDE][SIDE] f32 (default 4096) against `a @ b` and
+`relu(addmm(bias, a, b))`, cuBLAS with TF32 off, in TFLOP/s.
 """
 import csv
 import glob
@@ -216,8 +222,39 @@ def kernels(bench_dir, n):
             print(f"| {name} | {o:.1f} | {c2 - c1} | {anchor_code} | {t:.1f} | {e2 - d1} | {t / o:.3f} |", flush=True)
 
 
+def products(bench_dir, side):
+    """The matrix products (see the module's text)."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    rng = np.random.default_rng(1)
+    a = rng.random((side, side), dtype=np.float32) - 0.5
+    b = rng.random((side, side), dtype=np.float32) - 0.5
+    bias = rng.random(side, dtype=np.float32) - 0.5
+    ta, tb, tbias = (torch.from_numpy(x).cuda() for x in (a, b, bias))
+    flops = 2 * side**3
+    print(f"{torch.cuda.get_device_name()}, [{side}][{side}] f32, median of {RUNS} runs, TF32 off")
+    print("| program | futmlir (µs) | futmlir TFLOP/s | anchor | anchor (µs) | anchor TFLOP/s | ratio | result checked |")
+    print("|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for entry, args, f, aname in [
+            ("main", [a, b], lambda: ta @ tb, "a @ b"),
+            ("linear", [a, b, bias], lambda: torch.relu(torch.addmm(tbias, ta, tb)), "relu(addmm(bias, a, b))"),
+        ]:
+            ref = f().cpu().numpy()
+            t, r = ours(bench_dir, tmp, "matmul", args, f"matmul-{entry}", entry)
+            ok = checked(r, lambda r: np.allclose(read_value(r), ref, rtol=1e-3, atol=1e-3 * math.sqrt(side)))
+            at = anchor(f)
+            if t is None:
+                print(f"| matmul {entry} | failed | - | {aname} | {at:.0f} | {flops / at / 1e6:.1f} | - | - |")
+                continue
+            check = "ok" if ok else "WRONG"
+            print(f"| matmul {entry} | {t:.0f} | {flops / t / 1e6:.1f} | {aname} | {at:.0f} | {flops / at / 1e6:.1f} | {at / t:.3f} | {check} |")
+
+
 def main():
     bench_dir = sys.argv[1]
+    if len(sys.argv) > 2 and sys.argv[2] == "--products":
+        products(bench_dir, int(sys.argv[3]) if len(sys.argv) > 3 else 4096)
+        return
     if len(sys.argv) > 2 and sys.argv[2] == "--curve":
         curve(bench_dir)
         return

@@ -7,11 +7,11 @@
 -- interpreter, which does not tile.
 -- ==
 -- entry: matmul_i32
+-- random input { [130][53]i32 [53][1100]i32 }
+-- auto output
+-- random input { [256][16]i32 [16][512]i32 }
+-- auto output
 -- random input { [37][53]i32 [53][29]i32 }
--- auto output
--- random input { [130][20]i32 [20][140]i32 }
--- auto output
--- random input { [16][16]i32 [16][16]i32 }
 -- auto output
 -- random input { [3][1]i32 [1][200]i32 }
 -- auto output
@@ -28,7 +28,7 @@ entry matmul_i32 [n][k][m] (a: [n][k]i32) (b: [k][m]i32) : [n][m]i32 =
 
 -- ==
 -- entry: matmul_f32
--- random input { [70][33]f32 [33][90]f32 }
+-- random input { [200][33]f32 [33][700]f32 }
 -- auto output
 
 entry matmul_f32 [n][k][m] (a: [n][k]f32) (b: [k][m]f32) : [n][m]f32 =
@@ -37,7 +37,7 @@ entry matmul_f32 [n][k][m] (a: [n][k]f32) (b: [k][m]f32) : [n][m]f32 =
 -- `a` given transposed: the rows' tiles read along its first dimension.
 -- ==
 -- entry: matmul_at
--- random input { [45][66]i32 [45][50]i32 }
+-- random input { [45][266]i32 [45][600]i32 }
 -- auto output
 
 entry matmul_at [n][k][m] (at: [k][n]i32) (b: [k][m]i32) : [n][m]i32 =
@@ -46,7 +46,7 @@ entry matmul_at [n][k][m] (at: [k][n]i32) (b: [k][m]i32) : [n][m]i32 =
 -- Squared distances of points to centres, as k-means computes them.
 -- ==
 -- entry: distances
--- random input { [300][16]i32 [32][16]i32 }
+-- random input { [2000][16]i32 [32][16]i32 }
 -- auto output
 
 entry distances [n][d][k] (ps: [n][d]i32) (cs: [k][d]i32) : [n][k]i32 =
@@ -54,7 +54,7 @@ entry distances [n][d][k] (ps: [n][d]i32) (cs: [k][d]i32) : [n][k]i32 =
 
 -- ==
 -- entry: batched
--- random input { [3][20][17]i32 [3][17][40]i32 }
+-- random input { [4][70][17]i32 [4][17][300]i32 }
 -- auto output
 
 entry batched [b][n][k][m] (as: [b][n][k]i32) (bs: [b][k][m]i32) : [b][n][m]i32 =
@@ -63,7 +63,7 @@ entry batched [b][n][k][m] (as: [b][n][k]i32) (bs: [b][k][m]i32) : [b][n][m]i32 
 -- A reduction of a pair: the sum of products and the largest product.
 -- ==
 -- entry: pairs
--- random input { [40][25]i32 [25][35]i32 }
+-- random input { [200][25]i32 [25][600]i32 }
 -- auto output
 
 entry pairs [n][k][m] (a: [n][k]i32) (b: [k][m]i32) : ([n][m]i32, [n][m]i32) =
@@ -75,7 +75,7 @@ entry pairs [n][k][m] (a: [n][k]i32) (b: [k][m]i32) : ([n][m]i32, [n][m]i32) =
 -- order), and a body that reads `w` along the reduction only.
 -- ==
 -- entry: ordered
--- random input { [20][19]i32 [19][24]i32 [19]i32 }
+-- random input { [200][19]i32 [19][600]i32 [19]i32 }
 -- auto output
 
 entry ordered [n][k][m] (a: [n][k]i32) (b: [k][m]i32) (w: [k]i32) : [n][m]i32 =
