@@ -302,6 +302,13 @@ def main():
             ref = torch.sum(txss, dim=1).cpu().numpy()
             ok = checked(r, lambda r: np.allclose(read_value(r), ref, rtol=1e-3, atol=0))
             rows.append((f"segmented sum [{nrows}][{ncols}] f32", t, anchor(lambda: torch.sum(txss, dim=1)), "torch.sum(dim=1)", 4 * nrows * ncols, ok, anchor_wall(lambda: torch.sum(txss, dim=1))))
+        # Column sums of the square matrix (Note [Column reductions]).
+        xss = xs[: side * side].reshape(side, side)
+        txss = txs[: side * side].view(side, side)
+        t, r = ours(bench_dir, tmp, "colsums", [xss], f"colsums-{side}")
+        ref = torch.sum(txss, dim=0).cpu().numpy()
+        ok = checked(r, lambda r: np.allclose(read_value(r), ref, rtol=1e-3, atol=1e-3))
+        rows.append((f"column sums [{side}][{side}] f32", t, anchor(lambda: torch.sum(txss, dim=0)), "torch.sum(dim=0)", 4 * side * side, ok, anchor_wall(lambda: torch.sum(txss, dim=0))))
         t, r = ours(bench_dir, tmp, "argmax", [xs])
         ref = torch.max(txs, 0)
         # torch.max may return any index of a tied maximum; ours must be

@@ -60,8 +60,10 @@ pub const TO_KERNELS: &str = "soac-unstream{nested=true},soac-partition,soac-sim
 pub const CPU_KERNELS: &str = "segop-cpu-locality";
 
 /// The CUDA target's passes after [`TO_KERNELS`]: `segop-tile` tiles
-/// matmul-like segmented reductions (Note [Block tiling]).
-pub const CUDA_KERNELS: &str = "segop-tile";
+/// matmul-like segmented reductions (Note [Block tiling]), then
+/// `segop-coalesce` has those whose segments run across memory reduce
+/// by columns (Note [Column reductions]).
+pub const CUDA_KERNELS: &str = "segop-tile,segop-coalesce";
 
 /// The mem level, after [`TO_KERNELS`] (both from `futmlir-lowering`):
 ///

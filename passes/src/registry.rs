@@ -23,6 +23,7 @@ static BUILT_IN: &[PassInfo] = &[
     crate::soac::partition::INFO,
     crate::segop::locality::INFO,
     crate::segop::tile::INFO,
+    crate::segop::coalesce::INFO,
     crate::mem::reuse::INFO,
     crate::mem::short_circuit::INFO,
     crate::mem::expand::INFO,

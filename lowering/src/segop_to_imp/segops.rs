@@ -137,7 +137,7 @@ fn segop_at(
                 &result_types,
                 &mut point,
                 reads.as_deref(),
-                tiled(tr, o).as_ref(),
+                strategy(tr, o, &tiled(tr, o)),
             )
         }
         "segop.segred" | "segop.segscan" => {
@@ -156,7 +156,7 @@ fn segop_at(
                 &result_types,
                 &mut point,
                 None,
-                tiled(tr, o).as_ref(),
+                strategy(tr, o, &tiled(tr, o)),
             )
         }
         "segop.filter" => {
@@ -344,7 +344,7 @@ pub(crate) fn soac(tr: &mut Tr, o: OpId, name: &str, operands: &[Value], results
             None => Ok(rows),
         }
     };
-    combine(tr, &[n], c, &result_types, &mut point, None, None)
+    combine(tr, &[n], c, &result_types, &mut point, None, Strategy::Plain)
 }
 
 /// **Note [Filters in kernels].**
@@ -541,7 +541,7 @@ fn combine(
     result_types: &[Type],
     point: &mut Body,
     reads: Option<&[(Value, Arr)]>,
-    tile: Option<&(Tiling, [i64; 3], usize)>,
+    strategy: Strategy,
 ) -> R<Vec<Rep>> {
     let k = c.as_ref().map_or(0, |c| c.nes.len());
     let d = sizes.len();
@@ -575,8 +575,12 @@ fn combine(
             tr.write(&a, at, y);
         }
     };
-    let reduced = match tile {
-        Some(t) => {
+    let reduced = match strategy {
+        Strategy::Columns => {
+            columns(tr, sizes, c.as_ref(), &outs, point)?;
+            Vec::new()
+        }
+        Strategy::Tiled(t, by_columns) => {
             // Tiled where there is enough to tile (Note [Block
             // tiling]); the untiled versions otherwise.
             let big = super::gpu::tiled_enough(tr, sizes, c.is_some(), t.1);
@@ -586,13 +590,17 @@ fn combine(
                 Ok(vec![])
             })?;
             let (r2, _) = tr.region(&[], &mut |tr, _| {
-                untiled(tr, sizes, c.as_ref(), k, &outs, reads, point, &mut write_mapped)?;
+                if by_columns {
+                    columns(tr, sizes, c.as_ref(), &outs, point)?;
+                } else {
+                    untiled(tr, sizes, c.as_ref(), k, &outs, reads, point, &mut write_mapped)?;
+                }
                 Ok(vec![])
             })?;
             tr.emit("imp.if", &[big], &[], &[], vec![r1, r2]);
             Vec::new()
         }
-        None => untiled(tr, sizes, c.as_ref(), k, &outs, reads, point, &mut write_mapped)?,
+        Strategy::Plain => untiled(tr, sizes, c.as_ref(), k, &outs, reads, point, &mut write_mapped)?,
     };
     let mut red = reduced.into_iter();
     Ok(outs
@@ -688,6 +696,39 @@ fn untiled(
         None => per_thread(tr)?,
     }
     Ok(reduced)
+}
+
+/// How a segop runs on the GPU, when a segop pass chose (Notes [Block
+/// tiling] and [Column reductions]).
+enum Strategy<'a> {
+    Plain,
+    /// Tiled, with a column reduction as the other version when the
+    /// flag says so.
+    Tiled(&'a (Tiling, [i64; 3], usize), bool),
+    Columns,
+}
+
+/// The column reduction of a segred over `sizes` with `c` into `outs`
+/// (Note [Column reductions]).
+fn columns(tr: &mut Tr, sizes: &[Value], c: Option<&Combine>, outs: &[Option<Arr>], point: &mut Body) -> R<()> {
+    let c = c.ok_or_else(|| tr.fail("internal error: a column reduction without its operator"))?;
+    let op = c.gpu_op(tr);
+    let outs: Vec<Arr> = outs
+        .iter()
+        .map(|o| o.clone().expect("a segmented reduction's array"))
+        .collect();
+    super::gpu::column_reduce(tr, sizes, &op, &outs, point)
+}
+
+/// The strategy of segop `o`, given its tiling.
+fn strategy<'a>(tr: &Tr, o: OpId, tiled: &'a Option<(Tiling, [i64; 3], usize)>) -> Strategy<'a> {
+    let columns =
+        tr.ctx.attr(o, "coalesce").is_some() && tr.gpu_host() && futmlir_passes::segop::coalesce::by_columns(tr.ctx, o);
+    match tiled {
+        Some(t) => Strategy::Tiled(t, columns),
+        None if columns => Strategy::Columns,
+        None => Strategy::Plain,
+    }
 }
 
 /// How segop `o` is tiled on the GPU, when `segop-tile` tiled it (Note

@@ -1,6 +1,7 @@
 //! `segop-tile`: block and register tiling of matmul-like segmented
 //! reductions for the GPU (Note [Block tiling]).
 
+use super::{defined_inside, inside_segop};
 use crate::{Level, OptionKind, OptionSpec, Options, Pass, PassInfo};
 use futmlir_dialects::ir::{AttrKind, BlockId, Context, Diagnostic, Location, OpId, Scalar, TypeKind, Value};
 
@@ -368,31 +369,4 @@ impl Pass for Tile {
         }
         Ok(())
     }
-}
-
-const SEGOPS: &[&str] = &[
-    "segop.segmap",
-    "segop.segred",
-    "segop.segscan",
-    "segop.seghist",
-    "segop.filter",
-];
-
-fn inside_segop(ctx: &Context, op: OpId) -> bool {
-    let mut cur = ctx.parent_op(op);
-    while let Some(p) = cur {
-        if SEGOPS.contains(&ctx.op_name(p)) {
-            return true;
-        }
-        cur = ctx.parent_op(p);
-    }
-    false
-}
-
-/// Whether `v` is defined inside op `s` (in one of its regions).
-fn defined_inside(ctx: &Context, v: Value, s: OpId) -> bool {
-    ctx.value_block(v)
-        .and_then(|b| ctx.block_parent(b))
-        .and_then(|r| ctx.region_parent(r))
-        .is_some_and(|p| ctx.is_ancestor(s, p))
 }

@@ -21,6 +21,9 @@
 //! - [`seghist`](mod@seghist): which operators have an atomic
 //!   ([`atomic_kind`]), and histograms in shared memory;
 //! - [`filter`](mod@filter): the filter, as the scan of its flags;
+//! - [`columns`](mod@columns): a segred that `segop-coalesce` has reduce
+//!   by columns (Note [Column reductions] in
+//!   `futmlir_passes::segop::coalesce`);
 //! - [`tile`](mod@tile): a segred that `segop-tile` tiled (Note [Block
 //!   tiling] in `futmlir_passes::segop::tile`).
 //!
@@ -66,6 +69,7 @@ use futmlir_dialects::ir::{BlockId, Scalar, Value};
 
 use super::{Rep, Tr, R};
 
+mod columns;
 mod filter;
 mod group;
 mod launch;
@@ -75,6 +79,7 @@ mod segred;
 mod segscan;
 mod tile;
 
+pub(crate) use columns::column_reduce;
 pub(crate) use filter::filter;
 pub(crate) use launch::{global_id, launch, par_for, unravel};
 pub(crate) use seghist::{atomic_kind, shared_hist, SHARED_BUCKETS};

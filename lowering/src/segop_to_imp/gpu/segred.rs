@@ -137,7 +137,7 @@ const REDUCE_UNROLL: i64 = 4;
 /// points `first`, `first + step`, ...: [`REDUCE_UNROLL`] points read
 /// before any is combined (so that their loads are in flight together),
 /// combined pairwise, then the points left over one by one.
-fn strided_reduce(
+pub(super) fn strided_reduce(
     tr: &mut Tr,
     op: &Op,
     (count, first, step): (Value, Value, Value),
