@@ -28,20 +28,19 @@ pub(crate) fn column_reduce(tr: &mut Tr, sizes: &[Value], op: &Op, outs: &[Arr],
     let d = sizes.len();
     let (outer, space) = sizes.split_at(d - 2);
     let (p, m) = (space[0], space[1]);
-    let k = op.nes.len();
     let cols = tr.i64c(COLUMNS);
-    let lanes = tr.i64c(LANES);
     let col_blocks = ceil_div(tr, p, cols);
     let outer_count = tr.product(outer);
     let blocks = tr.mul(col_blocks, outer_count);
     // Chunks enough for `reduce_groups` groups in all, but each lane at
     // least MIN_PER_LANE points, and at least one chunk.
     let groups = param(tr, PARAM_REDUCE_GROUPS);
-    let want = ceil_div(tr, groups, blocks);
+    let one = tr.i64c(1);
+    let some_blocks = tr.bin("max", blocks, one);
+    let want = ceil_div(tr, groups, some_blocks);
     let per_chunk_min = tr.i64c(LANES * MIN_PER_LANE);
     let most = ceil_div(tr, m, per_chunk_min);
     let chunks = tr.bin("min", want, most);
-    let one = tr.i64c(1);
     let chunks = tr.bin("max", chunks, one);
     let rows = ceil_div(tr, m, chunks);
     let mut partial_sizes = vec![chunks];
@@ -52,6 +51,38 @@ pub(crate) fn column_reduce(tr: &mut Tr, sizes: &[Value], op: &Op, outs: &[Arr],
         .map(|&e| tr.alloc_array(e, &partial_sizes))
         .collect::<R<_>>()?;
     let grid = tr.mul(blocks, chunks);
+    // No segments (an empty space): no kernels.
+    let zero = tr.i64c(0);
+    let any = tr.cmp("gt", blocks, zero);
+    when(tr, any, &mut |tr| {
+        launches(
+            tr,
+            (grid, chunks, rows, col_blocks),
+            sizes,
+            op,
+            (outs, &partials),
+            point,
+        )
+    })
+}
+
+/// [`column_reduce`]'s two kernels, for `chunks` chunks of `rows` points
+/// of groups of `col_blocks` columns each (`grid` groups in all), through
+/// the arrays `partials` of each chunk's results.
+fn launches(
+    tr: &mut Tr,
+    (grid, chunks, rows, col_blocks): (Value, Value, Value, Value),
+    sizes: &[Value],
+    op: &Op,
+    (outs, partials): (&[Arr], &[Arr]),
+    point: &mut MapPoint,
+) -> R<()> {
+    let d = sizes.len();
+    let (outer, space) = sizes.split_at(d - 2);
+    let (p, m) = (space[0], space[1]);
+    let k = op.nes.len();
+    let cols = tr.i64c(COLUMNS);
+    let lanes = tr.i64c(LANES);
     launch(tr, grid, BLOCK, &mut |tr| {
         let (_, tid, bid) = global_id(tr);
         let chunk = tr.bin("mod", bid, chunks);
