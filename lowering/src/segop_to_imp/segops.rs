@@ -794,8 +794,7 @@ fn tiled_version(
                 &sizes[..d - 1],
                 m,
                 &op,
-                (&t.reads, *tile),
-                *body_ops,
+                (&t.reads, *tile, *body_ops),
                 &mut element,
                 &mut finish,
             )
@@ -860,8 +859,7 @@ fn tiled_version(
                 sizes,
                 m,
                 &op,
-                (&t.reads, *tile),
-                *body_ops,
+                (&t.reads, *tile, *body_ops),
                 &mut element,
                 &mut finish,
             )

@@ -291,9 +291,9 @@ fn segmap_tiling(ctx: &Context, s: OpId, body: BlockId, args: &[Value]) -> Optio
         let d = ctx.defining_op(x)?;
         let idx = ctx.operands(d);
         if ctx.op_name(d) == "soac.replicate" && idx.len() == 2 && !defined_inside(ctx, idx[1], s) {
-            if ctx.as_scalar(ctx.value_type(idx[1])).is_none() {
-                return None;
-            }
+            // A replicate of a scalar (an array's rows would not be one
+            // input element each).
+            ctx.as_scalar(ctx.value_type(idx[1]))?;
             inputs.push(Input::Replicated(idx[1]));
             continue;
         }

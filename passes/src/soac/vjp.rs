@@ -836,6 +836,23 @@ impl<'c> Adjoints<'c> {
         (r, b, args)
     }
 
+    /// A fresh lambda region taking a row of each of `ins`, its arguments
+    /// standing for `params`, entered behind a scope barrier: the region,
+    /// its arguments and the point to go back to.
+    fn row_lambda(&mut self, params: &[Value], ins: &[Value]) -> (RegionId, Vec<Value>, InsertPoint) {
+        let tys: Vec<Type> = ins
+            .iter()
+            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
+            .collect();
+        let (r, b, args) = self.new_region(&tys);
+        for (&a, &v) in params.iter().zip(&args) {
+            self.vm.insert(a, v);
+        }
+        let saved = self.enter(b);
+        self.scopes.push(Scope::Barrier);
+        (r, args, saved)
+    }
+
     /// Emit at the end of `b` from now on; returns the point to go back to.
     fn enter(&mut self, b: BlockId) -> InsertPoint {
         std::mem::replace(&mut self.at, InsertPoint::End(b))
@@ -2026,16 +2043,7 @@ impl<'c> Adjoints<'c> {
         let mut ins = ls;
         ins.extend(&pxs);
         ins.extend(rs);
-        let row_tys: Vec<Type> = ins
-            .iter()
-            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
-            .collect();
-        let (r, nb, new_args) = self.new_region(&row_tys);
-        for (&a, &b) in gargs.iter().zip(&new_args) {
-            self.vm.insert(a, b);
-        }
-        let saved = self.enter(nb);
-        self.scopes.push(Scope::Barrier);
+        let (r, _, saved) = self.row_lambda(&gargs, &ins);
         let ys = self.forward(gb)?;
         for (&y, &yb) in ys.iter().zip(&ybars) {
             self.add_adj(y, yb)?;
@@ -2329,16 +2337,7 @@ impl<'c> Adjoints<'c> {
         let oargs = self.ctx.block_args(ob).to_vec();
         let mut all = ins.to_vec();
         all.extend(extra);
-        let tys: Vec<Type> = all
-            .iter()
-            .map(|&v| row_type(self.ctx, self.ctx.value_type(v)))
-            .collect();
-        let (r, b, args) = self.new_region(&tys);
-        for (&a, &v) in oargs.iter().zip(&args) {
-            self.vm.insert(a, v);
-        }
-        let saved = self.enter(b);
-        self.scopes.push(Scope::Barrier);
+        let (r, args, saved) = self.row_lambda(&oargs, &all);
         let lists = seeds(self, &args[ins.len()..]);
         let mut yv = Vec::new();
         for list in lists {

@@ -53,8 +53,7 @@ pub(crate) fn tiled_kernel(
     sizes: &[Value],
     m: Value,
     op: &Op,
-    (reads, [rows, cols, k]): (&[TiledRead], [i64; 3]),
-    body_ops: usize,
+    (reads, [rows, cols, k], body_ops): (&[TiledRead], [i64; 3], usize),
     element: &mut Element,
     finish: &mut Finish,
 ) -> R<()> {
