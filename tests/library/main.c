@@ -2,6 +2,7 @@
    prog.h. Prints OK at the end; a failed check prints the line and exits 1. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "prog.h"
 
 #define CHECK(c)                                                          \
@@ -17,7 +18,9 @@ int main(void) {
   futhark_context_config_set_debugging(cfg, 0);
   CHECK(futhark_context_config_set_tuning_param(cfg, "reduce_groups", 64) == 0);
   CHECK(futhark_context_config_set_tuning_param(cfg, "no_such_param", 1) != 0);
-  CHECK(futhark_get_tuning_param_count() == 2);
+  CHECK(futhark_get_tuning_param_count() == 3);
+  CHECK(strcmp(futhark_get_tuning_param_name(2), "tile_min_blocks") == 0);
+  CHECK(strcmp(futhark_get_tuning_param_class(2), "threshold") == 0);
   struct futhark_context *ctx = futhark_context_new(cfg);
   char *err = futhark_context_get_error(ctx);
   CHECK(err == NULL);
