@@ -8,9 +8,9 @@ use futmlir_dialects::ir::{AttrKind, Scalar, Type, Value};
 use super::group::{
     block_scan, broadcast, fitting_items, padded, stage_round, staging, warp_reduce, when, STAGING_BYTES, WARP,
 };
-use super::launch::{ceil_div, global_id, launch_with, par_for, BLOCK};
+use super::launch::{ceil_div, global_id, launch, launch_with, par_for, BLOCK};
 use super::{apply, convert, Op};
-use crate::segop_to_imp::{Arr, Tr, R};
+use crate::segop_to_imp::{elem_bytes, Arr, Tr, R};
 
 /// [`Point`](super::segred::Point) for scans, run twice per index: told
 /// whether this is the first time (when it writes the mapped results).
@@ -49,6 +49,40 @@ pub(crate) fn scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, outs: 
     scan_with(tr, n, op, point, &mut store, false)
 }
 
+/// The shared memory a block may have without asking the driver for
+/// more.
+const SHARED_BYTES: i64 = 48 * 1024;
+/// Shared memory the single-pass scan's kernel uses besides its staging
+/// buffers and the block scan's array: broadcasts and the look-back's
+/// values (a few words per operand).
+const SHARED_SLACK: i64 = 2048;
+
+// **Note [Wide scan operators].** The single-pass scan's kernel holds a
+// tile's staging buffers and the block scan's array of BLOCK values of
+// every operand in shared memory, within the 48 KiB a block has: its
+// elements per thread are as many as fit beside the block scan's array.
+// An operator too wide for even one (more than about 90 bytes of
+// operands: 23 `f32`s, such as the Jacobians of a 4-wide operator that
+// reverse-mode AD scans, Note [Reverse-mode AD]) gets one thread that
+// scans in order: slow, but ptxas rejected the kernel before ("uses too
+// much shared data": `ad/vjp_scan_ops.fut`, CI's CUDA build of the
+// program suite).
+
+/// A scan in one thread, in order (Note [Wide scan operators]).
+fn sequential_scan(tr: &mut Tr, n: Value, op: &Op, point: &mut ScanPoint, write: &mut ScanWrite) -> R<()> {
+    let one = tr.i64c(1);
+    launch(tr, one, 1, &mut |tr| {
+        let nes = op.nes.to_vec();
+        tr.for_loop(n, &nes, &mut |tr, i, acc| {
+            let ys = point(tr, i, true)?;
+            let new = apply(tr, op, acc, &ys)?;
+            write(tr, i, &new)?;
+            Ok(new)
+        })?;
+        Ok(())
+    })
+}
+
 /// What a scan does with the prefixes `ys` at index `i`.
 type ScanWrite<'b> = dyn FnMut(&mut Tr, Value, &[Value]) -> R<()> + 'b;
 
@@ -79,7 +113,15 @@ pub(super) fn scan_with(
     write: &mut ScanWrite,
     counts: bool,
 ) -> R<()> {
-    let k = fitting_items(&op.elems, SCAN_ITEMS, STAGING_BYTES).unwrap_or(1);
+    // Note [Wide scan operators].
+    let bytes: i64 = op.elems.iter().map(|&e| elem_bytes(e)).sum();
+    let budget = (SHARED_BYTES - BLOCK * bytes - SHARED_SLACK).min(STAGING_BYTES);
+    let Some(k) = (budget > 0)
+        .then(|| fitting_items(&op.elems, SCAN_ITEMS, budget))
+        .flatten()
+    else {
+        return sequential_scan(tr, n, op, point, write);
+    };
     let items = tr.i64c(k);
     let per_tile = tr.i64c(BLOCK * k);
     let tiles = ceil_div(tr, n, per_tile);
